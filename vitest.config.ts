@@ -7,8 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // End-to-end tests spawn server processes; two cores are all a CI machine has.
     maxWorkers: 2,
-  },
-  bench: {
-    include: ["bench/**/*.bench.ts"],
+    benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 });
