@@ -1,0 +1,275 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { packageRoot } from "../package-root.js";
+import { applyMigrations } from "./migrations.js";
+import type {
+  AttemptRecord,
+  CellCountRow,
+  DecisionRecord,
+  ImportedCountRow,
+  MatchRecord,
+  RecordFilter,
+  SessionRecord,
+  StudyRecord,
+} from "./records.js";
+
+type MatchRow = Omit<MatchRecord, "action_order" | "opponent_params" | "reveal_horizon"> & {
+  action_order: string;
+  opponent_params: string;
+  reveal_horizon: number;
+};
+
+/** How long a writer waits for another process's transaction before SQLite reports busy. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * The record: the only module that speaks SQL. Every statement is prepared once and reused; a writing
+ * operation of the play loop runs inside `transaction()` so one tool call is one transaction.
+ */
+export class Store {
+  readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(readonly path: string) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = WAL");
+    // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
+    // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    applyMigrations(this.db, join(packageRoot(), "db"));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs `work` as one IMMEDIATE transaction (the write lock is taken up front, so no upgrade deadlock). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  // --- sessions -------------------------------------------------------------------------------------
+
+  /** Records a session the first time it acts; later calls fill in client details learned since. */
+  saveSession(session: SessionRecord): void {
+    this.stmt(
+      `INSERT INTO sessions (id, player, client_name, client_version, transport, principal, started_at)
+       VALUES (@id, @player, @client_name, @client_version, @transport, @principal, @started_at)
+       ON CONFLICT(id) DO UPDATE SET
+         client_name = coalesce(excluded.client_name, client_name),
+         client_version = coalesce(excluded.client_version, client_version)`,
+    ).run(session);
+  }
+
+  getSession(id: string): SessionRecord | undefined {
+    return this.stmt("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRecord | undefined;
+  }
+
+  // --- studies --------------------------------------------------------------------------------------
+
+  insertStudy(study: StudyRecord): void {
+    this.stmt(
+      `INSERT INTO studies (id, name, design_json, design_hash, seed, created_at)
+       VALUES (@id, @name, @design_json, @design_hash, @seed, @created_at)`,
+    ).run(study);
+  }
+
+  getStudy(id: string): StudyRecord | undefined {
+    return this.stmt("SELECT * FROM studies WHERE id = ?").get(id) as StudyRecord | undefined;
+  }
+
+  findStudyByHash(hash: string): StudyRecord | undefined {
+    return this.stmt("SELECT * FROM studies WHERE design_hash = ? ORDER BY created_at LIMIT 1").get(hash) as
+      | StudyRecord
+      | undefined;
+  }
+
+  listStudies(): StudyRecord[] {
+    return this.stmt("SELECT * FROM studies ORDER BY created_at").all() as StudyRecord[];
+  }
+
+  /** How many trials of a study this player has been assigned (its position in the schedule). */
+  countStudyTrials(studyId: string, player: string): number {
+    const row = this.stmt("SELECT count(*) AS n FROM matches WHERE study_id = ? AND player = ?").get(
+      studyId,
+      player,
+    ) as { n: number };
+    return row.n;
+  }
+
+  /** The player's unfinished trial of a study, if any: `next_trial` resumes it instead of assigning anew. */
+  openStudyMatch(studyId: string, player: string): MatchRecord | undefined {
+    const row = this.stmt(
+      `SELECT * FROM matches WHERE study_id = ? AND player = ? AND status = 'open'
+       ORDER BY trial_index LIMIT 1`,
+    ).get(studyId, player) as MatchRow | undefined;
+    return row && toMatchRecord(row);
+  }
+
+  // --- matches --------------------------------------------------------------------------------------
+
+  insertMatch(match: MatchRecord): void {
+    this.stmt(
+      `INSERT INTO matches (id, study_id, trial_index, player, session_id, principal, game, variant, framing,
+         style, action_order, opponent, opponent_params, history_mode, reveal_horizon, rounds,
+         partner_match_id, seed, status, next_round, source, created_at, finished_at)
+       VALUES (@id, @study_id, @trial_index, @player, @session_id, @principal, @game, @variant, @framing,
+         @style, @action_order, @opponent, @opponent_params, @history_mode, @reveal_horizon, @rounds,
+         @partner_match_id, @seed, @status, @next_round, @source, @created_at, @finished_at)`,
+    ).run({
+      ...match,
+      action_order: JSON.stringify(match.action_order),
+      opponent_params: JSON.stringify(match.opponent_params),
+      reveal_horizon: match.reveal_horizon ? 1 : 0,
+    });
+  }
+
+  getMatch(id: string): MatchRecord | undefined {
+    const row = this.stmt("SELECT * FROM matches WHERE id = ?").get(id) as MatchRow | undefined;
+    return row && toMatchRecord(row);
+  }
+
+  setPartner(matchId: string, partnerId: string): void {
+    this.stmt("UPDATE matches SET partner_match_id = ? WHERE id = ?").run(partnerId, matchId);
+  }
+
+  /** Moves a match to its next round, finishing it after the last. */
+  advanceMatch(id: string, nextRound: number, finished: boolean, at: string): void {
+    this.stmt(`UPDATE matches SET next_round = ?, status = ?, finished_at = ? WHERE id = ?`).run(
+      nextRound,
+      finished ? "finished" : "open",
+      finished ? at : null,
+      id,
+    );
+  }
+
+  /** Matches of the record (live and imported) that pass the filter, oldest first. */
+  listMatches(filter: RecordFilter & { repeated_only?: boolean }): MatchRecord[] {
+    const rows = this.stmt(
+      `SELECT * FROM matches m WHERE ${FILTER_SQL} AND (@repeated_only = 0 OR m.rounds > 1)
+       ORDER BY m.created_at, m.id`,
+    ).all({ ...filterParams(filter), repeated_only: filter.repeated_only ? 1 : 0 }) as MatchRow[];
+    return rows.map(toMatchRecord);
+  }
+
+  // --- decisions and attempts -----------------------------------------------------------------------
+
+  getDecision(matchId: string, round: number): DecisionRecord | undefined {
+    return this.stmt("SELECT * FROM decisions WHERE match_id = ? AND round = ?").get(matchId, round) as
+      | DecisionRecord
+      | undefined;
+  }
+
+  listDecisions(matchId: string): DecisionRecord[] {
+    return this.stmt("SELECT * FROM decisions WHERE match_id = ? ORDER BY round").all(
+      matchId,
+    ) as DecisionRecord[];
+  }
+
+  /** Inserts or replaces the decision of one round (a pending agent-vs-agent round is completed later). */
+  saveDecision(decision: DecisionRecord): void {
+    this.stmt(
+      `INSERT OR REPLACE INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
+         opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at)
+       VALUES (@match_id, @round, @session_id, @raw_text, @action, @rationale, @tokens,
+         @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at)`,
+    ).run(decision);
+  }
+
+  insertAttempt(attempt: AttemptRecord): void {
+    this.stmt(
+      `INSERT INTO attempts (match_id, round, session_id, raw_text, action, invalid_reason, tokens, created_at)
+       VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)`,
+    ).run(attempt);
+  }
+
+  listAttempts(matchId: string, round: number): AttemptRecord[] {
+    return this.stmt("SELECT * FROM attempts WHERE match_id = ? AND round = ? ORDER BY id").all(
+      matchId,
+      round,
+    ) as AttemptRecord[];
+  }
+
+  // --- imported counts ------------------------------------------------------------------------------
+
+  /** Stores published counts under `source`; importing the same source again replaces its rows. */
+  importCounts(source: string, rows: readonly ImportedCountRow[], at: string): void {
+    const insert = this.stmt(
+      `INSERT OR REPLACE INTO imported_counts (source, player, game, variant, framing, action, count, imported_at)
+       VALUES (@source, @player, @game, @variant, @framing, @action, @count, @imported_at)`,
+    );
+    this.transaction(() => {
+      for (const row of rows) insert.run({ ...row, source, imported_at: at });
+    });
+  }
+
+  // --- aggregates for the analysis ------------------------------------------------------------------
+
+  /**
+   * Action counts of every one-shot cell, per MCP session, computed by SQLite (GROUP BY), with imported
+   * published counts beside them. Only valid decisions count (SPEC §4: π̂ over valid decisions).
+   */
+  oneShotCellCounts(filter: RecordFilter): CellCountRow[] {
+    const params = filterParams(filter);
+    const live = this.stmt(
+      `SELECT m.player, m.game, m.variant, m.framing, d.action, d.session_id, count(*) AS count,
+              NULL AS source
+       FROM decisions d JOIN matches m ON m.id = d.match_id
+       WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
+         AND ${FILTER_SQL}
+       GROUP BY m.player, m.game, m.variant, m.framing, d.action, d.session_id`,
+    ).all(params) as CellCountRow[];
+    // Imported counts belong to no study, so a study filter leaves them out.
+    const imported =
+      filter.study_id === undefined
+        ? (this.stmt(
+            `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, m.count, m.source
+             FROM imported_counts m
+             WHERE m.count > 0 AND (@players IS NULL OR m.player IN (SELECT value FROM json_each(@players)))
+               AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
+               AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
+               AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))`,
+          ).all(params) as CellCountRow[])
+        : [];
+    return [...live, ...imported];
+  }
+}
+
+/** The shared WHERE clause of the analysis queries over `matches m`; parameters from filterParams. */
+const FILTER_SQL = `(@players IS NULL OR m.player IN (SELECT value FROM json_each(@players)))
+  AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
+  AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
+  AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))
+  AND (@study_id IS NULL OR m.study_id = @study_id)`;
+
+function filterParams(filter: RecordFilter): Record<string, string | null> {
+  const list = (values: string[] | undefined) =>
+    values && values.length > 0 ? JSON.stringify(values) : null;
+  return {
+    players: list(filter.players),
+    games: list(filter.games),
+    variants: list(filter.variants),
+    framings: list(filter.framings),
+    study_id: filter.study_id ?? null,
+  };
+}
+
+function toMatchRecord(row: MatchRow): MatchRecord {
+  return {
+    ...row,
+    action_order: JSON.parse(row.action_order) as string[],
+    opponent_params: JSON.parse(row.opponent_params) as Record<string, unknown>,
+    reveal_horizon: row.reveal_horizon === 1,
+  };
+}
