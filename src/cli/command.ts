@@ -1,0 +1,71 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { UsageError } from "../usage-error.js";
+
+/** One CLI verb: its help text, its flags, and what it does with them. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: NonNullable<ParseArgsConfig["options"]>;
+  run(args: ParsedArgs): Promise<void>;
+}
+
+export interface ParsedArgs {
+  readonly values: Record<string, string | boolean | string[] | undefined>;
+  readonly positionals: string[];
+}
+
+/** Parses a verb's argv strictly: an unknown flag is a UsageError naming it and the verb's flags. */
+export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: command.options,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as ParsedArgs["values"], positionals };
+  } catch (error) {
+    const flags = Object.keys(command.options)
+      .map((f) => `--${f}`)
+      .join(", ");
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new UsageError(`same-game ${command.name}: ${reason} (its flags: ${flags || "none"}).`);
+  }
+}
+
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A comma-separated list flag (`--games a,b`), trimmed, empty entries dropped. */
+export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
+  const value = stringFlag(args, name);
+  if (value === undefined) return undefined;
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** A numeric flag checked against its range; the message names the flag, the bad value and the range. */
+export function numberFlag(
+  args: ParsedArgs,
+  name: string,
+  range: { min: number; max: number; integer?: boolean },
+): number | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  const ok =
+    Number.isFinite(value) &&
+    value >= range.min &&
+    value <= range.max &&
+    (!range.integer || Number.isInteger(value));
+  if (!ok) {
+    const kind = range.integer ? "a whole number" : "a number";
+    throw new UsageError(`--${name} must be ${kind} from ${range.min} to ${range.max}, got "${raw}".`);
+  }
+  return value;
+}

@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
+
+const id = z.string().trim().min(1).max(100);
+
+export const HISTORY_MODES = ["none", "last", "full"] as const;
+export type HistoryMode = (typeof HISTORY_MODES)[number];
+
+export const OpponentChoiceSchema = z.object({
+  id,
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+export type OpponentChoice = z.infer<typeof OpponentChoiceSchema>;
+
+/** A planned contrast: the shift from `baseline` to `comparison` framing, in the listed games (all if none). */
+export const PlannedContrastSchema = z.object({
+  baseline: id,
+  comparison: id,
+  games: z.array(id).max(50).optional(),
+});
+export type PlannedContrast = z.infer<typeof PlannedContrastSchema>;
+
+/** A pre-registered design (issue 4 §3): frozen and hashed when registered. */
+export const StudyDesignSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  games: z.array(id).min(1).max(50),
+  variants: z.array(z.enum(VARIANT_IDS)).min(1).max(4).default(["base"]),
+  framings: z.array(id).min(1).max(50),
+  styles: z.array(z.enum(PROMPT_STYLES)).min(1).max(3).default(["zero-shot"]),
+  opponents: z
+    .array(OpponentChoiceSchema)
+    .min(1)
+    .max(20)
+    .default([{ id: "random", params: {} }]),
+  trials_per_cell: z.number().int().min(1).max(100_000),
+  seed: z.union([z.number().int(), z.string().trim().min(1).max(100)]).default(1),
+  planned_contrasts: z.array(PlannedContrastSchema).max(100).default([]),
+  history_mode: z.enum(HISTORY_MODES).default("full"),
+  reveal_horizon: z.boolean().default(false),
+});
+export type StudyDesign = z.infer<typeof StudyDesignSchema>;
+
+/** One condition of a study: what a single trial plays. */
+export interface StudyCell {
+  game: string;
+  variant: VariantId;
+  framing: string;
+  style: PromptStyle;
+  opponent: OpponentChoice;
+}
+
+/** What the design needs to know of the catalog to expand its cells. */
+export interface StudyCatalog {
+  /** The variants a game has; throws naming the valid games for an unknown id. */
+  variantsOf(game: string): readonly VariantId[];
+  /** Ids of the framings that certify for a game variant. */
+  framingIdsFor(game: string, variant: VariantId): readonly string[];
+  /** Throws, naming the valid opponents, when the opponent is unknown or cannot play this game. */
+  checkOpponent(opponent: string, game: string): void;
+}
+
+/**
+ * Every cell of a design: games × variants × framings × styles × opponents, keeping only the variants a
+ * game has and the framings that certify for each game variant. A listed name that yields no cell at all
+ * is refused, naming what would.
+ */
+export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCell[] {
+  const cells: StudyCell[] = [];
+  const usedVariants = new Set<string>();
+  const usedFramings = new Set<string>();
+  for (const game of design.games) {
+    const variants = design.variants.filter((v) => catalog.variantsOf(game).includes(v));
+    for (const opponent of design.opponents) catalog.checkOpponent(opponent.id, game);
+    for (const variant of variants) {
+      usedVariants.add(variant);
+      const applicable = catalog.framingIdsFor(game, variant);
+      const framings = design.framings.filter((f) => applicable.includes(f));
+      if (framings.length === 0) {
+        throw new Error(
+          `None of the framings ${design.framings.join(", ")} applies to ${game} (${variant}); framings that do: ${applicable.join(", ")}.`,
+        );
+      }
+      for (const framing of framings) {
+        usedFramings.add(framing);
+        for (const style of design.styles) {
+          for (const opponent of design.opponents) cells.push({ game, variant, framing, style, opponent });
+        }
+      }
+    }
+  }
+  const unusedVariant = design.variants.find((v) => !usedVariants.has(v));
+  if (unusedVariant) throw new Error(`No game of the study has the variant "${unusedVariant}".`);
+  const unusedFraming = design.framings.find((f) => !usedFramings.has(f));
+  if (unusedFraming) throw new Error(`The framing "${unusedFraming}" applies to none of the study's games.`);
+  return cells;
+}
+
+/** SHA-256 of the design's canonical JSON (keys sorted), so the same design always hashes the same. */
+export function designHash(design: StudyDesign): string {
+  return createHash("sha256").update(canonicalJson(design)).digest("hex");
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

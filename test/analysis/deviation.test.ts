@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import {
+  counterfactualDeviation,
+  equilibriumDeviation,
+  totalVariation,
+} from "../../src/analysis/deviation.js";
+import {
+  prisonersDilemma,
+  repeatedPd,
+  rockPaperScissors,
+  rockPaperScissorsCounterfactual,
+  snowdrift,
+} from "./equilibria-fixtures.js";
+
+describe("equilibriumDeviation", () => {
+  it("prisoner's dilemma, π̂ = (C 0.6, D 0.4): distance to (D,D) and exploitability", () => {
+    const deviation = equilibriumDeviation(prisonersDilemma, { cooperate: 0.6, defect: 0.4 });
+    expect(deviation.equilibrium_strategy).toEqual({ cooperate: 0, defect: 1 });
+    // TV = ½(|0.6 − 0| + |0.4 − 1|) = 0.6.
+    expect(deviation.total_variation).toBeCloseTo(0.6, 12);
+    // m = (0.3, 0.7): JSD = ½[0.6 ln(0.6/0.3) + 0.4 ln(0.4/0.7)] + ½[1 · ln(1/0.7)].
+    const jsd = 0.5 * (0.6 * Math.log(2) + 0.4 * Math.log(4 / 7)) + 0.5 * Math.log(1 / 0.7);
+    expect(deviation.jsd).toBeCloseTo(jsd, 12);
+    // Column player's payoffs u2(i, j) = u1(j, i): playing C earns 0.6·5 + 0.4·2 = 3.8, playing D earns
+    // 0.6·10 + 0.4·3 = 7.2. At (D,D) it earns 3, so raw = 4.2; range 10 − 2 = 8 ⇒ 0.525.
+    expect(deviation.exploitability.opponent_best_response_payoff).toBeCloseTo(7.2, 12);
+    expect(deviation.exploitability.opponent_equilibrium_payoff).toBe(3);
+    expect(deviation.exploitability.raw).toBeCloseTo(4.2, 12);
+    expect(deviation.exploitability.normalized).toBeCloseTo(0.525, 12);
+  });
+
+  it("snowdrift, π̂ = (½, ½): the mixed equilibrium is nearest", () => {
+    const deviation = equilibriumDeviation(snowdrift, { cooperate: 0.5, defect: 0.5 });
+    // Candidates: C (TV ½), D (TV ½), (1/6, 5/6) with TV |½ − 1/6| = 1/3.
+    expect(deviation.nearest_equilibrium.kind).toBe("mixed");
+    expect(deviation.total_variation).toBeCloseTo(1 / 3, 12);
+    // Column C earns 0.5·5 + 0.5·3 = 4, column D earns 0.5·10 + 0.5·2 = 6; equilibrium value 10/3.
+    // raw = 6 − 10/3 = 8/3, normalised by 10 − 2 = 8 ⇒ 1/3.
+    expect(deviation.exploitability.raw).toBeCloseTo(8 / 3, 12);
+    expect(deviation.exploitability.normalized).toBeCloseTo(1 / 3, 12);
+  });
+
+  it("an equilibrium strategy itself is at distance 0 and cannot be exploited", () => {
+    const uniform = { rock: 1 / 3, paper: 1 / 3, scissors: 1 / 3 };
+    const deviation = equilibriumDeviation(rockPaperScissors, uniform);
+    expect(deviation.total_variation).toBeCloseTo(0, 12);
+    expect(deviation.jsd).toBeCloseTo(0, 12);
+    expect(deviation.exploitability.raw).toBeCloseTo(0, 12);
+  });
+
+  it("refuses an unknown action and probabilities that do not sum to 1", () => {
+    expect(() => equilibriumDeviation(repeatedPd, { cooperate: 0.5, stag: 0.5 })).toThrow(
+      /"stag".*cooperate, defect/,
+    );
+    expect(() => equilibriumDeviation(repeatedPd, { cooperate: 0.5, defect: 0.4 })).toThrow(/sum to 0.9/);
+  });
+});
+
+describe("counterfactualDeviation", () => {
+  it("uniform play in RPS with paper-beats-rock worth ±3 shows template persistence", () => {
+    const uniform = { rock: 1 / 3, paper: 1 / 3, scissors: 1 / 3 };
+    const result = counterfactualDeviation(rockPaperScissorsCounterfactual, rockPaperScissors, uniform);
+    // Variant equilibrium (1/5, 1/5, 3/5): TV = ½(2/15 + 2/15 + 4/15) = 4/15. Base equilibrium: uniform, TV 0.
+    expect(result.variant.total_variation).toBeCloseTo(4 / 15, 12);
+    expect(result.base.total_variation).toBeCloseTo(0, 12);
+    expect(result.template_persistence).toBe(true);
+    // Variant: column action j earns (1/3)·Σ_i u1(j, i): rock (0 − 3 + 1)/3 = −2/3, paper (3 + 0 − 1)/3 = 2/3,
+    // scissors 0. Best 2/3 against the equilibrium value 0; range 3 − (−3) = 6 ⇒ 1/9.
+    expect(result.variant.exploitability.raw).toBeCloseTo(2 / 3, 12);
+    expect(result.variant.exploitability.normalized).toBeCloseTo(1 / 9, 12);
+    expect(result.base.exploitability.raw).toBeCloseTo(0, 12);
+  });
+
+  it("play at the variant's equilibrium is not template persistence", () => {
+    const result = counterfactualDeviation(rockPaperScissorsCounterfactual, rockPaperScissors, {
+      rock: 0.2,
+      paper: 0.2,
+      scissors: 0.6,
+    });
+    expect(result.variant.total_variation).toBeCloseTo(0, 12);
+    expect(result.template_persistence).toBe(false);
+  });
+
+  it("refuses games with different actions", () => {
+    expect(() =>
+      counterfactualDeviation(repeatedPd, rockPaperScissors, { rock: 1 / 3, paper: 1 / 3, scissors: 1 / 3 }),
+    ).toThrow(/keeps the base game's actions/);
+  });
+});
+
+describe("totalVariation", () => {
+  it("is half the L1 distance", () => {
+    expect(totalVariation([1, 0, 0], [0, 0.5, 0.5])).toBe(1);
+    expect(totalVariation([0.5, 0.5], [0.25, 0.75])).toBe(0.25);
+  });
+});
