@@ -11,10 +11,10 @@ import type { ActionId, PromptStyle } from "./types.js";
 export const HISTORY_MODES = ["none", "last", "full"] as const;
 export type HistoryMode = (typeof HISTORY_MODES)[number];
 
-/** One past round from the evaluated player's side, in canonical ids. */
+/** One past round from the evaluated player's side, in canonical ids; null = no valid move that round. */
 export interface RoundRecord {
-  readonly own: ActionId;
-  readonly other: ActionId;
+  readonly own: ActionId | null;
+  readonly other: ActionId | null;
   readonly ownPoints: number;
 }
 
@@ -45,6 +45,9 @@ const STYLE_INSTRUCTIONS: Record<PromptStyle, string | null> = {
   persona:
     "Before you decide, imagine three experts with different backgrounds each giving you brief advice on this decision. Weigh what they say, then give your final choice alone on the last line of your reply.",
 };
+
+/** How a round without a valid move reads in the history (the round scored 0 for both sides). */
+const NO_VALID_MOVE = "no valid answer";
 
 /** An amount in the framing's units, e.g. `$5 million` or `-1 point`. */
 export function formatAmount(framing: Framing, amount: number): string {
@@ -90,8 +93,8 @@ export function renderPrompt(request: PromptRequest): string {
 export function renderRoundOutcome(framing: Framing, round: number, record: RoundRecord): string {
   return fillTemplate(repeatedWording(framing).outcome, {
     round,
-    own_label: label(framing, record.own),
-    other_label: label(framing, record.other),
+    own_label: record.own === null ? NO_VALID_MOVE : label(framing, record.own),
+    other_label: record.other === null ? NO_VALID_MOVE : label(framing, record.other),
     own_amount: formatAmount(framing, record.ownPoints),
   });
 }

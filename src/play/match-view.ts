@@ -1,0 +1,75 @@
+import { renderPrompt } from "../domain/render.js";
+import type { HistoryMode } from "../domain/study-design.js";
+import type { PromptStyle, VariantId } from "../domain/types.js";
+import type { DecisionRecord, MatchRecord } from "../store/records.js";
+import { UsageError } from "../usage-error.js";
+import { playerHistory } from "./match-engine.js";
+import type { PlayDeps } from "./play-deps.js";
+
+/**
+ * What the agent is shown of a match. Deliberately blind: no game, variant or framing id, so nothing in
+ * a reply reveals which condition is active (SPEC §3). The full provenance is in the match resource.
+ */
+export interface RoundView {
+  match_id: string;
+  round: number;
+  /** Total rounds when the agent may know them (one-shot, or a study that reveals the horizon), else null. */
+  rounds: number | null;
+  prompt: string;
+  /** The choices in the framing's words, in the order shown. */
+  labels: string[];
+}
+
+/** The match as the play tools need it, or a clear error for an id that does not exist. */
+export function requireMatch(deps: PlayDeps, matchId: string, principal: string): MatchRecord {
+  const match = deps.store.getMatch(matchId);
+  // A match of another principal answers exactly like a missing one: ids must not be probed.
+  if (!match || match.principal !== principal) {
+    throw new UsageError(
+      `No match with id "${matchId}" for this client; start one with start_match or next_trial (get_match lists nothing else).`,
+    );
+  }
+  if (match.source !== null) {
+    throw new UsageError(`Match "${matchId}" was imported from ${match.source}; it cannot be played.`);
+  }
+  return match;
+}
+
+export function surfaceLabels(deps: PlayDeps, match: MatchRecord): string[] {
+  const framing = deps.catalog.framing(match.framing);
+  return match.action_order.map((action) => framing.labels[action] as string);
+}
+
+/** The prompt of the match's current round, with the history its study setting allows. */
+export function currentRoundView(
+  deps: PlayDeps,
+  match: MatchRecord,
+  decisions?: DecisionRecord[],
+): RoundView {
+  const game = deps.catalog.game(match.game);
+  const round = match.next_round;
+  const past = (decisions ?? deps.store.listDecisions(match.id)).filter((d) => d.round < round);
+  const prompt = renderPrompt({
+    game,
+    variant: deps.catalog.variant(match.game, match.variant as VariantId),
+    framing: deps.catalog.framing(match.framing),
+    actionOrder: match.action_order,
+    style: match.style as PromptStyle,
+    repeated:
+      game.rounds > 1
+        ? {
+            round,
+            horizon: match.reveal_horizon ? "revealed" : "hidden",
+            historyMode: match.history_mode as HistoryMode,
+            history: playerHistory(past),
+          }
+        : undefined,
+  });
+  return {
+    match_id: match.id,
+    round,
+    rounds: game.rounds === 1 || match.reveal_horizon ? game.rounds : null,
+    prompt,
+    labels: surfaceLabels(deps, match),
+  };
+}

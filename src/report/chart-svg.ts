@@ -1,0 +1,38 @@
+import * as vega from "vega";
+import type { TopLevelSpec } from "vega-lite";
+import * as vl from "vega-lite";
+import { html, type SafeHtml, trustedHtml } from "./html.js";
+import { useHelveticaTextWidths } from "./text-width.js";
+
+// One look for every chart: readable sizes, left-aligned titles, light grid lines that print well.
+// Header and legend labels have no length limit: a player's or game's name is never cut short.
+const CHART_CONFIG: vl.Config = {
+  font: "Helvetica, Arial, sans-serif",
+  title: { fontSize: 15, anchor: "start", offset: 12 },
+  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", gridColor: "#e6e6e6" },
+  header: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: "normal", labelLimit: 0 },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0 },
+  view: { stroke: "#cccccc" },
+};
+
+/**
+ * Compile a Vega-Lite spec and render it headless to an SVG string. The specs carry their data inline,
+ * so vega never loads anything and the SVG references nothing outside itself.
+ */
+export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
+  useHelveticaTextWidths();
+  const view = new vega.View(vega.parse(vl.compile(spec, { config: CHART_CONFIG }).spec), {
+    renderer: "none",
+  });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** A chart with the sentence under it that says what it shows and how to read it. */
+export async function chartFigure(spec: TopLevelSpec, caption: string): Promise<SafeHtml> {
+  const svg = await renderChartSvg(spec);
+  return html`<figure>${trustedHtml(svg)}<figcaption>${caption}</figcaption></figure>`;
+}

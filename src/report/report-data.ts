@@ -1,0 +1,85 @@
+// What the HTML report shows. The lead fills it from the analysis results; every section is optional and
+// an empty section renders a "no data" sentence instead of an empty chart. Keys are snake_case because
+// they mirror the tools' structuredContent.
+
+/** A point estimate with its 95% bootstrap interval. */
+export interface EstimateWithCi {
+  estimate: number;
+  ci: [number, number];
+}
+
+export interface VerificationCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface ReportHeader {
+  title: string;
+  generated_at: string;
+  database: string | null;
+  study: { id: string; name: string; design_hash: string } | null;
+  players: string[];
+}
+
+/** Cooperation rate of one (player, game, framing) cell. */
+export interface CooperationCell {
+  player: string;
+  game: string;
+  framing: string;
+  rate: number;
+  ci: [number, number];
+  n: number;
+}
+
+export interface RobustnessValues {
+  R: EstimateWithCi;
+  /** Second framing's cooperation rate minus the first's; null when a game has no cooperative action. */
+  shift: EstimateWithCi | null;
+}
+
+/** Exactly the `analyze robustness --json` object (DESIGN.md); extra keys are ignored. */
+export interface RobustnessResult {
+  unit: "decision" | "session";
+  attenuation: number;
+  bootstrap: number;
+  seed: number;
+  framings: string[];
+  games: (RobustnessValues & { player: string; game: string })[];
+  players: (RobustnessValues & { player: string })[];
+  pooled: RobustnessValues;
+  checks: VerificationCheck[];
+}
+
+export interface SensitivityResult {
+  /** λ̂ of each (player, game, framing) cell; null when the cell has no decisions. */
+  cells: { player: string; game: string; framing: string; lambda: number | null }[];
+  /** Maximum-likelihood λ per (player, framing) across games. */
+  pooled: { player: string; framing: string; lambda: EstimateWithCi }[];
+}
+
+/** Repeated-play aggregates of one (player, game, variant, framing, opponent) cell. */
+export interface RepeatedCell {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  matches: number;
+  mean_total_points: number;
+  mean_cooperation_rate: number | null;
+  /** Mean comprehension round m over matches; a match that never comprehends counts as N + 1. */
+  mean_comprehension_round: number;
+  /** Share of rounds from `round` to the end that succeeded, averaged over the cell's matches. */
+  curve: { round: number; success_share: number }[];
+}
+
+export interface ReportData {
+  header: ReportHeader;
+  cooperation?: CooperationCell[];
+  robustness?: RobustnessResult | null;
+  sensitivity?: SensitivityResult | null;
+  repeated?: RepeatedCell[];
+  /** Checks beyond the robustness ones (which the report takes from `robustness.checks`). */
+  checks?: VerificationCheck[];
+}

@@ -1,0 +1,57 @@
+import type { TopLevelSpec } from "vega-lite";
+import { chartFigure } from "../chart-svg.js";
+import { html, type SafeHtml } from "../html.js";
+import type { CooperationCell } from "../report-data.js";
+
+export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLevelSpec {
+  const framing = { field: "framing", type: "nominal", title: "Framing", axis: { labelAngle: -30 } } as const;
+  const title = "Cooperation rate";
+  return {
+    title: "Cooperation rate by framing",
+    data: {
+      values: cells.map((c) => ({
+        player: c.player,
+        game: c.game,
+        framing: c.framing,
+        rate: c.rate,
+        lo: c.ci[0],
+        hi: c.ci[1],
+      })),
+    },
+    facet: {
+      row: { field: "player", type: "nominal", title: "Player" },
+      column: { field: "game", type: "nominal", title: "Game" },
+    },
+    spec: {
+      width: { step: 44 },
+      height: 150,
+      layer: [
+        {
+          mark: { type: "bar", opacity: 0.85 },
+          encoding: {
+            x: framing,
+            y: { field: "rate", type: "quantitative", title, scale: { domain: [0, 1] } },
+            color: { field: "framing", type: "nominal", title: "Framing", legend: null },
+          },
+        },
+        {
+          mark: { type: "errorbar", ticks: true, color: "#222" },
+          encoding: { x: framing, y: { field: "lo", type: "quantitative", title }, y2: { field: "hi" } },
+        },
+      ],
+    },
+  };
+}
+
+export async function cooperationSection(cells: readonly CooperationCell[]): Promise<SafeHtml> {
+  const body =
+    cells.length === 0
+      ? html`<p class="no-data">No one-shot decisions were recorded, so there are no cooperation rates to show.</p>`
+      : await chartFigure(
+          cooperationChartSpec(cells),
+          "One panel per player (rows) and game (columns); each bar is the share of decisions that chose the " +
+            "cooperative action under one framing, with its 95% bootstrap interval. Bars of equal height in a " +
+            "panel mean the story did not change the choice; a gap wider than the whiskers means it did.",
+        );
+  return html`<section id="cooperation"><h2>Cooperation by framing</h2>${body}</section>`;
+}

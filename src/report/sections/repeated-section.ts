@@ -1,0 +1,87 @@
+import type { TopLevelSpec } from "vega-lite";
+import { chartFigure } from "../chart-svg.js";
+import { formatNumber } from "../format-numbers.js";
+import { html, type SafeHtml } from "../html.js";
+import type { RepeatedCell } from "../report-data.js";
+
+/** The comprehension threshold t of SPEC §6. */
+const COMPREHENSION_THRESHOLD = 0.9;
+
+/** Two lines, split again in the facet header, so long names are not cut off. */
+function cellLabel(c: RepeatedCell): string {
+  return `${c.player} · ${c.framing}\n${c.game} (${c.variant}) vs ${c.opponent}`;
+}
+
+export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevelSpec {
+  const values = cells.flatMap((c) =>
+    c.curve.map((p) => ({ cell: cellLabel(c), round: p.round, success_share: p.success_share })),
+  );
+  return {
+    title: "Opponent comprehension",
+    data: { values },
+    facet: {
+      field: "cell",
+      type: "nominal",
+      title: null,
+      sort: null,
+      header: { labelExpr: "split(datum.value, '\\n')" },
+    },
+    columns: 3,
+    spec: {
+      width: 230,
+      height: 130,
+      layer: [
+        {
+          mark: { type: "rule", strokeDash: [4, 3], color: "#b5443b" },
+          encoding: { y: { datum: COMPREHENSION_THRESHOLD } },
+        },
+        {
+          mark: { type: "line", point: true, color: "#3a6ea5" },
+          encoding: {
+            x: {
+              field: "round",
+              type: "quantitative",
+              title: "Round",
+              axis: { format: "d", tickMinStep: 1 },
+            },
+            y: {
+              field: "success_share",
+              type: "quantitative",
+              title: "Success share from round on",
+              scale: { domain: [0, 1] },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+function repeatedTable(cells: readonly RepeatedCell[]): SafeHtml {
+  const rows = cells.map(
+    (c) =>
+      html`<tr><td>${c.player}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${c.opponent}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatNumber(c.mean_comprehension_round, 1)}</td></tr>`,
+  );
+  return html`<table>
+<thead><tr><th>Player</th><th>Game</th><th>Variant</th><th>Framing</th><th>Opponent</th><th class="num">Matches</th><th class="num">Mean points</th><th class="num">Mean cooperation</th><th class="num">Mean comprehension round</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+export async function repeatedSection(cells: readonly RepeatedCell[]): Promise<SafeHtml> {
+  if (cells.length === 0) {
+    return html`<section id="repeated"><h2>Repeated play</h2><p class="no-data">No repeated matches were played, so there is no repeated-play data to show.</p></section>`;
+  }
+  const withCurves = cells.filter((c) => c.curve.length > 0);
+  const figure =
+    withCurves.length === 0
+      ? html`<p class="no-data">No round-by-round outcomes were recorded, so there are no comprehension curves.</p>`
+      : await chartFigure(
+          comprehensionChartSpec(withCurves),
+          "One panel per cell: player · framing over game (variant) vs opponent. The line is the share of rounds " +
+            "from that round to the end in which the player did at least as well as matching the opponent's move, " +
+            "averaged over matches. The player has understood the opponent from the first round where the line " +
+            "stays above the dashed threshold (0.9); a line that rises early means quick comprehension.",
+        );
+  return html`<section id="repeated"><h2>Repeated play</h2>${figure}${repeatedTable(cells)}
+<p class="note">Mean comprehension round: the first round from which at least 90% of the remaining rounds succeed, averaged over matches; a match that never gets there counts as one round past its end.</p></section>`;
+}

@@ -1,0 +1,92 @@
+import type { TopLevelSpec } from "vega-lite";
+import { chartFigure } from "../chart-svg.js";
+import { ciExcludesZero, formatCi, formatNumber } from "../format-numbers.js";
+import { html, type SafeHtml } from "../html.js";
+import type { EstimateWithCi, RobustnessResult, RobustnessValues } from "../report-data.js";
+
+export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
+  const x = { field: "game", type: "nominal", title: "Game", axis: { labelAngle: -30 } } as const;
+  const xOffset = { field: "player", type: "nominal" } as const;
+  const title = "Robustness R";
+  return {
+    title: "Robustness R by game and player",
+    width: { step: 28 * Math.max(1, new Set(result.games.map((g) => g.player)).size) + 20 },
+    height: 240,
+    data: {
+      values: result.games.map((g) => ({
+        player: g.player,
+        game: g.game,
+        R: g.R.estimate,
+        lo: g.R.ci[0],
+        hi: g.R.ci[1],
+      })),
+    },
+    layer: [
+      {
+        // A rule, not vega-lite's errorbar: the errorbar composite ignores xOffset and would not sit on its dot.
+        mark: { type: "rule", strokeWidth: 2 },
+        encoding: {
+          x,
+          xOffset,
+          y: { field: "lo", type: "quantitative", title },
+          y2: { field: "hi" },
+          color: { field: "player" },
+        },
+      },
+      {
+        mark: { type: "point", filled: true, size: 70, opacity: 1 },
+        encoding: {
+          x,
+          xOffset,
+          y: { field: "R", type: "quantitative", title, scale: { domain: [0, 1] } },
+          color: { field: "player", type: "nominal", title: "Player" },
+        },
+      },
+    ],
+  };
+}
+
+function shiftCells(shift: EstimateWithCi | null): SafeHtml {
+  if (shift === null) return html`<td class="num">—</td><td class="num">—</td><td>—</td>`;
+  const verdict = ciExcludesZero(shift.ci) ? "yes" : "no";
+  return html`<td class="num">${formatNumber(shift.estimate)}</td><td class="num">${formatCi(shift.ci)}</td><td>${verdict}</td>`;
+}
+
+function valueRow(label: SafeHtml, values: RobustnessValues): SafeHtml {
+  return html`<tr>${label}<td class="num">${formatNumber(values.R.estimate)}</td><td class="num">${formatCi(values.R.ci)}</td>${shiftCells(values.shift)}</tr>`;
+}
+
+function robustnessTable(result: RobustnessResult): SafeHtml {
+  const rows = [
+    ...result.games.map((g) => valueRow(html`<td>${g.player}</td><td>${g.game}</td>`, g)),
+    ...result.players.map((p) => valueRow(html`<td>${p.player}</td><td><em>all games</em></td>`, p)),
+    valueRow(html`<td colspan="2"><strong>Pooled</strong></td>`, result.pooled),
+  ];
+  return html`<table>
+<thead><tr><th>Player</th><th>Game</th><th class="num">R</th><th class="num">95% CI</th><th class="num">Shift</th><th class="num">95% CI</th><th>CI excludes 0</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+function settingsSentence(result: RobustnessResult): SafeHtml {
+  const [first, second] = result.framings;
+  const shift =
+    first !== undefined && second !== undefined
+      ? html` Shift = cooperation under <strong>${second}</strong> minus cooperation under <strong>${first}</strong>.`
+      : html``;
+  return html`<p class="settings">Framings compared: ${result.framings.join(", ")}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${result.unit}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
+}
+
+export async function robustnessSection(result: RobustnessResult | null | undefined): Promise<SafeHtml> {
+  if (!result || result.games.length === 0) {
+    return html`<section id="robustness"><h2>Robustness</h2><p class="no-data">No game was played under two or more framings, so robustness cannot be computed.</p></section>`;
+  }
+  const figure = await chartFigure(
+    robustnessChartSpec(result),
+    "Each dot is one player's robustness R in one game with its 95% bootstrap interval. R = 1 means the " +
+      "distribution of choices was identical under every framing; lower values mean the story moved the " +
+      "choices (R = 0 would be completely different behaviour).",
+  );
+  return html`<section id="robustness"><h2>Robustness</h2>${settingsSentence(result)}${figure}
+<h3>R and cooperation shift</h3>${robustnessTable(result)}
+<p class="note">Rows marked <em>all games</em> average the player's games with equal weight; the pooled row averages every (player, game). A shift whose interval excludes 0 is a framing effect distinguishable from sampling noise.</p></section>`;
+}

@@ -1,0 +1,70 @@
+import type { TopLevelSpec } from "vega-lite";
+import { chartFigure } from "../chart-svg.js";
+import { html, type SafeHtml } from "../html.js";
+import type { SensitivityResult } from "../report-data.js";
+
+/** λ̂ is clamped to [0, 20] by definition (SPEC §4), so the axis shows that whole range. */
+const LAMBDA_MAX = 20;
+
+export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
+  const x = { field: "framing", type: "nominal", title: "Framing", axis: { labelAngle: -30 } } as const;
+  const xOffset = { field: "player", type: "nominal" } as const;
+  const y = {
+    field: "lambda",
+    type: "quantitative" as const,
+    title: "Payoff sensitivity λ",
+    scale: { domain: [0, LAMBDA_MAX], clamp: true },
+  };
+  const players = new Set([...result.pooled, ...result.cells].map((r) => r.player)).size;
+  const pooledRows = result.pooled.map((p) => ({
+    kind: "pooled",
+    player: p.player,
+    framing: p.framing,
+    lambda: p.lambda.estimate,
+    lo: p.lambda.ci[0],
+    hi: p.lambda.ci[1],
+  }));
+  const cellRows = result.cells.flatMap((c) =>
+    c.lambda === null ? [] : [{ kind: "cell", player: c.player, framing: c.framing, lambda: c.lambda }],
+  );
+  const pooledOnly = { filter: "datum.kind === 'pooled'" };
+  return {
+    title: "Payoff sensitivity λ by framing",
+    width: { step: 28 * Math.max(1, players) + 20 },
+    height: 240,
+    data: { values: [...cellRows, ...pooledRows] },
+    layer: [
+      {
+        transform: [{ filter: "datum.kind === 'cell'" }],
+        mark: { type: "point", size: 30, opacity: 0.55 },
+        // The shared legend is built from this first layer; keep its symbols at full strength.
+        encoding: { x, xOffset, y, color: { field: "player", legend: { symbolOpacity: 1 } } },
+      },
+      {
+        transform: [pooledOnly],
+        // A rule, not vega-lite's errorbar: the errorbar composite ignores xOffset and would not sit on its dot.
+        mark: { type: "rule", strokeWidth: 2 },
+        encoding: { x, xOffset, y: { ...y, field: "lo" }, y2: { field: "hi" }, color: { field: "player" } },
+      },
+      {
+        transform: [pooledOnly],
+        mark: { type: "point", filled: true, size: 70, opacity: 1 },
+        encoding: { x, xOffset, y, color: { field: "player", type: "nominal", title: "Player" } },
+      },
+    ],
+  };
+}
+
+export async function sensitivitySection(result: SensitivityResult | null | undefined): Promise<SafeHtml> {
+  const empty = !result || (result.pooled.length === 0 && result.cells.every((c) => c.lambda === null));
+  const body = empty
+    ? html`<p class="no-data">No payoff-sensitivity estimates are available for this record.</p>`
+    : await chartFigure(
+        sensitivityChartSpec(result),
+        "How strongly the payoffs drive each player's choice under each framing (logit response, capped at 20). " +
+          "Filled dots with whiskers: λ fitted across all games with its 95% interval; hollow circles: λ̂ of " +
+          "single games. λ near 0 means the choice ignores the payoffs; dots at the same height across framings " +
+          "mean the story did not change how much the payoffs matter.",
+      );
+  return html`<section id="sensitivity"><h2>Payoff sensitivity</h2>${body}</section>`;
+}

@@ -1,0 +1,153 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { renderReportHtml } from "../../src/report/render-report.js";
+import type { ReportData } from "../../src/report/report-data.js";
+import { EXAMPLE_REPORT } from "./example-report-data.js";
+
+const svgCount = (page: string): number => page.match(/<svg\b/g)?.length ?? 0;
+
+/** Every URL-like reference except the SVG/XML namespace declarations and in-page anchors. */
+function externalReferences(page: string): string[] {
+  const urls = (page.match(/https?:\/\/[^\s"'<>)]*/g) ?? []).filter(
+    (u) => !u.startsWith("http://www.w3.org/"),
+  );
+  const links = [...page.matchAll(/\b(?:src|href)\s*=\s*["']?([^\s"'>]*)/g)]
+    .map((m) => m[1] ?? "")
+    .filter((target) => !target.startsWith("#"));
+  const cssUrls = page.match(/url\(\s*["']?(?!#)[^)]*\)/g) ?? [];
+  const protocolRelative = page.match(/["'(]\/\/[^\s"'<>)]+/g) ?? [];
+  return [...urls, ...links, ...cssUrls, ...protocolRelative];
+}
+
+describe("externalReferences (the detector the no-network test relies on)", () => {
+  it("finds links, protocol-relative sources and CSS urls but not namespaces or in-page anchors", () => {
+    const page = `<svg xmlns="http://www.w3.org/2000/svg"><a href="#checks"></a><img src="//cdn.example/x.png">
+<style>b { background: url(https://x.example/y.png) } c { clip-path: url(#clip1) }</style></svg>`;
+    expect(externalReferences(page)).toEqual([
+      "https://x.example/y.png",
+      "//cdn.example/x.png",
+      "url(https://x.example/y.png)",
+      '"//cdn.example/x.png',
+    ]);
+  });
+});
+
+describe("renderReportHtml with every section", () => {
+  let page: string;
+  beforeAll(async () => {
+    page = await renderReportHtml(EXAMPLE_REPORT);
+  });
+
+  it("draws one SVG chart per section with data: cooperation, robustness, sensitivity, comprehension", () => {
+    expect(svgCount(page)).toBe(4);
+  });
+
+  it("gives every chart its title and axis titles as SVG text", () => {
+    const svgText = (page.match(/<svg\b[\s\S]*?<\/svg>/g) ?? []).join("");
+    for (const label of [
+      "Cooperation rate by framing",
+      "Cooperation rate",
+      "Framing",
+      "Robustness R by game and player",
+      "Robustness R",
+      "Game",
+      "Payoff sensitivity λ by framing",
+      "Payoff sensitivity λ",
+      "Opponent comprehension",
+      "Round",
+      "Success share from round on",
+    ]) {
+      expect(svgText).toContain(`>${label}</text>`);
+    }
+  });
+
+  it("puts a reading sentence under every chart", () => {
+    expect(page.match(/<figcaption>/g)?.length).toBe(4);
+  });
+
+  it("references nothing outside the file", () => {
+    expect(page).toContain('xmlns="http://www.w3.org/2000/svg"'); // the filter below has something to skip
+    expect(page).not.toMatch(/<script|<link|<img|<iframe|@import/i);
+    expect(externalReferences(page)).toEqual([]);
+  });
+
+  it("shows the robustness table with the pooled numbers and the settings", () => {
+    // pooled R = (1 + 1 + 0.848 + 0.903) / 4 = 0.93775 → 0.938; pooled shift (0.45 + 0.35) / 4 = 0.200
+    expect(page).toMatch(
+      /<strong>Pooled<\/strong><\/td><td class="num">0\.938<\/td><td class="num">\[0\.890, 0\.975\]<\/td><td class="num">0\.200<\/td>/,
+    );
+    expect(page).toContain("10,000 bootstrap replicates resampling by decision, seed 1");
+    expect(page).toContain(
+      "Shift = cooperation under <strong>friend-sharing</strong> minus cooperation under <strong>business</strong>",
+    );
+  });
+
+  it("lists failed checks first, marked FAILED, and counts them in a banner", () => {
+    const failed = page.indexOf("✗ FAILED</td><td>CI contains estimate");
+    const firstOk = page.indexOf("✓ ok</td>");
+    expect(failed).toBeGreaterThan(0);
+    expect(failed).toBeLessThan(firstOk);
+    // 3 robustness checks + 1 other check, one of them failed
+    expect(page).toContain("1 of 4 checks FAILED");
+    expect(page).toContain("1 verification check FAILED</a>");
+  });
+});
+
+describe("renderReportHtml escapes text from the data", () => {
+  it("never lets a player name become markup", async () => {
+    const evil = `<script>alert("x")</script> & 'co'`;
+    const rename = <T extends { player: string }>(row: T): T =>
+      row.player === "story-swayed" ? { ...row, player: evil } : row;
+    const robustness = EXAMPLE_REPORT.robustness;
+    if (!robustness) throw new Error("the example has robustness results");
+    const data: ReportData = {
+      ...EXAMPLE_REPORT,
+      header: { ...EXAMPLE_REPORT.header, players: ["payoff-reader", evil] },
+      cooperation: EXAMPLE_REPORT.cooperation?.map(rename),
+      robustness: {
+        ...robustness,
+        games: robustness.games.map(rename),
+        players: robustness.players.map(rename),
+      },
+      repeated: EXAMPLE_REPORT.repeated?.map(rename),
+    };
+    const page = await renderReportHtml(data);
+    expect(page).not.toMatch(/<script/i);
+    expect(page).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;");
+  });
+});
+
+describe("renderReportHtml with no data", () => {
+  const header: ReportData["header"] = {
+    title: "empty",
+    generated_at: "2026-11-30T00:00:00Z",
+    database: null,
+    study: null,
+    players: [],
+  };
+
+  it("says so in every section and draws no chart", async () => {
+    const page = await renderReportHtml({ header });
+    expect(svgCount(page)).toBe(0);
+    for (const sentence of [
+      "No one-shot decisions were recorded, so there are no cooperation rates to show.",
+      "No game was played under two or more framings, so robustness cannot be computed.",
+      "No payoff-sensitivity estimates are available for this record.",
+      "No repeated matches were played, so there is no repeated-play data to show.",
+      "No verification checks were run for this report.",
+    ]) {
+      expect(page).toContain(sentence);
+    }
+  });
+
+  it("treats empty lists like missing sections", async () => {
+    const page = await renderReportHtml({
+      header,
+      cooperation: [],
+      sensitivity: { cells: [{ player: "p", game: "g", framing: "f", lambda: null }], pooled: [] },
+      repeated: [],
+      checks: [],
+    });
+    expect(svgCount(page)).toBe(0);
+    expect(page).toContain("No payoff-sensitivity estimates are available for this record.");
+  });
+});
