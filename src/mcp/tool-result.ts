@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { UsageError } from "../usage-error.js";
 import { logError } from "../log.js";
+import { UsageError } from "../usage-error.js";
 
 /** A tool's answer: the machine-readable object plus its readable text twin. */
 export function toolAnswer<T extends Record<string, unknown>>(structured: T, text: string) {
@@ -8,16 +8,26 @@ export function toolAnswer<T extends Record<string, unknown>>(structured: T, tex
 }
 
 /**
- * Runs a tool body and turns a failure into an `isError` result with one sentence. Mistakes an agent can
- * fix (UsageError) are answered as they are; anything else is logged on stderr with its stack and the
- * client gets the message only — never a stack trace.
+ * Runs a tool body and turns a failure into an `isError` result with one sentence — never a stack trace.
+ * Domain errors (unknown ids, bad designs) carry messages written for the agent; a programming error is
+ * also logged on stderr with its stack so the operator sees it.
  */
 export async function answering<T extends CallToolResult>(tool: string, body: () => T | Promise<T>) {
   try {
     return await body();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof UsageError)) logError(`tool ${tool} failed`, error);
+    if (isProgrammingError(error)) logError(`tool ${tool} failed`, error);
     return { content: [{ type: "text" as const, text: message }], isError: true };
   }
+}
+
+function isProgrammingError(error: unknown): boolean {
+  if (error instanceof UsageError) return false;
+  return (
+    error instanceof TypeError ||
+    error instanceof ReferenceError ||
+    error instanceof RangeError ||
+    (error instanceof Error && error.name === "SqliteError")
+  );
 }

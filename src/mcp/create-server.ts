@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { McpServer } from "@modelcontextprotocol/server";
+import { packageRoot } from "../package-root.js";
+import type { Caller } from "../play/caller.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import type { ToolContext } from "./tool-context.js";
+import { registerGetMatch } from "./tools/get-match.js";
+import { registerListGames } from "./tools/list-games.js";
+import { registerNextTrial } from "./tools/next-trial.js";
+import { registerRegisterStudy } from "./tools/register-study.js";
+import { registerStartMatch } from "./tools/start-match.js";
+import { registerSubmitMove } from "./tools/submit-move.js";
+
+export interface ConnectionOptions {
+  readonly transport: Caller["transport"];
+  /** Access-control owner of this connection's matches; 'local' when the server runs without tokens. */
+  readonly principal?: string;
+  /** `serve --player NAME`. */
+  readonly player?: string | null;
+  /** Reuse an MCP session id the transport already assigned (HTTP); a new UUID otherwise. */
+  readonly sessionId?: string;
+}
+
+export const SERVER_VERSION: string = (
+  JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
+).version;
+
+/**
+ * One McpServer per MCP connection (DESIGN.md): the tools, prompts and resources of same-game over the
+ * shared record and catalog. The connection's session id links its decisions for the cluster bootstrap.
+ */
+export function createServer(deps: PlayDeps, connection: ConnectionOptions): McpServer {
+  const server = new McpServer(
+    { name: "same-game", version: SERVER_VERSION },
+    {
+      instructions:
+        "same-game presents strategic decisions as tools. Start with next_trial (for a registered study) or start_match, read the prompt, and answer each round with submit_move using one of the listed labels.",
+    },
+  );
+  const caller: Caller = {
+    sessionId: connection.sessionId ?? randomUUID(),
+    transport: connection.transport,
+    principal: connection.principal ?? "local",
+    configuredPlayer: connection.player ?? null,
+    clientInfo: () => {
+      const info = server.server.getClientVersion();
+      return info ? { name: info.name, version: info.version } : null;
+    },
+  };
+  const context: ToolContext = { deps, caller };
+  registerListGames(server, context);
+  registerStartMatch(server, context);
+  registerSubmitMove(server, context);
+  registerGetMatch(server, context);
+  registerRegisterStudy(server, context);
+  registerNextTrial(server, context);
+  return server;
+}

@@ -1,0 +1,70 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { listOpponents, opponentsFor } from "../../domain/opponents/index.js";
+import { PROMPT_STYLES, VARIANT_IDS } from "../../domain/types.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+
+const outputSchema = z.object({
+  games: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      actions: z.array(z.string()),
+      cooperative_action: z.string().nullable(),
+      rounds: z.number(),
+      variants: z.array(z.object({ id: z.string(), framings: z.array(z.string()) })),
+      opponents: z.array(z.string()),
+    }),
+  ),
+  opponents: z.array(z.object({ id: z.string(), description: z.string(), algorithmic: z.boolean() })),
+  styles: z.array(z.string()),
+});
+
+export function registerListGames(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "list_games",
+    {
+      title: "List games",
+      description:
+        "The catalog: every game with its actions, rounds and variants (base, label, payoff, joint), the framings that certify for each variant, the opponents that can play it, and the prompting styles.",
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () =>
+      answering("list_games", () => {
+        const { catalog } = deps;
+        const games = catalog.games.map((game) => ({
+          id: game.id,
+          title: game.title,
+          actions: [...game.actions],
+          cooperative_action: game.cooperativeAction,
+          rounds: game.rounds,
+          variants: VARIANT_IDS.filter((v) => game.variants[v] !== undefined).map((v) => ({
+            id: v,
+            framings: catalog.framingsFor(game.id, v).map((f) => f.id),
+          })),
+          opponents: opponentsFor({
+            stage: catalog.stageGame(game.id, "base"),
+            cooperativeAction: game.cooperativeAction,
+          }).map((o) => o.id),
+        }));
+        const opponents = listOpponents().map((o) => ({
+          id: o.id,
+          description: o.description,
+          algorithmic: o.algorithmic,
+        }));
+        const text = games
+          .map(
+            (g) =>
+              `${g.id} (${g.rounds === 1 ? "one-shot" : `${g.rounds} rounds`}; actions ${g.actions.join("/")}): ` +
+              g.variants.map((v) => `${v.id} → ${v.framings.join(", ")}`).join("; "),
+          )
+          .join("\n");
+        return toolAnswer(
+          { games, opponents, styles: [...PROMPT_STYLES] },
+          `${text}\nOpponents: ${opponents.map((o) => o.id).join(", ")}`,
+        );
+      }),
+  );
+}

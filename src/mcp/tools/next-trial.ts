@@ -1,0 +1,62 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { nextTrial } from "../../play/studies.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+import { roundViewSchema, roundViewText } from "./play-schemas.js";
+
+const outputSchema = z.object({
+  complete: z.boolean(),
+  trials_per_player: z.number(),
+  trial_index: z.number().nullable(),
+  resumed: z.boolean(),
+  trial: roundViewSchema.nullable(),
+});
+
+export function registerNextTrial(server: McpServer, { deps, caller }: ToolContext): void {
+  server.registerTool(
+    "next_trial",
+    {
+      title: "Next trial of a study",
+      description:
+        "Starts (or resumes) this player's next trial of a registered study. The server assigns the condition by a seeded balanced schedule; answer it with submit_move, then call next_trial again until it says the study is complete.",
+      inputSchema: z.object({
+        study_id: z.string().trim().min(1).max(100),
+        player: z.string().trim().min(1).max(200).optional().describe("Label of the player being evaluated"),
+      }),
+      outputSchema,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async ({ study_id, player }) =>
+      answering("next_trial", () => {
+        const next = nextTrial(deps, caller, study_id, player);
+        if (next.complete) {
+          return toolAnswer(
+            {
+              complete: true,
+              trials_per_player: next.trials_per_player,
+              trial_index: null,
+              resumed: false,
+              trial: null,
+            },
+            `Study ${study_id} is complete for this player: all ${next.trials_per_player} trials are done.`,
+          );
+        }
+        return toolAnswer(
+          {
+            complete: false,
+            trials_per_player: next.trials_per_player,
+            trial_index: next.trial_index,
+            resumed: next.resumed,
+            trial: next.view,
+          },
+          `Trial ${next.trial_index + 1} of ${next.trials_per_player}${next.resumed ? " (resumed)" : ""}.\n\n${roundViewText(next.view)}`,
+        );
+      }),
+  );
+}

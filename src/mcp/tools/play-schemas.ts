@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/** The longest reply or rationale an agent may submit; longer text is refused, naming this limit. */
+export const MAX_REPLY_CHARS = 20_000;
+
+export const matchIdSchema = z
+  .string()
+  .max(100, "match_id is at most 100 characters")
+  .describe("The match id returned by start_match, next_trial or join_match");
+
+export const roundViewSchema = z.object({
+  match_id: z.string(),
+  round: z.number(),
+  rounds: z.number().nullable(),
+  prompt: z.string(),
+  labels: z.array(z.string()),
+});
+
+/** The readable twin of a round to play: the prompt, then the reply the server expects. */
+export function roundViewText(view: z.infer<typeof roundViewSchema>): string {
+  return `Match ${view.match_id}, round ${view.round}.\n\n${view.prompt}\n\n(Reply with submit_move: match_id "${view.match_id}", round ${view.round}, choice = one of ${view.labels.map((l) => `"${l}"`).join(", ")}.)`;
+}

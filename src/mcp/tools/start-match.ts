@@ -1,0 +1,61 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { HISTORY_MODES, OpponentChoiceSchema } from "../../domain/study-design.js";
+import { PROMPT_STYLES, VARIANT_IDS } from "../../domain/types.js";
+import { DEFAULT_OPPONENT, newSeed, startMatch } from "../../play/start-match.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+import { roundViewSchema, roundViewText } from "./play-schemas.js";
+
+const id = z.string().trim().min(1).max(100);
+
+const inputSchema = z.object({
+  game: id.describe("A game id from list_games, e.g. prisoners-dilemma"),
+  variant: z.enum(VARIANT_IDS).default("base").describe("base, or a counterfactual: label, payoff, joint"),
+  framing: id
+    .optional()
+    .describe("A framing id that certifies for the game variant; drawn at random when absent"),
+  opponent: id.default(DEFAULT_OPPONENT).describe("An opponent id from list_games"),
+  opponent_params: OpponentChoiceSchema.shape.params.describe('Parameters of the opponent, e.g. {"p": 0.3}'),
+  style: z.enum(PROMPT_STYLES).default("zero-shot"),
+  player: z.string().trim().min(1).max(200).optional().describe("Label of the player being evaluated"),
+  seed: z.union([z.number().int(), z.string().trim().min(1).max(100)]).optional(),
+  history_mode: z
+    .enum(HISTORY_MODES)
+    .default("full")
+    .describe("Repeated games: which past rounds the prompt shows"),
+  reveal_horizon: z.boolean().default(false).describe("Repeated games: tell the agent the number of rounds"),
+});
+
+export function registerStartMatch(server: McpServer, { deps, caller }: ToolContext): void {
+  server.registerTool(
+    "start_match",
+    {
+      title: "Start a match",
+      description:
+        "Starts one match of a game and returns its id and the first round's prompt. Answer each round with submit_move.",
+      inputSchema,
+      outputSchema: roundViewSchema,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async (args) =>
+      answering("start_match", () => {
+        const view = startMatch(deps, caller, args.player, {
+          game: args.game,
+          variant: args.variant,
+          framing: args.framing,
+          style: args.style,
+          opponent: { id: args.opponent, params: args.opponent_params },
+          seed: String(args.seed ?? newSeed()),
+          history_mode: args.history_mode,
+          reveal_horizon: args.reveal_horizon,
+        });
+        return toolAnswer({ ...view }, roundViewText(view));
+      }),
+  );
+}

@@ -1,0 +1,50 @@
+import type { MatchRecord } from "../store/records.js";
+import type { Caller } from "./caller.js";
+import { requireMatch, surfaceLabels } from "./match-view.js";
+import type { PlayDeps } from "./play-deps.js";
+
+/** A match as its player may see it: its rounds in the framing's words, still blind to the condition. */
+export interface MatchTranscript {
+  match_id: string;
+  status: MatchRecord["status"];
+  next_round: number | null;
+  rounds_played: number;
+  labels: string[];
+  rounds: {
+    round: number;
+    status: string;
+    your_choice: string | null;
+    opponent_choice: string | null;
+    your_points: number;
+    opponent_points: number;
+    invalid_attempts: number;
+  }[];
+  total_points: number;
+}
+
+export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string): MatchTranscript {
+  const match = requireMatch(deps, matchId, caller.principal);
+  const framing = deps.catalog.framing(match.framing);
+  const label = (action: string | null) => (action === null ? null : (framing.labels[action] ?? action));
+  const rounds = deps.store
+    .listDecisions(match.id)
+    .filter((d) => d.status !== "pending")
+    .map((d) => ({
+      round: d.round,
+      status: d.status,
+      your_choice: label(d.action),
+      opponent_choice: label(d.opponent_action),
+      your_points: d.payoff ?? 0,
+      opponent_points: d.opponent_payoff ?? 0,
+      invalid_attempts: d.invalid_attempts,
+    }));
+  return {
+    match_id: match.id,
+    status: match.status,
+    next_round: match.status === "open" ? match.next_round : null,
+    rounds_played: rounds.length,
+    labels: surfaceLabels(deps, match),
+    rounds,
+    total_points: rounds.reduce((sum, r) => sum + r.your_points, 0),
+  };
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import { opponentsFor } from "../domain/opponents/index.js";
+import { createRng, randomIndex, shuffled } from "../domain/rng.js";
+import type { HistoryMode, OpponentChoice } from "../domain/study-design.js";
+import type { PromptStyle, VariantId } from "../domain/types.js";
+import type { MatchRecord } from "../store/records.js";
+import { UsageError } from "../usage-error.js";
+import { type Caller, playerLabel } from "./caller.js";
+import { currentRoundView, type RoundView } from "./match-view.js";
+import type { PlayDeps } from "./play-deps.js";
+
+/** Everything that defines one match; `framing` absent = drawn by the match's seeded generator. */
+export interface MatchSpec {
+  game: string;
+  variant: VariantId;
+  framing?: string;
+  style: PromptStyle;
+  opponent: OpponentChoice;
+  seed: string;
+  history_mode: HistoryMode;
+  reveal_horizon: boolean;
+  study_id?: string;
+  trial_index?: number;
+}
+
+/** The opponent a match gets when none is named: uniform random play, which no reply can steer. */
+export const DEFAULT_OPPONENT = "random";
+
+/** An unguessable match id: 128 random bits. */
+export function newMatchId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** A fresh seed for an ad-hoc match; stored with the match so its every random choice can be replayed. */
+export function newSeed(): string {
+  return String(randomBytes(4).readUInt32BE(0));
+}
+
+/** Records the caller's session (first act of a connection) with what its client said about itself. */
+export function saveCallerSession(deps: PlayDeps, caller: Caller, player: string): void {
+  const client = caller.clientInfo();
+  deps.store.saveSession({
+    id: caller.sessionId,
+    player,
+    client_name: client?.name ?? null,
+    client_version: client?.version ?? null,
+    transport: caller.transport,
+    principal: caller.principal,
+    started_at: new Date().toISOString(),
+  });
+}
+
+/**
+ * Validates a spec against the catalog and builds its match record. The seeded generator draws the
+ * framing (when not given) and counterbalances the order in which the actions are listed (SPEC §3).
+ */
+export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec: MatchSpec): MatchRecord {
+  const game = deps.catalog.game(spec.game);
+  const variant = deps.catalog.variant(spec.game, spec.variant);
+  const framings = deps.catalog.framingsFor(game.id, variant.id).map((f) => f.id);
+  const rng = createRng(`${spec.seed}:match`);
+  const drawn = framings[randomIndex(rng, framings.length)];
+  const framing = spec.framing ?? drawn;
+  if (framing === undefined || !framings.includes(framing)) {
+    throw new UsageError(
+      `Framing "${spec.framing}" does not present ${game.id} (${variant.id}); valid framings: ${framings.join(", ")}.`,
+    );
+  }
+  const stage = deps.catalog.stageGame(game.id, variant.id);
+  const valid = opponentsFor({ stage, cooperativeAction: game.cooperativeAction }).map((o) => o.id);
+  if (!valid.includes(spec.opponent.id)) {
+    throw new UsageError(
+      `Opponent "${spec.opponent.id}" cannot play ${game.id}; valid opponents: ${valid.join(", ")}.`,
+    );
+  }
+  const now = new Date().toISOString();
+  return {
+    id: newMatchId(),
+    study_id: spec.study_id ?? null,
+    trial_index: spec.trial_index ?? null,
+    player,
+    session_id: caller.sessionId,
+    principal: caller.principal,
+    game: game.id,
+    variant: variant.id,
+    framing,
+    style: spec.style,
+    action_order: shuffled(rng, game.actions),
+    opponent: spec.opponent.id,
+    opponent_params: spec.opponent.params,
+    history_mode: spec.history_mode,
+    reveal_horizon: spec.reveal_horizon,
+    rounds: game.rounds,
+    partner_match_id: null,
+    seed: spec.seed,
+    status: "open",
+    next_round: 1,
+    source: null,
+    created_at: now,
+    finished_at: null,
+  };
+}
+
+/** `start_match`: one ad-hoc match, recorded in one transaction; answers the first round's prompt. */
+export function startMatch(
+  deps: PlayDeps,
+  caller: Caller,
+  requestedPlayer: string | undefined,
+  spec: MatchSpec,
+): RoundView {
+  const player = playerLabel(caller, requestedPlayer);
+  return deps.store.transaction(() => {
+    saveCallerSession(deps, caller, player);
+    const match = buildMatch(deps, caller, player, spec);
+    deps.store.insertMatch(match);
+    return currentRoundView(deps, match, []);
+  });
+}

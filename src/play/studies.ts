@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
+import {
+  designHash,
+  type StudyCatalog,
+  type StudyCell,
+  type StudyDesign,
+  StudyDesignSchema,
+  studyCells,
+} from "../domain/study-design.js";
+import { scheduledCell } from "../domain/study-schedule.js";
+import type { VariantId } from "../domain/types.js";
+import type { StudyRecord } from "../store/records.js";
+import { UsageError } from "../usage-error.js";
+import { type Caller, playerLabel } from "./caller.js";
+import { currentRoundView, type RoundView } from "./match-view.js";
+import type { PlayDeps } from "./play-deps.js";
+import { buildMatch, saveCallerSession } from "./start-match.js";
+
+export interface RegisteredStudy {
+  study_id: string;
+  design_hash: string;
+  name: string;
+  cells: number;
+  trials_per_player: number;
+  /** False when an identical design was registered before: its study is returned unchanged. */
+  created: boolean;
+}
+
+/** The catalog as a study design sees it. */
+export function studyCatalog(deps: PlayDeps): StudyCatalog {
+  const { catalog } = deps;
+  return {
+    variantsOf: (game) => Object.keys(catalog.game(game).variants) as VariantId[],
+    framingIdsFor: (game, variant) => catalog.framingsFor(game, variant).map((f) => f.id),
+    checkOpponent: (opponent, gameId) => {
+      const game = catalog.game(gameId);
+      const fits = opponentsFor({
+        stage: catalog.stageGame(gameId, "base"),
+        cooperativeAction: game.cooperativeAction,
+      });
+      if (!fits.some((o) => o.id === opponent)) {
+        const valid = OPPONENT_IDS.includes(opponent) ? fits.map((o) => o.id) : OPPONENT_IDS;
+        throw new UsageError(`Opponent "${opponent}" cannot play ${gameId}; valid: ${valid.join(", ")}.`);
+      }
+    },
+  };
+}
+
+/** The frozen design of a stored study and its expanded cells. */
+export function loadStudy(
+  deps: PlayDeps,
+  studyId: string,
+): { study: StudyRecord; design: StudyDesign; cells: StudyCell[] } {
+  const study = deps.store.getStudy(studyId);
+  if (!study) throw new UsageError(`No study with id "${studyId}"; register one with register_study.`);
+  const design = StudyDesignSchema.parse(JSON.parse(study.design_json));
+  return { study, design, cells: studyCells(design, studyCatalog(deps)) };
+}
+
+/**
+ * `register_study`: validates a design against the catalog, freezes it with its SHA-256 hash and returns
+ * its id. Registering an identical design again returns the existing study, so a retried call is harmless.
+ */
+export function registerStudy(deps: PlayDeps, input: unknown): RegisteredStudy {
+  const design = StudyDesignSchema.parse(input);
+  const cells = studyCells(design, studyCatalog(deps));
+  const hash = designHash(design);
+  return deps.store.transaction(() => {
+    const existing = deps.store.findStudyByHash(hash);
+    const study = existing ?? {
+      id: `study-${randomBytes(6).toString("hex")}`,
+      name: design.name,
+      design_json: JSON.stringify(design),
+      design_hash: hash,
+      seed: String(design.seed),
+      created_at: new Date().toISOString(),
+    };
+    if (!existing) deps.store.insertStudy(study);
+    return {
+      study_id: study.id,
+      design_hash: hash,
+      name: study.name,
+      cells: cells.length,
+      trials_per_player: cells.length * design.trials_per_cell,
+      created: !existing,
+    };
+  });
+}
+
+export type NextTrial =
+  | { complete: false; trial_index: number; trials_per_player: number; resumed: boolean; view: RoundView }
+  | { complete: true; trials_per_player: number };
+
+/**
+ * `next_trial`: the player's unfinished trial of the study if there is one, else the next cell of its
+ * permuted-block schedule. Count and insert happen in one IMMEDIATE transaction, so two processes can't
+ * hand out the same trial.
+ */
+export function nextTrial(
+  deps: PlayDeps,
+  caller: Caller,
+  studyId: string,
+  requestedPlayer?: string,
+): NextTrial {
+  const { study, design, cells } = loadStudy(deps, studyId);
+  const player = playerLabel(caller, requestedPlayer);
+  const total = cells.length * design.trials_per_cell;
+  return deps.store.transaction(() => {
+    saveCallerSession(deps, caller, player);
+    const open = deps.store.openStudyMatch(study.id, player);
+    if (open) {
+      const view = currentRoundView(deps, open);
+      return {
+        complete: false,
+        trial_index: open.trial_index ?? 0,
+        trials_per_player: total,
+        resumed: true,
+        view,
+      };
+    }
+    const index = deps.store.countStudyTrials(study.id, player);
+    if (index >= total) return { complete: true, trials_per_player: total };
+    const cell = scheduledCell(cells, study.seed, player, index);
+    const match = buildMatch(deps, caller, player, {
+      ...cell,
+      seed: `${study.seed}:${player}:${index}`,
+      history_mode: design.history_mode,
+      reveal_horizon: design.reveal_horizon,
+      study_id: study.id,
+      trial_index: index,
+    });
+    deps.store.insertMatch(match);
+    return {
+      complete: false,
+      trial_index: index,
+      trials_per_player: total,
+      resumed: false,
+      view: currentRoundView(deps, match, []),
+    };
+  });
+}

@@ -1,0 +1,196 @@
+import { opponentMove } from "../domain/opponents/index.js";
+import { parseReply } from "../domain/parseReply.js";
+import { formatAmount, renderRoundOutcome } from "../domain/render.js";
+import { createRng } from "../domain/rng.js";
+import type { ActionId } from "../domain/types.js";
+import type { DecisionRecord, MatchRecord } from "../store/records.js";
+import { UsageError } from "../usage-error.js";
+import type { Caller } from "./caller.js";
+import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
+import { currentRoundView, type RoundView, requireMatch } from "./match-view.js";
+import type { PlayDeps } from "./play-deps.js";
+
+/** After this many invalid replies in one round the round is void and scores 0 (issue 4 §5). */
+export const MAX_INVALID_ATTEMPTS = 5;
+
+export interface SubmitMoveArgs {
+  match_id: string;
+  round: number;
+  choice: string;
+  rationale?: string;
+  tokens?: number;
+}
+
+/** The recorded outcome of a round, as the agent is told it (in the framing's words). */
+export interface MoveResult {
+  match_id: string;
+  round: number;
+  status: "decided" | "void";
+  your_choice: string | null;
+  opponent_choice: string | null;
+  your_points: number;
+  opponent_points: number;
+  outcome: string;
+  /** True when this call repeated an already recorded choice and nothing new was written. */
+  replayed: boolean;
+  finished: boolean;
+  /** The player's total over the match, once it is finished. */
+  total_points: number | null;
+  /** The next round to answer, while the match goes on. */
+  next: RoundView | null;
+}
+
+export type SubmitOutcome = { kind: "recorded"; result: MoveResult } | { kind: "invalid"; message: string };
+
+/**
+ * `submit_move`, as one transaction: the reply is recorded verbatim as an attempt, parsed through the
+ * framing's labels, and — when valid, or void after too many invalid attempts — the round is decided
+ * against the opponent and the match advances. Idempotent per (match, round).
+ */
+export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs): SubmitOutcome {
+  return deps.store.transaction(() => {
+    const match = requireMatch(deps, args.match_id, caller.principal);
+    const recorded = deps.store.getDecision(match.id, args.round);
+    if (recorded && recorded.status !== "pending") return replay(deps, match, recorded, args.choice);
+    if (match.status === "finished") {
+      throw new UsageError(
+        `Match "${match.id}" is finished after ${match.rounds} round(s); start a new match.`,
+      );
+    }
+    if (args.round !== match.next_round) {
+      throw new UsageError(
+        `Round ${args.round} is not open in match "${match.id}": it is waiting for round ${match.next_round}.`,
+      );
+    }
+    if (match.opponent === "agent") {
+      throw new UsageError(
+        `Match "${match.id}" is played against another agent, which this server cannot seat yet.`,
+      );
+    }
+    const framing = deps.catalog.framing(match.framing);
+    const parsed = parseReply(args.choice, framing.labels);
+    const now = new Date().toISOString();
+    deps.store.insertAttempt({
+      match_id: match.id,
+      round: args.round,
+      session_id: caller.sessionId,
+      raw_text: args.choice,
+      action: parsed.ok ? parsed.action : null,
+      invalid_reason: parsed.ok ? null : parsed.reason,
+      tokens: args.tokens ?? null,
+      created_at: now,
+    });
+    const attempts = deps.store.listAttempts(match.id, args.round);
+    const invalid = attempts.filter((a) => a.action === null).length;
+    if (!parsed.ok && invalid < MAX_INVALID_ATTEMPTS) {
+      return {
+        kind: "invalid",
+        message: `${parsed.reason} This was invalid reply ${invalid} of ${MAX_INVALID_ATTEMPTS} for round ${args.round}; after ${MAX_INVALID_ATTEMPTS} the round is void and scores 0.`,
+      };
+    }
+    const knownTokens = attempts.filter((a) => a.tokens !== null);
+    const decision = decideRound(deps, match, {
+      round: args.round,
+      action: parsed.ok ? parsed.action : null,
+      raw_text: args.choice,
+      rationale: args.rationale ?? null,
+      tokens: knownTokens.length > 0 ? knownTokens.reduce((sum, a) => sum + (a.tokens as number), 0) : null,
+      invalid_attempts: invalid,
+      session_id: caller.sessionId,
+      decided_at: now,
+    });
+    return { kind: "recorded", result: moveResult(deps, match.id, decision, false) };
+  });
+}
+
+interface RoundInput {
+  round: number;
+  action: ActionId | null;
+  raw_text: string;
+  rationale: string | null;
+  tokens: number | null;
+  invalid_attempts: number;
+  session_id: string;
+  decided_at: string;
+}
+
+/** Draws the opponent's move for the round, scores it, records the decision and advances the match. */
+function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): DecisionRecord {
+  const game = deps.catalog.game(match.game);
+  const stage = deps.catalog.stageGame(match.game, match.variant);
+  const past = deps.store.listDecisions(match.id);
+  // A generator derived for this round alone: replaying the history reproduces the move after a restart.
+  const other = opponentMove(
+    match.opponent,
+    match.opponent_params,
+    { stage: fromOpponentSeat(stage), cooperativeAction: game.cooperativeAction },
+    opponentHistory(past),
+    createRng(`${match.seed}:opponent:${input.round}`),
+  );
+  const payoffs = roundPayoffs(stage, input.action, other);
+  const decision: DecisionRecord = {
+    match_id: match.id,
+    ...input,
+    opponent_action: other,
+    ...payoffs,
+    status: input.action === null ? "void" : "decided",
+  };
+  deps.store.saveDecision(decision);
+  const finished = input.round >= match.rounds;
+  deps.store.advanceMatch(match.id, input.round + 1, finished, input.decided_at);
+  return decision;
+}
+
+/** A resubmission for a decided round: the same choice gets the recorded outcome, a different one an error. */
+function replay(deps: PlayDeps, match: MatchRecord, recorded: DecisionRecord, choice: string): SubmitOutcome {
+  const framing = deps.catalog.framing(match.framing);
+  const parsed = parseReply(choice, framing.labels);
+  const same = choice === recorded.raw_text || (parsed.ok && parsed.action === recorded.action);
+  if (!same) {
+    const was = recorded.action === null ? "void (no valid reply)" : `"${framing.labels[recorded.action]}"`;
+    throw new UsageError(
+      `Round ${recorded.round} of match "${match.id}" is already decided as ${was}; a different choice cannot replace it.`,
+    );
+  }
+  return { kind: "recorded", result: moveResult(deps, match.id, recorded, true) };
+}
+
+function moveResult(
+  deps: PlayDeps,
+  matchId: string,
+  decision: DecisionRecord,
+  replayed: boolean,
+): MoveResult {
+  const match = deps.store.getMatch(matchId) as MatchRecord;
+  const framing = deps.catalog.framing(match.framing);
+  const label = (action: ActionId | null) => (action === null ? null : (framing.labels[action] as string));
+  const finished = match.status === "finished";
+  const decisions = deps.store.listDecisions(match.id);
+  return {
+    match_id: match.id,
+    round: decision.round,
+    status: decision.status === "void" ? "void" : "decided",
+    your_choice: label(decision.action),
+    opponent_choice: label(decision.opponent_action),
+    your_points: decision.payoff ?? 0,
+    opponent_points: decision.opponent_payoff ?? 0,
+    outcome: outcomeText(deps, match, decision),
+    replayed,
+    finished,
+    total_points: finished ? decisions.reduce((sum, d) => sum + (d.payoff ?? 0), 0) : null,
+    next: finished ? null : currentRoundView(deps, match, decisions),
+  };
+}
+
+function outcomeText(deps: PlayDeps, match: MatchRecord, decision: DecisionRecord): string {
+  const framing = deps.catalog.framing(match.framing);
+  const record = { own: decision.action, other: decision.opponent_action, ownPoints: decision.payoff ?? 0 };
+  const prefix =
+    decision.status === "void"
+      ? `No valid answer after ${MAX_INVALID_ATTEMPTS} tries: the round scores 0. `
+      : "";
+  if (framing.repeated !== null) return prefix + renderRoundOutcome(framing, decision.round, record);
+  const own = record.own === null ? "no valid answer" : framing.labels[record.own];
+  const other = record.other === null ? "no valid answer" : framing.labels[record.other];
+  return `${prefix}You chose ${own}; the other side chose ${other}. Your result: ${formatAmount(framing, record.ownPoints)}.`;
+}

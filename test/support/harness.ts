@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { type Catalog, loadCatalog } from "../../src/domain/catalog.js";
+import { createServer } from "../../src/mcp/create-server.js";
+import type { PlayDeps } from "../../src/play/play-deps.js";
+import { Store } from "../../src/store/store.js";
+
+let catalog: Catalog | undefined;
+
+/** The shipped catalog, loaded (and certified) once per test file. */
+export function shippedCatalog(): Catalog {
+  catalog ??= loadCatalog();
+  return catalog;
+}
+
+/** A real store on a temp file, and a way to throw it all away. */
+export function tempDeps(): PlayDeps & { dir: string; dbPath: string; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "same-game-test-"));
+  const dbPath = join(dir, "record.db");
+  const store = new Store(dbPath);
+  return {
+    store,
+    catalog: shippedCatalog(),
+    dir,
+    dbPath,
+    dispose() {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real SDK client connected to a real server over the in-memory transport pair. */
+export async function connectClient(
+  deps: PlayDeps,
+  options: { player?: string; clientName?: string; principal?: string } = {},
+): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const server = createServer(deps, {
+    transport: "memory",
+    player: options.player,
+    principal: options.principal,
+  });
+  await server.connect(serverTransport);
+  const client = new Client({ name: options.clientName ?? "test-client", version: "1.0.0" });
+  await client.connect(clientTransport);
+  return client;
+}
+
+/** The structured result of a tool call, failing the test with the tool's own message if it erred. */
+export async function call<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as T;
+}
+
+/** The text of an `isError` result, failing the test if the call succeeded. */
+export async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const result = await client.callTool({ name, arguments: args });
+  if (!result.isError)
+    throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
+  return (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+}
