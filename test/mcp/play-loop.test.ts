@@ -69,6 +69,7 @@ describe("one-shot play loop over MCP", () => {
   it("is idempotent per round and refuses a different choice for a decided round", async () => {
     const view = await call<View>(client, "start_match", {
       game: "stag-hunt",
+      framing: "team",
       opponent: "always-cooperate",
       seed: 1,
     });
