@@ -29,7 +29,7 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
     const flags = Object.keys(command.options)
       .map((f) => `--${f}`)
       .join(", ");
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const reason = error instanceof Error ? (error.message.split(". ")[0] ?? error.message) : String(error);
     throw new UsageError(`same-game ${command.name}: ${reason} (its flags: ${flags || "none"}).`);
   }
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+import { logError } from "../log.js";
+import { UsageError } from "../usage-error.js";
+import { type Command, parseCommandArgs } from "./command.js";
+import { serveCommand } from "./serve.js";
+
+const COMMANDS: readonly Command[] = [serveCommand];
+
+function overview(): string {
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
+  return [
+    "usage: same-game <command> [options]   (same-game <command> --help for its options)",
+    "",
+    ...lines,
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
+    process.stdout.write(`${overview()}\n`);
+    return verb === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === verb);
+  if (!command)
+    throw new UsageError(`Unknown command "${verb}"; commands: ${COMMANDS.map((c) => c.name).join(", ")}.`);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`usage: ${command.usage}\n\n${command.summary}\n`);
+    return 0;
+  }
+  await command.run(parseCommandArgs(command, rest));
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`same-game: ${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      logError("internal failure", error);
+      process.exitCode = 1;
+    }
+  },
+);

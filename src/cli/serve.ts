@@ -1,0 +1,37 @@
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { loadCatalog } from "../domain/catalog.js";
+import { logInfo } from "../log.js";
+import { createServer } from "../mcp/create-server.js";
+import { Store } from "../store/store.js";
+import { type Command, stringFlag } from "./command.js";
+import { resolveDatabasePath } from "./database-path.js";
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "run the MCP server on stdio (what an MCP host launches)",
+  usage: "same-game serve [--db PATH] [--player NAME]",
+  options: {
+    db: { type: "string" },
+    player: { type: "string" },
+  },
+  async run(args) {
+    const dbPath = resolveDatabasePath(stringFlag(args, "db"));
+    const store = new Store(dbPath);
+    const deps = { store, catalog: loadCatalog() };
+    const server = createServer(deps, { transport: "stdio", player: stringFlag(args, "player") ?? null });
+    const transport = new StdioServerTransport();
+    // stdout carries JSON-RPC only; every word for a person goes to stderr.
+    logInfo(`serving on stdio; record: ${dbPath}`);
+    const shutdown = async () => {
+      await server.close();
+      store.close();
+      process.exit(0);
+    };
+    process.once("SIGINT", shutdown);
+    process.once("SIGTERM", shutdown);
+    transport.onclose = () => {
+      store.close();
+    };
+    await server.connect(transport);
+  },
+};
