@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { logError } from "../log.js";
 import { UsageError } from "../usage-error.js";
+import { analyzeCommand } from "./analyze.js";
 import { type Command, parseCommandArgs } from "./command.js";
+import { importCommand } from "./import.js";
 import { serveCommand } from "./serve.js";
 
-const COMMANDS: readonly Command[] = [serveCommand];
+const COMMANDS: readonly Command[] = [serveCommand, importCommand, analyzeCommand];
 
 function overview(): string {
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);

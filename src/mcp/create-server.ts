@@ -10,6 +10,7 @@ import { registerGetMatch } from "./tools/get-match.js";
 import { registerListGames } from "./tools/list-games.js";
 import { registerNextTrial } from "./tools/next-trial.js";
 import { registerRegisterStudy } from "./tools/register-study.js";
+import { registerRobustness } from "./tools/robustness.js";
 import { registerStartMatch } from "./tools/start-match.js";
 import { registerSubmitMove } from "./tools/submit-move.js";
 
@@ -56,5 +57,6 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   registerGetMatch(server, context);
   registerRegisterStudy(server, context);
   registerNextTrial(server, context);
+  registerRobustness(server, context);
   return server;
 }

@@ -1,0 +1,56 @@
+import { VARIANT_IDS } from "../domain/types.js";
+import { UsageError } from "../usage-error.js";
+import { analyzeRobustness } from "./analyze-robustness.js";
+import type { Command, ParsedArgs } from "./command.js";
+
+type Analysis = (args: ParsedArgs) => Promise<void>;
+
+/** The analyses `analyze` offers, each printing what its MCP tool returns (--json) or a table. */
+const ANALYSES: Record<string, Analysis> = {
+  robustness: analyzeRobustness,
+};
+
+export const analyzeCommand: Command = {
+  name: "analyze",
+  summary: "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated)",
+  usage: [
+    "same-game analyze <analysis> [--db PATH] [filters] [--json]",
+    "  robustness   [--players a,b] [--games g,h] [--framings b,s] [--variant base] [--study ID]",
+    "               [--attenuation 1] [--bootstrap 10000] [--seed 1] [--confidence 0.95]",
+  ].join("\n"),
+  options: {
+    db: { type: "string" },
+    json: { type: "boolean" },
+    players: { type: "string" },
+    games: { type: "string" },
+    framings: { type: "string" },
+    variant: { type: "string" },
+    variants: { type: "string" },
+    opponents: { type: "string" },
+    study: { type: "string" },
+    attenuation: { type: "string" },
+    bootstrap: { type: "string" },
+    seed: { type: "string" },
+    confidence: { type: "string" },
+    rule: { type: "string" },
+    threshold: { type: "string" },
+    game: { type: "string" },
+    baseline: { type: "string" },
+    delta: { type: "string" },
+    comparison: { type: "string" },
+    n: { type: "string" },
+  },
+  async run(args) {
+    const [name, ...extra] = args.positionals;
+    const names = Object.keys(ANALYSES).join(", ");
+    const analysis = name ? ANALYSES[name] : undefined;
+    if (!analysis) throw new UsageError(`analyze needs one of ${names}, got "${name ?? ""}".`);
+    if (extra.length > 0)
+      throw new UsageError(`analyze ${name} takes no positional arguments, got "${extra.join(" ")}".`);
+    const variant = args.values.variant;
+    if (typeof variant === "string" && !(VARIANT_IDS as readonly string[]).includes(variant)) {
+      throw new UsageError(`--variant must be one of ${VARIANT_IDS.join(", ")}, got "${variant}".`);
+    }
+    await analysis(args);
+  },
+};

@@ -1,0 +1,24 @@
+import { loadCatalog } from "../domain/catalog.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import { Store } from "../store/store.js";
+import { type ParsedArgs, stringFlag } from "./command.js";
+import { resolveDatabasePath } from "./database-path.js";
+
+/** Opens the record named by --db / SAME_GAME_DB / the default, with the certified catalog, for one verb. */
+export async function withDeps<T>(
+  args: ParsedArgs,
+  work: (deps: PlayDeps, dbPath: string) => T | Promise<T>,
+): Promise<T> {
+  const dbPath = resolveDatabasePath(stringFlag(args, "db"));
+  const store = new Store(dbPath);
+  try {
+    return await work({ store, catalog: loadCatalog() }, dbPath);
+  } finally {
+    store.close();
+  }
+}
+
+/** Writes a command's result: the tool's structured object with --json, the readable text otherwise. */
+export function printResult(args: ParsedArgs, structured: unknown, text: string): void {
+  process.stdout.write(args.values.json ? `${JSON.stringify(structured, null, 2)}\n` : `${text}\n`);
+}

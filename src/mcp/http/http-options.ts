@@ -1,0 +1,33 @@
+/** The knobs of `same-game serve --http`, already validated. */
+export interface HttpServeOptions {
+  readonly host: string;
+  /** 0 = any free port (tests). */
+  readonly port: number;
+  /** Bearer tokens; empty = no authentication (loopback only) and one 'local' principal. */
+  readonly tokens: readonly string[];
+  readonly player: string | null;
+  /** A session with no request for this long is closed. */
+  readonly idleTimeoutMs: number;
+  readonly maxSessions: number;
+  /** Requests per second per session (token bucket, bursts of one second's worth). */
+  readonly rateLimitPerSecond: number;
+  readonly maxBodyBytes: number;
+  /** How long shutdown waits for in-flight calls before closing sessions anyway. */
+  readonly shutdownGraceMs: number;
+}
+
+export const HTTP_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 8787,
+  idleTimeoutSeconds: 900,
+  maxSessions: 256,
+  rateLimitPerSecond: 50,
+  maxBodyBytes: 1_048_576,
+  shutdownGraceMs: 10_000,
+} as const;
+
+/** True for addresses only this machine can reach; anything else needs bearer tokens. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { VARIANT_IDS } from "../../domain/types.js";
+
+const id = z.string().trim().min(1).max(200);
+
+/** Filters shared by the analysis tools; absent = everything in the record. */
+export const analysisFilterShape = {
+  players: z.array(id).max(100).optional().describe("Only these players"),
+  games: z.array(id).max(50).optional().describe("Only these games"),
+  variant: z.enum(VARIANT_IDS).default("base").describe("Which variant of the games to analyse"),
+  study_id: id.optional().describe("Only the decisions of this study (its planned contrast is the default)"),
+};
+
+export const bootstrapShape = {
+  bootstrap: z.number().int().min(1).max(100_000).default(10_000).describe("Bootstrap replicates B"),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(1)
+    .describe("Seed of the bootstrap"),
+  confidence: z.number().gt(0).lt(1).default(0.95),
+};
+
+const estimate = z.object({ estimate: z.number(), ci: z.tuple([z.number(), z.number()]) });
+const check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
+
+/** The DESIGN.md `analyze robustness --json` contract; further keys pass through. */
+export const robustnessOutputSchema = z.looseObject({
+  unit: z.enum(["decision", "session"]),
+  attenuation: z.number(),
+  bootstrap: z.number(),
+  seed: z.number(),
+  framings: z.array(z.string()),
+  games: z.array(
+    z.looseObject({ player: z.string(), game: z.string(), R: estimate, shift: estimate.nullable() }),
+  ),
+  players: z.array(z.looseObject({ player: z.string(), R: estimate, shift: estimate.nullable() })),
+  pooled: z.looseObject({ R: estimate, shift: estimate.nullable() }),
+  checks: z.array(check),
+});

@@ -1,0 +1,121 @@
+import type { CountCell } from "../analysis/count-cells.js";
+import { type RobustnessResult, robustnessAnalysis } from "../analysis/robustness.js";
+import type { DesignSize } from "../analysis/robustness-checks.js";
+import type { VariantId } from "../domain/types.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import { loadStudy } from "../play/studies.js";
+import { UsageError } from "../usage-error.js";
+import { cellsFromRows } from "./one-shot-cells.js";
+
+export interface RobustnessQuery {
+  players?: string[];
+  games?: string[];
+  /** Order matters: [0] is the baseline, [1] the comparison of the shift. Default: the study's first
+   * planned contrast, else every framing present, sorted. */
+  framings?: string[];
+  variant?: VariantId;
+  study_id?: string;
+  attenuation?: number;
+  bootstrap?: number;
+  seed?: number;
+  confidence?: number;
+}
+
+export type RobustnessReport = RobustnessResult & {
+  variant: string;
+  study_id: string | null;
+  /** "planned" when the framings are a contrast the study registered, "exploratory" otherwise. */
+  contrast: "planned" | "exploratory" | null;
+  /** (player, game) pairs left out because they lack a decision in one of the framings. */
+  skipped: { player: string; game: string; missing: string[] }[];
+};
+
+/**
+ * The `robustness` tool and `analyze robustness`: counts aggregated by SQLite, folded into cells, then the
+ * pure analysis. (player, game) pairs without every framing are left out and listed, not guessed.
+ */
+export function robustnessReport(deps: PlayDeps, query: RobustnessQuery): RobustnessReport {
+  const variant = query.variant ?? "base";
+  const study = query.study_id ? loadStudy(deps, query.study_id) : null;
+  const planned = study?.design.planned_contrasts[0];
+  const rows = deps.store.oneShotCellCounts({
+    players: query.players,
+    games: query.games,
+    variants: [variant],
+    study_id: query.study_id,
+  });
+  if (rows.length === 0) throw new UsageError(noDecisionsMessage(query, variant));
+  const all = cellsFromRows(rows);
+  const framings =
+    query.framings ??
+    (planned ? [planned.baseline, planned.comparison] : [...new Set(all.map((c) => c.framing))].sort());
+  const { complete, skipped } = completeUnits(all, framings);
+  if (complete.length === 0) {
+    throw new UsageError(
+      `No (player, game) has decisions in every framing of ${framings.join(", ")}; framings present: ${[...new Set(all.map((c) => c.framing))].sort().join(", ")}.`,
+    );
+  }
+  const games = [...new Set(complete.map((c) => c.game))];
+  const cooperativeAction = Object.fromEntries(games.map((g) => [g, deps.catalog.game(g).cooperativeAction]));
+  const result = robustnessAnalysis(complete, {
+    framings,
+    attenuation: query.attenuation,
+    bootstrap: query.bootstrap,
+    seed: query.seed,
+    confidence: query.confidence,
+    cooperativeAction,
+    expected: study ? designSize(study.design, complete, framings) : undefined,
+  });
+  const isPlanned = study?.design.planned_contrasts.some(
+    (c) => c.baseline === framings[0] && c.comparison === framings[1],
+  );
+  return {
+    ...result,
+    variant,
+    study_id: query.study_id ?? null,
+    contrast: study ? (isPlanned ? "planned" : "exploratory") : null,
+    skipped,
+  };
+}
+
+function completeUnits(cells: CountCell[], framings: readonly string[]) {
+  const byUnit = new Map<string, CountCell[]>();
+  for (const cell of cells) {
+    if (!framings.includes(cell.framing)) continue;
+    const key = JSON.stringify([cell.player, cell.game]);
+    byUnit.set(key, [...(byUnit.get(key) ?? []), cell]);
+  }
+  const complete: CountCell[] = [];
+  const skipped: RobustnessReport["skipped"] = [];
+  for (const unit of byUnit.values()) {
+    const present = new Set(unit.map((c) => c.framing));
+    const missing = framings.filter((f) => !present.has(f));
+    const first = unit[0] as CountCell;
+    if (missing.length === 0) complete.push(...unit);
+    else skipped.push({ player: first.player, game: first.game, missing });
+  }
+  return { complete, skipped };
+}
+
+/** What the registered design promises for the analysed players: every game × framing, fully played. */
+function designSize(
+  design: ReturnType<typeof loadStudy>["design"],
+  cells: readonly CountCell[],
+  framings: readonly string[],
+): DesignSize {
+  const players = new Set(cells.map((c) => c.player)).size;
+  const games = new Set(cells.map((c) => c.game)).size;
+  const analysedCells = players * games * framings.length;
+  const perCell = design.trials_per_cell * design.styles.length * design.opponents.length;
+  return { cells: analysedCells, decisions: analysedCells * perCell };
+}
+
+function noDecisionsMessage(query: RobustnessQuery, variant: string): string {
+  const parts = [
+    query.players && `players ${query.players.join(", ")}`,
+    query.games && `games ${query.games.join(", ")}`,
+    query.study_id && `study ${query.study_id}`,
+    `variant ${variant}`,
+  ].filter(Boolean);
+  return `No one-shot decisions match ${parts.join(", ")}; play some trials or import counts first.`;
+}

@@ -1,0 +1,50 @@
+import { fixed, interval, table } from "./format.js";
+import type { RobustnessReport } from "./robustness-query.js";
+
+/** The readable twin of a robustness report: one table of games, players and the pool, then the checks. */
+export function robustnessText(report: RobustnessReport): string {
+  const [b, s] = report.framings;
+  const rows = [
+    ...report.games.map((g) => [
+      g.player,
+      g.game,
+      fixed(g.R.estimate),
+      interval(g.R.ci),
+      fixed(g.shift?.estimate),
+      interval(g.shift?.ci),
+    ]),
+    ...report.players.map((p) => [
+      p.player,
+      "(all games)",
+      fixed(p.R.estimate),
+      interval(p.R.ci),
+      fixed(p.shift?.estimate),
+      interval(p.shift?.ci),
+    ]),
+    [
+      "(pooled)",
+      "",
+      fixed(report.pooled.R.estimate),
+      interval(report.pooled.R.ci),
+      fixed(report.pooled.shift?.estimate),
+      interval(report.pooled.shift?.ci),
+    ],
+  ];
+  const failed = report.checks.filter((c) => !c.ok);
+  const lines = [
+    `Robustness over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${s} minus ${b}.`,
+    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
+    "",
+    table(["player", "game", "R", "R 95% CI", "shift", "shift 95% CI"], rows),
+    "",
+    failed.length === 0
+      ? `All ${report.checks.length} verification checks ok.`
+      : `${failed.length} of ${report.checks.length} verification checks FAILED:\n${failed.map((c) => `- ${c.name}: ${c.detail}`).join("\n")}`,
+  ];
+  if (report.skipped.length > 0) {
+    lines.push(
+      `Left out (missing a framing): ${report.skipped.map((u) => `${u.player}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,
+    );
+  }
+  return lines.join("\n");
+}
