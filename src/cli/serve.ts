@@ -5,16 +5,20 @@ import { createServer } from "../mcp/create-server.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
 import { resolveDatabasePath } from "./database-path.js";
+import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHttp } from "./serve-http.js";
 
 export const serveCommand: Command = {
   name: "serve",
-  summary: "run the MCP server on stdio (what an MCP host launches)",
-  usage: "same-game serve [--db PATH] [--player NAME]",
+  summary: "run the MCP server on stdio (what an MCP host launches), or on HTTP with --http",
+  usage: `same-game serve [--db PATH] [--player NAME]\n       ${HTTP_SERVE_USAGE}`,
   options: {
     db: { type: "string" },
     player: { type: "string" },
+    ...HTTP_SERVE_FLAGS,
   },
   async run(args) {
+    if (args.values.http === true) return serveHttp(args);
+    refuseHttpFlagsWithoutHttp(args);
     const dbPath = resolveDatabasePath(stringFlag(args, "db"));
     const store = new Store(dbPath);
     const deps = { store, catalog: loadCatalog() };

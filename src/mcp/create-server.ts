@@ -9,6 +9,7 @@ import type { ToolContext } from "./tool-context.js";
 import { registerGetMatch } from "./tools/get-match.js";
 import { registerListGames } from "./tools/list-games.js";
 import { registerNextTrial } from "./tools/next-trial.js";
+import { registerRepeatedMetrics } from "./tools/repeated-metrics.js";
 import { registerRegisterStudy } from "./tools/register-study.js";
 import { registerRobustness } from "./tools/robustness.js";
 import { registerStartMatch } from "./tools/start-match.js";
@@ -57,6 +58,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   registerGetMatch(server, context);
   registerRegisterStudy(server, context);
   registerNextTrial(server, context);
+  registerRepeatedMetrics(server, context);
   registerRobustness(server, context);
   return server;
 }

@@ -19,6 +19,28 @@ type MatchRow = Omit<MatchRecord, "action_order" | "opponent_params" | "reveal_h
   reveal_horizon: number;
 };
 
+/** One settled round of a finished repeated match, as the repeated-play metrics read it. */
+export interface RepeatedRoundRow {
+  match_id: string;
+  round: number;
+  move: string | null;
+  opponent_move: string | null;
+  payoff: number;
+  opponent_payoff: number;
+  tokens: number | null;
+  invalid_attempts: number;
+}
+
+/** How often one action was chosen (validly) in one (player, game, variant, framing) cell. */
+export interface CellActionCountRow {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  action: string;
+  count: number;
+}
+
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -201,6 +223,42 @@ export class Store {
     ) as AttemptRecord[];
   }
 
+  // --- repeated play and cell distributions (issue 5) ------------------------------------------------
+
+  /**
+   * Every settled round of the finished repeated matches that pass the filter, in match and round order:
+   * the rows the repeated-play metrics are computed from. A live round's invalid attempts are counted from
+   * its attempts; an imported round has no attempts, so its stored count is used.
+   */
+  repeatedRounds(filter: RecordFilter & { opponents?: string[] }): RepeatedRoundRow[] {
+    return this.stmt(
+      `SELECT d.match_id, d.round, d.action AS move, d.opponent_action AS opponent_move,
+              coalesce(d.payoff, 0) AS payoff, coalesce(d.opponent_payoff, 0) AS opponent_payoff, d.tokens,
+              CASE WHEN m.source IS NULL
+                THEN (SELECT count(*) FROM attempts a
+                      WHERE a.match_id = d.match_id AND a.round = d.round AND a.action IS NULL)
+                ELSE d.invalid_attempts END AS invalid_attempts
+       FROM decisions d JOIN matches m ON m.id = d.match_id
+       WHERE m.rounds > 1 AND m.status = 'finished' AND d.status <> 'pending' AND ${FILTER_SQL}
+         AND (@opponents IS NULL OR m.opponent IN (SELECT value FROM json_each(@opponents)))
+       ORDER BY m.created_at, m.id, d.round`,
+    ).all({ ...filterParams(filter), opponents: jsonList(filter.opponents) }) as RepeatedRoundRow[];
+  }
+
+  /**
+   * How often each action was chosen in every (player, game, variant, framing) cell, counting the valid
+   * decisions of one-shot and repeated matches alike (live and imported), computed by SQLite (GROUP BY).
+   */
+  cellActionCounts(filter: RecordFilter): CellActionCountRow[] {
+    return this.stmt(
+      `SELECT m.player, m.game, m.variant, m.framing, d.action, count(*) AS count
+       FROM decisions d JOIN matches m ON m.id = d.match_id
+       WHERE d.status = 'decided' AND d.action IS NOT NULL AND ${FILTER_SQL}
+       GROUP BY m.player, m.game, m.variant, m.framing, d.action
+       ORDER BY m.player, m.game, m.variant, m.framing, d.action`,
+    ).all(filterParams(filter)) as CellActionCountRow[];
+  }
+
   // --- imported counts ------------------------------------------------------------------------------
 
   /** Stores published counts under `source`; importing the same source again replaces its rows. */
@@ -253,14 +311,17 @@ const FILTER_SQL = `(@players IS NULL OR m.player IN (SELECT value FROM json_eac
   AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))
   AND (@study_id IS NULL OR m.study_id = @study_id)`;
 
+/** A filter list as a JSON array parameter for json_each; null (match everything) when absent or empty. */
+function jsonList(values: string[] | undefined): string | null {
+  return values && values.length > 0 ? JSON.stringify(values) : null;
+}
+
 function filterParams(filter: RecordFilter): Record<string, string | null> {
-  const list = (values: string[] | undefined) =>
-    values && values.length > 0 ? JSON.stringify(values) : null;
   return {
-    players: list(filter.players),
-    games: list(filter.games),
-    variants: list(filter.variants),
-    framings: list(filter.framings),
+    players: jsonList(filter.players),
+    games: jsonList(filter.games),
+    variants: jsonList(filter.variants),
+    framings: jsonList(filter.framings),
     study_id: filter.study_id ?? null,
   };
 }

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import { certifyPrompt, permutations } from "../../src/domain/certify.js";
-import { packageRoot } from "../../src/package-root.js";
 import { PROMPT_STYLES } from "../../src/domain/types.js";
+import { packageRoot } from "../../src/package-root.js";
 
 const root = packageRoot();
 const fixtures = join(root, "test", "domain", "fixtures");

@@ -14,7 +14,9 @@ export function readTokenFile(path: string): string[] {
   try {
     text = readFileSync(path, "utf8");
   } catch {
-    throw new UsageError(`--token-file "${path}" cannot be read; give a file with one bearer token per line.`);
+    throw new UsageError(
+      `--token-file "${path}" cannot be read; give a file with one bearer token per line.`,
+    );
   }
   const tokens: string[] = [];
   text.split(/\r?\n/).forEach((line, index) => {

@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { RequestRate } from "./request-rate.js";
 
 /** One MCP session over HTTP: its own McpServer and transport, bound to the principal that opened it. */

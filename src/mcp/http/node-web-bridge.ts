@@ -4,20 +4,27 @@ export type BodyRead = { tooLarge: true } | { tooLarge: false; text: string };
 
 /**
  * Reads a request body up to `maxBytes`. A declared Content-Length over the limit is refused before a
- * byte is read; otherwise reading stops as soon as the limit is passed, so a huge body costs no memory.
+ * byte is kept; otherwise keeping stops as soon as the limit is passed. The rest of an oversize body is
+ * drained, not kept: destroying the stream would reset the socket before the 413 reaches the client.
  */
-export async function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) return { tooLarge: true };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBytes) return { tooLarge: true };
-    chunks.push(buffer);
-  }
-  return { tooLarge: false, text: Buffer.concat(chunks).toString("utf8") };
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      req.resume();
+      resolve({ tooLarge: true });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) resolve({ tooLarge: true });
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve({ tooLarge: false, text: Buffer.concat(chunks).toString("utf8") }));
+    req.on("error", reject);
+  });
 }
 
 /** The web-standard Request the SDK transport takes, with the body already read (or none). */

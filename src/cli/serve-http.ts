@@ -1,0 +1,90 @@
+import { loadCatalog } from "../domain/catalog.js";
+import { logInfo } from "../log.js";
+import { readTokenFile } from "../mcp/http/bearer-tokens.js";
+import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "../mcp/http/http-options.js";
+import { startHttpServer } from "../mcp/http/http-server.js";
+import { Store } from "../store/store.js";
+import { UsageError } from "../usage-error.js";
+import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
+import { resolveDatabasePath } from "./database-path.js";
+
+/** The flags `serve` takes for HTTP, merged into its own option list. */
+export const HTTP_SERVE_FLAGS: Command["options"] = {
+  http: { type: "boolean" },
+  host: { type: "string" },
+  port: { type: "string" },
+  "token-file": { type: "string" },
+  "idle-timeout": { type: "string" },
+  "max-sessions": { type: "string" },
+  "rate-limit": { type: "string" },
+  "max-body": { type: "string" },
+};
+
+export const HTTP_SERVE_USAGE =
+  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--idle-timeout SECONDS] [--max-sessions N] [--rate-limit PER_SECOND] [--max-body BYTES]";
+
+/** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
+export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
+  const host = stringFlag(args, "host") ?? HTTP_DEFAULTS.host;
+  const tokenFile = stringFlag(args, "token-file");
+  if (!isLoopbackHost(host) && tokenFile === undefined) {
+    throw new UsageError(
+      `--host ${host} is not a loopback address: binding it requires --token-file FILE with the bearer tokens clients must send.`,
+    );
+  }
+  const idleSeconds =
+    numberFlag(args, "idle-timeout", { min: 0.1, max: 86_400 }) ?? HTTP_DEFAULTS.idleTimeoutSeconds;
+  return {
+    host,
+    port: numberFlag(args, "port", { min: 0, max: 65_535, integer: true }) ?? HTTP_DEFAULTS.port,
+    tokens: tokenFile === undefined ? [] : readTokenFile(tokenFile),
+    player: stringFlag(args, "player") ?? null,
+    idleTimeoutMs: idleSeconds * 1000,
+    maxSessions:
+      numberFlag(args, "max-sessions", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxSessions,
+    rateLimitPerSecond:
+      numberFlag(args, "rate-limit", { min: 1, max: 1_000_000 }) ?? HTTP_DEFAULTS.rateLimitPerSecond,
+    maxBodyBytes:
+      numberFlag(args, "max-body", { min: 1024, max: 1_073_741_824, integer: true }) ??
+      HTTP_DEFAULTS.maxBodyBytes,
+    shutdownGraceMs: HTTP_DEFAULTS.shutdownGraceMs,
+  };
+}
+
+/**
+ * `same-game serve --http`: the MCP server on Streamable HTTP until SIGTERM/SIGINT, then a graceful stop —
+ * no new connections, in-flight calls finish (bounded), sessions close, the database closes, exit 0.
+ */
+export async function serveHttp(args: ParsedArgs): Promise<void> {
+  const options = httpServeOptions(args);
+  const dbPath = resolveDatabasePath(stringFlag(args, "db"));
+  const store = new Store(dbPath);
+  const running = await startHttpServer({ store, catalog: loadCatalog() }, options);
+  const auth =
+    options.tokens.length > 0 ? `${options.tokens.length} bearer token(s)` : "no tokens (local only)";
+  logInfo(`serving MCP over HTTP at ${running.url}; ${auth}; record: ${dbPath}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logInfo(`${signal}: finishing in-flight calls, then closing`);
+    await running.shutdown();
+    store.close();
+    logInfo("stopped");
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/** The stdio server would silently ignore an HTTP flag; naming it is kinder. */
+export function refuseHttpFlagsWithoutHttp(args: ParsedArgs): void {
+  const given = Object.keys(HTTP_SERVE_FLAGS).filter(
+    (flag) => flag !== "http" && args.values[flag] !== undefined,
+  );
+  if (given.length > 0) {
+    throw new UsageError(
+      `--${given[0]} applies to the HTTP server only; add --http (or drop the flag for stdio).`,
+    );
+  }
+}

@@ -1,0 +1,105 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { type RepeatedMetricsReport, repeatedMetrics } from "../../play/repeated-metrics-query.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+
+const id = z.string().trim().min(1).max(200);
+const filterList = z.array(id).max(100).optional();
+
+export const repeatedMetricsInputSchema = z.object({
+  players: filterList.describe("Only these players (all when absent)"),
+  games: filterList.describe("Only these repeated games, e.g. repeated-pd"),
+  variants: filterList.describe("Only these variants: base, label, payoff, joint"),
+  framings: filterList.describe("Only these framings (or import provenance labels)"),
+  opponents: filterList.describe("Only these opponents (or import provenance labels)"),
+  study_id: id.optional().describe("Only the matches of this study"),
+  rule: z
+    .enum(["match", "beat"])
+    .default("match")
+    .describe("Comprehension success: match = x_r ≥ u1(o_r, o_r); beat = x_r ≥ the opponent's payoff"),
+  threshold: z.number().gt(0).max(1).default(0.9).describe("Comprehension threshold t in (0, 1]"),
+});
+
+const summary = z.object({ mean: z.number(), sd: z.number().nullable(), n: z.number() });
+const wlt = <T extends z.ZodType>(value: T) => z.object({ win: value, loss: value, tie: value });
+const cellKeys = {
+  player: z.string(),
+  game: z.string(),
+  variant: z.string(),
+  framing: z.string(),
+  opponent: z.string(),
+};
+
+const outputSchema = z.object({
+  comprehension_rule: z.enum(["match", "beat"]),
+  comprehension_threshold: z.number(),
+  matches: z.array(
+    z.object({
+      match_id: z.string(),
+      ...cellKeys,
+      source: z.string().nullable(),
+      study_id: z.string().nullable(),
+      rounds: z.number(),
+      total_points: z.number(),
+      cooperation_rate: z.number().nullable(),
+      action_distribution: z.record(z.string(), z.number()),
+      win_loss_tie: wlt(z.number()),
+      comprehension_round: z.number(),
+      comprehension_rule: z.enum(["match", "beat"]),
+      comprehension_threshold: z.number(),
+      failure_rate: z.number(),
+      invalid_attempts: z.number(),
+      efficiency: z.number().nullable(),
+    }),
+  ),
+  cells: z.array(
+    z.object({
+      ...cellKeys,
+      matches: z.number(),
+      total_points: summary,
+      cooperation_rate: summary.nullable(),
+      action_distribution: z.record(z.string(), summary),
+      win_loss_tie: wlt(summary),
+      comprehension_round: summary,
+      failure_rate: summary,
+      invalid_attempts: summary,
+      efficiency: summary.nullable(),
+      comprehension_curve: z.array(z.number()),
+    }),
+  ),
+});
+
+/** The readable twin: one line per cell (mean ± sd over its matches). */
+export function repeatedMetricsText(report: RepeatedMetricsReport): string {
+  if (report.cells.length === 0) return "No finished repeated matches match these filters.";
+  const fmt = (s: { mean: number; sd: number | null } | null, digits = 2) =>
+    s === null ? "—" : `${s.mean.toFixed(digits)}${s.sd === null ? "" : ` ± ${s.sd.toFixed(digits)}`}`;
+  const head = `Repeated-play metrics (comprehension rule ${report.comprehension_rule}, t = ${report.comprehension_threshold}); ${report.matches.length} match(es):`;
+  const lines = report.cells.map(
+    (c) =>
+      `${c.player} | ${c.game}/${c.variant} | ${c.framing} | vs ${c.opponent} | n=${c.matches} | points ${fmt(c.total_points, 1)} | ` +
+      `cooperation ${fmt(c.cooperation_rate)} | win ${fmt(c.win_loss_tie.win)} | comprehension m ${fmt(c.comprehension_round, 1)} | ` +
+      `failures ${fmt(c.failure_rate)} | efficiency ${fmt(c.efficiency)}`,
+  );
+  return [head, ...lines].join("\n");
+}
+
+export function registerRepeatedMetrics(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "repeated_metrics",
+    {
+      title: "Repeated-play metrics",
+      description:
+        "SPEC §6 metrics of finished repeated matches (live and imported): per match total points, cooperation rate (PD family), action distribution, win/loss/tie rates, opponent-comprehension round m, failure rate, invalid attempts and token efficiency; per (player, game, variant, framing, opponent) their means and sample standard deviations and the mean comprehension curve.",
+      inputSchema: repeatedMetricsInputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      answering("repeated_metrics", () => {
+        const report = repeatedMetrics(deps, args);
+        return toolAnswer({ ...report }, repeatedMetricsText(report));
+      }),
+  );
+}

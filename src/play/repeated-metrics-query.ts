@@ -1,0 +1,140 @@
+import { comprehensionCurve, meanCurve } from "../analysis/comprehension-curve.js";
+import {
+  type AggregateMatchMetrics,
+  aggregateMatchMetrics,
+  type ComprehensionRule,
+  DEFAULT_COMPREHENSION_THRESHOLD,
+  type MatchMetrics,
+  type MatchTranscript,
+  matchMetrics,
+  type TranscriptRound,
+} from "../analysis/repeated-metrics.js";
+import { VARIANT_IDS } from "../domain/types.js";
+import type { MatchRecord, RecordFilter } from "../store/records.js";
+import { UsageError } from "../usage-error.js";
+import type { PlayDeps } from "./play-deps.js";
+
+// The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
+// transcripts, and SPEC §6 metrics come out per match and per (player, game, variant, framing, opponent).
+
+export interface RepeatedMetricsQuery extends RecordFilter {
+  opponents?: string[];
+  rule?: ComprehensionRule;
+  threshold?: number;
+}
+
+export interface StoredTranscript {
+  match: MatchRecord;
+  transcript: MatchTranscript;
+}
+
+/** Where a match came from and which cell it belongs to, beside its metrics. */
+export interface MatchMetricsRow extends MatchMetrics {
+  match_id: string;
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  /** The import label of an imported transcript; null for live play. */
+  source: string | null;
+  study_id: string | null;
+}
+
+export interface CellMetricsRow extends AggregateMatchMetrics {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  /** Mean over the cell's matches of the share of successful rounds from round i to the end (index i − 1). */
+  comprehension_curve: number[];
+}
+
+export interface RepeatedMetricsReport {
+  comprehension_rule: ComprehensionRule;
+  comprehension_threshold: number;
+  matches: MatchMetricsRow[];
+  cells: CellMetricsRow[];
+}
+
+/** Transcripts of the finished repeated matches that pass the filter, oldest first. */
+export function storedTranscripts(
+  deps: PlayDeps,
+  filter: RecordFilter & { opponents?: string[] },
+): StoredTranscript[] {
+  const rounds = new Map<string, TranscriptRound[]>();
+  for (const row of deps.store.repeatedRounds(filter)) {
+    const { match_id, round: _round, ...transcriptRound } = row;
+    const list = rounds.get(match_id) ?? [];
+    list.push(transcriptRound);
+    rounds.set(match_id, list);
+  }
+  return deps.store
+    .listMatches({ ...filter, repeated_only: true })
+    .filter((match) => rounds.has(match.id))
+    .map((match) => ({ match, transcript: { rounds: rounds.get(match.id) as TranscriptRound[] } }));
+}
+
+/** SPEC §6 metrics of the record: every finished repeated match, and every cell's means and SDs. */
+export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): RepeatedMetricsReport {
+  checkFilter(deps, query);
+  const rule = query.rule ?? "match";
+  const threshold = query.threshold ?? DEFAULT_COMPREHENSION_THRESHOLD;
+  if (!(threshold > 0 && threshold <= 1)) {
+    throw new UsageError(`The comprehension threshold must be in (0, 1]; got ${threshold}.`);
+  }
+  const cells = new Map<string, { row: MatchMetricsRow; curve: number[] }[]>();
+  const matches = storedTranscripts(deps, query).map(({ match, transcript }) => {
+    const game = deps.catalog.game(match.game);
+    const stage = deps.catalog.stageGame(match.game, match.variant);
+    const row: MatchMetricsRow = {
+      match_id: match.id,
+      player: match.player,
+      game: match.game,
+      variant: match.variant,
+      framing: match.framing,
+      opponent: match.opponent,
+      source: match.source,
+      study_id: match.study_id,
+      ...matchMetrics(transcript, stage, game.cooperativeAction, { rule, threshold }),
+    };
+    const key = JSON.stringify([match.player, match.game, match.variant, match.framing, match.opponent]);
+    const members = cells.get(key) ?? [];
+    members.push({ row, curve: comprehensionCurve(transcript, stage, rule) });
+    cells.set(key, members);
+    return row;
+  });
+  return {
+    comprehension_rule: rule,
+    comprehension_threshold: threshold,
+    matches,
+    cells: [...cells.values()].map((members) => {
+      const { player, game, variant, framing, opponent } = (members[0] as { row: MatchMetricsRow }).row;
+      return {
+        player,
+        game,
+        variant,
+        framing,
+        opponent,
+        ...aggregateMatchMetrics(members.map((m) => m.row)),
+        comprehension_curve: meanCurve(members.map((m) => m.curve)),
+      };
+    }),
+  };
+}
+
+/** Game and variant filters must name catalog entries (players, framings, opponents may be import labels). */
+function checkFilter(deps: PlayDeps, query: RepeatedMetricsQuery): void {
+  const repeatedGames = deps.catalog.games.filter((g) => g.rounds > 1).map((g) => g.id);
+  for (const game of query.games ?? []) {
+    if (!repeatedGames.includes(game)) {
+      throw new UsageError(`"${game}" is not a repeated game; repeated games: ${repeatedGames.join(", ")}.`);
+    }
+  }
+  for (const variant of query.variants ?? []) {
+    if (!(VARIANT_IDS as readonly string[]).includes(variant)) {
+      throw new UsageError(`Unknown variant "${variant}"; valid variants: ${VARIANT_IDS.join(", ")}.`);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/package-root.js";
+import { requireBuiltCli, runCli } from "../support/built-cli.js";
+
+const LORE = join(packageRoot(), "..", "shared", "data", "lore-heydari-2024-business-vs-friend.csv");
+
+let dir: string;
+let db: string;
+beforeAll(requireBuiltCli);
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "same-game-cli-"));
+  db = join(dir, "record.db");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Estimate {
+  estimate: number;
+  ci: [number, number];
+}
+
+describe("same-game CLI", () => {
+  it.skipIf(!existsSync(LORE))(
+    "imports the published counts and prints the DESIGN.md robustness shape",
+    () => {
+      expect(runCli(["import", "counts", LORE, "--db", db]).status).toBe(0);
+      const run = runCli([
+        "analyze",
+        "robustness",
+        "--framings",
+        "business,friend-sharing",
+        "--attenuation",
+        "0.7",
+        "--bootstrap",
+        "10000",
+        "--seed",
+        "1",
+        "--json",
+        "--db",
+        db,
+      ]);
+      expect(run.status).toBe(0);
+      const out = JSON.parse(run.stdout) as {
+        unit: string;
+        attenuation: number;
+        bootstrap: number;
+        seed: number;
+        framings: string[];
+        games: { player: string; game: string; R: Estimate; shift: Estimate }[];
+        players: { player: string; R: Estimate; shift: Estimate }[];
+        pooled: { R: Estimate; shift: Estimate };
+        checks: { name: string; ok: boolean; detail: string }[];
+      };
+      expect(out).toMatchObject({ unit: "decision", attenuation: 0.7, bootstrap: 10000, seed: 1 });
+      expect(out.framings).toEqual(["business", "friend-sharing"]);
+      expect(out.games).toHaveLength(12); // 3 players × 4 games
+      expect(out.players).toHaveLength(3);
+      // gpt-4 in the prisoners-dilemma: 0/300 cooperate (business) vs 296/300 (friend-sharing).
+      // Δ = 296/300 − 0 = 0.98667, attenuated: 0.7 · 0.98667 = 0.69067.
+      const gpt4 = out.games.find((g) => g.player === "gpt-4" && g.game === "prisoners-dilemma");
+      expect(gpt4?.shift.estimate).toBeCloseTo(0.7 * (296 / 300), 10);
+      // Pooled values are the means of their parts.
+      const meanR = out.games.reduce((s, g) => s + g.R.estimate, 0) / out.games.length;
+      expect(out.pooled.R.estimate).toBeCloseTo(meanR, 12);
+      for (const check of out.checks) expect(check, check.detail).toMatchObject({ ok: true });
+    },
+  );
+
+  it("exits 2 with one line naming the bad value, and records nothing from a bad file", () => {
+    const bad = join(dir, "bad.csv");
+    writeFileSync(
+      bad,
+      "player,game,framing,action,count\np,prisoners-dilemma,business,cooperate,5\np,chess,business,cooperate,1\n",
+    );
+    const run = runCli(["import", "counts", bad, "--db", db]);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(/line 3: unknown game "chess"; valid: .*prisoners-dilemma/);
+    const empty = runCli(["analyze", "robustness", "--db", db]);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/No one-shot decisions match/);
+    expect(runCli(["analyze", "robustness", "--bootstrap", "many", "--db", db]).stderr).toMatch(
+      /--bootstrap must be a whole number from 1 to 1000000, got "many"/,
+    );
+    expect(runCli(["frobnicate"]).status).toBe(2);
+    expect(runCli(["analyze", "--help"]).status).toBe(0);
+  });
+});

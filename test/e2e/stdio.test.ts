@@ -1,0 +1,140 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import Database from "better-sqlite3";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CLI, requireBuiltCli } from "../support/built-cli.js";
+
+let dir: string;
+let dbPath: string;
+
+beforeAll(requireBuiltCli);
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "same-game-stdio-"));
+  dbPath = join(dir, "record.db");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: "stdio-test", version: "2.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve", "--db", dbPath, "--player", "stdio-agent"],
+      stderr: "ignore",
+    }),
+  );
+  return client;
+}
+
+type Structured = Record<string, unknown>;
+async function call(client: Client, name: string, args: Structured): Promise<Structured> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(JSON.stringify(result.content));
+  return result.structuredContent as Structured;
+}
+
+const design = {
+  name: "stdio study",
+  games: ["prisoners-dilemma"],
+  framings: ["business", "friend-sharing"],
+  trials_per_cell: 4,
+  seed: 3,
+};
+
+describe("same-game serve over stdio", () => {
+  it("writes nothing but JSON-RPC messages to stdout", async () => {
+    const child = spawn(process.execPath, [CLI, "serve", "--db", dbPath]) as ChildProcessWithoutNullStreams;
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "start_match", arguments: { game: "nope" } },
+    });
+    send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "list_games", arguments: {} } });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no reply to id 4; stdout so far: ${stdout.slice(0, 500)}`)),
+        20_000,
+      );
+      const poll = setInterval(() => {
+        if (stdout.includes('"id":4')) {
+          clearTimeout(timer);
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    child.kill("SIGTERM");
+    const lines = stdout.split("\n").filter((l) => l !== "");
+    expect(lines.length).toBe(4); // one response per request, nothing else
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+    const tools = (
+      JSON.parse(lines[1] as string) as { result: { tools: { name: string }[] } }
+    ).result.tools.map((t) => t.name);
+    expect(tools).toEqual(
+      expect.arrayContaining(["list_games", "start_match", "submit_move", "next_trial", "robustness"]),
+    );
+  });
+
+  it("keeps every acknowledged decision across a SIGKILL and continues the study after a restart", async () => {
+    const first = await connect();
+    const study = (await call(first, "register_study", design)) as { study_id: string };
+    const acknowledged: string[] = [];
+    for (let t = 0; t < 5; t++) {
+      const next = (await call(first, "next_trial", { study_id: study.study_id })) as {
+        trial: { match_id: string };
+      };
+      await call(first, "submit_move", { match_id: next.trial.match_id, round: 1, choice: "Defect" });
+      acknowledged.push(next.trial.match_id);
+    }
+    // Start a sixth trial and leave it unanswered, then kill the server without warning.
+    const open = (await call(first, "next_trial", { study_id: study.study_id })) as {
+      trial: { match_id: string };
+    };
+    const transport = (first as unknown as { transport: StdioClientTransport }).transport;
+    process.kill(transport.pid as number, "SIGKILL");
+    await first.close().catch(() => undefined);
+
+    const db = new Database(dbPath, { readonly: true });
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    const rows = db.prepare("SELECT match_id FROM decisions WHERE status = 'decided'").all() as {
+      match_id: string;
+    }[];
+    db.close();
+    expect(rows.map((r) => r.match_id).sort()).toEqual([...acknowledged].sort());
+
+    const second = await connect();
+    const resumed = (await call(second, "next_trial", { study_id: study.study_id })) as {
+      resumed: boolean;
+      trial_index: number;
+      trial: { match_id: string };
+    };
+    expect(resumed).toMatchObject({ resumed: true, trial_index: 5 });
+    expect(resumed.trial.match_id).toBe(open.trial.match_id);
+    for (let t = 5; t < 8; t++) {
+      const next = (await call(second, "next_trial", { study_id: study.study_id })) as {
+        trial: { match_id: string };
+      };
+      await call(second, "submit_move", { match_id: next.trial.match_id, round: 1, choice: "Cooperate" });
+    }
+    expect(await call(second, "next_trial", { study_id: study.study_id })).toMatchObject({ complete: true });
+    await second.close();
+  });
+});
