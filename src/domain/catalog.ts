@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { packageRoot } from "../package-root.js";
 import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
 import { type Game, type GameVariant, parseGameFile } from "./game.js";
-import { packageRoot } from "../package-root.js";
 import { type StageGame, VARIANT_IDS, type VariantId } from "./types.js";
 
 // The catalog the rest of the server builds on: every game and framing file, validated, and every

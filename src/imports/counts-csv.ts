@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { UsageError } from "../usage-error.js";
 import type { ImportedCountRow } from "../store/records.js";
+import { UsageError } from "../usage-error.js";
 
 const REQUIRED_COLUMNS = ["player", "game", "framing", "action", "count"] as const;
 const OPTIONAL_COLUMNS = ["variant"] as const;
