@@ -5,10 +5,12 @@ import { createRng } from "../domain/rng.js";
 import type { ActionId } from "../domain/types.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
+import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
 import type { Caller } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
 import { currentRoundView, type RoundView, requireMatch } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
+import { saveCallerSession } from "./start-match.js";
 
 /** After this many invalid replies in one round the round is void and scores 0 (issue 4 §5). */
 export const MAX_INVALID_ATTEMPTS = 5;
@@ -25,7 +27,8 @@ export interface SubmitMoveArgs {
 export interface MoveResult {
   match_id: string;
   round: number;
-  status: "decided" | "void";
+  /** "pending": an agent-vs-agent round waiting for the other seat's move; "forfeit": no answer in time. */
+  status: "decided" | "void" | "pending" | "forfeit";
   your_choice: string | null;
   opponent_choice: string | null;
   your_points: number;
@@ -49,9 +52,11 @@ export type SubmitOutcome = { kind: "recorded"; result: MoveResult } | { kind: "
  */
 export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs): SubmitOutcome {
   return deps.store.transaction(() => {
-    const match = requireMatch(deps, args.match_id, caller.principal);
+    const match = settleAgentForfeit(deps, requireMatch(deps, args.match_id, caller.principal));
+    // A reconnected client (new session) may continue a match: its session must exist before it acts.
+    saveCallerSession(deps, caller, match.player);
     const recorded = deps.store.getDecision(match.id, args.round);
-    if (recorded && recorded.status !== "pending") return replay(deps, match, recorded, args.choice);
+    if (recorded) return replay(deps, match, recorded, args.choice);
     if (match.status === "finished") {
       throw new UsageError(
         `Match "${match.id}" is finished after ${match.rounds} round(s); start a new match.`,
@@ -60,11 +65,6 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     if (args.round !== match.next_round) {
       throw new UsageError(
         `Round ${args.round} is not open in match "${match.id}": it is waiting for round ${match.next_round}.`,
-      );
-    }
-    if (match.opponent === "agent") {
-      throw new UsageError(
-        `Match "${match.id}" is played against another agent, which this server cannot seat yet.`,
       );
     }
     const framing = deps.catalog.framing(match.framing);
@@ -89,7 +89,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       };
     }
     const knownTokens = attempts.filter((a) => a.tokens !== null);
-    const decision = decideRound(deps, match, {
+    const input: RoundInput = {
       round: args.round,
       action: parsed.ok ? parsed.action : null,
       raw_text: args.choice,
@@ -98,7 +98,11 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       invalid_attempts: invalid,
       session_id: caller.sessionId,
       decided_at: now,
-    });
+    };
+    const decision =
+      match.opponent === "agent"
+        ? recordAgentMove(deps, match, pendingDecision(match, input))
+        : decideRound(deps, match, input);
     return { kind: "recorded", result: moveResult(deps, match.id, decision, false) };
   });
 }
@@ -112,6 +116,18 @@ interface RoundInput {
   invalid_attempts: number;
   session_id: string;
   decided_at: string;
+}
+
+/** A seat's move in agent-vs-agent play, waiting for the other seat's. */
+function pendingDecision(match: MatchRecord, input: RoundInput): DecisionRecord {
+  return {
+    match_id: match.id,
+    ...input,
+    opponent_action: null,
+    payoff: null,
+    opponent_payoff: null,
+    status: "pending",
+  };
 }
 
 /** Draws the opponent's move for the round, scores it, records the decision and advances the match. */
@@ -141,15 +157,19 @@ function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): Dec
   return decision;
 }
 
-/** A resubmission for a decided round: the same choice gets the recorded outcome, a different one an error. */
+/**
+ * A resubmission for a round this seat has settled: the same choice gets the recorded outcome (or, while the
+ * other seat's move is still out, the waiting answer), a different one an error. A forfeited round answers
+ * with its outcome whatever the choice: the late reply cannot change it.
+ */
 function replay(deps: PlayDeps, match: MatchRecord, recorded: DecisionRecord, choice: string): SubmitOutcome {
   const framing = deps.catalog.framing(match.framing);
   const parsed = parseReply(choice, framing.labels);
   const same = choice === recorded.raw_text || (parsed.ok && parsed.action === recorded.action);
-  if (!same) {
+  if (!same && recorded.status !== "forfeit") {
     const was = recorded.action === null ? "void (no valid reply)" : `"${framing.labels[recorded.action]}"`;
     throw new UsageError(
-      `Round ${recorded.round} of match "${match.id}" is already decided as ${was}; a different choice cannot replace it.`,
+      `Round ${recorded.round} of match "${match.id}" is already ${recorded.status === "pending" ? "answered (waiting for the other player)" : "decided"} as ${was}; a different choice cannot replace it.`,
     );
   }
   return { kind: "recorded", result: moveResult(deps, match.id, recorded, true) };
@@ -169,7 +189,7 @@ function moveResult(
   return {
     match_id: match.id,
     round: decision.round,
-    status: decision.status === "void" ? "void" : "decided",
+    status: decision.status,
     your_choice: label(decision.action),
     opponent_choice: label(decision.opponent_action),
     your_points: decision.payoff ?? 0,
@@ -178,17 +198,24 @@ function moveResult(
     replayed,
     finished,
     total_points: finished ? decisions.reduce((sum, d) => sum + (d.payoff ?? 0), 0) : null,
-    next: finished ? null : currentRoundView(deps, match, decisions),
+    next: finished || decision.status === "pending" ? null : currentRoundView(deps, match, decisions),
   };
 }
 
 function outcomeText(deps: PlayDeps, match: MatchRecord, decision: DecisionRecord): string {
   const framing = deps.catalog.framing(match.framing);
   const record = { own: decision.action, other: decision.opponent_action, ownPoints: decision.payoff ?? 0 };
+  if (decision.status === "pending") {
+    return `Your move for round ${decision.round} is recorded; waiting for the other player's move. Send the same choice again, or call get_match, to see the outcome.`;
+  }
   const prefix =
     decision.status === "void"
       ? `No valid answer after ${MAX_INVALID_ATTEMPTS} tries: the round scores 0. `
-      : "";
+      : decision.status === "forfeit"
+        ? "You did not answer in time: the round is forfeited and scores 0 for both. "
+        : match.opponent === "agent" && decision.opponent_action === null
+          ? "The other player did not answer in time: the round scores 0 for both. "
+          : "";
   if (framing.repeated !== null) return prefix + renderRoundOutcome(framing, decision.round, record);
   const own = record.own === null ? "no valid answer" : framing.labels[record.own];
   const other = record.other === null ? "no valid answer" : framing.labels[record.other];
