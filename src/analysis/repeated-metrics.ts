@@ -193,7 +193,7 @@ export function summarize(values: readonly number[]): Summary {
   return { mean, sd: Math.sqrt(squares / (n - 1)), n };
 }
 
-function roundSucceeded(round: TranscriptRound, game: StageGame, rule: ComprehensionRule): boolean {
+export function roundSucceeded(round: TranscriptRound, game: StageGame, rule: ComprehensionRule): boolean {
   if (round.move === null) return false;
   if (rule === "beat" || round.opponent_move === null) return round.payoff >= round.opponent_payoff;
   const o = game.actions.indexOf(round.opponent_move);

@@ -1,0 +1,100 @@
+import { type BinomialSampler, createBinomialSampler } from "./binomial-sampler.js";
+import type { UniformSource } from "./fast-rng.js";
+import { createMultinomialSampler, drawMultinomial, type MultinomialSampler } from "./multinomial-sampler.js";
+import type { PlannedCell } from "./robustness-plan.js";
+
+/**
+ * How a cell is redrawn in the bootstrap (SPEC §4): at its own n from its own empirical distribution —
+ * Binomial for two actions, Multinomial for more — or, for a player whose sessions made several
+ * decisions, by drawing the cell's sessions with replacement and adding up their counts. A cell whose
+ * decisions all chose one action (and has no sessions to resample) can only reproduce itself ("fixed").
+ */
+export type CellResampler =
+  | { readonly kind: "fixed"; readonly counts: Int32Array }
+  | { readonly kind: "binomial"; readonly sampler: BinomialSampler }
+  | { readonly kind: "multinomial"; readonly k: number; readonly sampler: MultinomialSampler }
+  | { readonly kind: "sessions"; readonly k: number; readonly sessions: number; readonly table: Int32Array };
+
+export function createCellResampler(pc: PlannedCell): CellResampler {
+  const k = pc.actions.length;
+  const counts = Int32Array.from(pc.actions, (a) => pc.cell.counts[a] ?? 0);
+  // Sessions without decisions cannot change a draw; leaving them out keeps every resampled cell non-empty.
+  const sessions = (pc.cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
+  if (pc.unit === "session" && sessions.length > 0) {
+    const table = new Int32Array(sessions.length * k);
+    sessions.forEach((session, s) => {
+      pc.actions.forEach((a, j) => {
+        table[s * k + j] = session[a] ?? 0;
+      });
+    });
+    return { kind: "sessions", k, sessions: sessions.length, table };
+  }
+  if (counts.filter((c) => c > 0).length <= 1) return { kind: "fixed", counts };
+  if (k === 2)
+    return { kind: "binomial", sampler: createBinomialSampler(pc.n, (counts[0] as number) / pc.n) };
+  return {
+    kind: "multinomial",
+    k,
+    sampler: createMultinomialSampler(
+      pc.n,
+      Array.from(counts, (c) => c / pc.n),
+    ),
+  };
+}
+
+let uniformBlock = new Float64Array(0);
+
+/**
+ * A reusable block for the uniforms of one cell's draws (grown on demand, never shrunk). No result
+ * depends on its contents; it only spares allocating B doubles per cell in every analysis.
+ */
+function scratchUniforms(length: number): Float64Array {
+  if (uniformBlock.length < length) uniformBlock = new Float64Array(length);
+  return uniformBlock;
+}
+
+/** Write `replicates` draws of the cell into `out`, replicate r's counts at `out[r·k .. r·k + k)`. */
+export function drawCellReplicates(
+  resampler: CellResampler,
+  rng: UniformSource,
+  replicates: number,
+  out: Int32Array,
+): void {
+  switch (resampler.kind) {
+    case "fixed": {
+      const { counts } = resampler;
+      const k = counts.length;
+      for (let r = 0; r < replicates; r++) for (let j = 0; j < k; j++) out[r * k + j] = counts[j] as number;
+      return;
+    }
+    case "binomial": {
+      // Inlined `drawBinomial`: this is the innermost loop of every analysis.
+      const { n, slots, cdf, guide } = resampler.sampler;
+      const uniforms = scratchUniforms(replicates);
+      rng.fill(uniforms, replicates);
+      for (let r = 0; r < replicates; r++) {
+        const u = uniforms[r] as number;
+        let x = guide[(u * slots) | 0] as number;
+        while ((cdf[x] as number) <= u) x++;
+        out[2 * r] = x;
+        out[2 * r + 1] = n - x;
+      }
+      return;
+    }
+    case "multinomial":
+      for (let r = 0; r < replicates; r++) drawMultinomial(resampler.sampler, rng, out, r * resampler.k);
+      return;
+    case "sessions": {
+      const { k, sessions, table } = resampler;
+      out.fill(0, 0, replicates * k);
+      for (let r = 0; r < replicates; r++) {
+        for (let s = 0; s < sessions; s++) {
+          const row = ((rng.next() * sessions) | 0) * k;
+          for (let j = 0; j < k; j++)
+            out[r * k + j] = (out[r * k + j] as number) + (table[row + j] as number);
+        }
+      }
+      return;
+    }
+  }
+}

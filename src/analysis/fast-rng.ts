@@ -1,0 +1,69 @@
+import { createRng } from "../domain/rng.js";
+
+/**
+ * A seeded source of uniforms on [0, 1) (32 bits of resolution, like `createRng`'s `quick()` stream)
+ * for the bootstrap's hot loops: `next()` for single draws and `fill()` for a block of them.
+ */
+export interface UniformSource {
+  next(): number;
+  /** Write the next `count` uniforms of the stream into `out[0..count)`. */
+  fill(out: Float64Array, count: number): void;
+}
+
+const TWO_POW_32 = 4294967296;
+
+/**
+ * SFC32 (Chris Doty-Humphrey's Small Fast Counting generator, PractRand-clean to 2^42+ bytes), seeded
+ * from the project's seedrandom stream `createRng(seed)`, so the seed alone still fixes every number.
+ * Why not call seedrandom directly: SFC32 is pure 32-bit integer arithmetic, and `fill` keeps its
+ * state in locals for a whole block. On the benchmark case (160,000 binomial draws per analysis) the
+ * draws took ~1.8 ms through a per-call closure generator and ~0.4 ms through `fill`.
+ */
+export function createBootstrapRng(seed: string | number): UniformSource {
+  const seeder = createRng(seed);
+  const rng = new Sfc32(seeder() * TWO_POW_32, seeder() * TWO_POW_32, seeder() * TWO_POW_32);
+  rng.fill(new Float64Array(12), 12); // standard SFC32 warm-up: mix the seed words before use
+  return rng;
+}
+
+/**
+ * A class rather than closures so that every analysis runs the same, already optimised `fill` code
+ * (a fresh closure per analysis was measurably slower).
+ */
+class Sfc32 implements UniformSource {
+  private readonly state = new Int32Array(4);
+  private readonly single = new Float64Array(1);
+
+  constructor(a: number, b: number, c: number) {
+    this.state[0] = a;
+    this.state[1] = b;
+    this.state[2] = c;
+    this.state[3] = 1; // the counter word; starting it at 1 keeps the all-zero state unreachable
+  }
+
+  next(): number {
+    this.fill(this.single, 1);
+    return this.single[0] as number;
+  }
+
+  fill(out: Float64Array, count: number): void {
+    const state = this.state;
+    let a = state[0] as number;
+    let b = state[1] as number;
+    let c = state[2] as number;
+    let d = state[3] as number;
+    for (let i = 0; i < count; i++) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + t) | 0;
+      out[i] = (t >>> 0) / TWO_POW_32;
+    }
+    state[0] = a;
+    state[1] = b;
+    state[2] = c;
+    state[3] = d;
+  }
+}

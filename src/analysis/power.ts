@@ -1,0 +1,186 @@
+import { createBinomialSampler, drawBinomial } from "./binomial-sampler.js";
+import type { CountCell } from "./count-cells.js";
+import { jensenShannon } from "./divergence.js";
+import { createBootstrapRng } from "./fast-rng.js";
+import { normalQuantile } from "./normal-quantile.js";
+import { robustnessAnalysis } from "./robustness.js";
+
+export interface ShiftPowerOptions {
+  /** Cooperation rate p under the baseline framing. */
+  readonly baselineRate: number;
+  /** The shift δ to detect; the other framing's rate is p + δ. */
+  readonly shift: number;
+  readonly alpha?: number;
+  readonly power?: number;
+}
+
+export interface ShiftPowerResult {
+  readonly test: string;
+  readonly alpha: number;
+  readonly power: number;
+  readonly baseline_rate: number;
+  readonly shifted_rate: number;
+  readonly shift: number;
+  readonly z_alpha: number;
+  readonly z_power: number;
+  /** The formula's n before rounding up. */
+  readonly trials_exact: number;
+  readonly trials_per_framing: number;
+}
+
+const rate = (name: string, value: number): number => {
+  if (!(value >= 0 && value <= 1)) throw new Error(`${name} ${value} is invalid; it must lie in [0, 1].`);
+  return value;
+};
+
+/**
+ * Trials per framing for a two-sided two-proportion z test of p₁ = p vs p₂ = p + δ (pooled variance under
+ * H0): n = (z_{1−α/2}·√(2 p̄ q̄) + z_{1−β}·√(p₁q₁ + p₂q₂))² / δ², p̄ = (p₁ + p₂)/2, rounded up.
+ */
+export function trialsToDetectShift({
+  baselineRate,
+  shift,
+  alpha = 0.05,
+  power = 0.8,
+}: ShiftPowerOptions): ShiftPowerResult {
+  const p1 = rate("Baseline rate", baselineRate);
+  const p2 = rate("Shifted rate (baseline rate + shift)", baselineRate + shift);
+  if (shift === 0) throw new Error("Shift 0 cannot be detected; give a non-zero shift.");
+  if (!(alpha > 0 && alpha < 1))
+    throw new Error(`Alpha ${alpha} is invalid; it must lie strictly between 0 and 1.`);
+  if (!(power > 0 && power < 1))
+    throw new Error(`Power ${power} is invalid; it must lie strictly between 0 and 1.`);
+  const zAlpha = normalQuantile(1 - alpha / 2);
+  const zPower = normalQuantile(power);
+  const pooled = (p1 + p2) / 2;
+  const root =
+    zAlpha * Math.sqrt(2 * pooled * (1 - pooled)) + zPower * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
+  const exact = (root * root) / (shift * shift);
+  return {
+    test: "two-sided two-proportion z test, pooled variance under H0",
+    alpha,
+    power,
+    baseline_rate: p1,
+    shifted_rate: p2,
+    shift,
+    z_alpha: zAlpha,
+    z_power: zPower,
+    trials_exact: exact,
+    trials_per_framing: Math.ceil(exact),
+  };
+}
+
+export interface R2PrecisionOptions {
+  readonly baselineRate: number;
+  readonly shiftedRate: number;
+  /** Trials per framing. */
+  readonly n: number;
+  /** Simulated data sets (default 200). */
+  readonly simulations?: number;
+  /** Bootstrap replicates per data set (default 1,000). */
+  readonly bootstrap?: number;
+  readonly seed?: number;
+  readonly confidence?: number;
+}
+
+export interface R2PrecisionResult {
+  readonly baseline_rate: number;
+  readonly shifted_rate: number;
+  readonly n: number;
+  readonly simulations: number;
+  readonly bootstrap: number;
+  readonly seed: number;
+  readonly confidence: number;
+  /** R2 of the true rates. */
+  readonly true_r2: number;
+  readonly mean_r2: number;
+  /** Mean over simulated data sets of (upper − lower)/2 of the R2 interval. */
+  readonly expected_half_width: number;
+}
+
+/**
+ * Expected half-width of the R2 interval at n trials per framing, by simulation: draw data sets from the
+ * true rates and run the same bootstrap as `robustnessAnalysis` on each. All seeded by `seed`.
+ */
+export function expectedR2HalfWidth(options: R2PrecisionOptions): R2PrecisionResult {
+  const { n, simulations = 200, bootstrap = 1000, seed = 1, confidence = 0.95 } = options;
+  const pb = rate("Baseline rate", options.baselineRate);
+  const ps = rate("Shifted rate", options.shiftedRate);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`Trials per framing ${n} is invalid; it must be a positive integer.`);
+  if (!Number.isInteger(simulations) || simulations < 1) {
+    throw new Error(`Simulations ${simulations} is invalid; it must be a positive integer.`);
+  }
+  const rng = createBootstrapRng(seed);
+  const baseline = createBinomialSampler(n, pb);
+  const shifted = createBinomialSampler(n, ps);
+  const cell = (framing: string, cooperate: number): CountCell => ({
+    player: "simulated",
+    game: "simulated",
+    framing,
+    counts: { cooperate, defect: n - cooperate },
+  });
+  let sumR2 = 0;
+  let sumHalfWidth = 0;
+  for (let s = 0; s < simulations; s++) {
+    const cells = [
+      cell("baseline", drawBinomial(baseline, rng)),
+      cell("shifted", drawBinomial(shifted, rng)),
+    ];
+    const result = robustnessAnalysis(cells, {
+      framings: ["baseline", "shifted"],
+      bootstrap,
+      // Each data set gets its own bootstrap stream, drawn from the simulation's seeded stream.
+      seed: Math.floor(rng.next() * 2 ** 31),
+      confidence,
+      cooperativeAction: { simulated: "cooperate" },
+    });
+    const r2 = (result.games[0] as (typeof result.games)[number]).R2;
+    sumR2 += r2.estimate;
+    sumHalfWidth += (r2.ci[1] - r2.ci[0]) / 2;
+  }
+  return {
+    baseline_rate: pb,
+    shifted_rate: ps,
+    n,
+    simulations,
+    bootstrap,
+    seed,
+    confidence,
+    true_r2: 1 - jensenShannon([pb, 1 - pb], [ps, 1 - ps]) / Math.LN2,
+    mean_r2: sumR2 / simulations,
+    expected_half_width: sumHalfWidth / simulations,
+  };
+}
+
+export interface PowerOptions extends ShiftPowerOptions {
+  /** Trials per framing for the R2 precision; default: the trials the shift test needs. */
+  readonly n?: number;
+  readonly simulations?: number;
+  readonly bootstrap?: number;
+  readonly seed?: number;
+  readonly confidence?: number;
+}
+
+export interface PowerResult {
+  readonly shift_test: ShiftPowerResult;
+  readonly r2_precision: R2PrecisionResult;
+}
+
+/**
+ * Planning numbers for a framing contrast: trials per framing to detect the shift, and how precisely R2
+ * would be estimated at that many trials (or at `n`) for the same two rates.
+ */
+export function powerAnalysis(options: PowerOptions): PowerResult {
+  const shiftTest = trialsToDetectShift(options);
+  const precision = expectedR2HalfWidth({
+    baselineRate: shiftTest.baseline_rate,
+    shiftedRate: shiftTest.shifted_rate,
+    n: options.n ?? shiftTest.trials_per_framing,
+    simulations: options.simulations,
+    bootstrap: options.bootstrap,
+    seed: options.seed,
+    confidence: options.confidence,
+  });
+  return { shift_test: shiftTest, r2_precision: precision };
+}

@@ -1,0 +1,147 @@
+import type { ActionId } from "../domain/types.js";
+import { type CountCell, hasSharedSessions, validateCell } from "./count-cells.js";
+
+/** What one bootstrap replicate resamples for a player: single decisions or whole MCP sessions. */
+export type ResamplingUnit = "decision" | "session";
+
+/** One validated cell laid out in the flat counts buffer the bootstrap works on. */
+export interface PlannedCell {
+  readonly cell: CountCell;
+  readonly n: number;
+  /** Index of the cell's first action in the counts buffer; the game's actions follow in order. */
+  readonly offset: number;
+  readonly actions: readonly ActionId[];
+  readonly unit: ResamplingUnit;
+}
+
+/** One (player, game): its cells in framing order and where its statistics go. */
+export interface PlannedUnit {
+  readonly player: string;
+  readonly game: string;
+  /** Cell index per framing, in `framings` order. */
+  readonly cells: readonly number[];
+  /** Index of the cooperative action within the game's actions, or −1 when the game has none. */
+  readonly cooperativeIndex: number;
+  readonly cooperativeAction: ActionId | null;
+  readonly unit: ResamplingUnit;
+}
+
+export interface PlannedPlayer {
+  readonly player: string;
+  readonly units: readonly number[];
+  readonly unit: ResamplingUnit;
+}
+
+export interface RobustnessPlan {
+  readonly framings: readonly string[];
+  readonly cells: readonly PlannedCell[];
+  readonly units: readonly PlannedUnit[];
+  readonly players: readonly PlannedPlayer[];
+  /** Observed counts of every cell, concatenated. */
+  readonly observed: Int32Array;
+  readonly decisions: number;
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Validate the cells against the framings to analyse and lay them out: players and games sorted by name,
+ * each game's actions the sorted union of the ids seen in its cells (plus its cooperative action).
+ * Cells of framings outside the analysis are left out.
+ */
+export function planRobustness(
+  cells: readonly CountCell[],
+  framingsOption: readonly string[] | undefined,
+  cooperativeAction: Readonly<Record<string, ActionId | null>>,
+): RobustnessPlan {
+  const sizes = cells.map(validateCell);
+  const framings = framingsOption ?? [...new Set(cells.map((c) => c.framing))].sort(byText);
+  if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    throw new Error(
+      `Framings [${framings.join(", ")}] cannot be compared; robustness needs at least two distinct framings.`,
+    );
+  }
+  const framingIndex = new Map(framings.map((f, i) => [f, i]));
+
+  const unitCells = new Map<string, Map<string, Map<string, number>>>(); // player → game → framing → cell
+  const gameActions = new Map<string, Set<ActionId>>();
+  cells.forEach((cell, i) => {
+    if (!framingIndex.has(cell.framing)) return;
+    const games = unitCells.get(cell.player) ?? new Map<string, Map<string, number>>();
+    unitCells.set(cell.player, games);
+    const byFraming = games.get(cell.game) ?? new Map<string, number>();
+    games.set(cell.game, byFraming);
+    if (byFraming.has(cell.framing)) {
+      throw new Error(
+        `Cell (player '${cell.player}', game '${cell.game}', framing '${cell.framing}') appears twice; give each cell once.`,
+      );
+    }
+    byFraming.set(cell.framing, i);
+    const actions = gameActions.get(cell.game) ?? new Set<ActionId>();
+    gameActions.set(cell.game, actions);
+    for (const a of Object.keys(cell.counts)) actions.add(a);
+  });
+  if (unitCells.size === 0) {
+    throw new Error(`No cell has one of the framings [${framings.join(", ")}]; there is nothing to analyse.`);
+  }
+
+  const actionsOf = new Map<string, ActionId[]>();
+  for (const [game, actions] of gameActions) {
+    if (!(game in cooperativeAction)) {
+      throw new Error(
+        `No cooperative action given for game '${game}'; set cooperativeAction['${game}'] to an action id or null.`,
+      );
+    }
+    const c = cooperativeAction[game];
+    if (c !== null && c !== undefined) actions.add(c);
+    actionsOf.set(game, [...actions].sort(byText));
+  }
+
+  const plannedCells: PlannedCell[] = [];
+  const units: PlannedUnit[] = [];
+  const players: PlannedPlayer[] = [];
+  let offset = 0;
+  let decisions = 0;
+  for (const player of [...unitCells.keys()].sort(byText)) {
+    const games = unitCells.get(player) as Map<string, Map<string, number>>;
+    const playerCells = [...games.values()].flatMap((m) => [...m.values()]).map((i) => cells[i] as CountCell);
+    const unit: ResamplingUnit = playerCells.some(hasSharedSessions) ? "session" : "decision";
+    const playerUnits: number[] = [];
+    for (const game of [...games.keys()].sort(byText)) {
+      const byFraming = games.get(game) as Map<string, number>;
+      const actions = actionsOf.get(game) as ActionId[];
+      const unitCellIndices = framings.map((framing) => {
+        const i = byFraming.get(framing);
+        if (i === undefined) {
+          throw new Error(
+            `Framing '${framing}' is missing for player '${player}' and game '${game}'; present there: ${[...byFraming.keys()].join(", ")}.`,
+          );
+        }
+        const n = sizes[i] as number;
+        plannedCells.push({ cell: cells[i] as CountCell, n, offset, actions, unit });
+        offset += actions.length;
+        decisions += n;
+        return plannedCells.length - 1;
+      });
+      const c = cooperativeAction[game] ?? null;
+      playerUnits.push(units.length);
+      units.push({
+        player,
+        game,
+        cells: unitCellIndices,
+        cooperativeIndex: c === null ? -1 : actions.indexOf(c),
+        cooperativeAction: c,
+        unit,
+      });
+    }
+    players.push({ player, units: playerUnits, unit });
+  }
+
+  const observed = new Int32Array(offset);
+  for (const pc of plannedCells) {
+    pc.actions.forEach((a, j) => {
+      observed[pc.offset + j] = pc.cell.counts[a] ?? 0;
+    });
+  }
+  return { framings, cells: plannedCells, units, players, observed, decisions };
+}

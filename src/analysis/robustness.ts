@@ -1,0 +1,187 @@
+import type { ActionId, Distribution } from "../domain/types.js";
+import { type BootstrapOptions, bootstrapSettings } from "./bootstrap-options.js";
+import { type CellResampler, createCellResampler, drawCellReplicates } from "./cell-resampling.js";
+import type { CountCell } from "./count-cells.js";
+import { jensenShannon } from "./divergence.js";
+import { createBootstrapRng } from "./fast-rng.js";
+import { percentileInterval } from "./percentile.js";
+import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
+import { planRobustness, type ResamplingUnit } from "./robustness-plan.js";
+import { StatisticsEvaluator } from "./robustness-statistics.js";
+
+export interface RobustnessOptions extends BootstrapOptions {
+  /** Framings to compare, in order: [0] is the baseline b and [1] the shifted s of the planned pair. */
+  readonly framings?: readonly string[];
+  /** a ∈ (0, 1]; 1 (the default) reports R and shifts as measured. */
+  readonly attenuation?: number;
+  /** The cooperative action of every game, or null for games without one (no shift then). */
+  readonly cooperativeAction: Readonly<Record<string, ActionId | null>>;
+  /** The design's size, for the design checks. */
+  readonly expected?: DesignSize;
+}
+
+export interface ShiftEstimate extends Estimate {
+  readonly cooperative_action: ActionId;
+}
+
+export interface GameRobustness {
+  readonly player: string;
+  readonly game: string;
+  readonly unit: ResamplingUnit;
+  readonly R: Estimate;
+  /** R of the planned pair (framings[0], framings[1]); equals R when two framings are analysed. */
+  readonly R2: Estimate;
+  readonly shift: ShiftEstimate | null;
+  /** Unattenuated JSD of every pair of framings. */
+  readonly pairwise_jsd: readonly { readonly framings: readonly [string, string]; readonly jsd: number }[];
+  readonly distributions: Readonly<
+    Record<string, { readonly n: number; readonly distribution: Distribution }>
+  >;
+}
+
+export interface PlayerRobustness {
+  readonly player: string;
+  readonly unit: ResamplingUnit;
+  readonly games: number;
+  readonly R: Estimate;
+  readonly shift: Estimate | null;
+}
+
+export interface RobustnessResult {
+  /** "session" when at least one player's decisions were resampled by session. */
+  readonly unit: ResamplingUnit;
+  readonly attenuation: number;
+  readonly bootstrap: number;
+  readonly seed: number;
+  readonly confidence: number;
+  readonly interval_method: string;
+  readonly framings: readonly string[];
+  readonly planned_pair: readonly [string, string];
+  readonly cells: number;
+  readonly decisions: number;
+  readonly games: readonly GameRobustness[];
+  readonly players: readonly PlayerRobustness[];
+  readonly pooled: { readonly games: number; readonly R: Estimate; readonly shift: Estimate | null };
+  readonly checks: readonly Check[];
+}
+
+const INTERVAL_METHOD =
+  "percentile bootstrap; percentiles by linear interpolation between order statistics (numpy's default)";
+
+/**
+ * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
+ * percentile-bootstrap intervals for all of them and the SPEC §4 verification checks. The output is the
+ * `analyze robustness --json` / `robustness` tool contract of DESIGN.md.
+ */
+export function robustnessAnalysis(
+  cells: readonly CountCell[],
+  options: RobustnessOptions,
+): RobustnessResult {
+  const { bootstrap, seed, confidence } = bootstrapSettings(options);
+  const { attenuation = 1 } = options;
+  if (!(attenuation > 0 && attenuation <= 1)) {
+    throw new Error(`Attenuation ${attenuation} is invalid; it must lie in (0, 1].`);
+  }
+  const plan = planRobustness(cells, options.framings, options.cooperativeAction);
+  const evaluator = new StatisticsEvaluator(plan, attenuation);
+  const { layout } = evaluator;
+
+  const point = new Float64Array(layout.count);
+  evaluator.evaluate(
+    (c, _replicates, out) => {
+      const pc = plan.cells[c] as (typeof plan.cells)[number];
+      out.set(plan.observed.subarray(pc.offset, pc.offset + pc.actions.length));
+    },
+    1,
+    point,
+  );
+
+  // Each cell's replicates are drawn in one run, cell after cell in plan order, from one seeded stream.
+  const resamplers = plan.cells.map(createCellResampler);
+  const rng = createBootstrapRng(seed);
+  const replicates = new Float64Array(layout.count * bootstrap);
+  evaluator.evaluate(
+    (c, b, out) => drawCellReplicates(resamplers[c] as CellResampler, rng, b, out),
+    bootstrap,
+    replicates,
+  );
+
+  const intervals = new Map<number, readonly [number, number]>();
+  const estimate = (stat: number): Estimate => {
+    let ci = intervals.get(stat);
+    if (ci === undefined) {
+      ci = percentileInterval(replicates.subarray(stat * bootstrap, (stat + 1) * bootstrap), confidence);
+      intervals.set(stat, ci);
+    }
+    return { estimate: point[stat] as number, ci };
+  };
+  const optionalEstimate = (stat: number): Estimate | null => (stat < 0 ? null : estimate(stat));
+
+  const [baseline, shifted] = plan.framings as [string, string];
+  const games: GameRobustness[] = plan.units.map((u, i) => {
+    const distributions: Record<string, { n: number; distribution: Distribution }> = {};
+    const vectors = u.cells.map((c, f) => {
+      const pc = plan.cells[c] as (typeof plan.cells)[number];
+      const probabilities = pc.actions.map((a) => (pc.cell.counts[a] ?? 0) / pc.n);
+      distributions[plan.framings[f] as string] = {
+        n: pc.n,
+        distribution: Object.fromEntries(pc.actions.map((a, j) => [a, probabilities[j] as number])),
+      };
+      return probabilities;
+    });
+    const pairwise: { framings: [string, string]; jsd: number }[] = [];
+    for (let f = 0; f < vectors.length; f++) {
+      for (let g = f + 1; g < vectors.length; g++) {
+        pairwise.push({
+          framings: [plan.framings[f] as string, plan.framings[g] as string],
+          jsd: jensenShannon(vectors[f] as number[], vectors[g] as number[]),
+        });
+      }
+    }
+    const shiftStat = layout.unitShift[i] as number;
+    return {
+      player: u.player,
+      game: u.game,
+      unit: u.unit,
+      R: estimate(layout.unitR[i] as number),
+      R2: estimate(layout.unitR2[i] as number),
+      shift:
+        shiftStat < 0
+          ? null
+          : { ...estimate(shiftStat), cooperative_action: u.cooperativeAction as ActionId },
+      pairwise_jsd: pairwise,
+      distributions,
+    };
+  });
+  const players: PlayerRobustness[] = plan.players.map((p, i) => ({
+    player: p.player,
+    unit: p.unit,
+    games: p.units.length,
+    R: estimate(layout.playerR[i] as number),
+    shift: optionalEstimate(layout.playerShift[i] as number),
+  }));
+  const pooled = {
+    games: plan.units.length,
+    R: estimate(layout.pooledR),
+    shift: optionalEstimate(layout.pooledShift),
+  };
+
+  const size = { cells: plan.cells.length, decisions: plan.decisions };
+  const core = { confidence, games, players, pooled };
+  return {
+    unit: plan.players.some((p) => p.unit === "session") ? "session" : "decision",
+    attenuation,
+    bootstrap,
+    seed,
+    confidence,
+    interval_method: INTERVAL_METHOD,
+    framings: plan.framings,
+    planned_pair: [baseline, shifted],
+    cells: size.cells,
+    decisions: size.decisions,
+    games,
+    players,
+    pooled,
+    checks: robustnessChecks(core, size, options.expected),
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { normalQuantile } from "../../src/analysis/normal-quantile.js";
+import { expectedR2HalfWidth, powerAnalysis, trialsToDetectShift } from "../../src/analysis/power.js";
+
+describe("normalQuantile", () => {
+  it("reproduces tabulated quantiles", () => {
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 6);
+    expect(normalQuantile(0.8)).toBeCloseTo(0.841621, 6);
+    expect(normalQuantile(0.5)).toBe(0);
+    expect(normalQuantile(0.001)).toBeCloseTo(-3.090232, 6); // lower-tail branch
+    expect(normalQuantile(0.999)).toBeCloseTo(3.090232, 6);
+    expect(() => normalQuantile(1)).toThrow(/Probability 1/);
+  });
+});
+
+describe("trialsToDetectShift", () => {
+  it("gives 388 per framing for p = 0.5, δ = 0.1 at α = 0.05, power 0.8", () => {
+    // p₁ = 0.5, p₂ = 0.6, p̄ = 0.55: 1.959964·√(2·0.55·0.45) = 1.959964·0.703562 = 1.378956;
+    // 0.841621·√(0.25 + 0.24) = 0.841621·0.7 = 0.589135; (1.968091)² / 0.01 = 387.34 → 388.
+    // (The often-quoted 389 adds rounding of z or a continuity correction; this is the plain pooled formula.)
+    const result = trialsToDetectShift({ baselineRate: 0.5, shift: 0.1 });
+    expect(result.trials_exact).toBeCloseTo(387.34, 2);
+    expect(result.trials_per_framing).toBe(388);
+    expect(result.shifted_rate).toBe(0.6);
+    expect(trialsToDetectShift({ baselineRate: 0.5, shift: -0.1 }).trials_per_framing).toBe(388);
+    expect(() => trialsToDetectShift({ baselineRate: 0.95, shift: 0.1 })).toThrow(/1.05 is invalid/);
+  });
+});
+
+describe("expectedR2HalfWidth", () => {
+  it("is seeded, and shrinks as n grows", () => {
+    const small = { baselineRate: 0.3, shiftedRate: 0.5, n: 50, simulations: 40, bootstrap: 300 };
+    const first = expectedR2HalfWidth(small);
+    expect(expectedR2HalfWidth(small)).toEqual(first);
+    // Half-widths of R2 scale roughly like 1/√n: 8× the trials should more than halve them.
+    const large = expectedR2HalfWidth({ ...small, n: 400 });
+    expect(large.expected_half_width).toBeLessThan(first.expected_half_width / 2);
+    // True R2 of (0.3, 0.7) vs (0.5, 0.5): m = (0.4, 0.6), JSD = H(m) − (H(0.3) + H(0.5))/2.
+    const h = (p: number) => -p * Math.log(p) - (1 - p) * Math.log(1 - p);
+    expect(first.true_r2).toBeCloseTo(1 - (h(0.4) - (h(0.3) + h(0.5)) / 2) / Math.LN2, 14);
+  });
+
+  it("is combined with the shift test by powerAnalysis at the test's n by default", () => {
+    const result = powerAnalysis({ baselineRate: 0.5, shift: 0.1, simulations: 10, bootstrap: 200 });
+    expect(result.r2_precision.n).toBe(388);
+    expect(result.r2_precision.shifted_rate).toBe(0.6);
+  });
+});

@@ -1,0 +1,231 @@
+import { describe, expect, it } from "vitest";
+import type { CountCell } from "../../src/analysis/count-cells.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+
+const COOPERATE = { pd: "cooperate" } as const;
+const binary = (
+  framing: string,
+  cooperate: number,
+  defect: number,
+  player = "m",
+  game = "pd",
+): CountCell => ({
+  player,
+  game,
+  framing,
+  counts: { cooperate, defect },
+});
+const checkNamed = (result: ReturnType<typeof robustnessAnalysis>, name: string) =>
+  result.checks.find((c) => c.name === name);
+
+describe("robustnessAnalysis: point estimates", () => {
+  it("gives R = 1 for identical cells and R = 0 for disjoint ones", () => {
+    const same = robustnessAnalysis([binary("a", 30, 70), binary("b", 30, 70)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 200,
+    });
+    expect(same.games[0]?.R.estimate).toBe(1);
+    expect(same.games[0]?.shift?.estimate).toBe(0);
+    const disjoint = robustnessAnalysis([binary("a", 10, 0), binary("b", 0, 10)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 200,
+    });
+    expect(disjoint.games[0]?.R.estimate).toBeCloseTo(0, 14);
+    // Second framing minus first: 0/10 − 10/10.
+    expect(disjoint.games[0]?.shift?.estimate).toBe(-1);
+  });
+
+  it("applies attenuation as R_cons = 1 − a(1 − R) and Δ_cons = a·Δ", () => {
+    // π̂_a = (½, ½), π̂_b = (1, 0): JSD = ¾ ln(4/3), R = 1 − ¾ ln(4/3)/ln 2 ≈ 0.688722, Δ = 1 − ½ = ½.
+    // With a = 0.7: R_cons = 1 − 0.7·(1 − R) ≈ 0.782105 and Δ_cons = 0.35.
+    const cells = [binary("a", 5, 5), binary("b", 10, 0)];
+    const raw = robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap: 200 });
+    const cons = robustnessAnalysis(cells, {
+      cooperativeAction: COOPERATE,
+      bootstrap: 200,
+      attenuation: 0.7,
+    });
+    const r = 1 - (0.75 * Math.log(4 / 3)) / Math.LN2;
+    expect(raw.games[0]?.R.estimate).toBeCloseTo(r, 14);
+    expect(cons.games[0]?.R.estimate).toBeCloseTo(1 - 0.7 * (1 - r), 14);
+    expect(raw.games[0]?.shift?.estimate).toBe(0.5);
+    expect(cons.games[0]?.shift?.estimate).toBeCloseTo(0.35, 15);
+    expect(cons.attenuation).toBe(0.7);
+    // Attenuation shrinks every replicate toward R = 1 and Δ = 0, so the intervals move with it.
+    expect(cons.games[0]?.R.ci[0]).toBeCloseTo(1 - 0.7 * (1 - (raw.games[0]?.R.ci[0] ?? Number.NaN)), 12);
+  });
+
+  it("uses the largest pairwise JSD for R and the first two framings for R2 and the shift", () => {
+    // Framings in the given order: b = (½,½), s = (½,½), t = (1,0). JSD(b,s) = 0, JSD(b,t) = JSD(s,t) = ¾ ln(4/3).
+    const result = robustnessAnalysis([binary("b", 5, 5), binary("s", 5, 5), binary("t", 10, 0)], {
+      framings: ["b", "s", "t"],
+      cooperativeAction: COOPERATE,
+      bootstrap: 200,
+    });
+    const game = result.games[0];
+    expect(game?.R.estimate).toBeCloseTo(1 - (0.75 * Math.log(4 / 3)) / Math.LN2, 14);
+    expect(game?.R2.estimate).toBe(1);
+    expect(game?.shift?.estimate).toBe(0);
+    expect(game?.pairwise_jsd.map((p) => p.framings.join("→"))).toEqual(["b→s", "b→t", "s→t"]);
+    expect(result.planned_pair).toEqual(["b", "s"]);
+  });
+
+  it("averages games per player (uniform weights) and every (player, game) for the pool", () => {
+    // Player p: pd Δ = 0.2 − 0.1 = 0.1, sh Δ = 0.5 − 0.2 = 0.3 → player shift 0.2.
+    // Player q: pd Δ = 0.4 − 0.4 = 0 → player shift 0. Pool: (0.1 + 0.3 + 0)/3 = 0.1333…, not (0.2 + 0)/2.
+    const cells = [
+      binary("a", 1, 9, "p", "pd"),
+      binary("b", 2, 8, "p", "pd"),
+      binary("a", 2, 8, "p", "sh"),
+      binary("b", 5, 5, "p", "sh"),
+      binary("a", 4, 6, "q", "pd"),
+      binary("b", 4, 6, "q", "pd"),
+    ];
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: { pd: "cooperate", sh: "cooperate" },
+      bootstrap: 300,
+    });
+    expect(result.players.map((p) => p.shift?.estimate)).toEqual([expect.closeTo(0.2, 14), 0]);
+    expect(result.pooled.shift?.estimate).toBeCloseTo(0.4 / 3, 14);
+    const rs = result.games.map((g) => g.R.estimate);
+    expect(result.pooled.R.estimate).toBe((0 + (rs[0] ?? 0) + (rs[1] ?? 0) + (rs[2] ?? 0)) / 3);
+    expect(checkNamed(result, "aggregates_are_means")?.ok).toBe(true);
+  });
+
+  it("gives no shift for a game without a cooperative action, and handles k actions", () => {
+    const rps = (framing: string, counts: Record<string, number>): CountCell => ({
+      player: "m",
+      game: "rps",
+      framing,
+      counts,
+    });
+    // (⅓,⅓,⅓) vs (1,0,0): m = (⅔,⅙,⅙); H(m) = ⅔ln(3/2) + ⅓ln 6, H(p) = ln 3, H(q) = 0; JSD = H(m) − ½ ln 3.
+    const result = robustnessAnalysis([rps("a", { rock: 4, paper: 4, scissors: 4 }), rps("b", { rock: 6 })], {
+      cooperativeAction: { rps: null },
+      bootstrap: 300,
+    });
+    const jsd = (2 / 3) * Math.log(3 / 2) + (1 / 3) * Math.log(6) - 0.5 * Math.log(3);
+    expect(result.games[0]?.R.estimate).toBeCloseTo(1 - jsd / Math.LN2, 14);
+    expect(result.games[0]?.shift).toBeNull();
+    expect(result.pooled.shift).toBeNull();
+    expect(result.games[0]?.distributions.b).toEqual({
+      n: 6,
+      distribution: { paper: 0, rock: 1, scissors: 0 },
+    });
+  });
+});
+
+describe("robustnessAnalysis: bootstrap", () => {
+  it("gives the same intervals for the same seed and different ones for another seed", () => {
+    const cells = [binary("a", 40, 60), binary("b", 55, 45)];
+    const options = { cooperativeAction: COOPERATE, bootstrap: 2000 };
+    const one = robustnessAnalysis(cells, { ...options, seed: 7 });
+    expect(robustnessAnalysis(cells, { ...options, seed: 7 })).toEqual(one);
+    expect(robustnessAnalysis(cells, { ...options, seed: 8 }).games[0]?.shift?.ci).not.toEqual(
+      one.games[0]?.shift?.ci,
+    );
+  });
+
+  it("reports honestly when a percentile interval excludes an estimate on the boundary", () => {
+    // Two identical cells of n = 1000 at ½: a replicate has R* = 1 only when both draws coincide, which
+    // happens with probability Σ_x P(x)² ≈ 1/√(2π·500) ≈ 1.8% < 2.5%, so the whole interval lies below 1.
+    // The check must fail and say why; the interval is not forced to contain 1.
+    const result = robustnessAnalysis([binary("a", 500, 500), binary("b", 500, 500)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 2000,
+    });
+    expect(result.games[0]?.R.estimate).toBe(1);
+    expect(result.games[0]?.R.ci[1]).toBeLessThan(1);
+    const check = checkNamed(result, "ci_contains_estimate");
+    expect(check?.ok).toBe(false);
+    expect(check?.detail).toMatch(/R of m\/pd = 1 lies above its 95% percentile interval/);
+    expect(check?.detail).toMatch(
+      /sits on the boundary of \[0, 1\], which resampled data can only move away from/,
+    );
+    expect(checkNamed(result, "r_in_unit_interval")?.ok).toBe(true);
+  });
+
+  it("keeps cells where every decision chose one action fixed, so their interval is a point", () => {
+    const result = robustnessAnalysis([binary("a", 0, 300), binary("b", 0, 300)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 500,
+    });
+    expect(result.games[0]?.R).toEqual({ estimate: 1, ci: [1, 1] });
+    expect(result.checks.every((c) => c.ok)).toBe(true);
+  });
+
+  it("resamples sessions when a player's sessions made several decisions, and says so", () => {
+    // Two sessions per framing: the unit becomes "session" for this player only.
+    const clustered: CountCell[] = [
+      { ...binary("a", 3, 3), clusters: [{ cooperate: 3 }, { defect: 3 }] },
+      {
+        ...binary("b", 4, 2),
+        clusters: [
+          { cooperate: 2, defect: 1 },
+          { cooperate: 2, defect: 1 },
+        ],
+      },
+      binary("a", 1, 1, "other"),
+      binary("b", 2, 0, "other"),
+    ];
+    const result = robustnessAnalysis(clustered, { cooperativeAction: COOPERATE, bootstrap: 500 });
+    expect(result.unit).toBe("session");
+    expect(result.players.map((p) => [p.player, p.unit])).toEqual([
+      ["m", "session"],
+      ["other", "decision"],
+    ]);
+    // Framing b's sessions are identical, so only framing a varies: a* ∈ {0, ½, 1} cooperation with
+    // probabilities ¼, ½, ¼ and the shift 2/3 − a* ∈ {2/3, 1/6, −1/3}; the 95% interval spans the extremes.
+    const shift = result.games.find((g) => g.player === "m")?.shift;
+    expect(shift?.estimate).toBeCloseTo(2 / 3 - 1 / 2, 14);
+    expect(shift?.ci[0]).toBeCloseTo(-1 / 3, 14);
+    expect(shift?.ci[1]).toBeCloseTo(2 / 3, 14);
+  });
+});
+
+describe("robustnessAnalysis: checks and validation", () => {
+  it("compares the analysed cells and decisions with the design", () => {
+    const cells = [binary("a", 3, 7), binary("b", 5, 5)];
+    const ok = robustnessAnalysis(cells, {
+      cooperativeAction: COOPERATE,
+      bootstrap: 100,
+      expected: { cells: 2, decisions: 20 },
+    });
+    expect(ok.checks.filter((c) => c.name.startsWith("design_")).map((c) => c.ok)).toEqual([true, true]);
+    const short = robustnessAnalysis(cells, {
+      cooperativeAction: COOPERATE,
+      bootstrap: 100,
+      expected: { cells: 2, decisions: 30 },
+    });
+    expect(checkNamed(short, "design_decisions")).toEqual({
+      name: "design_decisions",
+      ok: false,
+      detail: "20 decisions analysed; the design says 30.",
+    });
+  });
+
+  it("names the bad value in its errors", () => {
+    const options = { cooperativeAction: COOPERATE, bootstrap: 10 };
+    expect(() => robustnessAnalysis([binary("a", 0, 0), binary("b", 1, 1)], options)).toThrow(
+      "Cell (player 'm', game 'pd', framing 'a') has zero decisions; every analysed cell needs at least one decision.",
+    );
+    expect(() => robustnessAnalysis([binary("a", -3, 5), binary("b", 1, 1)], options)).toThrow(
+      /Count -3 for action 'cooperate'.*non-negative integers/,
+    );
+    expect(() => robustnessAnalysis([binary("a", 1, 1)], { ...options, framings: ["a", "b"] })).toThrow(
+      "Framing 'b' is missing for player 'm' and game 'pd'; present there: a.",
+    );
+    expect(() =>
+      robustnessAnalysis([binary("a", 1, 1), binary("b", 1, 1)], { ...options, attenuation: 0 }),
+    ).toThrow(/Attenuation 0 is invalid/);
+    expect(() =>
+      robustnessAnalysis([binary("a", 1, 1), binary("b", 1, 1)], { cooperativeAction: {} }),
+    ).toThrow(/No cooperative action given for game 'pd'/);
+    expect(() =>
+      robustnessAnalysis(
+        [{ ...binary("a", 2, 1), clusters: [{ cooperate: 1 }] }, binary("b", 1, 1)],
+        options,
+      ),
+    ).toThrow(/hold 1 'cooperate' decisions but its counts say 2/);
+  });
+});
