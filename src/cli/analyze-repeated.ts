@@ -29,7 +29,7 @@ export const analyzeRepeatedCommand: Command = {
     if (rule !== undefined && rule !== "match" && rule !== "beat") {
       throw new UsageError(`--rule must be match or beat, got "${rule}".`);
     }
-    const query = repeatedMetricsInputSchema.parse({
+    const parsed = repeatedMetricsInputSchema.safeParse({
       players: listFlag(args, "players"),
       games: listFlag(args, "games"),
       variants: listFlag(args, "variants"),
@@ -37,13 +37,19 @@ export const analyzeRepeatedCommand: Command = {
       opponents: listFlag(args, "opponents"),
       study_id: stringFlag(args, "study"),
       rule,
-      threshold: numberFlag(args, "threshold", { min: Number.MIN_VALUE, max: 1 }),
+      threshold: numberFlag(args, "threshold", { min: 0, max: 1 }),
     });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`--${issue?.path.join(".")}: ${issue?.message}.`);
+    }
     const store = new Store(resolveDatabasePath(stringFlag(args, "db")));
     try {
-      const report = repeatedMetrics({ store, catalog: loadCatalog() }, query);
+      const report = repeatedMetrics({ store, catalog: loadCatalog() }, parsed.data);
       process.stdout.write(
-        args.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${repeatedMetricsText(report)}\n`,
+        args.values.json === true
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${repeatedMetricsText(report)}\n`,
       );
     } finally {
       store.close();

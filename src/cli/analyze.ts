@@ -1,5 +1,7 @@
 import { VARIANT_IDS } from "../domain/types.js";
 import { UsageError } from "../usage-error.js";
+import { analyzeEquilibria, analyzePower, analyzeSensitivity } from "./analyze-others.js";
+import { analyzeRepeatedCommand } from "./analyze-repeated.js";
 import { analyzeRobustness } from "./analyze-robustness.js";
 import type { Command, ParsedArgs } from "./command.js";
 
@@ -8,6 +10,10 @@ type Analysis = (args: ParsedArgs) => Promise<void>;
 /** The analyses `analyze` offers, each printing what its MCP tool returns (--json) or a table. */
 const ANALYSES: Record<string, Analysis> = {
   robustness: analyzeRobustness,
+  sensitivity: analyzeSensitivity,
+  equilibria: analyzeEquilibria,
+  power: analyzePower,
+  repeated: (args) => analyzeRepeatedCommand.run({ ...args, positionals: [] }),
 };
 
 export const analyzeCommand: Command = {
@@ -17,6 +23,10 @@ export const analyzeCommand: Command = {
     "same-game analyze <analysis> [--db PATH] [filters] [--json]",
     "  robustness   [--players a,b] [--games g,h] [--framings b,s] [--variant base] [--study ID]",
     "               [--attenuation 1] [--bootstrap 10000] [--seed 1] [--confidence 0.95]",
+    "  sensitivity  [--players a,b] [--games g,h] [--framings f,g] [--variant base] [--study ID] [--bootstrap N] [--seed N]",
+    "  equilibria   --game ID [--variant base]",
+    "  power        --baseline P (--delta D | --comparison Q) [--n N] [--bootstrap 1000] [--seed 1]",
+    "  repeated     [--players] [--games] [--variants] [--framings] [--opponents] [--study ID] [--rule match|beat] [--threshold 0.9]",
   ].join("\n"),
   options: {
     db: { type: "string" },

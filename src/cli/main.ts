@@ -3,10 +3,18 @@ import { logError } from "../log.js";
 import { UsageError } from "../usage-error.js";
 import { analyzeCommand } from "./analyze.js";
 import { type Command, parseCommandArgs } from "./command.js";
+import { demoCommand } from "./demo.js";
 import { importCommand } from "./import.js";
+import { reportCommand } from "./report.js";
 import { serveCommand } from "./serve.js";
 
-const COMMANDS: readonly Command[] = [serveCommand, importCommand, analyzeCommand];
+const COMMANDS: readonly Command[] = [
+  serveCommand,
+  importCommand,
+  analyzeCommand,
+  demoCommand,
+  reportCommand,
+];
 
 function overview(): string {
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);

@@ -1,4 +1,5 @@
 import type { MatchRecord } from "../store/records.js";
+import { settleAgentForfeit } from "./agent-match-rounds.js";
 import type { Caller } from "./caller.js";
 import { requireMatch, surfaceLabels } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
@@ -23,7 +24,8 @@ export interface MatchTranscript {
 }
 
 export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string): MatchTranscript {
-  const match = requireMatch(deps, matchId, caller.principal);
+  // Reading is one of the moments an overdue agent-vs-agent round is settled (see agent-match-rounds).
+  const match = settleAgentForfeit(deps, requireMatch(deps, matchId, caller.principal));
   const framing = deps.catalog.framing(match.framing);
   const label = (action: string | null) => (action === null ? null : (framing.labels[action] ?? action));
   const rounds = deps.store

@@ -5,6 +5,7 @@ import type { HistoryMode, OpponentChoice } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
 import type { MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
+import { DEFAULT_FORFEIT_SECONDS } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
@@ -21,6 +22,8 @@ export interface MatchSpec {
   reveal_horizon: boolean;
   study_id?: string;
   trial_index?: number;
+  /** Opponent "agent" only: how long a seat may keep the other waiting before it forfeits the round. */
+  forfeit_after_seconds?: number;
 }
 
 /** The opponent a match gets when none is named: uniform random play, which no reply can steer. */
@@ -73,6 +76,12 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
       `Opponent "${spec.opponent.id}" cannot play ${game.id}; valid opponents: ${valid.join(", ")}.`,
     );
   }
+  const agent = spec.opponent.id === "agent";
+  if (!agent && spec.forfeit_after_seconds !== undefined) {
+    throw new UsageError(
+      `forfeit_after_seconds applies only to opponent "agent", not to "${spec.opponent.id}".`,
+    );
+  }
   const now = new Date().toISOString();
   return {
     id: newMatchId(),
@@ -87,7 +96,9 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
     style: spec.style,
     action_order: shuffled(rng, game.actions),
     opponent: spec.opponent.id,
-    opponent_params: spec.opponent.params,
+    opponent_params: agent
+      ? { forfeit_after_seconds: spec.forfeit_after_seconds ?? DEFAULT_FORFEIT_SECONDS }
+      : spec.opponent.params,
     history_mode: spec.history_mode,
     reveal_horizon: spec.reveal_horizon,
     rounds: game.rounds,

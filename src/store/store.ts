@@ -245,6 +245,12 @@ export class Store {
     ).all({ ...filterParams(filter), opponents: jsonList(filter.opponents) }) as RepeatedRoundRow[];
   }
 
+  /** How many matches were imported under this source label. */
+  countImportedMatches(source: string): number {
+    const row = this.stmt("SELECT count(*) AS n FROM matches WHERE source = ?").get(source) as { n: number };
+    return row.n;
+  }
+
   /**
    * How often each action was chosen in every (player, game, variant, framing) cell, counting the valid
    * decisions of one-shot and repeated matches alike (live and imported), computed by SQLite (GROUP BY).

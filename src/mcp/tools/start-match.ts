@@ -25,6 +25,15 @@ const inputSchema = z.object({
     .default("full")
     .describe("Repeated games: which past rounds the prompt shows"),
   reveal_horizon: z.boolean().default(false).describe("Repeated games: tell the agent the number of rounds"),
+  forfeit_after_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .optional()
+    .describe(
+      'Opponent "agent": seconds a seat may keep the other waiting before it forfeits the round (default 300)',
+    ),
 });
 
 export function registerStartMatch(server: McpServer, { deps, caller }: ToolContext): void {
@@ -54,6 +63,7 @@ export function registerStartMatch(server: McpServer, { deps, caller }: ToolCont
           seed: String(args.seed ?? newSeed()),
           history_mode: args.history_mode,
           reveal_horizon: args.reveal_horizon,
+          forfeit_after_seconds: args.forfeit_after_seconds,
         });
         return toolAnswer({ ...view }, roundViewText(view));
       }),

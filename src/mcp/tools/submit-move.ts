@@ -23,7 +23,7 @@ const inputSchema = z.object({
 const outputSchema = z.object({
   match_id: z.string(),
   round: z.number(),
-  status: z.enum(["decided", "void"]),
+  status: z.enum(["decided", "void", "pending", "forfeit"]),
   your_choice: z.string().nullable(),
   opponent_choice: z.string().nullable(),
   your_points: z.number(),

@@ -1,0 +1,57 @@
+import { failedChecks, repeatedTable, robustnessTable, sensitivityTable } from "../agents/demo-summary.js";
+import { runDemo } from "../agents/run-demo.js";
+import { type Command, numberFlag, stringFlag } from "./command.js";
+
+export const demoCommand: Command = {
+  name: "demo",
+  summary: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",
+  usage: "same-game demo [--db PATH] [--seed N] [--trials N] [--out FILE.html]",
+  options: {
+    db: { type: "string" },
+    seed: { type: "string" },
+    trials: { type: "string" },
+    out: { type: "string" },
+  },
+  async run(args) {
+    const progress = process.stderr.isTTY ? progressBar() : undefined;
+    const result = await runDemo({
+      dbPath: stringFlag(args, "db"),
+      seed: numberFlag(args, "seed", { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
+      trialsPerCell: numberFlag(args, "trials", { min: 2, max: 1000, integer: true }),
+      out: stringFlag(args, "out"),
+      onProgress: progress,
+    });
+    const published = result.published.imported
+      ? `Published counts imported from ${result.published.path}.`
+      : `Published counts not imported (${result.published.reason}: ${result.published.path || "none"}).`;
+    const lines = [
+      `Record: ${result.dbPath}`,
+      ...result.studies.map(
+        (s) => `Study ${s.study_id}: ${s.name} (${s.trials_per_player} trials per agent)`,
+      ),
+      published,
+      `Played in ${result.timings.play_seconds.toFixed(1)} s, analysed in ${result.timings.analysis_seconds.toFixed(1)} s.`,
+      "",
+      robustnessTable(result.report),
+      "",
+      sensitivityTable(result.report),
+      "",
+      repeatedTable(result.report),
+      "",
+      failedChecks(result.report),
+      "",
+      `Report: ${result.reportPath}`,
+    ];
+    process.stdout.write(`${lines.join("\n")}\n`);
+  },
+};
+
+/** A one-line bar redrawn in place on stderr (only used when stderr is a terminal). */
+function progressBar(): (done: number, total: number) => void {
+  const width = 30;
+  return (done, total) => {
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} trials`);
+    if (done === total) process.stderr.write("\n");
+  };
+}

@@ -1,0 +1,47 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { VARIANT_IDS } from "../../domain/types.js";
+import { equilibriaReport, equilibriaText } from "../../queries/equilibria-query.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+
+const distribution = z.record(z.string(), z.number());
+
+const outputSchema = z.object({
+  game: z.string(),
+  variant: z.string(),
+  actions: z.array(z.string()),
+  payoffs: z.object({ row: z.array(z.array(z.number())), column: z.array(z.array(z.number())) }),
+  degenerate: z.boolean(),
+  note: z.string().nullable(),
+  equilibria: z.array(
+    z.object({
+      kind: z.enum(["pure", "mixed"]),
+      row: distribution,
+      column: distribution,
+      payoffs: z.object({ row: z.number(), column: z.number() }),
+    }),
+  ),
+});
+
+export function registerEquilibria(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "equilibria",
+    {
+      title: "Nash equilibria",
+      description:
+        "Every Nash equilibrium (pure and mixed) of a catalog game's stage game, by support enumeration.",
+      inputSchema: z.object({
+        game: z.string().trim().min(1).max(100),
+        variant: z.enum(VARIANT_IDS).default("base"),
+      }),
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ game, variant }) =>
+      answering("equilibria", () => {
+        const report = equilibriaReport(deps, game, variant);
+        return toolAnswer({ ...report }, equilibriaText(report));
+      }),
+  );
+}

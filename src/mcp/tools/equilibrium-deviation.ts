@@ -1,0 +1,91 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { VARIANT_IDS } from "../../domain/types.js";
+import { type CellDeviation, equilibriumDeviationByCell } from "../../play/equilibrium-deviation-query.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+
+const id = z.string().trim().min(1).max(200);
+
+const inputSchema = z.object({
+  game: id.describe("A game id from list_games, e.g. repeated-pd"),
+  player: id.optional().describe("Only this player (all when absent)"),
+  variant: z.enum(VARIANT_IDS).optional().describe("Only this variant: base, label, payoff, joint"),
+  framing: id.optional().describe("Only this framing (or import provenance label)"),
+  study_id: id.optional().describe("Only the decisions of this study"),
+});
+
+const distribution = z.record(z.string(), z.number());
+const equilibrium = z.object({
+  row: distribution,
+  column: distribution,
+  payoffs: z.object({ row: z.number(), column: z.number() }),
+  kind: z.enum(["pure", "mixed"]),
+});
+const deviation = z.object({
+  distribution,
+  nearest_equilibrium: equilibrium,
+  equilibrium_strategy: distribution,
+  total_variation: z.number(),
+  jsd: z.number(),
+  exploitability: z.object({
+    opponent_best_response_payoff: z.number(),
+    opponent_equilibrium_payoff: z.number(),
+    raw: z.number(),
+    normalized: z.number().nullable(),
+  }),
+  degenerate: z.boolean(),
+  note: z.string().nullable(),
+});
+
+const outputSchema = z.object({
+  cells: z.array(
+    z.object({
+      player: z.string(),
+      game: z.string(),
+      variant: z.string(),
+      framing: z.string(),
+      decisions: z.number(),
+      counts: z.record(z.string(), z.number()),
+      distribution,
+      equilibria: z.array(equilibrium),
+      deviation,
+      base_game: z.object({ base: deviation, template_persistence: z.boolean() }).nullable(),
+    }),
+  ),
+});
+
+function cellText(cell: CellDeviation): string {
+  const share = (d: Record<string, number>) =>
+    Object.entries(d)
+      .map(([a, p]) => `${a} ${p.toFixed(2)}`)
+      .join(", ");
+  const base =
+    cell.base_game === null
+      ? ""
+      : `; base game: TV ${cell.base_game.base.total_variation.toFixed(3)} to ${share(cell.base_game.base.equilibrium_strategy)}${cell.base_game.template_persistence ? " — template persistence" : ""}`;
+  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, exploitability ${cell.deviation.exploitability.raw.toFixed(3)})${base}`;
+}
+
+export function registerEquilibriumDeviation(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "equilibrium_deviation",
+    {
+      title: "Equilibrium deviation of play",
+      description:
+        "For each (player, game, variant, framing) cell: the empirical action distribution over valid decisions (one-shot and repeated, live and imported) beside the stage game's Nash equilibria, with total variation and JSD to the nearest equilibrium strategy and the exploitability of the play. For payoff and joint counterfactuals also against the base game's equilibria: staying nearer those is the template-persistence signature.",
+      inputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      answering("equilibrium_deviation", () => {
+        const cells = equilibriumDeviationByCell(deps, args);
+        const text =
+          cells.length === 0
+            ? `No valid decisions of ${args.game} match these filters.`
+            : cells.map(cellText).join("\n");
+        return toolAnswer({ cells }, text);
+      }),
+  );
+}

@@ -1,0 +1,47 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { sensitivityReport, sensitivityText } from "../../queries/sensitivity-query.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+import { analysisFilterShape, bootstrapShape } from "./analysis-schemas.js";
+
+const estimate = z.object({ estimate: z.number(), ci: z.tuple([z.number(), z.number()]) });
+
+const outputSchema = z.looseObject({
+  bootstrap: z.number(),
+  seed: z.number(),
+  cells: z.array(
+    z.looseObject({
+      player: z.string(),
+      game: z.string(),
+      framing: z.string(),
+      lambda: z.number().nullable(),
+    }),
+  ),
+  games: z.array(z.looseObject({ player: z.string(), game: z.string(), v_lambda: z.number().nullable() })),
+  pooled: z.array(z.looseObject({ player: z.string(), framing: z.string(), lambda: estimate.nullable() })),
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
+});
+
+export function registerPayoffSensitivity(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "payoff_sensitivity",
+    {
+      title: "Payoff sensitivity λ",
+      description:
+        "How strongly cooperation follows the payoffs (logit response against a neutral belief): λ̂ per (player, game, framing), V_λ across framings, and the pooled maximum-likelihood λ per (player, framing) across games with a bootstrap CI. λ ≈ 0 means the payoffs are ignored.",
+      inputSchema: z.object({
+        ...analysisFilterShape,
+        framings: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
+        ...bootstrapShape,
+      }),
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      answering("payoff_sensitivity", () => {
+        const report = sensitivityReport(deps, args);
+        return toolAnswer({ ...report }, sensitivityText(report));
+      }),
+  );
+}

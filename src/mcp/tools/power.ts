@@ -1,0 +1,68 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { powerAnalysis } from "../../analysis/power.js";
+import { powerText } from "../../queries/power-text.js";
+import { UsageError } from "../../usage-error.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+
+const rate = z.number().min(0).max(1);
+
+export const powerInputShape = {
+  baseline: rate.describe("Cooperation rate under the baseline framing"),
+  delta: z.number().min(-1).max(1).optional().describe("The shift to detect (comparison rate − baseline)"),
+  comparison: rate.optional().describe("Cooperation rate under the comparison framing (instead of delta)"),
+  alpha: z.number().gt(0).lt(1).default(0.05),
+  power: z.number().gt(0).lt(1).default(0.8),
+  n: z.number().int().min(1).max(100_000).optional().describe("Trials per framing for the R2 precision"),
+  simulations: z.number().int().min(10).max(5_000).default(200),
+  bootstrap: z.number().int().min(100).max(10_000).default(1_000),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(1),
+};
+
+/** The shift to plan for, from `delta` or `comparison` (exactly one of them). */
+export function plannedShift(args: { baseline: number; delta?: number; comparison?: number }): number {
+  if ((args.delta === undefined) === (args.comparison === undefined)) {
+    throw new UsageError("Give exactly one of delta (the shift) or comparison (the other framing's rate).");
+  }
+  const shift = args.delta ?? (args.comparison as number) - args.baseline;
+  if (shift === 0 || args.baseline + shift < 0 || args.baseline + shift > 1) {
+    throw new UsageError(
+      `A shift of ${shift} from a baseline of ${args.baseline} is not a rate change in (0, 1]; choose another.`,
+    );
+  }
+  return shift;
+}
+
+export function registerPower(server: McpServer, _context: ToolContext): void {
+  server.registerTool(
+    "power",
+    {
+      title: "Power and precision",
+      description:
+        "Planning numbers: trials per framing needed to detect a cooperation shift (two-proportion z test) and the expected 95% CI half-width of R2 at that many trials, by simulation with the same bootstrap.",
+      inputSchema: z.object(powerInputShape),
+      outputSchema: z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      answering("power", () => {
+        const result = powerAnalysis({
+          baselineRate: args.baseline,
+          shift: plannedShift(args),
+          alpha: args.alpha,
+          power: args.power,
+          n: args.n,
+          simulations: args.simulations,
+          bootstrap: args.bootstrap,
+          seed: args.seed,
+        });
+        return toolAnswer({ ...result } as Record<string, unknown>, powerText(result));
+      }),
+  );
+}

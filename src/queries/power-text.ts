@@ -1,0 +1,17 @@
+import type { PowerResult } from "../analysis/power.js";
+import { fixed } from "./format.js";
+
+export function powerText(result: PowerResult): string {
+  const t = result.shift_test as unknown as Record<string, number | string>;
+  const r = result.r2_precision as unknown as Record<string, number | string>;
+  return [
+    `Shift test: ${t.test}.`,
+    ...Object.entries(t)
+      .filter(([k]) => k !== "test")
+      .map(([k, v]) => `  ${k}: ${typeof v === "number" && !Number.isInteger(v) ? fixed(v, 4) : v}`),
+    "R2 precision (by simulation with the same bootstrap):",
+    ...Object.entries(r).map(
+      ([k, v]) => `  ${k}: ${typeof v === "number" && !Number.isInteger(v) ? fixed(v, 4) : v}`,
+    ),
+  ].join("\n");
+}

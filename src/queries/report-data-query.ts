@@ -1,0 +1,234 @@
+import { createBinomialSampler, drawBinomial } from "../analysis/binomial-sampler.js";
+import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
+import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
+import { payoffSensitivityAnalysis } from "../analysis/payoff-sensitivity.js";
+import { percentileInterval } from "../analysis/percentile.js";
+import type { Estimate } from "../analysis/robustness-checks.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import { repeatedMetrics } from "../play/repeated-metrics-query.js";
+import { loadStudy } from "../play/studies.js";
+import type {
+  CooperationCell,
+  EstimateWithCi,
+  RepeatedCell,
+  ReportData,
+  RobustnessResult,
+  SensitivityResult,
+  VerificationCheck,
+} from "../report/report-data.js";
+import { UsageError } from "../usage-error.js";
+import { cellsFromRows } from "./one-shot-cells.js";
+import { robustnessReport } from "./robustness-query.js";
+
+export interface ReportQuery {
+  /** Only this study's live play; imported counts belong to no study and are then left out. */
+  study_id?: string;
+  /** Framings of the robustness analysis, baseline first; default the study's planned contrast. */
+  framings?: string[];
+  bootstrap?: number;
+  seed?: number;
+  title?: string;
+  /** Where the record lives, shown in the header. */
+  database?: string | null;
+}
+
+/**
+ * Everything the HTML report shows, read from the record: one-shot cooperation rates (base variant), the
+ * robustness and payoff-sensitivity analyses, and repeated-play cells with comprehension curves. A section
+ * the record cannot fill (no one-shot play, no framing pair) is left empty and the report says so.
+ */
+export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData {
+  const bootstrap = query.bootstrap ?? 10_000;
+  const seed = query.seed ?? 1;
+  const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
+  const rows = deps.store.oneShotCellCounts({ variants: ["base"], study_id: query.study_id });
+  // Cooperation rates and λ need a cooperative action; games without one only enter robustness.
+  const cells = cellsFromRows(rows).filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
+  const cooperation = cooperationCells(deps, cells, bootstrap, seed);
+  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed) : null;
+  const sensitivity = cells.length > 0 ? sensitivitySection(deps, cells, bootstrap, seed) : null;
+  const repeated = repeatedCells(deps, query.study_id);
+  const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
+  return {
+    header: {
+      title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
+      generated_at: new Date().toISOString(),
+      database: query.database ?? null,
+      study: study ? { id: study.id, name: study.name, design_hash: study.design_hash } : null,
+      players: [...players].sort(),
+    },
+    cooperation,
+    robustness: robustness?.result ?? null,
+    sensitivity: sensitivity?.result ?? null,
+    repeated,
+    checks: [...(robustness?.notes ?? []), ...(sensitivity?.checks ?? [])],
+  };
+}
+
+function withCi(value: Estimate): EstimateWithCi {
+  return { estimate: value.estimate, ci: [value.ci[0], value.ci[1]] };
+}
+
+/**
+ * Each cell's cooperation rate with a 95% percentile bootstrap interval, resampled the way the
+ * robustness analysis resamples it: whole MCP sessions when a session made several decisions in the
+ * cell's player's record, else Binomial(n, rate).
+ */
+function cooperationCells(
+  deps: PlayDeps,
+  cells: readonly CountCell[],
+  bootstrap: number,
+  seed: number,
+): CooperationCell[] {
+  const rng = createBootstrapRng(`${seed}:cooperation`);
+  const clusteredPlayers = new Set(cells.filter(hasSharedSessions).map((c) => c.player));
+  return cells.map((cell) => {
+    const cooperative = deps.catalog.game(cell.game).cooperativeAction as string;
+    const n = Object.values(cell.counts).reduce((s, c) => s + c, 0);
+    const rate = (cell.counts[cooperative] ?? 0) / n;
+    const sessions = clusteredPlayers.has(cell.player) ? (cell.clusters ?? []) : [];
+    const replicates =
+      sessions.length > 0
+        ? sessionReplicates(sessions, cooperative, bootstrap, rng)
+        : binomialReplicates(n, rate, bootstrap, rng);
+    return {
+      player: cell.player,
+      game: cell.game,
+      framing: cell.framing,
+      rate,
+      ci: percentileInterval(replicates, 0.95),
+      n,
+    };
+  });
+}
+
+function binomialReplicates(n: number, rate: number, bootstrap: number, rng: UniformSource): Float64Array {
+  const sampler = createBinomialSampler(n, rate);
+  return Float64Array.from({ length: bootstrap }, () => drawBinomial(sampler, rng) / n);
+}
+
+function sessionReplicates(
+  sessions: readonly Record<string, number>[],
+  cooperative: string,
+  bootstrap: number,
+  rng: UniformSource,
+): Float64Array {
+  const sizes = sessions.map((s) => Object.values(s).reduce((sum, c) => sum + c, 0));
+  const hits = sessions.map((s) => s[cooperative] ?? 0);
+  return Float64Array.from({ length: bootstrap }, () => {
+    let x = 0;
+    let n = 0;
+    for (let k = 0; k < sessions.length; k++) {
+      const s = Math.floor(rng.next() * sessions.length);
+      x += hits[s] as number;
+      n += sizes[s] as number;
+    }
+    return x / n;
+  });
+}
+
+/** The robustness analysis, or null with a note saying why it could not run (e.g. one framing only). */
+function robustnessSection(
+  deps: PlayDeps,
+  query: ReportQuery,
+  bootstrap: number,
+  seed: number,
+): { result: RobustnessResult | null; notes: VerificationCheck[] } {
+  try {
+    const report = robustnessReport(deps, {
+      study_id: query.study_id,
+      framings: query.framings,
+      bootstrap,
+      seed,
+    });
+    const result: RobustnessResult = {
+      unit: report.unit,
+      attenuation: report.attenuation,
+      bootstrap: report.bootstrap,
+      seed: report.seed,
+      framings: [...report.framings],
+      games: report.games.map((g) => ({
+        player: g.player,
+        game: g.game,
+        R: withCi(g.R),
+        shift: g.shift ? withCi(g.shift) : null,
+      })),
+      players: report.players.map((p) => ({
+        player: p.player,
+        R: withCi(p.R),
+        shift: p.shift ? withCi(p.shift) : null,
+      })),
+      pooled: { R: withCi(report.pooled.R), shift: report.pooled.shift ? withCi(report.pooled.shift) : null },
+      checks: report.checks.map(({ name, ok, detail }) => ({ name, ok, detail })),
+    };
+    const skipped = report.skipped.map(
+      (s) => `${s.player} / ${s.game} (no decisions under ${s.missing.join(", ")})`,
+    );
+    const notes =
+      skipped.length === 0
+        ? []
+        : [
+            {
+              name: "robustness_coverage",
+              ok: true,
+              detail: `Left out of robustness: ${skipped.join("; ")}.`,
+            },
+          ];
+    return { result, notes };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return {
+      result: null,
+      notes: [{ name: "robustness_coverage", ok: true, detail: `Robustness not computed: ${error.message}` }],
+    };
+  }
+}
+
+/** λ̂ per cell and the pooled maximum-likelihood λ per (player, framing), with their checks. */
+function sensitivitySection(
+  deps: PlayDeps,
+  cells: readonly CountCell[],
+  bootstrap: number,
+  seed: number,
+): { result: SensitivityResult; checks: VerificationCheck[] } {
+  const gameIds = [...new Set(cells.map((c) => c.game))];
+  const games = Object.fromEntries(
+    gameIds.map((id) => [
+      id,
+      {
+        stage: deps.catalog.stageGame(id, "base"),
+        cooperativeAction: deps.catalog.game(id).cooperativeAction as string,
+      },
+    ]),
+  );
+  const analysis = payoffSensitivityAnalysis(cells, { games, bootstrap, seed });
+  return {
+    result: {
+      cells: analysis.cells.map(({ player, game, framing, lambda }) => ({ player, game, framing, lambda })),
+      pooled: analysis.pooled.flatMap(({ player, framing, lambda }) =>
+        lambda === null ? [] : [{ player, framing, lambda: withCi(lambda) }],
+      ),
+    },
+    checks: analysis.checks.map(({ name, ok, detail }) => ({ name: `sensitivity_${name}`, ok, detail })),
+  };
+}
+
+/** Repeated-play cells (SPEC §6) with the mean comprehension curve of each. */
+function repeatedCells(deps: PlayDeps, studyId: string | undefined): RepeatedCell[] {
+  const report = repeatedMetrics(deps, studyId ? { study_id: studyId } : {});
+  const key = (c: (typeof report.cells)[number]) =>
+    [c.player, c.game, c.variant, c.framing, c.opponent].join("\u0000");
+  const sorted = [...report.cells].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return sorted.map((cell) => ({
+    player: cell.player,
+    game: cell.game,
+    variant: cell.variant,
+    framing: cell.framing,
+    opponent: cell.opponent,
+    matches: cell.matches,
+    mean_total_points: cell.total_points.mean,
+    mean_cooperation_rate: cell.cooperation_rate?.mean ?? null,
+    mean_comprehension_round: cell.comprehension_round.mean,
+    curve: cell.comprehension_curve.map((share, i) => ({ round: i + 1, success_share: share })),
+  }));
+}

@@ -1,0 +1,91 @@
+import {
+  type PayoffSensitivityResult,
+  payoffSensitivityAnalysis,
+  type SensitivityGame,
+} from "../analysis/payoff-sensitivity.js";
+import type { VariantId } from "../domain/types.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import { UsageError } from "../usage-error.js";
+import { fixed, interval, table } from "./format.js";
+import { cellsFromRows } from "./one-shot-cells.js";
+
+export interface SensitivityQuery {
+  players?: string[];
+  games?: string[];
+  framings?: string[];
+  variant?: VariantId;
+  study_id?: string;
+  bootstrap?: number;
+  seed?: number;
+  confidence?: number;
+}
+
+export type SensitivityReport = PayoffSensitivityResult & { variant: string; study_id: string | null };
+
+/** The `payoff_sensitivity` tool and `analyze sensitivity`: λ from the record's one-shot counts (SPEC §4). */
+export function sensitivityReport(deps: PlayDeps, query: SensitivityQuery): SensitivityReport {
+  const variant = query.variant ?? "base";
+  const rows = deps.store.oneShotCellCounts({
+    players: query.players,
+    games: query.games,
+    framings: query.framings,
+    variants: [variant],
+    study_id: query.study_id,
+  });
+  const cells = cellsFromRows(rows);
+  const games: Record<string, SensitivityGame> = {};
+  for (const id of new Set(cells.map((c) => c.game))) {
+    const cooperativeAction = deps.catalog.game(id).cooperativeAction;
+    if (cooperativeAction !== null)
+      games[id] = { stage: deps.catalog.stageGame(id, variant), cooperativeAction };
+  }
+  const analysed = cells.filter((c) => games[c.game] !== undefined);
+  if (analysed.length === 0) {
+    throw new UsageError(
+      `No one-shot decisions of a game with a cooperative action match these filters (variant ${variant}); λ needs a cooperate/defect game.`,
+    );
+  }
+  const result = payoffSensitivityAnalysis(analysed, {
+    games,
+    bootstrap: query.bootstrap,
+    seed: query.seed,
+    confidence: query.confidence,
+  });
+  return { ...result, variant, study_id: query.study_id ?? null };
+}
+
+export function sensitivityText(report: SensitivityReport): string {
+  const pooled = table(
+    ["player", "framing", "games", "pooled λ", "95% CI"],
+    report.pooled.map((p) => [
+      p.player,
+      p.framing,
+      String(p.games),
+      fixed(p.lambda?.estimate, 2),
+      interval(p.lambda?.ci, 2),
+    ]),
+  );
+  const framings = [...new Set(report.cells.map((c) => c.framing))].sort();
+  const perGame = table(
+    ["player", "game", "Δu", "V_λ", ...framings.map((f) => `λ̂ ${f}`)],
+    report.games.map((g) => [
+      g.player,
+      g.game,
+      fixed(g.delta_u),
+      fixed(g.v_lambda, 2),
+      ...framings.map((f) => fixed(g.lambda_by_framing[f], 2)),
+    ]),
+  );
+  const failed = report.checks.filter((c) => !c.ok);
+  return [
+    `Payoff sensitivity λ (logit response against a belief of ${report.belief}, capped at ${report.lambda_max}; B = ${report.bootstrap}, seed ${report.seed}).`,
+    "",
+    pooled,
+    "",
+    perGame,
+    "",
+    failed.length === 0
+      ? `All ${report.checks.length} verification checks ok.`
+      : `${failed.length} checks FAILED: ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
+  ].join("\n");
+}

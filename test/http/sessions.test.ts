@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { RequestRate } from "../../src/mcp/http/request-rate.js";
+import { connectHttp } from "./support/http-client.js";
+import { INITIALIZE, MCP_HEADERS, startInProcess } from "./support/in-process-server.js";
+
+const PROTOCOL = { "mcp-protocol-version": "2025-06-18" };
+
+async function health(origin: string): Promise<{ sessions: number }> {
+  return (await (await fetch(`${origin}/healthz`)).json()) as { sessions: number };
+}
+
+async function initialize(url: string): Promise<Response> {
+  return fetch(url, { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(INITIALIZE) });
+}
+
+function ping(url: string, sessionId: string, id: number): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, ...PROTOCOL, "mcp-session-id": sessionId },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }),
+  });
+}
+
+describe("HTTP sessions", () => {
+  it("names the session in Mcp-Session-Id, streams the answer as SSE, and ends it on DELETE", async () => {
+    const server = await startInProcess();
+    try {
+      const opened = await initialize(server.url);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get("content-type")).toBe("text/event-stream");
+      const id = opened.headers.get("mcp-session-id") as string;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      await opened.text();
+      expect((await ping(server.url, id, 2)).status).toBe(200);
+      expect((await health(server.origin)).sessions).toBe(1);
+      const ended = await fetch(server.url, {
+        method: "DELETE",
+        headers: { ...PROTOCOL, "mcp-session-id": id },
+      });
+      expect(ended.status).toBe(200);
+      expect((await health(server.origin)).sessions).toBe(0);
+      const after = await ping(server.url, id, 3);
+      expect(after.status).toBe(404);
+      expect(await after.json()).toMatchObject({ error: { code: -32001 } });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("gives the SDK client its session id and answers an unknown id with 404", async () => {
+    const server = await startInProcess();
+    try {
+      const { client, transport } = await connectHttp(server.url);
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name)).toContain("submit_move");
+      expect((await ping(server.url, "00000000-0000-0000-0000-000000000000", 1)).status).toBe(404);
+      await transport.terminateSession();
+      expect((await health(server.origin)).sessions).toBe(0);
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("expires a session idle longer than the timeout", async () => {
+    const server = await startInProcess({ idleTimeoutMs: 300 });
+    try {
+      const opened = await initialize(server.url);
+      const id = opened.headers.get("mcp-session-id") as string;
+      await opened.text();
+      expect((await health(server.origin)).sessions).toBe(1);
+      // Sweeps run every 100 ms (a quarter of 300, floored at 100): after 600 ms the session is gone.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await health(server.origin)).sessions).toBe(0);
+      expect((await ping(server.url, id, 2)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("refuses a session beyond the cap with 503", async () => {
+    const server = await startInProcess({ maxSessions: 2 });
+    try {
+      for (const _ of [1, 2]) expect((await initialize(server.url)).status).toBe(200);
+      const third = await initialize(server.url);
+      expect(third.status).toBe(503);
+      expect(third.headers.get("retry-after")).toBe("5");
+      expect(await third.json()).toMatchObject({ error: { message: expect.stringMatching(/2 are open/) } });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("limits one session's request rate with 429 and Retry-After", async () => {
+    const server = await startInProcess({ rateLimitPerSecond: 3 });
+    try {
+      const opened = await initialize(server.url);
+      const id = opened.headers.get("mcp-session-id") as string;
+      await opened.text();
+      // A bucket of 3 starts full: three pings within a few ms pass, the fourth finds < 1 token.
+      const statuses: number[] = [];
+      const retryAfter: (string | null)[] = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await ping(server.url, id, 10 + i);
+        statuses.push(response.status);
+        retryAfter.push(response.headers.get("retry-after"));
+        await response.text();
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(retryAfter[3]).toBe("1");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("RequestRate", () => {
+  it("allows bursts of one second's worth and refills at the rate", () => {
+    const rate = new RequestRate(2, 0);
+    expect(rate.take(0)).toEqual({ ok: true }); // 2 → 1
+    expect(rate.take(0)).toEqual({ ok: true }); // 1 → 0
+    expect(rate.take(0)).toEqual({ ok: false, retryAfterSeconds: 1 }); // needs 1 token at 2/s: 0.5 s → 1
+    expect(rate.take(500)).toEqual({ ok: true }); // 0 + 0.5 s × 2/s = 1 → 0
+    expect(rate.take(500).ok).toBe(false);
+  });
+});

@@ -1,0 +1,62 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+
+/** A real SDK client on Streamable HTTP, sending the bearer token when one is given. */
+export async function connectHttp(
+  url: string,
+  options: { token?: string; name?: string } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: options.name ?? "http-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** One decision the server acknowledged: submit_move answered with a recorded outcome. */
+export interface Acknowledged {
+  match_id: string;
+  round: number;
+}
+
+export interface TrialRun {
+  acknowledged: Acknowledged[];
+  /** Wall time of each acknowledged submit_move call, in milliseconds. */
+  submitLatenciesMs: number[];
+  /** The first transport/protocol failure that ended the run early (faults), if any. */
+  failure: string | null;
+}
+
+/**
+ * Plays `trials` one-shot prisoner's dilemmas on one connection (start_match, then submit_move with the
+ * first label). Stops at the first failed call — under a fault test that is the server dying — and keeps
+ * what was acknowledged before it.
+ */
+export async function playOneShotTrials(
+  client: Client,
+  trials: number,
+  signal?: { stopped: boolean },
+): Promise<TrialRun> {
+  const run: TrialRun = { acknowledged: [], submitLatenciesMs: [], failure: null };
+  try {
+    for (let i = 0; i < trials && !signal?.stopped; i++) {
+      const started = await client.callTool({
+        name: "start_match",
+        arguments: { game: "prisoners-dilemma", opponent: "random" },
+      });
+      if (started.isError) throw new Error(`start_match: ${JSON.stringify(started.content)}`);
+      const view = started.structuredContent as { match_id: string; labels: string[] };
+      const t0 = performance.now();
+      const moved = await client.callTool({
+        name: "submit_move",
+        arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
+      });
+      const elapsed = performance.now() - t0;
+      if (moved.isError) throw new Error(`submit_move: ${JSON.stringify(moved.content)}`);
+      run.acknowledged.push({ match_id: view.match_id, round: 1 });
+      run.submitLatenciesMs.push(elapsed);
+    }
+  } catch (error) {
+    run.failure = error instanceof Error ? error.message : String(error);
+  }
+  return run;
+}
