@@ -5,7 +5,7 @@ import { forfeitAfterSeconds } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
-import { buildMatch, saveCallerSession } from "./start-match.js";
+import { buildMatch, ensureCallerSession } from "./start-match.js";
 
 export interface JoinMatchArgs {
   match_id: string;
@@ -25,6 +25,7 @@ export interface JoinMatchArgs {
  */
 export function joinMatch(deps: PlayDeps, caller: Caller, args: JoinMatchArgs): RoundView {
   const player = playerLabel(caller, args.player);
+  ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
     const first = deps.store.getMatch(args.match_id);
     if (first === undefined || first.source !== null) {
@@ -42,7 +43,6 @@ export function joinMatch(deps: PlayDeps, caller: Caller, args: JoinMatchArgs): 
         `Match "${first.id}" already has both players; start a new match with opponent "agent".`,
       );
     }
-    saveCallerSession(deps, caller, player);
     const second = {
       ...buildMatch(deps, caller, player, {
         game: first.game,

@@ -39,8 +39,16 @@ export function newSeed(): string {
   return String(randomBytes(4).readUInt32BE(0));
 }
 
-/** Records the caller's session (first act of a connection) with what its client said about itself. */
-export function saveCallerSession(deps: PlayDeps, caller: Caller, player: string): void {
+/** Connections whose session row is already in the record (a session is written once, then referenced). */
+const savedSessions = new WeakSet<Caller>();
+
+/**
+ * Records the caller's session the first time the connection acts, with what its client said about
+ * itself. It is written in its own statement, outside the tool's transaction, so a tool call that fails
+ * and rolls back cannot leave the memo claiming a row that is not there.
+ */
+export function ensureCallerSession(deps: PlayDeps, caller: Caller, player: string): void {
+  if (savedSessions.has(caller)) return;
   const client = caller.clientInfo();
   deps.store.saveSession({
     id: caller.sessionId,
@@ -51,6 +59,7 @@ export function saveCallerSession(deps: PlayDeps, caller: Caller, player: string
     principal: caller.principal,
     started_at: new Date().toISOString(),
   });
+  savedSessions.add(caller);
 }
 
 /**
@@ -120,8 +129,8 @@ export function startMatch(
   spec: MatchSpec,
 ): RoundView {
   const player = playerLabel(caller, requestedPlayer);
+  ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
-    saveCallerSession(deps, caller, player);
     const match = buildMatch(deps, caller, player, spec);
     deps.store.insertMatch(match);
     return currentRoundView(deps, match, []);

@@ -15,7 +15,7 @@ import { UsageError } from "../usage-error.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
-import { buildMatch, saveCallerSession } from "./start-match.js";
+import { buildMatch, ensureCallerSession } from "./start-match.js";
 
 export interface RegisteredStudy {
   study_id: string;
@@ -106,8 +106,8 @@ export function nextTrial(
   const { study, design, cells } = loadStudy(deps, studyId);
   const player = playerLabel(caller, requestedPlayer);
   const total = cells.length * design.trials_per_cell;
+  ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
-    saveCallerSession(deps, caller, player);
     const open = deps.store.openStudyMatch(study.id, player);
     if (open) {
       const view = currentRoundView(deps, open);

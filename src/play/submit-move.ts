@@ -6,11 +6,11 @@ import type { ActionId } from "../domain/types.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
-import type { Caller } from "./caller.js";
+import { type Caller, playerLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
 import { currentRoundView, type RoundView, requireMatch } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
-import { saveCallerSession } from "./start-match.js";
+import { ensureCallerSession } from "./start-match.js";
 
 /** After this many invalid replies in one round the round is void and scores 0 (issue 4 §5). */
 export const MAX_INVALID_ATTEMPTS = 5;
@@ -51,10 +51,10 @@ export type SubmitOutcome = { kind: "recorded"; result: MoveResult } | { kind: "
  * against the opponent and the match advances. Idempotent per (match, round).
  */
 export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs): SubmitOutcome {
+  // A reconnected client (new session) may continue a match: its session must exist before it acts.
+  ensureCallerSession(deps, caller, playerLabel(caller, undefined));
   return deps.store.transaction(() => {
     const match = settleAgentForfeit(deps, requireMatch(deps, args.match_id, caller.principal));
-    // A reconnected client (new session) may continue a match: its session must exist before it acts.
-    saveCallerSession(deps, caller, match.player);
     const recorded = deps.store.getDecision(match.id, args.round);
     if (recorded) return replay(deps, match, recorded, args.choice);
     if (match.status === "finished") {
@@ -80,30 +80,29 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       tokens: args.tokens ?? null,
       created_at: now,
     });
-    const attempts = deps.store.listAttempts(match.id, args.round);
-    const invalid = attempts.filter((a) => a.action === null).length;
+    const { invalid, tokens } = deps.store.attemptTotals(match.id, args.round);
     if (!parsed.ok && invalid < MAX_INVALID_ATTEMPTS) {
       return {
         kind: "invalid",
         message: `${parsed.reason} This was invalid reply ${invalid} of ${MAX_INVALID_ATTEMPTS} for round ${args.round}; after ${MAX_INVALID_ATTEMPTS} the round is void and scores 0.`,
       };
     }
-    const knownTokens = attempts.filter((a) => a.tokens !== null);
     const input: RoundInput = {
       round: args.round,
       action: parsed.ok ? parsed.action : null,
       raw_text: args.choice,
       rationale: args.rationale ?? null,
-      tokens: knownTokens.length > 0 ? knownTokens.reduce((sum, a) => sum + (a.tokens as number), 0) : null,
+      tokens,
       invalid_attempts: invalid,
       session_id: caller.sessionId,
       decided_at: now,
     };
-    const decision =
-      match.opponent === "agent"
-        ? recordAgentMove(deps, match, pendingDecision(match, input))
-        : decideRound(deps, match, input);
-    return { kind: "recorded", result: moveResult(deps, match.id, decision, false) };
+    if (match.opponent === "agent") {
+      const decision = recordAgentMove(deps, match, pendingDecision(match, input));
+      return { kind: "recorded", result: moveResult(deps, match.id, decision, false) };
+    }
+    const decided = decideRound(deps, match, input);
+    return { kind: "recorded", result: moveResult(deps, match.id, decided.decision, false, decided) };
   });
 }
 
@@ -130,11 +129,19 @@ function pendingDecision(match: MatchRecord, input: RoundInput): DecisionRecord 
   };
 }
 
+/** A decided round with the match as it now stands, so the reply needs no second read of the record. */
+interface DecidedRound {
+  decision: DecisionRecord;
+  match: MatchRecord;
+  decisions: DecisionRecord[];
+}
+
 /** Draws the opponent's move for the round, scores it, records the decision and advances the match. */
-function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): DecisionRecord {
+function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): DecidedRound {
   const game = deps.catalog.game(match.game);
   const stage = deps.catalog.stageGame(match.game, match.variant);
-  const past = deps.store.listDecisions(match.id);
+  // The hot path of one-shot play: round 1 has no history to read.
+  const past = input.round === 1 ? [] : deps.store.listDecisions(match.id);
   // A generator derived for this round alone: replaying the history reproduces the move after a restart.
   const other = opponentMove(
     match.opponent,
@@ -154,7 +161,13 @@ function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): Dec
   deps.store.saveDecision(decision);
   const finished = input.round >= match.rounds;
   deps.store.advanceMatch(match.id, input.round + 1, finished, input.decided_at);
-  return decision;
+  const advanced: MatchRecord = {
+    ...match,
+    next_round: input.round + 1,
+    status: finished ? "finished" : "open",
+    finished_at: finished ? input.decided_at : null,
+  };
+  return { decision, match: advanced, decisions: [...past, decision] };
 }
 
 /**
@@ -180,12 +193,13 @@ function moveResult(
   matchId: string,
   decision: DecisionRecord,
   replayed: boolean,
+  current?: DecidedRound,
 ): MoveResult {
-  const match = deps.store.getMatch(matchId) as MatchRecord;
+  const match = current?.match ?? (deps.store.getMatch(matchId) as MatchRecord);
   const framing = deps.catalog.framing(match.framing);
   const label = (action: ActionId | null) => (action === null ? null : (framing.labels[action] as string));
   const finished = match.status === "finished";
-  const decisions = deps.store.listDecisions(match.id);
+  const decisions = current?.decisions ?? deps.store.listDecisions(match.id);
   return {
     match_id: match.id,
     round: decision.round,

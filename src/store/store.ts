@@ -216,6 +216,14 @@ export class Store {
     ).run(attempt);
   }
 
+  /** How many replies of a round were invalid, and the tokens its attempts reported (null if none did). */
+  attemptTotals(matchId: string, round: number): { invalid: number; tokens: number | null } {
+    return this.stmt(
+      `SELECT coalesce(sum(action IS NULL), 0) AS invalid, sum(tokens) AS tokens
+       FROM attempts WHERE match_id = ? AND round = ?`,
+    ).get(matchId, round) as { invalid: number; tokens: number | null };
+  }
+
   listAttempts(matchId: string, round: number): AttemptRecord[] {
     return this.stmt("SELECT * FROM attempts WHERE match_id = ? AND round = ? ORDER BY id").all(
       matchId,
