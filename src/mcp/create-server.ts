@@ -5,6 +5,10 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { packageRoot } from "../package-root.js";
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { registerPlayPrompt } from "./prompts/play-prompt.js";
+import { registerCatalogResources } from "./resources/catalog-resources.js";
+import { registerMatchResource } from "./resources/match-resource.js";
+import { registerStudyReport } from "./resources/study-report.js";
 import type { ToolContext } from "./tool-context.js";
 import { registerEquilibria } from "./tools/equilibria.js";
 import { registerEquilibriumDeviation } from "./tools/equilibrium-deviation.js";
@@ -70,5 +74,9 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   registerRepeatedMetrics(server, context);
   registerJoinMatch(server, context);
   registerEquilibriumDeviation(server, context);
+  registerPlayPrompt(server, context);
+  registerCatalogResources(server, context);
+  registerMatchResource(server, context);
+  registerStudyReport(server, context);
   return server;
 }

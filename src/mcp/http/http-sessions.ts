@@ -59,15 +59,12 @@ export class HttpSessions {
     this.sessions.delete(id);
   }
 
-  expireIdle(now: number): string[] {
-    const expired: string[] = [];
+  /** Closes every session with no call in flight and no request for the idle timeout. */
+  expireIdle(now: number): void {
     for (const session of this.sessions.values()) {
-      if (session.inFlight === 0 && now - session.lastActiveAt >= this.limits.idleTimeoutMs) {
-        expired.push(session.id);
+      if (session.inFlight === 0 && now - session.lastActiveAt >= this.limits.idleTimeoutMs)
         void close(session);
-      }
     }
-    return expired;
   }
 
   async closeAll(): Promise<void> {

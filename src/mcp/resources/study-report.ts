@@ -1,0 +1,46 @@
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+} from "@modelcontextprotocol/server";
+import { reportData } from "../../queries/report-data-query.js";
+import { renderReportHtml } from "../../report/render-report.js";
+import type { ToolContext } from "../tool-context.js";
+
+/**
+ * `same-game://studies/{id}/report`: the study's HTML report (the page `same-game report --study ID`
+ * writes), so a host can show or save it without a shell. Like the analysis tools it reads every player's
+ * play in the study; one resource is listed per registered study.
+ */
+export function registerStudyReport(server: McpServer, { deps }: ToolContext): void {
+  server.registerResource(
+    "study-report",
+    new ResourceTemplate("same-game://studies/{id}/report", {
+      list: () => ({
+        resources: deps.store.listStudies().map((study) => ({
+          uri: `same-game://studies/${study.id}/report`,
+          name: `Report of ${study.name}`,
+          mimeType: "text/html",
+        })),
+      }),
+    }),
+    {
+      title: "Study report",
+      description:
+        "Self-contained HTML report of one registered study: cooperation by framing, robustness R and shifts, payoff sensitivity λ, repeated-play comprehension, verification checks.",
+      mimeType: "text/html",
+    },
+    async (uri, { id }) => {
+      const study = deps.store.getStudy(String(id));
+      if (!study) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `No study with id "${String(id)}"; registered studies are listed under resources.`,
+        );
+      }
+      const text = await renderReportHtml(reportData(deps, { study_id: study.id }));
+      return { contents: [{ uri: uri.href, mimeType: "text/html", text }] };
+    },
+  );
+}
