@@ -3,7 +3,13 @@ import { z } from "zod";
 import { joinMatch } from "../../play/agent-match-join.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
-import { matchIdSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
+import {
+  matchIdSchema,
+  playerSchema,
+  RECORDING_TOOL,
+  roundViewSchema,
+  roundViewText,
+} from "./play-schemas.js";
 
 const inputSchema = z.object({
   match_id: matchIdSchema.describe('The match_id of a match another player started with opponent "agent"'),
@@ -14,7 +20,7 @@ const inputSchema = z.object({
     .max(100)
     .optional()
     .describe("A framing for your seat that certifies for the game variant; the first seat's when absent"),
-  player: z.string().trim().min(1).max(200).optional().describe("Label of the player being evaluated"),
+  player: playerSchema,
 });
 
 export function registerJoinMatch(server: McpServer, { deps, caller }: ToolContext): void {
@@ -26,12 +32,7 @@ export function registerJoinMatch(server: McpServer, { deps, caller }: ToolConte
         'Takes the second seat of a match another player started with opponent "agent". You get your own match_id and first prompt; answer each round with submit_move on your own match_id. A round is decided once both players have moved: until then submit_move answers status "pending" — send the same choice again (or call get_match) to see the outcome. Neither side sees the other\'s move before both are in; a side that keeps the other waiting too long forfeits the round (0 points for both).',
       inputSchema,
       outputSchema: roundViewSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: RECORDING_TOOL,
     },
     async (args) =>
       answering("join_match", () => {

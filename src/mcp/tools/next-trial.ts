@@ -3,7 +3,7 @@ import { z } from "zod";
 import { nextTrial } from "../../play/studies.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
-import { roundViewSchema, roundViewText } from "./play-schemas.js";
+import { playerSchema, RECORDING_TOOL, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const outputSchema = z.object({
   complete: z.boolean(),
@@ -22,15 +22,10 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
         "Starts (or resumes) this player's next trial of a registered study. The server assigns the condition by a seeded balanced schedule; answer it with submit_move, then call next_trial again until it says the study is complete.",
       inputSchema: z.object({
         study_id: z.string().trim().min(1).max(100),
-        player: z.string().trim().min(1).max(200).optional().describe("Label of the player being evaluated"),
+        player: playerSchema,
       }),
       outputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: RECORDING_TOOL,
     },
     async ({ study_id, player }) =>
       answering("next_trial", () => {

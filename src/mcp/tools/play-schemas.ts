@@ -8,6 +8,22 @@ export const matchIdSchema = z
   .max(100, "match_id is at most 100 characters")
   .describe("The match id returned by start_match, next_trial or join_match");
 
+export const playerSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("Label of the player being evaluated (the server's --player wins when set)");
+
+/** Annotations of the play tools that write: they add to the record and never delete. */
+export const RECORDING_TOOL = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
 export const roundViewSchema = z.object({
   match_id: z.string(),
   round: z.number(),

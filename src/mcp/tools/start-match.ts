@@ -5,7 +5,7 @@ import { PROMPT_STYLES, VARIANT_IDS } from "../../domain/types.js";
 import { DEFAULT_OPPONENT, newSeed, startMatch } from "../../play/start-match.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
-import { roundViewSchema, roundViewText } from "./play-schemas.js";
+import { playerSchema, RECORDING_TOOL, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const id = z.string().trim().min(1).max(100);
 
@@ -18,7 +18,7 @@ const inputSchema = z.object({
   opponent: id.default(DEFAULT_OPPONENT).describe("An opponent id from list_games"),
   opponent_params: OpponentChoiceSchema.shape.params.describe('Parameters of the opponent, e.g. {"p": 0.3}'),
   style: z.enum(PROMPT_STYLES).default("zero-shot"),
-  player: z.string().trim().min(1).max(200).optional().describe("Label of the player being evaluated"),
+  player: playerSchema,
   seed: z.union([z.number().int(), z.string().trim().min(1).max(100)]).optional(),
   history_mode: z
     .enum(HISTORY_MODES)
@@ -45,12 +45,7 @@ export function registerStartMatch(server: McpServer, { deps, caller }: ToolCont
         "Starts one match of a game and returns its id and the first round's prompt. Answer each round with submit_move.",
       inputSchema,
       outputSchema: roundViewSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: RECORDING_TOOL,
     },
     async (args) =>
       answering("start_match", () => {
