@@ -98,17 +98,17 @@ describe("HTTP sessions", () => {
       const opened = await initialize(server.url);
       const id = opened.headers.get("mcp-session-id") as string;
       await opened.text();
-      // A bucket of 3 starts full: three pings within a few ms pass, the fourth finds < 1 token.
-      const statuses: number[] = [];
-      const retryAfter: (string | null)[] = [];
-      for (let i = 0; i < 4; i++) {
-        const response = await ping(server.url, id, 10 + i);
-        statuses.push(response.status);
-        retryAfter.push(response.headers.get("retry-after"));
-        await response.text();
-      }
+      // A bucket of 3 starts full: of four pings sent at once, three pass and one finds < 1 token left
+      // (refill in the few ms between them is 3/s × ~0.01 s ≈ 0.03), so waiting for 1 token takes ≤ 1 s.
+      const responses = await Promise.all([0, 1, 2, 3].map((i) => ping(server.url, id, 10 + i)));
+      const statuses = responses.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(retryAfter[3]).toBe("1");
+      const refused = responses.find((r) => r.status === 429) as Response;
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(await refused.json()).toMatchObject({
+        error: { message: expect.stringMatching(/3 per second/) },
+      });
+      await Promise.all(responses.filter((r) => r !== refused).map((r) => r.text()));
     } finally {
       await server.stop();
     }
