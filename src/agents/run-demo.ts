@@ -100,7 +100,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
           launch,
           studyId: study.study_id,
           agent,
-          seed,
+          // Not the study id: it is random, and the seed alone must fix every choice.
+          seed: `${seed}:${i}`,
           trialsPerSession: Math.ceil(study.trials_per_player / sessions),
           onTrial: () => options.onProgress?.(++done, total),
         });

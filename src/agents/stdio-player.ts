@@ -69,6 +69,7 @@ export interface StudyPlayOptions {
   readonly launch: ServerLaunch;
   readonly studyId: string;
   readonly agent: ReferenceAgent;
+  /** Seeds the agent's choices, with its name and the session number; the same seed replays the same play. */
   readonly seed: string | number;
   /** Trials per MCP session; the study is played in as many sessions as that takes. */
   readonly trialsPerSession: number;
@@ -85,7 +86,7 @@ export async function playStudy(options: StudyPlayOptions): Promise<{ trials: nu
   let trials = 0;
   let sessions = 0;
   for (let complete = false; !complete; sessions++) {
-    const rng = createRng(`${seed}:${agent.name}:${studyId}:${sessions}`);
+    const rng = createRng(`${seed}:${agent.name}:${sessions}`);
     const client = await connectAgent(launch, agent.name);
     try {
       for (let played = 0; played < trialsPerSession; played++) {

@@ -20,6 +20,7 @@ import { registerPayoffSensitivity } from "./tools/payoff-sensitivity.js";
 import { registerPower } from "./tools/power.js";
 import { registerRegisterStudy } from "./tools/register-study.js";
 import { registerRepeatedMetrics } from "./tools/repeated-metrics.js";
+import { registerReport } from "./tools/report.js";
 import { registerRobustness } from "./tools/robustness.js";
 import { registerStartMatch } from "./tools/start-match.js";
 import { registerSubmitMove } from "./tools/submit-move.js";
@@ -71,6 +72,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   registerPayoffSensitivity(server, context);
   registerEquilibria(server, context);
   registerPower(server, context);
+  registerReport(server, context);
   registerRepeatedMetrics(server, context);
   registerJoinMatch(server, context);
   registerEquilibriumDeviation(server, context);

@@ -47,7 +47,20 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
   }
   return [...cells.values()].map(({ player, game, framing, counts, sessions }) =>
     sessions
-      ? { player, game, framing, counts, clusters: [...sessions.values()] }
+      ? { player, game, framing, counts, clusters: inStableOrder([...sessions.values()]) }
       : { player, game, framing, counts },
   );
+}
+
+/**
+ * Session ids are random, so the order SQLite groups them in changes between runs of the same study; the
+ * bootstrap draws clusters by position, so a fixed order (by content) keeps a seed's intervals identical.
+ */
+function inStableOrder(clusters: ActionCounts[]): ActionCounts[] {
+  const key = (c: ActionCounts) =>
+    JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return clusters
+    .map((cluster) => ({ cluster, key: key(cluster) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ cluster }) => cluster);
 }

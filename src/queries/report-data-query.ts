@@ -1,7 +1,6 @@
 import { createBinomialSampler, drawBinomial } from "../analysis/binomial-sampler.js";
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
-import { payoffSensitivityAnalysis } from "../analysis/payoff-sensitivity.js";
 import { percentileInterval } from "../analysis/percentile.js";
 import type { Estimate } from "../analysis/robustness-checks.js";
 import type { PlayDeps } from "../play/play-deps.js";
@@ -19,6 +18,7 @@ import type {
 import { UsageError } from "../usage-error.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 import { robustnessReport } from "./robustness-query.js";
+import { sensitivityReport } from "./sensitivity-query.js";
 
 export interface ReportQuery {
   /** Only this study's live play; imported counts belong to no study and are then left out. */
@@ -46,7 +46,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const cells = cellsFromRows(rows).filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
   const cooperation = cooperationCells(deps, cells, bootstrap, seed);
   const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed) : null;
-  const sensitivity = cells.length > 0 ? sensitivitySection(deps, cells, bootstrap, seed) : null;
+  const sensitivity = cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed) : null;
   const repeated = repeatedCells(deps, query.study_id);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
   return {
@@ -187,21 +187,11 @@ function robustnessSection(
 /** λ̂ per cell and the pooled maximum-likelihood λ per (player, framing), with their checks. */
 function sensitivitySection(
   deps: PlayDeps,
-  cells: readonly CountCell[],
+  studyId: string | undefined,
   bootstrap: number,
   seed: number,
 ): { result: SensitivityResult; checks: VerificationCheck[] } {
-  const gameIds = [...new Set(cells.map((c) => c.game))];
-  const games = Object.fromEntries(
-    gameIds.map((id) => [
-      id,
-      {
-        stage: deps.catalog.stageGame(id, "base"),
-        cooperativeAction: deps.catalog.game(id).cooperativeAction as string,
-      },
-    ]),
-  );
-  const analysis = payoffSensitivityAnalysis(cells, { games, bootstrap, seed });
+  const analysis = sensitivityReport(deps, { study_id: studyId, bootstrap, seed });
   return {
     result: {
       cells: analysis.cells.map(({ player, game, framing, lambda }) => ({ player, game, framing, lambda })),

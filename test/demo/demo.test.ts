@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoResult, runDemo } from "../../src/agents/run-demo.js";
+import { connectAgent } from "../../src/agents/stdio-player.js";
 import { CLI, requireBuiltCli } from "../support/built-cli.js";
 
 // The calibration contract of the reference agents (issue 6): the demo runs in-process, but every move
@@ -53,7 +54,7 @@ describe("same-game demo with the three reference agents", () => {
 
   it("finds the story-swayed agent cooperating more among friends, the shift's CI excluding 0", () => {
     // Business prompts contain the stems firm and profit (lean −2: P(C) = 1/(1+e^1.2) ≈ 0.23); friend-sharing
-    // prompts contain friend (lean +1: P(C) = 1/(1+e^−0.6) ≈ 0.65); the expected shift is ≈ 0.42.
+    // prompts contain friend and together (lean +2: P(C) ≈ 0.77); the expected shift is ≈ 0.54.
     const player = demo.report.robustness?.players.find((p) => p.player === "story-swayed");
     expect(player?.shift?.estimate).toBeGreaterThan(0);
     expect(player?.shift?.ci[0]).toBeGreaterThan(0);
@@ -67,7 +68,9 @@ describe("same-game demo with the three reference agents", () => {
 
   it("plays tit-for-tat in repeated PD: full cooperation against tit-for-tat", () => {
     // TFT vs TFT cooperates all 16 rounds: 16 × 4 = 64 points, comprehension from round 1.
-    const cell = demo.report.repeated?.find((c) => c.player === "payoff-reader" && c.opponent === "tit-for-tat");
+    const cell = demo.report.repeated?.find(
+      (c) => c.player === "payoff-reader" && c.opponent === "tit-for-tat",
+    );
     expect(cell?.mean_total_points).toBe(64);
     expect(cell?.mean_cooperation_rate).toBe(1);
     expect(cell?.mean_comprehension_round).toBe(1);
@@ -79,9 +82,26 @@ describe("same-game demo with the three reference agents", () => {
     for (const title of ["Cooperation rate", "Robustness R", "Payoff sensitivity λ", "Round"]) {
       expect(page).toMatch(new RegExp(`<text[^>]*>${title}</text>`));
     }
-    const urls = (page.match(/https?:\/\/[^\s"'<>)]*/g) ?? []).filter((u) => !u.startsWith("http://www.w3.org/"));
+    const urls = (page.match(/https?:\/\/[^\s"'<>)]*/g) ?? []).filter(
+      (u) => !u.startsWith("http://www.w3.org/"),
+    );
     expect(urls).toEqual([]);
     expect(page).not.toMatch(/\b(src|href)\s*=\s*["'](?!#)/);
     expect(page).not.toMatch(/url\(\s*["']?(?!#)/);
+  });
+
+  it("serves a study's report as the resource same-game://studies/{id}/report", async () => {
+    const client = await connectAgent({ cliPath: CLI, dbPath: demo.dbPath }, "report-reader");
+    try {
+      const oneShot = demo.studies[0]?.study_id;
+      const listed = await client.listResources();
+      expect(listed.resources.map((r) => r.uri)).toContain(`same-game://studies/${oneShot}/report`);
+      const read = await client.readResource({ uri: `same-game://studies/${oneShot}/report` });
+      const page = (read.contents[0] as { text: string }).text;
+      expect(page).toContain("<svg");
+      expect(page).toContain(demo.studies[0]?.name);
+    } finally {
+      await client.close();
+    }
   });
 });

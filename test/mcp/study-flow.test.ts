@@ -84,6 +84,16 @@ describe("a pre-registered one-shot study over MCP", () => {
     }
     const design_check = report.checks.find((c) => /design|cells|decisions/i.test(c.name));
     expect(design_check?.ok).toBe(true);
+
+    const everything = await call<{
+      header: { players: string[]; study: { id: string } };
+      cooperation: { game: string; framing: string; rate: number; n: number }[];
+    }>(client, "report", { study_id: study.study_id, bootstrap: 200 });
+    expect(everything.header).toMatchObject({ players: ["scripted"], study: { id: study.study_id } });
+    // 3 trials per cell, story-swayed: 0 of 3 cooperate under business, 3 of 3 with friends.
+    for (const cell of everything.cooperation) {
+      expect(cell).toMatchObject({ n: 3, rate: cell.framing === "business" ? 0 : 1 });
+    }
   });
 
   it("resumes an unfinished trial instead of handing out a new one, and refuses unknown studies", async () => {

@@ -10,7 +10,8 @@ export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
   const title = "Robustness R";
   return {
     title: "Robustness R by game and player",
-    width: { step: 28 * Math.max(1, new Set(result.games.map((g) => g.player)).size) + 20 },
+    // `for: "position"`: the step sizes each game slot; without it vega-lite sizes each offset (player) slot.
+    width: { step: 28 * Math.max(1, new Set(result.games.map((g) => g.player)).size) + 20, for: "position" },
     height: 240,
     data: {
       values: result.games.map((g) => ({

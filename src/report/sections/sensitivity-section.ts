@@ -30,7 +30,8 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
   const pooledOnly = { filter: "datum.kind === 'pooled'" };
   return {
     title: "Payoff sensitivity λ by framing",
-    width: { step: 28 * Math.max(1, players) + 20 },
+    // `for: "position"`: the step sizes each framing slot, not each player offset within it.
+    width: { step: 28 * Math.max(1, players) + 20, for: "position" },
     height: 240,
     data: { values: [...cellRows, ...pooledRows] },
     layer: [

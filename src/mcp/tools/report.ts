@@ -1,0 +1,51 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { reportData } from "../../queries/report-data-query.js";
+import type { ToolContext } from "../tool-context.js";
+import { answering, toolAnswer } from "../tool-result.js";
+
+const id = z.string().trim().min(1).max(200);
+
+export function registerReport(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "report",
+    {
+      title: "Report",
+      description:
+        "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
+      inputSchema: z.object({
+        study_id: id.optional(),
+        framings: z.array(id).min(2).max(50).optional().describe("Framings to compare, baseline first"),
+        bootstrap: z.number().int().min(1).max(100_000).default(2_000),
+        seed: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1)
+          .default(1),
+      }),
+      outputSchema: z.looseObject({
+        header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
+        checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      answering("report", () => {
+        const data = reportData(deps, args);
+        const checks = [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
+        const failed = checks.filter((c) => !c.ok);
+        const text = [
+          `${data.header.title}: ${data.header.players.length} player(s) (${data.header.players.join(", ")}).`,
+          data.robustness
+            ? `Pooled R ${data.robustness.pooled.R.estimate.toFixed(3)} over ${data.robustness.framings.join(" → ")}.`
+            : "No robustness analysis (needs one-shot decisions in two framings).",
+          `${data.repeated?.length ?? 0} repeated-play cell(s).`,
+          failed.length === 0
+            ? `Verification: all ${checks.length} checks ok.`
+            : `Verification: ${failed.length} of ${checks.length} checks FAILED — ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
+        ].join("\n");
+        return toolAnswer({ ...data } as Record<string, unknown>, text);
+      }),
+  );
+}

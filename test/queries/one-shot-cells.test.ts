@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { cellsFromRows } from "../../src/queries/one-shot-cells.js";
+import type { CellCountRow } from "../../src/store/records.js";
+
+const row = (session: string | null, action: string, count: number, framing = "business"): CellCountRow => ({
+  player: "p",
+  game: "prisoners-dilemma",
+  variant: "base",
+  framing,
+  action,
+  session_id: session,
+  count,
+  source: session === null ? "paper" : null,
+});
+
+describe("cellsFromRows", () => {
+  it("sums a cell's sessions into its counts and keeps each session as a cluster", () => {
+    const [cell] = cellsFromRows([row("s1", "cooperate", 2), row("s1", "defect", 1), row("s2", "defect", 3)]);
+    expect(cell?.counts).toEqual({ cooperate: 2, defect: 4 });
+    expect(cell?.clusters).toEqual([{ cooperate: 2, defect: 1 }, { defect: 3 }]);
+  });
+
+  it("orders clusters by content, so random session ids cannot change a seeded bootstrap", () => {
+    const a = cellsFromRows([row("zz", "defect", 3), row("aa", "cooperate", 1)]);
+    const b = cellsFromRows([row("aa", "defect", 3), row("zz", "cooperate", 1)]);
+    expect(a).toEqual(b);
+  });
+
+  it("refuses a cell that mixes live sessions with imported counts under one player label", () => {
+    expect(() => cellsFromRows([row("s1", "defect", 1), row(null, "defect", 5)])).toThrow(
+      /both live and imported decisions/,
+    );
+  });
+});
