@@ -31,15 +31,9 @@ export interface RepeatedRoundRow {
   invalid_attempts: number;
 }
 
-/** How often one action was chosen (validly) in one (player, game, variant, framing) cell. */
-export interface CellActionCountRow {
-  player: string;
-  game: string;
-  variant: string;
-  framing: string;
-  action: string;
-  count: number;
-}
+/** How often one action was chosen (validly) in one (player, game, variant, framing) cell: the same shape
+ * as a row of published counts, so live and imported cells read alike. */
+export type CellActionCountRow = ImportedCountRow;
 
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
 const BUSY_TIMEOUT_MS = 10_000;

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RoundView as View } from "../../src/play/match-view.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 
 let deps: ReturnType<typeof tempDeps>;
@@ -13,14 +14,6 @@ afterEach(async () => {
   await client.close();
   deps.dispose();
 });
-
-interface View {
-  match_id: string;
-  round: number;
-  rounds: number | null;
-  prompt: string;
-  labels: string[];
-}
 
 describe("one-shot play loop over MCP", () => {
   it("records a decision with the payoffs of the game and answers blind to the condition", async () => {

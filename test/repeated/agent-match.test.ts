@@ -1,5 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RoundView as View } from "../../src/play/match-view.js";
+import type { MoveResult as Moved } from "../../src/play/submit-move.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 
 let deps: ReturnType<typeof tempDeps>;
@@ -17,24 +19,6 @@ afterEach(async () => {
   await bob.close();
   deps.dispose();
 });
-
-interface View {
-  match_id: string;
-  round: number;
-  prompt: string;
-  labels: string[];
-}
-interface Moved {
-  status: string;
-  your_choice: string | null;
-  opponent_choice: string | null;
-  your_points: number;
-  opponent_points: number;
-  outcome: string;
-  finished: boolean;
-  total_points: number | null;
-  next: View | null;
-}
 
 const C = "Cooperate";
 const D = "Defect";

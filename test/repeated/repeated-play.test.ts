@@ -1,7 +1,9 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { matchMetrics } from "../../src/analysis/repeated-metrics.js";
+import type { RoundView as View } from "../../src/play/match-view.js";
 import { storedTranscripts } from "../../src/play/repeated-metrics-query.js";
+import type { MoveResult as Moved } from "../../src/play/submit-move.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 
 let deps: ReturnType<typeof tempDeps>;
@@ -15,25 +17,6 @@ afterEach(async () => {
   await client.close();
   deps.dispose();
 });
-
-interface View {
-  match_id: string;
-  round: number;
-  rounds: number | null;
-  prompt: string;
-  labels: string[];
-}
-
-interface Moved {
-  status: string;
-  your_choice: string | null;
-  opponent_choice: string | null;
-  your_points: number;
-  opponent_points: number;
-  finished: boolean;
-  total_points: number | null;
-  next: View | null;
-}
 
 const C = "Cooperate";
 const D = "Defect";

@@ -5,6 +5,7 @@ import { powerText } from "../../queries/power-text.js";
 import { UsageError } from "../../usage-error.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { bootstrapShape } from "./analysis-schemas.js";
 
 const rate = z.number().min(0).max(1);
 
@@ -17,12 +18,7 @@ export const powerInputShape = {
   n: z.number().int().min(1).max(100_000).optional().describe("Trials per framing for the R2 precision"),
   simulations: z.number().int().min(10).max(5_000).default(200),
   bootstrap: z.number().int().min(100).max(10_000).default(1_000),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(1),
+  seed: bootstrapShape.seed,
 };
 
 /** The shift to plan for, from `delta` or `comparison` (exactly one of them). */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { reportData } from "../../queries/report-data-query.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { bootstrapShape } from "./analysis-schemas.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -17,12 +18,7 @@ export function registerReport(server: McpServer, { deps }: ToolContext): void {
         study_id: id.optional(),
         framings: z.array(id).min(2).max(50).optional().describe("Framings to compare, baseline first"),
         bootstrap: z.number().int().min(1).max(100_000).default(2_000),
-        seed: z
-          .number()
-          .int()
-          .min(0)
-          .max(2 ** 31 - 1)
-          .default(1),
+        seed: bootstrapShape.seed,
       }),
       outputSchema: z.looseObject({
         header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
