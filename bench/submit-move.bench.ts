@@ -1,6 +1,6 @@
 // The issue-4 benchmark: a submit_move round trip through the SDK client (in-process) next to a no-op tool
 // on the same server. Target: ratio ≤ 1.5 — recording a move must cost less than half of the SDK's own
-// per-call overhead. Run: npx vitest bench --run bench/submit-move.bench.ts
+// per-call overhead. Run: npx vitest bench --run bench/submit-move.bench.ts --outputJson out.json (medians).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +67,21 @@ afterAll(async () => {
 describe("MCP call round trip, in-process", () => {
   bench("noop tool", async () => {
     await client.callTool({ name: "noop", arguments: {} });
+  });
+  // The floor under any durable recording: one INSERT in its own write transaction (WAL, synchronous=NORMAL).
+  bench("floor: a one-row write transaction", () => {
+    store.transaction(() =>
+      store.insertAttempt({
+        match_id: matchIds[0] as string,
+        round: 1,
+        session_id: "bench-session",
+        raw_text: "floor",
+        action: null,
+        invalid_reason: null,
+        tokens: null,
+        created_at: "",
+      }),
+    );
   });
   bench("submit_move (records a decision)", async () => {
     const match_id = matchIds[next++] as string;
