@@ -67,3 +67,19 @@ export const battleOfTheSexes: StageGame = {
     [0, 2],
   ],
 };
+
+/**
+ * A degenerate game (row T/B, column L/R): against T the column player is indifferent, so (T, y·L + (1−y)·R)
+ * is an equilibrium for every y ∈ [½, 1], beside (B, R). Its equilibria: (T,L), (B,R), (T, ½L+½R).
+ */
+export const degenerateTB: StageGame = {
+  actions: ["T", "B"],
+  u1: [
+    [1, 0],
+    [0, 1],
+  ],
+  u2: [
+    [1, 1],
+    [0, 2],
+  ],
+};

@@ -8,6 +8,7 @@ import {
 import type { StageGame } from "../../src/domain/types.js";
 import {
   battleOfTheSexes,
+  degenerateTB,
   harmony,
   matchingPennies,
   prisonersDilemma,
@@ -159,17 +160,7 @@ describe("nashEquilibria on a degenerate game", () => {
   // continuum with extreme points (T, L) and (T, (½, ½)) — supports of sizes 1 and 2. Against B the column
   // player plays R (2 > 0) and B answers R (1 > 0): (B, R). No equilibrium has the row player mixing,
   // since column indifference needs x_T = x_T + 2 x_B.
-  const degenerate: StageGame = {
-    actions: ["T", "B"],
-    u1: [
-      [1, 0],
-      [0, 1],
-    ],
-    u2: [
-      [1, 1],
-      [0, 2],
-    ],
-  };
+  const degenerate = degenerateTB;
 
   it("reports every extreme equilibrium, including one with unequal supports, and flags degeneracy", () => {
     const result = expectEquilibria(degenerate, [

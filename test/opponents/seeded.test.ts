@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { opponentMove } from "../../src/domain/opponents/index.js";
 import { createRng } from "../../src/domain/rng.js";
-import type { StageGame } from "../../src/domain/types.js";
 import {
   battleOfTheSexes,
+  degenerateTB,
   harmony,
   prisonersDilemma,
   rockPaperScissors,
@@ -100,17 +100,7 @@ describe("equilibrium-sampler", () => {
 
   it("does not apply to a game with neither a completely mixed nor a unique pure equilibrium", () => {
     // Equilibria (T,L), (B,R) and (T, ½L+½R): two pure ones, none completely mixed.
-    const twoPure: StageGame = {
-      actions: ["T", "B"],
-      u1: [
-        [1, 0],
-        [0, 1],
-      ],
-      u2: [
-        [1, 1],
-        [0, 2],
-      ],
-    };
+    const twoPure = degenerateTB;
     expect(() => opponentMove("equilibrium-sampler", {}, plainGame(twoPure), [], createRng(1))).toThrow(
       /does not apply.*the ones that do are random, pattern, best-response-last, best-response-majority, agent/,
     );
