@@ -4,6 +4,7 @@ import { VARIANT_IDS } from "../../domain/types.js";
 import { equilibriaReport, equilibriaText } from "../../queries/equilibria-query.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { READ_ONLY } from "./annotations.js";
 
 const distribution = z.record(z.string(), z.number());
 
@@ -36,7 +37,7 @@ export function registerEquilibria(server: McpServer, { deps }: ToolContext): vo
         variant: z.enum(VARIANT_IDS).default("base"),
       }),
       outputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async ({ game, variant }) =>
       answering("equilibria", () => {

@@ -4,6 +4,7 @@ import { VARIANT_IDS } from "../../domain/types.js";
 import { type CellDeviation, equilibriumDeviationByCell } from "../../play/equilibrium-deviation-query.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { READ_ONLY } from "./annotations.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -76,7 +77,7 @@ export function registerEquilibriumDeviation(server: McpServer, { deps }: ToolCo
         "For each (player, game, variant, framing) cell: the empirical action distribution over valid decisions (one-shot and repeated, live and imported) beside the stage game's Nash equilibria, with total variation and JSD to the nearest equilibrium strategy and the exploitability of the play. For payoff and joint counterfactuals also against the base game's equilibria: staying nearer those is the template-persistence signature.",
       inputSchema,
       outputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async (args) =>
       answering("equilibrium_deviation", () => {

@@ -3,13 +3,8 @@ import { z } from "zod";
 import { joinMatch } from "../../play/agent-match-join.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
-import {
-  matchIdSchema,
-  playerSchema,
-  RECORDING_TOOL,
-  roundViewSchema,
-  roundViewText,
-} from "./play-schemas.js";
+import { RECORDING } from "./annotations.js";
+import { matchIdSchema, playerSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const inputSchema = z.object({
   match_id: matchIdSchema.describe('The match_id of a match another player started with opponent "agent"'),
@@ -32,7 +27,7 @@ export function registerJoinMatch(server: McpServer, { deps, caller }: ToolConte
         'Takes the second seat of a match another player started with opponent "agent". You get your own match_id and first prompt; answer each round with submit_move on your own match_id. A round is decided once both players have moved: until then submit_move answers status "pending" — send the same choice again (or call get_match) to see the outcome. Neither side sees the other\'s move before both are in; a side that keeps the other waiting too long forfeits the round (0 points for both).',
       inputSchema,
       outputSchema: roundViewSchema,
-      annotations: RECORDING_TOOL,
+      annotations: RECORDING,
     },
     async (args) =>
       answering("join_match", () => {

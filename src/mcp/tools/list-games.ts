@@ -4,6 +4,7 @@ import { listOpponents, opponentsFor } from "../../domain/opponents/index.js";
 import { PROMPT_STYLES, VARIANT_IDS } from "../../domain/types.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { READ_ONLY } from "./annotations.js";
 
 const outputSchema = z.object({
   games: z.array(
@@ -29,7 +30,7 @@ export function registerListGames(server: McpServer, { deps }: ToolContext): voi
       description:
         "The catalog: every game with its actions, rounds and variants (base, label, payoff, joint), the framings that certify for each variant, the opponents that can play it, and the prompting styles.",
       outputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async () =>
       answering("list_games", () => {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { nextTrial } from "../../play/studies.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
-import { playerSchema, RECORDING_TOOL, roundViewSchema, roundViewText } from "./play-schemas.js";
+import { RECORDING } from "./annotations.js";
+import { playerSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const outputSchema = z.object({
   complete: z.boolean(),
@@ -25,7 +26,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
         player: playerSchema,
       }),
       outputSchema,
-      annotations: RECORDING_TOOL,
+      annotations: RECORDING,
     },
     async ({ study_id, player }) =>
       answering("next_trial", () => {

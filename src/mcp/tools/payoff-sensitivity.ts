@@ -4,6 +4,7 @@ import { sensitivityReport, sensitivityText } from "../../queries/sensitivity-qu
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { analysisFilterShape, bootstrapShape } from "./analysis-schemas.js";
+import { READ_ONLY } from "./annotations.js";
 
 const estimate = z.object({ estimate: z.number(), ci: z.tuple([z.number(), z.number()]) });
 
@@ -36,7 +37,7 @@ export function registerPayoffSensitivity(server: McpServer, { deps }: ToolConte
         ...bootstrapShape,
       }),
       outputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async (args) =>
       answering("payoff_sensitivity", () => {

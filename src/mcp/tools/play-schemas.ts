@@ -16,14 +16,6 @@ export const playerSchema = z
   .optional()
   .describe("Label of the player being evaluated (the server's --player wins when set)");
 
-/** Annotations of the play tools that write: they add to the record and never delete. */
-export const RECORDING_TOOL = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-} as const;
-
 export const roundViewSchema = z.object({
   match_id: z.string(),
   round: z.number(),

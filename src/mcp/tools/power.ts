@@ -6,6 +6,7 @@ import { UsageError } from "../../usage-error.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { bootstrapShape } from "./analysis-schemas.js";
+import { READ_ONLY } from "./annotations.js";
 
 const rate = z.number().min(0).max(1);
 
@@ -44,7 +45,7 @@ export function registerPower(server: McpServer, _context: ToolContext): void {
         "Planning numbers: trials per framing needed to detect a cooperation shift (two-proportion z test) and the expected 95% CI half-width of R2 at that many trials, by simulation with the same bootstrap.",
       inputSchema: z.object(powerInputShape),
       outputSchema: z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) }),
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async (args) =>
       answering("power", () => {

@@ -4,6 +4,7 @@ import { StudyDesignSchema } from "../../domain/study-design.js";
 import { registerStudy } from "../../play/studies.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { IDEMPOTENT_RECORDING } from "./annotations.js";
 
 const outputSchema = z.object({
   study_id: z.string(),
@@ -23,12 +24,7 @@ export function registerRegisterStudy(server: McpServer, { deps }: ToolContext):
         "Pre-registers a study design — games × variants × framings × styles × opponents, trials per cell, seed and planned contrasts (baseline → comparison framing) — and freezes it under its SHA-256 hash. Players then take trials with next_trial.",
       inputSchema: StudyDesignSchema,
       outputSchema,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: IDEMPOTENT_RECORDING,
     },
     async (design) =>
       answering("register_study", () => {

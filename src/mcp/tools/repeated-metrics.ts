@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type RepeatedMetricsReport, repeatedMetrics } from "../../play/repeated-metrics-query.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
+import { READ_ONLY } from "./annotations.js";
 
 const id = z.string().trim().min(1).max(200);
 const filterList = z.array(id).max(100).optional();
@@ -94,7 +95,7 @@ export function registerRepeatedMetrics(server: McpServer, { deps }: ToolContext
         "SPEC §6 metrics of finished repeated matches (live and imported): per match total points, cooperation rate (PD family), action distribution, win/loss/tie rates, opponent-comprehension round m, failure rate, invalid attempts and token efficiency; per (player, game, variant, framing, opponent) their means and sample standard deviations and the mean comprehension curve.",
       inputSchema: repeatedMetricsInputSchema,
       outputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async (args) =>
       answering("repeated_metrics", () => {

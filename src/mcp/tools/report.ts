@@ -4,6 +4,7 @@ import { reportData } from "../../queries/report-data-query.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { bootstrapShape } from "./analysis-schemas.js";
+import { READ_ONLY } from "./annotations.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -24,7 +25,7 @@ export function registerReport(server: McpServer, { deps }: ToolContext): void {
         header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
         checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
       }),
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async (args) =>
       answering("report", () => {

@@ -5,6 +5,7 @@ import { robustnessText } from "../../queries/robustness-text.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { analysisFilterShape, bootstrapShape, robustnessOutputSchema } from "./analysis-schemas.js";
+import { READ_ONLY } from "./annotations.js";
 
 const inputSchema = z.object({
   ...analysisFilterShape,
@@ -27,7 +28,7 @@ export function registerRobustness(server: McpServer, { deps }: ToolContext): vo
         "Strategic robustness of one-shot play across framings: R = 1 − max JSD / ln 2 per (player, game), per player and pooled, the cooperation shift between the first two framings, percentile-bootstrap CIs (by session when decisions share MCP sessions), and verification checks.",
       inputSchema,
       outputSchema: robustnessOutputSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     async (args) =>
       answering("robustness", () => {

@@ -5,7 +5,8 @@ import { PROMPT_STYLES, VARIANT_IDS } from "../../domain/types.js";
 import { DEFAULT_OPPONENT, newSeed, startMatch } from "../../play/start-match.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
-import { playerSchema, RECORDING_TOOL, roundViewSchema, roundViewText } from "./play-schemas.js";
+import { RECORDING } from "./annotations.js";
+import { playerSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const id = z.string().trim().min(1).max(100);
 
@@ -45,7 +46,7 @@ export function registerStartMatch(server: McpServer, { deps, caller }: ToolCont
         "Starts one match of a game and returns its id and the first round's prompt. Answer each round with submit_move.",
       inputSchema,
       outputSchema: roundViewSchema,
-      annotations: RECORDING_TOOL,
+      annotations: RECORDING,
     },
     async (args) =>
       answering("start_match", () => {
