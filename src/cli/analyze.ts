@@ -1,7 +1,7 @@
 import { VARIANT_IDS } from "../domain/types.js";
 import { UsageError } from "../usage-error.js";
 import { analyzeEquilibria, analyzePower, analyzeSensitivity } from "./analyze-others.js";
-import { analyzeRepeatedCommand } from "./analyze-repeated.js";
+import { analyzeRepeated } from "./analyze-repeated.js";
 import { analyzeRobustness } from "./analyze-robustness.js";
 import type { Command, ParsedArgs } from "./command.js";
 
@@ -13,7 +13,7 @@ const ANALYSES: Record<string, Analysis> = {
   sensitivity: analyzeSensitivity,
   equilibria: analyzeEquilibria,
   power: analyzePower,
-  repeated: (args) => analyzeRepeatedCommand.run({ ...args, positionals: [] }),
+  repeated: analyzeRepeated,
 };
 
 export const analyzeCommand: Command = {

@@ -1,12 +1,12 @@
 import { UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
 import { importCounts } from "./import-counts.js";
-import { importMatchesCommand } from "./import-matches.js";
+import { importMatchesFile } from "./import-matches.js";
 
 /** What `import` can read: published counts, or match transcripts played elsewhere. */
 const IMPORT_KINDS: Record<string, (args: Parameters<Command["run"]>[0], file: string) => Promise<void>> = {
   counts: importCounts,
-  matches: (args, file) => importMatchesCommand.run({ ...args, positionals: [file] }),
+  matches: importMatchesFile,
 };
 
 export const importCommand: Command = {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { analyzeRepeatedCommand } from "../../src/cli/analyze-repeated.js";
+import { analyzeCommand } from "../../src/cli/analyze.js";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-jsonl.js";
 import { packageRoot } from "../../src/package-root.js";
@@ -31,7 +31,7 @@ async function analyze(argv: string[]): Promise<string> {
     return true;
   }) as typeof process.stdout.write;
   try {
-    await analyzeRepeatedCommand.run(parseCommandArgs(analyzeRepeatedCommand, argv));
+    await analyzeCommand.run(parseCommandArgs(analyzeCommand, ["repeated", ...argv]));
   } finally {
     process.stdout.write = write;
   }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
-import { importMatchesCommand } from "../../src/cli/import-matches.js";
+import { importCommand } from "../../src/cli/import.js";
 import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-jsonl.js";
 import { packageRoot } from "../../src/package-root.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
@@ -34,7 +34,7 @@ interface Report {
 }
 
 async function runCli(argv: string[]): Promise<void> {
-  await importMatchesCommand.run(parseCommandArgs(importMatchesCommand, argv));
+  await importCommand.run(parseCommandArgs(importCommand, ["matches", ...argv]));
 }
 
 describe("import matches", () => {
