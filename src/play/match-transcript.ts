@@ -1,7 +1,7 @@
 import type { MatchRecord } from "../store/records.js";
 import { settleAgentForfeit } from "./agent-match-rounds.js";
 import type { Caller } from "./caller.js";
-import { requireMatch, surfaceLabels } from "./match-view.js";
+import { playerRound, requireMatch, surfaceLabels } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 
 /** A match as its player may see it: its rounds in the framing's words, still blind to the condition. */
@@ -27,17 +27,13 @@ export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string)
   // Reading is one of the moments an overdue agent-vs-agent round is settled (see agent-match-rounds).
   const match = settleAgentForfeit(deps, requireMatch(deps, matchId, caller.principal));
   const framing = deps.catalog.framing(match.framing);
-  const label = (action: string | null) => (action === null ? null : (framing.labels[action] ?? action));
   const rounds = deps.store
     .listDecisions(match.id)
     .filter((d) => d.status !== "pending")
     .map((d) => ({
       round: d.round,
       status: d.status,
-      your_choice: label(d.action),
-      opponent_choice: label(d.opponent_action),
-      your_points: d.payoff ?? 0,
-      opponent_points: d.opponent_payoff ?? 0,
+      ...playerRound(framing, d),
       invalid_attempts: d.invalid_attempts,
     }));
   return {

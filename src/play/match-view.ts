@@ -1,3 +1,4 @@
+import type { Framing } from "../domain/framing.js";
 import { renderPrompt } from "../domain/render.js";
 import type { HistoryMode } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
@@ -71,5 +72,23 @@ export function currentRoundView(
     rounds: game.rounds === 1 || match.reveal_horizon ? game.rounds : null,
     prompt,
     labels: surfaceLabels(deps, match),
+  };
+}
+
+/** One decided round from the player's side, in the framing's words (null = no valid move). */
+export interface PlayerRound {
+  your_choice: string | null;
+  opponent_choice: string | null;
+  your_points: number;
+  opponent_points: number;
+}
+
+export function playerRound(framing: Framing, decision: DecisionRecord): PlayerRound {
+  const label = (action: string | null) => (action === null ? null : (framing.labels[action] ?? action));
+  return {
+    your_choice: label(decision.action),
+    opponent_choice: label(decision.opponent_action),
+    your_points: decision.payoff ?? 0,
+    opponent_points: decision.opponent_payoff ?? 0,
   };
 }

@@ -8,7 +8,7 @@ import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
-import { currentRoundView, type RoundView, requireMatch } from "./match-view.js";
+import { currentRoundView, playerRound, type RoundView, requireMatch } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 import { ensureCallerSession } from "./start-match.js";
 
@@ -197,17 +197,13 @@ function moveResult(
 ): MoveResult {
   const match = current?.match ?? (deps.store.getMatch(matchId) as MatchRecord);
   const framing = deps.catalog.framing(match.framing);
-  const label = (action: ActionId | null) => (action === null ? null : (framing.labels[action] as string));
   const finished = match.status === "finished";
   const decisions = current?.decisions ?? deps.store.listDecisions(match.id);
   return {
     match_id: match.id,
     round: decision.round,
     status: decision.status,
-    your_choice: label(decision.action),
-    opponent_choice: label(decision.opponent_action),
-    your_points: decision.payoff ?? 0,
-    opponent_points: decision.opponent_payoff ?? 0,
+    ...playerRound(framing, decision),
     outcome: outcomeText(deps, match, decision),
     replayed,
     finished,
