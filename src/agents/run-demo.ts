@@ -147,7 +147,7 @@ function freshDatabasePath(requested: string | undefined): string {
 
 /** Registers the designs over MCP, as any host would, through one setup session. */
 async function registerStudies(launch: ServerLaunch, designs: readonly StudyDesign[]): Promise<DemoStudy[]> {
-  const client = await connectAgent(launch, "demo-setup");
+  const client = await connectAgent(launch, "demo-setup", "studies");
   try {
     const studies: DemoStudy[] = [];
     for (const design of designs) {

@@ -23,13 +23,16 @@ interface TrialView {
 
 type Structured = Record<string, unknown>;
 
-/** Opens one MCP session with a freshly spawned server that records this agent's moves. */
-export async function connectAgent(launch: ServerLaunch, player: string): Promise<Client> {
+/**
+ * Opens one MCP session with a freshly spawned server that records this agent's moves. A player gets the
+ * default, blind surface (as an agent under evaluation would); setup asks for the `studies` toolset.
+ */
+export async function connectAgent(launch: ServerLaunch, player: string, toolsets = "play"): Promise<Client> {
   const client = new Client({ name: `same-game-reference-agent-${player}`, version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [launch.cliPath, "serve", "--db", launch.dbPath, "--player", player],
+      args: [launch.cliPath, "serve", "--db", launch.dbPath, "--player", player, "--toolsets", toolsets],
       stderr: "ignore",
     }),
   );

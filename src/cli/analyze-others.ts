@@ -1,5 +1,5 @@
 import { powerAnalysis } from "../analysis/power.js";
-import { plannedShift } from "../mcp/tools/power.js";
+import { plannedShift } from "../mcp/tools/analysis/power.js";
 import { equilibriaReport, equilibriaText } from "../queries/equilibria-query.js";
 import { powerText } from "../queries/power-text.js";
 import { sensitivityReport, sensitivityText } from "../queries/sensitivity-query.js";

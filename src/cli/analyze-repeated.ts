@@ -1,4 +1,4 @@
-import { repeatedMetricsInputSchema, repeatedMetricsText } from "../mcp/tools/repeated-metrics.js";
+import { repeatedMetricsInputSchema, repeatedMetricsText } from "../mcp/tools/analysis/repeated-metrics.js";
 import { repeatedMetrics } from "../play/repeated-metrics-query.js";
 import { UsageError } from "../usage-error.js";
 import { listFlag, numberFlag, type ParsedArgs, stringFlag } from "./command.js";

@@ -1,8 +1,10 @@
 import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
+import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { readTokenFile } from "../mcp/http/bearer-tokens.js";
 import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "../mcp/http/http-options.js";
 import { startHttpServer } from "../mcp/http/http-server.js";
+import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
@@ -16,12 +18,13 @@ export const HTTP_SERVE_FLAGS: Command["options"] = {
   "token-file": { type: "string" },
   "idle-timeout": { type: "string" },
   "max-sessions": { type: "string" },
+  "max-sessions-per-principal": { type: "string" },
   "rate-limit": { type: "string" },
   "max-body": { type: "string" },
 };
 
 export const HTTP_SERVE_USAGE =
-  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--idle-timeout SECONDS] [--max-sessions N] [--rate-limit PER_SECOND] [--max-body BYTES]";
+  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES]";
 
 /** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
 export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
@@ -32,16 +35,24 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
       `--host ${host} is not a loopback address: binding it requires --token-file FILE with the bearer tokens clients must send.`,
     );
   }
+  const toolsetsFlag = stringFlag(args, "toolsets");
+  const tokens = tokenFile === undefined ? [] : readTokenFile(tokenFile);
+  const maxSessions =
+    numberFlag(args, "max-sessions", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxSessions;
   const idleSeconds =
     numberFlag(args, "idle-timeout", { min: 0.1, max: 86_400 }) ?? HTTP_DEFAULTS.idleTimeoutSeconds;
   return {
     host,
     port: numberFlag(args, "port", { min: 0, max: 65_535, integer: true }) ?? HTTP_DEFAULTS.port,
-    tokens: tokenFile === undefined ? [] : readTokenFile(tokenFile),
+    tokens,
     player: stringFlag(args, "player") ?? null,
     idleTimeoutMs: idleSeconds * 1000,
-    maxSessions:
-      numberFlag(args, "max-sessions", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxSessions,
+    maxSessions,
+    // By default each token gets a fair share of the slots, so one client cannot take them all.
+    maxSessionsPerPrincipal:
+      numberFlag(args, "max-sessions-per-principal", { min: 1, max: 100_000, integer: true }) ??
+      defaultSessionsPerPrincipal(maxSessions, tokens.length),
+    toolsets: toolsetsFlag === undefined ? DEFAULT_TOOLSETS : parseToolsets(toolsetsFlag),
     rateLimitPerSecond:
       numberFlag(args, "rate-limit", { min: 1, max: 1_000_000 }) ?? HTTP_DEFAULTS.rateLimitPerSecond,
     maxBodyBytes:
@@ -59,22 +70,31 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const options = httpServeOptions(args);
   const dbPath = resolveDatabasePath(stringFlag(args, "db"));
   const store = new Store(dbPath);
-  const running = await startHttpServer({ store, catalog: loadCatalog() }, options);
+  const analysis = options.toolsets?.includes("analysis") ? new AnalysisPool(dbPath) : undefined;
+  const running = await startHttpServer({ store, catalog: loadCatalog() }, { ...options, analysis });
   const auth =
     options.tokens.length > 0 ? `${options.tokens.length} bearer token(s)` : "no tokens (local only)";
-  logInfo(`serving MCP over HTTP at ${running.url}; ${auth}; record: ${dbPath}`);
+  logInfo(
+    `serving MCP over HTTP at ${running.url}; ${auth}; toolsets: ${options.toolsets?.join(", ")}; record: ${dbPath}`,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logInfo(`${signal}: finishing in-flight calls, then closing`);
     await running.shutdown();
+    await analysis?.close();
     store.close();
     logInfo("stopped");
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/** Each token's share of the session slots (all of them without tokens or with one). */
+export function defaultSessionsPerPrincipal(maxSessions: number, tokenCount: number): number {
+  return Math.max(1, Math.floor(maxSessions / Math.max(1, tokenCount)));
 }
 
 /** The stdio server would silently ignore an HTTP flag; naming it is kinder. */

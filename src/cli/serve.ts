@@ -1,7 +1,9 @@
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
+import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { createServer } from "../mcp/create-server.js";
+import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
 import { resolveDatabasePath } from "./database-path.js";
@@ -10,24 +12,35 @@ import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHt
 export const serveCommand: Command = {
   name: "serve",
   summary: "run the MCP server on stdio (what an MCP host launches), or on HTTP with --http",
-  usage: `same-game serve [--db PATH] [--player NAME]\n       ${HTTP_SERVE_USAGE}`,
+  usage: `same-game serve [--db PATH] [--player NAME] [--toolsets play|studies|analysis|all]\n       ${HTTP_SERVE_USAGE}`,
   options: {
     db: { type: "string" },
     player: { type: "string" },
+    toolsets: { type: "string" },
     ...HTTP_SERVE_FLAGS,
   },
   async run(args) {
     if (args.values.http === true) return serveHttp(args);
     refuseHttpFlagsWithoutHttp(args);
+    const toolsetsFlag = stringFlag(args, "toolsets");
+    const toolsets = toolsetsFlag === undefined ? DEFAULT_TOOLSETS : parseToolsets(toolsetsFlag);
     const dbPath = resolveDatabasePath(stringFlag(args, "db"));
     const store = new Store(dbPath);
     const deps = { store, catalog: loadCatalog() };
-    const server = createServer(deps, { transport: "stdio", player: stringFlag(args, "player") ?? null });
+    // Analyses run in worker threads, so a long one never delays this connection's protocol traffic.
+    const analysis = toolsets.includes("analysis") ? new AnalysisPool(dbPath) : undefined;
+    const server = createServer(deps, {
+      transport: "stdio",
+      player: stringFlag(args, "player") ?? null,
+      toolsets,
+      analysis,
+    });
     const transport = new StdioServerTransport();
     // stdout carries JSON-RPC only; every word for a person goes to stderr.
-    logInfo(`serving on stdio; record: ${dbPath}`);
+    logInfo(`serving on stdio; toolsets: ${toolsets.join(", ")}; record: ${dbPath}`);
     const shutdown = async () => {
       await server.close();
+      await analysis?.close();
       store.close();
       process.exit(0);
     };

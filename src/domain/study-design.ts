@@ -56,8 +56,9 @@ export interface StudyCatalog {
   variantsOf(game: string): readonly VariantId[];
   /** Ids of the framings that certify for a game variant. */
   framingIdsFor(game: string, variant: VariantId): readonly string[];
-  /** Throws, naming the valid opponents, when the opponent is unknown or cannot play this game. */
-  checkOpponent(opponent: string, game: string): void;
+  /** Throws, naming the valid opponents, when the opponent is unknown or cannot play this game, or its
+   * params are not ones it accepts. */
+  checkOpponent(opponent: string, game: string, params?: unknown): void;
 }
 
 /**
@@ -71,7 +72,7 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
   const usedFramings = new Set<string>();
   for (const game of design.games) {
     const variants = design.variants.filter((v) => catalog.variantsOf(game).includes(v));
-    for (const opponent of design.opponents) catalog.checkOpponent(opponent.id, game);
+    for (const opponent of design.opponents) catalog.checkOpponent(opponent.id, game, opponent.params);
     for (const variant of variants) {
       usedVariants.add(variant);
       const applicable = catalog.framingIdsFor(game, variant);
@@ -93,7 +94,33 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
   if (unusedVariant) throw new Error(`No game of the study has the variant "${unusedVariant}".`);
   const unusedFraming = design.framings.find((f) => !usedFramings.has(f));
   if (unusedFraming) throw new Error(`The framing "${unusedFraming}" applies to none of the study's games.`);
+  checkPlannedContrasts(design);
   return cells;
+}
+
+/** A planned contrast compares framings (and games) of this design; anything else is refused by name. */
+function checkPlannedContrasts(design: StudyDesign): void {
+  for (const contrast of design.planned_contrasts) {
+    for (const framing of [contrast.baseline, contrast.comparison]) {
+      if (!design.framings.includes(framing)) {
+        throw new Error(
+          `The planned contrast ${contrast.baseline} → ${contrast.comparison} names the framing "${framing}", which is not in the design; its framings: ${design.framings.join(", ")}.`,
+        );
+      }
+    }
+    if (contrast.baseline === contrast.comparison) {
+      throw new Error(
+        `The planned contrast ${contrast.baseline} → ${contrast.comparison} compares a framing with itself.`,
+      );
+    }
+    for (const game of contrast.games ?? []) {
+      if (!design.games.includes(game)) {
+        throw new Error(
+          `The planned contrast ${contrast.baseline} → ${contrast.comparison} names the game "${game}", which is not in the design; its games: ${design.games.join(", ")}.`,
+        );
+      }
+    }
+  }
 }
 
 /** SHA-256 of the design's canonical JSON (keys sorted), so the same design always hashes the same. */

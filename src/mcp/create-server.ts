@@ -5,25 +5,17 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { packageRoot } from "../package-root.js";
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import type { AnalysisRunner } from "./analysis-runner.js";
+import { inlineAnalysis } from "./analysis-runner.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
 import type { ToolContext } from "./tool-context.js";
-import { registerEquilibria } from "./tools/equilibria.js";
-import { registerEquilibriumDeviation } from "./tools/equilibrium-deviation.js";
-import { registerGetMatch } from "./tools/get-match.js";
-import { registerJoinMatch } from "./tools/join-match.js";
-import { registerListGames } from "./tools/list-games.js";
-import { registerNextTrial } from "./tools/next-trial.js";
-import { registerPayoffSensitivity } from "./tools/payoff-sensitivity.js";
-import { registerPower } from "./tools/power.js";
-import { registerRegisterStudy } from "./tools/register-study.js";
-import { registerRepeatedMetrics } from "./tools/repeated-metrics.js";
-import { registerReport } from "./tools/report.js";
-import { registerRobustness } from "./tools/robustness.js";
-import { registerStartMatch } from "./tools/start-match.js";
-import { registerSubmitMove } from "./tools/submit-move.js";
+import { registerAnalysisToolset } from "./tools/analysis/index.js";
+import { registerPlayToolset } from "./tools/play/index.js";
+import { registerStudiesToolset } from "./tools/studies/index.js";
+import { DEFAULT_TOOLSETS, type ToolsetName, toolsetsOf } from "./toolsets.js";
 
 export interface ConnectionOptions {
   readonly transport: Caller["transport"];
@@ -33,23 +25,33 @@ export interface ConnectionOptions {
   readonly player?: string | null;
   /** Reuse an MCP session id the transport already assigned (HTTP); a new UUID otherwise. */
   readonly sessionId?: string;
+  /** `serve --toolsets`; default the player's surface (play alone, blind). */
+  readonly toolsets?: readonly ToolsetName[];
+  /** Where analyses run; default inline on this thread (`serve` passes its worker pool). */
+  readonly analysis?: AnalysisRunner;
 }
+
+/** What the player's surface says about itself: how to play, nothing about what is measured. */
+const PLAYER_INSTRUCTIONS =
+  "same-game presents decisions as tools. If you were given a study id, call next_trial with it; otherwise call list_games and start_match. Read the prompt and answer each round with submit_move using one of the listed labels, until the tool says you are done.";
+
+const OPERATOR_INSTRUCTIONS =
+  "same-game presents framed strategic games as tools and records every choice. Players: next_trial (for a registered study) or start_match, then submit_move with one of the listed labels. Operators: register_study to pre-register a design; the analysis tools (robustness, payoff_sensitivity, equilibria, equilibrium_deviation, repeated_metrics, power, report) read this client's part of the record.";
 
 export const SERVER_VERSION: string = (
   JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
 ).version;
 
 /**
- * One McpServer per MCP connection (DESIGN.md): the tools, prompts and resources of same-game over the
- * shared record and catalog. The connection's session id links its decisions for the cluster bootstrap.
+ * One McpServer per MCP connection (DESIGN.md): the tools, prompts and resources of the chosen toolsets
+ * over the shared record and catalog. The connection's session id links its decisions for the cluster
+ * bootstrap; its principal is the wall between clients.
  */
 export function createServer(deps: PlayDeps, connection: ConnectionOptions): McpServer {
+  const toolsets = toolsetsOf(connection.toolsets ?? DEFAULT_TOOLSETS);
   const server = new McpServer(
     { name: "same-game", version: SERVER_VERSION },
-    {
-      instructions:
-        "same-game presents strategic decisions as tools. Start with next_trial (for a registered study) or start_match, read the prompt, and answer each round with submit_move using one of the listed labels.",
-    },
+    { instructions: toolsets.blind ? PLAYER_INSTRUCTIONS : OPERATOR_INSTRUCTIONS },
   );
   const caller: Caller = {
     sessionId: connection.sessionId ?? randomUUID(),
@@ -61,24 +63,18 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
       return info ? { name: info.name, version: info.version } : null;
     },
   };
-  const context: ToolContext = { deps, caller };
-  registerListGames(server, context);
-  registerStartMatch(server, context);
-  registerSubmitMove(server, context);
-  registerGetMatch(server, context);
-  registerRegisterStudy(server, context);
-  registerNextTrial(server, context);
-  registerRobustness(server, context);
-  registerPayoffSensitivity(server, context);
-  registerEquilibria(server, context);
-  registerPower(server, context);
-  registerReport(server, context);
-  registerRepeatedMetrics(server, context);
-  registerJoinMatch(server, context);
-  registerEquilibriumDeviation(server, context);
-  registerPlayPrompt(server, context);
-  registerCatalogResources(server, context);
-  registerMatchResource(server, context);
-  registerStudyReport(server, context);
+  const analysis = connection.analysis ?? inlineAnalysis(deps);
+  const context: ToolContext = { deps, caller, toolsets, analysis };
+  if (toolsets.play) {
+    registerPlayToolset(server, context);
+    registerPlayPrompt(server, context);
+  }
+  if (toolsets.studies) registerStudiesToolset(server, context);
+  if (toolsets.analysis) {
+    registerAnalysisToolset(server, context);
+    registerCatalogResources(server, context);
+    registerMatchResource(server, context);
+    registerStudyReport(server, context);
+  }
   return server;
 }

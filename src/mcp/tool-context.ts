@@ -1,8 +1,14 @@
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import type { AnalysisRunner } from "./analysis-runner.js";
+import type { Toolsets } from "./toolsets.js";
 
 /** What every tool of one connection works with. */
 export interface ToolContext {
   readonly deps: PlayDeps;
   readonly caller: Caller;
+  /** Which toolsets this server exposes; `blind` = the player's surface. */
+  readonly toolsets: Toolsets;
+  /** Runs an analysis query over the caller's part of the record (off the event loop when pooled). */
+  readonly analysis: AnalysisRunner;
 }

@@ -31,3 +31,17 @@ function isProgrammingError(error: unknown): boolean {
     (error instanceof Error && error.name === "SqliteError")
   );
 }
+
+/**
+ * An analysis answer: the readable summary, then the full result as JSON in a second text block — what
+ * the MCP specification recommends for clients that read only text (some pass the model nothing else).
+ */
+export function analysisAnswer<T extends Record<string, unknown>>(structured: T, summary: string) {
+  return {
+    content: [
+      { type: "text" as const, text: summary },
+      { type: "text" as const, text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  };
+}

@@ -19,23 +19,23 @@ export interface JoinMatchArgs {
  * match — same game, variant, style, history and horizon settings, its own framing and its own seeded
  * action order — linked to the first through partner_match_id, and its first prompt.
  *
- * The match id is the invitation: it is unguessable and only its creator can pass it on, so a seat may be
- * taken by a client of another principal (two tokens, two organisations). Each seat still reads only its
- * own match; neither can open the other's.
+ * The match id is the invitation, within one principal: a match of another token answers exactly like a
+ * missing one (a principal is a wall), and a refusal never says what a match is played against. Each
+ * seat reads only its own match.
  */
 export function joinMatch(deps: PlayDeps, caller: Caller, args: JoinMatchArgs): RoundView {
   const player = playerLabel(caller, args.player);
   ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
     const first = deps.store.getMatch(args.match_id);
-    if (first === undefined || first.source !== null) {
+    if (first === undefined || first.source !== null || first.principal !== caller.principal) {
       throw new UsageError(
         `No match with id "${args.match_id}" to join; ask the first player for the match_id start_match gave it.`,
       );
     }
     if (first.opponent !== "agent") {
       throw new UsageError(
-        `Match "${first.id}" is played against "${first.opponent}"; only a match started with opponent "agent" can be joined.`,
+        `Match "${first.id}" was not started for another player to join; only a match started with opponent "agent" can be joined.`,
       );
     }
     if (first.partner_match_id !== null || first.status === "finished") {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { opponentsFor } from "../domain/opponents/index.js";
+import { checkOpponentParams, opponentsFor } from "../domain/opponents/index.js";
 import { createRng, randomIndex, shuffled } from "../domain/rng.js";
 import type { HistoryMode, OpponentChoice } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
@@ -84,6 +84,11 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
     throw new UsageError(
       `Opponent "${spec.opponent.id}" cannot play ${game.id}; valid opponents: ${valid.join(", ")}.`,
     );
+  }
+  try {
+    checkOpponentParams(spec.opponent.id, spec.opponent.params);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
   const agent = spec.opponent.id === "agent";
   if (!agent && spec.forfeit_after_seconds !== undefined) {

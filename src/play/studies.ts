@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
+import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
 import {
   designHash,
   type StudyCatalog,
@@ -33,7 +33,7 @@ export function studyCatalog(deps: PlayDeps): StudyCatalog {
   return {
     variantsOf: (game) => Object.keys(catalog.game(game).variants) as VariantId[],
     framingIdsFor: (game, variant) => catalog.framingsFor(game, variant).map((f) => f.id),
-    checkOpponent: (opponent, gameId) => {
+    checkOpponent: (opponent, gameId, params) => {
       const game = catalog.game(gameId);
       const fits = opponentsFor({
         stage: catalog.stageGame(gameId, "base"),
@@ -43,6 +43,7 @@ export function studyCatalog(deps: PlayDeps): StudyCatalog {
         const valid = OPPONENT_IDS.includes(opponent) ? fits.map((o) => o.id) : OPPONENT_IDS;
         throw new UsageError(`Opponent "${opponent}" cannot play ${gameId}; valid: ${valid.join(", ")}.`);
       }
+      checkOpponentParams(opponent, params);
     },
   };
 }
@@ -94,7 +95,8 @@ export type NextTrial =
 
 /**
  * `next_trial`: the player's unfinished trial of the study if there is one, else the next cell of its
- * permuted-block schedule. Count and insert happen in one IMMEDIATE transaction, so two processes can't
+ * permuted-block schedule. Trials are counted per principal: another token using the same player label
+ * has its own schedule and never meets these matches. Count and insert happen in one IMMEDIATE transaction, so two processes can't
  * hand out the same trial.
  */
 export function nextTrial(
@@ -108,7 +110,7 @@ export function nextTrial(
   const total = cells.length * design.trials_per_cell;
   ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
-    const open = deps.store.openStudyMatch(study.id, player);
+    const open = deps.store.openStudyMatch(study.id, player, caller.principal);
     if (open) {
       const view = currentRoundView(deps, open);
       return {
@@ -119,7 +121,7 @@ export function nextTrial(
         view,
       };
     }
-    const index = deps.store.countStudyTrials(study.id, player);
+    const index = deps.store.countStudyTrials(study.id, player, caller.principal);
     if (index >= total) return { complete: true, trials_per_player: total };
     const cell = scheduledCell(cells, study.seed, player, index);
     const match = buildMatch(deps, caller, player, {

@@ -45,6 +45,11 @@ const BUSY_TIMEOUT_MS = 10_000;
 export class Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * Set on a view made by `scopedTo`: the analysis queries then read only this principal's live play
+   * (and the imported records, which belong to no client). Null = the whole record (the CLI).
+   */
+  readonly principalScope: string | null = null;
 
   constructor(readonly path: string) {
     this.db = new Database(path);
@@ -59,6 +64,15 @@ export class Store {
 
   close(): void {
     this.db.close();
+  }
+
+  /**
+   * The same record seen by one principal (a bearer token): its analysis queries leave out every other
+   * principal's matches, so to token B the play of token A does not exist. The view shares this store's
+   * connection and prepared statements; closing it closes both.
+   */
+  scopedTo(principal: string): Store {
+    return Object.create(this, { principalScope: { value: principal, enumerable: true } }) as Store;
   }
 
   /** Runs `work` as one IMMEDIATE transaction (the write lock is taken up front, so no upgrade deadlock). */
@@ -115,22 +129,33 @@ export class Store {
     return this.stmt("SELECT * FROM studies ORDER BY created_at").all() as StudyRecord[];
   }
 
-  /** How many trials of a study this player has been assigned (its position in the schedule). */
-  countStudyTrials(studyId: string, player: string): number {
-    const row = this.stmt("SELECT count(*) AS n FROM matches WHERE study_id = ? AND player = ?").get(
-      studyId,
-      player,
-    ) as { n: number };
+  /**
+   * How many trials of a study this player of this principal has been assigned (its position in the
+   * schedule). Two tokens that use the same player label have two schedules: neither sees the other's.
+   */
+  countStudyTrials(studyId: string, player: string, principal: string): number {
+    const row = this.stmt(
+      "SELECT count(*) AS n FROM matches WHERE study_id = ? AND player = ? AND principal = ?",
+    ).get(studyId, player, principal) as { n: number };
     return row.n;
   }
 
   /** The player's unfinished trial of a study, if any: `next_trial` resumes it instead of assigning anew. */
-  openStudyMatch(studyId: string, player: string): MatchRecord | undefined {
+  openStudyMatch(studyId: string, player: string, principal: string): MatchRecord | undefined {
     const row = this.stmt(
-      `SELECT * FROM matches WHERE study_id = ? AND player = ? AND status = 'open'
+      `SELECT * FROM matches WHERE study_id = ? AND player = ? AND principal = ? AND status = 'open'
        ORDER BY trial_index LIMIT 1`,
-    ).get(studyId, player) as MatchRow | undefined;
+    ).get(studyId, player, principal) as MatchRow | undefined;
     return row && toMatchRecord(row);
+  }
+
+  /** The newest live matches of one principal, for the match resource's listing and id completion. */
+  listPrincipalMatches(principal: string, limit: number, idPrefix = ""): MatchRecord[] {
+    const rows = this.stmt(
+      `SELECT * FROM matches WHERE principal = ? AND source IS NULL AND substr(id, 1, length(?)) = ?
+       ORDER BY created_at DESC, id LIMIT ?`,
+    ).all(principal, idPrefix, idPrefix, limit) as MatchRow[];
+    return rows.map(toMatchRecord);
   }
 
   // --- matches --------------------------------------------------------------------------------------
@@ -175,7 +200,7 @@ export class Store {
     const rows = this.stmt(
       `SELECT * FROM matches m WHERE ${FILTER_SQL} AND (@repeated_only = 0 OR m.rounds > 1)
        ORDER BY m.created_at, m.id`,
-    ).all({ ...filterParams(filter), repeated_only: filter.repeated_only ? 1 : 0 }) as MatchRow[];
+    ).all({ ...this.filterParams(filter), repeated_only: filter.repeated_only ? 1 : 0 }) as MatchRow[];
     return rows.map(toMatchRecord);
   }
 
@@ -244,7 +269,7 @@ export class Store {
        WHERE m.rounds > 1 AND m.status = 'finished' AND d.status <> 'pending' AND ${FILTER_SQL}
          AND (@opponents IS NULL OR m.opponent IN (SELECT value FROM json_each(@opponents)))
        ORDER BY m.created_at, m.id, d.round`,
-    ).all({ ...filterParams(filter), opponents: jsonList(filter.opponents) }) as RepeatedRoundRow[];
+    ).all({ ...this.filterParams(filter), opponents: jsonList(filter.opponents) }) as RepeatedRoundRow[];
   }
 
   /** How many matches were imported under this source label. */
@@ -264,7 +289,7 @@ export class Store {
        WHERE d.status = 'decided' AND d.action IS NOT NULL AND ${FILTER_SQL}
        GROUP BY m.player, m.game, m.variant, m.framing, d.action
        ORDER BY m.player, m.game, m.variant, m.framing, d.action`,
-    ).all(filterParams(filter)) as CellActionCountRow[];
+    ).all(this.filterParams(filter)) as CellActionCountRow[];
   }
 
   // --- imported counts ------------------------------------------------------------------------------
@@ -287,7 +312,7 @@ export class Store {
    * published counts beside them. Only valid decisions count (SPEC §4: π̂ over valid decisions).
    */
   oneShotCellCounts(filter: RecordFilter): CellCountRow[] {
-    const params = filterParams(filter);
+    const params = this.filterParams(filter);
     const live = this.stmt(
       `SELECT m.player, m.game, m.variant, m.framing, d.action, d.session_id, count(*) AS count,
               NULL AS source
@@ -310,6 +335,10 @@ export class Store {
         : [];
     return [...live, ...imported];
   }
+
+  private filterParams(filter: RecordFilter): Record<string, string | null> {
+    return { ...filterParams(filter), principal: this.principalScope };
+  }
 }
 
 /** The shared WHERE clause of the analysis queries over `matches m`; parameters from filterParams. */
@@ -317,7 +346,8 @@ const FILTER_SQL = `(@players IS NULL OR m.player IN (SELECT value FROM json_eac
   AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
   AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
   AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))
-  AND (@study_id IS NULL OR m.study_id = @study_id)`;
+  AND (@study_id IS NULL OR m.study_id = @study_id)
+  AND (@principal IS NULL OR m.principal = @principal OR m.source IS NOT NULL)`;
 
 /** A filter list as a JSON array parameter for json_each; null (match everything) when absent or empty. */
 function jsonList(values: string[] | undefined): string | null {

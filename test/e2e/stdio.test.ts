@@ -23,7 +23,7 @@ async function connect(): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, "serve", "--db", dbPath, "--player", "stdio-agent"],
+      args: [CLI, "serve", "--db", dbPath, "--player", "stdio-agent", "--toolsets", "all"],
       stderr: "ignore",
     }),
   );
@@ -88,8 +88,9 @@ describe("same-game serve over stdio", () => {
     const tools = (
       JSON.parse(lines[1] as string) as { result: { tools: { name: string }[] } }
     ).result.tools.map((t) => t.name);
-    expect(tools).toEqual(
-      expect.arrayContaining(["list_games", "start_match", "submit_move", "next_trial", "robustness"]),
+    // The default surface is the player's: the six play tools and nothing of the study.
+    expect(tools.sort()).toEqual(
+      ["get_match", "join_match", "list_games", "next_trial", "start_match", "submit_move"].sort(),
     );
   });
 

@@ -47,27 +47,71 @@ describe("resources, the play prompt and completions", () => {
     expect(completion.completion.values.sort()).toEqual(["rps-plain", "rps-swapped"]);
   });
 
-  it("starts a blind match from the play prompt and exposes its full record as a resource", async () => {
+  it("gets the play prompt without writing, and the agent's first call starts the match", async () => {
+    const matches = () =>
+      (deps.store.db.prepare("SELECT count(*) AS n FROM matches").get() as { n: number }).n;
+    for (let i = 0; i < 3; i++) {
+      await client.getPrompt({ name: "play", arguments: { game: "harmony", framing: "diplomatic" } });
+    }
+    expect(matches()).toBe(0); // three gets, no match: reading a prompt is a read
     const prompt = await client.getPrompt({
       name: "play",
       arguments: { game: "harmony", framing: "diplomatic" },
     });
     const message = (prompt.messages[0] as { content: { text: string } }).content.text;
-    expect(message).not.toMatch(/harmony|diplomatic/i);
-    const matchId = /match_id "([0-9a-f]{32})"/.exec(message)?.[1] as string;
-    await call(client, "submit_move", { match_id: matchId, round: 1, choice: "Cooperate" });
+    expect(message).toMatch(/^Call start_match with game "harmony", framing "diplomatic"\./);
+    const view = await call<{ match_id: string }>(client, "start_match", {
+      game: "harmony",
+      framing: "diplomatic",
+    });
+    await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: "Cooperate" });
     const record = JSON.parse(
-      text((await client.readResource({ uri: `same-game://matches/${matchId}` })).contents as never),
+      text((await client.readResource({ uri: `same-game://matches/${view.match_id}` })).contents as never),
     ) as {
       match: { game: string; framing: string; player: string };
       rounds: { action: string; attempts: { raw_text: string }[] }[];
     };
     expect(record.match).toMatchObject({ game: "harmony", framing: "diplomatic", player: "host-user" });
     expect(record.rounds[0]).toMatchObject({ action: "cooperate", attempts: [{ raw_text: "Cooperate" }] });
-    const completion = await client.complete({
-      ref: { type: "ref/prompt", name: "play" },
-      argument: { name: "game", value: "s" },
+    // The operator finds it again: listed, and its id completes from a prefix.
+    const listed = await client.listResources();
+    expect(listed.resources.map((r) => r.uri)).toContain(`same-game://matches/${view.match_id}`);
+    const ids = await client.complete({
+      ref: { type: "ref/resource", uri: "same-game://matches/{id}" },
+      argument: { name: "id", value: view.match_id.slice(0, 6) },
     });
-    expect(completion.completion.values.sort()).toEqual(["snowdrift", "stag-hunt"]);
+    expect(ids.completion.values).toEqual([view.match_id]);
+    await expect(client.readResource({ uri: "same-game://matches/nope" })).rejects.toThrow(
+      /No match with id "nope" for this client/,
+    );
+  });
+
+  it("completes every prompt argument with a known set of values, and refuses an unknown game as invalid params", async () => {
+    const complete = async (name: string, value: string, context?: Record<string, string>) =>
+      (
+        await client.complete({
+          ref: { type: "ref/prompt", name: "play" },
+          argument: { name, value },
+          ...(context ? { context: { arguments: context } } : {}),
+        })
+      ).completion.values.sort();
+    expect(await complete("game", "s")).toEqual(["snowdrift", "stag-hunt"]);
+    expect(await complete("variant", "")).toEqual(["base", "joint", "label", "payoff"]);
+    // Framings that present rock-paper-scissors: only the two RPS framings start with "rps".
+    expect(await complete("framing", "", { game: "rock-paper-scissors" })).toEqual([
+      "rps-plain",
+      "rps-swapped",
+    ]);
+    expect(await complete("framing", "fri")).toEqual(["friend-sharing"]);
+    await expect(client.getPrompt({ name: "play", arguments: { game: "chess" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown game "chess"; games: .*prisoners-dilemma/),
+    });
+    await expect(
+      client.getPrompt({ name: "play", arguments: { game: "prisoners-dilemma", framing: "rps-plain" } }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/does not present prisoners-dilemma/),
+    });
   });
 });

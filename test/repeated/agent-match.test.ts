@@ -179,7 +179,7 @@ describe("agent vs agent", () => {
   it("refuses to join a match that is not played against an agent, and forfeit limits elsewhere", async () => {
     const solo = await call<View>(alice, "start_match", { game: "repeated-pd", opponent: "tit-for-tat" });
     expect(await callError(bob, "join_match", { match_id: solo.match_id })).toMatch(
-      /played against "tit-for-tat"; only a match started with opponent "agent" can be joined/,
+      /was not started for another player to join; only a match started with opponent "agent" can be joined/,
     );
     expect(await callError(bob, "join_match", { match_id: "nope" })).toMatch(
       /No match with id "nope" to join/,

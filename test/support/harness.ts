@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { type Catalog, loadCatalog } from "../../src/domain/catalog.js";
 import { createServer } from "../../src/mcp/create-server.js";
+import { TOOLSET_NAMES, type ToolsetName } from "../../src/mcp/toolsets.js";
 import type { PlayDeps } from "../../src/play/play-deps.js";
 import { Store } from "../../src/store/store.js";
 
@@ -32,16 +33,25 @@ export function tempDeps(): PlayDeps & { dir: string; dbPath: string; dispose():
   };
 }
 
-/** A real SDK client connected to a real server over the in-memory transport pair. */
+/**
+ * A real SDK client connected to a real server over the in-memory transport pair. Tests get every
+ * toolset unless they ask for a surface (the CLI's default is the player's, `play` alone).
+ */
 export async function connectClient(
   deps: PlayDeps,
-  options: { player?: string; clientName?: string; principal?: string } = {},
+  options: {
+    player?: string;
+    clientName?: string;
+    principal?: string;
+    toolsets?: readonly ToolsetName[];
+  } = {},
 ): Promise<Client> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const server = createServer(deps, {
     transport: "memory",
     player: options.player,
     principal: options.principal,
+    toolsets: options.toolsets ?? TOOLSET_NAMES,
   });
   await server.connect(serverTransport);
   const client = new Client({ name: options.clientName ?? "test-client", version: "1.0.0" });

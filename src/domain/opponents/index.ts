@@ -105,6 +105,26 @@ export function opponentMove(
   return entry.play(params, game, history, rng);
 }
 
+/**
+ * Refuses at the door what could never be played: unknown keys or out-of-range values of an opponent's
+ * `params`, named with the opponent. start_match and register_study call this before recording anything.
+ */
+export function checkOpponentParams(id: string, params: unknown): void {
+  const entry = REGISTRY.find((candidate) => candidate.id === id);
+  if (entry === undefined) {
+    throw new Error(`Unknown opponent "${id}"; valid opponents are ${OPPONENT_IDS.join(", ")}.`);
+  }
+  const parsed = entry.params.safeParse(params ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "params"}: ${issue.message}`,
+    );
+    throw new Error(
+      `Invalid params for opponent "${id}": ${problems.join("; ")} (got ${JSON.stringify(params ?? {})}).`,
+    );
+  }
+}
+
 function parseParams<P>(strategy: OpponentStrategy<P>, params: unknown): P {
   const parsed = strategy.params.safeParse(params ?? {});
   if (!parsed.success) {

@@ -1,3 +1,6 @@
+import type { AnalysisRunner } from "../analysis-runner.js";
+import type { ToolsetName } from "../toolsets.js";
+
 /** The knobs of `same-game serve --http`, already validated. */
 export interface HttpServeOptions {
   readonly host: string;
@@ -9,7 +12,14 @@ export interface HttpServeOptions {
   /** A session with no request for this long is closed. */
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
-  /** Requests per second per session (token bucket, bursts of one second's worth). */
+  /** Sessions one principal (token) may hold at once; default maxSessions. */
+  readonly maxSessionsPerPrincipal?: number;
+  /** `--toolsets`; default the player's surface. */
+  readonly toolsets?: readonly ToolsetName[];
+  /** Where analyses run (the CLI passes its worker pool); default inline. */
+  readonly analysis?: AnalysisRunner;
+  /** JSON-RPC messages per second per session (token bucket, bursts of one second's worth); a batch
+   * counts each message it holds. */
   readonly rateLimitPerSecond: number;
   readonly maxBodyBytes: number;
   /** How long shutdown waits for in-flight calls before closing sessions anyway. */

@@ -39,6 +39,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const loopback = isLoopbackHost(options.host);
   const bearer = options.tokens.length > 0 ? new BearerTokens(options.tokens) : null;
   const sessions = new HttpSessions(options);
+  const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -80,6 +81,19 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
   }
 
+  /** Takes `count` messages from the session's rate; a refusal is answered here. */
+  function takeRate(session: HttpSession, res: ServerResponse, count: number, post: boolean): boolean {
+    const rate = session.rate.take(Date.now(), count);
+    if (rate.ok) return true;
+    sendJsonError(
+      res,
+      429,
+      `Too many requests: this session may send ${options.rateLimitPerSecond} JSON-RPC messages per second (--rate-limit); this request holds ${count}; retry after ${rate.retryAfterSeconds} s.`,
+      { headers: { "retry-after": String(rate.retryAfterSeconds) }, closeConnection: post },
+    );
+    return false;
+  }
+
   async function openSession(principal: string, req: IncomingMessage, res: ServerResponse, parsed: unknown) {
     const id = randomUUID();
     const server = createServer(deps, {
@@ -87,6 +101,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       principal,
       player: options.player,
       sessionId: id,
+      toolsets: options.toolsets,
+      analysis: options.analysis,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -114,10 +130,19 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       if (!origin.ok)
         return sendJsonError(res, 403, `Forbidden: ${origin.message}`, { closeConnection: true });
     }
-    if (path === "/healthz" && req.method === "GET") {
-      const health = { ok: !closing, version: SERVER_VERSION, sessions: sessions.size, in_flight: inFlight };
-      res.writeHead(closing ? 503 : 200, { "content-type": "application/json" });
-      res.end(JSON.stringify(health));
+    if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      const health = JSON.stringify({
+        ok: !closing,
+        version: SERVER_VERSION,
+        sessions: sessions.size,
+        in_flight: inFlight,
+      });
+      // HEAD answers like GET (status and headers, Content-Length included), without the body.
+      res.writeHead(closing ? 503 : 200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(health),
+      });
+      res.end(req.method === "HEAD" ? undefined : health);
       return;
     }
     if (path !== MCP_PATH) {
@@ -161,24 +186,16 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
           },
         );
       }
-      const rate = session.rate.take(Date.now());
-      if (!rate.ok) {
-        return sendJsonError(
-          res,
-          429,
-          `Too many requests: this session may send ${options.rateLimitPerSecond} per second (--rate-limit); retry after ${rate.retryAfterSeconds} s.`,
-          {
-            headers: { "retry-after": String(rate.retryAfterSeconds) },
-            closeConnection: req.method === "POST",
-          },
-        );
-      }
       if (req.method !== "POST") {
+        if (!takeRate(session, res, 1, false)) return;
         await exchange(session, req, res, {});
         return;
       }
       const body = await readBody(req, options.maxBodyBytes);
       if (body.tooLarge) return tooLarge(res, options.maxBodyBytes);
+      // The limit counts JSON-RPC messages: a batch of 100 in one POST takes 100 (unparsable = 1; the
+      // transport answers the parse error).
+      if (!takeRate(session, res, messageCount(body.text), true)) return;
       await exchange(session, req, res, { text: body.text });
       return;
     }
@@ -205,6 +222,14 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         res,
         503,
         `Too many sessions: ${options.maxSessions} are open (--max-sessions); end one with DELETE or retry later.`,
+        { headers: { "retry-after": "5" } },
+      );
+    }
+    if (sessions.countOf(principal) >= perPrincipal) {
+      return sendJsonError(
+        res,
+        429,
+        `Too many sessions for this client: it holds ${perPrincipal} (--max-sessions-per-principal); end one with DELETE or retry later.`,
         { headers: { "retry-after": "5" } },
       );
     }
@@ -247,6 +272,16 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       httpServer.closeAllConnections();
     },
   };
+}
+
+/** How many JSON-RPC messages a POST body holds: the length of a batch, else 1. */
+export function messageCount(text: string): number {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+  } catch {
+    return 1;
+  }
 }
 
 function tooLarge(res: ServerResponse, maxBodyBytes: number): void {

@@ -38,6 +38,13 @@ export class HttpSessions {
     return this.sessions.size >= this.limits.maxSessions;
   }
 
+  /** How many sessions one principal holds: the per-principal cap counts these. */
+  countOf(principal: string): number {
+    let n = 0;
+    for (const session of this.sessions.values()) if (session.principal === principal) n += 1;
+    return n;
+  }
+
   /** The session with this id, only for the principal that opened it: others get nothing to probe. */
   find(id: string, principal: string): HttpSession | undefined {
     const session = this.sessions.get(id);

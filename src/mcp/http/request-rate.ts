@@ -14,15 +14,20 @@ export class RequestRate {
     this.updatedAt = now;
   }
 
-  /** Takes one request; when none is left, the whole seconds until one is (for Retry-After). */
-  take(now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
+  /**
+   * Takes `count` requests at once (a JSON-RPC batch); when they are not all there, none is taken and the
+   * answer is the whole seconds until they are (for Retry-After). A batch larger than a second's worth
+   * never fits.
+   */
+  take(now: number, count = 1): { ok: true } | { ok: false; retryAfterSeconds: number } {
     const elapsed = Math.max(0, now - this.updatedAt) / 1000;
     this.tokens = Math.min(this.ratePerSecond, this.tokens + elapsed * this.ratePerSecond);
     this.updatedAt = now;
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
+    if (this.tokens >= count) {
+      this.tokens -= count;
       return { ok: true };
     }
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.tokens) / this.ratePerSecond)) };
+    const wait = Math.min(count, this.ratePerSecond) - this.tokens;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / this.ratePerSecond)) };
   }
 }

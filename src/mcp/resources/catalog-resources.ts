@@ -1,9 +1,4 @@
-import {
-  type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceTemplate,
-} from "@modelcontextprotocol/server";
+import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../tool-context.js";
 
 /** Ids that start with what the user typed, for completion of resource variables and prompt arguments. */
@@ -42,8 +37,8 @@ export function registerCatalogResources(server: McpServer, { deps }: ToolContex
     async (uri, { id }) => {
       const game = catalog.games.find((g) => g.id === String(id));
       if (!game) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
+        throw new ResourceNotFoundError(
+          uri.href,
           `Unknown game "${String(id)}"; games: ${gameIds.join(", ")}.`,
         );
       }
@@ -71,8 +66,8 @@ export function registerCatalogResources(server: McpServer, { deps }: ToolContex
     async (uri, { id }) => {
       const framing = catalog.framings.find((f) => f.id === String(id));
       if (!framing) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
+        throw new ResourceNotFoundError(
+          uri.href,
           `Unknown framing "${String(id)}"; framings: ${framingIds.join(", ")}.`,
         );
       }

@@ -1,10 +1,10 @@
-import {
-  type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceTemplate,
-} from "@modelcontextprotocol/server";
+import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../tool-context.js";
+
+/** How many of the newest matches resources/list shows; older ones are still read by id. */
+const MATCH_LISTING_LIMIT = 200;
+/** Completion answers are short lists (the specification caps them at 100). */
+const COMPLETION_LIMIT = 100;
 
 /**
  * `same-game://matches/{id}`: the full record of a match for the operator — condition, seed, action order,
@@ -14,7 +14,21 @@ import type { ToolContext } from "../tool-context.js";
 export function registerMatchResource(server: McpServer, { deps, caller }: ToolContext): void {
   server.registerResource(
     "match",
-    new ResourceTemplate("same-game://matches/{id}", { list: undefined }),
+    new ResourceTemplate("same-game://matches/{id}", {
+      // Only this principal's matches, newest first: to another token they do not exist.
+      list: () => ({
+        resources: deps.store.listPrincipalMatches(caller.principal, MATCH_LISTING_LIMIT).map((m) => ({
+          uri: `same-game://matches/${m.id}`,
+          name: m.id,
+          title: `${m.game} / ${m.variant} / ${m.framing} — ${m.player} (${m.status})`,
+          mimeType: "application/json",
+        })),
+      }),
+      complete: {
+        id: (typed) =>
+          deps.store.listPrincipalMatches(caller.principal, COMPLETION_LIMIT, typed ?? "").map((m) => m.id),
+      },
+    }),
     {
       title: "Match record",
       description: "A match with its full provenance and every attempt",
@@ -23,10 +37,7 @@ export function registerMatchResource(server: McpServer, { deps, caller }: ToolC
     async (uri, { id }) => {
       const match = deps.store.getMatch(String(id));
       if (!match || match.principal !== caller.principal) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `No match with id "${String(id)}" for this client.`,
-        );
+        throw new ResourceNotFoundError(uri.href, `No match with id "${String(id)}" for this client.`);
       }
       const rounds = deps.store.listDecisions(match.id).map((decision) => ({
         ...decision,

@@ -1,19 +1,15 @@
-import {
-  type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceTemplate,
-} from "@modelcontextprotocol/server";
+import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
 import { reportData } from "../../queries/report-data-query.js";
 import { renderReportHtml } from "../../report/render-report.js";
 import type { ToolContext } from "../tool-context.js";
+import { startingWith } from "./catalog-resources.js";
 
 /**
  * `same-game://studies/{id}/report`: the study's HTML report (the page `same-game report --study ID`
- * writes), so a host can show or save it without a shell. Like the analysis tools it reads every player's
- * play in the study; one resource is listed per registered study.
+ * writes), so a host can show or save it without a shell. Like the analysis tools it reads this client's
+ * part of the study's play (a principal never sees another's); one resource is listed per study.
  */
-export function registerStudyReport(server: McpServer, { deps }: ToolContext): void {
+export function registerStudyReport(server: McpServer, { deps, caller }: ToolContext): void {
   server.registerResource(
     "study-report",
     new ResourceTemplate("same-game://studies/{id}/report", {
@@ -24,6 +20,13 @@ export function registerStudyReport(server: McpServer, { deps }: ToolContext): v
           mimeType: "text/html",
         })),
       }),
+      complete: {
+        id: (typed) =>
+          startingWith(
+            deps.store.listStudies().map((s) => s.id),
+            typed ?? "",
+          ),
+      },
     }),
     {
       title: "Study report",
@@ -34,12 +37,14 @@ export function registerStudyReport(server: McpServer, { deps }: ToolContext): v
     async (uri, { id }) => {
       const study = deps.store.getStudy(String(id));
       if (!study) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
+        throw new ResourceNotFoundError(
+          uri.href,
           `No study with id "${String(id)}"; registered studies are listed under resources.`,
         );
       }
-      const text = await renderReportHtml(reportData(deps, { study_id: study.id }));
+      const text = await renderReportHtml(
+        reportData({ ...deps, store: deps.store.scopedTo(caller.principal) }, { study_id: study.id }),
+      );
       return { contents: [{ uri: uri.href, mimeType: "text/html", text }] };
     },
   );

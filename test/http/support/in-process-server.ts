@@ -22,6 +22,7 @@ export async function startInProcess(overrides: Partial<HttpServeOptions> = {}):
     rateLimitPerSecond: 1000,
     maxBodyBytes: HTTP_DEFAULTS.maxBodyBytes,
     shutdownGraceMs: 2000,
+    toolsets: ["play", "studies", "analysis"],
     ...overrides,
   });
   return {

@@ -28,7 +28,18 @@ export async function startServerProcess(dbPath: string, extraArgs: string[] = [
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build before the HTTP tests.`);
   const child = spawn(
     process.execPath,
-    [CLI, "serve", "--http", "--port", "0", "--db", dbPath, ...extraArgs],
+    [
+      CLI,
+      "serve",
+      "--http",
+      "--port",
+      "0",
+      "--db",
+      dbPath,
+      // The operator's surface unless the test asks for one.
+      ...(extraArgs.includes("--toolsets") ? [] : ["--toolsets", "all"]),
+      ...extraArgs,
+    ],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },

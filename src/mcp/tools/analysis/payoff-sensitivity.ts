@@ -1,12 +1,13 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { sensitivityReport, sensitivityText } from "../../queries/sensitivity-query.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
+import { sensitivityText } from "../../../queries/sensitivity-query.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema, interval } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 import { analysisFilterShape, bootstrapShape } from "./analysis-schemas.js";
-import { READ_ONLY } from "./annotations.js";
 
-const estimate = z.object({ estimate: z.number(), ci: z.tuple([z.number(), z.number()]) });
+const estimate = z.looseObject({ estimate: z.number(), ci: interval });
 
 const outputSchema = z.looseObject({
   bootstrap: z.number(),
@@ -24,7 +25,7 @@ const outputSchema = z.looseObject({
   checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
 });
 
-export function registerPayoffSensitivity(server: McpServer, { deps }: ToolContext): void {
+export function registerPayoffSensitivity(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "payoff_sensitivity",
     {
@@ -36,13 +37,13 @@ export function registerPayoffSensitivity(server: McpServer, { deps }: ToolConte
         framings: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
         ...bootstrapShape,
       }),
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async (args) =>
-      answering("payoff_sensitivity", () => {
-        const report = sensitivityReport(deps, args);
-        return toolAnswer({ ...report }, sensitivityText(report));
+      answering("payoff_sensitivity", async () => {
+        const report = await analysis.run("payoff_sensitivity", args, caller.principal);
+        return analysisAnswer({ ...report }, sensitivityText(report));
       }),
   );
 }

@@ -1,10 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { StudyDesignSchema } from "../../domain/study-design.js";
-import { registerStudy } from "../../play/studies.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { IDEMPOTENT_RECORDING } from "./annotations.js";
+import { StudyDesignSchema } from "../../../domain/study-design.js";
+import { registerStudy } from "../../../play/studies.js";
+import type { ToolContext } from "../../tool-context.js";
+import { answering, toolAnswer } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { IDEMPOTENT_RECORDING } from "../annotations.js";
 
 const outputSchema = z.object({
   study_id: z.string(),
@@ -23,7 +24,7 @@ export function registerRegisterStudy(server: McpServer, { deps }: ToolContext):
       description:
         "Pre-registers a study design — games × variants × framings × styles × opponents, trials per cell, seed and planned contrasts (baseline → comparison framing) — and freezes it under its SHA-256 hash. Players then take trials with next_trial.",
       inputSchema: StudyDesignSchema,
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: IDEMPOTENT_RECORDING,
     },
     async (design) =>

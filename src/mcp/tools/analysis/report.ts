@@ -1,14 +1,14 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { reportData } from "../../queries/report-data-query.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 import { bootstrapShape } from "./analysis-schemas.js";
-import { READ_ONLY } from "./annotations.js";
 
 const id = z.string().trim().min(1).max(200);
 
-export function registerReport(server: McpServer, { deps }: ToolContext): void {
+export function registerReport(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "report",
     {
@@ -21,15 +21,17 @@ export function registerReport(server: McpServer, { deps }: ToolContext): void {
         bootstrap: z.number().int().min(1).max(100_000).default(2_000),
         seed: bootstrapShape.seed,
       }),
-      outputSchema: z.looseObject({
-        header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
-        checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
-      }),
+      outputSchema: advertisedOutputSchema(
+        z.looseObject({
+          header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
+          checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
+        }),
+      ),
       annotations: READ_ONLY,
     },
     async (args) =>
-      answering("report", () => {
-        const data = reportData(deps, args);
+      answering("report", async () => {
+        const data = await analysis.run("report", args, caller.principal);
         const checks = [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
         const failed = checks.filter((c) => !c.ok);
         const text = [
@@ -42,7 +44,7 @@ export function registerReport(server: McpServer, { deps }: ToolContext): void {
             ? `Verification: all ${checks.length} checks ok.`
             : `Verification: ${failed.length} of ${checks.length} checks FAILED — ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
         ].join("\n");
-        return toolAnswer({ ...data } as Record<string, unknown>, text);
+        return analysisAnswer({ ...data } as Record<string, unknown>, text);
       }),
   );
 }

@@ -1,10 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { VARIANT_IDS } from "../../domain/types.js";
-import { type CellDeviation, equilibriumDeviationByCell } from "../../play/equilibrium-deviation-query.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { READ_ONLY } from "./annotations.js";
+import { VARIANT_IDS } from "../../../domain/types.js";
+import type { CellDeviation } from "../../../play/equilibrium-deviation-query.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -68,7 +69,7 @@ function cellText(cell: CellDeviation): string {
   return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, exploitability ${cell.deviation.exploitability.raw.toFixed(3)})${base}`;
 }
 
-export function registerEquilibriumDeviation(server: McpServer, { deps }: ToolContext): void {
+export function registerEquilibriumDeviation(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "equilibrium_deviation",
     {
@@ -76,17 +77,17 @@ export function registerEquilibriumDeviation(server: McpServer, { deps }: ToolCo
       description:
         "For each (player, game, variant, framing) cell: the empirical action distribution over valid decisions (one-shot and repeated, live and imported) beside the stage game's Nash equilibria, with total variation and JSD to the nearest equilibrium strategy and the exploitability of the play. For payoff and joint counterfactuals also against the base game's equilibria: staying nearer those is the template-persistence signature.",
       inputSchema,
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async (args) =>
-      answering("equilibrium_deviation", () => {
-        const cells = equilibriumDeviationByCell(deps, args);
+      answering("equilibrium_deviation", async () => {
+        const { cells } = await analysis.run("equilibrium_deviation", args, caller.principal);
         const text =
           cells.length === 0
             ? `No valid decisions of ${args.game} match these filters.`
             : cells.map(cellText).join("\n");
-        return toolAnswer({ cells }, text);
+        return analysisAnswer({ cells }, text);
       }),
   );
 }

@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { matchTranscript } from "../../play/match-transcript.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { READ_ONLY } from "./annotations.js";
+import { matchTranscript } from "../../../play/match-transcript.js";
+import type { ToolContext } from "../../tool-context.js";
+import { answering, toolAnswer } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 import { matchIdSchema } from "./play-schemas.js";
 
 const outputSchema = z.object({
@@ -33,7 +34,7 @@ export function registerGetMatch(server: McpServer, { deps, caller }: ToolContex
       title: "Get a match",
       description: "The transcript of a match so far: every decided round with both choices and points.",
       inputSchema: z.object({ match_id: matchIdSchema }),
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async ({ match_id }) =>

@@ -1,11 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { robustnessReport } from "../../queries/robustness-query.js";
-import { robustnessText } from "../../queries/robustness-text.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
+import { robustnessText } from "../../../queries/robustness-text.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 import { analysisFilterShape, bootstrapShape, robustnessOutputSchema } from "./analysis-schemas.js";
-import { READ_ONLY } from "./annotations.js";
 
 const inputSchema = z.object({
   ...analysisFilterShape,
@@ -19,7 +19,7 @@ const inputSchema = z.object({
   ...bootstrapShape,
 });
 
-export function registerRobustness(server: McpServer, { deps }: ToolContext): void {
+export function registerRobustness(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "robustness",
     {
@@ -27,13 +27,13 @@ export function registerRobustness(server: McpServer, { deps }: ToolContext): vo
       description:
         "Strategic robustness of one-shot play across framings: R = 1 − max JSD / ln 2 per (player, game), per player and pooled, the cooperation shift between the first two framings, percentile-bootstrap CIs (by session when decisions share MCP sessions), and verification checks.",
       inputSchema,
-      outputSchema: robustnessOutputSchema,
+      outputSchema: advertisedOutputSchema(robustnessOutputSchema),
       annotations: READ_ONLY,
     },
     async (args) =>
-      answering("robustness", () => {
-        const report = robustnessReport(deps, args);
-        return toolAnswer({ ...report }, robustnessText(report));
+      answering("robustness", async () => {
+        const report = await analysis.run("robustness", args, caller.principal);
+        return analysisAnswer({ ...report }, robustnessText(report));
       }),
   );
 }

@@ -1,10 +1,12 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { listOpponents, opponentsFor } from "../../domain/opponents/index.js";
-import { PROMPT_STYLES, VARIANT_IDS } from "../../domain/types.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { READ_ONLY } from "./annotations.js";
+import { listOpponents, opponentsFor } from "../../../domain/opponents/index.js";
+import { PROMPT_STYLES, VARIANT_IDS } from "../../../domain/types.js";
+import { blindGameId } from "../../../play/blind-games.js";
+import type { ToolContext } from "../../tool-context.js";
+import { answering, toolAnswer } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 
 const outputSchema = z.object({
   games: z.array(
@@ -22,14 +24,55 @@ const outputSchema = z.object({
   styles: z.array(z.string()),
 });
 
-export function registerListGames(server: McpServer, { deps }: ToolContext): void {
+const blindOutputSchema = z.object({
+  games: z.array(
+    z.object({
+      id: z.string().describe("Pass this to start_match as game"),
+      rounds: z.number(),
+      choices: z.number(),
+    }),
+  ),
+});
+
+export function registerListGames(server: McpServer, context: ToolContext): void {
+  if (context.toolsets.blind) registerBlindListGames(server, context);
+  else registerFullListGames(server, context);
+}
+
+/** The player's view: opaque handles, how many rounds and how many choices — nothing that names a game. */
+function registerBlindListGames(server: McpServer, { deps }: ToolContext): void {
+  server.registerTool(
+    "list_games",
+    {
+      title: "List games",
+      description:
+        "The games you can start with start_match: an id for each, how many rounds it lasts and how many choices a round offers.",
+      outputSchema: advertisedOutputSchema(blindOutputSchema),
+      annotations: READ_ONLY,
+    },
+    async () =>
+      answering("list_games", () => {
+        const games = deps.catalog.games.map((game) => ({
+          id: blindGameId(game.id),
+          rounds: game.rounds,
+          choices: game.actions.length,
+        }));
+        const text = games
+          .map((g) => `${g.id}: ${g.rounds === 1 ? "one round" : `${g.rounds} rounds`}, ${g.choices} choices`)
+          .join("\n");
+        return toolAnswer({ games }, text);
+      }),
+  );
+}
+
+function registerFullListGames(server: McpServer, { deps }: ToolContext): void {
   server.registerTool(
     "list_games",
     {
       title: "List games",
       description:
         "The catalog: every game with its actions, rounds and variants (base, label, payoff, joint), the framings that certify for each variant, the opponents that can play it, and the prompting styles.",
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async () =>

@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type RepeatedMetricsReport, repeatedMetrics } from "../../play/repeated-metrics-query.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { READ_ONLY } from "./annotations.js";
+import type { RepeatedMetricsReport } from "../../../play/repeated-metrics-query.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 
 const id = z.string().trim().min(1).max(200);
 const filterList = z.array(id).max(100).optional();
@@ -86,7 +87,7 @@ export function repeatedMetricsText(report: RepeatedMetricsReport): string {
   return [head, ...lines].join("\n");
 }
 
-export function registerRepeatedMetrics(server: McpServer, { deps }: ToolContext): void {
+export function registerRepeatedMetrics(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "repeated_metrics",
     {
@@ -94,13 +95,13 @@ export function registerRepeatedMetrics(server: McpServer, { deps }: ToolContext
       description:
         "SPEC §6 metrics of finished repeated matches (live and imported): per match total points, cooperation rate (PD family), action distribution, win/loss/tie rates, opponent-comprehension round m, failure rate, invalid attempts and token efficiency; per (player, game, variant, framing, opponent) their means and sample standard deviations and the mean comprehension curve.",
       inputSchema: repeatedMetricsInputSchema,
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async (args) =>
-      answering("repeated_metrics", () => {
-        const report = repeatedMetrics(deps, args);
-        return toolAnswer({ ...report }, repeatedMetricsText(report));
+      answering("repeated_metrics", async () => {
+        const report = await analysis.run("repeated_metrics", args, caller.principal);
+        return analysisAnswer({ ...report }, repeatedMetricsText(report));
       }),
   );
 }

@@ -1,12 +1,12 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { powerAnalysis } from "../../analysis/power.js";
-import { powerText } from "../../queries/power-text.js";
-import { UsageError } from "../../usage-error.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
+import { powerText } from "../../../queries/power-text.js";
+import { UsageError } from "../../../usage-error.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 import { bootstrapShape } from "./analysis-schemas.js";
-import { READ_ONLY } from "./annotations.js";
 
 const rate = z.number().min(0).max(1);
 
@@ -36,7 +36,7 @@ export function plannedShift(args: { baseline: number; delta?: number; compariso
   return shift;
 }
 
-export function registerPower(server: McpServer, _context: ToolContext): void {
+export function registerPower(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "power",
     {
@@ -44,22 +44,28 @@ export function registerPower(server: McpServer, _context: ToolContext): void {
       description:
         "Planning numbers: trials per framing needed to detect a cooperation shift (two-proportion z test) and the expected 95% CI half-width of R2 at that many trials, by simulation with the same bootstrap.",
       inputSchema: z.object(powerInputShape),
-      outputSchema: z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) }),
+      outputSchema: advertisedOutputSchema(
+        z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) }),
+      ),
       annotations: READ_ONLY,
     },
     async (args) =>
-      answering("power", () => {
-        const result = powerAnalysis({
-          baselineRate: args.baseline,
-          shift: plannedShift(args),
-          alpha: args.alpha,
-          power: args.power,
-          n: args.n,
-          simulations: args.simulations,
-          bootstrap: args.bootstrap,
-          seed: args.seed,
-        });
-        return toolAnswer({ ...result } as Record<string, unknown>, powerText(result));
+      answering("power", async () => {
+        const result = await analysis.run(
+          "power",
+          {
+            baselineRate: args.baseline,
+            shift: plannedShift(args),
+            alpha: args.alpha,
+            power: args.power,
+            n: args.n,
+            simulations: args.simulations,
+            bootstrap: args.bootstrap,
+            seed: args.seed,
+          },
+          caller.principal,
+        );
+        return analysisAnswer({ ...result } as Record<string, unknown>, powerText(result));
       }),
   );
 }

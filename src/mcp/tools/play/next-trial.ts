@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { nextTrial } from "../../play/studies.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { RECORDING } from "./annotations.js";
+import { nextTrial } from "../../../play/studies.js";
+import type { ToolContext } from "../../tool-context.js";
+import { answering, toolAnswer } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { RECORDING } from "../annotations.js";
 import { playerSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const outputSchema = z.object({
@@ -25,7 +26,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
         study_id: z.string().trim().min(1).max(100),
         player: playerSchema,
       }),
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: RECORDING,
     },
     async ({ study_id, player }) =>

@@ -1,9 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { submitMove } from "../../play/submit-move.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { IDEMPOTENT_RECORDING } from "./annotations.js";
+import { submitMove } from "../../../play/submit-move.js";
+import type { ToolContext } from "../../tool-context.js";
+import { answering, toolAnswer } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { IDEMPOTENT_RECORDING } from "../annotations.js";
 import { MAX_REPLY_CHARS, matchIdSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const inputSchema = z.object({
@@ -44,7 +45,7 @@ export function registerSubmitMove(server: McpServer, { deps, caller }: ToolCont
       description:
         "Answers one round of a match. The reply is read through the labels the prompt lists; an unclear reply is refused with the valid labels and may be answered again. Returns the round's outcome and the next round's prompt. Sending the same choice for a decided round returns the recorded outcome.",
       inputSchema,
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: IDEMPOTENT_RECORDING,
     },
     async (args) =>

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { VARIANT_IDS } from "../../domain/types.js";
+import { VARIANT_IDS } from "../../../domain/types.js";
+import { interval } from "../advertised-schema.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -23,7 +24,7 @@ export const bootstrapShape = {
   confidence: z.number().gt(0).lt(1).default(0.95),
 };
 
-const estimate = z.object({ estimate: z.number(), ci: z.tuple([z.number(), z.number()]) });
+const estimate = z.looseObject({ estimate: z.number(), ci: interval });
 const check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
 
 /** The DESIGN.md `analyze robustness --json` contract; further keys pass through. */

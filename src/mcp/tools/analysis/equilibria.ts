@@ -1,10 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { VARIANT_IDS } from "../../domain/types.js";
-import { equilibriaReport, equilibriaText } from "../../queries/equilibria-query.js";
-import type { ToolContext } from "../tool-context.js";
-import { answering, toolAnswer } from "../tool-result.js";
-import { READ_ONLY } from "./annotations.js";
+import { VARIANT_IDS } from "../../../domain/types.js";
+import { equilibriaReport, equilibriaText } from "../../../queries/equilibria-query.js";
+import type { ToolContext } from "../../tool-context.js";
+import { analysisAnswer, answering } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
 
 const distribution = z.record(z.string(), z.number());
 
@@ -36,13 +37,13 @@ export function registerEquilibria(server: McpServer, { deps }: ToolContext): vo
         game: z.string().trim().min(1).max(100),
         variant: z.enum(VARIANT_IDS).default("base"),
       }),
-      outputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async ({ game, variant }) =>
       answering("equilibria", () => {
         const report = equilibriaReport(deps, game, variant);
-        return toolAnswer({ ...report }, equilibriaText(report));
+        return analysisAnswer({ ...report }, equilibriaText(report));
       }),
   );
 }

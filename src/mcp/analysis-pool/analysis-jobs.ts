@@ -1,0 +1,41 @@
+import { type PowerOptions, powerAnalysis } from "../../analysis/power.js";
+import {
+  type EquilibriumDeviationQuery,
+  equilibriumDeviationByCell,
+} from "../../play/equilibrium-deviation-query.js";
+import type { PlayDeps } from "../../play/play-deps.js";
+import { type RepeatedMetricsQuery, repeatedMetrics } from "../../play/repeated-metrics-query.js";
+import { type ReportQuery, reportData } from "../../queries/report-data-query.js";
+import { type RobustnessQuery, robustnessReport } from "../../queries/robustness-query.js";
+import { type SensitivityQuery, sensitivityReport } from "../../queries/sensitivity-query.js";
+
+/**
+ * The analyses that may take longer than a move should wait: each is a pure function of the record and
+ * plain-data arguments to a plain-data result, so it can run in a worker thread as well as inline.
+ */
+export const ANALYSIS_JOBS = {
+  robustness: (deps: PlayDeps, args: RobustnessQuery) => robustnessReport(deps, args),
+  payoff_sensitivity: (deps: PlayDeps, args: SensitivityQuery) => sensitivityReport(deps, args),
+  power: (_deps: PlayDeps, args: PowerOptions) => powerAnalysis(args),
+  report: (deps: PlayDeps, args: ReportQuery) => reportData(deps, args),
+  equilibrium_deviation: (deps: PlayDeps, args: EquilibriumDeviationQuery) => ({
+    cells: equilibriumDeviationByCell(deps, args),
+  }),
+  repeated_metrics: (deps: PlayDeps, args: RepeatedMetricsQuery) => repeatedMetrics(deps, args),
+} as const;
+
+export type AnalysisJob = keyof typeof ANALYSIS_JOBS;
+export type JobArgs<J extends AnalysisJob> = Parameters<(typeof ANALYSIS_JOBS)[J]>[1];
+export type JobResult<J extends AnalysisJob> = ReturnType<(typeof ANALYSIS_JOBS)[J]>;
+
+/** Runs one job over the part of the record `principal` may see. */
+export function runJob<J extends AnalysisJob>(
+  deps: PlayDeps,
+  job: J,
+  args: JobArgs<J>,
+  principal: string,
+): JobResult<J> {
+  const scoped: PlayDeps = { ...deps, store: deps.store.scopedTo(principal) };
+  const run = ANALYSIS_JOBS[job] as (deps: PlayDeps, args: JobArgs<J>) => JobResult<J>;
+  return run(scoped, args);
+}

@@ -1,0 +1,32 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { loadCatalog } from "../../domain/catalog.js";
+import { logError } from "../../log.js";
+import { Store } from "../../store/store.js";
+import { UsageError } from "../../usage-error.js";
+import { type AnalysisJob, runJob } from "./analysis-jobs.js";
+import type { JobReply, JobRequest } from "./worker-pool.js";
+
+// One analysis worker: its own connection to the record (SQLite in WAL mode lets it read while the main
+// thread writes) and its own catalog; it answers one job at a time with plain data.
+
+const { dbPath } = workerData as { dbPath: string };
+const store = new Store(dbPath);
+const deps = { store, catalog: loadCatalog() };
+
+parentPort?.on("message", (request: JobRequest) => {
+  let reply: JobReply;
+  try {
+    const result = runJob(deps, request.job as AnalysisJob, request.args as never, request.principal);
+    reply = { id: request.id, ok: true, result };
+  } catch (error) {
+    const usage = error instanceof UsageError || (error instanceof Error && error.name === "ZodError");
+    if (!usage) logError(`analysis ${request.job} failed`, error);
+    reply = {
+      id: request.id,
+      ok: false,
+      usage,
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+  parentPort?.postMessage(reply);
+});

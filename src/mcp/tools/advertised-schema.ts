@@ -1,0 +1,47 @@
+import {
+  fromJsonSchema,
+  type JsonSchemaType,
+  type StandardSchemaWithJSON,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+
+type Json = Record<string, unknown>;
+
+/**
+ * A tool's `outputSchema` as every client can read it. zod emits 2020-12 JSON Schema with a `$schema` key
+ * (which a draft-07 validator refuses to compile), `prefixItems` for tuples (which draft-07 reads as
+ * `items: false`) and `additionalProperties: false` on plain objects (which rejects every key a later
+ * version adds). This converts once and rewrites those three into their portable forms: no `$schema`,
+ * arrays as `items` + `minItems`/`maxItems`, and open objects. The server then validates each result with
+ * the very schema it advertises (the SDK's JSON Schema validator), not with a zod twin that strips keys
+ * and so hides a mismatch from our own tests.
+ */
+export function advertisedOutputSchema(schema: z.ZodType): StandardSchemaWithJSON<Json, Json> {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Json;
+  return fromJsonSchema<Json>(portable(json) as JsonSchemaType);
+}
+
+/** The JSON Schema rewritten to what draft-07 and 2020-12 validators read alike (see above). */
+export function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (node === null || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === "$schema") continue;
+    if (key === "additionalProperties" && value === false) continue;
+    if (key === "prefixItems") continue;
+    out[key] = portable(value);
+  }
+  const prefix = (node as Json).prefixItems;
+  if (Array.isArray(prefix)) {
+    const members = prefix.map(portable);
+    const same = members.every((m) => JSON.stringify(m) === JSON.stringify(members[0]));
+    out.items = same ? members[0] : { anyOf: members };
+    out.minItems ??= members.length;
+    out.maxItems ??= members.length;
+  }
+  return out;
+}
+
+/** A confidence interval `[lo, hi]`: advertised as a plain 2-item number array, never a tuple. */
+export const interval = z.array(z.number()).length(2);

@@ -1,0 +1,20 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolContext } from "../../tool-context.js";
+import { registerEquilibria } from "./equilibria.js";
+import { registerEquilibriumDeviation } from "./equilibrium-deviation.js";
+import { registerPayoffSensitivity } from "./payoff-sensitivity.js";
+import { registerPower } from "./power.js";
+import { registerRepeatedMetrics } from "./repeated-metrics.js";
+import { registerReport } from "./report.js";
+import { registerRobustness } from "./robustness.js";
+
+/** Toolset `analysis`: read-only analyses of the caller's part of the record. */
+export function registerAnalysisToolset(server: McpServer, context: ToolContext): void {
+  registerRobustness(server, context);
+  registerPayoffSensitivity(server, context);
+  registerEquilibria(server, context);
+  registerPower(server, context);
+  registerReport(server, context);
+  registerRepeatedMetrics(server, context);
+  registerEquilibriumDeviation(server, context);
+}
