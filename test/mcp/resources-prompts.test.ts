@@ -97,9 +97,9 @@ describe("resources, the play prompt and completions", () => {
       ).completion.values.sort();
     expect(await complete("game", "s")).toEqual(["snowdrift", "stag-hunt"]);
     expect(await complete("variant", "")).toEqual(["base", "joint", "label", "payoff"]);
-    // Framings that present rock-paper-scissors: only the two RPS framings start with "rps".
-    expect(await complete("framing", "", { game: "rock-paper-scissors" })).toEqual([
-      "rps-plain",
+    // Only the framings that present the chosen game variant: rps-plain the base, rps-swapped the label one.
+    expect(await complete("framing", "", { game: "rock-paper-scissors" })).toEqual(["rps-plain"]);
+    expect(await complete("framing", "", { game: "rock-paper-scissors", variant: "label" })).toEqual([
       "rps-swapped",
     ]);
     expect(await complete("framing", "fri")).toEqual(["friend-sharing"]);
