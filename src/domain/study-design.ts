@@ -23,21 +23,41 @@ export type PlannedContrast = z.infer<typeof PlannedContrastSchema>;
 
 /** A pre-registered design (issue 4 §3): frozen and hashed when registered. */
 export const StudyDesignSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  games: z.array(id).min(1).max(50),
-  variants: z.array(z.enum(VARIANT_IDS)).min(1).max(4).default(["base"]),
-  framings: z.array(id).min(1).max(50),
-  styles: z.array(z.enum(PROMPT_STYLES)).min(1).max(3).default(["zero-shot"]),
+  name: z.string().trim().min(1).max(200).describe("A name for people; the design hash identifies the study"),
+  games: z.array(id).min(1).max(50).describe("Catalog game ids (list_games)"),
+  variants: z
+    .array(z.enum(VARIANT_IDS))
+    .min(1)
+    .max(4)
+    .default(["base"])
+    .describe("Variants of every game: base, label, payoff, joint (those a game lacks are skipped)"),
+  framings: z
+    .array(id)
+    .min(1)
+    .max(50)
+    .describe("Framing ids; each cell uses those that certify for its game variant"),
+  styles: z.array(z.enum(PROMPT_STYLES)).min(1).max(3).default(["zero-shot"]).describe("Prompting styles"),
   opponents: z
     .array(OpponentChoiceSchema)
     .min(1)
     .max(20)
-    .default([{ id: "random", params: {} }]),
-  trials_per_cell: z.number().int().min(1).max(100_000),
-  seed: z.union([z.number().int(), z.string().trim().min(1).max(100)]).default(1),
-  planned_contrasts: z.array(PlannedContrastSchema).max(100).default([]),
-  history_mode: z.enum(HISTORY_MODES).default("full"),
-  reveal_horizon: z.boolean().default(false),
+    .default([{ id: "random", params: {} }])
+    .describe("Opponents with their params, checked at registration (list_games names them)"),
+  trials_per_cell: z.number().int().min(1).max(100_000).describe("Trials of every cell per player"),
+  seed: z
+    .union([z.number().int(), z.string().trim().min(1).max(100)])
+    .default(1)
+    .describe("Seed of the schedule and of every trial's random choices"),
+  planned_contrasts: z
+    .array(PlannedContrastSchema)
+    .max(100)
+    .default([])
+    .describe("Baseline → comparison framing pairs of the design, the shifts planned in advance"),
+  history_mode: z
+    .enum(HISTORY_MODES)
+    .default("full")
+    .describe("Repeated games: which past rounds the prompt shows"),
+  reveal_horizon: z.boolean().default(false).describe("Repeated games: tell the agent the number of rounds"),
 });
 export type StudyDesign = z.infer<typeof StudyDesignSchema>;
 
@@ -70,12 +90,14 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
   const cells: StudyCell[] = [];
   const usedVariants = new Set<string>();
   const usedFramings = new Set<string>();
+  const applicableFramings = new Set<string>();
   for (const game of design.games) {
     const variants = design.variants.filter((v) => catalog.variantsOf(game).includes(v));
     for (const opponent of design.opponents) catalog.checkOpponent(opponent.id, game, opponent.params);
     for (const variant of variants) {
       usedVariants.add(variant);
       const applicable = catalog.framingIdsFor(game, variant);
+      for (const f of applicable) applicableFramings.add(f);
       const framings = design.framings.filter((f) => applicable.includes(f));
       if (framings.length === 0) {
         throw new Error(
@@ -93,7 +115,11 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
   const unusedVariant = design.variants.find((v) => !usedVariants.has(v));
   if (unusedVariant) throw new Error(`No game of the study has the variant "${unusedVariant}".`);
   const unusedFraming = design.framings.find((f) => !usedFramings.has(f));
-  if (unusedFraming) throw new Error(`The framing "${unusedFraming}" applies to none of the study's games.`);
+  if (unusedFraming) {
+    throw new Error(
+      `The framing "${unusedFraming}" applies to none of the study's games; framings that do: ${[...applicableFramings].sort().join(", ")}.`,
+    );
+  }
   checkPlannedContrasts(design);
   return cells;
 }

@@ -197,6 +197,15 @@ describe("every tool's result validates against its advertised schema, in draft-
     }
   });
 
+  it("describes every parameter of every tool (a host shows the agent nothing else about it)", () => {
+    const undescribed = tools.flatMap((tool) =>
+      Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>)
+        .filter(([, schema]) => !schema.description)
+        .map(([name]) => `${tool.name}.${name}`),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
   it("calls every listed tool through the validating SDK client and checks each result twice", async () => {
     const draft07 = new Ajv07({ allErrors: true });
     const draft2020 = new Ajv2020({ allErrors: true });

@@ -21,7 +21,7 @@ export const bootstrapShape = {
     .max(2 ** 31 - 1)
     .default(1)
     .describe("Seed of the bootstrap"),
-  confidence: z.number().gt(0).lt(1).default(0.95),
+  confidence: z.number().gt(0).lt(1).default(0.95).describe("Confidence level of the intervals"),
 };
 
 const estimate = z.looseObject({ estimate: z.number(), ci: interval });

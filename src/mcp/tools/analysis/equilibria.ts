@@ -34,8 +34,11 @@ export function registerEquilibria(server: McpServer, { deps }: ToolContext): vo
       description:
         "Every Nash equilibrium (pure and mixed) of a catalog game's stage game, by support enumeration.",
       inputSchema: z.object({
-        game: z.string().trim().min(1).max(100),
-        variant: z.enum(VARIANT_IDS).default("base"),
+        game: z.string().trim().min(1).max(100).describe("A game id from list_games, e.g. snowdrift"),
+        variant: z
+          .enum(VARIANT_IDS)
+          .default("base")
+          .describe("Which variant's payoffs: base, label, payoff, joint"),
       }),
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,

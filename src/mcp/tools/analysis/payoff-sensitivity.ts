@@ -34,7 +34,11 @@ export function registerPayoffSensitivity(server: McpServer, { analysis, caller 
         "How strongly cooperation follows the payoffs (logit response against a neutral belief): λ̂ per (player, game, framing), V_λ across framings, and the pooled maximum-likelihood λ per (player, framing) across games with a bootstrap CI. λ ≈ 0 means the payoffs are ignored.",
       inputSchema: z.object({
         ...analysisFilterShape,
-        framings: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
+        framings: z
+          .array(z.string().trim().min(1).max(200))
+          .max(50)
+          .optional()
+          .describe("Only these framings (all when absent)"),
         ...bootstrapShape,
       }),
       outputSchema: advertisedOutputSchema(outputSchema),

@@ -14,11 +14,23 @@ export const powerInputShape = {
   baseline: rate.describe("Cooperation rate under the baseline framing"),
   delta: z.number().min(-1).max(1).optional().describe("The shift to detect (comparison rate − baseline)"),
   comparison: rate.optional().describe("Cooperation rate under the comparison framing (instead of delta)"),
-  alpha: z.number().gt(0).lt(1).default(0.05),
-  power: z.number().gt(0).lt(1).default(0.8),
+  alpha: z.number().gt(0).lt(1).default(0.05).describe("Two-sided significance level of the shift test"),
+  power: z.number().gt(0).lt(1).default(0.8).describe("Wanted probability of detecting the shift"),
   n: z.number().int().min(1).max(100_000).optional().describe("Trials per framing for the R2 precision"),
-  simulations: z.number().int().min(10).max(5_000).default(200),
-  bootstrap: z.number().int().min(100).max(10_000).default(1_000),
+  simulations: z
+    .number()
+    .int()
+    .min(10)
+    .max(5_000)
+    .default(200)
+    .describe("Simulated studies for the R2 precision"),
+  bootstrap: z
+    .number()
+    .int()
+    .min(100)
+    .max(10_000)
+    .default(1_000)
+    .describe("Bootstrap replicates per simulated study"),
   seed: bootstrapShape.seed,
 };
 

@@ -16,9 +16,9 @@ export function registerReport(server: McpServer, { analysis, caller }: ToolCont
       description:
         "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
       inputSchema: z.object({
-        study_id: id.optional(),
+        study_id: id.optional().describe("Only this study (the whole record when absent)"),
         framings: z.array(id).min(2).max(50).optional().describe("Framings to compare, baseline first"),
-        bootstrap: z.number().int().min(1).max(100_000).default(2_000),
+        bootstrap: z.number().int().min(1).max(100_000).default(2_000).describe("Bootstrap replicates B"),
         seed: bootstrapShape.seed,
       }),
       outputSchema: advertisedOutputSchema(

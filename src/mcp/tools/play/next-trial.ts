@@ -21,9 +21,9 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
     {
       title: "Next trial of a study",
       description:
-        "Starts (or resumes) this player's next trial of a registered study. The server assigns the condition by a seeded balanced schedule; answer it with submit_move, then call next_trial again until it says the study is complete.",
+        "Starts (or resumes) your next trial of a study whose id you were given. The server decides which trial comes next; answer it with submit_move, then call next_trial again until it says you are done.",
       inputSchema: z.object({
-        study_id: z.string().trim().min(1).max(100),
+        study_id: z.string().trim().min(1).max(100).describe("The study id you were given"),
         player: playerSchema,
       }),
       outputSchema: advertisedOutputSchema(outputSchema),

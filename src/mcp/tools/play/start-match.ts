@@ -19,7 +19,9 @@ const inputSchema = z.object({
     .optional()
     .describe("A framing id that certifies for the game variant; drawn at random when absent"),
   opponent: id.default(DEFAULT_OPPONENT).describe("An opponent id from list_games"),
-  opponent_params: OpponentChoiceSchema.shape.params.describe('Parameters of the opponent, e.g. {"p": 0.3}'),
+  opponent_params: OpponentChoiceSchema.shape.params.describe(
+    'Parameters of the opponent, checked when the match starts, e.g. {"probabilities": {"cooperate": 0.3, "defect": 0.7}} for random',
+  ),
   style: z.enum(PROMPT_STYLES).default("zero-shot").describe("Prompting style of the rendered prompt"),
   player: playerSchema,
   seed: z

@@ -1,0 +1,81 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseToolsets } from "../../src/mcp/toolsets.js";
+import { callError, connectClient, tempDeps } from "../support/harness.js";
+
+// What could never be played is refused when it is asked for, with the bad value and the valid ones —
+// not recorded as a match (or a study) that dies later with an error in front of the agent.
+
+let deps: ReturnType<typeof tempDeps>;
+let client: Client;
+
+const count = (table: string) =>
+  (deps.store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+beforeEach(async () => {
+  deps = tempDeps();
+  client = await connectClient(deps, { player: "operator" });
+});
+afterEach(async () => {
+  await client.close();
+  deps.dispose();
+});
+
+const design = {
+  name: "door study",
+  games: ["prisoners-dilemma"],
+  framings: ["business", "friend-sharing"],
+  trials_per_cell: 2,
+};
+
+describe("refuse at the door", () => {
+  it("start_match refuses opponent params the opponent does not take, and records nothing", async () => {
+    const text = await callError(client, "start_match", {
+      game: "prisoners-dilemma",
+      opponent: "random",
+      opponent_params: { p: 5 },
+    });
+    expect(text).toMatch(/^Invalid params for opponent "random": .*"p".* \(got \{"p":5\}\)\.$/);
+    expect(count("matches")).toBe(0);
+  });
+
+  it("register_study refuses bad opponent params, contrasts outside the design and unknown framings", async () => {
+    expect(
+      await callError(client, "register_study", {
+        ...design,
+        opponents: [{ id: "tit-for-tat", params: { p: 5 } }],
+      }),
+    ).toMatch(/^Invalid params for opponent "tit-for-tat"/);
+    expect(
+      await callError(client, "register_study", {
+        ...design,
+        planned_contrasts: [{ baseline: "business", comparison: "team" }],
+      }),
+    ).toBe(
+      'The planned contrast business → team names the framing "team", which is not in the design; its framings: business, friend-sharing.',
+    );
+    expect(
+      await callError(client, "register_study", {
+        ...design,
+        planned_contrasts: [{ baseline: "business", comparison: "friend-sharing", games: ["stag-hunt"] }],
+      }),
+    ).toMatch(/names the game "stag-hunt", which is not in the design; its games: prisoners-dilemma\.$/);
+    const unknown = await callError(client, "register_study", {
+      ...design,
+      framings: ["business", "bussiness"],
+    });
+    expect(unknown).toMatch(
+      /^The framing "bussiness" applies to none of the study's games; framings that do: .*business.*team/,
+    );
+    expect(count("studies")).toBe(0);
+  });
+
+  it("parses --toolsets names and refuses an unknown one with the valid ones", () => {
+    expect(parseToolsets("all")).toEqual(["play", "studies", "analysis"]);
+    expect(parseToolsets("analysis, play")).toEqual(["play", "analysis"]);
+    expect(() => parseToolsets("play,analytics")).toThrow(
+      'Unknown toolset "analytics"; toolsets: play, studies, analysis, all (comma-separated).',
+    );
+    expect(() => parseToolsets(" , ")).toThrow(/needs at least one of/);
+  });
+});
