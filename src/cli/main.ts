@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { logError } from "../log.js";
+import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
 import { analyzeCommand } from "./analyze.js";
 import { type Command, parseCommandArgs } from "./command.js";
@@ -19,14 +22,24 @@ const COMMANDS: readonly Command[] = [
 function overview(): string {
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
   return [
-    "usage: same-game <command> [options]   (same-game <command> --help for its options)",
+    "usage: same-game <command> [options]   (same-game <command> --help for its options; same-game --version)",
     "",
     ...lines,
   ].join("\n");
 }
 
+/** The installed package's version, read from its package.json (what `npm pack` shipped). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string })
+    .version;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
+  if (verb === "--version" || verb === "-V" || verb === "version") {
+    process.stdout.write(`same-game ${packageVersion()}\n`);
+    return 0;
+  }
   if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
     process.stdout.write(`${overview()}\n`);
     return verb === undefined ? 2 : 0;

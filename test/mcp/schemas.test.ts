@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import Ajv07 from "ajv";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv as Ajv07 } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-jsonl.js";
 import { packageRoot } from "../../src/package-root.js";

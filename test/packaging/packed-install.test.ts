@@ -1,17 +1,29 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
 import { requireBuiltCli } from "../support/built-cli.js";
 
-// Packaging (issue 6): what `npm pack` produces must run after an install into an empty folder — built JS
-// with its shebang, the executable bin, and the catalog, framings and migrations it reads at start-up.
-// Slow by nature: the install fetches dependencies from the registry and may build better-sqlite3 from
-// source, hence its own file and a generous timeout.
+// Packaging (issues 6 and 10): `npm pack` of a fresh clone — sources only, never built — must give a
+// package that runs after an install into an empty folder: `prepack` builds it, and the tarball holds the
+// built JS with its shebang, the executable bin, the catalog, framings, migrations and LICENSE. The clone
+// is the repository's tracked (and new, unignored) files copied to a temp folder, with the installed
+// node_modules linked in so the build needs no registry. Slow by nature: the install fetches dependencies
+// from the registry and may build better-sqlite3 from source, hence its own file and a generous timeout.
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -24,8 +36,19 @@ beforeAll(() => {
   const packed = join(dir, "packed");
   installed = join(dir, "installed");
   mkdirSync(packed);
+  const clone = join(dir, "clone");
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: packageRoot() })
+    .toString()
+    .split("\n")
+    .filter((f) => f !== "" && existsSync(join(packageRoot(), f)));
+  for (const file of files) {
+    mkdirSync(dirname(join(clone, file)), { recursive: true });
+    copyFileSync(join(packageRoot(), file), join(clone, file));
+  }
+  symlinkSync(join(packageRoot(), "node_modules"), join(clone, "node_modules"), "dir");
+  if (existsSync(join(clone, "dist"))) throw new Error("the clone must not hold a build");
   execFileSync("npm", ["pack", "--silent", "--pack-destination", packed], {
-    cwd: packageRoot(),
+    cwd: clone,
     stdio: ["ignore", "ignore", "inherit"],
   });
   const tarball = readdirSync(packed).find((f) => f.endsWith(".tgz"));
@@ -43,13 +66,28 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the packed tarball installed into an empty folder", () => {
   it("ships the catalog, framings and migrations beside the built CLI", () => {
     const root = join(installed, "node_modules", "same-game");
-    for (const path of ["dist/cli/main.js", "games/prisoners-dilemma.json", "framings/business.json", "db"]) {
+    for (const path of [
+      "dist/cli/main.js",
+      "dist/mcp/analysis-pool/analysis-worker.js",
+      "games/prisoners-dilemma.json",
+      "framings/business.json",
+      "db",
+      "LICENSE",
+    ]) {
       expect(existsSync(join(root, path)), path).toBe(true);
     }
     expect(existsSync(join(root, "src")), "TypeScript sources are not shipped").toBe(false);
   });
 
-  it("completes an MCP handshake with `same-game serve` and lists the games", async () => {
+  it("prints its version with `same-game --version`", () => {
+    const version = (
+      JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
+    ).version;
+    const out = execFileSync(join(installed, "node_modules", ".bin", "same-game"), ["--version"]).toString();
+    expect(out).toBe(`same-game ${version}\n`);
+  });
+
+  it("completes an MCP handshake with `same-game serve`: the player's tools by default", async () => {
     const client = new Client({ name: "packaging-test", version: "1.0.0" });
     await client.connect(
       new StdioClientTransport({
@@ -60,7 +98,42 @@ describe("the packed tarball installed into an empty folder", () => {
       }),
     );
     try {
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(names).toEqual([
+        "get_match",
+        "join_match",
+        "list_games",
+        "next_trial",
+        "start_match",
+        "submit_move",
+      ]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("serves every toolset with `serve --toolsets all`, analyses in its worker pool included", async () => {
+    const client = new Client({ name: "packaging-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: join(installed, "node_modules", ".bin", "same-game"),
+        args: ["serve", "--db", join(dir, "record.db"), "--toolsets", "all"],
+        cwd: installed,
+        stderr: "ignore",
+      }),
+    );
+    try {
       expect(client.getServerVersion()?.name).toBe("same-game");
+      // power runs in a worker thread of the installed package: the worker file shipped and starts.
+      const power = await client.callTool({
+        name: "power",
+        arguments: { baseline: 0.5, delta: 0.2, simulations: 10, bootstrap: 100 },
+      });
+      expect(power.isError, JSON.stringify(power.content)).toBeFalsy();
+      expect(
+        (power.structuredContent as { shift_test: { trials_per_framing: number } }).shift_test
+          .trials_per_framing,
+      ).toBeGreaterThan(50);
       const result = await client.callTool({ name: "list_games", arguments: {} });
       expect(result.isError).toBeFalsy();
       const games = (result.structuredContent as { games: { id: string }[] }).games.map((g) => g.id);
