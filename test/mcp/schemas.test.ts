@@ -165,8 +165,9 @@ async function argumentsNow(name: string): Promise<Record<string, unknown>> {
 }
 
 function walk(node: unknown, visit: (key: string, value: unknown) => void): void {
-  if (Array.isArray(node)) node.forEach((item) => walk(item, visit));
-  else if (node !== null && typeof node === "object") {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item, visit);
+  } else if (node !== null && typeof node === "object") {
     for (const [key, value] of Object.entries(node)) {
       visit(key, value);
       walk(value, visit);
@@ -246,6 +247,6 @@ describe("every tool's result validates against its advertised schema, in draft-
       cooperative_action: "cooperate",
       ci: [expect.any(Number), expect.any(Number)],
     });
-    expect((live?.shift?.ci as number[]).length).toBe(2);
+    expect(live?.shift?.ci).toHaveLength(2);
   });
 });
