@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { type RepeatedMetricsReport, repeatedMetrics } from "../../play/repeated-metrics-query.js";
+import { DASHBOARD_TOOL_META } from "../app/dashboard-app.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { READ_ONLY } from "./annotations.js";
@@ -96,6 +97,7 @@ export function registerRepeatedMetrics(server: McpServer, { deps }: ToolContext
       inputSchema: repeatedMetricsInputSchema,
       outputSchema,
       annotations: READ_ONLY,
+      _meta: DASHBOARD_TOOL_META,
     },
     async (args) =>
       answering("repeated_metrics", () => {

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { reportData } from "../../queries/report-data-query.js";
+import { DASHBOARD_TOOL_META } from "../app/dashboard-app.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { bootstrapShape } from "./analysis-schemas.js";
@@ -26,6 +27,7 @@ export function registerReport(server: McpServer, { deps }: ToolContext): void {
         checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
       }),
       annotations: READ_ONLY,
+      _meta: DASHBOARD_TOOL_META,
     },
     async (args) =>
       answering("report", () => {

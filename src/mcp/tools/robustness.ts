@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { robustnessReport } from "../../queries/robustness-query.js";
 import { robustnessText } from "../../queries/robustness-text.js";
+import { DASHBOARD_TOOL_META } from "../app/dashboard-app.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { analysisFilterShape, bootstrapShape, robustnessOutputSchema } from "./analysis-schemas.js";
@@ -29,6 +30,7 @@ export function registerRobustness(server: McpServer, { deps }: ToolContext): vo
       inputSchema,
       outputSchema: robustnessOutputSchema,
       annotations: READ_ONLY,
+      _meta: DASHBOARD_TOOL_META,
     },
     async (args) =>
       answering("robustness", () => {
