@@ -23,8 +23,22 @@ const DARK: vl.Config = {
   view: { stroke: "#555555" },
 };
 
-function config(theme: Theme): vl.Config {
-  return theme === "dark" ? { ...CHART_CONFIG, ...DARK } : { ...CHART_CONFIG, background: "transparent" };
+/** Below this width a legend goes under its chart, so the plot keeps the room beside its labels. */
+const NARROW = 560;
+
+function config(theme: Theme, width: number): vl.Config {
+  const base =
+    theme === "dark" ? { ...CHART_CONFIG, ...DARK } : { ...CHART_CONFIG, background: "transparent" };
+  return width < NARROW
+    ? { ...base, legend: { ...base.legend, orient: "bottom", direction: "horizontal" } }
+    : base;
+}
+
+/** The report's specs draw error bars in near-black ink; on a dark background they need light ink. */
+function forTheme(spec: TopLevelSpec, theme: Theme): TopLevelSpec {
+  return theme === "dark"
+    ? (JSON.parse(JSON.stringify(spec).replaceAll('"#222"', '"#dddddd"')) as TopLevelSpec)
+    : spec;
 }
 
 export interface ClickedDatum {
@@ -40,10 +54,11 @@ export interface ClickedDatum {
 export async function drawChart(
   container: HTMLElement,
   spec: TopLevelSpec,
-  theme: Theme,
+  look: { theme: Theme; width: number },
   onClick?: (datum: ClickedDatum) => void,
 ): Promise<vega.View> {
-  const runtime = vega.parse(vl.compile(spec, { config: config(theme) }).spec, undefined, { ast: true });
+  const compiled = vl.compile(forTheme(spec, look.theme), { config: config(look.theme, look.width) });
+  const runtime = vega.parse(compiled.spec, undefined, { ast: true });
   const view = new vega.View(runtime, {
     expr: expressionInterpreter,
     renderer: "svg",

@@ -155,7 +155,7 @@ async function render(): Promise<void> {
   main.replaceChildren(...sections);
   for (const chart of charts) {
     if (generation !== state.generation) return;
-    await drawChart(chart.container, chart.spec, state.theme, chart.onClick);
+    await drawChart(chart.container, chart.spec, { theme: state.theme, width: state.width }, chart.onClick);
   }
   if (generation === state.generation) {
     document.body.dataset.ready = "true";
@@ -165,11 +165,12 @@ async function render(): Promise<void> {
 
 /** A click on a cell: its matches, each opening its transcript. */
 async function openCell(cell: ClickedDatum & { variant?: string }): Promise<void> {
-  const variant = cell.variant ?? (typeof state.args.variant === "string" ? state.args.variant : undefined);
+  // One-shot analyses read the base variant unless the model asked for another (the tools' default).
+  const variant = cell.variant ?? (typeof state.args.variant === "string" ? state.args.variant : "base");
   const args: Record<string, unknown> = { player: cell.player };
   if (cell.game) args.game = cell.game;
   if (cell.framing) args.framing = cell.framing;
-  if (variant) args.variant = variant;
+  args.variant = variant;
   if (state.filters.study) args.study_id = state.filters.study;
   await matchesPanel(app, matches, args, setStatus);
 }
