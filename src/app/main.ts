@@ -153,9 +153,17 @@ async function render(): Promise<void> {
     .map((make) => make(ctx))
     .filter((s): s is HTMLElement => s !== null);
   main.replaceChildren(...sections);
-  for (const chart of charts) {
-    if (generation !== state.generation) return;
-    await drawChart(chart.container, chart.spec, { theme: state.theme, width: state.width }, chart.onClick);
+  try {
+    for (const chart of charts) {
+      if (generation !== state.generation) return;
+      await drawChart(chart.container, chart.spec, { theme: state.theme, width: state.width }, chart.onClick);
+    }
+  } catch (error) {
+    // A chart that cannot be drawn says why, in the view and to the host's log, instead of a blank panel.
+    setStatus(`Could not draw the charts: ${error instanceof Error ? error.message : String(error)}`, true);
+    document.body.dataset.ready = "error";
+    void app.sendLog({ level: "error", data: String(error) }).catch(() => undefined);
+    return;
   }
   if (generation === state.generation) {
     document.body.dataset.ready = "true";

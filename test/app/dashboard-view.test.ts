@@ -77,7 +77,12 @@ async function openView(
     { html: viewHtml, theme: options.theme, width: options.width, toolName, toolArguments, toolResult },
   );
   const view = await waitForView(page);
-  await view.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  await view.waitForSelector('body[data-ready="true"], body[data-ready="error"]', { timeout: 30_000 });
+  expect(
+    await view.evaluate(
+      'document.body.dataset.ready + " " + document.querySelector("[role=status]").textContent',
+    ),
+  ).toBe("true ");
   expect(errors).toEqual([]);
   return { page, view };
 }
@@ -126,6 +131,10 @@ async function waitForCall(name: string, from: number): Promise<ToolCall> {
 describe("the dashboard view in headless Chromium", () => {
   it("draws the report: 4 cooperation bars, R and shift forests of 5 rows, a 16-round comprehension curve", async () => {
     const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    // Drawn under the host's strict policy (no eval, no network): vega runs in its interpreter.
+    expect(await view.evaluate("document.querySelector('meta[http-equiv]')?.content")).toContain(
+      "default-src 'none'",
+    );
     // 2 players × 1 game × 2 framings = 4 bars.
     expect(await markCount(view, "cooperation", "child_layer_0", "rect")).toBe(4);
     // Forest rows: 2 (player, game) + 2 players over their games + the pool = 5 dots in each forest.
