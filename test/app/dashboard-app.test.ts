@@ -29,7 +29,7 @@ beforeAll(async () => {
   deps = tempDeps();
   appsHost = await connect("apps-host", { apps: true });
   plainHost = await connect("plain-host", { apps: false });
-  await playDashboardRecord(plainHost);
+  await playDashboardRecord(() => connect("player", { apps: false }));
 });
 afterAll(async () => {
   await appsHost.close();
@@ -98,6 +98,11 @@ describe("the dashboard an MCP Apps host needs", () => {
     expect(byPlayer["steady-agent"]?.shift.estimate).toBe(0);
     expect(byPlayer["story-agent"]?.R.estimate).toBeCloseTo(0, 12);
     expect(byPlayer["story-agent"]?.shift.estimate).toBe(1);
+    // (2/3, 1/3) against (1/3, 2/3): both sit 2/3·ln(4/3) + 1/3·ln(2/3) = 0.056633 nats from (½, ½).
+    const jsd = (2 / 3) * Math.log(4 / 3) + (1 / 3) * Math.log(2 / 3);
+    expect(byPlayer["mixed-agent"]?.R.estimate).toBeCloseTo(1 - jsd / Math.log(2), 12);
+    expect(byPlayer["mixed-agent"]?.R.estimate).toBeCloseTo(0.918296, 6);
+    expect(byPlayer["mixed-agent"]?.shift.estimate).toBeCloseTo(-1 / 3, 12);
   });
 });
 

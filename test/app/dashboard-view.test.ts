@@ -35,12 +35,9 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   chromium = await launchChromium();
   deps = tempDeps();
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await createServer(deps, { transport: "memory" }).connect(serverTransport);
-  client = new Client({ name: "chromium-host", version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
-  await client.connect(clientTransport);
+  client = await connect("chromium-host");
   await client.listTools();
-  await playDashboardRecord(client);
+  await playDashboardRecord(() => connect("player"));
   const read = await client.readResource({ uri: DASHBOARD_URI });
   const content = read.contents[0];
   viewHtml = content && "text" in content ? content.text : "";
@@ -52,6 +49,15 @@ afterAll(async () => {
   await client?.close();
   deps?.dispose();
 });
+
+/** A real SDK client (declaring MCP Apps support) on a real same-game server over the record. */
+async function connect(name: string): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await createServer(deps, { transport: "memory" }).connect(serverTransport);
+  const next = new Client({ name, version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
+  await next.connect(clientTransport);
+  return next;
+}
 
 /** Opens the view in a fresh page as a host would after the model called `toolName`. */
 async function openView(
@@ -114,9 +120,13 @@ async function axisLabels(view: Frame, chart: string): Promise<string[]> {
   );
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
+/** A PNG of the view's frame (its top `height` pixels when given) in test-artifacts/dashboard/. */
+async function screenshot(page: Page, name: string, height?: number): Promise<void> {
   const frame = await page.$("iframe");
-  await frame?.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  const box = await frame?.boundingBox();
+  const clip =
+    height && box ? { x: 0, y: 0, width: box.width, height: Math.min(height, box.height) } : undefined;
+  await frame?.screenshot({ path: join(ARTIFACTS, `${name}.png`), clip });
 }
 
 async function waitForCall(name: string, from: number): Promise<ToolCall> {
@@ -129,17 +139,17 @@ async function waitForCall(name: string, from: number): Promise<ToolCall> {
 }
 
 describe("the dashboard view in headless Chromium", () => {
-  it("draws the report: 4 cooperation bars, R and shift forests of 5 rows, a 16-round comprehension curve", async () => {
+  it("draws the report: 6 cooperation bars, R and shift forests of 7 rows, a 16-round comprehension curve", async () => {
     const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     // Drawn under the host's strict policy (no eval, no network): vega runs in its interpreter.
     expect(await view.evaluate("document.querySelector('meta[http-equiv]')?.content")).toContain(
       "default-src 'none'",
     );
-    // 2 players × 1 game × 2 framings = 4 bars.
-    expect(await markCount(view, "cooperation", "child_layer_0", "rect")).toBe(4);
-    // Forest rows: 2 (player, game) + 2 players over their games + the pool = 5 dots in each forest.
-    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(5);
-    expect(await markCount(view, "shift-forest", "layer_2", "symbol")).toBe(5);
+    // 3 players × 1 game × 2 framings = 6 bars.
+    expect(await markCount(view, "cooperation", "child_layer_0", "rect")).toBe(6);
+    // Forest rows: 3 (player, game) + 3 players over their games + the pool = 7 dots in each forest.
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(7);
+    expect(await markCount(view, "shift-forest", "layer_2", "symbol")).toBe(7);
     expect(await axisLabels(view, "robustness-forest")).toEqual(
       expect.arrayContaining([
         "steady-agent · prisoners-dilemma",
@@ -150,11 +160,13 @@ describe("the dashboard view in headless Chromium", () => {
     // One repeated cell of 16 rounds: one line with a point per round.
     expect(await markCount(view, "comprehension", "child_layer_1_layer_1", "symbol")).toBe(16);
     expect(await markCount(view, "comprehension", "child_layer_1_layer_0", "line")).toBe(1);
-    // λ̂ of 2 players × 2 framings (hollow), and each player's pooled λ per framing (filled).
-    expect(await markCount(view, "sensitivity", "layer_0", "symbol")).toBe(4);
-    expect(await markCount(view, "sensitivity", "layer_2", "symbol")).toBe(4);
+    // λ̂ of 3 players × 2 framings (hollow), and each player's pooled λ per framing (filled).
+    expect(await markCount(view, "sensitivity", "layer_0", "symbol")).toBe(6);
+    expect(await markCount(view, "sensitivity", "layer_2", "symbol")).toBe(6);
     expect(await view.$$eval("[data-section=checks] li", (items) => items.length)).toBeGreaterThan(0);
     await screenshot(page, "dashboard-light");
+    // The README's picture (docs/dashboard.png is a copy): filters, cooperation and both forest plots.
+    await screenshot(page, "dashboard-readme", 1500);
     await page.close();
   });
 
@@ -179,7 +191,7 @@ describe("the dashboard view in headless Chromium", () => {
     const { page, view } = await openView("robustness", { bootstrap: 200 }, { theme: "light", width: 400 });
     const overflow = await view.evaluate("document.documentElement.scrollWidth");
     expect(overflow).toBeLessThanOrEqual(400);
-    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(5);
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(7);
     await screenshot(page, "dashboard-400px");
     await page.close();
   });
@@ -218,11 +230,11 @@ describe("the dashboard view in headless Chromium", () => {
     await page.close();
   });
 
-  it("a click on a cooperation bar lists its 6 matches; a click on one opens its transcript", async () => {
+  it("a click on a cooperation bar lists the cell's 6 matches; a click on one opens its transcript", async () => {
     const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     const from = calls.length;
     const bars = await view.$$(layerMarks("cooperation", "child_layer_0", "rect"));
-    expect(bars).toHaveLength(4);
+    expect(bars).toHaveLength(6);
     await bars[0]?.click();
     const listCall = await waitForCall("list_matches", from);
     expect(listCall.arguments).toMatchObject({ game: "prisoners-dilemma", variant: "base" });
