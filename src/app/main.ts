@@ -26,6 +26,8 @@ interface State {
   data: DashboardData | null;
   /** The arguments the tool was first called with; filters are applied on top of them. */
   args: Record<string, unknown>;
+  /** The arguments of the result on screen. */
+  shownArgs: Record<string, unknown>;
   filters: Filters;
   names: { players: Set<string>; games: Set<string>; framings: Set<string> };
   theme: Theme;
@@ -37,6 +39,7 @@ interface State {
 const state: State = {
   data: null,
   args: {},
+  shownArgs: {},
   filters: { ...NO_FILTERS },
   names: { players: new Set(), games: new Set(), framings: new Set() },
   theme: "light",
@@ -109,6 +112,11 @@ async function rerun(): Promise<void> {
     return;
   }
   const args = toolArguments(data.source, state.args, state.filters);
+  // A filter the tool does not take (player or game for report) only changes what the view shows.
+  if (JSON.stringify(args) === JSON.stringify(state.shownArgs)) {
+    setStatus("");
+    return render();
+  }
   setStatus(`Running ${data.source}…`);
   try {
     const result = await app.callServerTool({ name: data.source, arguments: args });
@@ -119,6 +127,7 @@ async function rerun(): Promise<void> {
       : null;
     if (!next) return setStatus(`${data.source} returned no structured result.`, true);
     state.data = next;
+    state.shownArgs = args;
     remember(next);
     setStatus("");
     await render();
@@ -203,6 +212,7 @@ function applyContext(ctx: McpUiHostContext | undefined): void {
 
 app.ontoolinput = (params) => {
   state.args = { ...(params.arguments ?? {}) };
+  state.shownArgs = state.args;
 };
 app.ontoolresult = (result) => {
   const data = result.structuredContent

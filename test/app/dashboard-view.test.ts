@@ -215,9 +215,14 @@ describe("the dashboard view in headless Chromium", () => {
     await page.close();
   });
 
-  it("a framing pair calls report again with framings = [team, business]", async () => {
+  it("report: a player filter redraws without a call; a framing pair calls report with framings = [team, business]", async () => {
     const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     const from = calls.length;
+    // report takes no player argument: the view keeps story-agent's 2 bars (business, team) itself.
+    await view.select('select[name="player"]', "story-agent");
+    const bars = layerMarks("cooperation", "child_layer_0", "rect");
+    await view.waitForFunction(`document.querySelectorAll('${bars}').length === 2`);
+    expect(calls.length).toBe(from);
     await view.select('select[name="baseline"]', "team");
     // Half a pair asks for the other half and calls nothing.
     expect(calls.length).toBe(from);
