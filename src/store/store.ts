@@ -31,6 +31,19 @@ export interface RepeatedRoundRow {
   invalid_attempts: number;
 }
 
+/** One line of a match listing (the `list_matches` tool). */
+export interface MatchSummaryRow {
+  match_id: string;
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  status: "open" | "finished";
+  rounds_played: number;
+  started_at: string;
+}
+
 /** How often one action was chosen (validly) in one (player, game, variant, framing) cell: the same shape
  * as a row of published counts, so live and imported cells read alike. */
 export type CellActionCountRow = ImportedCountRow;
@@ -202,6 +215,20 @@ export class Store {
        ORDER BY m.created_at, m.id`,
     ).all({ ...this.filterParams(filter), repeated_only: filter.repeated_only ? 1 : 0 }) as MatchRow[];
     return rows.map(toMatchRecord);
+  }
+
+  /**
+   * One principal's matches that pass the filter, newest first, with the number of settled rounds: what a
+   * match listing shows without reading every decision into JS.
+   */
+  listMatchSummaries(filter: RecordFilter & { principal: string; limit: number }): MatchSummaryRow[] {
+    return this.stmt(
+      `SELECT m.id AS match_id, m.player, m.game, m.variant, m.framing, m.opponent, m.status,
+         (SELECT COUNT(*) FROM decisions d WHERE d.match_id = m.id AND d.status <> 'pending') AS rounds_played,
+         m.created_at AS started_at
+       FROM matches m WHERE m.principal = @principal AND ${FILTER_SQL}
+       ORDER BY m.created_at DESC, m.id LIMIT @limit`,
+    ).all({ ...filterParams(filter), principal: filter.principal, limit: filter.limit }) as MatchSummaryRow[];
   }
 
   // --- decisions and attempts -----------------------------------------------------------------------

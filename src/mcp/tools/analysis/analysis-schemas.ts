@@ -25,6 +25,8 @@ export const bootstrapShape = {
 };
 
 const estimate = z.looseObject({ estimate: z.number(), ci: interval });
+/** A shift also names the cooperative action it counts. */
+const shiftEstimate = estimate.extend({ cooperative_action: z.string().optional() });
 const check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
 
 /** The DESIGN.md `analyze robustness --json` contract; further keys pass through. */
@@ -35,9 +37,9 @@ export const robustnessOutputSchema = z.looseObject({
   seed: z.number(),
   framings: z.array(z.string()),
   games: z.array(
-    z.looseObject({ player: z.string(), game: z.string(), R: estimate, shift: estimate.nullable() }),
+    z.looseObject({ player: z.string(), game: z.string(), R: estimate, shift: shiftEstimate.nullable() }),
   ),
-  players: z.array(z.looseObject({ player: z.string(), R: estimate, shift: estimate.nullable() })),
-  pooled: z.looseObject({ R: estimate, shift: estimate.nullable() }),
+  players: z.array(z.looseObject({ player: z.string(), R: estimate, shift: shiftEstimate.nullable() })),
+  pooled: z.looseObject({ R: estimate, shift: shiftEstimate.nullable() }),
   checks: z.array(check),
 });

@@ -1,7 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/server";
+import { registerDashboardApp } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { registerEquilibria } from "./equilibria.js";
 import { registerEquilibriumDeviation } from "./equilibrium-deviation.js";
+import { registerListMatches } from "./list-matches.js";
 import { registerPayoffSensitivity } from "./payoff-sensitivity.js";
 import { registerPower } from "./power.js";
 import { registerRepeatedMetrics } from "./repeated-metrics.js";
@@ -17,4 +19,7 @@ export function registerAnalysisToolset(server: McpServer, context: ToolContext)
   registerReport(server, context);
   registerRepeatedMetrics(server, context);
   registerEquilibriumDeviation(server, context);
+  registerListMatches(server, context);
+  // The MCP App view of robustness, report and repeated_metrics: analysts only, never the player surface.
+  registerDashboardApp(server, context);
 }

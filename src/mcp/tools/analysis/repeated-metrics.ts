@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { RepeatedMetricsReport } from "../../../play/repeated-metrics-query.js";
+import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -97,6 +98,7 @@ export function registerRepeatedMetrics(server: McpServer, { analysis, caller }:
       inputSchema: repeatedMetricsInputSchema,
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
+      _meta: DASHBOARD_TOOL_META,
     },
     async (args) =>
       answering("repeated_metrics", async () => {

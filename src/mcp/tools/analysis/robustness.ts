@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { robustnessText } from "../../../queries/robustness-text.js";
+import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -29,6 +30,7 @@ export function registerRobustness(server: McpServer, { analysis, caller }: Tool
       inputSchema,
       outputSchema: advertisedOutputSchema(robustnessOutputSchema),
       annotations: READ_ONLY,
+      _meta: DASHBOARD_TOOL_META,
     },
     async (args) =>
       answering("robustness", async () => {

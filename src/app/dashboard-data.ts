@@ -1,0 +1,108 @@
+import type {
+  CooperationCell,
+  RepeatedCell,
+  ReportData,
+  RobustnessResult,
+  SensitivityResult,
+  VerificationCheck,
+} from "../report/report-data.js";
+
+/** Which analysis tool produced the result the view shows; the filters call the same tool again. */
+export type SourceTool = "robustness" | "report" | "repeated_metrics";
+
+/** The three tools' results in one shape, so every section draws from one place. */
+export interface DashboardData {
+  source: SourceTool;
+  cooperation: CooperationCell[];
+  robustness: RobustnessResult | null;
+  sensitivity: SensitivityResult | null;
+  repeated: RepeatedCell[];
+  checks: VerificationCheck[];
+  study: { id: string; name: string } | null;
+}
+
+interface RepeatedMetricsCell {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  matches: number;
+  total_points: { mean: number };
+  cooperation_rate: { mean: number } | null;
+  comprehension_round: { mean: number };
+  comprehension_curve: number[];
+}
+
+/** The report's repeated cell from a repeated_metrics cell (the same mapping the report query makes). */
+function repeatedCell(cell: RepeatedMetricsCell): RepeatedCell {
+  return {
+    player: cell.player,
+    game: cell.game,
+    variant: cell.variant,
+    framing: cell.framing,
+    opponent: cell.opponent,
+    matches: cell.matches,
+    mean_total_points: cell.total_points.mean,
+    mean_cooperation_rate: cell.cooperation_rate?.mean ?? null,
+    mean_comprehension_round: cell.comprehension_round.mean,
+    curve: cell.comprehension_curve.map((share, i) => ({ round: i + 1, success_share: share })),
+  };
+}
+
+/** Recognises the tool by its result's keys (hosts need not say which tool ran) and normalises it. */
+export function dashboardData(structured: Record<string, unknown>): DashboardData | null {
+  if ("header" in structured) {
+    const report = structured as unknown as ReportData;
+    return {
+      source: "report",
+      cooperation: report.cooperation ?? [],
+      robustness: report.robustness ?? null,
+      sensitivity: report.sensitivity ?? null,
+      repeated: report.repeated ?? [],
+      checks: [...(report.robustness?.checks ?? []), ...(report.checks ?? [])],
+      study: report.header.study ? { id: report.header.study.id, name: report.header.study.name } : null,
+    };
+  }
+  if ("comprehension_rule" in structured && Array.isArray(structured.cells)) {
+    return {
+      source: "repeated_metrics",
+      cooperation: [],
+      robustness: null,
+      sensitivity: null,
+      repeated: (structured.cells as RepeatedMetricsCell[]).map(repeatedCell),
+      checks: [],
+      study: null,
+    };
+  }
+  if ("pooled" in structured && Array.isArray(structured.games)) {
+    const robustness = structured as unknown as RobustnessResult;
+    return {
+      source: "robustness",
+      cooperation: [],
+      robustness,
+      sensitivity: null,
+      repeated: [],
+      checks: robustness.checks ?? [],
+      study: null,
+    };
+  }
+  return null;
+}
+
+/** Player, game and framing names the data mentions: the choices of the filters. */
+export function namesIn(data: DashboardData): { players: string[]; games: string[]; framings: string[] } {
+  const players = new Set<string>();
+  const games = new Set<string>();
+  const framings = new Set<string>(data.robustness?.framings ?? []);
+  for (const c of [...data.cooperation, ...data.repeated, ...(data.sensitivity?.cells ?? [])]) {
+    players.add(c.player);
+    games.add(c.game);
+    framings.add(c.framing);
+  }
+  for (const g of data.robustness?.games ?? []) {
+    players.add(g.player);
+    games.add(g.game);
+  }
+  return { players: [...players], games: [...games], framings: [...framings] };
+}

@@ -1,0 +1,44 @@
+import type { SourceTool } from "./dashboard-data.js";
+
+/** What the analyst chose above the charts; an empty string means "all". */
+export interface Filters {
+  player: string;
+  game: string;
+  study: string;
+  baseline: string;
+  comparison: string;
+}
+
+export const NO_FILTERS: Filters = { player: "", game: "", study: "", baseline: "", comparison: "" };
+
+/**
+ * The arguments of the tool call that re-runs `tool` under the filters, on top of the arguments the
+ * model first called it with (bootstrap, seed, …). A filter the tool cannot take is applied in the view.
+ */
+export function toolArguments(
+  tool: SourceTool,
+  original: Record<string, unknown>,
+  filters: Filters,
+): Record<string, unknown> {
+  const args: Record<string, unknown> = { ...original };
+  const set = (key: string, value: unknown) => {
+    if (value === undefined) delete args[key];
+    else args[key] = value;
+  };
+  const pair = filters.baseline && filters.comparison ? [filters.baseline, filters.comparison] : undefined;
+  set("study_id", filters.study || undefined);
+  set("framings", pair);
+  if (tool !== "report") {
+    set("players", filters.player ? [filters.player] : undefined);
+    set("games", filters.game ? [filters.game] : undefined);
+  }
+  return args;
+}
+
+/** Whether a row survives the player and game filters (for the tools that take neither). */
+export function passes(filters: Filters, row: { player: string | null; game: string | null }): boolean {
+  return (
+    (!filters.player || row.player === null || row.player === filters.player) &&
+    (!filters.game || row.game === null || row.game === filters.game)
+  );
+}

@@ -1,0 +1,246 @@
+import {
+  App,
+  applyDocumentTheme,
+  applyHostStyleVariables,
+  type McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps";
+import { type ClickedDatum, drawChart, type Theme } from "./chart-view.js";
+import { type DashboardData, dashboardData, namesIn } from "./dashboard-data.js";
+import { DASHBOARD_CSS } from "./dashboard-style.js";
+import { el, selectOf } from "./dom.js";
+import { type Filters, NO_FILTERS, toolArguments } from "./filters.js";
+import { matchesPanel } from "./matches-panel.js";
+import {
+  checksSection,
+  cooperationSection,
+  type PendingChart,
+  repeatedSection,
+  robustnessSection,
+  sensitivitySection,
+} from "./sections.js";
+
+// The dashboard view: it receives the result of robustness, report or repeated_metrics from the host,
+// draws it with the HTML report's chart specs, and re-runs the tool through the host when a filter changes.
+
+interface State {
+  data: DashboardData | null;
+  /** The arguments the tool was first called with; filters are applied on top of them. */
+  args: Record<string, unknown>;
+  /** The arguments of the result on screen. */
+  shownArgs: Record<string, unknown>;
+  filters: Filters;
+  names: { players: Set<string>; games: Set<string>; framings: Set<string> };
+  theme: Theme;
+  width: number;
+  /** Bumped on every render so a slow chart of an older render never lands in a newer page. */
+  generation: number;
+}
+
+const state: State = {
+  data: null,
+  args: {},
+  shownArgs: {},
+  filters: { ...NO_FILTERS },
+  names: { players: new Set(), games: new Set(), framings: new Set() },
+  theme: "light",
+  width: window.innerWidth,
+  generation: 0,
+};
+
+const app = new App({ name: "same-game dashboard", version: "1.0.0" }, {}, { autoResize: true });
+
+document.head.append(el("style", {}, DASHBOARD_CSS));
+const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+const header = el(
+  "header",
+  {},
+  el("h1", {}, "same-game"),
+  el("p", { class: "muted", "data-source": "" }, "Waiting for a result…"),
+);
+const form = el("form", { class: "filters", "data-filters": "" });
+const main = el("main", {});
+const matches = el("section", { "data-section": "matches" });
+document.body.append(header, form, status, main, matches);
+
+function setStatus(text: string, error = false): void {
+  status.textContent = text;
+  status.className = error ? "status error" : "status";
+}
+
+function remember(data: DashboardData): void {
+  const names = namesIn(data);
+  for (const p of names.players) state.names.players.add(p);
+  for (const g of names.games) state.names.games.add(g);
+  for (const f of names.framings) state.names.framings.add(f);
+}
+
+function renderFilters(): void {
+  const { filters, names } = state;
+  const sorted = (s: Set<string>) => [...s].sort();
+  const field = (label: string, control: HTMLElement) => el("label", {}, label, control);
+  const study = el("input", {
+    name: "study",
+    "data-filter": "study",
+    placeholder: "all studies",
+    value: filters.study,
+  });
+  form.replaceChildren(
+    field("Player", selectOf("player", "all players", sorted(names.players), filters.player)),
+    field("Game", selectOf("game", "all games", sorted(names.games), filters.game)),
+    field("Study", study),
+    field("Baseline framing", selectOf("baseline", "default", [...names.framings], filters.baseline)),
+    field("Comparison framing", selectOf("comparison", "default", [...names.framings], filters.comparison)),
+  );
+}
+
+form.addEventListener("change", (event) => {
+  const target = event.target as HTMLInputElement | HTMLSelectElement;
+  const name = target.name as keyof Filters;
+  if (!(name in state.filters)) return;
+  state.filters = { ...state.filters, [name]: target.value.trim() };
+  void rerun();
+});
+form.addEventListener("submit", (event) => event.preventDefault());
+
+/** Calls the tool that produced the view again, with the filters as arguments, and shows its result. */
+async function rerun(): Promise<void> {
+  const data = state.data;
+  if (!data) return;
+  const { baseline, comparison } = state.filters;
+  if ((baseline === "") !== (comparison === "")) {
+    setStatus("Choose both framings of the pair (or neither for the default pair).");
+    return;
+  }
+  const args = toolArguments(data.source, state.args, state.filters);
+  // A filter the tool does not take (player or game for report) only changes what the view shows.
+  if (JSON.stringify(args) === JSON.stringify(state.shownArgs)) {
+    setStatus("");
+    return render();
+  }
+  setStatus(`Running ${data.source}…`);
+  try {
+    const result = await app.callServerTool({ name: data.source, arguments: args });
+    const text = (result.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join(" ");
+    if (result.isError) return setStatus(text || `${data.source} failed.`, true);
+    const next = result.structuredContent
+      ? dashboardData(result.structuredContent as Record<string, unknown>)
+      : null;
+    if (!next) return setStatus(`${data.source} returned no structured result.`, true);
+    state.data = next;
+    state.shownArgs = args;
+    remember(next);
+    setStatus("");
+    await render();
+  } catch (error) {
+    setStatus(error instanceof Error ? error.message : String(error), true);
+  }
+}
+
+function describe(data: DashboardData): string {
+  const study = data.study ? ` · study ${data.study.name}` : "";
+  if (data.source === "repeated_metrics") return `repeated_metrics · ${data.repeated.length} cell(s)${study}`;
+  const framings = data.robustness ? ` · ${data.robustness.framings.join(" → ")}` : "";
+  return `${data.source}${framings}${study}`;
+}
+
+async function render(): Promise<void> {
+  const data = state.data;
+  if (!data) return;
+  const generation = ++state.generation;
+  document.body.dataset.ready = "false";
+  (header.querySelector("[data-source]") as HTMLElement).textContent = describe(data);
+  renderFilters();
+  const charts: PendingChart[] = [];
+  const ctx = {
+    data,
+    filters: state.filters,
+    width: state.width,
+    charts,
+    openCell: (cell: ClickedDatum & { variant?: string }) => void openCell(cell),
+  };
+  const sections = [cooperationSection, robustnessSection, sensitivitySection, repeatedSection, checksSection]
+    .map((make) => make(ctx))
+    .filter((s): s is HTMLElement => s !== null);
+  main.replaceChildren(...sections);
+  try {
+    for (const chart of charts) {
+      if (generation !== state.generation) return;
+      await drawChart(chart.container, chart.spec, { theme: state.theme, width: state.width }, chart.onClick);
+    }
+  } catch (error) {
+    // A chart that cannot be drawn says why, in the view and to the host's log, instead of a blank panel.
+    setStatus(`Could not draw the charts: ${error instanceof Error ? error.message : String(error)}`, true);
+    document.body.dataset.ready = "error";
+    void app.sendLog({ level: "error", data: String(error) }).catch(() => undefined);
+    return;
+  }
+  if (generation === state.generation) {
+    document.body.dataset.ready = "true";
+    document.body.dataset.source = data.source;
+  }
+}
+
+/** A click on a cell: its matches, each opening its transcript. */
+async function openCell(cell: ClickedDatum & { variant?: string }): Promise<void> {
+  // One-shot analyses read the base variant unless the model asked for another (the tools' default).
+  const variant = cell.variant ?? (typeof state.args.variant === "string" ? state.args.variant : "base");
+  const args: Record<string, unknown> = { player: cell.player };
+  if (cell.game) args.game = cell.game;
+  if (cell.framing) args.framing = cell.framing;
+  args.variant = variant;
+  if (state.filters.study) args.study_id = state.filters.study;
+  await matchesPanel(app, matches, args, setStatus);
+}
+
+function applyContext(ctx: McpUiHostContext | undefined): void {
+  if (!ctx) return;
+  let changed = false;
+  if (ctx.theme && ctx.theme !== state.theme) {
+    state.theme = ctx.theme;
+    changed = true;
+  }
+  if (ctx.theme) applyDocumentTheme(ctx.theme);
+  if (ctx.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
+  const dims = ctx.containerDimensions as { width?: number; maxWidth?: number } | undefined;
+  const width = dims?.width ?? dims?.maxWidth;
+  if (width && width !== state.width) {
+    state.width = width;
+    changed = true;
+  }
+  if (changed && state.data) void render();
+}
+
+app.ontoolinput = (params) => {
+  state.args = { ...(params.arguments ?? {}) };
+  state.shownArgs = state.args;
+};
+app.ontoolresult = (result) => {
+  const data = result.structuredContent
+    ? dashboardData(result.structuredContent as Record<string, unknown>)
+    : null;
+  if (!data) {
+    setStatus(
+      result.isError ? "The tool reported an error; see its text." : "No analysis result to show.",
+      true,
+    );
+    return;
+  }
+  state.data = data;
+  remember(data);
+  void render();
+};
+app.onhostcontextchanged = (ctx) => applyContext(ctx);
+window.addEventListener("resize", () => {
+  const dims = app.getHostContext()?.containerDimensions as { width?: number } | undefined;
+  if (dims?.width) return;
+  const width = document.documentElement.clientWidth;
+  if (Math.abs(width - state.width) > 8 && state.data) {
+    state.width = width;
+    void render();
+  }
+});
+
+app.connect().then(
+  () => applyContext(app.getHostContext()),
+  (error: unknown) => setStatus(`Could not connect to the host: ${String(error)}`, true),
+);

@@ -1,0 +1,227 @@
+import type { TopLevelSpec } from "vega-lite";
+import { cooperationChartSpec } from "../report/sections/cooperation-section.js";
+import { forestChartSpec, forestRows } from "../report/sections/forest-chart.js";
+import { comprehensionChartSpec } from "../report/sections/repeated-section.js";
+import { sensitivityChartSpec } from "../report/sections/sensitivity-section.js";
+import type { ClickedDatum } from "./chart-view.js";
+import type { DashboardData } from "./dashboard-data.js";
+import { el, formatNumber } from "./dom.js";
+import { type Filters, passes } from "./filters.js";
+
+/** A chart to draw into a figure once the section is in the page; `onClick` gets the clicked cell. */
+export interface PendingChart {
+  container: HTMLElement;
+  spec: TopLevelSpec;
+  onClick?: (datum: ClickedDatum) => void;
+}
+
+export interface SectionContext {
+  data: DashboardData;
+  filters: Filters;
+  /** Usable width in CSS pixels (the host's container, else the window). */
+  width: number;
+  charts: PendingChart[];
+  openCell(cell: ClickedDatum & { variant?: string }): void;
+}
+
+function figure(ctx: SectionContext, name: string, spec: TopLevelSpec, caption: string, click = true) {
+  const container = el("div", { class: "chart", "data-chart": name });
+  ctx.charts.push({ container, spec, onClick: click ? (d) => ctx.openCell(d) : undefined });
+  return el("figure", {}, container, el("figcaption", {}, caption));
+}
+
+function section(name: string, title: string, ...children: (Node | null)[]) {
+  return el("section", { "data-section": name }, el("h2", {}, title), ...children);
+}
+
+export function cooperationSection(ctx: SectionContext): HTMLElement | null {
+  const cells = ctx.data.cooperation.filter((c) => passes(ctx.filters, c));
+  if (ctx.data.source !== "report") return null;
+  if (cells.length === 0)
+    return section(
+      "cooperation",
+      "Cooperation by framing",
+      el("p", { class: "no-data" }, "No one-shot decisions pass these filters."),
+    );
+  return section(
+    "cooperation",
+    "Cooperation by framing",
+    figure(
+      ctx,
+      "cooperation",
+      cooperationChartSpec(cells),
+      "Share of decisions that chose the cooperative action under each framing, with 95% bootstrap intervals; one panel per player and game. Click a bar to list its matches.",
+    ),
+  );
+}
+
+export function robustnessSection(ctx: SectionContext): HTMLElement | null {
+  const result = ctx.data.robustness;
+  if (!result) {
+    return ctx.data.source === "repeated_metrics"
+      ? null
+      : section(
+          "robustness",
+          "Robustness",
+          el(
+            "p",
+            { class: "no-data" },
+            "No game was played under two framings, so robustness cannot be computed.",
+          ),
+        );
+  }
+  const width = Math.max(140, Math.min(420, ctx.width - 230));
+  const keep = (r: { player: string | null; game: string | null; level: string }) =>
+    passes(ctx.filters, r) || r.level === "pooled";
+  const rRows = forestRows(result, "R").filter(keep);
+  const shiftRows = forestRows(result, "shift").filter(keep);
+  const [first, second] = result.framings;
+  const settings = el(
+    "p",
+    { class: "muted", "data-settings": "" },
+    `Framings ${result.framings.join(" → ")}; ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates by ${result.unit}, seed ${result.seed}.`,
+  );
+  return section(
+    "robustness",
+    "Robustness R and cooperation shift",
+    settings,
+    figure(
+      ctx,
+      "robustness-forest",
+      forestChartSpec(rRows, {
+        title: "Robustness R",
+        axisTitle: "R = 1 − max JSD / ln 2",
+        domain: [0, 1],
+        reference: 1,
+        width,
+      }),
+      "Each row: R with its 95% interval; 1 (dashed) means identical choices under every framing. Click a row to list its matches.",
+    ),
+    shiftRows.length === 0
+      ? el("p", { class: "no-data" }, "No game has a cooperative action, so there is no shift.")
+      : figure(
+          ctx,
+          "shift-forest",
+          forestChartSpec(shiftRows, {
+            title: `Cooperation shift (${second ?? "?"} − ${first ?? "?"})`,
+            axisTitle: "Shift in cooperation rate",
+            domain: [-1, 1],
+            reference: 0,
+            width,
+          }),
+          "An interval that misses 0 (dashed) is a framing effect beyond sampling noise.",
+        ),
+  );
+}
+
+export function sensitivitySection(ctx: SectionContext): HTMLElement | null {
+  const result = ctx.data.sensitivity;
+  if (ctx.data.source !== "report") return null;
+  const cells = (result?.cells ?? []).filter((c) => passes(ctx.filters, c));
+  const pooled = (result?.pooled ?? []).filter((p) => passes(ctx.filters, { player: p.player, game: null }));
+  if (pooled.length === 0 && cells.every((c) => c.lambda === null)) {
+    return section(
+      "sensitivity",
+      "Payoff sensitivity λ",
+      el("p", { class: "no-data" }, "No payoff-sensitivity estimates for these filters."),
+    );
+  }
+  return section(
+    "sensitivity",
+    "Payoff sensitivity λ",
+    figure(
+      ctx,
+      "sensitivity",
+      sensitivityChartSpec({ cells, pooled }),
+      "Filled dots with whiskers: λ fitted across games with its 95% interval; hollow: single games. λ near 0: the payoffs are ignored.",
+      false,
+    ),
+  );
+}
+
+export function repeatedSection(ctx: SectionContext): HTMLElement | null {
+  const cells = ctx.data.repeated.filter((c) => passes(ctx.filters, c));
+  if (ctx.data.source === "robustness") return null;
+  if (cells.length === 0)
+    return section(
+      "repeated",
+      "Repeated play",
+      el("p", { class: "no-data" }, "No finished repeated matches pass these filters."),
+    );
+  const withCurves = cells.filter((c) => c.curve.length > 0);
+  const columns = Math.max(1, Math.floor((ctx.width - 24) / 290));
+  const spec = { ...comprehensionChartSpec(withCurves), columns } as TopLevelSpec;
+  const rows = cells.map((c) => {
+    const row = el(
+      "tr",
+      { class: "clickable", "data-cell": `${c.player}|${c.game}|${c.framing}` },
+      el("td", {}, c.player),
+      el("td", {}, `${c.game} (${c.variant})`),
+      el("td", {}, c.framing),
+      el("td", {}, c.opponent),
+      el("td", { class: "num" }, String(c.matches)),
+      el("td", { class: "num" }, formatNumber(c.mean_total_points, 1)),
+      el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),
+      el("td", { class: "num" }, formatNumber(c.mean_comprehension_round, 1)),
+    );
+    row.addEventListener("click", () =>
+      ctx.openCell({ player: c.player, game: c.game, framing: c.framing, variant: c.variant }),
+    );
+    return row;
+  });
+  const head = el(
+    "tr",
+    {},
+    ...["Player", "Game", "Framing", "Opponent", "Matches", "Points", "Cooperation", "Comprehension m"].map(
+      (h, i) => el("th", i >= 4 ? { class: "num" } : {}, h),
+    ),
+  );
+  return section(
+    "repeated",
+    "Repeated play",
+    withCurves.length > 0
+      ? figure(
+          ctx,
+          "comprehension",
+          spec,
+          "Share of rounds from each round on in which the player did at least as well as matching its opponent; comprehension from where the line stays above the dashed 0.9.",
+          false,
+        )
+      : null,
+    el(
+      "div",
+      { class: "table-scroll" },
+      el("table", { "data-table": "repeated" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ),
+    el("p", { class: "muted" }, "Click a row to list its matches."),
+  );
+}
+
+export function checksSection(ctx: SectionContext): HTMLElement | null {
+  const checks = ctx.data.checks;
+  if (checks.length === 0) return null;
+  const ordered = [...checks.filter((c) => !c.ok), ...checks.filter((c) => c.ok)];
+  const failed = ordered.filter((c) => !c.ok).length;
+  return section(
+    "checks",
+    "Verification",
+    el(
+      "p",
+      { class: failed === 0 ? "muted" : "status error" },
+      failed === 0 ? `All ${checks.length} checks passed.` : `${failed} of ${checks.length} checks FAILED.`,
+    ),
+    el(
+      "ul",
+      { class: "checks" },
+      ...ordered.map((c) =>
+        el(
+          "li",
+          { "data-check": c.name },
+          el("span", { class: c.ok ? "ok" : "failed" }, c.ok ? "✓ " : "✗ FAILED "),
+          `${c.name}: `,
+          el("span", { class: "muted" }, c.detail),
+        ),
+      ),
+    ),
+  );
+}

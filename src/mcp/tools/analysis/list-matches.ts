@@ -1,0 +1,75 @@
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { VARIANT_IDS } from "../../../domain/types.js";
+import type { MatchSummaryRow } from "../../../store/store.js";
+import type { ToolContext } from "../../tool-context.js";
+import { answering, toolAnswer } from "../../tool-result.js";
+import { advertisedOutputSchema } from "../advertised-schema.js";
+import { READ_ONLY } from "../annotations.js";
+
+const id = z.string().trim().min(1).max(200);
+
+const inputSchema = z.object({
+  player: id.optional().describe("Only this player's matches"),
+  game: id.optional().describe("Only matches of this game, e.g. prisoners-dilemma"),
+  variant: z.enum(VARIANT_IDS).optional().describe("Only this variant"),
+  framing: id.optional().describe("Only matches played under this framing (or import label)"),
+  study_id: id.optional().describe("Only the matches of this study"),
+  limit: z.number().int().min(1).max(500).default(50).describe("At most this many matches, newest first"),
+});
+
+const outputSchema = z.object({
+  matches: z.array(
+    z.object({
+      match_id: z.string(),
+      player: z.string(),
+      game: z.string(),
+      variant: z.string(),
+      framing: z.string(),
+      opponent: z.string(),
+      status: z.enum(["open", "finished"]),
+      rounds_played: z.number(),
+      started_at: z.string(),
+    }),
+  ),
+});
+
+function listText(matches: readonly MatchSummaryRow[]): string {
+  if (matches.length === 0) return "No matches of this client pass these filters.";
+  const lines = matches.map(
+    (m) =>
+      `${m.match_id} | ${m.player} | ${m.game}/${m.variant} | ${m.framing} | vs ${m.opponent} | ${m.status}, ${m.rounds_played} round(s) | ${m.started_at}`,
+  );
+  return [`${matches.length} match(es), newest first:`, ...lines].join("\n");
+}
+
+/**
+ * The matches behind an analysis cell, for the operator: only this connection's principal's matches (the
+ * same rule as get_match and same-game://matches/{id}), so one tenant never lists another's play.
+ */
+export function registerListMatches(server: McpServer, { deps, caller }: ToolContext): RegisteredTool {
+  return server.registerTool(
+    "list_matches",
+    {
+      title: "List matches",
+      description:
+        "The recorded matches of this client that pass the filters (player, game, variant, framing, study), newest first: id, condition, opponent, status, rounds played and start time. Open one with get_match or the resource same-game://matches/{id}.",
+      inputSchema,
+      outputSchema: advertisedOutputSchema(outputSchema),
+      annotations: READ_ONLY,
+    },
+    async (args) =>
+      answering("list_matches", () => {
+        const matches = deps.store.listMatchSummaries({
+          principal: caller.principal,
+          players: args.player ? [args.player] : undefined,
+          games: args.game ? [args.game] : undefined,
+          variants: args.variant ? [args.variant] : undefined,
+          framings: args.framing ? [args.framing] : undefined,
+          study_id: args.study_id,
+          limit: args.limit,
+        });
+        return toolAnswer({ matches }, listText(matches));
+      }),
+  );
+}

@@ -1,0 +1,256 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { Frame, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DASHBOARD_URI } from "../../src/mcp/app/dashboard-app.js";
+import { createServer } from "../../src/mcp/create-server.js";
+import { tempDeps } from "../support/harness.js";
+import { launchChromium } from "./chromium.js";
+import { playDashboardRecord, TRIALS } from "./dashboard-record.js";
+import { hostPageHtml } from "./host-page-bundle.js";
+
+// The built view (dist/app/dashboard.html, read through resources/read as a host does) in headless
+// Chromium, embedded by the ext-apps AppBridge; every tool call of the view goes to a real same-game
+// server on a real temp record. Screenshots land in test-artifacts/dashboard/ (gitignored).
+
+const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts", "dashboard");
+const APPS_CAPABILITIES = {
+  extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+};
+
+interface ToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+let deps: ReturnType<typeof tempDeps>;
+let client: Client;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let viewHtml: string;
+let hostHtml: string;
+const calls: ToolCall[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  chromium = await launchChromium();
+  deps = tempDeps();
+  client = await connect("chromium-host");
+  await client.listTools();
+  await playDashboardRecord(() => connect("player"));
+  const read = await client.readResource({ uri: DASHBOARD_URI });
+  const content = read.contents[0];
+  viewHtml = content && "text" in content ? content.text : "";
+  hostHtml = await hostPageHtml();
+}, 120_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await client?.close();
+  deps?.dispose();
+});
+
+/** A real SDK client (declaring MCP Apps support) on a real same-game server over the record. */
+async function connect(name: string): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await createServer(deps, { transport: "memory" }).connect(serverTransport);
+  const next = new Client({ name, version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
+  await next.connect(clientTransport);
+  return next;
+}
+
+/** Opens the view in a fresh page as a host would after the model called `toolName`. */
+async function openView(
+  toolName: string,
+  toolArguments: Record<string, unknown>,
+  options: { theme: "light" | "dark"; width: number },
+): Promise<{ page: Page; view: Frame }> {
+  const page = await chromium.browser.newPage();
+  await page.setViewport({ width: options.width, height: 900, deviceScaleFactor: 1 });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  await page.exposeFunction("hostCallTool", async (params: ToolCall) => {
+    calls.push(params);
+    return await client.callTool(params);
+  });
+  await page.exposeFunction("hostReadResource", async (params: { uri: string }) =>
+    client.readResource(params),
+  );
+  await page.setContent(hostHtml);
+  const toolResult = await client.callTool({ name: toolName, arguments: toolArguments });
+  await page.evaluate(
+    (opts) => (globalThis as unknown as { startHost(o: unknown): Promise<void> }).startHost(opts),
+    { html: viewHtml, theme: options.theme, width: options.width, toolName, toolArguments, toolResult },
+  );
+  const view = await waitForView(page);
+  await view.waitForSelector('body[data-ready="true"], body[data-ready="error"]', { timeout: 30_000 });
+  expect(
+    await view.evaluate(
+      'document.body.dataset.ready + " " + document.querySelector("[role=status]").textContent',
+    ),
+  ).toBe("true ");
+  expect(errors).toEqual([]);
+  return { page, view };
+}
+
+async function waitForView(page: Page): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    if (frame) return frame;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the view's iframe never appeared");
+}
+
+/**
+ * The SVG paths of one vega-lite layer's marks in a chart: vega gives each mark group its layer's name as
+ * a class (child_… inside a facet), so legend symbols and error-bar ticks are not counted as data marks.
+ */
+function layerMarks(chart: string, layer: string, mark: string): string {
+  return `[data-chart="${chart}"] svg g.mark-${mark}.${layer}_marks > path`;
+}
+
+async function markCount(view: Frame, chart: string, layer: string, mark: string): Promise<number> {
+  return view.$$eval(layerMarks(chart, layer, mark), (paths) => paths.length);
+}
+
+async function axisLabels(view: Frame, chart: string): Promise<string[]> {
+  return view.$$eval(`[data-chart="${chart}"] svg g.role-axis-label text`, (texts) =>
+    texts.map((t) => t.textContent ?? ""),
+  );
+}
+
+/** A PNG of the view's frame (its top `height` pixels when given) in test-artifacts/dashboard/. */
+async function screenshot(page: Page, name: string, height?: number): Promise<void> {
+  const frame = await page.$("iframe");
+  const box = await frame?.boundingBox();
+  const clip =
+    height && box ? { x: 0, y: 0, width: box.width, height: Math.min(height, box.height) } : undefined;
+  await frame?.screenshot({ path: join(ARTIFACTS, `${name}.png`), clip });
+}
+
+async function waitForCall(name: string, from: number): Promise<ToolCall> {
+  for (let i = 0; i < 200; i++) {
+    const call = calls.slice(from).find((c) => c.name === name);
+    if (call) return call;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the view never called ${name}; calls: ${JSON.stringify(calls.slice(from))}`);
+}
+
+describe("the dashboard view in headless Chromium", () => {
+  it("draws the report: 6 cooperation bars, R and shift forests of 7 rows, a 16-round comprehension curve", async () => {
+    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    // Drawn under the host's strict policy (no eval, no network): vega runs in its interpreter.
+    expect(await view.evaluate("document.querySelector('meta[http-equiv]')?.content")).toContain(
+      "default-src 'none'",
+    );
+    // 3 players × 1 game × 2 framings = 6 bars.
+    expect(await markCount(view, "cooperation", "child_layer_0", "rect")).toBe(6);
+    // Forest rows: 3 (player, game) + 3 players over their games + the pool = 7 dots in each forest.
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(7);
+    expect(await markCount(view, "shift-forest", "layer_2", "symbol")).toBe(7);
+    expect(await axisLabels(view, "robustness-forest")).toEqual(
+      expect.arrayContaining([
+        "steady-agent · prisoners-dilemma",
+        "story-agent · prisoners-dilemma",
+        "pooled",
+      ]),
+    );
+    // One repeated cell of 16 rounds: one line with a point per round.
+    expect(await markCount(view, "comprehension", "child_layer_1_layer_1", "symbol")).toBe(16);
+    expect(await markCount(view, "comprehension", "child_layer_1_layer_0", "line")).toBe(1);
+    // λ̂ of 3 players × 2 framings (hollow), and each player's pooled λ per framing (filled).
+    expect(await markCount(view, "sensitivity", "layer_0", "symbol")).toBe(6);
+    expect(await markCount(view, "sensitivity", "layer_2", "symbol")).toBe(6);
+    expect(await view.$$eval("[data-section=checks] li", (items) => items.length)).toBeGreaterThan(0);
+    await screenshot(page, "dashboard-light");
+    // The README's picture (docs/dashboard.png is a copy): filters, cooperation and both forest plots.
+    await screenshot(page, "dashboard-readme", 1500);
+    await page.close();
+  });
+
+  it("follows the host's dark theme, also when it changes while open", async () => {
+    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const background = () => view.evaluate("getComputedStyle(document.body).backgroundColor");
+    expect(await background()).toBe("rgb(255, 255, 255)");
+    await page.evaluate('setTheme("dark")');
+    await view.waitForFunction('document.documentElement.dataset.theme === "dark"');
+    await view.waitForSelector('body[data-ready="true"]');
+    expect(await background()).toBe("rgb(30, 31, 34)");
+    // Chart text switches to light ink too.
+    const fill = await view.$eval('[data-chart="robustness-forest"] svg g.role-axis-label text', (t) =>
+      t.getAttribute("fill"),
+    );
+    expect(fill).toBe("#d0d0d0");
+    await screenshot(page, "dashboard-dark");
+    await page.close();
+  });
+
+  it("is usable at 400 px: nothing wider than the frame but the charts' own scroll boxes", async () => {
+    const { page, view } = await openView("robustness", { bootstrap: 200 }, { theme: "light", width: 400 });
+    const overflow = await view.evaluate("document.documentElement.scrollWidth");
+    expect(overflow).toBeLessThanOrEqual(400);
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(7);
+    await screenshot(page, "dashboard-400px");
+    await page.close();
+  });
+
+  it("a player filter calls robustness again with players = [story-agent] and redraws its rows", async () => {
+    const { page, view } = await openView(
+      "robustness",
+      { bootstrap: 200, seed: 3 },
+      { theme: "light", width: 760 },
+    );
+    const from = calls.length;
+    await view.select('select[name="player"]', "story-agent");
+    const call = await waitForCall("robustness", from);
+    expect(call.arguments).toEqual({ bootstrap: 200, seed: 3, players: ["story-agent"] });
+    const rows = layerMarks("robustness-forest", "layer_2", "symbol");
+    await view.waitForFunction(`document.querySelectorAll('${rows}').length === 3`);
+    // story-agent's game, story-agent over its games, the pool.
+    expect(await axisLabels(view, "robustness-forest")).toEqual(
+      expect.arrayContaining(["story-agent · prisoners-dilemma", "story-agent · all games", "pooled"]),
+    );
+    await page.close();
+  });
+
+  it("report: a player filter redraws without a call; a framing pair calls report with framings = [team, business]", async () => {
+    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const from = calls.length;
+    // report takes no player argument: the view keeps story-agent's 2 bars (business, team) itself.
+    await view.select('select[name="player"]', "story-agent");
+    const bars = layerMarks("cooperation", "child_layer_0", "rect");
+    await view.waitForFunction(`document.querySelectorAll('${bars}').length === 2`);
+    expect(calls.length).toBe(from);
+    await view.select('select[name="baseline"]', "team");
+    // Half a pair asks for the other half and calls nothing.
+    expect(calls.length).toBe(from);
+    await view.select('select[name="comparison"]', "business");
+    const call = await waitForCall("report", from);
+    expect(call.arguments).toEqual({ bootstrap: 200, framings: ["team", "business"] });
+    await view.waitForFunction(
+      'document.querySelector("[data-settings]")?.textContent.includes("team → business")',
+    );
+    await page.close();
+  });
+
+  it("a click on a cooperation bar lists the cell's 6 matches; a click on one opens its transcript", async () => {
+    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const from = calls.length;
+    const bars = await view.$$(layerMarks("cooperation", "child_layer_0", "rect"));
+    expect(bars).toHaveLength(6);
+    await bars[0]?.click();
+    const listCall = await waitForCall("list_matches", from);
+    expect(listCall.arguments).toMatchObject({ game: "prisoners-dilemma", variant: "base" });
+    await view.waitForSelector("[data-list=matches] li");
+    expect(await view.$$eval("[data-list=matches] li", (items) => items.length)).toBe(TRIALS);
+    await view.click("[data-list=matches] li button");
+    const getCall = await waitForCall("get_match", from);
+    expect(getCall.arguments?.match_id).toMatch(/\S/);
+    await view.waitForSelector("[data-table=transcript] tbody tr");
+    expect(await view.$$eval("[data-table=transcript] tbody tr", (rows) => rows.length)).toBe(1);
+    await screenshot(page, "dashboard-matches");
+    await page.close();
+  });
+});
