@@ -2,6 +2,7 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_URI } from "../../src/mcp/app/dashboard-app.js";
 import { createServer } from "../../src/mcp/create-server.js";
+import { TOOLSET_NAMES } from "../../src/mcp/toolsets.js";
 import { callError, tempDeps } from "../support/harness.js";
 import { playDashboardRecord, TRIALS } from "./dashboard-record.js";
 
@@ -16,7 +17,11 @@ let plainHost: Client;
 
 async function connect(name: string, options: { apps: boolean; principal?: string }): Promise<Client> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await createServer(deps, { transport: "memory", principal: options.principal }).connect(serverTransport);
+  await createServer(deps, {
+    transport: "memory",
+    principal: options.principal,
+    toolsets: TOOLSET_NAMES,
+  }).connect(serverTransport);
   const client = new Client(
     { name, version: "1.0.0" },
     options.apps ? { capabilities: APPS_CAPABILITIES } : undefined,
@@ -85,8 +90,8 @@ describe("the dashboard an MCP Apps host needs", () => {
     const apps = await appsHost.callTool({ name: "robustness", arguments: args });
     expect(plain.isError).toBeFalsy();
     expect(plain).toEqual(apps);
-    // Only the text twin and the structured result: no embedded UI, no resource link.
-    expect((plain.content as { type: string }[]).map((c) => c.type)).toEqual(["text"]);
+    // Only the text twins (summary and full JSON) and the structured result: no embedded UI, no link.
+    expect((plain.content as { type: string }[]).map((c) => c.type)).toEqual(["text", "text"]);
     const result = plain.structuredContent as {
       framings: string[];
       games: { player: string; R: { estimate: number }; shift: { estimate: number } }[];

@@ -5,6 +5,7 @@ import type { Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_URI } from "../../src/mcp/app/dashboard-app.js";
 import { createServer } from "../../src/mcp/create-server.js";
+import { TOOLSET_NAMES } from "../../src/mcp/toolsets.js";
 import { tempDeps } from "../support/harness.js";
 import { launchChromium } from "./chromium.js";
 import { playDashboardRecord, TRIALS } from "./dashboard-record.js";
@@ -53,7 +54,7 @@ afterAll(async () => {
 /** A real SDK client (declaring MCP Apps support) on a real same-game server over the record. */
 async function connect(name: string): Promise<Client> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await createServer(deps, { transport: "memory" }).connect(serverTransport);
+  await createServer(deps, { transport: "memory", toolsets: TOOLSET_NAMES }).connect(serverTransport);
   const next = new Client({ name, version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
   await next.connect(clientTransport);
   return next;
