@@ -213,6 +213,13 @@ describe("the dashboard view in headless Chromium", () => {
     expect(await axisLabels(view, "robustness-forest")).toEqual(
       expect.arrayContaining(["story-agent · prisoners-dilemma", "story-agent · all games", "pooled"]),
     );
+    // A click on the (player, game) row lists that player's matches of the game under both framings: 6 + 6.
+    const [gameRow] = await view.$$(rows);
+    await gameRow?.click();
+    const listCall = await waitForCall("list_matches", from);
+    expect(listCall.arguments).toEqual({ player: "story-agent", game: "prisoners-dilemma", variant: "base" });
+    await view.waitForSelector("[data-list=matches] li");
+    expect(await view.$$eval("[data-list=matches] li", (items) => items.length)).toBe(2 * TRIALS);
     await page.close();
   });
 
