@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
+import { UsageError } from "../usage-error.js";
 import { applyMigrations } from "./migrations.js";
+import { checkRecordSchema, checkSqliteHeader, integrityCheck, knownSchemaVersion } from "./record-file.js";
 import type {
   AttemptRecord,
   CellCountRow,
@@ -35,6 +37,11 @@ export interface RepeatedRoundRow {
  * as a row of published counts, so live and imported cells read alike. */
 export type CellActionCountRow = ImportedCountRow;
 
+export interface StoreOptions {
+  /** Open without writing anything (analysis, report, export); the file must exist and be current. */
+  readonly?: boolean;
+}
+
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -46,15 +53,49 @@ export class Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(readonly path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
-    // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    applyMigrations(this.db, join(packageRoot(), "db"));
+  /** Opened with `readonly`: analysis verbs never write, so a read-only file can still be analysed. */
+  readonly readonly: boolean;
+
+  constructor(
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
+    this.readonly = options.readonly === true;
+    checkSqliteHeader(path);
+    const migrations = join(packageRoot(), "db");
+    const known = knownSchemaVersion(migrations);
+    try {
+      this.db = new Database(path, { readonly: this.readonly, fileMustExist: this.readonly });
+    } catch (error) {
+      throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+    }
+    try {
+      const version = checkRecordSchema(this.db, path, known);
+      this.db.pragma("foreign_keys = ON");
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      if (this.readonly) {
+        if (version < known) {
+          throw new UsageError(
+            `${path} has schema version ${version} and this same-game reads ${known}: open it once with serve or import (writable) to upgrade it.`,
+          );
+        }
+        return;
+      }
+      this.db.pragma("journal_mode = WAL");
+      // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
+      // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
+      this.db.pragma("synchronous = NORMAL");
+      applyMigrations(this.db, migrations);
+    } catch (error) {
+      this.db.close();
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+    }
+  }
+
+  /** SQLite's integrity_check of the whole file: "ok", or the first problems it found. */
+  integrityCheck(): string {
+    return integrityCheck(this.db);
   }
 
   close(): void {
@@ -269,15 +310,28 @@ export class Store {
 
   // --- imported counts ------------------------------------------------------------------------------
 
-  /** Stores published counts under `source`; importing the same source again replaces its rows. */
+  /**
+   * Stores published counts under `source`; importing the same source again replaces it whole (a
+   * corrected, shorter file leaves none of the old rows behind).
+   */
   importCounts(source: string, rows: readonly ImportedCountRow[], at: string): void {
+    const remove = this.stmt("DELETE FROM imported_counts WHERE source = ?");
     const insert = this.stmt(
-      `INSERT OR REPLACE INTO imported_counts (source, player, game, variant, framing, action, count, imported_at)
+      `INSERT INTO imported_counts (source, player, game, variant, framing, action, count, imported_at)
        VALUES (@source, @player, @game, @variant, @framing, @action, @count, @imported_at)`,
     );
     this.transaction(() => {
+      remove.run(source);
       for (const row of rows) insert.run({ ...row, source, imported_at: at });
     });
+  }
+
+  /** The sources of imported counts with their rows and decisions, for the report's provenance. */
+  importedCountSources(): { source: string; rows: number; decisions: number; imported_at: string }[] {
+    return this.stmt(
+      `SELECT source, count(*) AS rows, sum(count) AS decisions, max(imported_at) AS imported_at
+       FROM imported_counts GROUP BY source ORDER BY source`,
+    ).all() as { source: string; rows: number; decisions: number; imported_at: string }[];
   }
 
   // --- aggregates for the analysis ------------------------------------------------------------------
