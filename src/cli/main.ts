@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { logError } from "../log.js";
+import { keepStderrFailuresHarmless, logError } from "../log.js";
+import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 import { analyzeCommand } from "./analyze.js";
 import { type Command, parseCommandArgs } from "./command.js";
@@ -42,13 +43,15 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+keepStderrFailuresHarmless();
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== 0) process.exitCode = code;
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`same-game: ${error.message}\n`);
+      // One line, always: a newline or escape sequence inside a value is shown escaped.
+      process.stderr.write(`same-game: ${printable(error.message)}\n`);
       process.exitCode = 2;
     } else {
       logError("internal failure", error);

@@ -25,7 +25,8 @@ export const HTTP_SERVE_USAGE =
 
 /** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
 export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
-  const host = stringFlag(args, "host") ?? HTTP_DEFAULTS.host;
+  // "[::1]" is how an IPv6 address is written in a URL; the socket wants it bare.
+  const host = (stringFlag(args, "host") ?? HTTP_DEFAULTS.host).replace(/^\[(.*)\]$/, "$1");
   const tokenFile = stringFlag(args, "token-file");
   if (!isLoopbackHost(host) && tokenFile === undefined) {
     throw new UsageError(
@@ -59,7 +60,13 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const options = httpServeOptions(args);
   const dbPath = resolveDatabasePath(stringFlag(args, "db"));
   const store = new Store(dbPath);
-  const running = await startHttpServer({ store, catalog: loadCatalog() }, options);
+  let running: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    running = await startHttpServer({ store, catalog: loadCatalog() }, options);
+  } catch (error) {
+    store.close();
+    throw listenError(error, options);
+  }
   const auth =
     options.tokens.length > 0 ? `${options.tokens.length} bearer token(s)` : "no tokens (local only)";
   logInfo(`serving MCP over HTTP at ${running.url}; ${auth}; record: ${dbPath}`);
@@ -75,6 +82,20 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   };
   process.once("SIGINT", () => void stop("SIGINT"));
   process.once("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/** Why the socket could not be bound, as one sentence naming the address (exit 2, not a stack). */
+function listenError(error: unknown, options: HttpServeOptions): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${options.host}:${options.port}`;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `port ${options.port} on ${options.host} is already in use; pick another --port (0 picks a free one)`,
+    EADDRNOTAVAIL: `${options.host} is not an address of this machine`,
+    ENOTFOUND: `--host ${options.host} is not an address or a known host name`,
+    EACCES: `binding ${where} needs privileges this user lacks; use a --port above 1023`,
+  };
+  const reason = code === undefined ? undefined : reasons[code];
+  return reason ? new UsageError(`Cannot serve on ${where}: ${reason}.`) : error;
 }
 
 /** The stdio server would silently ignore an HTTP flag; naming it is kinder. */

@@ -2,6 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
 import { createServer } from "../mcp/create-server.js";
+import { stdioSizeGuard } from "../mcp/stdio-size-guard.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
 import { resolveDatabasePath } from "./database-path.js";
@@ -23,7 +24,14 @@ export const serveCommand: Command = {
     const store = new Store(dbPath);
     const deps = { store, catalog: loadCatalog() };
     const server = createServer(deps, { transport: "stdio", player: stringFlag(args, "player") ?? null });
-    const transport = new StdioServerTransport();
+    // Oversize lines are answered with an error here rather than closing the transport (and the server).
+    const stdin = process.stdin.pipe(
+      stdioSizeGuard((line) => {
+        logInfo("refused a stdio message over the size limit (answered with a JSON-RPC error)");
+        process.stdout.write(line);
+      }),
+    );
+    const transport = new StdioServerTransport(stdin, process.stdout);
     // stdout carries JSON-RPC only; every word for a person goes to stderr.
     logInfo(`serving on stdio; record: ${dbPath}`);
     const shutdown = async () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
+import { UsageError } from "../usage-error.js";
 import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
 import { type Game, type GameVariant, parseGameFile } from "./game.js";
@@ -138,7 +139,7 @@ function variantsOf(game: Game): GameVariant[] {
 }
 
 function unknown(kind: string, id: string, valid: readonly string[]): never {
-  throw new Error(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+  throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
 }
 
 function readJsonFiles(dir: string): { json: unknown; name: string; source: string }[] {

@@ -61,8 +61,14 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     robustness: robustness?.result ?? null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
-    checks: [...(robustness?.notes ?? []), ...(sensitivity?.checks ?? [])],
+    checks: [...(robustness?.notes ?? []), ...(sensitivity?.checks ?? []), integrityNote(deps)],
   };
+}
+
+/** SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check). */
+function integrityNote(deps: PlayDeps): VerificationCheck {
+  const result = deps.store.integrityCheck();
+  return { name: "record_integrity", ok: result === "ok", detail: `integrity_check: ${result}` };
 }
 
 function withCi(value: Estimate): EstimateWithCi {

@@ -14,6 +14,7 @@ import type {
   SessionRecord,
   StudyRecord,
 } from "./records.js";
+import { requireWellFormedText } from "./well-formed-text.js";
 
 type MatchRow = Omit<MatchRecord, "action_order" | "opponent_params" | "reveal_horizon"> & {
   action_order: string;
@@ -120,6 +121,11 @@ export class Store {
 
   /** Records a session the first time it acts; later calls fill in client details learned since. */
   saveSession(session: SessionRecord): void {
+    requireWellFormedText(session, {
+      player: "player label",
+      client_name: "client name",
+      client_version: "client version",
+    });
     this.stmt(
       `INSERT INTO sessions (id, player, client_name, client_version, transport, principal, started_at)
        VALUES (@id, @player, @client_name, @client_version, @transport, @principal, @started_at)
@@ -177,6 +183,11 @@ export class Store {
   // --- matches --------------------------------------------------------------------------------------
 
   insertMatch(match: MatchRecord): void {
+    requireWellFormedText(match, {
+      player: "player label",
+      framing: "framing label",
+      opponent: "opponent label",
+    });
     this.stmt(
       `INSERT INTO matches (id, study_id, trial_index, player, session_id, principal, game, variant, framing,
          style, action_order, opponent, opponent_params, history_mode, reveal_horizon, rounds,
@@ -236,6 +247,7 @@ export class Store {
 
   /** Inserts or replaces the decision of one round (a pending agent-vs-agent round is completed later). */
   saveDecision(decision: DecisionRecord): void {
+    requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
     this.stmt(
       `INSERT OR REPLACE INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at)
@@ -245,6 +257,7 @@ export class Store {
   }
 
   insertAttempt(attempt: AttemptRecord): void {
+    requireWellFormedText(attempt, { raw_text: "reply (choice)" });
     this.stmt(
       `INSERT INTO attempts (match_id, round, session_id, raw_text, action, invalid_reason, tokens, created_at)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)`,
