@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
@@ -30,6 +31,8 @@ export interface Catalog {
   readonly pairings: readonly Pairing[];
   /** How many prompts certification rendered and checked (every order × style × horizon). */
   readonly certifiedPrompts: number;
+  /** SHA-256 of the loaded games and framings: two records with one fingerprint saw the same catalog. */
+  readonly fingerprint: string;
   game(gameId: string): Game;
   framing(framingId: string): Framing;
   variant(gameId: string, variantId: string): GameVariant;
@@ -106,6 +109,7 @@ function catalogOf(
     framings,
     pairings,
     certifiedPrompts,
+    fingerprint: createHash("sha256").update(JSON.stringify({ games, framings })).digest("hex"),
     game,
     variant,
     framing: (framingId) =>

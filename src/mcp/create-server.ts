@@ -5,6 +5,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { packageRoot } from "../package-root.js";
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { SERVER_VERSION } from "../server-version.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
@@ -35,9 +36,7 @@ export interface ConnectionOptions {
   readonly sessionId?: string;
 }
 
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
-).version;
+export { SERVER_VERSION };
 
 /**
  * One McpServer per MCP connection (DESIGN.md): the tools, prompts and resources of same-game over the

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
@@ -250,10 +251,29 @@ export class Store {
     requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
     this.stmt(
       `INSERT OR REPLACE INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
-         opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at)
+         opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
+         prompt_hash, server_version, catalog_fingerprint)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @rationale, @tokens,
-         @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at)`,
-    ).run(decision);
+         @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at,
+         @prompt_hash, @server_version, @catalog_fingerprint)`,
+    ).run({
+      ...decision,
+      prompt_hash: decision.prompt_hash ?? null,
+      server_version: decision.server_version ?? null,
+      catalog_fingerprint: decision.catalog_fingerprint ?? null,
+    });
+  }
+
+  /** Stores a rendered prompt once per distinct text; returns its SHA-256 (the decisions' prompt_hash). */
+  savePrompt(text: string): string {
+    const hash = createHash("sha256").update(text, "utf8").digest("hex");
+    this.stmt("INSERT OR IGNORE INTO prompts (hash, text) VALUES (?, ?)").run(hash, text);
+    return hash;
+  }
+
+  getPrompt(hash: string): string | undefined {
+    return (this.stmt("SELECT text FROM prompts WHERE hash = ?").get(hash) as { text: string } | undefined)
+      ?.text;
   }
 
   insertAttempt(attempt: AttemptRecord): void {
