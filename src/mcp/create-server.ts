@@ -1,8 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
-import { packageRoot } from "../package-root.js";
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { SERVER_VERSION } from "../server-version.js";
