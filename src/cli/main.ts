@@ -5,6 +5,7 @@ import { UsageError } from "../usage-error.js";
 import { analyzeCommand } from "./analyze.js";
 import { type Command, parseCommandArgs } from "./command.js";
 import { demoCommand } from "./demo.js";
+import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { reportCommand } from "./report.js";
 import { serveCommand } from "./serve.js";
@@ -15,6 +16,7 @@ const COMMANDS: readonly Command[] = [
   analyzeCommand,
   demoCommand,
   reportCommand,
+  exportCommand,
 ];
 
 function overview(): string {

@@ -341,6 +341,35 @@ export class Store {
     ).all(filterParams(filter)) as CellActionCountRow[];
   }
 
+  // --- export (issue 14) -----------------------------------------------------------------------------
+
+  /** Every decision that passes the filter with its match's condition, session and prompt, in record order. */
+  exportDecisions(filter: RecordFilter): Record<string, unknown>[] {
+    return this.stmt(
+      `SELECT d.match_id, d.round, m.player, m.game, m.variant, m.framing, m.style, m.action_order,
+              m.opponent, m.opponent_params, m.history_mode, m.reveal_horizon, m.rounds, m.study_id,
+              m.trial_index, m.seed, m.source, d.session_id, s.client_name, s.client_version, s.transport,
+              d.status, d.action, d.opponent_action, d.payoff, d.opponent_payoff, d.raw_text, d.rationale,
+              d.tokens, d.invalid_attempts, d.decided_at, d.prompt_hash, p.text AS prompt, d.server_version,
+              d.catalog_fingerprint
+       FROM decisions d JOIN matches m ON m.id = d.match_id
+         LEFT JOIN sessions s ON s.id = d.session_id LEFT JOIN prompts p ON p.hash = d.prompt_hash
+       WHERE ${FILTER_SQL}
+       ORDER BY m.created_at, m.id, d.round`,
+    ).all(filterParams(filter)) as Record<string, unknown>[];
+  }
+
+  /** Every attempt (valid or not, verbatim) of the matches that pass the filter, in the order received. */
+  exportAttempts(filter: RecordFilter): Record<string, unknown>[] {
+    return this.stmt(
+      `SELECT a.id AS attempt_id, a.match_id, a.round, m.player, m.game, m.variant, m.framing, a.session_id,
+              a.raw_text, a.action, a.invalid_reason, a.tokens, a.created_at
+       FROM attempts a JOIN matches m ON m.id = a.match_id
+       WHERE ${FILTER_SQL}
+       ORDER BY a.id`,
+    ).all(filterParams(filter)) as Record<string, unknown>[];
+  }
+
   // --- imported counts ------------------------------------------------------------------------------
 
   /**
