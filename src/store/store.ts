@@ -389,11 +389,21 @@ export class Store {
   }
 
   /** The sources of imported counts with their rows and decisions, for the report's provenance. */
-  importedCountSources(): { source: string; rows: number; decisions: number; imported_at: string }[] {
-    return this.stmt(
-      `SELECT source, count(*) AS rows, sum(count) AS decisions, max(imported_at) AS imported_at
-       FROM imported_counts GROUP BY source ORDER BY source`,
-    ).all() as { source: string; rows: number; decisions: number; imported_at: string }[];
+  importedCountSources(): {
+    source: string;
+    rows: number;
+    decisions: number;
+    imported_at: string;
+    /** The source's player labels, sorted. */
+    players: string[];
+  }[] {
+    const rows = this.stmt(
+      `SELECT source, count(*) AS rows, sum(count) AS decisions, max(imported_at) AS imported_at,
+              (SELECT json_group_array(player) FROM (SELECT DISTINCT p.player FROM imported_counts p
+                 WHERE p.source = i.source ORDER BY p.player)) AS players
+       FROM imported_counts i GROUP BY source ORDER BY source`,
+    ).all() as { source: string; rows: number; decisions: number; imported_at: string; players: string }[];
+    return rows.map((row) => ({ ...row, players: JSON.parse(row.players) as string[] }));
   }
 
   // --- aggregates for the analysis ------------------------------------------------------------------

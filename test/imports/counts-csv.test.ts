@@ -1,9 +1,11 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PUBLISHED_COUNTS } from "../../src/agents/run-demo.js";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { importCommand } from "../../src/cli/import.js";
 import { parseCountsCsv } from "../../src/imports/counts-csv.js";
+import { packageRoot } from "../../src/package-root.js";
 import { Store } from "../../src/store/store.js";
 import { shippedCatalog, tempDeps } from "../support/harness.js";
 
@@ -88,6 +90,15 @@ describe("parseCountsCsv (csv-parse)", () => {
       /line 1: .*missing framing/,
     );
     expect(() => parse(`${HEADER}\n"p,snowdrift,business,cooperate,1\n`)).toThrow(/^f\.csv:.* not valid CSV/);
+  });
+});
+
+describe("the shipped reference data", () => {
+  it("lives in the package's own data/ folder, where the demo and an installed package look", () => {
+    expect(PUBLISHED_COUNTS).toBe(join(packageRoot(), "data", "lore-heydari-2024-business-vs-friend.csv"));
+    expect(existsSync(PUBLISHED_COUNTS)).toBe(true);
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { files: string[] };
+    expect(pkg.files).toContain("data");
   });
 });
 
