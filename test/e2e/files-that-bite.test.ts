@@ -268,7 +268,8 @@ describe("the stdio server survives its edges", () => {
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     // The reader of stderr goes away: the log line about the refusal must not kill the server.
     child.stderr.destroy();
-    const huge = "x".repeat(9 * 1024 * 1024);
+    // Over the SDK transport's own 10 MB buffer, which used to close the connection and exit 0 silently.
+    const huge = "x".repeat(11 * 1024 * 1024);
     child.stdin.write(
       `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"submit_move","arguments":{"choice":"${huge}"}}}\n`,
     );
