@@ -1,11 +1,16 @@
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadCatalog } from "../domain/catalog.js";
+import { type Catalog, loadCatalog } from "../domain/catalog.js";
 import type { StudyDesign } from "../domain/study-design.js";
 import { parseCountsCsv } from "../imports/counts-csv.js";
 import { packageRoot } from "../package-root.js";
 import { reportData } from "../queries/report-data-query.js";
+import {
+  REFERENCE_DATASETS,
+  type ReferenceDataset,
+  referenceDataDirectory,
+} from "../reference-data/reference-data.js";
 import { renderReportHtml } from "../report/render-report.js";
 import type { ReportData } from "../report/report-data.js";
 import { Store } from "../store/store.js";
@@ -14,13 +19,11 @@ import { oneShotDemoDesign, repeatedDemoDesign } from "./demo-studies.js";
 import { REFERENCE_AGENTS } from "./reference-agents.js";
 import { callTool, connectAgent, playStudy, type ServerLaunch } from "./stdio-player.js";
 
-/** The published counts shipped beside the package (shared/data in the source tree); absent in an install. */
+/** The published counts the demo sets beside its agents: shipped in the package's data/ folder. */
+export const PUBLISHED_REFERENCE = "lore-heydari-2024";
 export const PUBLISHED_COUNTS = join(
-  packageRoot(),
-  "..",
-  "shared",
-  "data",
-  "lore-heydari-2024-business-vs-friend.csv",
+  referenceDataDirectory(),
+  (REFERENCE_DATASETS.find((d) => d.id === PUBLISHED_REFERENCE) as ReferenceDataset).file,
 );
 
 /** Sessions each agent's one-shot trials are spread over: enough clusters for the session bootstrap. */
@@ -112,13 +115,16 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
   const store = new Store(dbPath);
   try {
-    const published = importPublished(store, options.publishedCounts);
-    const deps = { store, catalog: loadCatalog() };
+    const catalog = loadCatalog();
+    const published = importPublished(store, catalog, options.publishedCounts);
+    const deps = { store, catalog };
     const report = reportData(deps, {
       framings: [...(designs[0] as [StudyDesign, number])[0].framings],
       bootstrap: options.bootstrap,
       seed,
-      title: "same-game demo: reference agents beside published models",
+      title: published.imported
+        ? "same-game demo: reference agents beside published models"
+        : "same-game demo: reference agents",
       database: dbPath,
     });
     const reportPath = resolve(options.out ?? join(dbPath, "..", "report.html"));
@@ -164,11 +170,15 @@ async function registerStudies(launch: ServerLaunch, designs: readonly StudyDesi
   }
 }
 
-function importPublished(store: Store, requested: string | null | undefined): DemoResult["published"] {
+function importPublished(
+  store: Store,
+  catalog: Catalog,
+  requested: string | null | undefined,
+): DemoResult["published"] {
   const path = requested === undefined ? PUBLISHED_COUNTS : requested;
   if (path === null) return { path: "", imported: false, reason: "skipped by request" };
   if (!existsSync(path)) return { path, imported: false, reason: "file not found" };
-  const rows = parseCountsCsv(readFileSync(path, "utf8"), path);
-  store.importCounts("lore-heydari-2024", rows, new Date().toISOString());
+  const rows = parseCountsCsv(readFileSync(path, "utf8"), path, catalog);
+  store.importCounts(PUBLISHED_REFERENCE, rows, new Date().toISOString());
   return { path, imported: true };
 }

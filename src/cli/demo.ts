@@ -1,6 +1,7 @@
 import { failedChecks, repeatedTable, robustnessTable, sensitivityTable } from "../agents/demo-summary.js";
 import { runDemo } from "../agents/run-demo.js";
 import { type Command, numberFlag, stringFlag } from "./command.js";
+import { outputPath } from "./output-file.js";
 
 export const demoCommand: Command = {
   name: "demo",
@@ -13,12 +14,13 @@ export const demoCommand: Command = {
     out: { type: "string" },
   },
   async run(args) {
+    const out = stringFlag(args, "out");
     const progress = process.stderr.isTTY ? progressBar() : undefined;
     const result = await runDemo({
       dbPath: stringFlag(args, "db"),
       seed: numberFlag(args, "seed", { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
       trialsPerCell: numberFlag(args, "trials", { min: 2, max: 1000, integer: true }),
-      out: stringFlag(args, "out"),
+      out: out === undefined ? undefined : outputPath(out),
       onProgress: progress,
     });
     const published = result.published.imported

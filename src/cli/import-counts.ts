@@ -1,49 +1,57 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseCountsCsv } from "../imports/counts-csv.js";
+import { logInfo } from "../log.js";
+import { referenceDataset } from "../reference-data/reference-data.js";
 import { UsageError } from "../usage-error.js";
 import { type ParsedArgs, stringFlag } from "./command.js";
 import { withDeps } from "./open-deps.js";
 
 /**
- * `import counts FILE.csv [--source LABEL]`: published aggregate counts beside live play. Every row is
- * checked against the catalog (game, variant, action) before anything is written; re-importing the same
- * source replaces its rows.
+ * `import counts FILE.csv | --reference ID [--source LABEL] [--free-framings]`: published aggregate counts
+ * beside live play. Every row is checked against the catalog (game, variant, action, framing) before
+ * anything is written; re-importing the same source replaces it whole.
  */
-export async function importCounts(args: ParsedArgs, file: string): Promise<void> {
-  const text = readText(file);
-  const source = stringFlag(args, "source") ?? basename(file);
-  const rows = parseCountsCsv(text, file);
-  await withDeps(args, ({ store, catalog }, dbPath) => {
-    rows.forEach((row, i) => {
-      const where = `${file}: line ${i + 2}`;
-      const game = catalog.games.find((g) => g.id === row.game);
-      if (!game)
-        throw new UsageError(
-          `${where}: unknown game "${row.game}"; valid: ${catalog.games.map((g) => g.id).join(", ")}.`,
-        );
-      if (!game.variants[row.variant as keyof typeof game.variants]) {
-        throw new UsageError(
-          `${where}: game ${row.game} has no variant "${row.variant}"; valid: ${Object.keys(game.variants).join(", ")}.`,
-        );
-      }
-      if (!game.actions.includes(row.action)) {
-        throw new UsageError(
-          `${where}: "${row.action}" is not an action of ${row.game}; valid: ${game.actions.join(", ")}.`,
-        );
-      }
-    });
-    store.importCounts(source, rows, new Date().toISOString());
-    const decisions = rows.reduce((sum, r) => sum + r.count, 0);
-    process.stderr.write(
-      `same-game: imported ${rows.length} count rows (${decisions} decisions) from ${file} as "${source}" into ${dbPath}\n`,
-    );
-  });
+export async function importCounts(args: ParsedArgs, file: string | undefined): Promise<void> {
+  const { path, source } = importedFile(args, file, "counts");
+  const text = readText(path);
+  await withDeps(
+    args,
+    ({ store, catalog }, dbPath) => {
+      const rows = parseCountsCsv(text, path, catalog, {
+        freeFramings: args.values["free-framings"] === true,
+      });
+      store.importCounts(source, rows, new Date().toISOString());
+      const decisions = rows.reduce((sum, r) => sum + r.count, 0);
+      logInfo(
+        `imported ${rows.length} count rows (${decisions} decisions) from ${path} as "${source}" into ${dbPath}`,
+      );
+    },
+    { create: true },
+  );
 }
 
+/** The file an import reads, from FILE or --reference ID, and the source label it is stored under. */
+export function importedFile(
+  args: ParsedArgs,
+  file: string | undefined,
+  kind: "counts" | "matches",
+): { path: string; source: string } {
+  const reference = stringFlag(args, "reference");
+  if (reference !== undefined) {
+    if (file !== undefined)
+      throw new UsageError(`import ${kind} takes a file or --reference, not both (got "${file}").`);
+    const dataset = referenceDataset(reference, kind);
+    return { path: dataset.path, source: stringFlag(args, "source") ?? dataset.id };
+  }
+  if (file === undefined) throw new UsageError(`import ${kind} needs a file name or --reference ID.`);
+  return { path: file, source: stringFlag(args, "source") ?? basename(file) };
+}
+
+/** A file's text; a leading byte-order mark is dropped so every import format accepts it. */
 export function readText(file: string): string {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync(file, "utf8").replace(/^\uFEFF/, "");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read ${file}${code ? ` (${code})` : ""}.`);

@@ -1,20 +1,25 @@
 import { basename } from "node:path";
 import { importMatches, parseMatchesJsonl } from "../imports/matches-jsonl.js";
 import { logInfo } from "../log.js";
-import { type ParsedArgs, stringFlag } from "./command.js";
-import { readText } from "./import-counts.js";
+import type { ParsedArgs } from "./command.js";
+import { importedFile, readText } from "./import-counts.js";
 import { withDeps } from "./open-deps.js";
 
 /**
- * `import matches FILE.jsonl [--source LABEL]`: transcripts of repeated games played elsewhere, validated
- * line by line against the catalog and stored all or nothing under the source (default: the file's name).
+ * `import matches FILE.jsonl | --reference ID [--source LABEL]`: transcripts of repeated games played
+ * elsewhere, validated line by line against the catalog and stored all or nothing under the source
+ * (default: the file's name, or the reference id).
  */
-export async function importMatchesFile(args: ParsedArgs, file: string): Promise<void> {
-  const text = readText(file);
-  const source = stringFlag(args, "source") ?? basename(file);
-  await withDeps(args, (deps, dbPath) => {
-    const matches = parseMatchesJsonl(text, basename(file), deps.catalog);
-    const count = importMatches(deps, matches, source);
-    logInfo(`imported ${count} match(es) from ${file} as source "${source}" into ${dbPath}`);
-  });
+export async function importMatchesFile(args: ParsedArgs, file: string | undefined): Promise<void> {
+  const { path, source } = importedFile(args, file, "matches");
+  const text = readText(path);
+  await withDeps(
+    args,
+    (deps, dbPath) => {
+      const matches = parseMatchesJsonl(text, basename(path), deps.catalog);
+      const count = importMatches(deps, matches, source);
+      logInfo(`imported ${count} match(es) from ${path} as source "${source}" into ${dbPath}`);
+    },
+    { create: true },
+  );
 }

@@ -4,7 +4,10 @@ import { importCounts } from "./import-counts.js";
 import { importMatchesFile } from "./import-matches.js";
 
 /** What `import` can read: published counts, or match transcripts played elsewhere. */
-const IMPORT_KINDS: Record<string, (args: Parameters<Command["run"]>[0], file: string) => Promise<void>> = {
+const IMPORT_KINDS: Record<
+  string,
+  (args: Parameters<Command["run"]>[0], file: string | undefined) => Promise<void>
+> = {
   counts: importCounts,
   matches: importMatchesFile,
 };
@@ -12,15 +15,24 @@ const IMPORT_KINDS: Record<string, (args: Parameters<Command["run"]>[0], file: s
 export const importCommand: Command = {
   name: "import",
   summary: "import published counts (CSV) or match transcripts (JSONL) into the record",
-  usage: "same-game import counts FILE.csv | matches FILE.jsonl [--source LABEL] [--db PATH]",
-  options: { db: { type: "string" }, source: { type: "string" } },
+  usage:
+    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026 [--source LABEL] [--db PATH]",
+  options: {
+    db: { type: "string" },
+    source: { type: "string" },
+    reference: { type: "string" },
+    "free-framings": { type: "boolean" },
+  },
   async run(args) {
     const [kind, file, ...extra] = args.positionals;
     const kinds = Object.keys(IMPORT_KINDS).join(", ");
     if (!kind || !IMPORT_KINDS[kind])
       throw new UsageError(`import needs a kind (${kinds}), got "${kind ?? ""}".`);
-    if (!file) throw new UsageError(`import ${kind} needs a file name.`);
     if (extra.length > 0) throw new UsageError(`import takes one file, got also "${extra.join(" ")}".`);
+    if (kind === "matches" && args.values["free-framings"] !== undefined)
+      throw new UsageError(
+        "--free-framings applies to import counts only (a match's framing is always free).",
+      );
     await IMPORT_KINDS[kind](args, file);
   },
 };

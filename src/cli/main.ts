@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { logError } from "../log.js";
-import { packageRoot } from "../package-root.js";
+import { keepStderrFailuresHarmless, logError } from "../log.js";
+import { printable } from "../queries/format.js";
+import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { analyzeCommand } from "./analyze.js";
 import { type Command, parseCommandArgs } from "./command.js";
 import { demoCommand } from "./demo.js";
+import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { reportCommand } from "./report.js";
 import { serveCommand } from "./serve.js";
@@ -17,6 +17,7 @@ const COMMANDS: readonly Command[] = [
   analyzeCommand,
   demoCommand,
   reportCommand,
+  exportCommand,
 ];
 
 function overview(): string {
@@ -28,16 +29,10 @@ function overview(): string {
   ].join("\n");
 }
 
-/** The installed package's version, read from its package.json (what `npm pack` shipped). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string })
-    .version;
-}
-
 async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === "--version" || verb === "-V" || verb === "version") {
-    process.stdout.write(`same-game ${packageVersion()}\n`);
+    process.stdout.write(`same-game ${SERVER_VERSION}\n`);
     return 0;
   }
   if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
@@ -55,13 +50,15 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+keepStderrFailuresHarmless();
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== 0) process.exitCode = code;
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`same-game: ${error.message}\n`);
+      // One line, always: a newline or escape sequence inside a value is shown escaped.
+      process.stderr.write(`same-game: ${printable(error.message)}\n`);
       process.exitCode = 2;
     } else {
       logError("internal failure", error);

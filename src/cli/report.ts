@@ -1,9 +1,8 @@
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { reportData } from "../queries/report-data-query.js";
 import { renderReportHtml } from "../report/render-report.js";
 import { type Command, listFlag, numberFlag, stringFlag } from "./command.js";
 import { withDeps } from "./open-deps.js";
+import { outputPath, writeOutput } from "./output-file.js";
 
 export const reportCommand: Command = {
   name: "report",
@@ -19,7 +18,7 @@ export const reportCommand: Command = {
     out: { type: "string" },
   },
   async run(args) {
-    const out = resolve(stringFlag(args, "out") ?? "same-game-report.html");
+    const out = outputPath(stringFlag(args, "out") ?? "same-game-report.html");
     await withDeps(args, async (deps, dbPath) => {
       const data = reportData(deps, {
         study_id: stringFlag(args, "study"),
@@ -28,7 +27,7 @@ export const reportCommand: Command = {
         bootstrap: numberFlag(args, "bootstrap", { min: 100, max: 1_000_000, integer: true }),
         database: dbPath,
       });
-      writeFileSync(out, await renderReportHtml(data));
+      writeOutput(out, await renderReportHtml(data));
     });
     process.stderr.write(`same-game: report written to ${out}\n`);
   },

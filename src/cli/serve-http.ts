@@ -28,7 +28,8 @@ export const HTTP_SERVE_USAGE =
 
 /** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
 export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
-  const host = stringFlag(args, "host") ?? HTTP_DEFAULTS.host;
+  // "[::1]" is how an IPv6 address is written in a URL; the socket wants it bare.
+  const host = (stringFlag(args, "host") ?? HTTP_DEFAULTS.host).replace(/^\[(.*)\]$/, "$1");
   const tokenFile = stringFlag(args, "token-file");
   if (!isLoopbackHost(host) && tokenFile === undefined) {
     throw new UsageError(
@@ -71,7 +72,14 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const dbPath = resolveDatabasePath(stringFlag(args, "db"));
   const store = new Store(dbPath);
   const analysis = options.toolsets?.includes("analysis") ? new AnalysisPool(dbPath) : undefined;
-  const running = await startHttpServer({ store, catalog: loadCatalog() }, { ...options, analysis });
+  let running: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    running = await startHttpServer({ store, catalog: loadCatalog() }, { ...options, analysis });
+  } catch (error) {
+    await analysis?.close();
+    store.close();
+    throw listenError(error, options);
+  }
   const auth =
     options.tokens.length > 0 ? `${options.tokens.length} bearer token(s)` : "no tokens (local only)";
   logInfo(
@@ -95,6 +103,20 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
 /** Each token's share of the session slots (all of them without tokens or with one). */
 export function defaultSessionsPerPrincipal(maxSessions: number, tokenCount: number): number {
   return Math.max(1, Math.floor(maxSessions / Math.max(1, tokenCount)));
+}
+
+/** Why the socket could not be bound, as one sentence naming the address (exit 2, not a stack). */
+function listenError(error: unknown, options: HttpServeOptions): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${options.host}:${options.port}`;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `port ${options.port} on ${options.host} is already in use; pick another --port (0 picks a free one)`,
+    EADDRNOTAVAIL: `${options.host} is not an address of this machine`,
+    ENOTFOUND: `--host ${options.host} is not an address or a known host name`,
+    EACCES: `binding ${where} needs privileges this user lacks; use a --port above 1023`,
+  };
+  const reason = code === undefined ? undefined : reasons[code];
+  return reason ? new UsageError(`Cannot serve on ${where}: ${reason}.`) : error;
 }
 
 /** The stdio server would silently ignore an HTTP flag; naming it is kinder. */

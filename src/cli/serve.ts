@@ -3,6 +3,7 @@ import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
 import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { createServer } from "../mcp/create-server.js";
+import { stdioSizeGuard } from "../mcp/stdio-size-guard.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
@@ -35,7 +36,14 @@ export const serveCommand: Command = {
       toolsets,
       analysis,
     });
-    const transport = new StdioServerTransport();
+    // Oversize lines are answered with an error here rather than closing the transport (and the server).
+    const stdin = process.stdin.pipe(
+      stdioSizeGuard((line) => {
+        logInfo("refused a stdio message over the size limit (answered with a JSON-RPC error)");
+        process.stdout.write(line);
+      }),
+    );
+    const transport = new StdioServerTransport(stdin, process.stdout);
     // stdout carries JSON-RPC only; every word for a person goes to stderr.
     logInfo(`serving on stdio; toolsets: ${toolsets.join(", ")}; record: ${dbPath}`);
     const shutdown = async () => {

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
+import { UsageError } from "../usage-error.js";
 import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
 import { type Game, type GameVariant, parseGameFile } from "./game.js";
@@ -29,6 +31,8 @@ export interface Catalog {
   readonly pairings: readonly Pairing[];
   /** How many prompts certification rendered and checked (every order × style × horizon). */
   readonly certifiedPrompts: number;
+  /** SHA-256 of the loaded games and framings: two records with one fingerprint saw the same catalog. */
+  readonly fingerprint: string;
   game(gameId: string): Game;
   framing(framingId: string): Framing;
   variant(gameId: string, variantId: string): GameVariant;
@@ -105,6 +109,7 @@ function catalogOf(
     framings,
     pairings,
     certifiedPrompts,
+    fingerprint: createHash("sha256").update(JSON.stringify({ games, framings })).digest("hex"),
     game,
     variant,
     framing: (framingId) =>
@@ -138,7 +143,7 @@ function variantsOf(game: Game): GameVariant[] {
 }
 
 function unknown(kind: string, id: string, valid: readonly string[]): never {
-  throw new Error(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+  throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
 }
 
 function readJsonFiles(dir: string): { json: unknown; name: string; source: string }[] {

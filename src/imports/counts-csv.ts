@@ -1,67 +1,152 @@
-import { z } from "zod";
+import { parse } from "csv-parse/sync";
+import type { Catalog } from "../domain/catalog.js";
+import { MAX_CELL_DECISIONS } from "../store/limits.js";
 import type { ImportedCountRow } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 
 const REQUIRED_COLUMNS = ["player", "game", "framing", "action", "count"] as const;
 const OPTIONAL_COLUMNS = ["variant"] as const;
+const MAX_LABEL_LENGTH = 200;
 
-const name = z.string().trim().min(1).max(200);
-const CountRowSchema = z.object({
-  player: name,
-  game: name,
-  variant: name.default("base"),
-  framing: name,
-  action: name,
-  count: z.coerce.number().int().min(0).max(1e9),
-});
+export interface CountsCsvOptions {
+  /** Accept framings the catalog does not know, as free provenance labels of the published study. */
+  freeFramings?: boolean;
+}
+
+interface CsvRecord {
+  record: Record<string, string>;
+  info: { lines: number };
+}
 
 /**
- * Parses published aggregate counts (`player,game,framing,action,count`, optional `variant`), as in
- * shared/data/lore-heydari-2024-business-vs-friend.csv. All or nothing: the first bad line is reported
- * with its line number and no row is returned. Fields are plain (no quoted commas), as in the published files.
+ * Parses published aggregate counts (`player,game,framing,action,count`, optional `variant`) with a real
+ * CSV parser: quoted fields, quoted commas, CRLF and a BOM are read as R's `write.csv`, Excel and pandas
+ * write them (an unnamed first column, R's row names, is ignored). Every row is checked against the
+ * catalog. All or nothing: the first bad row is reported with its line in the file and nothing is returned.
  */
-export function parseCountsCsv(text: string, fileLabel: string): ImportedCountRow[] {
-  const lines = text.split(/\r?\n/);
-  const header = (lines[0] ?? "").split(",").map((h) => h.trim());
-  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  const unknown = header.filter(
-    (h) =>
-      !(REQUIRED_COLUMNS as readonly string[]).includes(h) &&
-      !(OPTIONAL_COLUMNS as readonly string[]).includes(h),
-  );
-  if (missing.length > 0 || unknown.length > 0) {
+export function parseCountsCsv(
+  text: string,
+  fileLabel: string,
+  catalog: Catalog,
+  options: CountsCsvOptions = {},
+): ImportedCountRow[] {
+  let records: CsvRecord[];
+  let header: string[] = [];
+  try {
+    records = parse(text, {
+      bom: true,
+      columns: (names: string[]) => {
+        header = names.map((h) => h.trim());
+        checkHeader(header, fileLabel);
+        // R's write.csv writes row names under an empty header: keep them out of the record.
+        return header.map((h, i) => (h === "" && i === 0 ? false : h));
+      },
+      info: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as CsvRecord[];
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const e = error as { lines?: number; message?: string };
+    const line = e.lines === undefined ? "" : ` line ${e.lines}:`;
     throw new UsageError(
-      `${fileLabel}: line 1: the header must name the columns ${REQUIRED_COLUMNS.join(",")} (and optionally variant); ` +
-        `got "${lines[0] ?? ""}".`,
+      `${fileLabel}:${line} not valid CSV (${firstSentence(e.message ?? String(error))}).`,
     );
   }
   const rows: ImportedCountRow[] = [];
   const seen = new Set<string>();
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line.trim() === "") continue;
-    const fields = line.split(",");
-    if (fields.length !== header.length) {
-      throw new UsageError(
-        `${fileLabel}: line ${i + 1}: expected ${header.length} fields, got ${fields.length}.`,
-      );
-    }
-    const record = Object.fromEntries(header.map((h, k) => [h, fields[k]]));
-    const parsed = CountRowSchema.safeParse(record);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(`${fileLabel}: line ${i + 1}: ${issue?.path.join(".")}: ${issue?.message}.`);
-    }
-    const row = parsed.data;
-    const key = [row.player, row.game, row.variant, row.framing, row.action].join("\u0000");
+  const cellTotals = new Map<string, number>();
+  for (const { record, info } of records) {
+    const where = `${fileLabel}: line ${info.lines}`;
+    const row = countRow(record, where, catalog, options);
+    const cell = JSON.stringify([row.player, row.game, row.variant, row.framing]);
+    const key = JSON.stringify([cell, row.action]);
     if (seen.has(key)) {
       throw new UsageError(
-        `${fileLabel}: line ${i + 1}: a second count for ${row.player} / ${row.game} / ${row.framing} / ${row.action}.`,
+        `${where}: a second count for ${row.player} / ${row.game} / ${row.framing} / ${row.action}.`,
       );
     }
     seen.add(key);
+    const total = (cellTotals.get(cell) ?? 0) + row.count;
+    if (total > MAX_CELL_DECISIONS) {
+      throw new UsageError(
+        `${where}: the cell ${row.player} / ${row.game} / ${row.framing} would hold ${total} decisions; the analysis holds at most ${MAX_CELL_DECISIONS} per cell.`,
+      );
+    }
+    cellTotals.set(cell, total);
     rows.push(row);
   }
   if (rows.length === 0) throw new UsageError(`${fileLabel}: no count rows after the header.`);
   return rows;
+}
+
+function checkHeader(header: readonly string[], fileLabel: string): void {
+  const named = header.filter((h, i) => !(h === "" && i === 0));
+  const known: readonly string[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
+  const missing = REQUIRED_COLUMNS.filter((c) => !named.includes(c));
+  const unknown = named.filter((h) => !known.includes(h));
+  if (missing.length > 0 || unknown.length > 0) {
+    const problem =
+      missing.length > 0 ? `missing ${missing.join(", ")}` : `unknown column "${unknown[0] ?? ""}"`;
+    throw new UsageError(
+      `${fileLabel}: line 1: the header must name the columns ${REQUIRED_COLUMNS.join(",")} (and optionally variant); ${problem}.`,
+    );
+  }
+}
+
+function countRow(
+  record: Record<string, string>,
+  where: string,
+  catalog: Catalog,
+  options: CountsCsvOptions,
+): ImportedCountRow {
+  const field = (name: string): string => {
+    const value = record[name] ?? "";
+    if (value === "") throw new UsageError(`${where}: ${name} is empty.`);
+    if (value.length > MAX_LABEL_LENGTH)
+      throw new UsageError(`${where}: ${name} is longer than ${MAX_LABEL_LENGTH} characters.`);
+    return value;
+  };
+  const player = field("player");
+  const gameId = field("game");
+  const variant = record.variant === undefined || record.variant === "" ? "base" : field("variant");
+  const framing = field("framing");
+  const action = field("action");
+  const countText = record.count ?? "";
+  if (countText === "") throw new UsageError(`${where}: count is empty; give a whole number of decisions.`);
+  if (!/^\d+$/.test(countText)) {
+    throw new UsageError(`${where}: count "${countText}" is not a whole number of decisions.`);
+  }
+  const count = Number(countText);
+  if (count > MAX_CELL_DECISIONS) {
+    throw new UsageError(
+      `${where}: count ${countText} is above ${MAX_CELL_DECISIONS}, the most decisions the analysis holds per cell.`,
+    );
+  }
+  const game = catalog.games.find((g) => g.id === gameId);
+  if (!game) {
+    throw new UsageError(
+      `${where}: unknown game "${gameId}"; valid: ${catalog.games.map((g) => g.id).join(", ")}.`,
+    );
+  }
+  if (!game.variants[variant as keyof typeof game.variants]) {
+    throw new UsageError(
+      `${where}: game ${gameId} has no variant "${variant}"; valid: ${Object.keys(game.variants).join(", ")}.`,
+    );
+  }
+  if (!game.actions.includes(action)) {
+    throw new UsageError(
+      `${where}: "${action}" is not an action of ${gameId}; valid: ${game.actions.join(", ")}.`,
+    );
+  }
+  if (!options.freeFramings && !catalog.framings.some((f) => f.id === framing)) {
+    throw new UsageError(
+      `${where}: unknown framing "${framing}"; valid: ${catalog.framings.map((f) => f.id).join(", ")} (or pass --free-framings to keep the study's own labels).`,
+    );
+  }
+  return { player, game: gameId, variant, framing, action, count };
+}
+
+function firstSentence(message: string): string {
+  return (message.split(/\.\s/)[0] ?? message).replace(/\.$/, "");
 }

@@ -42,7 +42,11 @@ export type ImportedMatch = z.infer<typeof ImportedMatchSchema> & { line: number
  */
 export function parseMatchesJsonl(text: string, fileLabel: string, catalog: Catalog): ImportedMatch[] {
   const matches: ImportedMatch[] = [];
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+  // A byte-order mark (Windows editors, Excel's "UTF-8" export) is not part of the first object.
+  for (const [index, raw] of text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .entries()) {
     if (raw.trim() === "") continue;
     const where = `${fileLabel}: line ${index + 1}`;
     let json: unknown;

@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
-import { packageRoot } from "../package-root.js";
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { SERVER_VERSION } from "../server-version.js";
 import type { AnalysisRunner } from "./analysis-runner.js";
 import { inlineAnalysis } from "./analysis-runner.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
@@ -38,9 +36,7 @@ const PLAYER_INSTRUCTIONS =
 const OPERATOR_INSTRUCTIONS =
   "same-game presents framed strategic games as tools and records every choice. Players: next_trial (for a registered study) or start_match, then submit_move with one of the listed labels. Operators: register_study to pre-register a design; the analysis tools (robustness, payoff_sensitivity, equilibria, equilibrium_deviation, repeated_metrics, power, report) read this client's part of the record.";
 
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
-).version;
+export { SERVER_VERSION };
 
 /**
  * One McpServer per MCP connection (DESIGN.md): the tools, prompts and resources of the chosen toolsets

@@ -4,6 +4,13 @@ import type { Caller } from "./caller.js";
 import { playerRound, requireMatch, surfaceLabels } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 
+/** Where a round came from; every field null for rounds recorded before provenance was kept. */
+export interface RoundProvenance {
+  prompt_hash: string | null;
+  server_version: string | null;
+  catalog_fingerprint: string | null;
+}
+
 /** A match as its player may see it: its rounds in the framing's words, still blind to the condition. */
 export interface MatchTranscript {
   match_id: string;
@@ -19,6 +26,8 @@ export interface MatchTranscript {
     your_points: number;
     opponent_points: number;
     invalid_attempts: number;
+    /** Which prompt text (by hash), server version and catalog the round was played under. */
+    provenance: RoundProvenance;
   }[];
   total_points: number;
 }
@@ -35,6 +44,11 @@ export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string)
       status: d.status,
       ...playerRound(framing, d),
       invalid_attempts: d.invalid_attempts,
+      provenance: {
+        prompt_hash: d.prompt_hash ?? null,
+        server_version: d.server_version ?? null,
+        catalog_fingerprint: d.catalog_fingerprint ?? null,
+      },
     }));
   return {
     match_id: match.id,

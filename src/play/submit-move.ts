@@ -3,6 +3,7 @@ import { parseReply } from "../domain/parseReply.js";
 import { formatAmount, renderRoundOutcome } from "../domain/render.js";
 import { createRng } from "../domain/rng.js";
 import type { ActionId } from "../domain/types.js";
+import { SERVER_VERSION } from "../server-version.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
@@ -70,6 +71,13 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     const framing = deps.catalog.framing(match.framing);
     const parsed = parseReply(args.choice, framing.labels);
     const now = new Date().toISOString();
+    // The prompt this reply answers, re-rendered now from the record (the same text the agent was shown,
+    // by the same catalog), stored once per distinct text.
+    const provenance = {
+      prompt_hash: deps.store.savePrompt(currentRoundView(deps, match).prompt),
+      server_version: SERVER_VERSION,
+      catalog_fingerprint: deps.catalog.fingerprint,
+    };
     deps.store.insertAttempt({
       match_id: match.id,
       round: args.round,
@@ -96,6 +104,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       invalid_attempts: invalid,
       session_id: caller.sessionId,
       decided_at: now,
+      ...provenance,
     };
     if (match.opponent === "agent") {
       const decision = recordAgentMove(deps, match, pendingDecision(match, input));
@@ -115,6 +124,9 @@ interface RoundInput {
   invalid_attempts: number;
   session_id: string;
   decided_at: string;
+  prompt_hash: string;
+  server_version: string;
+  catalog_fingerprint: string;
 }
 
 /** A seat's move in agent-vs-agent play, waiting for the other seat's. */

@@ -3,11 +3,14 @@ import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
 import { percentileInterval } from "../analysis/percentile.js";
 import type { Estimate } from "../analysis/robustness-checks.js";
+import { equilibriumDeviationByCell } from "../play/equilibrium-deviation-query.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { repeatedMetrics } from "../play/repeated-metrics-query.js";
 import { loadStudy } from "../play/studies.js";
+import { referenceCitation } from "../reference-data/reference-data.js";
 import type {
   CooperationCell,
+  EquilibriumCell,
   EstimateWithCi,
   RepeatedCell,
   ReportData,
@@ -15,6 +18,7 @@ import type {
   SensitivityResult,
   VerificationCheck,
 } from "../report/report-data.js";
+import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 import { robustnessReport } from "./robustness-query.js";
@@ -49,6 +53,21 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const sensitivity = cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed) : null;
   const repeated = repeatedCells(deps, query.study_id);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
+  const imported =
+    query.study_id === undefined
+      ? deps.store.importedCountSources().map((s) => ({ ...s, citation: referenceCitation(s.source) }))
+      : [];
+  const missing = robustness?.result
+    ? []
+    : [
+        {
+          section: "robustness",
+          reason:
+            cells.length === 0
+              ? "no one-shot decisions in a game with a cooperative action"
+              : (robustness?.notes[0]?.detail ?? "not computed"),
+        },
+      ];
   return {
     header: {
       title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
@@ -56,13 +75,75 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
       database: query.database ?? null,
       study: study ? { id: study.id, name: study.name, design_hash: study.design_hash } : null,
       players: [...players].sort(),
+      provenance: {
+        server_version: SERVER_VERSION,
+        catalog_fingerprint: deps.catalog.fingerprint,
+        seed,
+        bootstrap,
+        command: reproduceCommand(query, bootstrap, seed, robustness?.result?.framings),
+        imported: imported.map(({ source, rows, decisions, players, citation }) => ({
+          source,
+          rows,
+          decisions,
+          players,
+          citation,
+        })),
+      },
     },
     cooperation,
+    equilibrium: equilibriumCells(deps, cells, query.study_id),
+    missing,
     robustness: robustness?.result ?? null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
-    checks: [...(robustness?.notes ?? []), ...(sensitivity?.checks ?? [])],
+    checks: [...(robustness?.notes ?? []), ...(sensitivity?.checks ?? []), integrityNote(deps)],
   };
+}
+
+/** The command that recomputes this report: same record, study, framings, seed and bootstrap size. */
+function reproduceCommand(
+  query: ReportQuery,
+  bootstrap: number,
+  seed: number,
+  framings: readonly string[] | undefined,
+): string {
+  const quote = (s: string) => (/^[\w./:@,=+-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+  const parts = ["same-game", "report"];
+  if (query.database) parts.push("--db", quote(query.database));
+  if (query.study_id) parts.push("--study", quote(query.study_id));
+  const pair = query.framings ?? framings;
+  if (pair && pair.length > 0) parts.push("--framings", quote(pair.join(",")));
+  parts.push("--seed", String(seed), "--bootstrap", String(bootstrap));
+  return parts.join(" ");
+}
+
+/** Every analysed one-shot cell (all variants) beside the nearest Nash equilibrium of its game. */
+function equilibriumCells(
+  deps: PlayDeps,
+  cells: readonly CountCell[],
+  studyId: string | undefined,
+): EquilibriumCell[] {
+  const games = [...new Set(cells.map((c) => c.game))].sort();
+  return games.flatMap((game) =>
+    equilibriumDeviationByCell(deps, { game, study_id: studyId }).map((cell) => ({
+      player: cell.player,
+      game: cell.game,
+      variant: cell.variant,
+      framing: cell.framing,
+      n: cell.decisions,
+      distribution: { ...cell.distribution },
+      equilibrium_strategy: { ...cell.deviation.equilibrium_strategy },
+      total_variation: cell.deviation.total_variation,
+      exploitability: cell.deviation.exploitability.normalized,
+      template_persistence: cell.base_game ? cell.base_game.template_persistence : null,
+    })),
+  );
+}
+
+/** SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check). */
+function integrityNote(deps: PlayDeps): VerificationCheck {
+  const result = deps.store.integrityCheck();
+  return { name: "record_integrity", ok: result === "ok", detail: `integrity_check: ${result}` };
 }
 
 function withCi(value: Estimate): EstimateWithCi {
@@ -160,6 +241,9 @@ function robustnessSection(
       })),
       pooled: { R: withCi(report.pooled.R), shift: report.pooled.shift ? withCi(report.pooled.shift) : null },
       checks: report.checks.map(({ name, ok, detail }) => ({ name, ok, detail })),
+      ...("order_effect" in report
+        ? { order_effect: (report as { order_effect?: unknown }).order_effect }
+        : {}),
     };
     const skipped = report.skipped.map(
       (s) => `${s.player} / ${s.game} (no decisions under ${s.missing.join(", ")})`,

@@ -49,6 +49,12 @@ export function robustnessReport(deps: PlayDeps, query: RobustnessQuery): Robust
   const framings =
     query.framings ??
     (planned ? [planned.baseline, planned.comparison] : [...new Set(all.map((c) => c.framing))].sort());
+  const present = [...new Set(all.map((c) => c.framing))].sort();
+  if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    throw new UsageError(
+      `Robustness compares at least two distinct framings; ${query.framings ? `--framings gave ${framings.join(", ") || "none"}` : `the record has decisions under ${present.join(", ")} only`} (framings with decisions: ${present.join(", ")}).`,
+    );
+  }
   const { complete, skipped } = completeUnits(all, framings);
   if (complete.length === 0) {
     throw new UsageError(

@@ -1,12 +1,31 @@
-import { html, trustedHtml } from "./html.js";
+import { html, type SafeHtml, trustedHtml } from "./html.js";
 import type { ReportData } from "./report-data.js";
 import { REPORT_CSS } from "./report-style.js";
 import { checksSection } from "./sections/checks-section.js";
 import { cooperationSection } from "./sections/cooperation-section.js";
+import { equilibriumSection } from "./sections/equilibrium-section.js";
 import { headerSection } from "./sections/header-section.js";
+import { importedPlayers, provenanceSection } from "./sections/provenance-section.js";
 import { repeatedSection } from "./sections/repeated-section.js";
 import { robustnessSection } from "./sections/robustness-section.js";
 import { sensitivitySection } from "./sections/sensitivity-section.js";
+
+/** Links to every section, so a reader finds the table they cite without scrolling. */
+function tableOfContents(data: ReportData): SafeHtml {
+  const entries: [string, string][] = [
+    ["intro", "What this report measures"],
+    ...(data.header.provenance
+      ? ([["provenance", "Provenance and reproduction"]] as [string, string][])
+      : []),
+    ["cooperation", "Cooperation by framing, n per cell"],
+    ["robustness", "Robustness and the planned shift"],
+    ["sensitivity", "Payoff sensitivity λ"],
+    ...(data.equilibrium ? ([["equilibrium", "Equilibrium comparison"]] as [string, string][]) : []),
+    ["repeated", "Repeated play and comprehension"],
+    ["checks", "Verification"],
+  ];
+  return html`<nav id="contents"><h2>Contents</h2><ol>${entries.map(([id, title]) => html`<li><a href="#${id}">${title}</a></li>`)}</ol></nav>`;
+}
 
 /**
  * The whole report as one self-contained HTML document: inline CSS, charts as inline SVG, no scripts and
@@ -14,10 +33,12 @@ import { sensitivitySection } from "./sections/sensitivity-section.js";
  */
 export async function renderReportHtml(data: ReportData): Promise<string> {
   const checks = [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
+  const imported = importedPlayers(data.header);
+  const missingRobustness = data.missing?.find((m) => m.section === "robustness")?.reason;
   const [cooperation, robustness, sensitivity, repeated] = await Promise.all([
-    cooperationSection(data.cooperation ?? []),
-    robustnessSection(data.robustness),
-    sensitivitySection(data.sensitivity),
+    cooperationSection(data.cooperation ?? [], imported),
+    robustnessSection(data.robustness, imported, missingRobustness),
+    sensitivitySection(data.sensitivity, imported),
     repeatedSection(data.repeated ?? []),
   ]);
   const page = html`<!DOCTYPE html>
@@ -30,9 +51,12 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
 </head>
 <body>
 ${headerSection(data.header, checks)}
+${tableOfContents(data)}
+${provenanceSection(data.header)}
 ${cooperation}
 ${robustness}
 ${sensitivity}
+${data.equilibrium ? equilibriumSection(data.equilibrium, imported) : ""}
 ${repeated}
 ${checksSection(checks)}
 </body>

@@ -20,6 +20,43 @@ export interface ReportHeader {
   database: string | null;
   study: { id: string; name: string; design_hash: string } | null;
   players: string[];
+  /** What reproduces every number of the report; absent in hand-built report data. */
+  provenance?: ReportProvenance;
+}
+
+/** Published data in the record, marked wherever its players appear. */
+export interface ImportedSource {
+  source: string;
+  rows: number;
+  decisions: number;
+  players: string[];
+  /** The citation of a shipped reference data set; null for a user's own file. */
+  citation: string | null;
+}
+
+export interface ReportProvenance {
+  server_version: string;
+  catalog_fingerprint: string;
+  seed: number;
+  bootstrap: number;
+  /** The CLI command that recomputes this report from the same record. */
+  command: string;
+  imported: ImportedSource[];
+}
+
+/** One cell's choices beside the game's Nash equilibria (SPEC §5). */
+export interface EquilibriumCell {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  n: number;
+  distribution: Record<string, number>;
+  equilibrium_strategy: Record<string, number>;
+  total_variation: number;
+  exploitability: number | null;
+  /** Payoff/joint counterfactuals: nearer the base game's equilibria than its own; null otherwise. */
+  template_persistence: boolean | null;
 }
 
 /** Cooperation rate of one (player, game, framing) cell. */
@@ -49,6 +86,8 @@ export interface RobustnessResult {
   players: (RobustnessValues & { player: string })[];
   pooled: RobustnessValues;
   checks: VerificationCheck[];
+  /** The analysis' order-effect result when it has one (issue 12); shown as one line. */
+  order_effect?: unknown;
 }
 
 export interface SensitivityResult {
@@ -80,6 +119,9 @@ export interface ReportData {
   robustness?: RobustnessResult | null;
   sensitivity?: SensitivityResult | null;
   repeated?: RepeatedCell[];
+  equilibrium?: EquilibriumCell[];
+  /** Sections that could not be computed, with the reason (e.g. one framing only). */
+  missing?: { section: string; reason: string }[];
   /** Checks beyond the robustness ones (which the report takes from `robustness.checks`). */
   checks?: VerificationCheck[];
 }

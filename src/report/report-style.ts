@@ -24,6 +24,9 @@ td.detail { white-space: normal; }
 tr.failed td.status, p.summary.failed, .banner { font-weight: bold; }
 tr.ok td.status, p.summary.ok { color: #1b6e2f; }
 .banner { border: 2px solid #b00020; padding: .4rem .8rem; margin-top: 1rem; }
+.imported { color: #8a4b00; font-size: .85em; }
+nav#contents ol { columns: 2; margin: .3rem 0; }
+table { display: block; max-width: 100%; overflow-x: auto; }
 @media print {
   body { margin: 0; max-width: none; font-size: 11pt; }
   section, figure, table { break-inside: avoid; }

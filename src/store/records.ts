@@ -63,6 +63,12 @@ export interface DecisionRecord {
   invalid_attempts: number;
   status: DecisionStatus;
   decided_at: string;
+  /** SHA-256 of the prompt the agent answered (text in the prompts table); null when imported. */
+  prompt_hash?: string | null;
+  /** The same-game version that served the round; null when imported or recorded before issue 14. */
+  server_version?: string | null;
+  /** Catalog.fingerprint of the catalog the prompt was rendered from. */
+  catalog_fingerprint?: string | null;
 }
 
 export interface AttemptRecord {

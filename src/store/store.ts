@@ -1,7 +1,10 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
+import { UsageError } from "../usage-error.js";
 import { applyMigrations } from "./migrations.js";
+import { checkRecordSchema, checkSqliteHeader, integrityCheck, knownSchemaVersion } from "./record-file.js";
 import type {
   AttemptRecord,
   CellCountRow,
@@ -12,6 +15,7 @@ import type {
   SessionRecord,
   StudyRecord,
 } from "./records.js";
+import { requireWellFormedText } from "./well-formed-text.js";
 
 type MatchRow = Omit<MatchRecord, "action_order" | "opponent_params" | "reveal_horizon"> & {
   action_order: string;
@@ -48,6 +52,11 @@ export interface MatchSummaryRow {
  * as a row of published counts, so live and imported cells read alike. */
 export type CellActionCountRow = ImportedCountRow;
 
+export interface StoreOptions {
+  /** Open without writing anything (analysis, report, export); the file must exist and be current. */
+  readonly?: boolean;
+}
+
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -64,15 +73,49 @@ export class Store {
    */
   readonly principalScope: string | null = null;
 
-  constructor(readonly path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
-    // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    applyMigrations(this.db, join(packageRoot(), "db"));
+  /** Opened with `readonly`: analysis verbs never write, so a read-only file can still be analysed. */
+  readonly readonly: boolean;
+
+  constructor(
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
+    this.readonly = options.readonly === true;
+    checkSqliteHeader(path);
+    const migrations = join(packageRoot(), "db");
+    const known = knownSchemaVersion(migrations);
+    try {
+      this.db = new Database(path, { readonly: this.readonly, fileMustExist: this.readonly });
+    } catch (error) {
+      throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+    }
+    try {
+      const version = checkRecordSchema(this.db, path, known);
+      this.db.pragma("foreign_keys = ON");
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      if (this.readonly) {
+        if (version < known) {
+          throw new UsageError(
+            `${path} has schema version ${version} and this same-game reads ${known}: open it once with serve or import (writable) to upgrade it.`,
+          );
+        }
+        return;
+      }
+      this.db.pragma("journal_mode = WAL");
+      // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
+      // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
+      this.db.pragma("synchronous = NORMAL");
+      applyMigrations(this.db, migrations);
+    } catch (error) {
+      this.db.close();
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+    }
+  }
+
+  /** SQLite's integrity_check of the whole file: "ok", or the first problems it found. */
+  integrityCheck(): string {
+    return integrityCheck(this.db);
   }
 
   close(): void {
@@ -106,6 +149,11 @@ export class Store {
 
   /** Records a session the first time it acts; later calls fill in client details learned since. */
   saveSession(session: SessionRecord): void {
+    requireWellFormedText(session, {
+      player: "player label",
+      client_name: "client name",
+      client_version: "client version",
+    });
     this.stmt(
       `INSERT INTO sessions (id, player, client_name, client_version, transport, principal, started_at)
        VALUES (@id, @player, @client_name, @client_version, @transport, @principal, @started_at)
@@ -174,6 +222,11 @@ export class Store {
   // --- matches --------------------------------------------------------------------------------------
 
   insertMatch(match: MatchRecord): void {
+    requireWellFormedText(match, {
+      player: "player label",
+      framing: "framing label",
+      opponent: "opponent label",
+    });
     this.stmt(
       `INSERT INTO matches (id, study_id, trial_index, player, session_id, principal, game, variant, framing,
          style, action_order, opponent, opponent_params, history_mode, reveal_horizon, rounds,
@@ -247,15 +300,36 @@ export class Store {
 
   /** Inserts or replaces the decision of one round (a pending agent-vs-agent round is completed later). */
   saveDecision(decision: DecisionRecord): void {
+    requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
     this.stmt(
       `INSERT OR REPLACE INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
-         opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at)
+         opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
+         prompt_hash, server_version, catalog_fingerprint)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @rationale, @tokens,
-         @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at)`,
-    ).run(decision);
+         @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at,
+         @prompt_hash, @server_version, @catalog_fingerprint)`,
+    ).run({
+      ...decision,
+      prompt_hash: decision.prompt_hash ?? null,
+      server_version: decision.server_version ?? null,
+      catalog_fingerprint: decision.catalog_fingerprint ?? null,
+    });
+  }
+
+  /** Stores a rendered prompt once per distinct text; returns its SHA-256 (the decisions' prompt_hash). */
+  savePrompt(text: string): string {
+    const hash = createHash("sha256").update(text, "utf8").digest("hex");
+    this.stmt("INSERT OR IGNORE INTO prompts (hash, text) VALUES (?, ?)").run(hash, text);
+    return hash;
+  }
+
+  getPrompt(hash: string): string | undefined {
+    return (this.stmt("SELECT text FROM prompts WHERE hash = ?").get(hash) as { text: string } | undefined)
+      ?.text;
   }
 
   insertAttempt(attempt: AttemptRecord): void {
+    requireWellFormedText(attempt, { raw_text: "reply (choice)" });
     this.stmt(
       `INSERT INTO attempts (match_id, round, session_id, raw_text, action, invalid_reason, tokens, created_at)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)`,
@@ -319,17 +393,69 @@ export class Store {
     ).all(this.filterParams(filter)) as CellActionCountRow[];
   }
 
+  // --- export (issue 14) -----------------------------------------------------------------------------
+
+  /** Every decision that passes the filter with its match's condition, session and prompt, in record order. */
+  exportDecisions(filter: RecordFilter): Record<string, unknown>[] {
+    return this.stmt(
+      `SELECT d.match_id, d.round, m.player, m.game, m.variant, m.framing, m.style, m.action_order,
+              m.opponent, m.opponent_params, m.history_mode, m.reveal_horizon, m.rounds, m.study_id,
+              m.trial_index, m.seed, m.source, d.session_id, s.client_name, s.client_version, s.transport,
+              d.status, d.action, d.opponent_action, d.payoff, d.opponent_payoff, d.raw_text, d.rationale,
+              d.tokens, d.invalid_attempts, d.decided_at, d.prompt_hash, p.text AS prompt, d.server_version,
+              d.catalog_fingerprint
+       FROM decisions d JOIN matches m ON m.id = d.match_id
+         LEFT JOIN sessions s ON s.id = d.session_id LEFT JOIN prompts p ON p.hash = d.prompt_hash
+       WHERE ${FILTER_SQL}
+       ORDER BY m.created_at, m.id, d.round`,
+    ).all(filterParams(filter)) as Record<string, unknown>[];
+  }
+
+  /** Every attempt (valid or not, verbatim) of the matches that pass the filter, in the order received. */
+  exportAttempts(filter: RecordFilter): Record<string, unknown>[] {
+    return this.stmt(
+      `SELECT a.id AS attempt_id, a.match_id, a.round, m.player, m.game, m.variant, m.framing, a.session_id,
+              a.raw_text, a.action, a.invalid_reason, a.tokens, a.created_at
+       FROM attempts a JOIN matches m ON m.id = a.match_id
+       WHERE ${FILTER_SQL}
+       ORDER BY a.id`,
+    ).all(filterParams(filter)) as Record<string, unknown>[];
+  }
+
   // --- imported counts ------------------------------------------------------------------------------
 
-  /** Stores published counts under `source`; importing the same source again replaces its rows. */
+  /**
+   * Stores published counts under `source`; importing the same source again replaces it whole (a
+   * corrected, shorter file leaves none of the old rows behind).
+   */
   importCounts(source: string, rows: readonly ImportedCountRow[], at: string): void {
+    const remove = this.stmt("DELETE FROM imported_counts WHERE source = ?");
     const insert = this.stmt(
-      `INSERT OR REPLACE INTO imported_counts (source, player, game, variant, framing, action, count, imported_at)
+      `INSERT INTO imported_counts (source, player, game, variant, framing, action, count, imported_at)
        VALUES (@source, @player, @game, @variant, @framing, @action, @count, @imported_at)`,
     );
     this.transaction(() => {
+      remove.run(source);
       for (const row of rows) insert.run({ ...row, source, imported_at: at });
     });
+  }
+
+  /** The sources of imported counts with their rows and decisions, for the report's provenance. */
+  importedCountSources(): {
+    source: string;
+    rows: number;
+    decisions: number;
+    imported_at: string;
+    /** The source's player labels, sorted. */
+    players: string[];
+  }[] {
+    const rows = this.stmt(
+      `SELECT source, count(*) AS rows, sum(count) AS decisions, max(imported_at) AS imported_at,
+              (SELECT json_group_array(player) FROM (SELECT DISTINCT p.player FROM imported_counts p
+                 WHERE p.source = i.source ORDER BY p.player)) AS players
+       FROM imported_counts i GROUP BY source ORDER BY source`,
+    ).all() as { source: string; rows: number; decisions: number; imported_at: string; players: string }[];
+    return rows.map((row) => ({ ...row, players: JSON.parse(row.players) as string[] }));
   }
 
   // --- aggregates for the analysis ------------------------------------------------------------------

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CountCell } from "../../src/analysis/count-cells.js";
 
-/** The published reference counts (SPEC §8), kept beside the repository in ../shared/data. */
+/** The published reference counts (SPEC §8), shipped in the package's data/ folder. */
 export const LORE_HEYDARI_CSV = fileURLToPath(
-  new URL("../../../shared/data/lore-heydari-2024-business-vs-friend.csv", import.meta.url),
+  new URL("../../data/lore-heydari-2024-business-vs-friend.csv", import.meta.url),
 );
 
 /** The four one-shot dilemmas all have `cooperate` as their cooperative action (SPEC §2). */

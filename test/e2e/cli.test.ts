@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
 
-const LORE = join(packageRoot(), "..", "shared", "data", "lore-heydari-2024-business-vs-friend.csv");
+const LORE = join(packageRoot(), "data", "lore-heydari-2024-business-vs-friend.csv");
 
 let dir: string;
 let db: string;
@@ -22,51 +22,49 @@ interface Estimate {
 }
 
 describe("same-game CLI", () => {
-  it.skipIf(!existsSync(LORE))(
-    "imports the published counts and prints the DESIGN.md robustness shape",
-    () => {
-      expect(runCli(["import", "counts", LORE, "--db", db]).status).toBe(0);
-      const run = runCli([
-        "analyze",
-        "robustness",
-        "--framings",
-        "business,friend-sharing",
-        "--attenuation",
-        "0.7",
-        "--bootstrap",
-        "10000",
-        "--seed",
-        "1",
-        "--json",
-        "--db",
-        db,
-      ]);
-      expect(run.status).toBe(0);
-      const out = JSON.parse(run.stdout) as {
-        unit: string;
-        attenuation: number;
-        bootstrap: number;
-        seed: number;
-        framings: string[];
-        games: { player: string; game: string; R: Estimate; shift: Estimate }[];
-        players: { player: string; R: Estimate; shift: Estimate }[];
-        pooled: { R: Estimate; shift: Estimate };
-        checks: { name: string; ok: boolean; detail: string }[];
-      };
-      expect(out).toMatchObject({ unit: "decision", attenuation: 0.7, bootstrap: 10000, seed: 1 });
-      expect(out.framings).toEqual(["business", "friend-sharing"]);
-      expect(out.games).toHaveLength(12); // 3 players × 4 games
-      expect(out.players).toHaveLength(3);
-      // gpt-4 in the prisoners-dilemma: 0/300 cooperate (business) vs 296/300 (friend-sharing).
-      // Δ = 296/300 − 0 = 0.98667, attenuated: 0.7 · 0.98667 = 0.69067.
-      const gpt4 = out.games.find((g) => g.player === "gpt-4" && g.game === "prisoners-dilemma");
-      expect(gpt4?.shift.estimate).toBeCloseTo(0.7 * (296 / 300), 10);
-      // Pooled values are the means of their parts.
-      const meanR = out.games.reduce((s, g) => s + g.R.estimate, 0) / out.games.length;
-      expect(out.pooled.R.estimate).toBeCloseTo(meanR, 12);
-      for (const check of out.checks) expect(check, check.detail).toMatchObject({ ok: true });
-    },
-  );
+  it("imports the shipped published counts by reference and prints the DESIGN.md robustness shape", () => {
+    expect(existsSync(LORE)).toBe(true);
+    expect(runCli(["import", "counts", "--reference", "lore-heydari-2024", "--db", db]).status).toBe(0);
+    const run = runCli([
+      "analyze",
+      "robustness",
+      "--framings",
+      "business,friend-sharing",
+      "--attenuation",
+      "0.7",
+      "--bootstrap",
+      "10000",
+      "--seed",
+      "1",
+      "--json",
+      "--db",
+      db,
+    ]);
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout) as {
+      unit: string;
+      attenuation: number;
+      bootstrap: number;
+      seed: number;
+      framings: string[];
+      games: { player: string; game: string; R: Estimate; shift: Estimate }[];
+      players: { player: string; R: Estimate; shift: Estimate }[];
+      pooled: { R: Estimate; shift: Estimate };
+      checks: { name: string; ok: boolean; detail: string }[];
+    };
+    expect(out).toMatchObject({ unit: "decision", attenuation: 0.7, bootstrap: 10000, seed: 1 });
+    expect(out.framings).toEqual(["business", "friend-sharing"]);
+    expect(out.games).toHaveLength(12); // 3 players × 4 games
+    expect(out.players).toHaveLength(3);
+    // gpt-4 in the prisoners-dilemma: 0/300 cooperate (business) vs 296/300 (friend-sharing).
+    // Δ = 296/300 − 0 = 0.98667, attenuated: 0.7 · 0.98667 = 0.69067.
+    const gpt4 = out.games.find((g) => g.player === "gpt-4" && g.game === "prisoners-dilemma");
+    expect(gpt4?.shift.estimate).toBeCloseTo(0.7 * (296 / 300), 10);
+    // Pooled values are the means of their parts.
+    const meanR = out.games.reduce((s, g) => s + g.R.estimate, 0) / out.games.length;
+    expect(out.pooled.R.estimate).toBeCloseTo(meanR, 12);
+    for (const check of out.checks) expect(check, check.detail).toMatchObject({ ok: true });
+  });
 
   it("exits 2 with one line naming the bad value, and records nothing from a bad file", () => {
     const bad = join(dir, "bad.csv");

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -73,6 +73,9 @@ describe("the packed tarball installed into an empty folder", () => {
       "framings/business.json",
       "db",
       "LICENSE",
+      "data/lore-heydari-2024-business-vs-friend.csv",
+      "data/llm-gm-thesis/traces.jsonl",
+      "data/README.md",
     ]) {
       expect(existsSync(join(root, path)), path).toBe(true);
     }
@@ -85,6 +88,37 @@ describe("the packed tarball installed into an empty folder", () => {
     ).version;
     const out = execFileSync(join(installed, "node_modules", ".bin", "same-game"), ["--version"]).toString();
     expect(out).toBe(`same-game ${version}\n`);
+  });
+
+  it("imports the shipped Lorè & Heydari counts by reference and reproduces gpt-4's attenuated PD shift", () => {
+    // No sibling folders here: the reference file must come from the installed package's data/.
+    const bin = join(installed, "node_modules", ".bin", "same-game");
+    const db = join(dir, "reference.db");
+    const run = (args: string[]) =>
+      spawnSync(bin, args, { cwd: installed, encoding: "utf8", timeout: 60_000 });
+    const imported = run(["import", "counts", "--reference", "lore-heydari-2024", "--db", db]);
+    expect(imported.status, imported.stderr).toBe(0);
+    const analysed = run([
+      "analyze",
+      "robustness",
+      "--attenuation",
+      "0.7",
+      "--bootstrap",
+      "1000",
+      "--json",
+      "--db",
+      db,
+    ]);
+    expect(analysed.status, analysed.stderr).toBe(0);
+    const out = JSON.parse(analysed.stdout) as {
+      games: { player: string; game: string; shift: { estimate: number }; R: { estimate: number } }[];
+    };
+    // gpt-4, PD: business 0/300, friend-sharing 296/300 ⇒ Δ_cons = 0.7 · 296/300 = 0.690667;
+    // R = 0.0512073 (test/analysis/lore-heydari.test.ts) ⇒ R_cons = 1 − 0.7 · (1 − R) = 0.3358451.
+    const gpt4 = out.games.find((g) => g.player === "gpt-4" && g.game === "prisoners-dilemma");
+    expect(gpt4?.shift.estimate).toBeCloseTo(0.7 * (296 / 300), 10);
+    expect(gpt4?.R.estimate).toBeCloseTo(0.3358451, 6);
+    expect(out.games).toHaveLength(12);
   });
 
   it("completes an MCP handshake with `same-game serve`: the player's tools by default", async () => {

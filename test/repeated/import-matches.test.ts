@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { packageRoot } from "../../src/package-root.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
 
 const FIXTURES = join(packageRoot(), "test", "fixtures");
-const THESIS = "/work/shared/data/llm-gm-thesis";
+const THESIS = join(packageRoot(), "data", "llm-gm-thesis");
 
 let deps: ReturnType<typeof tempDeps>;
 let client: Client;
@@ -122,15 +122,12 @@ describe("import matches", () => {
     );
   });
 
-  it("imports the two counterfactual-study traces and reproduces their point totals", async (context) => {
+  it("imports the two shipped counterfactual-study traces by reference and reproduces their point totals", async () => {
     const files = [
       "pd-stag-hunt-payoffs-stag-hare-labels-vs-pattern.json",
       "rps-reversed-names-vs-counter-last.json",
     ];
-    if (!files.every((f) => existsSync(join(THESIS, f)))) {
-      context.skip(`the llm-gm-thesis traces are not in ${THESIS}`);
-      return;
-    }
+    for (const f of files) expect(existsSync(join(THESIS, f)), f).toBe(true);
     interface Trace {
       player_0_moves: (string | null)[];
       player_1_moves: (string | null)[];
@@ -147,7 +144,7 @@ describe("import matches", () => {
         player: "claude-sonnet-4",
         game,
         variant,
-        framing: file,
+        framing: file.replace(/\.json$/, ""),
         opponent: file.startsWith("pd") ? "pattern (hare, stag)" : "beats-last",
         rounds: trace.player_0_moves.map((move, r) => ({
           move: id(move),
@@ -166,9 +163,9 @@ describe("import matches", () => {
         scissors: "scissors",
       }),
     ].join("\n")}\n`;
-    const path = join(deps.dir, "thesis.jsonl");
-    writeFileSync(path, jsonl);
-    await runCli([path, "--db", deps.dbPath, "--source", "llm-gm-thesis"]);
+    // The shipped traces.jsonl is exactly this README mapping of the two logs.
+    expect(readFileSync(join(THESIS, "traces.jsonl"), "utf8")).toBe(jsonl);
+    await runCli(["--reference", "llm-gm-thesis-2026", "--db", deps.dbPath]);
     const report = await call<Report>(client, "repeated_metrics", {});
     // PD points 1,4,1,4,2,6,1,4,2,6,2,6,2,6,2,6: Σ = 55.
     // RPS: +1 in rounds 2, 4, 7, 13, 20 (5), −1 in 13 rounds ⇒ Σ = 5 − 13 = −8.

@@ -37,8 +37,8 @@ describe("renderReportHtml with every section", () => {
     page = await renderReportHtml(EXAMPLE_REPORT);
   });
 
-  it("draws one SVG chart per section with data: cooperation, robustness, sensitivity, comprehension", () => {
-    expect(svgCount(page)).toBe(4);
+  it("draws one SVG chart per section with data: cooperation, shift forest, robustness, sensitivity, comprehension", () => {
+    expect(svgCount(page)).toBe(5);
   });
 
   it("gives every chart its title and axis titles as SVG text", () => {
@@ -48,6 +48,7 @@ describe("renderReportHtml with every section", () => {
       "Cooperation rate",
       "Framing",
       "Robustness R by game and player",
+      "Planned shift business → friend-sharing with 95% intervals",
       "Robustness R",
       "Game",
       "Payoff sensitivity λ by framing",
@@ -61,7 +62,7 @@ describe("renderReportHtml with every section", () => {
   });
 
   it("puts a reading sentence under every chart", () => {
-    expect(page.match(/<figcaption>/g)?.length).toBe(4);
+    expect(page.match(/<figcaption>/g)?.length).toBe(5);
   });
 
   it("references nothing outside the file", () => {
@@ -149,5 +150,107 @@ describe("renderReportHtml with no data", () => {
     });
     expect(svgCount(page)).toBe(0);
     expect(page).toContain("No payoff-sensitivity estimates are available for this record.");
+  });
+});
+
+describe("the report a reviewer asks for (issue 14)", () => {
+  const withProvenance: ReportData = {
+    ...EXAMPLE_REPORT,
+    header: {
+      ...EXAMPLE_REPORT.header,
+      study: { id: "study-1", name: "demo", design_hash: "d".repeat(64) },
+      provenance: {
+        server_version: "9.9.9",
+        catalog_fingerprint: "c".repeat(64),
+        seed: 42,
+        bootstrap: 2000,
+        command: "same-game report --db /r.db --framings business,friend-sharing --seed 42 --bootstrap 2000",
+        imported: [
+          {
+            source: "lore-heydari-2024",
+            rows: 48,
+            decisions: 7200,
+            players: ["gpt-4"],
+            citation: "Lorè & Heydari 2024",
+          },
+        ],
+      },
+    },
+    robustness: EXAMPLE_REPORT.robustness
+      ? { ...EXAMPLE_REPORT.robustness, order_effect: { p_value: 0.25, method: "permutation" } }
+      : null,
+    equilibrium: [
+      {
+        player: "gpt-4",
+        game: "prisoners-dilemma",
+        variant: "payoff",
+        framing: "business",
+        n: 300,
+        distribution: { cooperate: 0, defect: 1 },
+        equilibrium_strategy: { cooperate: 1, defect: 0 },
+        total_variation: 1,
+        exploitability: 0.5,
+        template_persistence: true,
+      },
+    ],
+  };
+  let page: string;
+  beforeAll(async () => {
+    page = await renderReportHtml(withProvenance);
+  });
+
+  it("links every section from a table of contents", () => {
+    for (const id of [
+      "intro",
+      "provenance",
+      "cooperation",
+      "robustness",
+      "sensitivity",
+      "equilibrium",
+      "repeated",
+      "checks",
+    ]) {
+      expect(page).toContain(`<a href="#${id}">`);
+      expect(page).toContain(`id="${id}"`);
+    }
+  });
+
+  it("prints version, catalog fingerprint, design hash, seed, bootstrap and the exact command", () => {
+    expect(page).toContain("version 9.9.9");
+    expect(page).toContain("c".repeat(64));
+    expect(page).toContain("d".repeat(64));
+    expect(page).toContain("seed 42, B = 2,000");
+    expect(page).toContain(
+      "same-game report --db /r.db --framings business,friend-sharing --seed 42 --bootstrap 2000",
+    );
+  });
+
+  it("marks imported data with its source wherever the player appears, and cites it", () => {
+    expect(page).toMatch(
+      /lore-heydari-2024<\/strong>: 48 rows, 7,200 decisions, players gpt-4 — Lorè &amp; Heydari 2024/,
+    );
+    expect(page).toContain(
+      'gpt-4 <span class="imported" title="published counts">(imported: lore-heydari-2024)</span>',
+    );
+  });
+
+  it("has n per cell, a λ table, the equilibrium comparison with template persistence and the order-effect line", () => {
+    expect(page).toContain("Decisions per cell (n)");
+    expect(page).toContain("<h3>λ values</h3>");
+    expect(page).toMatch(
+      /<td>payoff<\/td><td>business<\/td><td class="num">300<\/td><td>cooperate 0.00, defect 1.00<\/td><td>cooperate 1.00, defect 0.00<\/td><td class="num">1.000<\/td><td class="num">0.500<\/td><td>yes<\/td>/,
+    );
+    expect(page).toContain(
+      "Order effect (action order shown first vs second): p_value 0.250, method permutation.",
+    );
+  });
+
+  it("says what is missing when robustness could not run", async () => {
+    const one = await renderReportHtml({
+      ...EXAMPLE_REPORT,
+      robustness: null,
+      missing: [{ section: "robustness", reason: "only business has decisions so far" }],
+    });
+    expect(one).toContain("Robustness not computed: only business has decisions so far");
   });
 });

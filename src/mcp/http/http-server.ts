@@ -37,6 +37,10 @@ export interface RunningHttpServer {
  */
 export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions): Promise<RunningHttpServer> {
   const loopback = isLoopbackHost(options.host);
+  // The bound loopback address itself is a name clients legitimately use (e.g. 127.0.0.2).
+  const bound = options.host.includes(":") ? `[${options.host.replace(/^\[|\]$/g, "")}]` : options.host;
+  const allowedHosts = [...new Set([...localhostAllowedHostnames(), bound.toLowerCase()])];
+  const allowedOrigins = [...new Set([...localhostAllowedOrigins(), bound.toLowerCase()])];
   const bearer = options.tokens.length > 0 ? new BearerTokens(options.tokens) : null;
   const sessions = new HttpSessions(options);
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
@@ -124,9 +128,9 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (loopback) {
-      const host = validateHostHeader(req.headers.host, localhostAllowedHostnames());
+      const host = validateHostHeader(req.headers.host, allowedHosts);
       if (!host.ok) return sendJsonError(res, 403, `Forbidden: ${host.message}`, { closeConnection: true });
-      const origin = validateOriginHeader(req.headers.origin, localhostAllowedOrigins());
+      const origin = validateOriginHeader(req.headers.origin, allowedOrigins);
       if (!origin.ok)
         return sendJsonError(res, 403, `Forbidden: ${origin.message}`, { closeConnection: true });
     }

@@ -39,8 +39,10 @@ export function registerMatchResource(server: McpServer, { deps, caller }: ToolC
       if (!match || match.principal !== caller.principal) {
         throw new ResourceNotFoundError(uri.href, `No match with id "${String(id)}" for this client.`);
       }
+      // Each round with the exact prompt text it answered (stored once per distinct text, by hash).
       const rounds = deps.store.listDecisions(match.id).map((decision) => ({
         ...decision,
+        prompt: decision.prompt_hash ? (deps.store.getPrompt(decision.prompt_hash) ?? null) : null,
         attempts: deps.store.listAttempts(match.id, decision.round),
       }));
       const text = JSON.stringify({ match, rounds }, null, 2);

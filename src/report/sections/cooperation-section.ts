@@ -2,6 +2,7 @@ import type { TopLevelSpec } from "vega-lite";
 import { chartFigure } from "../chart-svg.js";
 import { html, type SafeHtml } from "../html.js";
 import type { CooperationCell } from "../report-data.js";
+import { playerName } from "./provenance-section.js";
 
 export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLevelSpec {
   const framing = { field: "framing", type: "nominal", title: "Framing", axis: { labelAngle: -30 } } as const;
@@ -43,7 +44,25 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
   };
 }
 
-export async function cooperationSection(cells: readonly CooperationCell[]): Promise<SafeHtml> {
+/** n per cell: decisions behind every rate, one row per (player, game), one column per framing. */
+function cellSizeTable(cells: readonly CooperationCell[], imported: ReadonlyMap<string, string>): SafeHtml {
+  const framings = [...new Set(cells.map((c) => c.framing))].sort();
+  const units = [...new Map(cells.map((c) => [JSON.stringify([c.player, c.game]), c])).values()];
+  const rows = units.map((u) => {
+    const n = framings.map(
+      (f) => cells.find((c) => c.player === u.player && c.game === u.game && c.framing === f)?.n,
+    );
+    return html`<tr><td>${playerName(u.player, imported)}</td><td>${u.game}</td>${n.map((x) => html`<td class="num">${x ?? "—"}</td>`)}</tr>`;
+  });
+  return html`<h3>Decisions per cell (n)</h3><table>
+<thead><tr><th>Player</th><th>Game</th>${framings.map((f) => html`<th class="num">${f}</th>`)}</tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+export async function cooperationSection(
+  cells: readonly CooperationCell[],
+  imported: ReadonlyMap<string, string> = new Map(),
+): Promise<SafeHtml> {
   const body =
     cells.length === 0
       ? html`<p class="no-data">No one-shot decisions were recorded, so there are no cooperation rates to show.</p>`
@@ -53,5 +72,6 @@ export async function cooperationSection(cells: readonly CooperationCell[]): Pro
             "cooperative action under one framing, with its 95% bootstrap interval. Bars of equal height in a " +
             "panel mean the story did not change the choice; a gap wider than the whiskers means it did.",
         );
-  return html`<section id="cooperation"><h2>Cooperation by framing</h2>${body}</section>`;
+  const sizes = cells.length === 0 ? html`` : cellSizeTable(cells, imported);
+  return html`<section id="cooperation"><h2>Cooperation by framing</h2>${body}${sizes}</section>`;
 }

@@ -42,6 +42,8 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
               field: "round",
               type: "quantitative",
               title: "Round",
+              // Rounds count from 1: there is no round 0 to draw.
+              scale: { domainMin: 1, nice: false },
               axis: { format: "d", tickMinStep: 1 },
             },
             y: {

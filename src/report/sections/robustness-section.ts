@@ -3,6 +3,7 @@ import { chartFigure } from "../chart-svg.js";
 import { ciExcludesZero, formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { EstimateWithCi, RobustnessResult, RobustnessValues } from "../report-data.js";
+import { playerName } from "./provenance-section.js";
 
 export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
   const x = { field: "game", type: "nominal", title: "Game", axis: { labelAngle: -30 } } as const;
@@ -47,6 +48,62 @@ export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
   };
 }
 
+/**
+ * The planned shift, the primary measure: one row per (player, game) and per player over all games, the
+ * estimate as a dot and its 95% interval as a bar, with the line of no effect at 0.
+ */
+export function shiftForestSpec(result: RobustnessResult): TopLevelSpec {
+  const rows = [
+    ...result.games.map((g) => ({ label: `${g.player} · ${g.game}`, kind: "game", shift: g.shift })),
+    ...result.players.map((p) => ({ label: `${p.player} · all games`, kind: "player", shift: p.shift })),
+  ].flatMap(({ label, kind, shift }) =>
+    shift === null ? [] : [{ label, kind, shift: shift.estimate, lo: shift.ci[0], hi: shift.ci[1] }],
+  );
+  const [first, second] = result.framings;
+  const y = { field: "label", type: "nominal", title: null, sort: null, axis: { labelLimit: 0 } } as const;
+  const title = `Shift: ${second ?? "?"} − ${first ?? "?"}`;
+  return {
+    title: `Planned shift ${first ?? ""} → ${second ?? ""} with 95% intervals`,
+    width: 360,
+    height: { step: 16 },
+    data: { values: rows },
+    layer: [
+      { mark: { type: "rule", color: "#888", strokeDash: [4, 3] }, encoding: { x: { datum: 0 } } },
+      {
+        mark: { type: "rule", strokeWidth: 2 },
+        encoding: {
+          y,
+          x: { field: "lo", type: "quantitative", title, scale: { domain: [-1, 1] } },
+          x2: { field: "hi" },
+          color: { field: "kind", type: "nominal", legend: null, scale: { range: ["#3a6ea5", "#222"] } },
+        },
+      },
+      {
+        mark: { type: "point", filled: true, size: 50 },
+        encoding: {
+          y,
+          x: { field: "shift", type: "quantitative", title },
+          color: { field: "kind", type: "nominal", legend: null },
+        },
+      },
+    ],
+  };
+}
+
+/** One line for the analysis' order-effect result (issue 12), whatever its exact shape. */
+function orderEffectLine(result: RobustnessResult): SafeHtml {
+  const effect = result.order_effect;
+  if (effect === undefined || effect === null) return html``;
+  const text =
+    typeof effect === "object"
+      ? Object.entries(effect as Record<string, unknown>)
+          .filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v))
+          .map(([k, v]) => `${k} ${typeof v === "number" ? formatNumber(v) : String(v)}`)
+          .join(", ")
+      : String(effect);
+  return html`<p class="settings">Order effect (action order shown first vs second): ${text}.</p>`;
+}
+
 function shiftCells(shift: EstimateWithCi | null): SafeHtml {
   if (shift === null) return html`<td class="num">—</td><td class="num">—</td><td>—</td>`;
   const verdict = ciExcludesZero(shift.ci) ? "yes" : "no";
@@ -57,10 +114,14 @@ function valueRow(label: SafeHtml, values: RobustnessValues): SafeHtml {
   return html`<tr>${label}<td class="num">${formatNumber(values.R.estimate)}</td><td class="num">${formatCi(values.R.ci)}</td>${shiftCells(values.shift)}</tr>`;
 }
 
-function robustnessTable(result: RobustnessResult): SafeHtml {
+function robustnessTable(result: RobustnessResult, imported: ReadonlyMap<string, string>): SafeHtml {
   const rows = [
-    ...result.games.map((g) => valueRow(html`<td>${g.player}</td><td>${g.game}</td>`, g)),
-    ...result.players.map((p) => valueRow(html`<td>${p.player}</td><td><em>all games</em></td>`, p)),
+    ...result.games.map((g) =>
+      valueRow(html`<td>${playerName(g.player, imported)}</td><td>${g.game}</td>`, g),
+    ),
+    ...result.players.map((p) =>
+      valueRow(html`<td>${playerName(p.player, imported)}</td><td><em>all games</em></td>`, p),
+    ),
     valueRow(html`<td colspan="2"><strong>Pooled</strong></td>`, result.pooled),
   ];
   return html`<table>
@@ -77,17 +138,30 @@ function settingsSentence(result: RobustnessResult): SafeHtml {
   return html`<p class="settings">Framings compared: ${result.framings.join(", ")}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${result.unit}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
 }
 
-export async function robustnessSection(result: RobustnessResult | null | undefined): Promise<SafeHtml> {
+export async function robustnessSection(
+  result: RobustnessResult | null | undefined,
+  imported: ReadonlyMap<string, string> = new Map(),
+  missing?: string,
+): Promise<SafeHtml> {
   if (!result || result.games.length === 0) {
-    return html`<section id="robustness"><h2>Robustness</h2><p class="no-data">No game was played under two or more framings, so robustness cannot be computed.</p></section>`;
+    const why = missing ? html` Robustness not computed: ${missing}` : html``;
+    return html`<section id="robustness"><h2>Robustness</h2><p class="no-data">No game was played under two or more framings, so robustness cannot be computed.${why}</p></section>`;
   }
+  const forest = result.games.some((g) => g.shift !== null)
+    ? await chartFigure(
+        shiftForestSpec(result),
+        "The planned shift (the primary measure): the second framing's cooperation rate minus the first's, per " +
+          "player and game (blue) and over all of a player's games (black), with 95% bootstrap intervals. A bar " +
+          "that does not cross the dashed line at 0 is a framing effect beyond sampling noise.",
+      )
+    : html``;
   const figure = await chartFigure(
     robustnessChartSpec(result),
     "Each dot is one player's robustness R in one game with its 95% bootstrap interval. R = 1 means the " +
       "distribution of choices was identical under every framing; lower values mean the story moved the " +
       "choices (R = 0 would be completely different behaviour).",
   );
-  return html`<section id="robustness"><h2>Robustness</h2>${settingsSentence(result)}${figure}
-<h3>R and cooperation shift</h3>${robustnessTable(result)}
+  return html`<section id="robustness"><h2>Robustness</h2>${settingsSentence(result)}${orderEffectLine(result)}${forest}${figure}
+<h3>R and cooperation shift</h3>${robustnessTable(result, imported)}
 <p class="note">Rows marked <em>all games</em> average the player's games with equal weight; the pooled row averages every (player, game). A shift whose interval excludes 0 is a framing effect distinguishable from sampling noise.</p></section>`;
 }

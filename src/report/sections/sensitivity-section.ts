@@ -1,7 +1,9 @@
 import type { TopLevelSpec } from "vega-lite";
 import { chartFigure } from "../chart-svg.js";
+import { formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { SensitivityResult } from "../report-data.js";
+import { playerName } from "./provenance-section.js";
 
 /** λ̂ is clamped to [0, 20] by definition (SPEC §4), so the axis shows that whole range. */
 const LAMBDA_MAX = 20;
@@ -25,7 +27,18 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
     hi: p.lambda.ci[1],
   }));
   const cellRows = result.cells.flatMap((c) =>
-    c.lambda === null ? [] : [{ kind: "cell", player: c.player, framing: c.framing, lambda: c.lambda }],
+    c.lambda === null
+      ? []
+      : [
+          {
+            kind: "cell",
+            player: c.player,
+            game: c.game,
+            short: shortGame(c.game),
+            framing: c.framing,
+            lambda: c.lambda,
+          },
+        ],
   );
   const pooledOnly = { filter: "datum.kind === 'pooled'" };
   return {
@@ -42,6 +55,12 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
         encoding: { x, xOffset, y, color: { field: "player", legend: { symbolOpacity: 1 } } },
       },
       {
+        // Each single-game point is labelled with its game's initials (legend under the chart).
+        transform: [{ filter: "datum.kind === 'cell'" }],
+        mark: { type: "text", align: "left", dx: 5, fontSize: 9, color: "#444" },
+        encoding: { x, xOffset, y, text: { field: "short" } },
+      },
+      {
         transform: [pooledOnly],
         // A rule, not vega-lite's errorbar: the errorbar composite ignores xOffset and would not sit on its dot.
         mark: { type: "rule", strokeWidth: 2 },
@@ -56,7 +75,41 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
   };
 }
 
-export async function sensitivitySection(result: SensitivityResult | null | undefined): Promise<SafeHtml> {
+/** A game's initials (prisoners-dilemma → PD), the label of its point in the λ chart. */
+export function shortGame(game: string): string {
+  return game
+    .split("-")
+    .map((w) => w.charAt(0).toUpperCase())
+    .join("");
+}
+
+/** λ per (player, framing): the pooled fit with its interval, then λ̂ of every game. */
+function lambdaTable(result: SensitivityResult, imported: ReadonlyMap<string, string>): SafeHtml {
+  const games = [...new Set(result.cells.map((c) => c.game))].sort();
+  const keys = [
+    ...new Map(
+      [...result.pooled, ...result.cells].map((r) => [JSON.stringify([r.player, r.framing]), r]),
+    ).values(),
+  ];
+  const rows = keys.map((k) => {
+    const pooled = result.pooled.find((p) => p.player === k.player && p.framing === k.framing);
+    const perGame = games.map(
+      (g) =>
+        result.cells.find((c) => c.player === k.player && c.framing === k.framing && c.game === g)?.lambda ??
+        null,
+    );
+    return html`<tr><td>${playerName(k.player, imported)}</td><td>${k.framing}</td><td class="num">${pooled ? formatNumber(pooled.lambda.estimate, 2) : "—"}</td><td class="num">${pooled ? formatCi(pooled.lambda.ci, 2) : "—"}</td>${perGame.map((l) => html`<td class="num">${formatNumber(l, 2)}</td>`)}</tr>`;
+  });
+  return html`<h3>λ values</h3><table>
+<thead><tr><th>Player</th><th>Framing</th><th class="num">Pooled λ</th><th class="num">95% CI</th>${games.map((g) => html`<th class="num" title="${g}">${shortGame(g)}</th>`)}</tr></thead>
+<tbody>${rows}</tbody></table>
+<p class="note">Game columns: ${games.map((g) => `${shortGame(g)} = ${g}`).join(", ")}.</p>`;
+}
+
+export async function sensitivitySection(
+  result: SensitivityResult | null | undefined,
+  imported: ReadonlyMap<string, string> = new Map(),
+): Promise<SafeHtml> {
   const empty = !result || (result.pooled.length === 0 && result.cells.every((c) => c.lambda === null));
   const body = empty
     ? html`<p class="no-data">No payoff-sensitivity estimates are available for this record.</p>`
@@ -64,8 +117,9 @@ export async function sensitivitySection(result: SensitivityResult | null | unde
         sensitivityChartSpec(result),
         "How strongly the payoffs drive each player's choice under each framing (logit response, capped at 20). " +
           "Filled dots with whiskers: λ fitted across all games with its 95% interval; hollow circles: λ̂ of " +
-          "single games. λ near 0 means the choice ignores the payoffs; dots at the same height across framings " +
-          "mean the story did not change how much the payoffs matter.",
+          "single games, labelled with the game's initials. λ near 0 means the choice ignores the payoffs; dots at " +
+          "the same height across framings mean the story did not change how much the payoffs matter.",
       );
-  return html`<section id="sensitivity"><h2>Payoff sensitivity</h2>${body}</section>`;
+  const table = empty || !result ? html`` : lambdaTable(result, imported);
+  return html`<section id="sensitivity"><h2>Payoff sensitivity</h2>${body}${table}</section>`;
 }

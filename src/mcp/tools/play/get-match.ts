@@ -22,6 +22,11 @@ const outputSchema = z.object({
       your_points: z.number(),
       opponent_points: z.number(),
       invalid_attempts: z.number(),
+      provenance: z.object({
+        prompt_hash: z.string().nullable(),
+        server_version: z.string().nullable(),
+        catalog_fingerprint: z.string().nullable(),
+      }),
     }),
   ),
   total_points: z.number(),

@@ -1,0 +1,190 @@
+import type { Catalog } from "../domain/catalog.js";
+import type { RecordFilter } from "../store/records.js";
+import type { Store } from "../store/store.js";
+import { UsageError } from "../usage-error.js";
+
+// The record written out for pandas, R and re-import (README "Export the record" documents each column).
+// One table per kind; CSV and JSONL carry the same columns, except `matches` as JSONL, which is exactly
+// the `import matches` format so export → import round-trips.
+
+export const EXPORT_KINDS = ["decisions", "matches", "attempts", "studies"] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+export type ExportFormat = "csv" | "jsonl";
+
+export const DECISION_COLUMNS = [
+  "match_id",
+  "round",
+  "player",
+  "game",
+  "variant",
+  "framing",
+  "style",
+  "action_order",
+  "opponent",
+  "opponent_params",
+  "history_mode",
+  "reveal_horizon",
+  "rounds",
+  "study_id",
+  "trial_index",
+  "seed",
+  "source",
+  "session_id",
+  "client_name",
+  "client_version",
+  "transport",
+  "status",
+  "action",
+  "opponent_action",
+  "payoff",
+  "opponent_payoff",
+  "raw_text",
+  "rationale",
+  "tokens",
+  "invalid_attempts",
+  "decided_at",
+  "prompt_hash",
+  "prompt",
+  "server_version",
+  "catalog_fingerprint",
+] as const;
+
+export const MATCH_COLUMNS = [
+  "match_id",
+  "player",
+  "game",
+  "variant",
+  "framing",
+  "style",
+  "action_order",
+  "opponent",
+  "rounds",
+  "rounds_played",
+  "total_points",
+  "status",
+  "study_id",
+  "trial_index",
+  "seed",
+  "source",
+  "created_at",
+  "finished_at",
+] as const;
+
+export const ATTEMPT_COLUMNS = [
+  "attempt_id",
+  "match_id",
+  "round",
+  "player",
+  "game",
+  "variant",
+  "framing",
+  "session_id",
+  "raw_text",
+  "action",
+  "invalid_reason",
+  "tokens",
+  "created_at",
+] as const;
+
+export const STUDY_COLUMNS = [
+  "study_id",
+  "name",
+  "design_hash",
+  "seed",
+  "created_at",
+  "design_json",
+] as const;
+
+export interface ExportTable {
+  columns: readonly string[];
+  rows: Record<string, unknown>[];
+  /** For JSONL when it differs from the rows (matches: the import format). */
+  jsonl?: unknown[];
+}
+
+/** The rows of one export kind that pass the filter. */
+export function exportTable(
+  store: Store,
+  catalog: Catalog,
+  kind: ExportKind,
+  filter: RecordFilter,
+): ExportTable {
+  switch (kind) {
+    case "decisions":
+      return {
+        columns: DECISION_COLUMNS,
+        rows: store.exportDecisions(filter).map((row) => ({
+          ...row,
+          action_order: JSON.parse(row.action_order as string) as string[],
+          opponent_params: JSON.parse(row.opponent_params as string) as Record<string, unknown>,
+          reveal_horizon: row.reveal_horizon === 1,
+        })),
+      };
+    case "attempts":
+      return { columns: ATTEMPT_COLUMNS, rows: store.exportAttempts(filter) };
+    case "studies":
+      return {
+        columns: STUDY_COLUMNS,
+        rows: store
+          .listStudies()
+          .filter((s) => filter.study_id === undefined || s.id === filter.study_id)
+          .map(({ id, name, design_hash, seed, created_at, design_json }) => ({
+            study_id: id,
+            name,
+            design_hash,
+            seed,
+            created_at,
+            design_json,
+          })),
+      };
+    case "matches":
+      return matchesTable(store, catalog, filter);
+    default:
+      throw new UsageError(`Unknown export "${String(kind)}"; exports: ${EXPORT_KINDS.join(", ")}.`);
+  }
+}
+
+function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): ExportTable {
+  const rows: Record<string, unknown>[] = [];
+  const jsonl: unknown[] = [];
+  for (const match of store.listMatches(filter)) {
+    const decisions = store.listDecisions(match.id).filter((d) => d.status !== "pending");
+    rows.push({
+      match_id: match.id,
+      player: match.player,
+      game: match.game,
+      variant: match.variant,
+      framing: match.framing,
+      style: match.style,
+      action_order: match.action_order,
+      opponent: match.opponent,
+      rounds: match.rounds,
+      rounds_played: decisions.length,
+      total_points: decisions.reduce((sum, d) => sum + (d.payoff ?? 0), 0),
+      status: match.status,
+      study_id: match.study_id,
+      trial_index: match.trial_index,
+      seed: match.seed,
+      source: match.source,
+      created_at: match.created_at,
+      finished_at: match.finished_at,
+    });
+    // Only finished matches of a game still in the catalog can be imported again.
+    if (match.status !== "finished" || !catalog.games.some((g) => g.id === match.game)) continue;
+    jsonl.push({
+      player: match.player,
+      game: match.game,
+      variant: match.variant,
+      framing: match.framing,
+      opponent: match.opponent,
+      rounds: decisions.map((d) => ({
+        move: d.action,
+        opponent_move: d.opponent_action,
+        payoff: d.payoff ?? 0,
+        opponent_payoff: d.opponent_payoff ?? 0,
+        ...(d.tokens === null ? {} : { tokens: d.tokens }),
+      })),
+    });
+  }
+  return { columns: MATCH_COLUMNS, rows, jsonl };
+}

@@ -1,0 +1,36 @@
+import { html, type SafeHtml } from "../html.js";
+import type { ReportHeader } from "../report-data.js";
+
+/** Which players' numbers come from published data, by player: marked wherever the player appears. */
+export function importedPlayers(header: ReportHeader): Map<string, string> {
+  const marks = new Map<string, string>();
+  for (const source of header.provenance?.imported ?? []) {
+    for (const player of source.players) marks.set(player, source.source);
+  }
+  return marks;
+}
+
+/** A player's name, with "(imported: SOURCE)" when its counts are published data, not live play. */
+export function playerName(player: string, imported: ReadonlyMap<string, string>): SafeHtml {
+  const source = imported.get(player);
+  return source === undefined
+    ? html`${player}`
+    : html`${player} <span class="imported" title="published counts">(imported: ${source})</span>`;
+}
+
+/** What reproduces the report: version, catalog, design, seeds, the exact command, and imported data. */
+export function provenanceSection(header: ReportHeader): SafeHtml {
+  const p = header.provenance;
+  if (!p) return html``;
+  const design = header.study
+    ? html`<dt>Design hash</dt><dd><code>${header.study.design_hash}</code></dd>`
+    : html`<dt>Design hash</dt><dd>none (no study selected)</dd>`;
+  const imported =
+    p.imported.length === 0
+      ? html`<p>No imported data: every number comes from play recorded by same-game.</p>`
+      : html`<p>Imported published data (aggregate counts, no prompts or sessions), marked <span class="imported">(imported: source)</span> beside its players:</p><ul>${p.imported.map(
+          (s) =>
+            html`<li><strong>${s.source}</strong>: ${s.rows} rows, ${s.decisions.toLocaleString("en-US")} decisions, players ${s.players.join(", ")}${s.citation ? html` — ${s.citation}` : html``}.</li>`,
+        )}</ul>`;
+  return html`<section id="provenance"><h2>Provenance and reproduction</h2><dl class="meta"><dt>same-game</dt><dd>version ${p.server_version}</dd><dt>Catalog fingerprint</dt><dd><code>${p.catalog_fingerprint}</code></dd>${design}<dt>Seed, bootstrap</dt><dd>seed ${p.seed}, B = ${p.bootstrap.toLocaleString("en-US")}</dd><dt>Command</dt><dd><code>${p.command}</code></dd></dl>${imported}</section>`;
+}

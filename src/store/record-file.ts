@@ -1,0 +1,77 @@
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import type Database from "better-sqlite3";
+import { UsageError } from "../usage-error.js";
+
+// A record file is opened only once it is known to be a same-game record this version can read: a garbage
+// file, another program's SQLite file, a corrupt file or one from a newer same-game is refused at start with
+// one sentence naming the path, before anything is written to it (no schema_migrations table added).
+
+const SQLITE_HEADER = "SQLite format 3\u0000";
+const MIGRATION_FILE = /^(\d{3})_[a-z0-9_]+\.sql$/;
+
+/** Refuses a non-empty file that does not start with SQLite's header (before SQLite ever opens it). */
+export function checkSqliteHeader(path: string): void {
+  if (!existsSync(path) || statSync(path).size === 0) return;
+  const header = Buffer.alloc(16);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (header.toString("latin1") !== SQLITE_HEADER) {
+    throw new UsageError(`${path} is not a same-game record: it is not an SQLite database.`);
+  }
+}
+
+/** The newest schema version this installation's migrations know. */
+export function knownSchemaVersion(migrationsDir: string): number {
+  const versions = readdirSync(migrationsDir)
+    .filter((name) => MIGRATION_FILE.test(name))
+    .map((name) => Number(name.slice(0, 3)));
+  return Math.max(0, ...versions);
+}
+
+/**
+ * Checks an open database before migrations touch it: structurally sound (quick_check), and either empty
+ * (a fresh record) or a same-game record whose schema version this installation knows.
+ * Returns the database's schema version (0 for an empty file).
+ */
+export function checkRecordSchema(db: Database.Database, path: string, known: number): number {
+  let tables: string[];
+  try {
+    const problems = db.pragma("quick_check", { simple: false }) as { quick_check: string }[];
+    const first = problems[0]?.quick_check ?? "ok";
+    if (first !== "ok") throw new UsageError(`${path} is a damaged SQLite file (quick_check: ${first}).`);
+    tables = (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .all() as {
+        name: string;
+      }[]
+    ).map((t) => t.name);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${path} is not a readable same-game record (${(error as Error).message}).`);
+  }
+  if (tables.length === 0) return 0;
+  if (!tables.includes("schema_migrations") || !tables.includes("matches")) {
+    throw new UsageError(
+      `${path} is not a same-game record: it is an SQLite file of another program (tables ${tables.slice(0, 5).join(", ")}).`,
+    );
+  }
+  const row = db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null };
+  const version = row.v ?? 0;
+  if (version > known) {
+    throw new UsageError(
+      `${path} was written by a newer same-game (schema version ${version}; this one reads up to ${known}): upgrade same-game to open it.`,
+    );
+  }
+  return version;
+}
+
+/** SQLite's full integrity check, for the verification section: "ok" or the first problems found. */
+export function integrityCheck(db: Database.Database): string {
+  const rows = db.pragma("integrity_check(5)", { simple: false }) as { integrity_check: string }[];
+  return rows.map((r) => r.integrity_check).join("; ");
+}

@@ -1,0 +1,24 @@
+import { UsageError } from "../usage-error.js";
+
+// A lone UTF-16 surrogate (half of an emoji, say) cannot be written as UTF-8: SQLite would store bytes
+// that are not the text received. same-game refuses such text where it enters the record instead of
+// altering it, so everything stored is exactly what the client sent.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Throws a UsageError naming the field and the position of the first lone surrogate, if any. */
+export function requireWellFormedText<T extends object>(
+  fields: T,
+  names: Partial<Record<keyof T & string, string>>,
+): void {
+  for (const [key, label] of Object.entries(names) as [keyof T & string, string][]) {
+    const value: unknown = fields[key];
+    if (typeof value !== "string") continue;
+    const match = LONE_SURROGATE.exec(value);
+    if (match) {
+      const code = value.charCodeAt(match.index).toString(16).toUpperCase();
+      throw new UsageError(
+        `The ${label} contains a lone surrogate (U+${code} at position ${match.index}), which is not valid Unicode text; send well-formed UTF-8/UTF-16 text.`,
+      );
+    }
+  }
+}
