@@ -408,7 +408,7 @@ export class Store {
          LEFT JOIN sessions s ON s.id = d.session_id LEFT JOIN prompts p ON p.hash = d.prompt_hash
        WHERE ${FILTER_SQL}
        ORDER BY m.created_at, m.id, d.round`,
-    ).all(filterParams(filter)) as Record<string, unknown>[];
+    ).all(this.filterParams(filter)) as Record<string, unknown>[];
   }
 
   /** Every attempt (valid or not, verbatim) of the matches that pass the filter, in the order received. */
@@ -419,7 +419,7 @@ export class Store {
        FROM attempts a JOIN matches m ON m.id = a.match_id
        WHERE ${FILTER_SQL}
        ORDER BY a.id`,
-    ).all(filterParams(filter)) as Record<string, unknown>[];
+    ).all(this.filterParams(filter)) as Record<string, unknown>[];
   }
 
   // --- imported counts ------------------------------------------------------------------------------
