@@ -4,8 +4,15 @@ import { type CellResampler, createCellResampler, drawCellReplicates } from "./c
 import type { CountCell } from "./count-cells.js";
 import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
+import { permutationFill } from "./invariance-permutation.js";
 import { percentileInterval } from "./percentile.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
+import {
+  INVARIANCE_METHOD,
+  ROBUSTNESS_INTERVAL_METHOD,
+  type RobustnessInference,
+  robustnessInference,
+} from "./robustness-interval.js";
 import { planRobustness, type ResamplingUnit } from "./robustness-plan.js";
 import { StatisticsEvaluator } from "./robustness-statistics.js";
 
@@ -20,6 +27,12 @@ export interface RobustnessOptions extends BootstrapOptions {
   readonly expected?: DesignSize;
 }
 
+/** The permutation test of "every framing shares one distribution" (SPEC §4 inference for invariance). */
+export interface InvarianceTest {
+  readonly p_value: number;
+  readonly permutations: number;
+}
+
 export interface ShiftEstimate extends Estimate {
   readonly cooperative_action: ActionId;
 }
@@ -28,7 +41,11 @@ export interface GameRobustness {
   readonly player: string;
   readonly game: string;
   readonly unit: ResamplingUnit;
+  /** Plug-in R with its interval (ROBUSTNESS_INTERVAL_METHOD). */
   readonly R: Estimate;
+  /** R with the bootstrap estimate of its (downward) bias removed, on the scale D = √(1 − R): 1 − (2D̂ − mean D*)². */
+  readonly R_bias_corrected: number;
+  readonly invariance: InvarianceTest;
   /** R of the planned pair (framings[0], framings[1]); equals R when two framings are analysed. */
   readonly R2: Estimate;
   readonly shift: ShiftEstimate | null;
@@ -44,6 +61,8 @@ export interface PlayerRobustness {
   readonly unit: ResamplingUnit;
   readonly games: number;
   readonly R: Estimate;
+  readonly R_bias_corrected: number;
+  readonly invariance: InvarianceTest;
   readonly shift: Estimate | null;
 }
 
@@ -55,18 +74,24 @@ export interface RobustnessResult {
   readonly seed: number;
   readonly confidence: number;
   readonly interval_method: string;
+  readonly invariance_method: string;
   readonly framings: readonly string[];
   readonly planned_pair: readonly [string, string];
   readonly cells: number;
   readonly decisions: number;
   readonly games: readonly GameRobustness[];
   readonly players: readonly PlayerRobustness[];
-  readonly pooled: { readonly games: number; readonly R: Estimate; readonly shift: Estimate | null };
+  readonly pooled: {
+    readonly games: number;
+    readonly R: Estimate;
+    readonly R_bias_corrected: number;
+    readonly invariance: InvarianceTest;
+    readonly shift: Estimate | null;
+  };
   readonly checks: readonly Check[];
 }
 
-const INTERVAL_METHOD =
-  "percentile bootstrap; percentiles by linear interpolation between order statistics (numpy's default)";
+const INTERVAL_METHOD = `R and R2: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
@@ -106,6 +131,29 @@ export function robustnessAnalysis(
     replicates,
   );
 
+  // The null distribution: the same statistics on framing-permuted data, from a stream of its own.
+  const permutationRng = createBootstrapRng(`${seed}:permutation`);
+  const permuted = new Float64Array(layout.count * bootstrap);
+  evaluator.evaluate(permutationFill(plan, permutationRng), bootstrap, permuted);
+  const inferences = new Map<number, RobustnessInference>();
+  const robustness = (stat: number): RobustnessInference => {
+    let inference = inferences.get(stat);
+    if (inference === undefined) {
+      const rows = (a: Float64Array) => a.subarray(stat * bootstrap, (stat + 1) * bootstrap);
+      inference = robustnessInference(point[stat] as number, rows(replicates), rows(permuted), confidence);
+      inferences.set(stat, inference);
+    }
+    return inference;
+  };
+  const rEstimate = (stat: number) => {
+    const { estimate, ci, biasCorrected, pValue } = robustness(stat);
+    return {
+      R: { estimate, ci },
+      R_bias_corrected: biasCorrected,
+      invariance: { p_value: pValue, permutations: bootstrap },
+    };
+  };
+
   const intervals = new Map<number, readonly [number, number]>();
   const estimate = (stat: number): Estimate => {
     let ci = intervals.get(stat);
@@ -143,8 +191,8 @@ export function robustnessAnalysis(
       player: u.player,
       game: u.game,
       unit: u.unit,
-      R: estimate(layout.unitR[i] as number),
-      R2: estimate(layout.unitR2[i] as number),
+      ...rEstimate(layout.unitR[i] as number),
+      R2: (({ estimate, ci }) => ({ estimate, ci }))(robustness(layout.unitR2[i] as number)),
       shift:
         shiftStat < 0
           ? null
@@ -157,12 +205,12 @@ export function robustnessAnalysis(
     player: p.player,
     unit: p.unit,
     games: p.units.length,
-    R: estimate(layout.playerR[i] as number),
+    ...rEstimate(layout.playerR[i] as number),
     shift: optionalEstimate(layout.playerShift[i] as number),
   }));
   const pooled = {
     games: plan.units.length,
-    R: estimate(layout.pooledR),
+    ...rEstimate(layout.pooledR),
     shift: optionalEstimate(layout.pooledShift),
   };
 
@@ -175,6 +223,7 @@ export function robustnessAnalysis(
     seed,
     confidence,
     interval_method: INTERVAL_METHOD,
+    invariance_method: INVARIANCE_METHOD,
     framings: plan.framings,
     planned_pair: [baseline, shifted],
     cells: size.cells,

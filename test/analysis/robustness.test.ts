@@ -126,32 +126,40 @@ describe("robustnessAnalysis: bootstrap", () => {
     );
   });
 
-  it("reports honestly when a percentile interval excludes an estimate on the boundary", () => {
+  it("covers R = 1 for identical cells by test inversion, and the boundary check says so", () => {
     // Two identical cells of n = 1000 at ½: a replicate has R* = 1 only when both draws coincide, which
-    // happens with probability Σ_x P(x)² ≈ 1/√(2π·500) ≈ 1.8% < 2.5%, so the whole interval lies below 1.
-    // The check must fail and say why; the interval is not forced to contain 1.
+    // happens with probability Σ_x P(x)² ≈ 1/√(2π·500) ≈ 1.8% < 2.5%, so a percentile interval lies wholly
+    // below 1 (the wave-1 defect). Every permuted split has JSD* ≥ 0 = JSD, so p = 1 and the upper end is 1.
     const result = robustnessAnalysis([binary("a", 500, 500), binary("b", 500, 500)], {
       cooperativeAction: COOPERATE,
       bootstrap: 2000,
     });
-    expect(result.games[0]?.R.estimate).toBe(1);
-    expect(result.games[0]?.R.ci[1]).toBeLessThan(1);
-    const check = checkNamed(result, "ci_contains_estimate");
-    expect(check?.ok).toBe(false);
-    expect(check?.detail).toMatch(/R of m\/pd = 1 lies above its 95% percentile interval/);
-    expect(check?.detail).toMatch(
-      /sits on the boundary of \[0, 1\], which resampled data can only move away from/,
-    );
+    const game = result.games[0];
+    expect(game?.R.estimate).toBe(1);
+    expect(game?.invariance).toEqual({ p_value: 1, permutations: 2000 });
+    expect(game?.R.ci[1]).toBe(1);
+    expect(game?.R.ci[0]).toBeGreaterThan(0.99);
+    expect(game?.R.ci[0]).toBeLessThan(1);
+    expect(checkNamed(result, "ci_contains_estimate")?.ok).toBe(true);
+    const boundary = checkNamed(result, "interval_at_boundary");
+    expect(boundary?.ok).toBe(false);
+    expect(boundary?.detail).toMatch(/R of m\/pd: upper end 1 by test inversion \(invariance p = 1\)/);
     expect(checkNamed(result, "r_in_unit_interval")?.ok).toBe(true);
   });
 
-  it("keeps cells where every decision chose one action fixed, so their interval is a point", () => {
+  it("redraws a cell where an action was never chosen from (x + ½)/(n + 1), so its interval is not a point", () => {
+    // 0/300 in both framings: the bootstrap draws each cell from p = 0.5/301, so R* < 1 in some replicates
+    // and the lower end falls below 1; the permutation test cannot reject (every split is 0/300, 0/300).
     const result = robustnessAnalysis([binary("a", 0, 300), binary("b", 0, 300)], {
       cooperativeAction: COOPERATE,
       bootstrap: 500,
     });
-    expect(result.games[0]?.R).toEqual({ estimate: 1, ci: [1, 1] });
-    expect(result.checks.every((c) => c.ok)).toBe(true);
+    expect(result.games[0]?.R.estimate).toBe(1);
+    expect(result.games[0]?.R.ci[1]).toBe(1);
+    expect(result.games[0]?.R.ci[0]).toBeLessThan(1);
+    expect(result.games[0]?.shift?.ci[0]).toBeLessThan(0);
+    expect(result.games[0]?.shift?.ci[1]).toBeGreaterThan(0);
+    expect(result.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["interval_at_boundary"]);
   });
 
   it("resamples sessions when a player's sessions made several decisions, and says so", () => {
@@ -180,6 +188,73 @@ describe("robustnessAnalysis: bootstrap", () => {
     expect(shift?.estimate).toBeCloseTo(2 / 3 - 1 / 2, 14);
     expect(shift?.ci[0]).toBeCloseTo(-1 / 3, 14);
     expect(shift?.ci[1]).toBeCloseTo(2 / 3, 14);
+  });
+});
+
+describe("robustnessAnalysis: inference for invariance", () => {
+  it("gives the permutation p-value of a 2 + 2 split by hand: P(T* ≥ T) = 1/3", () => {
+    // a = 2 cooperate, b = 2 defect. Pooled 2 C + 2 D; a permuted 'a' holds 0, 1 or 2 C with probabilities
+    // 1/6, 4/6, 1/6, and only 0 or 2 reach the observed JSD: p = (1 + #{T* ≥ T})/(1 + B) ≈ 1/3.
+    const result = robustnessAnalysis([binary("a", 2, 0), binary("b", 0, 2)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 20_000,
+    });
+    expect(result.games[0]?.invariance.p_value).toBeGreaterThan(1 / 3 - 0.01);
+    expect(result.games[0]?.invariance.p_value).toBeLessThan(1 / 3 + 0.01);
+    expect(result.invariance_method).toMatch(/^permutation test/);
+    // Not rejected at 5%: the interval reaches 1 although R̂ = 0.
+    expect(result.games[0]?.R.ci[1]).toBe(1);
+  });
+
+  it("permutes whole sessions when sessions made several decisions (same 1/3 with 4 sessions)", () => {
+    // Two all-cooperate sessions in a, two all-defect in b; of the C(4,2) = 6 ways to give a two sessions,
+    // 2 reproduce the complete split: p ≈ 1/3. Permuting decisions instead would give ≈ 2/C(12,6) ≈ 0.002.
+    const result = robustnessAnalysis(
+      [
+        { ...binary("a", 6, 0), clusters: [{ cooperate: 3 }, { cooperate: 3 }] },
+        { ...binary("b", 0, 6), clusters: [{ defect: 3 }, { defect: 3 }] },
+      ],
+      { cooperativeAction: COOPERATE, bootstrap: 20_000 },
+    );
+    expect(result.games[0]?.unit).toBe("session");
+    expect(result.games[0]?.invariance.p_value).toBeGreaterThan(1 / 3 - 0.01);
+    expect(result.games[0]?.invariance.p_value).toBeLessThan(1 / 3 + 0.01);
+  });
+
+  it("rejects invariance for clearly different cells and keeps the interval below 1", () => {
+    const result = robustnessAnalysis([binary("a", 30, 70), binary("b", 70, 30)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 2000,
+    });
+    const game = result.games[0];
+    expect(game?.invariance.p_value).toBeLessThan(0.001);
+    expect(game?.R.ci[1]).toBeLessThan(1);
+    // Bias correction moves R down-biased plug-in up slightly, never past 1, and the interval holds it.
+    expect(game?.R_bias_corrected).toBeGreaterThan((game?.R.estimate ?? 0) - 0.01);
+    expect(game?.R.ci[0]).toBeLessThanOrEqual(game?.R_bias_corrected ?? Number.NaN);
+    expect(game?.R_bias_corrected).toBeLessThanOrEqual(game?.R.ci[1] ?? Number.NaN);
+    expect(checkNamed(result, "interval_at_boundary")?.ok).toBe(true);
+  });
+
+  it("removes most of the upward bias of max-JSD for 11 identical framings at n = 30", () => {
+    // Plug-in R of 11 framings drawn from one Binomial(30, ½) averages ≈ 0.935 (issue 12's audit); the
+    // bias-corrected R of the same 40 simulated records must sit closer to the truth 1.
+    let plugIn = 0;
+    let corrected = 0;
+    let covered = 0;
+    const records = 40;
+    for (let s = 0; s < records; s++) {
+      const cells = Array.from({ length: 11 }, (_, f) => {
+        const x = [14, 17, 12, 15, 16, 13, 18, 15, 11, 14, 19][(f + 3 * s) % 11] as number;
+        return binary(`f${String(f).padStart(2, "0")}`, x, 30 - x);
+      });
+      const result = robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap: 300, seed: s + 1 });
+      plugIn += result.games[0]?.R.estimate ?? 0;
+      corrected += result.games[0]?.R_bias_corrected ?? 0;
+      if (result.games[0]?.R.ci[1] === 1) covered++;
+    }
+    expect(1 - corrected / records).toBeLessThan((1 - plugIn / records) / 1.5);
+    expect(covered).toBe(records);
   });
 });
 
