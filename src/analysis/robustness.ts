@@ -5,6 +5,7 @@ import type { CountCell } from "./count-cells.js";
 import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
 import { permutationFill } from "./invariance-permutation.js";
+import { drawSessionWeights, fillFromWeights, jointSessionPlayers } from "./joint-session-resampling.js";
 import { percentileInterval } from "./percentile.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import {
@@ -59,6 +60,11 @@ export interface GameRobustness {
 export interface PlayerRobustness {
   readonly player: string;
   readonly unit: ResamplingUnit;
+  /**
+   * "cell": sessions (or decisions) resampled within each cell; "player": the player's sessions span
+   * cells and are resampled jointly across all its cells (joint cluster bootstrap).
+   */
+  readonly cluster_scope: "cell" | "player";
   readonly games: number;
   readonly R: Estimate;
   readonly R_bias_corrected: number;
@@ -121,15 +127,35 @@ export function robustnessAnalysis(
     point,
   );
 
-  // Each cell's replicates are drawn in one run, cell after cell in plan order, from one seeded stream.
+  // Each cell's replicates are drawn in one run, cell after cell in plan order, from one seeded stream;
+  // the cells of a player whose sessions span cells are instead filled from that player's joint session
+  // draws (a stream of its own per player), so one replicate resamples each session once for all cells.
   const resamplers = plan.cells.map(createCellResampler);
   const rng = createBootstrapRng(seed);
+  const joint = jointSessionPlayers(plan);
+  const jointCells = new Map<number, { table: Int32Array; sessions: number; weights: Int32Array }>();
+  for (const j of joint) {
+    const weights = drawSessionWeights(
+      j.sessions,
+      bootstrap,
+      createBootstrapRng(`${seed}:joint:${j.player}`),
+    );
+    for (const [c, table] of j.tables) jointCells.set(c, { table, sessions: j.sessions, weights });
+  }
   const replicates = new Float64Array(layout.count * bootstrap);
   evaluator.evaluate(
-    (c, b, out) => drawCellReplicates(resamplers[c] as CellResampler, rng, b, out),
+    (c, b, out) => {
+      const shared = jointCells.get(c);
+      if (shared === undefined) drawCellReplicates(resamplers[c] as CellResampler, rng, b, out);
+      else {
+        const k = (plan.cells[c] as (typeof plan.cells)[number]).actions.length;
+        fillFromWeights(shared.table, k, shared.sessions, shared.weights, b, out);
+      }
+    },
     bootstrap,
     replicates,
   );
+  const jointPlayers = new Set(joint.map((j) => j.player));
 
   // The null distribution: the same statistics on framing-permuted data, from a stream of its own.
   const permutationRng = createBootstrapRng(`${seed}:permutation`);
@@ -204,6 +230,7 @@ export function robustnessAnalysis(
   const players: PlayerRobustness[] = plan.players.map((p, i) => ({
     player: p.player,
     unit: p.unit,
+    cluster_scope: jointPlayers.has(p.player) ? "player" : "cell",
     games: p.units.length,
     ...rEstimate(layout.playerR[i] as number),
     shift: optionalEstimate(layout.playerShift[i] as number),

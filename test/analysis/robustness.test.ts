@@ -304,3 +304,35 @@ describe("robustnessAnalysis: checks and validation", () => {
     ).toThrow(/hold 1 'cooperate' decisions but its counts say 2/);
   });
 });
+
+describe("robustnessAnalysis: joint cluster bootstrap", () => {
+  it("resamples a session once for all its cells when sessions span cells", () => {
+    // Sessions A and B each decide once under both framings: A cooperates in both, B defects in both. Every
+    // joint replicate (A,A), (A,B), (B,A), (B,B) puts the same sessions in both cells, so the shift is 0 in
+    // every replicate and its interval is [0, 0]; resampling each cell on its own would spread it to ±1.
+    const result = robustnessAnalysis(
+      [
+        { ...binary("a", 1, 1), clusters: [{ cooperate: 1 }, { defect: 1 }], cluster_ids: ["A", "B"] },
+        { ...binary("b", 1, 1), clusters: [{ defect: 1 }, { cooperate: 1 }], cluster_ids: ["B", "A"] },
+      ],
+      { cooperativeAction: COOPERATE, bootstrap: 400 },
+    );
+    expect(result.unit).toBe("session");
+    expect(result.players[0]?.cluster_scope).toBe("player");
+    expect(result.games[0]?.shift?.estimate).toBe(0);
+    expect(result.games[0]?.shift?.ci).toEqual([0, 0]);
+    expect(result.games[0]?.R.ci[0]).toBe(1);
+  });
+
+  it("keeps cell-wise resampling when every session stays in one cell", () => {
+    const result = robustnessAnalysis(
+      [
+        { ...binary("a", 1, 1), clusters: [{ cooperate: 1 }, { defect: 1 }], cluster_ids: ["A", "B"] },
+        { ...binary("b", 1, 1), clusters: [{ defect: 1 }, { cooperate: 1 }], cluster_ids: ["C", "D"] },
+      ],
+      { cooperativeAction: COOPERATE, bootstrap: 400 },
+    );
+    expect(result.players[0]?.cluster_scope).toBe("cell");
+    expect(result.games[0]?.shift?.ci[0]).toBeLessThan(0);
+  });
+});
