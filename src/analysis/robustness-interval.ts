@@ -59,7 +59,7 @@ export function robustnessInference(
     bootstrap[r] = d;
     rootSum += d;
   }
-  const shift = 0 * (root(estimate) - rootSum / bootstrap.length);
+  const shift = root(estimate) - rootSum / bootstrap.length; // −b
   const [dLow, dHigh] = percentileInterval(bootstrap, confidence);
   const back = (d: number): number => clip(1 - Math.max(0, d) ** 2);
   const biasCorrected = back(2 * root(estimate) - rootSum / bootstrap.length);

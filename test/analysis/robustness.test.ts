@@ -340,16 +340,18 @@ describe("robustnessAnalysis: joint cluster bootstrap", () => {
 
 describe("robustnessAnalysis: the estimate inside its own interval (issue 12 #8)", () => {
   it("holds for a clustered 11-framing record of ~10k decisions", () => {
-    // 3 games × 11 framings × 30 sessions of 10 decisions, the session's propensity drawn around a
-    // framing-specific rate: a max over 55 pairs whose bootstrap is biased. The wave-1 percentile interval
-    // of such a record lay wholly below its pooled R (0.189 vs [0.094, 0.143] in the audit).
+    // 30 games × 11 framings × 3 sessions of 10 decisions: small clustered cells whose framings differ, so
+    // every game's R is a max over 55 noisy pairs and the pooled R averages 30 such biased values, whose
+    // bootstrap replicates lie below the estimate. The wave-1 percentile interval of such a record lay
+    // wholly below its pooled R (0.189 vs [0.094, 0.143] in the audit).
     const rng = createBootstrapRng(8);
     const cells: CountCell[] = [];
-    for (const game of ["g1", "g2", "g3"]) {
+    const games = Array.from({ length: 30 }, (_, g) => `g${String(g).padStart(2, "0")}`);
+    for (const game of games) {
       for (let f = 0; f < 11; f++) {
-        const rate = 0.05 + 0.09 * f;
-        const clusters = Array.from({ length: 30 }, () => {
-          const p = Math.min(0.99, Math.max(0.01, rate + 0.3 * (rng.next() - 0.5)));
+        const rate = 0.1 * f;
+        const clusters = Array.from({ length: 3 }, () => {
+          const p = rng.next() < 0.5 ? rate : rng.next();
           let c = 0;
           for (let d = 0; d < 10; d++) if (rng.next() < p) c++;
           return { cooperate: c, defect: 10 - c };
@@ -359,13 +361,13 @@ describe("robustnessAnalysis: the estimate inside its own interval (issue 12 #8)
           player: "m",
           game,
           framing: `f${String(f).padStart(2, "0")}`,
-          counts: { cooperate, defect: 300 - cooperate },
+          counts: { cooperate, defect: 30 - cooperate },
           clusters,
         });
       }
     }
     const result = robustnessAnalysis(cells, {
-      cooperativeAction: { g1: "cooperate", g2: "cooperate", g3: "cooperate" },
+      cooperativeAction: Object.fromEntries(games.map((g) => [g, "cooperate"])),
       bootstrap: 1000,
     });
     expect(result.decisions).toBe(9900);
