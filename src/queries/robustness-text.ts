@@ -48,6 +48,11 @@ export function robustnessText(report: RobustnessReport): string {
       ? `All ${report.checks.length} verification checks ok.`
       : `${failed.length} of ${report.checks.length} verification checks FAILED:\n${failed.map((c) => `- ${c.name}: ${c.detail}`).join("\n")}`,
   ];
+  for (const o of report.order_effect) {
+    lines.push(
+      `Order effect of ${o.player}: first-listed action chosen in ${fixed(o.first_listed_rate.estimate)} of ${o.decisions} two-action decisions, 95% CI ${interval(o.first_listed_rate.ci)} (½ without an order effect).`,
+    );
+  }
   if (report.skipped.length > 0) {
     lines.push(
       `Left out (missing a framing): ${report.skipped.map((u) => `${u.player}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,
