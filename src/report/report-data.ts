@@ -49,6 +49,8 @@ export interface RobustnessResult {
   players: (RobustnessValues & { player: string })[];
   pooled: RobustnessValues;
   checks: VerificationCheck[];
+  /** Per player: choice rate of the first-listed action in two-action games (½ without an order effect). */
+  order_effect?: { player: string; decisions: number; first_listed_rate: EstimateWithCi }[];
 }
 
 export interface SensitivityResult {

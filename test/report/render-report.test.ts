@@ -81,6 +81,11 @@ describe("renderReportHtml with every section", () => {
     );
   });
 
+  it("shows the order effect: first-listed choice rate against ½", () => {
+    expect(page).toContain("<h3>Order effect</h3>");
+    expect(page).toContain("<li>gpt-4o: 0.600 of 240 decisions, 95% CI [0.537, 0.660]</li>");
+  });
+
   it("lists failed checks first, marked FAILED, and counts them in a banner", () => {
     const failed = page.indexOf("✗ FAILED</td><td>CI contains estimate");
     const firstOk = page.indexOf("✓ ok</td>");

@@ -77,6 +77,17 @@ function settingsSentence(result: RobustnessResult): SafeHtml {
   return html`<p class="settings">Framings compared: ${result.framings.join(", ")}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${result.unit}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
 }
 
+/** The order effect per player: how often the first-listed action was chosen, against ½. */
+function orderEffectNote(result: RobustnessResult): SafeHtml {
+  const rows = result.order_effect ?? [];
+  if (rows.length === 0) return html``;
+  const items = rows.map(
+    (o) =>
+      html`<li>${o.player}: ${formatNumber(o.first_listed_rate.estimate)} of ${o.decisions.toLocaleString("en-US")} decisions, 95% CI ${formatCi(o.first_listed_rate.ci)}</li>`,
+  );
+  return html`<h3>Order effect</h3><p class="note">Study trials list the actions in every order equally often within each cell, so an agent without a preference for the first-listed action chooses it in ½ of two-action decisions. An interval excluding ½ is a primacy (above) or recency (below) bias.</p><ul>${items}</ul>`;
+}
+
 export async function robustnessSection(result: RobustnessResult | null | undefined): Promise<SafeHtml> {
   if (!result || result.games.length === 0) {
     return html`<section id="robustness"><h2>Robustness</h2><p class="no-data">No game was played under two or more framings, so robustness cannot be computed.</p></section>`;
@@ -88,6 +99,6 @@ export async function robustnessSection(result: RobustnessResult | null | undefi
       "choices (R = 0 would be completely different behaviour).",
   );
   return html`<section id="robustness"><h2>Robustness</h2>${settingsSentence(result)}${figure}
-<h3>R and cooperation shift</h3>${robustnessTable(result)}
+<h3>R and cooperation shift</h3>${robustnessTable(result)}${orderEffectNote(result)}
 <p class="note">Rows marked <em>all games</em> average the player's games with equal weight; the pooled row averages every (player, game). A shift whose interval excludes 0 is a framing effect distinguishable from sampling noise.</p></section>`;
 }
