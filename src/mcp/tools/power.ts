@@ -20,6 +20,20 @@ export const powerInputShape = {
   simulations: z.number().int().min(10).max(5_000).default(200),
   bootstrap: z.number().int().min(100).max(10_000).default(1_000),
   seed: bootstrapShape.seed,
+  decisions_per_session: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(1)
+    .describe("Decisions each session makes per framing (sets the design effect with rho)"),
+  rho: z.number().min(0).max(1).default(0).describe("Intra-session correlation of decisions"),
+  true_r: z
+    .number()
+    .min(0)
+    .lt(1)
+    .optional()
+    .describe("A true robustness R < 1: trials per framing for the invariance test to exclude R = 1"),
 };
 
 /** The shift to plan for, from `delta` or `comparison` (exactly one of them). */
@@ -58,6 +72,9 @@ export function registerPower(server: McpServer, _context: ToolContext): void {
           simulations: args.simulations,
           bootstrap: args.bootstrap,
           seed: args.seed,
+          decisionsPerSession: args.decisions_per_session,
+          intraSessionCorrelation: args.rho,
+          trueR: args.true_r,
         });
         return toolAnswer({ ...result } as Record<string, unknown>, powerText(result));
       }),
