@@ -139,7 +139,8 @@ function boundaryCheck(items: Labelled[]): Check {
     const [lo, hi] = i.value.ci;
     const bounds = i.kind === "robustness" ? [0, 1] : [-1, 1];
     if (i.kind === "robustness" && hi === 1) {
-      return `${i.label}: upper end 1 by test inversion (invariance p = ${show(i.pValue ?? Number.NaN)})`;
+      const p = i.pValue === undefined ? "" : ` (invariance p = ${show(i.pValue)})`;
+      return `${i.label}: upper end 1 by test inversion${p}`;
     }
     if (bounds.includes(i.value.estimate))
       return `${i.label}: estimate ${show(i.value.estimate)} on the bound`;
