@@ -24,7 +24,7 @@ interface Case {
   readonly p: readonly (readonly number[])[];
   readonly n: number;
   /** Sessions per cell and intra-session correlation; absent = independent decisions. */
-  readonly sessions?: { readonly perCell: number; readonly rho: number };
+  readonly sessions?: { readonly perCell: number; readonly rho: number; readonly span?: boolean };
 }
 
 const arg = (name: string, fallback: string): string => {
@@ -64,6 +64,18 @@ const CASES: Case[] = [
     sessions: { perCell: 30, rho: 0.3 },
   },
   { name: "sessions: .3 vs .5, 30 × 10, ρ .3", p: [[0.3, 0.5]], n: 300, sessions: { perCell: 30, rho: 0.3 } },
+  {
+    name: "sessions span framings and 4 games: .3 vs .5, 60 × 5, ρ .3",
+    p: [0, 1, 2, 3].map(() => [0.3, 0.5]),
+    n: 300,
+    sessions: { perCell: 60, rho: 0.3, span: true },
+  },
+  {
+    name: "sessions span framings and 4 games, one decision per cell: .3 vs .5, 300 × 1, ρ .3",
+    p: [0, 1, 2, 3].map(() => [0.3, 0.5]),
+    n: 300,
+    sessions: { perCell: 300, rho: 0.3, span: true },
+  },
 ];
 
 function trueR(ps: readonly number[]): number {
@@ -87,7 +99,37 @@ function beta(a: number, b: number, rng: UniformSource): number {
   }
 }
 
+/**
+ * Sessions that span cells: session s has one propensity q_s ~ Beta(mean ½, ρ) for the whole record and
+ * chooses cooperate with probability 2·p_f·q_s in every framing f (so the marginal rate is p_f), making
+ * `n / perCell` decisions in every cell; its clusters carry ids, so the joint cluster bootstrap applies.
+ */
+function simulateSpanning(c: Case, rng: UniformSource): CountCell[] {
+  const { perCell, rho } = c.sessions as { perCell: number; rho: number };
+  const size = c.n / perCell;
+  const concentration = (1 - rho) / rho;
+  const q = Array.from({ length: perCell }, () => beta(0.5 * concentration, 0.5 * concentration, rng));
+  return c.p.flatMap((framings, g) =>
+    framings.map((p, f): CountCell => {
+      const clusters = q.map((qs) => {
+        const x = binomial(size, Math.min(1, 2 * p * qs), rng);
+        return { cooperate: x, defect: size - x };
+      });
+      const x = clusters.reduce((sum, k) => sum + k.cooperate, 0);
+      return {
+        player: "m",
+        game: `g${g}`,
+        framing: `f${String(f).padStart(2, "0")}`,
+        counts: { cooperate: x, defect: c.n - x },
+        clusters,
+        cluster_ids: q.map((_, s) => `s${s}`),
+      };
+    }),
+  );
+}
+
 function simulate(c: Case, rng: UniformSource): CountCell[] {
+  if (c.sessions?.span) return simulateSpanning(c, rng);
   return c.p.flatMap((framings, g) =>
     framings.map((p, f): CountCell => {
       const framing = `f${String(f).padStart(2, "0")}`;
