@@ -29,17 +29,12 @@ export function createCellResampler(pc: PlannedCell): CellResampler {
     });
     return { kind: "sessions", k, sessions: sessions.length, table };
   }
-  if (counts.filter((c) => c > 0).length <= 1) return { kind: "fixed", counts };
-  if (k === 2)
-    return { kind: "binomial", sampler: createBinomialSampler(pc.n, (counts[0] as number) / pc.n) };
-  return {
-    kind: "multinomial",
-    k,
-    sampler: createMultinomialSampler(
-      pc.n,
-      Array.from(counts, (c) => c / pc.n),
-    ),
-  };
+  // An action never chosen would never be drawn, so the cell could not vary and an interval at p̂ = 0 or 1
+  // would be too short; such a cell is redrawn from (x + ½)/(n + k/2) instead (Jeffreys-smoothed).
+  const smooth = counts.some((c) => c === 0) ? 0.5 : 0;
+  const probabilities = Array.from(counts, (c) => (c + smooth) / (pc.n + smooth * k));
+  if (k === 2) return { kind: "binomial", sampler: createBinomialSampler(pc.n, probabilities[0] as number) };
+  return { kind: "multinomial", k, sampler: createMultinomialSampler(pc.n, probabilities) };
 }
 
 let uniformBlock = new Float64Array(0);

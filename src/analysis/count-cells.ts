@@ -10,6 +10,11 @@ export interface CountCell {
   readonly framing: string;
   readonly counts: ActionCounts;
   readonly clusters?: readonly ActionCounts[];
+  /**
+   * The MCP session of each cluster, in `clusters` order, when known. A session id that appears in several
+   * cells of one player makes the bootstrap resample that player's sessions jointly across its cells.
+   */
+  readonly cluster_ids?: readonly string[];
 }
 
 /** A short, readable name of a cell for error messages. */
@@ -39,6 +44,14 @@ export function validateCell(cell: CountCell): number {
     throw new Error(
       `Cell ${cellLabel(cell)} has zero decisions; every analysed cell needs at least one decision.`,
     );
+  }
+  if (cell.cluster_ids !== undefined) {
+    const clusters = cell.clusters?.length ?? 0;
+    if (cell.cluster_ids.length !== clusters || new Set(cell.cluster_ids).size !== clusters) {
+      throw new Error(
+        `Cell ${cellLabel(cell)} has ${cell.cluster_ids.length} cluster ids for ${clusters} clusters; give one distinct id per cluster.`,
+      );
+    }
   }
   if (cell.clusters !== undefined) {
     const summed: Record<ActionId, number> = {};

@@ -6,14 +6,27 @@
 
 import type { Distribution, StageGame } from "../domain/types.js";
 import { jensenShannon } from "./divergence.js";
-import { EQUILIBRIUM_TOLERANCE, type Equilibrium, nashEquilibria, toVector } from "./equilibria.js";
+import {
+  EQUILIBRIUM_TOLERANCE,
+  type Equilibrium,
+  nashEquilibria,
+  toDistribution,
+  toVector,
+} from "./equilibria.js";
+import { equilibriumComponents, nearestInHull } from "./equilibrium-set.js";
 
 export interface Exploitability {
   /** max_j Σ_i π̂(i)·u2(i, j): what a best-responding column player earns against π̂. */
   readonly opponent_best_response_payoff: number;
-  /** The column player's payoff at the nearest equilibrium. */
+  /** The column player's payoff at the nearest equilibrium (point of the equilibrium set). */
   readonly opponent_equilibrium_payoff: number;
-  /** Best-response payoff minus equilibrium payoff, in payoff units. */
+  /** Best-response payoff minus equilibrium payoff, signed: negative when π̂ leaves the opponent worse off. */
+  readonly best_response_gain: number;
+  /**
+   * max(0, best_response_gain): what an opponent who knows π̂ gains over its equilibrium value, in payoff
+   * units. Never negative: play that leaves every reply worse than equilibrium (Harmony, all-defect:
+   * 3 − 10 = −7) cannot be exploited, it is exploitability 0.
+   */
   readonly raw: number;
   /** `raw / (max u1 − min u1)`; null for a game whose payoffs are all equal. */
   readonly normalized: number | null;
@@ -22,7 +35,12 @@ export interface Exploitability {
 export interface EquilibriumDeviation {
   readonly distribution: Distribution;
   readonly nearest_equilibrium: Equilibrium;
-  /** The row strategy of `nearest_equilibrium`, the point π̂ is compared with. */
+  /**
+   * The point π̂ is compared with: the nearest row strategy of the equilibrium set. In a nondegenerate
+   * game the row strategy of `nearest_equilibrium`; in a degenerate one the nearest point of the convex
+   * hull of a component's extreme row strategies (`nearest_equilibrium` is then that component's extreme
+   * equilibrium nearest this point).
+   */
   readonly equilibrium_strategy: Distribution;
   readonly total_variation: number;
   /** Jensen–Shannon divergence to the equilibrium strategy, natural log. */
@@ -39,18 +57,57 @@ export interface CounterfactualDeviation {
   readonly template_persistence: boolean;
 }
 
+/** One candidate point of the equilibrium set: the row strategy, and the extreme equilibrium it stands for. */
+interface Candidate {
+  readonly equilibrium: Equilibrium;
+  readonly point: number[];
+  readonly totalVariation: number;
+  readonly jsd: number;
+}
+
 /**
- * Distance from π̂ to the nearest equilibrium strategy of the row player (by total variation; ties by
- * JSD, then the equilibria's listed order) and the exploitability of π̂ relative to that equilibrium.
- * In a degenerate game the candidates are the extreme equilibria, and the note says so.
+ * The candidate points: each extreme equilibrium's row strategy; in a degenerate game also, per component
+ * (maximal Nash subset), the nearest point of the hull of its row strategies.
+ */
+function candidates(
+  game: StageGame,
+  p: readonly number[],
+  equilibria: readonly Equilibrium[],
+  degenerate: boolean,
+): Candidate[] {
+  const extreme = equilibria.map((equilibrium) => {
+    const q = toVector(game, equilibrium.row);
+    return { equilibrium, point: q, totalVariation: totalVariation(p, q), jsd: jensenShannon(p, q) };
+  });
+  if (!degenerate) return extreme;
+  const inHulls = equilibriumComponents(equilibria, (d) => toVector(game, d)).map((component) => {
+    const { point } = nearestInHull(p, component.rows);
+    const members = component.equilibria.map((i) => extreme[i] as Candidate);
+    // The component's extreme equilibrium nearest the point carries the payoffs (its column strategy is a
+    // best reply to every row strategy of the component).
+    const anchor = members.reduce((a, b) =>
+      totalVariation(point, b.point) < totalVariation(point, a.point) ? b : a,
+    );
+    return {
+      equilibrium: anchor.equilibrium,
+      point,
+      totalVariation: totalVariation(p, point),
+      jsd: jensenShannon(p, point),
+    };
+  });
+  return [...extreme, ...inHulls];
+}
+
+/**
+ * Distance from π̂ to the nearest point of the row player's equilibrium set (by total variation; ties by
+ * JSD, then the listed order) and the exploitability of π̂ relative to that point's equilibrium value.
+ * In a degenerate game the set is the union of the convex hulls of the components, not only the extreme
+ * equilibria.
  */
 export function equilibriumDeviation(game: StageGame, distribution: Distribution): EquilibriumDeviation {
   const p = validatedVector(game, distribution);
   const { equilibria, degenerate, note } = nashEquilibria(game);
-  const scored = equilibria.map((equilibrium) => {
-    const q = toVector(game, equilibrium.row);
-    return { equilibrium, totalVariation: totalVariation(p, q), jsd: jensenShannon(p, q) };
-  });
+  const scored = candidates(game, p, equilibria, degenerate);
   const nearest = scored.reduce((best, candidate) =>
     candidate.totalVariation < best.totalVariation - EQUILIBRIUM_TOLERANCE ||
     (Math.abs(candidate.totalVariation - best.totalVariation) <= EQUILIBRIUM_TOLERANCE &&
@@ -61,19 +118,26 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
   const bestResponsePayoff = Math.max(
     ...game.actions.map((_, j) => p.reduce((sum, pi, i) => sum + pi * (game.u2[i]?.[j] as number), 0)),
   );
-  const equilibriumPayoff = nearest.equilibrium.payoffs.column;
+  // The column player's payoff at (nearest point, the anchor equilibrium's column strategy).
+  const y = toVector(game, nearest.equilibrium.column);
+  const equilibriumPayoff = nearest.point.reduce(
+    (sum, xi, i) => sum + xi * y.reduce((s, yj, j) => s + yj * (game.u2[i]?.[j] as number), 0),
+    0,
+  );
   const payoffs = game.u1.flat();
   const range = Math.max(...payoffs) - Math.min(...payoffs);
-  const raw = bestResponsePayoff - equilibriumPayoff;
+  const gain = bestResponsePayoff - equilibriumPayoff;
+  const raw = Math.max(0, gain);
   return {
     distribution,
     nearest_equilibrium: nearest.equilibrium,
-    equilibrium_strategy: nearest.equilibrium.row,
+    equilibrium_strategy: toDistribution(game, nearest.point),
     total_variation: nearest.totalVariation,
     jsd: nearest.jsd,
     exploitability: {
       opponent_best_response_payoff: bestResponsePayoff,
       opponent_equilibrium_payoff: equilibriumPayoff,
+      best_response_gain: gain,
       raw,
       normalized: range > 0 ? raw / range : null,
     },

@@ -34,11 +34,22 @@ function information(observations: readonly LogitObservation[], lambda: number):
   return i;
 }
 
+/** Newton/bisection steps allowed; bisection alone reaches 2^−60 of the bracket in 60. */
+const MAX_ITERATIONS = 200;
+
 /**
  * The λ ∈ [0, LAMBDA_MAX] maximising the binomial log-likelihood. The log-likelihood is concave in λ,
  * so the maximiser is 0 when the score at 0 is ≤ 0, LAMBDA_MAX when the score there is ≥ 0, and
- * otherwise the root of the score, found by Newton steps kept inside a shrinking bracket (a step that
- * would leave the bracket is replaced by bisection), to 1e−12.
+ * otherwise the unique root of the (strictly decreasing) score, found by safeguarded Newton:
+ *
+ * 1. evaluate the score at the current λ and stop if it is 0 to rounding (|S| ≤ 1e−12 · Σ n_g |Δu_g|);
+ * 2. shrink the bracket [lo, hi] that holds the root (S(lo) > 0 > S(hi)) to the current λ's side;
+ * 3. take the Newton step λ + S/I; if it leaves the bracket, bisect instead;
+ * 4. stop when a Newton step moved λ by ≤ 1e−13 (quadratic convergence: the root is then reached to
+ *    rounding) or the bracket is narrower than 1e−13, returning the newest λ.
+ *
+ * The convergence test reads the score and the Newton step before any fallback, so a bisection midpoint
+ * is never returned as converged (the wave-1 fit did exactly that, e.g. 7.525 instead of 5.05).
  * Observations with Δu = 0 carry no information about λ; null when no observation has Δu ≠ 0.
  */
 export function fitPooledLambda(observations: readonly LogitObservation[]): number | null {
@@ -46,18 +57,25 @@ export function fitPooledLambda(observations: readonly LogitObservation[]): numb
   if (informative.length === 0) return null;
   if (score(informative, 0) <= 0) return 0;
   if (score(informative, LAMBDA_MAX) >= 0) return LAMBDA_MAX;
+  const tolerance = 1e-12 * informative.reduce((s, o) => s + o.n * Math.abs(o.deltaU), 0);
   let lo = 0;
   let hi = LAMBDA_MAX;
-  let lambda = LAMBDA_MAX / 2;
-  for (let iteration = 0; iteration < 200 && hi - lo > 1e-12; iteration++) {
+  // Start where one logit-scale unit of the typical |Δu| puts the rates: inside the bracket, near most roots.
+  let lambda = 1;
+  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     const s = score(informative, lambda);
-    if (s === 0) return lambda;
+    if (Math.abs(s) <= tolerance) return lambda;
     if (s > 0) lo = lambda;
     else hi = lambda;
-    const step = s / information(informative, lambda);
-    const newton = lambda + step;
-    lambda = Number.isFinite(newton) && newton > lo && newton < hi ? newton : (lo + hi) / 2;
-    if (Math.abs(step) < 1e-13) break;
+    const newton = lambda + s / information(informative, lambda);
+    if (Number.isFinite(newton) && newton > lo && newton < hi) {
+      const moved = Math.abs(newton - lambda);
+      lambda = newton;
+      if (moved <= 1e-13 * Math.max(1, lambda)) return lambda;
+    } else {
+      lambda = (lo + hi) / 2;
+    }
+    if (hi - lo <= 1e-13 * Math.max(1, hi)) return lambda;
   }
   return lambda;
 }

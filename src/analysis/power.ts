@@ -12,6 +12,10 @@ export interface ShiftPowerOptions {
   readonly shift: number;
   readonly alpha?: number;
   readonly power?: number;
+  /** Decisions each session makes per framing (m); with ρ it sets the design effect. Default 1. */
+  readonly decisionsPerSession?: number;
+  /** Intra-session correlation ρ of decisions; default 0. */
+  readonly intraSessionCorrelation?: number;
 }
 
 export interface ShiftPowerResult {
@@ -23,9 +27,24 @@ export interface ShiftPowerResult {
   readonly shift: number;
   readonly z_alpha: number;
   readonly z_power: number;
-  /** The formula's n before rounding up. */
+  /** The formula's n before rounding up, for independent decisions. */
   readonly trials_exact: number;
+  /** Kish's design effect 1 + (m − 1)ρ of sessions of m decisions with intra-session correlation ρ. */
+  readonly design_effect: number;
+  /** ⌈trials_exact × design_effect⌉. */
   readonly trials_per_framing: number;
+}
+
+/** Kish (1965) design effect of clusters of m decisions with intra-cluster correlation ρ; validated. */
+export function designEffect(decisionsPerSession = 1, rho = 0): number {
+  if (!(Number.isInteger(decisionsPerSession) && decisionsPerSession >= 1)) {
+    throw new Error(
+      `Decisions per session ${decisionsPerSession} is invalid; it must be a positive integer.`,
+    );
+  }
+  if (!(rho >= 0 && rho <= 1))
+    throw new Error(`Intra-session correlation ${rho} is invalid; it must lie in [0, 1].`);
+  return 1 + (decisionsPerSession - 1) * rho;
 }
 
 const rate = (name: string, value: number): number => {
@@ -42,7 +61,10 @@ export function trialsToDetectShift({
   shift,
   alpha = 0.05,
   power = 0.8,
+  decisionsPerSession,
+  intraSessionCorrelation,
 }: ShiftPowerOptions): ShiftPowerResult {
+  const deff = designEffect(decisionsPerSession, intraSessionCorrelation);
   const p1 = rate("Baseline rate", baselineRate);
   const p2 = rate("Shifted rate (baseline rate + shift)", baselineRate + shift);
   if (shift === 0) throw new Error("Shift 0 cannot be detected; give a non-zero shift.");
@@ -66,7 +88,58 @@ export function trialsToDetectShift({
     z_alpha: zAlpha,
     z_power: zPower,
     trials_exact: exact,
-    trials_per_framing: Math.ceil(exact),
+    design_effect: deff,
+    trials_per_framing: Math.ceil(exact * deff - 1e-9),
+  };
+}
+
+export interface InvariancePowerResult {
+  readonly test: string;
+  readonly true_r: number;
+  readonly alpha: number;
+  readonly power: number;
+  /** Noncentrality λ = (z_{1−α/2} + z_{1−β})² the G statistic needs. */
+  readonly noncentrality: number;
+  readonly trials_exact: number;
+  readonly design_effect: number;
+  readonly trials_per_framing: number;
+}
+
+/**
+ * Trials per framing for the invariance test to exclude R = 1 when two framings of a two-action game have
+ * true robustness R < 1. With n decisions per framing the likelihood-ratio statistic is G = 2·(2n)·JSD
+ * (the JSD with equal weights is the mutual information of framing and choice), χ²₁ under invariance and
+ * noncentral χ²₁ with λ = 4n·JSD otherwise, JSD = (1 − R)·ln 2. Power 1 − β at two-sided level α needs
+ * √λ ≈ z_{1−α/2} + z_{1−β} (the far tail ignored), so n = (z_{1−α/2} + z_{1−β})² / (4(1 − R) ln 2),
+ * times the design effect for sessions. The permutation test the analysis reports has the same power to
+ * first order; bench/coverage/power.ts checks it by simulation.
+ */
+export function trialsToExcludeInvariance(options: {
+  readonly trueR: number;
+  readonly alpha?: number;
+  readonly power?: number;
+  readonly decisionsPerSession?: number;
+  readonly intraSessionCorrelation?: number;
+}): InvariancePowerResult {
+  const { trueR, alpha = 0.05, power = 0.8 } = options;
+  if (!(trueR >= 0 && trueR < 1)) {
+    throw new Error(
+      `True R ${trueR} is invalid; it must lie in [0, 1) (R = 1 cannot be told from invariance).`,
+    );
+  }
+  const deff = designEffect(options.decisionsPerSession, options.intraSessionCorrelation);
+  const root = normalQuantile(1 - alpha / 2) + normalQuantile(power);
+  const noncentrality = root * root;
+  const exact = noncentrality / (4 * (1 - trueR) * Math.LN2);
+  return {
+    test: "likelihood-ratio (G) test of one choice distribution for both framings, noncentral χ²₁ approximation",
+    true_r: trueR,
+    alpha,
+    power,
+    noncentrality,
+    trials_exact: exact,
+    design_effect: deff,
+    trials_per_framing: Math.ceil(exact * deff - 1e-9),
   };
 }
 
@@ -154,6 +227,8 @@ export function expectedR2HalfWidth(options: R2PrecisionOptions): R2PrecisionRes
 }
 
 export interface PowerOptions extends ShiftPowerOptions {
+  /** A true R < 1 to tell from invariance (R = 1); adds `invariance_test` to the result. */
+  readonly trueR?: number;
   /** Trials per framing for the R2 precision; default: the trials the shift test needs. */
   readonly n?: number;
   readonly simulations?: number;
@@ -165,6 +240,7 @@ export interface PowerOptions extends ShiftPowerOptions {
 export interface PowerResult {
   readonly shift_test: ShiftPowerResult;
   readonly r2_precision: R2PrecisionResult;
+  readonly invariance_test: InvariancePowerResult | null;
 }
 
 /**
@@ -182,5 +258,15 @@ export function powerAnalysis(options: PowerOptions): PowerResult {
     seed: options.seed,
     confidence: options.confidence,
   });
-  return { shift_test: shiftTest, r2_precision: precision };
+  const invariance =
+    options.trueR === undefined
+      ? null
+      : trialsToExcludeInvariance({
+          trueR: options.trueR,
+          alpha: options.alpha,
+          power: options.power,
+          decisionsPerSession: options.decisionsPerSession,
+          intraSessionCorrelation: options.intraSessionCorrelation,
+        });
+  return { shift_test: shiftTest, r2_precision: precision, invariance_test: invariance };
 }

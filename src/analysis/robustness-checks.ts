@@ -12,22 +12,27 @@ export interface Estimate {
   readonly ci: readonly [number, number];
 }
 
+/** What the checks read of an R: its interval, and the bias-corrected estimate the interval is built on. */
+interface CheckedR {
+  readonly R: Estimate;
+  readonly R_bias_corrected?: number;
+  readonly invariance?: { readonly p_value: number };
+}
+
 /** The parts of a robustness result the checks read. */
 export interface CheckedRobustness {
   readonly confidence: number;
-  readonly games: readonly {
+  readonly games: readonly (CheckedR & {
     readonly player: string;
     readonly game: string;
-    readonly R: Estimate;
     readonly R2: Estimate;
     readonly shift: Estimate | null;
-  }[];
-  readonly players: readonly {
+  })[];
+  readonly players: readonly (CheckedR & {
     readonly player: string;
-    readonly R: Estimate;
     readonly shift: Estimate | null;
-  }[];
-  readonly pooled: { readonly R: Estimate; readonly shift: Estimate | null };
+  })[];
+  readonly pooled: CheckedR & { readonly shift: Estimate | null };
 }
 
 export interface DesignSize {
@@ -39,22 +44,32 @@ interface Labelled {
   readonly label: string;
   readonly value: Estimate;
   readonly kind: "robustness" | "shift";
+  /** For R: the bias-corrected estimate its interval is centred on, and the invariance p-value. */
+  readonly centre?: number;
+  readonly pValue?: number;
 }
 
 const show = (x: number): string => String(Number(x.toPrecision(6)));
 
 function everyEstimate(result: CheckedRobustness): Labelled[] {
   const list: Labelled[] = [];
+  const r = (label: string, x: CheckedR): Labelled => ({
+    label,
+    value: x.R,
+    kind: "robustness",
+    ...(x.R_bias_corrected === undefined ? {} : { centre: x.R_bias_corrected }),
+    ...(x.invariance === undefined ? {} : { pValue: x.invariance.p_value }),
+  });
   for (const g of result.games) {
-    list.push({ label: `R of ${g.player}/${g.game}`, value: g.R, kind: "robustness" });
+    list.push(r(`R of ${g.player}/${g.game}`, g));
     list.push({ label: `R2 of ${g.player}/${g.game}`, value: g.R2, kind: "robustness" });
     if (g.shift) list.push({ label: `shift of ${g.player}/${g.game}`, value: g.shift, kind: "shift" });
   }
   for (const p of result.players) {
-    list.push({ label: `R of player ${p.player}`, value: p.R, kind: "robustness" });
+    list.push(r(`R of player ${p.player}`, p));
     if (p.shift) list.push({ label: `shift of player ${p.player}`, value: p.shift, kind: "shift" });
   }
-  list.push({ label: "pooled R", value: result.pooled.R, kind: "robustness" });
+  list.push(r("pooled R", result.pooled));
   if (result.pooled.shift) list.push({ label: "pooled shift", value: result.pooled.shift, kind: "shift" });
   return list;
 }
@@ -71,8 +86,17 @@ function rangeCheck(name: string, items: Labelled[], lo: number, hi: number): Ch
   };
 }
 
+/**
+ * Every interval must contain its estimate. The R interval is bias-adjusted so that it is centred on the
+ * plug-in R (a raw percentile interval of a max over many pairs can lie wholly below it: issue 12 #8); the
+ * bias-corrected R is reported beside it and, when the bias is large, may lie outside (then named).
+ */
 function containsCheck(items: Labelled[], confidence: number): Check {
-  const bad = items.filter(({ value }) => !(value.ci[0] <= value.estimate && value.estimate <= value.ci[1]));
+  const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => lo <= x && x <= hi;
+  const bad = items.filter(({ value }) => !inside(value.estimate, value.ci));
+  const correctedOutside = items.filter(
+    ({ value, centre }) => centre !== undefined && !inside(centre, value.ci),
+  );
   const pct = `${show(confidence * 100)}%`;
   const explain = ({ label, value, kind }: Labelled): string => {
     const [lo, hi] = value.ci;
@@ -80,7 +104,7 @@ function containsCheck(items: Labelled[], confidence: number): Check {
     const side = value.estimate > hi ? "above" : "below";
     const onBoundary = bounds.includes(value.estimate);
     return (
-      `${label} = ${show(value.estimate)} lies ${side} its ${pct} percentile interval [${show(lo)}, ${show(hi)}]` +
+      `${label} = ${show(value.estimate)} lies ${side} its ${pct} interval [${show(lo)}, ${show(hi)}]` +
       (onBoundary
         ? `: the estimate sits on the boundary of [${bounds.join(", ")}], which resampled data can only move away from`
         : "")
@@ -90,9 +114,52 @@ function containsCheck(items: Labelled[], confidence: number): Check {
     name: "ci_contains_estimate",
     ok: bad.length === 0,
     detail:
-      bad.length === 0
+      (bad.length === 0
         ? `All ${items.length} intervals contain their estimates.`
-        : `${bad.map(explain).join("; ")}; the interval is reported as computed, not widened.`,
+        : `${bad.map(explain).join("; ")}; the interval is reported as computed, not widened.`) +
+      (correctedOutside.length === 0
+        ? ""
+        : ` Bias-corrected R outside the interval (a large max-JSD bias; read R with care): ${correctedOutside
+            .map(
+              (i) =>
+                `${i.label} = ${show(i.value.estimate)}, bias-corrected ${show(i.centre as number)}, interval [${i.value.ci.map(show).join(", ")}]`,
+            )
+            .join("; ")}.`),
+  };
+}
+
+/**
+ * Fires (ok: false) whenever an interval was computed at a boundary, where the bootstrap alone cannot be
+ * trusted: an R interval reaching 1 (there the upper end comes from the permutation test not rejecting
+ * invariance, so it reads "consistent with R = 1"), an estimate on its bound, or a shift interval that
+ * touches ±1 or is a single point (a cell whose decisions all chose one action cannot vary when resampled).
+ */
+function boundaryCheck(items: Labelled[]): Check {
+  const atBoundary = (i: Labelled): string | null => {
+    const [lo, hi] = i.value.ci;
+    const bounds = i.kind === "robustness" ? [0, 1] : [-1, 1];
+    if (i.kind === "robustness" && hi === 1) {
+      const p = i.pValue === undefined ? "" : ` (invariance p = ${show(i.pValue)})`;
+      return `${i.label}: upper end 1 by test inversion${p}`;
+    }
+    if (bounds.includes(i.value.estimate))
+      return `${i.label}: estimate ${show(i.value.estimate)} on the bound`;
+    if (bounds.includes(lo) || bounds.includes(hi))
+      return `${i.label}: interval [${show(lo)}, ${show(hi)}] touches the bound`;
+    if (lo === hi) return `${i.label}: the interval is the single point ${show(lo)} (no resampled variation)`;
+    return null;
+  };
+  const found = items.flatMap((i) => {
+    const why = atBoundary(i);
+    return why === null ? [] : [why];
+  });
+  return {
+    name: "interval_at_boundary",
+    ok: found.length === 0,
+    detail:
+      found.length === 0
+        ? `No interval of the ${items.length} was computed at a boundary.`
+        : `Computed at a boundary (read as "consistent with the bound", not as a bootstrap interval): ${found.join("; ")}.`,
   };
 }
 
@@ -176,6 +243,7 @@ export function robustnessChecks(
           : `Reversed: ${orderedBad.map((b) => `${b.label} [${b.value.ci.map(show).join(", ")}]`).join("; ")}.`,
     },
     containsCheck(items, result.confidence),
+    boundaryCheck(items),
     meanCheck(result),
   ];
   if (expected) {

@@ -105,7 +105,10 @@ export function planRobustness(
   for (const player of [...unitCells.keys()].sort(byText)) {
     const games = unitCells.get(player) as Map<string, Map<string, number>>;
     const playerCells = [...games.values()].flatMap((m) => [...m.values()]).map((i) => cells[i] as CountCell);
-    const unit: ResamplingUnit = playerCells.some(hasSharedSessions) ? "session" : "decision";
+    // Sessions are the unit when one made several decisions in a cell, or decisions in several cells.
+    const ids = playerCells.flatMap((c) => c.cluster_ids ?? []);
+    const spansCells = new Set(ids).size < ids.length;
+    const unit: ResamplingUnit = spansCells || playerCells.some(hasSharedSessions) ? "session" : "decision";
     const playerUnits: number[] = [];
     for (const game of [...games.keys()].sort(byText)) {
       const byFraming = games.get(game) as Map<string, number>;

@@ -4,8 +4,16 @@ import { type CellResampler, createCellResampler, drawCellReplicates } from "./c
 import type { CountCell } from "./count-cells.js";
 import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
+import { permutationFill } from "./invariance-permutation.js";
+import { drawSessionWeights, fillFromWeights, jointSessionPlayers } from "./joint-session-resampling.js";
 import { percentileInterval } from "./percentile.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
+import {
+  INVARIANCE_METHOD,
+  ROBUSTNESS_INTERVAL_METHOD,
+  type RobustnessInference,
+  robustnessInference,
+} from "./robustness-interval.js";
 import { planRobustness, type ResamplingUnit } from "./robustness-plan.js";
 import { StatisticsEvaluator } from "./robustness-statistics.js";
 
@@ -20,6 +28,12 @@ export interface RobustnessOptions extends BootstrapOptions {
   readonly expected?: DesignSize;
 }
 
+/** The permutation test of "every framing shares one distribution" (SPEC §4 inference for invariance). */
+export interface InvarianceTest {
+  readonly p_value: number;
+  readonly permutations: number;
+}
+
 export interface ShiftEstimate extends Estimate {
   readonly cooperative_action: ActionId;
 }
@@ -28,7 +42,11 @@ export interface GameRobustness {
   readonly player: string;
   readonly game: string;
   readonly unit: ResamplingUnit;
+  /** Plug-in R with its interval (ROBUSTNESS_INTERVAL_METHOD). */
   readonly R: Estimate;
+  /** R with the bootstrap estimate of its (downward) bias removed, on the scale D = √(1 − R): 1 − (2D̂ − mean D*)². */
+  readonly R_bias_corrected: number;
+  readonly invariance: InvarianceTest;
   /** R of the planned pair (framings[0], framings[1]); equals R when two framings are analysed. */
   readonly R2: Estimate;
   readonly shift: ShiftEstimate | null;
@@ -42,8 +60,15 @@ export interface GameRobustness {
 export interface PlayerRobustness {
   readonly player: string;
   readonly unit: ResamplingUnit;
+  /**
+   * "cell": sessions (or decisions) resampled within each cell; "player": the player's sessions span
+   * cells and are resampled jointly across all its cells (joint cluster bootstrap).
+   */
+  readonly cluster_scope: "cell" | "player";
   readonly games: number;
   readonly R: Estimate;
+  readonly R_bias_corrected: number;
+  readonly invariance: InvarianceTest;
   readonly shift: Estimate | null;
 }
 
@@ -55,18 +80,24 @@ export interface RobustnessResult {
   readonly seed: number;
   readonly confidence: number;
   readonly interval_method: string;
+  readonly invariance_method: string;
   readonly framings: readonly string[];
   readonly planned_pair: readonly [string, string];
   readonly cells: number;
   readonly decisions: number;
   readonly games: readonly GameRobustness[];
   readonly players: readonly PlayerRobustness[];
-  readonly pooled: { readonly games: number; readonly R: Estimate; readonly shift: Estimate | null };
+  readonly pooled: {
+    readonly games: number;
+    readonly R: Estimate;
+    readonly R_bias_corrected: number;
+    readonly invariance: InvarianceTest;
+    readonly shift: Estimate | null;
+  };
   readonly checks: readonly Check[];
 }
 
-const INTERVAL_METHOD =
-  "percentile bootstrap; percentiles by linear interpolation between order statistics (numpy's default)";
+const INTERVAL_METHOD = `R and R2: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
@@ -96,15 +127,58 @@ export function robustnessAnalysis(
     point,
   );
 
-  // Each cell's replicates are drawn in one run, cell after cell in plan order, from one seeded stream.
+  // Each cell's replicates are drawn in one run, cell after cell in plan order, from one seeded stream;
+  // the cells of a player whose sessions span cells are instead filled from that player's joint session
+  // draws (a stream of its own per player), so one replicate resamples each session once for all cells.
   const resamplers = plan.cells.map(createCellResampler);
   const rng = createBootstrapRng(seed);
+  const joint = jointSessionPlayers(plan);
+  const jointCells = new Map<number, { table: Int32Array; sessions: number; weights: Int32Array }>();
+  for (const j of joint) {
+    const weights = drawSessionWeights(
+      j.sessions,
+      bootstrap,
+      createBootstrapRng(`${seed}:joint:${j.player}`),
+    );
+    for (const [c, table] of j.tables) jointCells.set(c, { table, sessions: j.sessions, weights });
+  }
   const replicates = new Float64Array(layout.count * bootstrap);
   evaluator.evaluate(
-    (c, b, out) => drawCellReplicates(resamplers[c] as CellResampler, rng, b, out),
+    (c, b, out) => {
+      const shared = jointCells.get(c);
+      if (shared === undefined) drawCellReplicates(resamplers[c] as CellResampler, rng, b, out);
+      else {
+        const k = (plan.cells[c] as (typeof plan.cells)[number]).actions.length;
+        fillFromWeights(shared.table, k, shared.sessions, shared.weights, b, out);
+      }
+    },
     bootstrap,
     replicates,
   );
+  const jointPlayers = new Set(joint.map((j) => j.player));
+
+  // The null distribution: the same statistics on framing-permuted data, from a stream of its own.
+  const permutationRng = createBootstrapRng(`${seed}:permutation`);
+  const permuted = new Float64Array(layout.count * bootstrap);
+  evaluator.evaluate(permutationFill(plan, permutationRng), bootstrap, permuted);
+  const inferences = new Map<number, RobustnessInference>();
+  const robustness = (stat: number): RobustnessInference => {
+    let inference = inferences.get(stat);
+    if (inference === undefined) {
+      const rows = (a: Float64Array) => a.subarray(stat * bootstrap, (stat + 1) * bootstrap);
+      inference = robustnessInference(point[stat] as number, rows(replicates), rows(permuted), confidence);
+      inferences.set(stat, inference);
+    }
+    return inference;
+  };
+  const rEstimate = (stat: number) => {
+    const { estimate, ci, biasCorrected, pValue } = robustness(stat);
+    return {
+      R: { estimate, ci },
+      R_bias_corrected: biasCorrected,
+      invariance: { p_value: pValue, permutations: bootstrap },
+    };
+  };
 
   const intervals = new Map<number, readonly [number, number]>();
   const estimate = (stat: number): Estimate => {
@@ -143,8 +217,8 @@ export function robustnessAnalysis(
       player: u.player,
       game: u.game,
       unit: u.unit,
-      R: estimate(layout.unitR[i] as number),
-      R2: estimate(layout.unitR2[i] as number),
+      ...rEstimate(layout.unitR[i] as number),
+      R2: (({ estimate, ci }) => ({ estimate, ci }))(robustness(layout.unitR2[i] as number)),
       shift:
         shiftStat < 0
           ? null
@@ -156,13 +230,14 @@ export function robustnessAnalysis(
   const players: PlayerRobustness[] = plan.players.map((p, i) => ({
     player: p.player,
     unit: p.unit,
+    cluster_scope: jointPlayers.has(p.player) ? "player" : "cell",
     games: p.units.length,
-    R: estimate(layout.playerR[i] as number),
+    ...rEstimate(layout.playerR[i] as number),
     shift: optionalEstimate(layout.playerShift[i] as number),
   }));
   const pooled = {
     games: plan.units.length,
-    R: estimate(layout.pooledR),
+    ...rEstimate(layout.pooledR),
     shift: optionalEstimate(layout.pooledShift),
   };
 
@@ -175,6 +250,7 @@ export function robustnessAnalysis(
     seed,
     confidence,
     interval_method: INTERVAL_METHOD,
+    invariance_method: INVARIANCE_METHOD,
     framings: plan.framings,
     planned_pair: [baseline, shifted],
     cells: size.cells,

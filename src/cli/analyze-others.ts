@@ -45,7 +45,10 @@ export async function analyzeEquilibria(args: ParsedArgs): Promise<void> {
   });
 }
 
-/** `analyze power --baseline P (--delta D | --comparison Q) [--n N]`: what the `power` tool returns. */
+/**
+ * `analyze power --baseline P (--delta D | --comparison Q) [--n N] [--decisions-per-session M --rho ρ]
+ * [--true-r R]`: what the `power` tool returns.
+ */
 export async function analyzePower(args: ParsedArgs): Promise<void> {
   const baseline = numberFlag(args, "baseline", { min: 0, max: 1 });
   if (baseline === undefined)
@@ -61,6 +64,9 @@ export async function analyzePower(args: ParsedArgs): Promise<void> {
     n: numberFlag(args, "n", { min: 1, max: 100_000, integer: true }),
     bootstrap: numberFlag(args, "bootstrap", { min: 100, max: 10_000, integer: true }) ?? 1_000,
     seed: numberFlag(args, "seed", seedRange),
+    decisionsPerSession: numberFlag(args, "decisions-per-session", { min: 1, max: 10_000, integer: true }),
+    intraSessionCorrelation: numberFlag(args, "rho", { min: 0, max: 1 }),
+    trueR: numberFlag(args, "true-r", { min: 0, max: 0.999999 }),
   });
   printResult(args, result, powerText(result));
 }

@@ -26,6 +26,7 @@ export const analyzeCommand: Command = {
     "  sensitivity  [--players a,b] [--games g,h] [--framings f,g] [--variant base] [--study ID] [--bootstrap N] [--seed N]",
     "  equilibria   --game ID [--variant base]",
     "  power        --baseline P (--delta D | --comparison Q) [--n N] [--bootstrap 1000] [--seed 1]",
+    "               [--decisions-per-session 1 --rho 0] [--true-r R]",
     "  repeated     [--players] [--games] [--variants] [--framings] [--opponents] [--study ID] [--rule match|beat] [--threshold 0.9]",
   ].join("\n"),
   options: {
@@ -49,6 +50,9 @@ export const analyzeCommand: Command = {
     delta: { type: "string" },
     comparison: { type: "string" },
     n: { type: "string" },
+    "decisions-per-session": { type: "string" },
+    rho: { type: "string" },
+    "true-r": { type: "string" },
   },
   async run(args) {
     const [name, ...extra] = args.positionals;

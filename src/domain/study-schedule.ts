@@ -16,3 +16,33 @@ export function scheduledCell<Cell>(
   const order = shuffled(createRng(`${studySeed}:${player}:block:${block}`), cells);
   return order[trialIndex % cells.length] as Cell;
 }
+
+/** All orderings of the items (k! of them; catalog games have at most a handful of actions). */
+function orderings<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [items.slice()];
+  return items.flatMap((item, i) =>
+    orderings([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+/**
+ * The action order of a study trial, balanced within its cell (issue 12): the cell's v-th trial (its
+ * v-th block, by `scheduledCell`) takes the (v mod k!)-th order of a seeded shuffle of all k! orders,
+ * reshuffled every k! visits. After every k! trials of a cell each order was listed exactly once, so a
+ * bias toward the first-listed action cancels inside every cell instead of adding noise, and can be
+ * estimated (the `order_effect` of robustness).
+ */
+export function scheduledActionOrder<A>(
+  actions: readonly A[],
+  studySeed: string,
+  player: string,
+  cellKey: string,
+  trialIndex: number,
+  cellCount: number,
+): A[] {
+  const visit = Math.floor(trialIndex / cellCount);
+  const all = orderings(actions);
+  const round = Math.floor(visit / all.length);
+  const order = shuffled(createRng(`${studySeed}:${player}:order:${cellKey}:${round}`), all);
+  return order[visit % all.length] as A[];
+}

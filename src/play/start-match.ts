@@ -22,6 +22,8 @@ export interface MatchSpec {
   reveal_horizon: boolean;
   study_id?: string;
   trial_index?: number;
+  /** The order the actions are listed in; drawn from the seed when absent (a study balances it per cell). */
+  action_order?: readonly string[];
   /** Opponent "agent" only: how long a seat may keep the other waiting before it forfeits the round. */
   forfeit_after_seconds?: number;
 }
@@ -108,7 +110,7 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
     variant: variant.id,
     framing,
     style: spec.style,
-    action_order: shuffled(rng, game.actions),
+    action_order: spec.action_order === undefined ? shuffled(rng, game.actions) : [...spec.action_order],
     opponent: spec.opponent.id,
     opponent_params: agent
       ? { forfeit_after_seconds: spec.forfeit_after_seconds ?? DEFAULT_FORFEIT_SECONDS }

@@ -8,7 +8,7 @@ import {
   StudyDesignSchema,
   studyCells,
 } from "../domain/study-design.js";
-import { scheduledCell } from "../domain/study-schedule.js";
+import { scheduledActionOrder, scheduledCell } from "../domain/study-schedule.js";
 import type { VariantId } from "../domain/types.js";
 import type { StudyRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
@@ -124,8 +124,11 @@ export function nextTrial(
     const index = deps.store.countStudyTrials(study.id, player, caller.principal);
     if (index >= total) return { complete: true, trials_per_player: total };
     const cell = scheduledCell(cells, study.seed, player, index);
+    const actions = deps.catalog.game(cell.game).actions;
+    const cellKey = JSON.stringify(cell);
     const match = buildMatch(deps, caller, player, {
       ...cell,
+      action_order: scheduledActionOrder(actions, study.seed, player, cellKey, index, cells.length),
       seed: `${study.seed}:${player}:${index}`,
       history_mode: design.history_mode,
       reveal_horizon: design.reveal_horizon,

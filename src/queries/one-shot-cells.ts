@@ -47,7 +47,7 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
   }
   return [...cells.values()].map(({ player, game, framing, counts, sessions }) =>
     sessions
-      ? { player, game, framing, counts, clusters: inStableOrder([...sessions.values()]) }
+      ? { player, game, framing, counts, ...inStableOrder(sessions) }
       : { player, game, framing, counts },
   );
 }
@@ -56,11 +56,14 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
  * Session ids are random, so the order SQLite groups them in changes between runs of the same study; the
  * bootstrap draws clusters by position, so a fixed order (by content) keeps a seed's intervals identical.
  */
-function inStableOrder(clusters: ActionCounts[]): ActionCounts[] {
+function inStableOrder(sessions: Map<string, ActionCounts>): {
+  clusters: ActionCounts[];
+  cluster_ids: string[];
+} {
   const key = (c: ActionCounts) =>
     JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return clusters
-    .map((cluster) => ({ cluster, key: key(cluster) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ cluster }) => cluster);
+  const sorted = [...sessions]
+    .map(([id, cluster]) => ({ id, cluster, key: key(cluster) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { clusters: sorted.map((s) => s.cluster), cluster_ids: sorted.map((s) => s.id) };
 }

@@ -13,5 +13,13 @@ export function powerText(result: PowerResult): string {
     ...Object.entries(r).map(
       ([k, v]) => `  ${k}: ${typeof v === "number" && !Number.isInteger(v) ? fixed(v, 4) : v}`,
     ),
+    ...(result.invariance_test === null
+      ? []
+      : [
+          `Invariance test (exclude R = 1 at true R = ${result.invariance_test.true_r}): ${result.invariance_test.test}.`,
+          ...Object.entries(result.invariance_test as unknown as Record<string, number | string>)
+            .filter(([k]) => k !== "test" && k !== "true_r")
+            .map(([k, v]) => `  ${k}: ${typeof v === "number" && !Number.isInteger(v) ? fixed(v, 4) : v}`),
+        ]),
   ].join("\n");
 }

@@ -241,9 +241,11 @@ function robustnessSection(
       })),
       pooled: { R: withCi(report.pooled.R), shift: report.pooled.shift ? withCi(report.pooled.shift) : null },
       checks: report.checks.map(({ name, ok, detail }) => ({ name, ok, detail })),
-      ...("order_effect" in report
-        ? { order_effect: (report as { order_effect?: unknown }).order_effect }
-        : {}),
+      order_effect: report.order_effect.map((o) => ({
+        player: o.player,
+        decisions: o.decisions,
+        first_listed_rate: withCi(o.first_listed_rate),
+      })),
     };
     const skipped = report.skipped.map(
       (s) => `${s.player} / ${s.game} (no decisions under ${s.missing.join(", ")})`,

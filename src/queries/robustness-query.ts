@@ -1,4 +1,5 @@
 import type { CountCell } from "../analysis/count-cells.js";
+import { type OrderEffect, orderEffect } from "../analysis/order-effect.js";
 import { type RobustnessResult, robustnessAnalysis } from "../analysis/robustness.js";
 import type { DesignSize } from "../analysis/robustness-checks.js";
 import type { VariantId } from "../domain/types.js";
@@ -28,6 +29,8 @@ export type RobustnessReport = RobustnessResult & {
   contrast: "planned" | "exploratory" | null;
   /** (player, game) pairs left out because they lack a decision in one of the framings. */
   skipped: { player: string; game: string; missing: string[] }[];
+  /** Per player: the choice rate of the first-listed action (live two-action decisions) against ½. */
+  order_effect: OrderEffect[];
 };
 
 /**
@@ -75,8 +78,21 @@ export function robustnessReport(deps: PlayDeps, query: RobustnessQuery): Robust
   const isPlanned = study?.design.planned_contrasts.some(
     (c) => c.baseline === framings[0] && c.comparison === framings[1],
   );
+  // The order effect over the same decisions (framings and players analysed), per player.
+  const confidence = query.confidence ?? result.confidence;
+  const order_effect = deps.store
+    .firstListedCounts({
+      players: query.players,
+      games,
+      variants: [variant],
+      framings,
+      study_id: query.study_id,
+    })
+    .filter((row) => row.decisions > 0 && result.players.some((p) => p.player === row.player))
+    .map((row) => orderEffect(row.player, row.first_listed, row.decisions, confidence));
   return {
     ...result,
+    order_effect,
     variant,
     study_id: query.study_id ?? null,
     contrast: study ? (isPlanned ? "planned" : "exploratory") : null,

@@ -9,7 +9,9 @@ export function robustnessText(report: RobustnessReport): string {
       g.player,
       g.game,
       fixed(g.R.estimate),
+      fixed(g.R_bias_corrected),
       interval(g.R.ci),
+      fixed(g.invariance.p_value),
       fixed(g.shift?.estimate),
       interval(g.shift?.ci),
     ]),
@@ -17,7 +19,9 @@ export function robustnessText(report: RobustnessReport): string {
       p.player,
       "(all games)",
       fixed(p.R.estimate),
+      fixed(p.R_bias_corrected),
       interval(p.R.ci),
+      fixed(p.invariance.p_value),
       fixed(p.shift?.estimate),
       interval(p.shift?.ci),
     ]),
@@ -25,7 +29,9 @@ export function robustnessText(report: RobustnessReport): string {
       "(pooled)",
       "",
       fixed(report.pooled.R.estimate),
+      fixed(report.pooled.R_bias_corrected),
       interval(report.pooled.R.ci),
+      fixed(report.pooled.invariance.p_value),
       fixed(report.pooled.shift?.estimate),
       interval(report.pooled.shift?.ci),
     ],
@@ -35,12 +41,18 @@ export function robustnessText(report: RobustnessReport): string {
     `Robustness over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${s} minus ${b}.`,
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
     "",
-    table(["player", "game", "R", "R 95% CI", "shift", "shift 95% CI"], rows),
+    table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),
+    "invariance p: permutation test that every framing shares one distribution; the R interval reaches 1 whenever p > 1 − confidence.",
     "",
     failed.length === 0
       ? `All ${report.checks.length} verification checks ok.`
       : `${failed.length} of ${report.checks.length} verification checks FAILED:\n${failed.map((c) => `- ${c.name}: ${c.detail}`).join("\n")}`,
   ];
+  for (const o of report.order_effect) {
+    lines.push(
+      `Order effect of ${o.player}: first-listed action chosen in ${fixed(o.first_listed_rate.estimate)} of ${o.decisions} two-action decisions, 95% CI ${interval(o.first_listed_rate.ci)} (½ without an order effect).`,
+    );
+  }
   if (report.skipped.length > 0) {
     lines.push(
       `Left out (missing a framing): ${report.skipped.map((u) => `${u.player}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,

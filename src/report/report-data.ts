@@ -86,8 +86,8 @@ export interface RobustnessResult {
   players: (RobustnessValues & { player: string })[];
   pooled: RobustnessValues;
   checks: VerificationCheck[];
-  /** The analysis' order-effect result when it has one (issue 12); shown as one line. */
-  order_effect?: unknown;
+  /** Per player: choice rate of the first-listed action in two-action games (½ without an order effect). */
+  order_effect?: { player: string; decisions: number; first_listed_rate: EstimateWithCi }[];
 }
 
 export interface SensitivityResult {

@@ -492,6 +492,25 @@ export class Store {
   private filterParams(filter: RecordFilter): Record<string, string | null> {
     return { ...filterParams(filter), principal: this.principalScope };
   }
+
+  /** The order-effect counts (issue 12): live two-action one-shot decisions by whether the choice was listed first. */
+  firstListedCounts(filter: RecordFilter): FirstListedRow[] {
+    return this.stmt(
+      `SELECT m.player, count(*) AS decisions,
+              sum(d.action = json_extract(m.action_order, '$[0]')) AS first_listed
+       FROM decisions d JOIN matches m ON m.id = d.match_id
+       WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
+         AND json_array_length(m.action_order) = 2 AND ${FILTER_SQL}
+       GROUP BY m.player ORDER BY m.player`,
+    ).all(this.filterParams(filter)) as FirstListedRow[];
+  }
+}
+
+/** Per player: valid one-shot decisions of two-action games, and how many chose the first-listed action. */
+export interface FirstListedRow {
+  player: string;
+  decisions: number;
+  first_listed: number;
 }
 
 /** The shared WHERE clause of the analysis queries over `matches m`; parameters from filterParams. */

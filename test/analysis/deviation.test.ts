@@ -4,7 +4,9 @@ import {
   equilibriumDeviation,
   totalVariation,
 } from "../../src/analysis/deviation.js";
+import { nearestInHull } from "../../src/analysis/equilibrium-set.js";
 import {
+  harmony,
   prisonersDilemma,
   repeatedPd,
   rockPaperScissors,
@@ -92,5 +94,57 @@ describe("totalVariation", () => {
   it("is half the L1 distance", () => {
     expect(totalVariation([1, 0, 0], [0, 0.5, 0.5])).toBe(1);
     expect(totalVariation([0.5, 0.5], [0.25, 0.75])).toBe(0.25);
+  });
+});
+
+describe("equilibriumDeviation: exploitability never negative, distance to the equilibrium set", () => {
+  it("Harmony, all-defect: every reply earns the opponent less than equilibrium, so exploitability is 0", () => {
+    // Against D the column player earns 3 (C) or 2 (D); at (C,C) it earns 10: the signed gain is 3 − 10 = −7.
+    const deviation = equilibriumDeviation(harmony, { cooperate: 0, defect: 1 });
+    expect(deviation.exploitability.opponent_best_response_payoff).toBe(3);
+    expect(deviation.exploitability.opponent_equilibrium_payoff).toBe(10);
+    expect(deviation.exploitability.best_response_gain).toBe(-7);
+    expect(deviation.exploitability.raw).toBe(0);
+    expect(deviation.exploitability.normalized).toBe(0);
+  });
+
+  it("a strategy inside a component's hull is at distance 0 (degenerate game)", () => {
+    // Row payoffs [[1,0],[1,2]], column payoffs [[1,0],[0,1]]: against column T the row player is
+    // indifferent, and T is the column's best reply whenever row plays T with probability ≥ ½. The extreme
+    // equilibria (T,T), (½T+½B, T), (B,B); the row equilibrium set is {p_T ∈ [½, 1]} ∪ {p_T = 0}.
+    const game = {
+      actions: ["T", "B"],
+      u1: [
+        [1, 0],
+        [1, 2],
+      ],
+      u2: [
+        [1, 0],
+        [0, 1],
+      ],
+    };
+    const inside = equilibriumDeviation(game, { T: 0.75, B: 0.25 });
+    expect(inside.degenerate).toBe(true);
+    expect(inside.total_variation).toBeCloseTo(0, 12); // extreme points only would say 0.25
+    expect(inside.equilibrium_strategy.T).toBeCloseTo(0.75, 12);
+    expect(inside.exploitability.raw).toBeCloseTo(0, 12);
+    // p_T = 0.3 is 0.2 from the hull's end ½ and 0.3 from the pure (B,B).
+    const outside = equilibriumDeviation(game, { T: 0.3, B: 0.7 });
+    expect(outside.total_variation).toBeCloseTo(0.2, 12);
+    expect(outside.equilibrium_strategy.T).toBeCloseTo(0.5, 12);
+  });
+});
+
+describe("nearestInHull", () => {
+  it("finds the nearest point of a triangle's hull in total variation", () => {
+    // Hull of the three pure strategies is the whole simplex: distance 0 at p itself.
+    const simplex = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ];
+    expect(nearestInHull([0.2, 0.3, 0.5], simplex).totalVariation).toBeCloseTo(0, 12);
+    // Segment between (1,0,0) and (0,1,0): p = (0.2, 0.3, 0.5) must move its 0.5 of action 3: TV 0.5.
+    expect(nearestInHull([0.2, 0.3, 0.5], simplex.slice(0, 2)).totalVariation).toBeCloseTo(0.5, 12);
   });
 });

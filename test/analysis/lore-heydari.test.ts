@@ -31,10 +31,17 @@ describe("Lorè & Heydari (2024) reference counts", () => {
     expect(pick(cons)?.R.estimate).toBeCloseTo(0.3358451, 6);
     expect(pick(raw)?.pairwise_jsd[0]?.jsd).toBeCloseTo(0.657653, 6);
 
-    // gpt-4, harmony: 300/300 cooperate under both framings → R = 1 and Δ = 0, with point intervals.
+    // gpt-4, harmony: 300/300 cooperate under both framings → R = 1 and Δ = 0. Every permuted split is
+    // 300/300 too, so invariance has p = 1 and the R interval reaches 1; the cells are redrawn from
+    // 300.5/301 (an action never chosen), so the intervals are no longer single points (issue 12).
     const harmony = cons.games.find((g) => g.player === "gpt-4" && g.game === "harmony");
-    expect(harmony?.R).toEqual({ estimate: 1, ci: [1, 1] });
-    expect(harmony?.shift?.ci).toEqual([0, 0]);
+    expect(harmony?.R.estimate).toBe(1);
+    expect(harmony?.R.ci[1]).toBe(1);
+    expect(harmony?.invariance.p_value).toBe(1);
+    expect(harmony?.shift?.ci[0]).toBeLessThan(0);
+    expect(harmony?.shift?.ci[1]).toBeGreaterThan(0);
+    // gpt-4, PD: 0/300 vs 296/300 rejects invariance at the smallest p the permutations can give.
+    expect(pick(raw)?.invariance.p_value).toBe(1 / 2001);
 
     expect(cons.games).toHaveLength(12);
     expect(cons.players.map((p) => p.player)).toEqual(["gpt-3.5-turbo-16k", "gpt-4", "llama-2"]);
@@ -43,6 +50,7 @@ describe("Lorè & Heydari (2024) reference counts", () => {
       ["shifts_in_range", true],
       ["ci_ordered", true],
       ["ci_contains_estimate", true],
+      ["interval_at_boundary", false],
       ["aggregates_are_means", true],
       ["design_cells", true],
       ["design_decisions", true],

@@ -7,6 +7,7 @@ import {
   payoffSensitivityAnalysis,
 } from "../../src/analysis/payoff-sensitivity.js";
 import type { StageGame } from "../../src/domain/types.js";
+import { loadLoreHeydariCells } from "./lore-heydari-cells.js";
 
 /** A symmetric 2×2 game from the SPEC §2 row payoffs u1(C,C), u1(C,D), u1(D,C), u1(D,D). */
 function dilemma(
@@ -138,5 +139,20 @@ describe("payoffSensitivityAnalysis", () => {
         games: GAMES,
       }),
     ).toThrow(/Action 'share'/);
+  });
+});
+
+describe("pooled λ of the published counts", () => {
+  const published = loadLoreHeydariCells();
+  it.skipIf(published === null)("GPT-4 / business has its interval near 11.6, not 15.6 (wave-1 fit)", () => {
+    const { ["flat" as const]: _flat, ...dilemmas } = GAMES;
+    const result = payoffSensitivityAnalysis(published ?? [], { games: dilemmas, bootstrap: 2000, seed: 1 });
+    const pick = (player: string) =>
+      result.pooled.find((p) => p.player === player && p.framing === "business");
+    expect(pick("llama-2")?.lambda?.estimate).toBeCloseTo(5.050967, 5);
+    const gpt4 = pick("gpt-4")?.lambda;
+    expect(gpt4?.estimate).toBeCloseTo(10.677902, 5);
+    expect(gpt4?.ci[1]).toBeGreaterThan(11);
+    expect(gpt4?.ci[1]).toBeLessThan(12.5);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { normalQuantile } from "../../src/analysis/normal-quantile.js";
-import { expectedR2HalfWidth, powerAnalysis, trialsToDetectShift } from "../../src/analysis/power.js";
+import {
+  expectedR2HalfWidth,
+  powerAnalysis,
+  trialsToDetectShift,
+  trialsToExcludeInvariance,
+} from "../../src/analysis/power.js";
 
 describe("normalQuantile", () => {
   it("reproduces tabulated quantiles", () => {
@@ -44,5 +49,32 @@ describe("expectedR2HalfWidth", () => {
     const result = powerAnalysis({ baselineRate: 0.5, shift: 0.1, simulations: 10, bootstrap: 200 });
     expect(result.r2_precision.n).toBe(388);
     expect(result.r2_precision.shifted_rate).toBe(0.6);
+  });
+});
+
+describe("power with sessions and for a drop in R", () => {
+  it("multiplies the shift trials by Kish's design effect 1 + (m − 1)ρ", () => {
+    const independent = trialsToDetectShift({ baselineRate: 0.3, shift: 0.2 });
+    const clustered = trialsToDetectShift({
+      baselineRate: 0.3,
+      shift: 0.2,
+      decisionsPerSession: 10,
+      intraSessionCorrelation: 0.1,
+    });
+    expect(clustered.design_effect).toBeCloseTo(1.9, 12);
+    expect(clustered.trials_per_framing).toBe(Math.ceil(independent.trials_exact * 1.9 - 1e-9));
+    expect(() =>
+      trialsToDetectShift({ baselineRate: 0.3, shift: 0.2, intraSessionCorrelation: 1.5 }),
+    ).toThrow(/Intra-session correlation 1.5 is invalid/);
+  });
+
+  it("needs (z_.975 + z_.8)² / (4(1 − R) ln 2) trials per framing to exclude R = 1", () => {
+    // R = 0.95: (1.959964 + 0.841621)² = 7.848879; / (4 · 0.05 · 0.693147) = 56.62 → 57.
+    const r = trialsToExcludeInvariance({ trueR: 0.95 });
+    expect(r.noncentrality).toBeCloseTo(7.848879, 5);
+    expect(r.trials_exact).toBeCloseTo(56.618, 2);
+    expect(r.trials_per_framing).toBe(57);
+    expect(trialsToExcludeInvariance({ trueR: 0.99 }).trials_per_framing).toBe(284);
+    expect(() => trialsToExcludeInvariance({ trueR: 1 })).toThrow(/True R 1 is invalid/);
   });
 });

@@ -49,12 +49,18 @@ describe("a pre-registered one-shot study over MCP", () => {
     expect(again).toMatchObject({ study_id: study.study_id, created: false });
 
     const cellsByBlock: string[][] = [[], [], []];
+    const ordersByCell = new Map<string, string[]>();
     for (let t = 0; t < 12; t++) {
       const next = await call<Trial>(client, "next_trial", { study_id: study.study_id });
       expect(next.trial_index).toBe(t);
       const trial = next.trial as NonNullable<Trial["trial"]>;
       const match = deps.store.getMatch(trial.match_id);
       cellsByBlock[Math.floor(t / 4)]?.push(`${match?.game}/${match?.framing}`);
+      const cellKey = `${match?.game}/${match?.framing}`;
+      ordersByCell.set(cellKey, [
+        ...(ordersByCell.get(cellKey) ?? []),
+        (match?.action_order ?? []).join(","),
+      ]);
       await call(client, "submit_move", {
         match_id: trial.match_id,
         round: 1,
@@ -63,11 +69,17 @@ describe("a pre-registered one-shot study over MCP", () => {
     }
     // Permuted blocks: every block of 4 trials holds each of the 4 cells exactly once.
     for (const block of cellsByBlock) expect(new Set(block).size).toBe(4);
+    // Balanced action order: a cell's first two trials list the two actions in both orders.
+    for (const orders of ordersByCell.values()) {
+      expect(orders).toHaveLength(3);
+      expect(new Set(orders.slice(0, 2)).size).toBe(2);
+    }
     expect(await call<Trial>(client, "next_trial", { study_id: study.study_id })).toMatchObject({
       complete: true,
     });
 
     const report = await call<{
+      order_effect: { player: string; decisions: number; first_listed_rate: { estimate: number } }[];
       contrast: string;
       framings: string[];
       games: { game: string; R: { estimate: number }; shift: { estimate: number } }[];
@@ -77,6 +89,13 @@ describe("a pre-registered one-shot study over MCP", () => {
     expect(report.contrast).toBe("planned");
     expect(report.framings).toEqual(["business", "friend-sharing"]);
     expect(report.decisions).toBe(12);
+    // The story-swayed player ignores the order: in each cell's balanced pair of trials its choice is
+    // listed first once, and the third trial adds 0 or 1, so 4 to 8 of 12 decisions chose the first-listed.
+    expect(report.order_effect).toHaveLength(1);
+    expect(report.order_effect[0]?.decisions).toBe(12);
+    const first = (report.order_effect[0]?.first_listed_rate.estimate ?? 0) * 12;
+    expect(Math.round(first)).toBeGreaterThanOrEqual(4);
+    expect(Math.round(first)).toBeLessThanOrEqual(8);
     // All-defect under business, all-cooperate with friends: disjoint distributions, R = 0, shift = +1.
     for (const g of report.games) {
       expect(g.R.estimate).toBe(0);

@@ -23,7 +23,12 @@ describe("cellsFromRows", () => {
   it("orders clusters by content, so random session ids cannot change a seeded bootstrap", () => {
     const a = cellsFromRows([row("zz", "defect", 3), row("aa", "cooperate", 1)]);
     const b = cellsFromRows([row("aa", "defect", 3), row("zz", "cooperate", 1)]);
-    expect(a).toEqual(b);
+    const withoutIds = (cells: typeof a) => cells.map(({ cluster_ids: _ids, ...cell }) => cell);
+    expect(withoutIds(a)).toEqual(withoutIds(b));
+    // The session ids travel with their clusters (for the joint bootstrap across cells).
+    expect(a[0]?.clusters).toEqual([{ cooperate: 1 }, { defect: 3 }]);
+    expect(a[0]?.cluster_ids).toEqual(["aa", "zz"]);
+    expect(b[0]?.cluster_ids).toEqual(["zz", "aa"]);
   });
 
   it("refuses a cell that mixes live sessions with imported counts under one player label", () => {

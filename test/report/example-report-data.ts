@@ -105,6 +105,9 @@ export const EXAMPLE_REPORT: ReportData = {
     ],
     // (1 + 1 + 0.848 + 0.903) / 4 = 0.93775; (0 + 0 + 0.45 + 0.35) / 4 = 0.2
     pooled: { R: { estimate: 0.93775, ci: [0.89, 0.975] }, shift: { estimate: 0.2, ci: [0.13, 0.27] } },
+    order_effect: [
+      { player: "gpt-4o", decisions: 240, first_listed_rate: { estimate: 0.6, ci: [0.537, 0.66] } },
+    ],
     checks: [
       { name: "R in [0, 1]", ok: true, detail: "all 7 values of R lie in [0, 1]" },
       {

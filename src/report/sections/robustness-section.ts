@@ -90,20 +90,6 @@ export function shiftForestSpec(result: RobustnessResult): TopLevelSpec {
   };
 }
 
-/** One line for the analysis' order-effect result (issue 12), whatever its exact shape. */
-function orderEffectLine(result: RobustnessResult): SafeHtml {
-  const effect = result.order_effect;
-  if (effect === undefined || effect === null) return html``;
-  const text =
-    typeof effect === "object"
-      ? Object.entries(effect as Record<string, unknown>)
-          .filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v))
-          .map(([k, v]) => `${k} ${typeof v === "number" ? formatNumber(v) : String(v)}`)
-          .join(", ")
-      : String(effect);
-  return html`<p class="settings">Order effect (action order shown first vs second): ${text}.</p>`;
-}
-
 function shiftCells(shift: EstimateWithCi | null): SafeHtml {
   if (shift === null) return html`<td class="num">—</td><td class="num">—</td><td>—</td>`;
   const verdict = ciExcludesZero(shift.ci) ? "yes" : "no";
@@ -138,6 +124,17 @@ function settingsSentence(result: RobustnessResult): SafeHtml {
   return html`<p class="settings">Framings compared: ${result.framings.join(", ")}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${result.unit}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
 }
 
+/** The order effect per player: how often the first-listed action was chosen, against ½. */
+function orderEffectNote(result: RobustnessResult): SafeHtml {
+  const rows = result.order_effect ?? [];
+  if (rows.length === 0) return html``;
+  const items = rows.map(
+    (o) =>
+      html`<li>${o.player}: ${formatNumber(o.first_listed_rate.estimate)} of ${o.decisions.toLocaleString("en-US")} decisions, 95% CI ${formatCi(o.first_listed_rate.ci)}</li>`,
+  );
+  return html`<h3>Order effect</h3><p class="note">Study trials list the actions in every order equally often within each cell, so an agent without a preference for the first-listed action chooses it in ½ of two-action decisions. An interval excluding ½ is a primacy (above) or recency (below) bias.</p><ul>${items}</ul>`;
+}
+
 export async function robustnessSection(
   result: RobustnessResult | null | undefined,
   imported: ReadonlyMap<string, string> = new Map(),
@@ -161,7 +158,7 @@ export async function robustnessSection(
       "distribution of choices was identical under every framing; lower values mean the story moved the " +
       "choices (R = 0 would be completely different behaviour).",
   );
-  return html`<section id="robustness"><h2>Robustness</h2>${settingsSentence(result)}${orderEffectLine(result)}${forest}${figure}
-<h3>R and cooperation shift</h3>${robustnessTable(result, imported)}
+  return html`<section id="robustness"><h2>Robustness</h2>${settingsSentence(result)}${forest}${figure}
+<h3>R and cooperation shift</h3>${robustnessTable(result, imported)}${orderEffectNote(result)}
 <p class="note">Rows marked <em>all games</em> average the player's games with equal weight; the pooled row averages every (player, game). A shift whose interval excludes 0 is a framing effect distinguishable from sampling noise.</p></section>`;
 }

@@ -33,6 +33,7 @@ const deviation = z.object({
   exploitability: z.object({
     opponent_best_response_payoff: z.number(),
     opponent_equilibrium_payoff: z.number(),
+    best_response_gain: z.number(),
     raw: z.number(),
     normalized: z.number().nullable(),
   }),

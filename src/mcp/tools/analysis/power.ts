@@ -32,6 +32,20 @@ export const powerInputShape = {
     .default(1_000)
     .describe("Bootstrap replicates per simulated study"),
   seed: bootstrapShape.seed,
+  decisions_per_session: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(1)
+    .describe("Decisions each session makes per framing (sets the design effect with rho)"),
+  rho: z.number().min(0).max(1).default(0).describe("Intra-session correlation of decisions"),
+  true_r: z
+    .number()
+    .min(0)
+    .lt(1)
+    .optional()
+    .describe("A true robustness R < 1: trials per framing for the invariance test to exclude R = 1"),
 };
 
 /** The shift to plan for, from `delta` or `comparison` (exactly one of them). */
@@ -74,6 +88,9 @@ export function registerPower(server: McpServer, { analysis, caller }: ToolConte
             simulations: args.simulations,
             bootstrap: args.bootstrap,
             seed: args.seed,
+            decisionsPerSession: args.decisions_per_session,
+            intraSessionCorrelation: args.rho,
+            trueR: args.true_r,
           },
           caller.principal,
         );

@@ -1,0 +1,69 @@
+// The interval and bias-corrected estimate of a robustness statistic R (SPEC §4 "inference for
+// invariance"). R = 1 − max JSD is a maximum of plug-in divergences: biased down, and at R = 1 (every
+// framing alike, the case a robust agent lives in) its bootstrap distribution lies entirely below the
+// truth, so a percentile interval cannot cover it. The interval here combines two standard tools:
+//
+// - away from the boundary, a bias-adjusted percentile interval on the root scale D = √(1 − R) (for R without
+//   attenuation D = √(max JSD / ln 2), a distance that moves linearly with the framing effect): the
+//   percentile interval of D* sits one bootstrap bias b = mean D* − D̂ above where it should (resampled
+//   data add their own noise to a max), so it is moved by −b (Efron & Tibshirani 1993, §10.6), then mapped
+//   back to R = 1 − D². The interval is then centred on the plug-in D̂, so it contains the plug-in R.
+//   Measured on the bench/coverage grid: moving by −2b (centring on the bias-corrected estimate)
+//   under-covers (83% at .02 vs .10, n 30), no move under-covers the 11-framing max (85%);
+// - at the boundary, test inversion: R = 1 belongs to the confidence set exactly when the permutation test
+//   of invariance does not reject it at level 1 − confidence, so then the upper end is 1.
+import { percentileInterval } from "./percentile.js";
+
+export const ROBUSTNESS_INTERVAL_METHOD =
+  "bias-adjusted percentile bootstrap on D = √(1 − R): [q_lo(D*), q_hi(D*)] − (mean D* − D̂), mapped back by R = 1 − D² and clipped to [0, 1]; the upper end is 1 whenever the permutation test of invariance does not reject at level 1 − confidence (test inversion at R = 1)";
+
+export const INVARIANCE_METHOD =
+  "permutation test: framing labels reassigned at random within each game (whole sessions when the player's sessions made several decisions), framing sizes kept; statistic max JSD (mean over games for players and the pool); p = (1 + #{T* ≥ T})/(1 + permutations)";
+
+export interface RobustnessInference {
+  readonly estimate: number;
+  readonly ci: readonly [number, number];
+  /** 1 − D_bc² with D_bc = 2D̂ − mean D*: the bootstrap bias correction (Efron & Tibshirani 1993, §10.6) on the root scale. */
+  readonly biasCorrected: number;
+  /** Permutation p-value of "all framings share one distribution". */
+  readonly pValue: number;
+}
+
+const clip = (x: number): number => Math.min(1, Math.max(0, x));
+
+/** Relative slack for "T* ≥ T": the permuted and observed statistics are the same sums in another order. */
+const TIE = 1e-12;
+
+/**
+ * `bootstrap` and `permutation` are the statistic's replicates under resampling and under the null; both
+ * are reordered (their values are not needed afterwards).
+ */
+export function robustnessInference(
+  estimate: number,
+  bootstrap: Float64Array,
+  permutation: Float64Array,
+  confidence: number,
+): RobustnessInference {
+  // R* ≤ R̂ is the same event as max JSD* ≥ max JSD (attenuation is a positive affine map).
+  let extreme = 0;
+  for (let r = 0; r < permutation.length; r++) {
+    if ((permutation[r] as number) <= estimate + TIE) extreme++;
+  }
+  const pValue = (1 + extreme) / (1 + permutation.length);
+  // On the root scale D = √(1 − R) (a distance, near-linear in the framing effect) the bootstrap bias
+  // b = mean D* − D̂ is removed from the percentile interval: [q_lo − b, q_hi − b].
+  const root = (r: number): number => Math.sqrt(Math.max(0, 1 - r));
+  let rootSum = 0;
+  for (let r = 0; r < bootstrap.length; r++) {
+    const d = root(bootstrap[r] as number);
+    bootstrap[r] = d;
+    rootSum += d;
+  }
+  const shift = root(estimate) - rootSum / bootstrap.length; // −b
+  const [dLow, dHigh] = percentileInterval(bootstrap, confidence);
+  const back = (d: number): number => clip(1 - Math.max(0, d) ** 2);
+  const biasCorrected = back(2 * root(estimate) - rootSum / bootstrap.length);
+  const lower = back(dHigh + shift);
+  const upper = pValue > 1 - confidence ? 1 : back(dLow + shift);
+  return { estimate, ci: [Math.min(lower, upper), upper], biasCorrected, pValue };
+}
