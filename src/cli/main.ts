@@ -6,7 +6,9 @@ import { type Command, parseCommandArgs } from "./command.js";
 import { demoCommand } from "./demo.js";
 import { importCommand } from "./import.js";
 import { reportCommand } from "./report.js";
+import { runCommand } from "./run.js";
 import { serveCommand } from "./serve.js";
+import { studyCommand } from "./study.js";
 
 const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -14,6 +16,8 @@ const COMMANDS: readonly Command[] = [
   analyzeCommand,
   demoCommand,
   reportCommand,
+  studyCommand,
+  runCommand,
 ];
 
 function overview(): string {

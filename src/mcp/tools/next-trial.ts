@@ -24,13 +24,20 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
       inputSchema: z.object({
         study_id: z.string().trim().min(1).max(100),
         player: playerSchema,
+        in_progress: z
+          .array(z.string().max(100))
+          .max(1000)
+          .optional()
+          .describe(
+            "match_ids you are playing right now, for a client that plays several trials at once: none of them is resumed, so the call gets another trial",
+          ),
       }),
       outputSchema,
       annotations: RECORDING,
     },
-    async ({ study_id, player }) =>
+    async ({ study_id, player, in_progress }) =>
       answering("next_trial", () => {
-        const next = nextTrial(deps, caller, study_id, player);
+        const next = nextTrial(deps, caller, study_id, player, in_progress);
         if (next.complete) {
           return toolAnswer(
             {

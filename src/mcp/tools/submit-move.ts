@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { modelCallsFromMeta } from "../../play/model-call.js";
 import { submitMove } from "../../play/submit-move.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
@@ -47,9 +48,11 @@ export function registerSubmitMove(server: McpServer, { deps, caller }: ToolCont
       outputSchema,
       annotations: IDEMPOTENT_RECORDING,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("submit_move", () => {
-        const outcome = submitMove(deps, caller, args);
+        // A runner (`same-game run`) reports the model calls behind the reply here; hosts send nothing.
+        const model_calls = modelCallsFromMeta(ctx.mcpReq._meta as Record<string, unknown> | undefined);
+        const outcome = submitMove(deps, caller, { ...args, model_calls });
         if (outcome.kind === "invalid") {
           return { content: [{ type: "text" as const, text: outcome.message }], isError: true };
         }
