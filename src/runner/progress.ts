@@ -31,7 +31,8 @@ export function lineProgress(write: (text: string) => void, everyMs = 5000): Pro
   let last = -Infinity;
   return (stats, total) => {
     const now = performance.now();
-    if (now - last < everyMs) return;
+    // Nothing to say before the server has told the study's size.
+    if (now - last < everyMs || total.trialsPerPlayer === null) return;
     last = now;
     write(`same-game run: ${describe(stats, total).line}\n`);
   };

@@ -1,0 +1,126 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MODEL_CALLS_META_KEY } from "../../src/play/model-call.js";
+import { registerStudy } from "../../src/play/studies.js";
+import { call, connectClient, tempDeps } from "../support/harness.js";
+
+// What the runner needs of the server, seen through a real SDK client: concurrent trials from next_trial
+// (in_progress), and the model calls of a reply carried in the request _meta of submit_move.
+
+let deps: ReturnType<typeof tempDeps>;
+let client: Client;
+let studyId: string;
+beforeEach(async () => {
+  deps = tempDeps();
+  client = await connectClient(deps, { player: "runner" });
+  await client.listTools();
+  studyId = registerStudy(deps, {
+    name: "surface",
+    games: ["prisoners-dilemma"],
+    framings: ["business", "friend-sharing"],
+    trials_per_cell: 2,
+  }).study_id;
+});
+afterEach(async () => {
+  await client.close();
+  deps.dispose();
+});
+
+interface Next {
+  complete: boolean;
+  resumed: boolean;
+  trial_index: number | null;
+  trial: { match_id: string; round: number; labels: string[] } | null;
+}
+
+const modelCall = {
+  provider: "openai",
+  requested_model: "m",
+  reported_model: "m-2026",
+  mode: "text",
+  style: "zero-shot",
+  sample_index: 0,
+  decoding: { temperature: 0, max_tokens: 16 },
+  prompt_tokens: 120,
+  completion_tokens: 3,
+  latency_ms: 42.5,
+  retries: 1,
+  finish_reason: "stop",
+  raw_reply: '{"text":"x"}',
+  called_at: "2026-12-01T09:00:00.000Z",
+};
+
+describe("the runner's use of the player surface", () => {
+  it("next_trial resumes an open trial unless it is in_progress, then hands out the next one", async () => {
+    const a = await call<Next>(client, "next_trial", { study_id: studyId });
+    // Without in_progress the open trial is resumed (a host agent's retry)…
+    const again = await call<Next>(client, "next_trial", { study_id: studyId });
+    expect([again.resumed, again.trial?.match_id]).toEqual([true, a.trial?.match_id]);
+    // …with it, each concurrent taker gets its own.
+    const b = await call<Next>(client, "next_trial", { study_id: studyId, in_progress: [a.trial?.match_id] });
+    const c = await call<Next>(client, "next_trial", {
+      study_id: studyId,
+      in_progress: [a.trial?.match_id, b.trial?.match_id],
+    });
+    expect([a.trial_index, b.trial_index, c.trial_index]).toEqual([0, 1, 2]);
+    expect(new Set([a, b, c].map((t) => t.trial?.match_id)).size).toBe(3);
+    const d = await call<Next>(client, "next_trial", {
+      study_id: studyId,
+      in_progress: [a, b, c].map((t) => t.trial?.match_id),
+    });
+    const all = [a, b, c, d].map((t) => t.trial?.match_id);
+    // Four trials out, none finished: nothing left to hand out but the ones in progress.
+    const none = await call<Next>(client, "next_trial", { study_id: studyId, in_progress: all });
+    expect(none.complete).toBe(true);
+  });
+
+  it("records the model calls sent in _meta beside the attempt, and charges their tokens", async () => {
+    const next = await call<Next>(client, "next_trial", { study_id: studyId });
+    const trial = next.trial as NonNullable<Next["trial"]>;
+    const result = await client.callTool({
+      name: "submit_move",
+      arguments: { match_id: trial.match_id, round: 1, choice: trial.labels[0] },
+      _meta: { [MODEL_CALLS_META_KEY]: [modelCall, { ...modelCall, sample_index: 1, completion_tokens: 5 }] },
+    });
+    expect(result.isError).toBeFalsy();
+    const rows = deps.store.db
+      .prepare(
+        "SELECT seq, sample_index, reported_model, prompt_tokens, completion_tokens, decoding_json FROM model_calls",
+      )
+      .all();
+    expect(rows).toEqual([
+      {
+        seq: 0,
+        sample_index: 0,
+        reported_model: "m-2026",
+        prompt_tokens: 120,
+        completion_tokens: 3,
+        decoding_json: '{"temperature":0,"max_tokens":16}',
+      },
+      {
+        seq: 1,
+        sample_index: 1,
+        reported_model: "m-2026",
+        prompt_tokens: 120,
+        completion_tokens: 5,
+        decoding_json: '{"temperature":0,"max_tokens":16}',
+      },
+    ]);
+    // No `tokens` argument: the decision is charged what the calls report, 123 + 125.
+    expect(deps.store.getDecision(trial.match_id, 1)?.tokens).toBe(248);
+  });
+
+  it("refuses a malformed _meta entry with the field named, recording nothing", async () => {
+    const next = await call<Next>(client, "next_trial", { study_id: studyId });
+    const trial = next.trial as NonNullable<Next["trial"]>;
+    const result = await client.callTool({
+      name: "submit_move",
+      arguments: { match_id: trial.match_id, round: 1, choice: trial.labels[0] },
+      _meta: { [MODEL_CALLS_META_KEY]: [{ ...modelCall, prompt_tokens: -5 }] },
+    });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("0.prompt_tokens");
+    expect(deps.store.listAttempts(trial.match_id, 1)).toEqual([]);
+    expect(deps.store.getDecision(trial.match_id, 1)).toBeUndefined();
+  });
+});
