@@ -94,8 +94,8 @@ export type NextTrial =
 
 /**
  * `next_trial`: the player's unfinished trial of the study if there is one, else the next cell of its
- * permuted-block schedule. A client playing several trials at once lists the ones it holds in
- * `inProgress`, so each concurrent call gets a trial of its own. Count and insert happen in one IMMEDIATE transaction, so two processes can't
+ * permuted-block schedule. A client playing several trials at once passes the ones it holds
+ * as `held`, so each concurrent call gets a trial of its own. Count and insert happen in one IMMEDIATE transaction, so two processes can't
  * hand out the same trial.
  */
 export function nextTrial(
@@ -103,14 +103,14 @@ export function nextTrial(
   caller: Caller,
   studyId: string,
   requestedPlayer?: string,
-  inProgress: readonly string[] = [],
+  held: readonly string[] = [],
 ): NextTrial {
   const { study, design, cells } = loadStudy(deps, studyId);
   const player = playerLabel(caller, requestedPlayer);
   const total = cells.length * design.trials_per_cell;
   ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
-    const open = deps.store.openStudyMatch(study.id, player, inProgress);
+    const open = deps.store.openStudyMatch(study.id, player, held);
     if (open) {
       const view = currentRoundView(deps, open);
       return {

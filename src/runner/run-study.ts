@@ -58,8 +58,8 @@ const FAILED_TRIALS_IN_A_ROW = 5;
 
 /**
  * `same-game run`: plays the player's remaining trials of a study, `concurrency` at a time, each in a
- * fresh conversation. Trials come from next_trial (the server's balanced, blinded schedule); one a
- * worker holds is listed in `in_progress` so a concurrent call gets another, and an open trial of an
+ * fresh conversation. Trials come from next_trial (the server's balanced, blinded schedule) with
+ * `concurrent`, so a trial one worker holds is never handed to another, and an open trial of an
  * earlier, interrupted run is resumed first — so a run stopped anywhere ends, when run again, with
  * exactly the designed trials.
  */
@@ -68,30 +68,25 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   const main = await openSeat(options, options.seat, stats);
   const opponent = options.opponent ? await openSeat(options, options.opponent, stats) : null;
   const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null };
-  const inFlight = new Set<string>();
   const abandoned = new Set<string>();
   let started = 0;
   let resumed = 0;
   let complete = false;
   let failuresInARow = 0;
-  let assigning: Promise<unknown> = Promise.resolve();
   const report = () => options.onProgress?.(stats, total);
 
-  /** next_trial calls one at a time, so each sees the trials the previous one handed out. */
+  /**
+   * next_trial with `concurrent`: the server never hands this connection a trial it already holds, so
+   * workers ask at the same time without racing, and a trial given up on is not retried in this run.
+   */
   const nextTrial = async (): Promise<Record<string, unknown>> => {
-    const call = assigning.then(() =>
-      main.connection.require("next_trial", {
-        study_id: options.studyId,
-        player: main.connection.player,
-        in_progress: [...inFlight, ...abandoned],
-      }),
-    );
-    assigning = call.catch(() => undefined);
-    const next = await call;
+    const next = await main.connection.require("next_trial", {
+      study_id: options.studyId,
+      player: main.connection.player,
+      concurrent: true,
+    });
     total.trialsPerPlayer = next.trials_per_player as number;
     if (next.complete !== true) {
-      const trial = next.trial as TrialView;
-      inFlight.add(trial.match_id);
       if (next.resumed === true) resumed++;
       // Open trials are resumed before any new one is assigned, so the first new index counts them.
       else total.finishedBefore ??= (next.trial_index as number) - resumed;
@@ -128,7 +123,6 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
           stats.stop(`${FAILED_TRIALS_IN_A_ROW} trials in a row failed; the last: ${message}`);
         }
       } finally {
-        inFlight.delete(view.match_id);
         report();
       }
     }

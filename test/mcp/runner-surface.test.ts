@@ -51,27 +51,32 @@ const modelCall = {
 };
 
 describe("the runner's use of the player surface", () => {
-  it("next_trial resumes an open trial unless it is in_progress, then hands out the next one", async () => {
+  it("next_trial resumes an open trial, but with concurrent never hands out one this connection holds", async () => {
     const a = await call<Next>(client, "next_trial", { study_id: studyId });
-    // Without in_progress the open trial is resumed (a host agent's retry)…
+    // Without concurrent the open trial is resumed (a host agent asking again)…
     const again = await call<Next>(client, "next_trial", { study_id: studyId });
     expect([again.resumed, again.trial?.match_id]).toEqual([true, a.trial?.match_id]);
-    // …with it, each concurrent taker gets its own.
-    const b = await call<Next>(client, "next_trial", { study_id: studyId, in_progress: [a.trial?.match_id] });
-    const c = await call<Next>(client, "next_trial", {
-      study_id: studyId,
-      in_progress: [a.trial?.match_id, b.trial?.match_id],
-    });
-    expect([a.trial_index, b.trial_index, c.trial_index]).toEqual([0, 1, 2]);
-    expect(new Set([a, b, c].map((t) => t.trial?.match_id)).size).toBe(3);
-    const d = await call<Next>(client, "next_trial", {
-      study_id: studyId,
-      in_progress: [a, b, c].map((t) => t.trial?.match_id),
-    });
-    const all = [a, b, c, d].map((t) => t.trial?.match_id);
-    // Four trials out, none finished: nothing left to hand out but the ones in progress.
-    const none = await call<Next>(client, "next_trial", { study_id: studyId, in_progress: all });
+    // …with it, concurrent calls each get their own trial; a is resumed once (it was not taken with
+    // concurrent), then never again.
+    const taken = await Promise.all(
+      [1, 2, 3, 4].map(() => call<Next>(client, "next_trial", { study_id: studyId, concurrent: true })),
+    );
+    expect(taken.map((t) => t.trial?.match_id ?? "complete")).toEqual([
+      a.trial?.match_id,
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+    ]);
+    expect(taken.map((t) => t.trial_index)).toEqual([0, 1, 2, 3]);
+    expect(new Set(taken.map((t) => t.trial?.match_id)).size).toBe(4);
+    // All four positions are out and held: nothing is left to hand this connection.
+    const none = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
     expect(none.complete).toBe(true);
+    // Another connection (a restarted runner) resumes the held-but-open trials.
+    const other = await connectClient(deps, { player: "runner" });
+    const resumed = await call<Next>(other, "next_trial", { study_id: studyId, concurrent: true });
+    expect([resumed.resumed, resumed.trial_index]).toEqual([true, 0]);
+    await other.close();
   });
 
   it("records the model calls sent in _meta beside the attempt, and charges their tokens", async () => {

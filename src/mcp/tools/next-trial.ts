@@ -15,6 +15,8 @@ const outputSchema = z.object({
 });
 
 export function registerNextTrial(server: McpServer, { deps, caller }: ToolContext): void {
+  // Trials this connection took with `concurrent`: one server per connection, so this set is per client.
+  const held = new Set<string>();
   server.registerTool(
     "next_trial",
     {
@@ -24,20 +26,20 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
       inputSchema: z.object({
         study_id: z.string().trim().min(1).max(100),
         player: playerSchema,
-        in_progress: z
-          .array(z.string().max(100))
-          .max(1000)
+        concurrent: z
+          .boolean()
           .optional()
           .describe(
-            "match_ids you are playing right now, for a client that plays several trials at once: none of them is resumed, so the call gets another trial",
+            "true when you play several trials at once over this connection: a trial it already holds is never handed out again, so every call gets its own",
           ),
       }),
       outputSchema,
       annotations: RECORDING,
     },
-    async ({ study_id, player, in_progress }) =>
+    async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
-        const next = nextTrial(deps, caller, study_id, player, in_progress);
+        const next = nextTrial(deps, caller, study_id, player, concurrent ? [...held] : []);
+        if (concurrent && !next.complete) held.add(next.view.match_id);
         if (next.complete) {
           return toolAnswer(
             {
