@@ -69,13 +69,26 @@ describe("the runner's use of the player surface", () => {
     ]);
     expect(taken.map((t) => t.trial_index)).toEqual([0, 1, 2, 3]);
     expect(new Set(taken.map((t) => t.trial?.match_id)).size).toBe(4);
-    // All four positions are out and held: nothing is left to hand this connection.
+    // Each concurrently taken trial is its own context, so its moves are recorded under its own session.
+    for (const t of taken) {
+      const trial = t.trial as NonNullable<Next["trial"]>;
+      await call(client, "submit_move", { match_id: trial.match_id, round: 1, choice: trial.labels[0] });
+    }
+    const sessions = taken.map((t) => deps.store.getDecision(t.trial?.match_id as string, 1)?.session_id);
+    expect(new Set(sessions).size).toBe(4);
+    for (const id of sessions) expect(deps.store.getSession(id as string)?.player).toBe("runner");
+    // All four positions are out (and finished): the study is complete for this player.
     const none = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
     expect(none.complete).toBe(true);
-    // Another connection (a restarted runner) resumes the held-but-open trials.
+  });
+
+  it("hands a held-but-open trial to another connection (a restarted runner), never to its holder", async () => {
+    const held = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
     const other = await connectClient(deps, { player: "runner" });
     const resumed = await call<Next>(other, "next_trial", { study_id: studyId, concurrent: true });
-    expect([resumed.resumed, resumed.trial_index]).toEqual([true, 0]);
+    expect([resumed.resumed, resumed.trial?.match_id]).toEqual([true, held.trial?.match_id]);
+    const mine = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
+    expect([mine.resumed, mine.trial_index]).toEqual([false, 1]);
     await other.close();
   });
 

@@ -1,6 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { playerLabel } from "../../play/caller.js";
 import { nextTrial } from "../../play/studies.js";
+import { heldTrials, openTrialSession } from "../../play/trial-sessions.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { RECORDING } from "./annotations.js";
@@ -15,8 +17,6 @@ const outputSchema = z.object({
 });
 
 export function registerNextTrial(server: McpServer, { deps, caller }: ToolContext): void {
-  // Trials this connection took with `concurrent`: one server per connection, so this set is per client.
-  const held = new Set<string>();
   server.registerTool(
     "next_trial",
     {
@@ -30,7 +30,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
           .boolean()
           .optional()
           .describe(
-            "true when you play several trials at once over this connection: a trial it already holds is never handed out again, so every call gets its own",
+            "true when you play several trials at once, each in a fresh context, over this connection: a trial it already holds is never handed out again, so every call gets its own, and each trial is recorded as a session of its own",
           ),
       }),
       outputSchema,
@@ -38,8 +38,10 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
     },
     async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
-        const next = nextTrial(deps, caller, study_id, player, concurrent ? [...held] : []);
-        if (concurrent && !next.complete) held.add(next.view.match_id);
+        const next = nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []);
+        if (concurrent && !next.complete) {
+          openTrialSession(deps, caller, next.view.match_id, playerLabel(caller, player));
+        }
         if (next.complete) {
           return toolAnswer(
             {

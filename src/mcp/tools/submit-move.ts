@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { modelCallsFromMeta } from "../../play/model-call.js";
 import { submitMove } from "../../play/submit-move.js";
+import { callerForMatch } from "../../play/trial-sessions.js";
 import type { ToolContext } from "../tool-context.js";
 import { answering, toolAnswer } from "../tool-result.js";
 import { IDEMPOTENT_RECORDING } from "./annotations.js";
@@ -52,7 +53,7 @@ export function registerSubmitMove(server: McpServer, { deps, caller }: ToolCont
       answering("submit_move", () => {
         // A runner (`same-game run`) reports the model calls behind the reply here; hosts send nothing.
         const model_calls = modelCallsFromMeta(ctx.mcpReq._meta as Record<string, unknown> | undefined);
-        const outcome = submitMove(deps, caller, { ...args, model_calls });
+        const outcome = submitMove(deps, callerForMatch(caller, args.match_id), { ...args, model_calls });
         if (outcome.kind === "invalid") {
           return { content: [{ type: "text" as const, text: outcome.message }], isError: true };
         }
