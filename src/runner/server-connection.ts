@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { packageRoot } from "../package-root.js";
 import { MODEL_CALLS_META_KEY, type ModelCall } from "../play/model-call.js";
+import { UsageError } from "../usage-error.js";
 import type { ToolSpec } from "./endpoint.js";
 
 /** Where the runner's MCP server is: a `same-game serve` it spawns over stdio, or a Streamable HTTP URL. */
@@ -51,9 +52,14 @@ export class ServerConnection {
       );
     } else {
       const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers } }),
-      );
+      try {
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers } }),
+        );
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new UsageError(`cannot open an MCP session at --server ${target.url}: ${reason}`);
+      }
     }
     return new ServerConnection(client, player);
   }
@@ -89,10 +95,13 @@ export class ServerConnection {
     };
   }
 
-  /** A call the runner makes for itself: an error result is an Error with the server's words. */
+  /**
+   * A call the runner makes for itself: an error result (an unknown study, say) is the user's to fix, a
+   * UsageError with the server's words.
+   */
   async require(name: string, args: Structured): Promise<Structured> {
     const answer = await this.call(name, args);
-    if (answer.isError || answer.structured === null) throw new Error(`${name}: ${answer.text}`);
+    if (answer.isError || answer.structured === null) throw new UsageError(`${name}: ${answer.text}`);
     return answer.structured;
   }
 

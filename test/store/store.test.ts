@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { packageRoot } from "../../src/package-root.js";
 import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 
@@ -52,10 +53,16 @@ describe("Store", () => {
     expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
     const versions = store.db.prepare("SELECT version FROM schema_migrations").all();
-    expect(versions).toEqual([{ version: 1 }]);
+    // Every numbered file of db/, once, in order.
+    const files = readdirSync(join(packageRoot(), "db"))
+      .filter((f) => /^\d{3}_/.test(f))
+      .sort();
+    expect(versions).toEqual(files.map((f) => ({ version: Number(f.slice(0, 3)) })));
     store.close();
     store = new Store(join(dir, "record.db")); // reopening applies nothing twice
-    expect(store.db.prepare("SELECT count(*) AS n FROM schema_migrations").get()).toEqual({ n: 1 });
+    expect(store.db.prepare("SELECT count(*) AS n FROM schema_migrations").get()).toEqual({
+      n: files.length,
+    });
   });
 
   it("round-trips a match with its JSON columns and a player name holding SQL quotes", () => {
