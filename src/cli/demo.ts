@@ -1,19 +1,27 @@
 import { failedChecks, repeatedTable, robustnessTable, sensitivityTable } from "../agents/demo-summary.js";
 import { runDemo } from "../agents/run-demo.js";
+import { runRunnerDemo } from "../runner/runner-demo.js";
 import { type Command, numberFlag, stringFlag } from "./command.js";
 import { outputPath } from "./output-file.js";
 
 export const demoCommand: Command = {
   name: "demo",
   summary: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",
-  usage: "same-game demo [--db PATH] [--seed N] [--trials N] [--out FILE.html]",
+  usage:
+    "same-game demo [--db PATH] [--seed N] [--trials N] [--out FILE.html]\n       same-game demo --runner [--trials N]   (same-game run against a built-in scripted endpoint)",
   options: {
+    runner: { type: "boolean" },
     db: { type: "string" },
     seed: { type: "string" },
     trials: { type: "string" },
     out: { type: "string" },
   },
   async run(args) {
+    if (args.values.runner === true) {
+      const trialsPerCell = numberFlag(args, "trials", { min: 2, max: 1000, integer: true }) ?? 20;
+      await runRunnerDemo({ trialsPerCell, write: (text) => process.stdout.write(text) });
+      return;
+    }
     const out = stringFlag(args, "out");
     const progress = process.stderr.isTTY ? progressBar() : undefined;
     const result = await runDemo({

@@ -9,7 +9,9 @@ import { demoCommand } from "./demo.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { reportCommand } from "./report.js";
+import { runCommand } from "./run.js";
 import { serveCommand } from "./serve.js";
+import { studyCommand } from "./study.js";
 
 const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -18,6 +20,8 @@ const COMMANDS: readonly Command[] = [
   demoCommand,
   reportCommand,
   exportCommand,
+  studyCommand,
+  runCommand,
 ];
 
 function overview(): string {

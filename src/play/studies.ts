@@ -96,7 +96,8 @@ export type NextTrial =
 /**
  * `next_trial`: the player's unfinished trial of the study if there is one, else the next cell of its
  * permuted-block schedule. Trials are counted per principal: another token using the same player label
- * has its own schedule and never meets these matches. Count and insert happen in one IMMEDIATE transaction, so two processes can't
+ * has its own schedule and never meets these matches. A client playing several trials at once passes
+ * the ones it holds as `held`, so each concurrent call gets a trial of its own. Count and insert happen in one IMMEDIATE transaction, so two processes can't
  * hand out the same trial.
  */
 export function nextTrial(
@@ -104,13 +105,14 @@ export function nextTrial(
   caller: Caller,
   studyId: string,
   requestedPlayer?: string,
+  held: readonly string[] = [],
 ): NextTrial {
   const { study, design, cells } = loadStudy(deps, studyId);
   const player = playerLabel(caller, requestedPlayer);
   const total = cells.length * design.trials_per_cell;
   ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
-    const open = deps.store.openStudyMatch(study.id, player, caller.principal);
+    const open = deps.store.openStudyMatch(study.id, player, caller.principal, held);
     if (open) {
       const view = currentRoundView(deps, open);
       return {

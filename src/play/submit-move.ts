@@ -10,6 +10,7 @@ import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
 import { currentRoundView, playerRound, type RoundView, requireMatch } from "./match-view.js";
+import { type ModelCall, totalTokens } from "./model-call.js";
 import type { PlayDeps } from "./play-deps.js";
 import { ensureCallerSession } from "./start-match.js";
 
@@ -22,6 +23,8 @@ export interface SubmitMoveArgs {
   choice: string;
   rationale?: string;
   tokens?: number;
+  /** The model calls behind this reply, when a runner sent them (request `_meta`). */
+  model_calls?: readonly ModelCall[];
 }
 
 /** The recorded outcome of a round, as the agent is told it (in the framing's words). */
@@ -78,16 +81,19 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       server_version: SERVER_VERSION,
       catalog_fingerprint: deps.catalog.fingerprint,
     };
-    deps.store.insertAttempt({
+    const attemptId = deps.store.insertAttempt({
       match_id: match.id,
       round: args.round,
       session_id: caller.sessionId,
       raw_text: args.choice,
       action: parsed.ok ? parsed.action : null,
       invalid_reason: parsed.ok ? null : parsed.reason,
-      tokens: args.tokens ?? null,
+      tokens: args.tokens ?? (args.model_calls ? totalTokens(args.model_calls) : null),
       created_at: now,
     });
+    if (args.model_calls && args.model_calls.length > 0) {
+      deps.store.insertModelCalls(attemptId, match.id, args.round, args.model_calls);
+    }
     const { invalid, tokens } = deps.store.attemptTotals(match.id, args.round);
     if (!parsed.ok && invalid < MAX_INVALID_ATTEMPTS) {
       return {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
+import type { ModelCall } from "../play/model-call.js";
 import { UsageError } from "../usage-error.js";
 import { applyMigrations } from "./migrations.js";
 import { checkRecordSchema, checkSqliteHeader, integrityCheck, knownSchemaVersion } from "./record-file.js";
@@ -46,6 +47,18 @@ export interface MatchSummaryRow {
   status: "open" | "finished";
   rounds_played: number;
   started_at: string;
+}
+
+/** One (player, cell) of a study's trials, as `study show` reports progress. */
+export interface StudyTrialCountRow {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  style: string;
+  opponent: string;
+  finished: number;
+  open: number;
 }
 
 /** How often one action was chosen (validly) in one (player, game, variant, framing) cell: the same shape
@@ -201,12 +214,31 @@ export class Store {
     return row.n;
   }
 
-  /** The player's unfinished trial of a study, if any: `next_trial` resumes it instead of assigning anew. */
-  openStudyMatch(studyId: string, player: string, principal: string): MatchRecord | undefined {
+  /** Trials of a study by player and cell: how many are finished and how many still open. */
+  studyTrialCounts(studyId: string): StudyTrialCountRow[] {
+    return this.stmt(
+      `SELECT player, game, variant, framing, style, opponent,
+              sum(status = 'finished') AS finished, sum(status = 'open') AS open
+       FROM matches WHERE study_id = ? GROUP BY player, game, variant, framing, style, opponent
+       ORDER BY player, game, variant, framing, style, opponent`,
+    ).all(studyId) as StudyTrialCountRow[];
+  }
+
+  /**
+   * The player's unfinished trial of a study under this principal, if any, other than those in `skip`
+   * (trials the client is already playing): `next_trial` resumes it instead of assigning anew.
+   */
+  openStudyMatch(
+    studyId: string,
+    player: string,
+    principal: string,
+    skip: readonly string[] = [],
+  ): MatchRecord | undefined {
     const row = this.stmt(
       `SELECT * FROM matches WHERE study_id = ? AND player = ? AND principal = ? AND status = 'open'
+         AND id NOT IN (SELECT value FROM json_each(?))
        ORDER BY trial_index LIMIT 1`,
-    ).get(studyId, player, principal) as MatchRow | undefined;
+    ).get(studyId, player, principal, JSON.stringify(skip)) as MatchRow | undefined;
     return row && toMatchRecord(row);
   }
 
@@ -328,12 +360,36 @@ export class Store {
       ?.text;
   }
 
-  insertAttempt(attempt: AttemptRecord): void {
+  /** Records one attempt and returns its id. */
+  insertAttempt(attempt: AttemptRecord): number {
     requireWellFormedText(attempt, { raw_text: "reply (choice)" });
-    this.stmt(
+    const info = this.stmt(
       `INSERT INTO attempts (match_id, round, session_id, raw_text, action, invalid_reason, tokens, created_at)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)`,
     ).run(attempt);
+    return Number(info.lastInsertRowid);
+  }
+
+  /** The model calls behind one attempt (sent by a runner), in the order they were made. */
+  insertModelCalls(attemptId: number, matchId: string, round: number, calls: readonly ModelCall[]): void {
+    const insert = this.stmt(
+      `INSERT INTO model_calls (attempt_id, match_id, round, seq, provider, requested_model, reported_model,
+         mode, style, sample_index, decoding_json, prompt_tokens, completion_tokens, latency_ms, retries,
+         finish_reason, raw_reply, called_at)
+       VALUES (@attempt_id, @match_id, @round, @seq, @provider, @requested_model, @reported_model,
+         @mode, @style, @sample_index, @decoding_json, @prompt_tokens, @completion_tokens, @latency_ms,
+         @retries, @finish_reason, @raw_reply, @called_at)`,
+    );
+    for (const [seq, { decoding, ...call }] of calls.entries()) {
+      insert.run({
+        ...call,
+        attempt_id: attemptId,
+        match_id: matchId,
+        round,
+        seq,
+        decoding_json: JSON.stringify(decoding),
+      });
+    }
   }
 
   /** How many replies of a round were invalid, and the tokens its attempts reported (null if none did). */

@@ -1,6 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { playerLabel } from "../../../play/caller.js";
 import { nextTrial } from "../../../play/studies.js";
+import { heldTrials, openTrialSession } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -25,13 +27,22 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
       inputSchema: z.object({
         study_id: z.string().trim().min(1).max(100).describe("The study id you were given"),
         player: playerSchema,
+        concurrent: z
+          .boolean()
+          .optional()
+          .describe(
+            "true when you play several trials at once, each in a fresh context, over this connection: a trial it already holds is never handed out again, so every call gets its own, and each trial is recorded as a session of its own",
+          ),
       }),
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: RECORDING,
     },
-    async ({ study_id, player }) =>
+    async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
-        const next = nextTrial(deps, caller, study_id, player);
+        const next = nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []);
+        if (concurrent && !next.complete) {
+          openTrialSession(deps, caller, next.view.match_id, playerLabel(caller, player));
+        }
         if (next.complete) {
           return toolAnswer(
             {

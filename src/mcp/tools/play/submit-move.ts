@@ -1,6 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { modelCallsFromMeta } from "../../../play/model-call.js";
 import { submitMove } from "../../../play/submit-move.js";
+import { callerForMatch } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -48,9 +50,11 @@ export function registerSubmitMove(server: McpServer, { deps, caller }: ToolCont
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: IDEMPOTENT_RECORDING,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("submit_move", () => {
-        const outcome = submitMove(deps, caller, args);
+        // A runner (`same-game run`) reports the model calls behind the reply here; hosts send nothing.
+        const model_calls = modelCallsFromMeta(ctx.mcpReq._meta as Record<string, unknown> | undefined);
+        const outcome = submitMove(deps, callerForMatch(caller, args.match_id), { ...args, model_calls });
         if (outcome.kind === "invalid") {
           return { content: [{ type: "text" as const, text: outcome.message }], isError: true };
         }

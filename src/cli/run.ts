@@ -1,0 +1,175 @@
+import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
+import type { Decoding, ModelEndpoint, Provider } from "../runner/endpoint.js";
+import { openAiEndpoint } from "../runner/openai-endpoint.js";
+import { lineProgress, terminalProgress } from "../runner/progress.js";
+import { DEFAULT_RETRY } from "../runner/retry.js";
+import { runStudy, type SeatOptions } from "../runner/run-study.js";
+import type { ServerTarget } from "../runner/server-connection.js";
+import { styleNamed } from "../runner/styles.js";
+import { summaryText } from "../runner/summary.js";
+import { UsageError } from "../usage-error.js";
+import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
+import { resolveDatabasePath } from "./database-path.js";
+
+const PROVIDERS: readonly Provider[] = ["openai", "anthropic"];
+const MODES = ["tools", "text"] as const;
+const DEFAULT_KEY_VARIABLE: Record<Provider, string> = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+};
+
+export const runCommand: Command = {
+  name: "run",
+  summary:
+    "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
+  usage: [
+    "same-game run --study ID --model NAME [--provider openai|anthropic] [--base-url URL] [--api-key-env VAR]",
+    "              [--player LABEL] [--mode tools|text] [--style zero-shot|cot|persona] [--samples K]",
+    "              [--temperature T] [--max-tokens N] [--concurrency N] [--max-trials N] [--timeout SECONDS]",
+    "              [--retries N] [--opponent-model NAME [--opponent-provider P] [--opponent-base-url URL]",
+    "              [--opponent-api-key-env VAR] [--opponent-player LABEL]]",
+    "              [--db PATH | --server URL [--server-token-env VAR]]",
+    "  Keys come from the environment (OPENAI_API_KEY / ANTHROPIC_API_KEY, or --api-key-env VAR) and are",
+    "  never written anywhere. A local server (Ollama, vLLM) with --base-url needs no key.",
+  ].join("\n"),
+  options: {
+    study: { type: "string" },
+    model: { type: "string" },
+    provider: { type: "string" },
+    "base-url": { type: "string" },
+    "api-key-env": { type: "string" },
+    player: { type: "string" },
+    mode: { type: "string" },
+    style: { type: "string" },
+    samples: { type: "string" },
+    temperature: { type: "string" },
+    "max-tokens": { type: "string" },
+    concurrency: { type: "string" },
+    "max-trials": { type: "string" },
+    timeout: { type: "string" },
+    retries: { type: "string" },
+    "opponent-model": { type: "string" },
+    "opponent-provider": { type: "string" },
+    "opponent-base-url": { type: "string" },
+    "opponent-api-key-env": { type: "string" },
+    "opponent-player": { type: "string" },
+    db: { type: "string" },
+    server: { type: "string" },
+    "server-token-env": { type: "string" },
+  },
+  async run(args) {
+    if (args.positionals.length > 0) {
+      throw new UsageError(`run takes no positional arguments, got "${args.positionals.join(" ")}".`);
+    }
+    const studyId = required(args, "study");
+    const mode = oneOf(args, "mode", MODES) ?? "tools";
+    const samples = numberFlag(args, "samples", { min: 1, max: 25, integer: true }) ?? 1;
+    if (samples > 1 && mode !== "text") {
+      throw new UsageError(`--samples ${samples} needs --mode text (majority voting reads text replies).`);
+    }
+    const style = styleNamed(stringFlag(args, "style") ?? "zero-shot");
+    const decoding: Decoding = {
+      ...(args.values.temperature !== undefined
+        ? { temperature: numberFlag(args, "temperature", { min: 0, max: 2 }) as number }
+        : {}),
+      max_tokens: numberFlag(args, "max-tokens", { min: 1, max: 1_000_000, integer: true }) ?? 1024,
+    };
+    const seat = (prefix: "" | "opponent-", model: string): SeatOptions => ({
+      endpoint: endpointFor(args, prefix, model, decoding),
+      player: stringFlag(args, `${prefix}player`) ?? model,
+      mode,
+      style,
+      samples,
+    });
+    const main = seat("", required(args, "model"));
+    const opponentModel = stringFlag(args, "opponent-model");
+    const opponent = opponentModel === undefined ? undefined : seat("opponent-", opponentModel);
+    if (opponent && opponent.player === main.player) {
+      throw new UsageError(
+        `--opponent-model plays as "${opponent.player}", the same label as --model; give it --opponent-player LABEL.`,
+      );
+    }
+    const target = serverTarget(args);
+    const retries = numberFlag(args, "retries", { min: 0, max: 100, integer: true });
+    const progress = process.stderr.isTTY
+      ? terminalProgress((text) => process.stderr.write(text))
+      : lineProgress((text) => process.stderr.write(text));
+    const summary = await runStudy({
+      studyId,
+      target,
+      seat: main,
+      opponent,
+      concurrency: numberFlag(args, "concurrency", { min: 1, max: 256, integer: true }) ?? 4,
+      maxTrials: numberFlag(args, "max-trials", { min: 1, max: 10_000_000, integer: true }),
+      timeoutMs: (numberFlag(args, "timeout", { min: 0.1, max: 3600 }) ?? 120) * 1000,
+      retry: retries === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, retries },
+      onProgress: progress,
+      onTrialError: (matchId, message) =>
+        process.stderr.write(`\nsame-game run: trial ${matchId} failed: ${message}\n`),
+    });
+    if (process.stderr.isTTY) process.stderr.write("\n");
+    const where = target.kind === "stdio" ? ` --db ${target.dbPath}` : "";
+    process.stdout.write(
+      `${summaryText(summary, `same-game analyze robustness --study ${studyId} --players ${main.player}${where}`)}\n`,
+    );
+    if (summary.stats.stopReason !== null) {
+      process.stderr.write(`same-game run: stopped: ${summary.stats.stopReason}\n`);
+      process.exitCode = 1;
+    }
+  },
+};
+
+function required(args: ParsedArgs, name: string): string {
+  const value = stringFlag(args, name);
+  if (value === undefined || value.trim() === "") throw new UsageError(`run needs --${name}.`);
+  return value;
+}
+
+function oneOf<T extends string>(args: ParsedArgs, name: string, valid: readonly T[]): T | undefined {
+  const value = stringFlag(args, name);
+  if (value === undefined) return undefined;
+  if (!(valid as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of ${valid.join(", ")}, got "${value}".`);
+  }
+  return value as T;
+}
+
+/** The endpoint of one seat; its key is read from the environment here and goes only to the client. */
+function endpointFor(args: ParsedArgs, prefix: string, model: string, decoding: Decoding): ModelEndpoint {
+  const provider =
+    oneOf(args, `${prefix}provider`, PROVIDERS) ??
+    (prefix ? oneOf(args, "provider", PROVIDERS) : undefined) ??
+    "openai";
+  const baseURL =
+    stringFlag(args, `${prefix}base-url`) ?? (prefix ? stringFlag(args, "base-url") : undefined);
+  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) {
+    throw new UsageError(`--${prefix}base-url must be an http(s) URL, got "${baseURL}".`);
+  }
+  const variable =
+    stringFlag(args, `${prefix}api-key-env`) ??
+    (prefix ? stringFlag(args, "api-key-env") : undefined) ??
+    DEFAULT_KEY_VARIABLE[provider];
+  const key = process.env[variable];
+  if ((key === undefined || key === "") && baseURL === undefined) {
+    throw new UsageError(
+      `run needs an API key for ${provider} in the environment variable ${variable} (or --${prefix}api-key-env VAR), or --${prefix}base-url of a local server.`,
+    );
+  }
+  // Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the client libraries want one.
+  const apiKey = key || "no-key";
+  const options = { model, baseURL, apiKey, decoding };
+  return provider === "anthropic" ? anthropicEndpoint(options) : openAiEndpoint(options);
+}
+
+function serverTarget(args: ParsedArgs): ServerTarget {
+  const url = stringFlag(args, "server");
+  if (url === undefined) return { kind: "stdio", dbPath: resolveDatabasePath(stringFlag(args, "db")) };
+  if (args.values.db !== undefined) throw new UsageError("run takes --db PATH or --server URL, not both.");
+  if (!/^https?:\/\//.test(url)) throw new UsageError(`--server must be an http(s) URL, got "${url}".`);
+  const tokenVariable = stringFlag(args, "server-token-env");
+  const token = tokenVariable === undefined ? undefined : process.env[tokenVariable];
+  if (tokenVariable !== undefined && !token) {
+    throw new UsageError(`--server-token-env ${tokenVariable}: that environment variable is not set.`);
+  }
+  return { kind: "http", url, token };
+}

@@ -1,0 +1,105 @@
+import { ZodError } from "zod";
+import { registerStudy } from "../play/studies.js";
+import { studyOverview, studyProgress } from "../queries/study-progress-query.js";
+import { UsageError } from "../usage-error.js";
+import type { Command, ParsedArgs } from "./command.js";
+import { readText } from "./import-counts.js";
+import { printResult, withDeps } from "./open-deps.js";
+
+type Action = (args: ParsedArgs, rest: string[]) => Promise<void>;
+
+/** `study register FILE.json`: the register_study design from a file; prints its id and design hash. */
+async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<void> {
+  if (!file) throw new UsageError("study register needs a design file: same-game study register FILE.json.");
+  refuseExtra("register", extra);
+  let design: unknown;
+  try {
+    design = JSON.parse(readText(file));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file} is not JSON: ${(error as Error).message}.`);
+  }
+  await withDeps(args, (deps) => {
+    const study = designErrors(file, () => registerStudy(deps, design));
+    printResult(
+      args,
+      study,
+      `${study.study_id} ${study.design_hash}\n${study.created ? "registered" : "already registered"}: ${study.name} (${study.cells} cells, ${study.trials_per_player} trials per player)`,
+    );
+  });
+}
+
+async function list(args: ParsedArgs, extra: string[]): Promise<void> {
+  refuseExtra("list", extra);
+  await withDeps(args, (deps) => {
+    const studies = studyOverview(deps);
+    const lines = studies.map(
+      (s) =>
+        `${s.study_id}  ${s.created_at.slice(0, 19)}  ${String(s.cells).padStart(3)} cells  ${String(s.trials_per_player).padStart(6)} trials/player  ${s.players} player(s)  ${s.name}`,
+    );
+    printResult(args, { studies }, lines.length > 0 ? lines.join("\n") : "No studies registered yet.");
+  });
+}
+
+async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
+  if (!id) throw new UsageError("study show needs a study id (see same-game study list).");
+  refuseExtra("show", extra);
+  await withDeps(args, (deps) => {
+    const progress = studyProgress(deps, id);
+    const header = [
+      `${progress.study_id}: ${progress.name}`,
+      `design hash ${progress.design_hash}; ${progress.cells.length} cells × ${progress.design.trials_per_cell} trials = ${progress.trials_per_player} trials per player`,
+      `design: ${JSON.stringify(progress.design)}`,
+    ];
+    const players = progress.players.map(
+      (p) => `player ${p.player}: ${p.finished}/${progress.trials_per_player} finished, ${p.open} open`,
+    );
+    const cells = progress.cells.map(
+      (c) =>
+        `  ${c.game} ${c.variant} ${c.framing} ${c.style} ${c.opponent}: ${
+          Object.entries(c.finished)
+            .map(([player, n]) => `${player} ${n}/${progress.design.trials_per_cell}`)
+            .join(", ") || "no trials yet"
+        }`,
+    );
+    printResult(args, progress, [...header, ...players, "cells:", ...cells].join("\n"));
+  });
+}
+
+const ACTIONS: Record<string, Action> = { register, list, show };
+
+export const studyCommand: Command = {
+  name: "study",
+  summary: "register a study design from a file, list the studies, show one's design and progress",
+  usage: "same-game study register FILE.json | list | show ID [--db PATH] [--json]",
+  options: { db: { type: "string" }, json: { type: "boolean" } },
+  async run(args) {
+    const [action, ...rest] = args.positionals;
+    const run = action ? ACTIONS[action] : undefined;
+    if (!run) {
+      throw new UsageError(`study needs one of ${Object.keys(ACTIONS).join(", ")}, got "${action ?? ""}".`);
+    }
+    await run(args, rest);
+  },
+};
+
+function refuseExtra(action: string, extra: string[]): void {
+  if (extra.length > 0) throw new UsageError(`study ${action}: unexpected "${extra.join(" ")}".`);
+}
+
+/** A design the catalog or the schema refuses is the user's to fix: one line naming the bad field. */
+function designErrors<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof ZodError) {
+      const issue = error.issues[0];
+      const path = issue?.path.join(".") || "(top level)";
+      throw new UsageError(`${file}: ${path}: ${issue?.message ?? error.message}`);
+    }
+    if (error instanceof UsageError || (error instanceof Error && error.name === "Error")) {
+      throw new UsageError(`${file}: ${error.message}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { ContentBlockParam, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import {
+  type ChatRequest,
+  classifyStatus,
+  type Decoding,
+  EndpointError,
+  type Message,
+  type ModelEndpoint,
+  type ModelReply,
+  redact,
+  retryAfterMs,
+} from "./endpoint.js";
+
+/** The Anthropic Messages API through the official `@anthropic-ai/sdk`, its own retries off (see openai). */
+export function anthropicEndpoint(options: {
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  decoding: Decoding;
+}): ModelEndpoint {
+  const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  return {
+    provider: "anthropic",
+    model: options.model,
+    decoding: options.decoding,
+    async complete(request: ChatRequest, timeoutMs: number): Promise<ModelReply> {
+      try {
+        const response = await client.messages.create(
+          {
+            model: options.model,
+            system: request.system,
+            messages: toAnthropicMessages(request.messages),
+            ...(request.tools && request.tools.length > 0
+              ? { tools: request.tools.map(toAnthropicTool) }
+              : {}),
+            ...(options.decoding.temperature !== undefined
+              ? { temperature: options.decoding.temperature }
+              : {}),
+            max_tokens: options.decoding.max_tokens,
+          },
+          { timeout: timeoutMs },
+        );
+        const text = response.content
+          .flatMap((block) => (block.type === "text" ? [block.text] : []))
+          .join("");
+        const toolCalls = response.content.flatMap((block) =>
+          block.type === "tool_use"
+            ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }]
+            : [],
+        );
+        return {
+          text,
+          toolCalls,
+          reportedModel: response.model ?? null,
+          finishReason: response.stop_reason ?? null,
+          promptTokens: response.usage?.input_tokens ?? null,
+          completionTokens: response.usage?.output_tokens ?? null,
+        };
+      } catch (error) {
+        throw toEndpointError(error, options.apiKey);
+      }
+    },
+  };
+}
+
+/** Messages API turns: tool results go back as a user turn of tool_result blocks, consecutive ones merged. */
+function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      out.push({ role: "user", content: message.content });
+    } else if (message.role === "assistant") {
+      const blocks: ContentBlockParam[] = [];
+      if (message.text) blocks.push({ type: "text", text: message.text });
+      for (const call of message.toolCalls) {
+        blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parsedOrEmpty(call.arguments) });
+      }
+      out.push({ role: "assistant", content: blocks.length > 0 ? blocks : "" });
+    } else {
+      const block: ContentBlockParam = {
+        type: "tool_result",
+        tool_use_id: message.toolCallId,
+        content: message.content,
+        is_error: message.isError,
+      };
+      const last = out[out.length - 1];
+      if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
+      else out.push({ role: "user", content: [block] });
+    }
+  }
+  return out;
+}
+
+function parsedOrEmpty(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function toAnthropicTool(tool: { name: string; description: string; inputSchema: object }): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Tool.InputSchema,
+  };
+}
+
+function toEndpointError(error: unknown, key: string): EndpointError {
+  if (error instanceof Anthropic.APIConnectionTimeoutError) {
+    return new EndpointError("timeout", "the request timed out", null, null);
+  }
+  if (error instanceof Anthropic.APIConnectionError) {
+    return new EndpointError("server", redact(`connection failed: ${error.message}`, key), null, null);
+  }
+  if (error instanceof Anthropic.APIError) {
+    const status = error.status ?? null;
+    // Anthropic's 529 "overloaded" is a server condition like 503.
+    return new EndpointError(
+      classifyStatus(status, error.error),
+      redact(`HTTP ${status}: ${error.message}`, key),
+      status,
+      retryAfterMs(error.headers),
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new EndpointError("request", redact(message, key), null, null);
+}

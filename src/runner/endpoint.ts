@@ -1,0 +1,109 @@
+// What the runner needs of a model endpoint, independent of the provider's wire format: one conversation
+// in, one reply out. Each provider file maps this to its official client library.
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments as the model wrote them: JSON text, possibly malformed. */
+  readonly arguments: string;
+}
+
+export type Message =
+  | { readonly role: "user"; readonly content: string }
+  | { readonly role: "assistant"; readonly text: string; readonly toolCalls: readonly ToolCall[] }
+  | {
+      readonly role: "tool";
+      readonly toolCallId: string;
+      readonly name: string;
+      readonly content: string;
+      readonly isError: boolean;
+    };
+
+/** A tool offered to the model: name, description and JSON Schema exactly as the MCP server lists them. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  readonly system: string;
+  readonly messages: readonly Message[];
+  readonly tools?: readonly ToolSpec[];
+}
+
+export interface ModelReply {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  /** The model id the endpoint reports in its reply. */
+  readonly reportedModel: string | null;
+  readonly finishReason: string | null;
+  readonly promptTokens: number | null;
+  readonly completionTokens: number | null;
+}
+
+/** Decoding settings sent with every call, and recorded with it. */
+export interface Decoding {
+  readonly temperature?: number;
+  readonly max_tokens: number;
+}
+
+export type Provider = "openai" | "anthropic";
+
+export interface ModelEndpoint {
+  readonly provider: Provider;
+  readonly model: string;
+  readonly decoding: Decoding;
+  /** One request; throws EndpointError. `timeoutMs` bounds this request alone. */
+  complete(request: ChatRequest, timeoutMs: number): Promise<ModelReply>;
+}
+
+/**
+ * Why a call failed, as the retry policy needs it: `rate` and `server` and `timeout` are retried with
+ * backoff; `auth` and `quota` stop the run once they repeat; `request` (a 4xx the model can't fix by
+ * waiting) fails the trial. The message never contains the API key.
+ */
+export type FailureKind = "rate" | "server" | "timeout" | "auth" | "quota" | "request";
+
+export class EndpointError extends Error {
+  override readonly name = "EndpointError";
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status: number | null,
+    /** From Retry-After / retry-after-ms, when the endpoint sent it. */
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Classifies an HTTP failure; `body` is the provider's error object, used to tell quota from rate. */
+export function classifyStatus(status: number | null, body: unknown): FailureKind {
+  if (status === null) return "server";
+  if (status === 401 || status === 403) return "auth";
+  const text = JSON.stringify(body ?? "").toLowerCase();
+  if (status === 429) return /quota|billing|credit/.test(text) ? "quota" : "rate";
+  if (status === 402) return "quota";
+  if (status === 408 || status === 409 || status >= 500) return "server";
+  return "request";
+}
+
+/** Retry-After in milliseconds: `retry-after-ms`, or `retry-after` as seconds or an HTTP date. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
+  if (!headers) return null;
+  const ms = Number(headers.get("retry-after-ms"));
+  if (headers.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get("retry-after");
+  if (value === null) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** The text with every occurrence of the secret replaced, so no error or log can carry a key. */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 4) return text;
+  return text.split(secret).join("[redacted]");
+}

@@ -1,0 +1,120 @@
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import {
+  type ChatRequest,
+  classifyStatus,
+  type Decoding,
+  EndpointError,
+  type Message,
+  type ModelEndpoint,
+  type ModelReply,
+  redact,
+  retryAfterMs,
+} from "./endpoint.js";
+
+/**
+ * Any OpenAI-compatible `/v1/chat/completions` endpoint (OpenAI, vLLM, Ollama, LM Studio, llama.cpp,
+ * OpenRouter, Together), through the official `openai` client. The client's own retries are off: the
+ * runner retries, so it can count retries, honour Retry-After and stop on repeated auth errors.
+ */
+export function openAiEndpoint(options: {
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  decoding: Decoding;
+}): ModelEndpoint {
+  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  return {
+    provider: "openai",
+    model: options.model,
+    decoding: options.decoding,
+    async complete(request: ChatRequest, timeoutMs: number): Promise<ModelReply> {
+      try {
+        const response = await client.chat.completions.create(
+          {
+            model: options.model,
+            messages: toOpenAiMessages(request),
+            ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toOpenAiTool) } : {}),
+            ...(options.decoding.temperature !== undefined
+              ? { temperature: options.decoding.temperature }
+              : {}),
+            max_tokens: options.decoding.max_tokens,
+          },
+          { timeout: timeoutMs },
+        );
+        const choice = response.choices[0];
+        const message = choice?.message;
+        return {
+          text: message?.content ?? "",
+          toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
+            call.type === "function"
+              ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? "" }]
+              : [],
+          ),
+          reportedModel: response.model ?? null,
+          finishReason: choice?.finish_reason ?? null,
+          promptTokens: response.usage?.prompt_tokens ?? null,
+          completionTokens: response.usage?.completion_tokens ?? null,
+        };
+      } catch (error) {
+        throw toEndpointError(error, options.apiKey);
+      }
+    },
+  };
+}
+
+function toOpenAiMessages(request: ChatRequest): ChatCompletionMessageParam[] {
+  return [{ role: "system", content: request.system }, ...request.messages.map(toOpenAiMessage)];
+}
+
+function toOpenAiMessage(message: Message): ChatCompletionMessageParam {
+  switch (message.role) {
+    case "user":
+      return { role: "user", content: message.content };
+    case "assistant":
+      return message.toolCalls.length === 0
+        ? { role: "assistant", content: message.text }
+        : {
+            role: "assistant",
+            content: message.text || null,
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: "function" as const,
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          };
+    case "tool":
+      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+function toOpenAiTool(tool: { name: string; description: string; inputSchema: object }): ChatCompletionTool {
+  return {
+    type: "function",
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema as Record<string, unknown>,
+    },
+  };
+}
+
+function toEndpointError(error: unknown, key: string): EndpointError {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    return new EndpointError("timeout", "the request timed out", null, null);
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    return new EndpointError("server", redact(`connection failed: ${error.message}`, key), null, null);
+  }
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? null;
+    return new EndpointError(
+      classifyStatus(status, error.error),
+      redact(`HTTP ${status}: ${error.message}`, key),
+      status,
+      retryAfterMs(error.headers),
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new EndpointError("request", redact(message, key), null, null);
+}

@@ -1,0 +1,84 @@
+import { parseReply } from "../domain/parseReply.js";
+import type { ModelCall } from "../play/model-call.js";
+import { totalTokens } from "../play/model-call.js";
+import type { Message, ModelReply } from "./endpoint.js";
+import { callModel } from "./model-caller.js";
+import { finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
+
+/** More submissions than this for one round means the server is not advancing it: give the trial up. */
+const MAX_SUBMISSIONS_PER_ROUND = 8;
+
+/**
+ * Text mode, the published studies' design: the model is shown the prompt, its text reply is submitted
+ * verbatim. One conversation per match, started empty; a refused reply is answered with the server's
+ * words and the model replies again, in the same conversation.
+ */
+export async function playTextMatch(seat: Seat, first: TrialView): Promise<void> {
+  const messages: Message[] = [];
+  let view = first;
+  let userText = first.prompt;
+  let submissions = 0;
+  for (;;) {
+    messages.push({ role: "user", content: userText });
+    const calls: ModelCall[] = [];
+    const replies = await sample(seat, messages, calls);
+    const choice = majorityReply(replies, view.labels);
+    messages.push({ role: "assistant", text: choice, toolCalls: [] });
+    const answer = await submitReply(
+      seat,
+      { match_id: view.match_id, round: view.round, choice, tokens: totalTokens(calls) ?? undefined },
+      calls,
+    );
+    if (finishedMatch(answer)) return;
+    const next = answer.structured?.next as TrialView | null | undefined;
+    if (!answer.isError && next) {
+      submissions = 0;
+      view = next;
+      userText = `${answer.structured?.outcome as string}\n\n${next.prompt}`;
+      continue;
+    }
+    if (!answer.isError)
+      throw new Error(`submit_move neither finished nor continued the match: ${answer.text}`);
+    seat.settings.stats.invalidReplies++;
+    if (++submissions >= MAX_SUBMISSIONS_PER_ROUND) {
+      throw new Error(
+        `round ${view.round} of ${view.match_id} is still open after ${submissions} replies: ${answer.text}`,
+      );
+    }
+    userText = answer.text;
+  }
+}
+
+/** K replies to the same conversation (in parallel), every call recorded. */
+async function sample(seat: Seat, messages: readonly Message[], calls: ModelCall[]): Promise<string[]> {
+  const request = { system: seat.system, messages: [...messages] };
+  const results = await Promise.all(
+    Array.from({ length: seat.samples }, (_, i) => callModel(seat.settings, request, i)),
+  );
+  for (const { record } of results) calls.push(record);
+  return results.map(({ reply }) => replyText(reply));
+}
+
+function replyText(reply: ModelReply): string {
+  return reply.text;
+}
+
+/**
+ * Self-consistency: the reply whose label most replies chose (the first such reply, verbatim); ties go
+ * to the label reached first. With no readable reply, the first reply is submitted and refused.
+ */
+export function majorityReply(replies: readonly string[], labels: readonly string[]): string {
+  if (replies.length === 1) return replies[0] as string;
+  const labelMap = Object.fromEntries(labels.map((label) => [label, label]));
+  const votes = new Map<string, { count: number; reply: string }>();
+  for (const reply of replies) {
+    const parsed = parseReply(reply, labelMap);
+    if (!parsed.ok) continue;
+    const vote = votes.get(parsed.action) ?? { count: 0, reply };
+    vote.count++;
+    votes.set(parsed.action, vote);
+  }
+  let best: { count: number; reply: string } | undefined;
+  for (const vote of votes.values()) if (!best || vote.count > best.count) best = vote;
+  return best?.reply ?? (replies[0] as string);
+}

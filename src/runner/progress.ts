@@ -1,0 +1,39 @@
+import type { RunStats } from "./run-stats.js";
+import type { RunTotal } from "./run-study.js";
+
+export type ProgressSink = (stats: RunStats, total: RunTotal) => void;
+
+function describe(stats: RunStats, total: RunTotal): { done: number; of: number | null; line: string } {
+  const done = (total.finishedBefore ?? 0) + stats.trials;
+  const of = total.trialsPerPlayer;
+  const seconds = stats.elapsedSeconds();
+  const rate = seconds > 0 ? stats.trials / seconds : 0;
+  const line = `${done}/${of ?? "?"} trials, ${rate.toFixed(1)}/s, ${stats.tokens} tokens, ${stats.failedTrials} errors, ${stats.retries} retries`;
+  return { done, of, line };
+}
+
+/** A bar redrawn in place, for a terminal. */
+export function terminalProgress(write: (text: string) => void): ProgressSink {
+  const width = 28;
+  let last = 0;
+  return (stats, total) => {
+    const now = performance.now();
+    if (now - last < 100) return;
+    last = now;
+    const { done, of, line } = describe(stats, total);
+    const filled = of ? Math.min(width, Math.round((done / of) * width)) : 0;
+    write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${line}\u001b[K`);
+  };
+}
+
+/** Plain lines, at most one every `everyMs`, for logs and pipes. */
+export function lineProgress(write: (text: string) => void, everyMs = 5000): ProgressSink {
+  let last = -Infinity;
+  return (stats, total) => {
+    const now = performance.now();
+    // Nothing to say before the server has told the study's size.
+    if (now - last < everyMs || total.trialsPerPlayer === null) return;
+    last = now;
+    write(`same-game run: ${describe(stats, total).line}\n`);
+  };
+}

@@ -1,0 +1,64 @@
+import type { EndpointError, FailureKind } from "./endpoint.js";
+
+/** Consecutive auth or quota failures after which the run stops (one alone may be a proxy's hiccup). */
+export const FATAL_REPEATS = 3;
+
+/** The running totals of one `same-game run`, shared by its workers, read by the progress line. */
+export class RunStats {
+  trials = 0;
+  failedTrials = 0;
+  modelCalls = 0;
+  invalidReplies = 0;
+  retries = 0;
+  promptTokens = 0;
+  completionTokens = 0;
+  readonly retriesByKind: Partial<Record<FailureKind, number>> = {};
+  /** Why the run stopped early, once it must. */
+  stopReason: string | null = null;
+  private consecutiveFatal = 0;
+  readonly startedAt = performance.now();
+
+  called(prompt: number | null, completion: number | null): void {
+    this.modelCalls++;
+    this.promptTokens += prompt ?? 0;
+    this.completionTokens += completion ?? 0;
+    this.consecutiveFatal = 0;
+  }
+
+  retried(kind: FailureKind): void {
+    this.retries++;
+    this.retriesByKind[kind] = (this.retriesByKind[kind] ?? 0) + 1;
+  }
+
+  /** An auth or quota failure: after FATAL_REPEATS in a row, the run stops with the reason. */
+  fatalFailure(error: EndpointError): void {
+    this.consecutiveFatal++;
+    if (this.consecutiveFatal >= FATAL_REPEATS && this.stopReason === null) {
+      this.stopReason =
+        error.kind === "auth"
+          ? `the endpoint refused the credentials ${FATAL_REPEATS} times in a row (${error.message}); check the API key variable and --base-url`
+          : `the endpoint reports the quota or credit is exhausted ${FATAL_REPEATS} times in a row (${error.message})`;
+    }
+  }
+
+  stop(reason: string): void {
+    if (this.stopReason === null) this.stopReason = reason;
+  }
+
+  /** Throws once the run must stop, so no new request goes out. */
+  checkStopped(): void {
+    if (this.stopReason !== null) throw new StopSignal(this.stopReason);
+  }
+
+  get tokens(): number {
+    return this.promptTokens + this.completionTokens;
+  }
+
+  elapsedSeconds(): number {
+    return (performance.now() - this.startedAt) / 1000;
+  }
+}
+
+export class StopSignal extends Error {
+  override readonly name = "StopSignal";
+}

@@ -1,0 +1,179 @@
+import { roundViewText } from "../mcp/tools/play/play-schemas.js";
+import { UsageError } from "../usage-error.js";
+import type { ModelEndpoint } from "./endpoint.js";
+import type { CallSettings } from "./model-caller.js";
+import { playTextMatch } from "./play-text.js";
+import { playToolsMatch } from "./play-tools.js";
+import type { RetryPolicy } from "./retry.js";
+import { RunStats, StopSignal } from "./run-stats.js";
+import type { Seat, TrialView } from "./seat.js";
+import { ServerConnection, type ServerTarget } from "./server-connection.js";
+import { type RunnerStyle, systemMessage } from "./styles.js";
+
+/** One model at the table and how it is asked. */
+export interface SeatOptions {
+  readonly endpoint: ModelEndpoint;
+  /** The player label its decisions are recorded under. */
+  readonly player: string;
+  readonly mode: "tools" | "text";
+  readonly style: RunnerStyle;
+  readonly samples: number;
+}
+
+export interface RunOptions {
+  readonly studyId: string;
+  readonly target: ServerTarget;
+  readonly seat: SeatOptions;
+  /** A second model seated through join_match, for a study whose opponent is `agent`. */
+  readonly opponent?: SeatOptions;
+  readonly concurrency: number;
+  /** Stop after starting this many trials (a smoke run); all remaining trials otherwise. */
+  readonly maxTrials?: number;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  /** Called whenever the totals change, and with the study's size once known. */
+  readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
+  /** One line per failed trial (never containing a key). */
+  readonly onTrialError?: (matchId: string, message: string) => void;
+}
+
+/** How far the player is through the study: known once the server has answered the first next_trial. */
+export interface RunTotal {
+  trialsPerPlayer: number | null;
+  /** Trials finished before this run started, once it can be told. */
+  finishedBefore: number | null;
+}
+
+export interface RunSummary {
+  readonly stats: RunStats;
+  readonly total: RunTotal;
+  /** The server said the study is complete for this player. */
+  readonly complete: boolean;
+  /** Trials given up after errors; they stay open and the next run resumes them. */
+  readonly leftOpen: number;
+}
+
+/** Trials failing one after another this often mean the setup is wrong (model name, URL): stop. */
+const FAILED_TRIALS_IN_A_ROW = 5;
+
+/**
+ * `same-game run`: plays the player's remaining trials of a study, `concurrency` at a time, each in a
+ * fresh conversation. Trials come from next_trial (the server's balanced, blinded schedule) with
+ * `concurrent`, so a trial one worker holds is never handed to another, and an open trial of an
+ * earlier, interrupted run is resumed first — so a run stopped anywhere ends, when run again, with
+ * exactly the designed trials.
+ */
+export async function runStudy(options: RunOptions): Promise<RunSummary> {
+  const stats = new RunStats();
+  const main = await openSeat(options, options.seat, stats);
+  const opponent = options.opponent ? await openSeat(options, options.opponent, stats) : null;
+  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null };
+  const abandoned = new Set<string>();
+  let started = 0;
+  let resumed = 0;
+  let complete = false;
+  let failuresInARow = 0;
+  const report = () => options.onProgress?.(stats, total);
+
+  /**
+   * next_trial with `concurrent`: the server never hands this connection a trial it already holds, so
+   * workers ask at the same time without racing, and a trial given up on is not retried in this run.
+   */
+  const nextTrial = async (): Promise<Record<string, unknown>> => {
+    const next = await main.connection.require("next_trial", {
+      study_id: options.studyId,
+      player: main.connection.player,
+      concurrent: true,
+    });
+    total.trialsPerPlayer = next.trials_per_player as number;
+    if (next.complete !== true) {
+      if (next.resumed === true) resumed++;
+      // Open trials are resumed before any new one is assigned, so the first new index counts them.
+      else total.finishedBefore ??= (next.trial_index as number) - resumed;
+    } else {
+      total.finishedBefore ??= total.trialsPerPlayer - resumed;
+    }
+    return next;
+  };
+
+  const worker = async () => {
+    while (stats.stopReason === null && !complete) {
+      if (options.maxTrials !== undefined && started >= options.maxTrials) return;
+      started++;
+      const next = await nextTrial();
+      if (next.complete === true) {
+        complete = true;
+        started--;
+        return;
+      }
+      const view = next.trial as TrialView;
+      report();
+      try {
+        await playTrial(main, opponent, view);
+        stats.trials++;
+        failuresInARow = 0;
+      } catch (error) {
+        abandoned.add(view.match_id);
+        if (error instanceof StopSignal) return;
+        stats.failedTrials++;
+        const message = error instanceof Error ? error.message : String(error);
+        options.onTrialError?.(view.match_id, message);
+        if (error instanceof UsageError) stats.stop(message);
+        else if (++failuresInARow >= FAILED_TRIALS_IN_A_ROW) {
+          stats.stop(`${FAILED_TRIALS_IN_A_ROW} trials in a row failed; the last: ${message}`);
+        }
+      } finally {
+        report();
+      }
+    }
+  };
+
+  try {
+    report();
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+  } finally {
+    await Promise.all([main.connection.close(), opponent?.connection.close()]);
+  }
+  return { stats, total, complete, leftOpen: abandoned.size };
+}
+
+async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
+  const connection = await ServerConnection.open(options.target, seat.player);
+  const settings: CallSettings = {
+    endpoint: seat.endpoint,
+    mode: seat.mode,
+    style: seat.style.id,
+    timeoutMs: options.timeoutMs,
+    retry: options.retry,
+    stats,
+  };
+  return {
+    connection,
+    settings,
+    system: systemMessage(seat.style, seat.mode),
+    samples: seat.samples,
+    tools: seat.mode === "tools" ? await connection.modelTools() : [],
+  };
+}
+
+/** One trial: the match from its current round, and the second seat's match when a model sits there. */
+async function playTrial(main: Seat, opponent: Seat | null, view: TrialView): Promise<void> {
+  if (opponent === null) return playSeat(main, view);
+  const joined = await opponent.connection.call("join_match", {
+    match_id: view.match_id,
+    player: opponent.connection.player,
+  });
+  if (joined.isError || joined.structured === null) {
+    if (/played against/.test(joined.text)) {
+      throw new UsageError(`--opponent-model needs a study whose opponent is "agent": ${joined.text}`);
+    }
+    throw new Error(`join_match: ${joined.text}`);
+  }
+  await Promise.all([playSeat(main, view), playSeat(opponent, joined.structured as unknown as TrialView)]);
+}
+
+function playSeat(seat: Seat, view: TrialView): Promise<void> {
+  return seat.settings.mode === "tools"
+    ? playToolsMatch(seat, roundViewText(view), view)
+    : playTextMatch(seat, view);
+}

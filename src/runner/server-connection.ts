@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { packageRoot } from "../package-root.js";
+import { MODEL_CALLS_META_KEY, type ModelCall } from "../play/model-call.js";
+import { UsageError } from "../usage-error.js";
+import type { ToolSpec } from "./endpoint.js";
+
+/** Where the runner's MCP server is: a `same-game serve` it spawns over stdio, or a Streamable HTTP URL. */
+export type ServerTarget =
+  | { readonly kind: "stdio"; readonly dbPath: string; readonly cliPath?: string }
+  | { readonly kind: "http"; readonly url: string; readonly token?: string };
+
+/**
+ * The only tools the model is ever shown, by name, with the description and schema the server lists.
+ * The runner itself calls next_trial (and join_match for a second seat) so assignment stays the
+ * server's, and no other tool's name or description reaches the model.
+ */
+export const MODEL_TOOLS = ["submit_move", "get_match"] as const;
+
+const RUNNER_VERSION: string = (
+  JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
+).version;
+
+export type Structured = Record<string, unknown>;
+
+export interface ToolAnswer {
+  readonly isError: boolean;
+  readonly text: string;
+  readonly structured: Structured | null;
+}
+
+/** One MCP connection of the runner: one seat (player label), one server session. */
+export class ServerConnection {
+  private constructor(
+    private readonly client: Client,
+    readonly player: string,
+  ) {}
+
+  static async open(target: ServerTarget, player: string): Promise<ServerConnection> {
+    const client = new Client({ name: "same-game-runner", version: RUNNER_VERSION });
+    if (target.kind === "stdio") {
+      const cliPath = target.cliPath ?? join(packageRoot(), "dist", "cli", "main.js");
+      // The spawned server gets the SDK's reduced environment: no API key reaches it.
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [cliPath, "serve", "--db", target.dbPath, "--player", player],
+          stderr: "ignore",
+        }),
+      );
+    } else {
+      const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+      try {
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers } }),
+        );
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new UsageError(`cannot open an MCP session at --server ${target.url}: ${reason}`);
+      }
+    }
+    return new ServerConnection(client, player);
+  }
+
+  /** The whitelisted play tools as the server lists them; the run cannot go on without submit_move. */
+  async modelTools(): Promise<ToolSpec[]> {
+    const { tools } = await this.client.listTools();
+    const offered = tools.filter((t) => (MODEL_TOOLS as readonly string[]).includes(t.name));
+    if (!offered.some((t) => t.name === "submit_move")) {
+      throw new Error("The server lists no submit_move tool; is this a same-game server?");
+    }
+    return offered.map((t) => ({
+      name: t.name,
+      description: t.description ?? "",
+      inputSchema: t.inputSchema as Record<string, unknown>,
+    }));
+  }
+
+  /** Calls a tool; `modelCalls` travel in the request `_meta` for the server to record beside the reply. */
+  async call(name: string, args: Structured, modelCalls: readonly ModelCall[] = []): Promise<ToolAnswer> {
+    const result = await this.client.callTool({
+      name,
+      arguments: args,
+      ...(modelCalls.length > 0 ? { _meta: { [MODEL_CALLS_META_KEY]: modelCalls } } : {}),
+    });
+    const text = ((result.content ?? []) as { type: string; text?: string }[])
+      .map((c) => c.text ?? "")
+      .join("\n");
+    return {
+      isError: result.isError === true,
+      text,
+      structured: (result.structuredContent as Structured | undefined) ?? null,
+    };
+  }
+
+  /**
+   * A call the runner makes for itself: an error result (an unknown study, say) is the user's to fix, a
+   * UsageError with the server's words.
+   */
+  async require(name: string, args: Structured): Promise<Structured> {
+    const answer = await this.call(name, args);
+    if (answer.isError || answer.structured === null) throw new UsageError(`${name}: ${answer.text}`);
+    return answer.structured;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,267 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Conversation, type ScriptedReply, scriptedReply } from "./scripted-policy.js";
+
+// A model endpoint for tests, benchmarks and the runner demo: real HTTP on loopback speaking the
+// OpenAI chat-completions API (POST /v1/chat/completions) and the Anthropic Messages API (POST
+// /v1/messages), answering from the prompt through a reference agent, reporting usage, and injecting
+// the failures a real endpoint has on a schedule the caller sets.
+
+export interface ScriptedFaults {
+  /** Every n-th request is answered 429 with Retry-After: retryAfterSeconds. */
+  readonly rateLimitEvery?: number;
+  readonly retryAfterSeconds?: number;
+  /** Every n-th request is answered 500. */
+  readonly serverErrorEvery?: number;
+  /** Every n-th request is answered only after slowMs (longer than a client's timeout, say). */
+  readonly slowEvery?: number;
+  readonly slowMs?: number;
+  /** Every n-th tool call carries arguments that are not JSON. */
+  readonly malformedToolEvery?: number;
+  /** After this many answered requests, every request is 429 "insufficient_quota". */
+  readonly quotaAfter?: number;
+}
+
+export interface ScriptedEndpointOptions {
+  /** Time to answer each request (the model "thinking"). */
+  readonly delayMs?: number;
+  /** When set, requests must carry this key (Bearer / x-api-key); a wrong key is refused 401, echoing it. */
+  readonly apiKey?: string;
+  readonly faults?: ScriptedFaults;
+}
+
+/** A request as the endpoint received it, kept for tests to inspect. */
+export interface ReceivedRequest {
+  readonly api: "openai" | "anthropic";
+  readonly body: Record<string, unknown>;
+  readonly status: number;
+}
+
+export interface ScriptedEndpoint {
+  /** http://127.0.0.1:PORT */
+  readonly origin: string;
+  /** The base URL for an OpenAI client (origin + /v1); an Anthropic client takes `origin`. */
+  readonly openAiBaseUrl: string;
+  readonly requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startScriptedEndpoint(
+  options: ScriptedEndpointOptions = {},
+): Promise<ScriptedEndpoint> {
+  const requests: ReceivedRequest[] = [];
+  let received = 0;
+  let answered = 0;
+  const faults = options.faults ?? {};
+  const every = (n: number | undefined, k: number) => n !== undefined && n > 0 && k % n === 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const api = req.url?.startsWith("/v1/chat/completions")
+      ? "openai"
+      : req.url?.startsWith("/v1/messages")
+        ? "anthropic"
+        : null;
+    if (req.method !== "POST" || api === null) return send(res, 404, { error: { message: "not found" } });
+    const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    const k = ++received;
+    const log = (status: number) => requests.push({ api, body, status });
+    if (options.apiKey !== undefined) {
+      const given =
+        api === "openai"
+          ? (req.headers.authorization ?? "").replace(/^Bearer /, "")
+          : String(req.headers["x-api-key"] ?? "");
+      if (given !== options.apiKey) {
+        log(401);
+        // Real endpoints echo (part of) a wrong key; the runner must never pass it on.
+        return send(res, 401, {
+          error: { type: "authentication_error", message: `Incorrect API key provided: ${given}` },
+        });
+      }
+    }
+    if (faults.quotaAfter !== undefined && answered >= faults.quotaAfter) {
+      log(429);
+      return send(res, 429, {
+        error: { type: "insufficient_quota", message: "You exceeded your current quota." },
+      });
+    }
+    if (every(faults.rateLimitEvery, k)) {
+      log(429);
+      return send(
+        res,
+        429,
+        { error: { type: "rate_limit_error", message: "Rate limit reached." } },
+        {
+          "retry-after": String(faults.retryAfterSeconds ?? 1),
+        },
+      );
+    }
+    if (every(faults.serverErrorEvery, k)) {
+      log(500);
+      return send(res, 500, { error: { type: "server_error", message: "The server had an error." } });
+    }
+    if (every(faults.slowEvery, k)) await sleep(faults.slowMs ?? 5000);
+    if (options.delayMs) await sleep(options.delayMs);
+    if (res.destroyed) return log(499);
+    const conversation = api === "openai" ? openAiConversation(body) : anthropicConversation(body);
+    const reply = scriptedReply(conversation, k);
+    const malformed = reply.kind === "tool" && every(faults.malformedToolEvery, k);
+    const shown: ScriptedReply =
+      malformed && reply.kind === "tool"
+        ? { ...reply, arguments: `{"match_id": ${reply.arguments.slice(13, 30)}` }
+        : reply;
+    answered++;
+    log(200);
+    const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+    const completionTokens = Math.ceil((shown.kind === "text" ? shown.text : shown.arguments).length / 4) + 1;
+    const model = `${String(body.model)}-scripted-0001`;
+    send(
+      res,
+      200,
+      api === "openai"
+        ? openAiReply(model, shown, k, promptTokens, completionTokens)
+        : anthropicReply(model, shown, k, promptTokens, completionTokens),
+    );
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 400, { error: { message: String(error) } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    openAiBaseUrl: `${origin}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+type Json = Record<string, unknown>;
+
+function openAiConversation(body: Json): Conversation {
+  const messages = (body.messages ?? []) as Json[];
+  const texts = messages
+    .filter((m) => m.role === "user" || m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  const system = messages.find((m) => m.role === "system")?.content;
+  return {
+    model: String(body.model),
+    system: typeof system === "string" ? system : "",
+    texts,
+    toolsOffered: Array.isArray(body.tools) && body.tools.length > 0,
+  };
+}
+
+function anthropicConversation(body: Json): Conversation {
+  const texts: string[] = [];
+  for (const message of (body.messages ?? []) as Json[]) {
+    if (message.role !== "user") continue;
+    if (typeof message.content === "string") {
+      texts.push(message.content);
+      continue;
+    }
+    for (const block of message.content as Json[]) {
+      if (block.type === "text") texts.push(String(block.text));
+      if (block.type === "tool_result") {
+        const content = block.content;
+        texts.push(
+          typeof content === "string"
+            ? content
+            : (content as Json[]).map((c) => String(c.text ?? "")).join("\n"),
+        );
+      }
+    }
+  }
+  return {
+    model: String(body.model),
+    system: typeof body.system === "string" ? body.system : "",
+    texts,
+    toolsOffered: Array.isArray(body.tools) && body.tools.length > 0,
+  };
+}
+
+function openAiReply(
+  model: string,
+  reply: ScriptedReply,
+  k: number,
+  prompt: number,
+  completion: number,
+): Json {
+  const message =
+    reply.kind === "text"
+      ? { role: "assistant", content: reply.text }
+      : {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: `call_${k}`, type: "function", function: { name: reply.name, arguments: reply.arguments } },
+          ],
+        };
+  return {
+    id: `chatcmpl-${k}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message, finish_reason: reply.kind === "text" ? "stop" : "tool_calls" }],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
+}
+
+function anthropicReply(
+  model: string,
+  reply: ScriptedReply,
+  k: number,
+  prompt: number,
+  completion: number,
+): Json {
+  let input: unknown = {};
+  if (reply.kind === "tool") {
+    try {
+      input = JSON.parse(reply.arguments);
+    } catch {
+      // The Messages API always sends an object; a malformed call shows up as wrong fields instead.
+      input = { match_id: reply.arguments };
+    }
+  }
+  const content =
+    reply.kind === "text"
+      ? [{ type: "text", text: reply.text }]
+      : [{ type: "tool_use", id: `toolu_${k}`, name: reply.name, input }];
+  return {
+    id: `msg_${k}`,
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: reply.kind === "text" ? "end_turn" : "tool_use",
+    stop_sequence: null,
+    usage: { input_tokens: prompt, output_tokens: completion },
+  };
+}

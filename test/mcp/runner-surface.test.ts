@@ -1,0 +1,144 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MODEL_CALLS_META_KEY } from "../../src/play/model-call.js";
+import { registerStudy } from "../../src/play/studies.js";
+import { call, connectClient, tempDeps } from "../support/harness.js";
+
+// What the runner needs of the server, seen through a real SDK client: concurrent trials from next_trial
+// (in_progress), and the model calls of a reply carried in the request _meta of submit_move.
+
+let deps: ReturnType<typeof tempDeps>;
+let client: Client;
+let studyId: string;
+beforeEach(async () => {
+  deps = tempDeps();
+  client = await connectClient(deps, { player: "runner" });
+  await client.listTools();
+  studyId = registerStudy(deps, {
+    name: "surface",
+    games: ["prisoners-dilemma"],
+    framings: ["business", "friend-sharing"],
+    trials_per_cell: 2,
+  }).study_id;
+});
+afterEach(async () => {
+  await client.close();
+  deps.dispose();
+});
+
+interface Next {
+  complete: boolean;
+  resumed: boolean;
+  trial_index: number | null;
+  trial: { match_id: string; round: number; labels: string[] } | null;
+}
+
+const modelCall = {
+  provider: "openai",
+  requested_model: "m",
+  reported_model: "m-2026",
+  mode: "text",
+  style: "zero-shot",
+  sample_index: 0,
+  decoding: { temperature: 0, max_tokens: 16 },
+  prompt_tokens: 120,
+  completion_tokens: 3,
+  latency_ms: 42.5,
+  retries: 1,
+  finish_reason: "stop",
+  raw_reply: '{"text":"x"}',
+  called_at: "2026-12-01T09:00:00.000Z",
+};
+
+describe("the runner's use of the player surface", () => {
+  it("next_trial resumes an open trial, but with concurrent never hands out one this connection holds", async () => {
+    const a = await call<Next>(client, "next_trial", { study_id: studyId });
+    // Without concurrent the open trial is resumed (a host agent asking again)…
+    const again = await call<Next>(client, "next_trial", { study_id: studyId });
+    expect([again.resumed, again.trial?.match_id]).toEqual([true, a.trial?.match_id]);
+    // …with it, concurrent calls each get their own trial; a is resumed once (it was not taken with
+    // concurrent), then never again.
+    const taken = await Promise.all(
+      [1, 2, 3, 4].map(() => call<Next>(client, "next_trial", { study_id: studyId, concurrent: true })),
+    );
+    expect(taken.map((t) => t.trial?.match_id ?? "complete")).toEqual([
+      a.trial?.match_id,
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+    ]);
+    expect(taken.map((t) => t.trial_index)).toEqual([0, 1, 2, 3]);
+    expect(new Set(taken.map((t) => t.trial?.match_id)).size).toBe(4);
+    // Each concurrently taken trial is its own context, so its moves are recorded under its own session.
+    for (const t of taken) {
+      const trial = t.trial as NonNullable<Next["trial"]>;
+      await call(client, "submit_move", { match_id: trial.match_id, round: 1, choice: trial.labels[0] });
+    }
+    const sessions = taken.map((t) => deps.store.getDecision(t.trial?.match_id as string, 1)?.session_id);
+    expect(new Set(sessions).size).toBe(4);
+    for (const id of sessions) expect(deps.store.getSession(id as string)?.player).toBe("runner");
+    // All four positions are out (and finished): the study is complete for this player.
+    const none = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
+    expect(none.complete).toBe(true);
+  });
+
+  it("hands a held-but-open trial to another connection (a restarted runner), never to its holder", async () => {
+    const held = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
+    const other = await connectClient(deps, { player: "runner" });
+    const resumed = await call<Next>(other, "next_trial", { study_id: studyId, concurrent: true });
+    expect([resumed.resumed, resumed.trial?.match_id]).toEqual([true, held.trial?.match_id]);
+    const mine = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
+    expect([mine.resumed, mine.trial_index]).toEqual([false, 1]);
+    await other.close();
+  });
+
+  it("records the model calls sent in _meta beside the attempt, and charges their tokens", async () => {
+    const next = await call<Next>(client, "next_trial", { study_id: studyId });
+    const trial = next.trial as NonNullable<Next["trial"]>;
+    const result = await client.callTool({
+      name: "submit_move",
+      arguments: { match_id: trial.match_id, round: 1, choice: trial.labels[0] },
+      _meta: { [MODEL_CALLS_META_KEY]: [modelCall, { ...modelCall, sample_index: 1, completion_tokens: 5 }] },
+    });
+    expect(result.isError).toBeFalsy();
+    const rows = deps.store.db
+      .prepare(
+        "SELECT seq, sample_index, reported_model, prompt_tokens, completion_tokens, decoding_json FROM model_calls",
+      )
+      .all();
+    expect(rows).toEqual([
+      {
+        seq: 0,
+        sample_index: 0,
+        reported_model: "m-2026",
+        prompt_tokens: 120,
+        completion_tokens: 3,
+        decoding_json: '{"temperature":0,"max_tokens":16}',
+      },
+      {
+        seq: 1,
+        sample_index: 1,
+        reported_model: "m-2026",
+        prompt_tokens: 120,
+        completion_tokens: 5,
+        decoding_json: '{"temperature":0,"max_tokens":16}',
+      },
+    ]);
+    // No `tokens` argument: the decision is charged what the calls report, 123 + 125.
+    expect(deps.store.getDecision(trial.match_id, 1)?.tokens).toBe(248);
+  });
+
+  it("refuses a malformed _meta entry with the field named, recording nothing", async () => {
+    const next = await call<Next>(client, "next_trial", { study_id: studyId });
+    const trial = next.trial as NonNullable<Next["trial"]>;
+    const result = await client.callTool({
+      name: "submit_move",
+      arguments: { match_id: trial.match_id, round: 1, choice: trial.labels[0] },
+      _meta: { [MODEL_CALLS_META_KEY]: [{ ...modelCall, prompt_tokens: -5 }] },
+    });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("0.prompt_tokens");
+    expect(deps.store.listAttempts(trial.match_id, 1)).toEqual([]);
+    expect(deps.store.getDecision(trial.match_id, 1)).toBeUndefined();
+  });
+});

@@ -1,0 +1,119 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { type InProcessServer, startInProcess } from "../http/support/in-process-server.js";
+import { requireBuiltCli } from "../support/built-cli.js";
+import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
+
+// Model against model through join_match, and a runner that is a remote client of `serve --http`.
+
+let dir: string;
+let endpoint: ScriptedEndpoint | undefined;
+let http: InProcessServer | undefined;
+beforeAll(requireBuiltCli);
+beforeEach(() => {
+  dir = tempDir("same-game-seats-");
+});
+afterEach(async () => {
+  await endpoint?.close();
+  await http?.stop();
+  endpoint = undefined;
+  http = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("same-game run with two models and over HTTP", () => {
+  it("seats --opponent-model in the agent seat; each seat sees only its own match", async () => {
+    const db = join(dir, "record.db");
+    endpoint = await startScriptedEndpoint();
+    const study = registerStudy(db, {
+      name: "model vs model",
+      games: ["prisoners-dilemma"],
+      framings: ["business", "friend-sharing"],
+      opponents: [{ id: "agent" }],
+      trials_per_cell: 2,
+      seed: 4,
+    });
+    const run = await runCliAsync([
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/payoff-reader",
+      "--opponent-model",
+      "scripted/story-swayed",
+      "--base-url",
+      endpoint.openAiBaseUrl,
+      "--mode",
+      "text",
+      "--concurrency",
+      "2",
+      "--db",
+      db,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(finishedPerCell(db, study)).toEqual({
+      "scripted/payoff-reader/business": 2,
+      "scripted/payoff-reader/friend-sharing": 2,
+    });
+    // Four second seats, each linked to a first seat, every round decided with both moves.
+    const pairs = query<{ first: string; second: string; a: string; b: string; oa: string; ob: string }>(
+      db,
+      `SELECT f.player AS first, s.player AS second, df.action AS a, ds.action AS b,
+              df.opponent_action AS oa, ds.opponent_action AS ob
+       FROM matches f JOIN matches s ON s.partner_match_id = f.id
+       JOIN decisions df ON df.match_id = f.id JOIN decisions ds ON ds.match_id = s.id
+       WHERE f.study_id = ?`,
+      study,
+    );
+    expect(pairs).toHaveLength(4);
+    for (const p of pairs) {
+      expect([p.first, p.second]).toEqual(["scripted/payoff-reader", "scripted/story-swayed"]);
+      expect(p.a).toBe("defect");
+      expect([p.oa, p.ob]).toEqual([p.b, p.a]);
+    }
+    // Every request is one seat's one conversation: one user turn, never two prompts.
+    for (const r of endpoint.requests) expect((r.body.messages as unknown[]).length).toBe(2);
+  });
+
+  it("plays as a remote client of serve --http (Streamable HTTP), recording the model calls there", async () => {
+    http = await startInProcess();
+    endpoint = await startScriptedEndpoint();
+    const study = registerStudy(http.deps.dbPath, {
+      name: "remote",
+      games: ["prisoners-dilemma"],
+      framings: ["business", "friend-sharing"],
+      trials_per_cell: 2,
+      seed: 8,
+    });
+    const run = await runCliAsync([
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/payoff-reader",
+      "--base-url",
+      endpoint.openAiBaseUrl,
+      "--server",
+      http.url,
+      "--concurrency",
+      "2",
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(finishedPerCell(http.deps.dbPath, study)).toEqual({
+      "scripted/payoff-reader/business": 2,
+      "scripted/payoff-reader/friend-sharing": 2,
+    });
+    const calls = query<{ n: number; tokens: number }>(
+      http.deps.dbPath,
+      "SELECT count(*) AS n, sum(prompt_tokens + completion_tokens) AS tokens FROM model_calls",
+    )[0];
+    const charged = query<{ tokens: number }>(
+      http.deps.dbPath,
+      "SELECT sum(tokens) AS tokens FROM decisions",
+    )[0];
+    expect(calls?.n).toBe(4);
+    expect(charged?.tokens).toBe(calls?.tokens);
+  });
+});

@@ -1,0 +1,85 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { requireBuiltCli, runCli } from "../support/built-cli.js";
+import { tempDir } from "./runner-harness.js";
+
+let dir: string;
+let db: string;
+beforeAll(requireBuiltCli);
+beforeEach(() => {
+  dir = tempDir("same-game-study-cli-");
+  db = join(dir, "record.db");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const design = {
+  name: "cli study",
+  games: ["prisoners-dilemma", "stag-hunt"],
+  framings: ["business", "friend-sharing"],
+  trials_per_cell: 3,
+  seed: 2,
+};
+
+describe("same-game study", () => {
+  it("registers a design file (id and hash), lists it and shows its design and progress", () => {
+    const path = file("design.json", JSON.stringify(design));
+    const registered = runCli(["study", "register", path, "--db", db]);
+    expect(registered.status, registered.stderr).toBe(0);
+    const [id, hash] = (registered.stdout.split("\n")[0] as string).split(" ");
+    expect(id).toMatch(/^study-[0-9a-f]{12}$/);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    // The same design again is the same study (register_study is idempotent by hash).
+    const again = JSON.parse(runCli(["study", "register", path, "--db", db, "--json"]).stdout);
+    expect(again).toMatchObject({
+      study_id: id,
+      design_hash: hash,
+      created: false,
+      cells: 4,
+      trials_per_player: 12,
+    });
+
+    const list = runCli(["study", "list", "--db", db]);
+    expect(list.stdout).toContain(`${id}`);
+    expect(list.stdout).toContain("4 cells");
+    const show = JSON.parse(runCli(["study", "show", id as string, "--db", db, "--json"]).stdout);
+    expect(show.design.trials_per_cell).toBe(3);
+    expect(show.cells).toHaveLength(4);
+    expect(show.players).toEqual([]);
+  });
+
+  it("refuses bad files and ids with one line naming the problem (exit 2)", () => {
+    const bad = runCli(["study", "register", file("bad.json", "{ nope"), "--db", db]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.json is not JSON/);
+    const unknown = runCli([
+      "study",
+      "register",
+      file("unknown.json", JSON.stringify({ ...design, framings: ["business", "pirates"] })),
+      "--db",
+      db,
+    ]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("pirates");
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
+    const missing = runCli([
+      "study",
+      "register",
+      file("short.json", JSON.stringify({ name: "x" })),
+      "--db",
+      db,
+    ]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("games");
+    const noStudy = runCli(["study", "show", "study-000000000000", "--db", db]);
+    expect(noStudy.status).toBe(2);
+    expect(noStudy.stderr).toContain('No study with id "study-000000000000"');
+    expect(runCli(["study", "frobnicate", "--db", db]).stderr).toContain("register, list, show");
+  });
+});
