@@ -21,7 +21,9 @@ export async function withDeps<T>(
     create: options.create === true,
   });
   if (!options.create && !existsSync(dbPath)) {
-    throw new UsageError(`No record at ${dbPath}; check --db (only serve, import and demo create a record).`);
+    throw new UsageError(
+      `No record at ${dbPath}; check --db (only serve, import, demo, study register and run create a record).`,
+    );
   }
   const store = new Store(dbPath, { readonly: !options.create });
   try {

@@ -19,14 +19,18 @@ async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<v
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} is not JSON: ${(error as Error).message}.`);
   }
-  await withDeps(args, (deps) => {
-    const study = designErrors(file, () => registerStudy(deps, design));
-    printResult(
-      args,
-      study,
-      `${study.study_id} ${study.design_hash}\n${study.created ? "registered" : "already registered"}: ${study.name} (${study.cells} cells, ${study.trials_per_player} trials per player)`,
-    );
-  });
+  await withDeps(
+    args,
+    (deps) => {
+      const study = designErrors(file, () => registerStudy(deps, design));
+      printResult(
+        args,
+        study,
+        `${study.study_id} ${study.design_hash}\n${study.created ? "registered" : "already registered"}: ${study.name} (${study.cells} cells, ${study.trials_per_player} trials per player)`,
+      );
+    },
+    { create: true },
+  );
 }
 
 async function list(args: ParsedArgs, extra: string[]): Promise<void> {

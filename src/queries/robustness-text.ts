@@ -1,4 +1,4 @@
-import { fixed, interval, table } from "./format.js";
+import { fixed, interval, printable, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
 
 /** The readable twin of a robustness report: one table of games, players and the pool, then the checks. */
@@ -46,16 +46,16 @@ export function robustnessText(report: RobustnessReport): string {
     "",
     failed.length === 0
       ? `All ${report.checks.length} verification checks ok.`
-      : `${failed.length} of ${report.checks.length} verification checks FAILED:\n${failed.map((c) => `- ${c.name}: ${c.detail}`).join("\n")}`,
+      : `${failed.length} of ${report.checks.length} verification checks FAILED:\n${failed.map((c) => `- ${c.name}: ${printable(c.detail)}`).join("\n")}`,
   ];
   for (const o of report.order_effect) {
     lines.push(
-      `Order effect of ${o.player}: first-listed action chosen in ${fixed(o.first_listed_rate.estimate)} of ${o.decisions} two-action decisions, 95% CI ${interval(o.first_listed_rate.ci)} (½ without an order effect).`,
+      `Order effect of ${printable(o.player)}: first-listed action chosen in ${fixed(o.first_listed_rate.estimate)} of ${o.decisions} two-action decisions, 95% CI ${interval(o.first_listed_rate.ci)} (½ without an order effect).`,
     );
   }
   if (report.skipped.length > 0) {
     lines.push(
-      `Left out (missing a framing): ${report.skipped.map((u) => `${u.player}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,
+      `Left out (missing a framing): ${report.skipped.map((u) => `${printable(u.player)}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,
     );
   }
   return lines.join("\n");
