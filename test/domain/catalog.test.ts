@@ -10,7 +10,7 @@ const fixtures = join(root, "test", "domain", "fixtures");
 const catalog = loadCatalog();
 
 describe("shipped catalog", () => {
-  it("holds the six games of SPEC §2 and fifteen framings", () => {
+  it("holds the games of SPEC §2 and fifteen framing files, each shown with every label set", () => {
     expect(catalog.games.map((game) => game.id)).toEqual([
       "harmony",
       "prisoners-dilemma",
@@ -19,7 +19,9 @@ describe("shipped catalog", () => {
       "snowdrift",
       "stag-hunt",
     ]);
-    expect(catalog.framings).toHaveLength(15);
+    // 13 framing files × (story-true, familiar, neutral) + the 2 counterfactual ones with their own labels.
+    expect(catalog.framings).toHaveLength(13 * 3 + 2);
+    expect(new Set(catalog.framings.map((framing) => framing.presentation.framing)).size).toBe(15);
   });
 
   it("certifies every (game, variant, framing, action order, style) it pairs", () => {
@@ -45,18 +47,18 @@ describe("shipped catalog", () => {
         }
       }
     }
-    // One-shot: 4 games × 1 variant × 11 framings × 2 orders × 3 styles = 264.
-    // repeated-pd: 4 variants × 1 framing × 2 orders × 3 styles = 24.
-    // rock-paper-scissors: 4 variants × 1 framing × 6 orders × 3 styles = 72.   264 + 24 + 72 = 360.
-    expect(combinations).toBe(360);
-    // Loading rendered the same, with both horizons for the repeated games: 264 + 2 × (24 + 72) = 456.
-    expect(catalog.certifiedPrompts).toBe(456);
-    // Pairings: 4 × 11 + 4 + 4 = 52.
-    expect(catalog.pairings).toHaveLength(52);
+    // One-shot: 4 games × 1 variant × 11 framings × 3 label sets × 2 orders × 3 styles = 792.
+    // repeated-pd: (2 variants × 3 label sets + 2 counterfactual variants × 1) × 2 orders × 3 styles = 48.
+    // rock-paper-scissors: (2 × 3 + 2) × 6 orders × 3 styles = 144.   792 + 48 + 144 = 984.
+    expect(combinations).toBe(984);
+    // Loading rendered the same, with both horizons for the repeated games: 792 + 2 × (48 + 144) = 1176.
+    expect(catalog.certifiedPrompts).toBe(1176);
+    // Pairings: 4 × 33 + 8 + 8 = 148.
+    expect(catalog.pairings).toHaveLength(148);
   });
 
   it("pairs the eleven story framings with each one-shot game and the counterfactual labels with label/joint", () => {
-    expect(catalog.framingsFor("snowdrift", "base").map((framing) => framing.id)).toEqual([
+    const stories = [
       "abstract-matrix",
       "business",
       "competitive-narrative",
@@ -68,14 +70,32 @@ describe("shipped catalog", () => {
       "relabeled",
       "role",
       "team",
-    ]);
+    ];
+    expect(catalog.framingsFor("snowdrift", "base").map((framing) => framing.id)).toEqual(
+      stories.flatMap((story) => [story, `${story}+familiar`, `${story}+neutral`]),
+    );
     const ids = (game: string, variant: string) =>
       catalog.framingsFor(game, variant).map((framing) => framing.id);
-    expect(ids("repeated-pd", "base")).toEqual(["repeated-plain"]);
-    expect(ids("repeated-pd", "payoff")).toEqual(["repeated-plain"]);
+    const plain = ["repeated-plain", "repeated-plain+familiar", "repeated-plain+neutral"];
+    expect(ids("repeated-pd", "base")).toEqual(plain);
+    expect(ids("repeated-pd", "payoff")).toEqual(plain);
     expect(ids("repeated-pd", "label")).toEqual(["repeated-stag-hare"]);
     expect(ids("repeated-pd", "joint")).toEqual(["repeated-stag-hare"]);
     expect(ids("rock-paper-scissors", "joint")).toEqual(["rps-swapped"]);
+  });
+
+  it("names every story's actions in its own world; the textbook names survive only as the familiar set", () => {
+    const labels = (id: string) => Object.values(catalog.framing(id, "prisoners-dilemma").labels);
+    expect(labels("business")).toEqual(["Hold the price", "Undercut"]);
+    expect(labels("friend-sharing")).toEqual(["Chip in", "Keep it"]);
+    expect(labels("business+familiar")).toEqual(["Cooperate", "Defect"]);
+    expect(labels("friend-sharing+neutral")).toEqual(["J", "F"]);
+    const loaded = /\b(cooperat|defect|betray|cheat|selfish|fair|honest|trust)/i;
+    for (const framing of catalog.framings.filter((f) => f.presentation.labels === "story-true")) {
+      for (const label of Object.values(framing.labels)) {
+        expect(loaded.test(label), `${framing.id}: "${label}"`).toBe(false);
+      }
+    }
   });
 
   it("builds the stage game of a variant with u2(a, b) = u1(b, a)", () => {
@@ -109,7 +129,7 @@ describe("shipped catalog", () => {
       'Unknown variant of game "harmony" "payoff"; valid: base.',
     );
     expect(() => catalog.framing("poker-night")).toThrow(
-      /Unknown framing "poker-night"; valid: abstract-matrix, business/,
+      /Unknown framing "poker-night"; valid: abstract-matrix, abstract-matrix\+familiar, abstract-matrix\+neutral, business/,
     );
   });
 });
@@ -121,40 +141,13 @@ describe("refused catalogs", () => {
   it("refuses a framing that misstates one payoff, naming the profile and both values", () => {
     // u1(defect, cooperate) = 10 in prisoners-dilemma; the fixture's hand-written sentence says 9.
     expect(() => withFramings("wrong-payoff")).toThrow(
-      'framing "wrong-payoff" for game "prisoners-dilemma" (variant base): in the payoff sentences, profile (defect, cooperate) states 9 for you but the game says 10.',
+      'framing "wrong-payoff" for game "prisoners-dilemma" (variant base): in the payoff sentences, profile (agent defect, other cooperate) gives the agent 9 but the game pays the agent 10.',
     );
   });
 
   it("refuses a framing whose two actions share a label", () => {
     expect(() => withFramings("shared-label")).toThrow(
       'framing "shared-label" for game "prisoners-dilemma" (variant base): actions "cooperate" and "defect" share the label "Go".',
-    );
-  });
-
-  it("reads the framing's own wording: swapped amounts or a units template with a stray digit fail", () => {
-    const game = catalog.game("prisoners-dilemma");
-    const variant = catalog.variant(game.id, "base");
-    const team = catalog.framing("team");
-    const certify = (framing: typeof team) =>
-      certifyPrompt({ game, variant, framing, actionOrder: game.actions, style: "zero-shot" });
-    const swapped = {
-      ...team,
-      payoffs: {
-        ...team.payoffs,
-        sentence:
-          "If you choose {own_label} and your colleague chooses {other_label}, your colleague receives {other_amount} and you receive {own_amount}.",
-      },
-    };
-    // Read as "own amount first": profile (cooperate, cooperate) is 5/5, then (cooperate, defect) reads 10 for you, game u1 = 2.
-    expect(() => certify(swapped)).toThrow(
-      "profile (cooperate, defect) states 10 for you but the game says 2",
-    );
-    const perTeamOfFive = {
-      ...team,
-      units: { one: "{n} point each for 5 people", other: "{n} points each for 5 people" },
-    };
-    expect(() => certify(perTeamOfFive)).toThrow(
-      "names 2 action label(s) and 4 number(s) instead of 2 and 2",
     );
   });
 

@@ -44,13 +44,18 @@ describe("resources, the play prompt and completions", () => {
       ref: { type: "ref/resource", uri: "same-game://framings/{id}" },
       argument: { name: "id", value: "rps" },
     });
-    expect(completion.completion.values.sort()).toEqual(["rps-plain", "rps-swapped"]);
+    expect(completion.completion.values.sort()).toEqual([
+      "rps-plain",
+      "rps-plain+familiar",
+      "rps-plain+neutral",
+      "rps-swapped",
+    ]);
   });
 
   it("starts a blind match from the play prompt and exposes its full record as a resource", async () => {
     const prompt = await client.getPrompt({
       name: "play",
-      arguments: { game: "harmony", framing: "diplomatic" },
+      arguments: { game: "harmony", framing: "diplomatic+familiar" },
     });
     const message = (prompt.messages[0] as { content: { text: string } }).content.text;
     expect(message).not.toMatch(/harmony|diplomatic/i);
@@ -62,7 +67,11 @@ describe("resources, the play prompt and completions", () => {
       match: { game: string; framing: string; player: string };
       rounds: { action: string; attempts: { raw_text: string }[] }[];
     };
-    expect(record.match).toMatchObject({ game: "harmony", framing: "diplomatic", player: "host-user" });
+    expect(record.match).toMatchObject({
+      game: "harmony",
+      framing: "diplomatic+familiar",
+      player: "host-user",
+    });
     expect(record.rounds[0]).toMatchObject({ action: "cooperate", attempts: [{ raw_text: "Cooperate" }] });
     const completion = await client.complete({
       ref: { type: "ref/prompt", name: "play" },

@@ -17,10 +17,11 @@ afterEach(async () => {
 const design = {
   name: "business vs friends",
   games: ["prisoners-dilemma", "stag-hunt"],
-  framings: ["business", "friend-sharing"],
+  // The familiar labels, so the scripted player can answer Cooperate / Defect by name.
+  framings: ["business+familiar", "friend-sharing+familiar"],
   trials_per_cell: 3,
   seed: 11,
-  planned_contrasts: [{ baseline: "business", comparison: "friend-sharing" }],
+  planned_contrasts: [{ baseline: "business+familiar", comparison: "friend-sharing+familiar" }],
 };
 
 interface Trial {
@@ -75,7 +76,7 @@ describe("a pre-registered one-shot study over MCP", () => {
       decisions: number;
     }>(client, "robustness", { study_id: study.study_id, bootstrap: 200 });
     expect(report.contrast).toBe("planned");
-    expect(report.framings).toEqual(["business", "friend-sharing"]);
+    expect(report.framings).toEqual(["business+familiar", "friend-sharing+familiar"]);
     expect(report.decisions).toBe(12);
     // All-defect under business, all-cooperate with friends: disjoint distributions, R = 0, shift = +1.
     for (const g of report.games) {
@@ -92,7 +93,7 @@ describe("a pre-registered one-shot study over MCP", () => {
     expect(everything.header).toMatchObject({ players: ["scripted"], study: { id: study.study_id } });
     // 3 trials per cell, story-swayed: 0 of 3 cooperate under business, 3 of 3 with friends.
     for (const cell of everything.cooperation) {
-      expect(cell).toMatchObject({ n: 3, rate: cell.framing === "business" ? 0 : 1 });
+      expect(cell).toMatchObject({ n: 3, rate: cell.framing === "business+familiar" ? 0 : 1 });
     }
   });
 
