@@ -89,6 +89,11 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
     );
   }
   const agent = spec.opponent.id === "agent";
+  if (agent && variant.columnPayoffs !== null) {
+    throw new UsageError(
+      `Opponent "agent" needs a symmetric game (each seat is shown the game as its row player); ${game.id} gives the column player other payoffs. Valid opponents: ${valid.filter((id) => id !== "agent").join(", ")}.`,
+    );
+  }
   if (!agent && spec.forfeit_after_seconds !== undefined) {
     throw new UsageError(
       `forfeit_after_seconds applies only to opponent "agent", not to "${spec.opponent.id}".`,

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import { certifyPrompt, permutations } from "../../src/domain/certify.js";
+import { renderPrompt } from "../../src/domain/render.js";
 import { PROMPT_STYLES } from "../../src/domain/types.js";
 import { packageRoot } from "../../src/package-root.js";
 
@@ -12,7 +13,11 @@ const catalog = loadCatalog();
 describe("shipped catalog", () => {
   it("holds the games of SPEC §2 and fifteen framing files, each shown with every label set", () => {
     expect(catalog.games.map((game) => game.id)).toEqual([
+      "battle-of-the-sexes",
+      "chicken-large-stakes",
+      "coordination-3x3",
       "harmony",
+      "matching-pennies",
       "prisoners-dilemma",
       "repeated-pd",
       "rock-paper-scissors",
@@ -50,11 +55,14 @@ describe("shipped catalog", () => {
     // One-shot: 4 games × 1 variant × 11 framings × 3 label sets × 2 orders × 3 styles = 792.
     // repeated-pd: (2 variants × 3 label sets + 2 counterfactual variants × 1) × 2 orders × 3 styles = 48.
     // rock-paper-scissors: (2 × 3 + 2) × 6 orders × 3 styles = 144.   792 + 48 + 144 = 984.
-    expect(combinations).toBe(984);
-    // Loading rendered the same, with both horizons for the repeated games: 792 + 2 × (48 + 144) = 1176.
-    expect(catalog.certifiedPrompts).toBe(1176);
-    // Pairings: 4 × 33 + 8 + 8 = 148.
-    expect(catalog.pairings).toHaveLength(148);
+    // Added games: chicken-large-stakes like any cooperate/defect game, 33 × 2 × 3 = 198; the games of
+    // other actions fit only the any-shape framings (abstract-matrix, neutral-narrative) × 3 label sets:
+    // battle-of-the-sexes and matching-pennies 6 × 2 × 3 = 36 each, coordination-3x3 6 × 6 × 3 = 108.
+    expect(combinations).toBe(984 + 198 + 36 + 36 + 108);
+    // Loading rendered the same, with both horizons for the repeated games: 1362 + 48 + 144 = 1554.
+    expect(catalog.certifiedPrompts).toBe(1554);
+    // Pairings: 5 × 33 + 8 + 8 + 3 × 6 = 199.
+    expect(catalog.pairings).toHaveLength(199);
   });
 
   it("pairs the eleven story framings with each one-shot game and the counterfactual labels with label/joint", () => {
@@ -98,6 +106,44 @@ describe("shipped catalog", () => {
     }
   });
 
+  it("gives the column player its own payoffs in an asymmetric game, in the stage game and the prompt", () => {
+    // Battle of the Sexes: the row player prefers opera (3 vs 2), the column player football (3 vs 2).
+    expect(catalog.stageGame("battle-of-the-sexes", "base")).toEqual({
+      actions: ["opera", "football"],
+      u1: [
+        [3, 0],
+        [0, 2],
+      ],
+      u2: [
+        [2, 0],
+        [0, 3],
+      ],
+    });
+    const game = catalog.game("battle-of-the-sexes");
+    const text = renderPrompt({
+      game,
+      variant: catalog.variant(game.id, "base"),
+      framing: catalog.framing("abstract-matrix+familiar", game.id),
+      actionOrder: game.actions,
+      style: "zero-shot",
+    });
+    expect(text).toContain("| Opera | Opera | 3 points | 2 points |");
+    expect(text).toContain("| Football | Football | 2 points | 3 points |");
+    expect(catalog.framingsFor("matching-pennies", "base").map((f) => f.id)).toEqual([
+      "abstract-matrix",
+      "abstract-matrix+familiar",
+      "abstract-matrix+neutral",
+      "neutral-narrative",
+      "neutral-narrative+familiar",
+      "neutral-narrative+neutral",
+    ]);
+    expect(Object.values(catalog.framing("abstract-matrix", "coordination-3x3").labels)).toEqual([
+      "X",
+      "Y",
+      "Z",
+    ]);
+  });
+
   it("builds the stage game of a variant with u2(a, b) = u1(b, a)", () => {
     // SPEC §2: repeated-pd payoff counterfactual (C,C)=6,6 (C,D)=1,4 (D,C)=4,1 (D,D)=2,2.
     expect(catalog.stageGame("repeated-pd", "payoff")).toEqual({
@@ -123,7 +169,7 @@ describe("shipped catalog", () => {
 
   it("refuses unknown ids naming the valid ones", () => {
     expect(() => catalog.game("chess")).toThrow(
-      'Unknown game "chess"; valid: harmony, prisoners-dilemma, repeated-pd, rock-paper-scissors, snowdrift, stag-hunt.',
+      'Unknown game "chess"; valid: battle-of-the-sexes, chicken-large-stakes, coordination-3x3, harmony, matching-pennies, prisoners-dilemma, repeated-pd, rock-paper-scissors, snowdrift, stag-hunt.',
     );
     expect(() => catalog.variant("harmony", "payoff")).toThrow(
       'Unknown variant of game "harmony" "payoff"; valid: base.',

@@ -74,7 +74,9 @@ describe("blinding", () => {
     // One-shot: 4 games × 11 framings × 3 label sets × 2 orders × 3 styles = 792. Repeated: (repeated-pd
     // (2 × 3 + 2) pairings × 2 orders + rps (2 × 3 + 2) × 6 orders) × 3 styles = 192 order×style combos,
     // × 2 horizons × 3 history modes × 3 rounds = 3456.
-    expect(prompts).toHaveLength(792 + 3456);
+    // Added one-shot games: chicken-large-stakes 198, battle-of-the-sexes 36, matching-pennies 36,
+    // coordination-3x3 108 (see the catalog test).
+    expect(prompts).toHaveLength(792 + 3456 + 198 + 36 + 36 + 108);
   });
 
   it("never names the framing, the study or a textbook game", () => {
