@@ -195,16 +195,16 @@ function analyseUnit(
     c.labels.forEach((v, k) => {
       (reps.labels[k] as Float64Array)[r] = v;
     });
-    c.storySimple.forEach((xs, k) =>
+    c.storySimple.forEach((xs, k) => {
       xs.forEach((v, l) => {
         ((reps.storySimple[k] as Float64Array[])[l] as Float64Array)[r] = v;
-      }),
-    );
-    c.labelSimple.forEach((xs, k) =>
+      });
+    });
+    c.labelSimple.forEach((xs, k) => {
       xs.forEach((v, s) => {
         ((reps.labelSimple[k] as Float64Array[])[s] as Float64Array)[r] = v;
-      }),
-    );
+      });
+    });
     reps.interaction[r] = c.interaction;
   }
   const est = (estimate: number, values: Float64Array): Estimate => ({

@@ -33,7 +33,14 @@ export const StudyDesignSchema = z.object({
    * (the story's own words), "familiar" (the textbook names), "neutral" (letters). Absent = the framings
    * as listed, which may name a presentation directly (`business+familiar`).
    */
-  labels: z.array(z.enum(LABEL_CHOICES)).min(1).max(3).optional(),
+  labels: z
+    .array(z.enum(LABEL_CHOICES))
+    .min(1)
+    .max(3)
+    .optional()
+    .describe(
+      "Label sets crossed with the listed stories: story-true (the story's own words), familiar (textbook names), neutral (letters).",
+    ),
   styles: z.array(z.enum(PROMPT_STYLES)).min(1).max(3).default(["zero-shot"]),
   opponents: z
     .array(OpponentChoiceSchema)

@@ -35,6 +35,25 @@ describe("reference agents read only the prompt text", () => {
     expect(table.get("Defect")?.get("Cooperate")).toBe(10);
   });
 
+  it("reads the story-true wording too: Hold the price / Undercut", () => {
+    const framing = catalog.framing("business", "prisoners-dilemma");
+    const prompt = renderPrompt({
+      game: catalog.game("prisoners-dilemma"),
+      variant: catalog.variant("prisoners-dilemma", "base"),
+      framing,
+      actionOrder: ["cooperate", "defect"],
+      style: "zero-shot",
+    });
+    const table = readOwnPayoffs(prompt, ["Hold the price", "Undercut"]);
+    expect(table.get("Undercut")?.get("Hold the price")).toBe(10);
+    expect(
+      payoffReader.choose(
+        { prompt, labels: ["Hold the price", "Undercut"], round: 1, rounds: 1, previousOutcome: null },
+        createRng(1),
+      ),
+    ).toBe("Undercut");
+  });
+
   it("best-responds to a ½ belief: defect in the PD, cooperate in the stag hunt", () => {
     // PD: ū(C) = (5+2)/2 = 3.5 < ū(D) = (10+3)/2 = 6.5. Stag hunt: ū(C) = (10+2)/2 = 6 > ū(D) = (5+3)/2 = 4.
     const rng = createRng(1);
