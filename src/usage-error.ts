@@ -3,5 +3,5 @@
  * message on stderr and exits 2; MCP tools return it as an `isError` result. Anything else is internal.
  */
 export class UsageError extends Error {
-  override readonly name = "UsageError";
+  override readonly name: string = "UsageError";
 }

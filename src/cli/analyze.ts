@@ -3,6 +3,7 @@ import { UsageError } from "../usage-error.js";
 import { analyzeEquilibria, analyzePower, analyzeSensitivity } from "./analyze-others.js";
 import { analyzeRepeated } from "./analyze-repeated.js";
 import { analyzeRobustness } from "./analyze-robustness.js";
+import { analyzeStoryLabels } from "./analyze-story-labels.js";
 import type { Command, ParsedArgs } from "./command.js";
 
 type Analysis = (args: ParsedArgs) => Promise<void>;
@@ -14,11 +15,13 @@ const ANALYSES: Record<string, Analysis> = {
   equilibria: analyzeEquilibria,
   power: analyzePower,
   repeated: analyzeRepeated,
+  "story-labels": analyzeStoryLabels,
 };
 
 export const analyzeCommand: Command = {
   name: "analyze",
-  summary: "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated)",
+  summary:
+    "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated, story-labels)",
   usage: [
     "same-game analyze <analysis> [--db PATH] [filters] [--json]",
     "  robustness   [--players a,b] [--games g,h] [--framings b,s] [--variant base] [--study ID]",
@@ -28,6 +31,8 @@ export const analyzeCommand: Command = {
     "  power        --baseline P (--delta D | --comparison Q) [--n N] [--bootstrap 1000] [--seed 1]",
     "               [--decisions-per-session 1 --rho 0] [--true-r R]",
     "  repeated     [--players] [--games] [--variants] [--framings] [--opponents] [--study ID] [--rule match|beat] [--threshold 0.9]",
+    "  story-labels [--players a,b] [--games g,h] [--stories s,t] [--labels story-true,familiar] [--variant base] [--study ID]",
+    "               [--bootstrap 10000] [--seed 1] [--confidence 0.95]   did the story or the words move the agent?",
   ].join("\n"),
   options: {
     db: { type: "string" },
@@ -35,6 +40,8 @@ export const analyzeCommand: Command = {
     players: { type: "string" },
     games: { type: "string" },
     framings: { type: "string" },
+    stories: { type: "string" },
+    labels: { type: "string" },
     variant: { type: "string" },
     variants: { type: "string" },
     opponents: { type: "string" },

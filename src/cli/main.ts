@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { resolve } from "node:path";
 import { keepStderrFailuresHarmless, logError } from "../log.js";
 import { printable } from "../queries/format.js";
 import { SERVER_VERSION } from "../server-version.js";
@@ -27,7 +28,8 @@ const COMMANDS: readonly Command[] = [
 function overview(): string {
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
   return [
-    "usage: same-game <command> [options]   (same-game <command> --help for its options; same-game --version)",
+    "usage: same-game <command> [options] [--catalog DIR]   (same-game <command> --help for its options; same-game --version)",
+    "       --catalog DIR (or SAME_GAME_CATALOG): your own games (DIR/*.json, DIR/games/) and framings (DIR/framings/)",
     "",
     ...lines,
   ].join("\n");
@@ -50,8 +52,29 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`usage: ${command.usage}\n\n${command.summary}\n`);
     return 0;
   }
-  await command.run(parseCommandArgs(command, rest));
+  await command.run(parseCommandArgs(command, withUserCatalog(rest)));
   return 0;
+}
+
+/**
+ * `--catalog DIR` (any verb): the user's own games and framings beside the shipped ones. It is handed on
+ * as SAME_GAME_CATALOG, so the catalog loader and every process a verb starts (demo players) see it too.
+ */
+function withUserCatalog(args: readonly string[]): string[] {
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--catalog" || arg.startsWith("--catalog=")) {
+      const dir = arg === "--catalog" ? args[++i] : arg.slice("--catalog=".length);
+      if (dir === undefined || dir === "" || dir.startsWith("--")) {
+        throw new UsageError("--catalog needs a folder of game (and framing) JSON files.");
+      }
+      process.env.SAME_GAME_CATALOG = resolve(dir);
+    } else {
+      rest.push(arg);
+    }
+  }
+  return rest;
 }
 
 keepStderrFailuresHarmless();

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
 import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
-import { type Game, type GameVariant, parseGameFile } from "./game.js";
-import { type StageGame, VARIANT_IDS, type VariantId } from "./types.js";
+import { type Game, type GameVariant, otherPayoffOf, parseGameFile } from "./game.js";
+import { familiarLabels, LABEL_CHOICES, neutralLabels, presentationId } from "./label-sets.js";
+import { type ActionId, type StageGame, VARIANT_IDS, type VariantId } from "./types.js";
 
 // The catalog the rest of the server builds on: every game and framing file, validated, and every
 // (game, variant, framing) pairing certified before anything is played. Loading throws on the first
@@ -34,7 +35,11 @@ export interface Catalog {
   /** SHA-256 of the loaded games and framings: two records with one fingerprint saw the same catalog. */
   readonly fingerprint: string;
   game(gameId: string): Game;
-  framing(framingId: string): Framing;
+  /**
+   * A framing presentation (`business`, `business+familiar`); with a game, its labels for that game's
+   * actions (an "any" framing labels each game's actions by position), refused if it does not present it.
+   */
+  framing(framingId: string, gameId?: string): Framing;
   variant(gameId: string, variantId: string): GameVariant;
   /** The framings that present this game variant, in file-name order. */
   framingsFor(gameId: string, variantId: string): readonly Framing[];
@@ -42,41 +47,107 @@ export interface Catalog {
   stageGame(gameId: string, variantId: string): StageGame;
 }
 
-/** Whether the framing presents this game variant: same action set, label set and kind of play. */
+/** Whether the framing presents this game variant: same action set (or any), label set and kind of play. */
 export function framingApplies(framing: Framing, game: Game, variant: GameVariant): boolean {
   const { actions, labelSet, play, games } = framing.appliesTo;
+  const fits =
+    actions === "any"
+      ? game.actions.length <= MAX_ACTIONS
+      : actions.length === game.actions.length && actions.every((action) => game.actions.includes(action));
   return (
-    actions.length === game.actions.length &&
-    actions.every((action) => game.actions.includes(action)) &&
+    fits &&
     labelSet === variant.labelSet &&
     play === (game.rounds > 1 ? "repeated" : "one-shot") &&
     (games === null || games.includes(game.id))
   );
 }
 
-/** The catalog in `root/games` and `root/framings` (default: this package's own), or in explicit folders. */
-export function loadCatalog(source: string | CatalogDirs = packageRoot()): Catalog {
+const MAX_ACTIONS = 6;
+
+/**
+ * Where a user's own games (and framings) live: `DIR/*.json` and `DIR/games/*.json` are games,
+ * `DIR/framings/*.json` framings. `--catalog DIR` on any verb sets it; so does `SAME_GAME_CATALOG`.
+ */
+export function userCatalogDir(): string | undefined {
+  const dir = process.env.SAME_GAME_CATALOG;
+  return dir === undefined || dir.trim() === "" ? undefined : dir;
+}
+
+/**
+ * The catalog in `root/games` and `root/framings` (default: this package's own), or in explicit folders,
+ * plus a user's catalog folder (default: `userCatalogDir()`). Any defect is a CatalogError: one sentence.
+ */
+export function loadCatalog(
+  source: string | CatalogDirs = packageRoot(),
+  userDir: string | undefined = userCatalogDir(),
+): Catalog {
+  try {
+    return loadCatalogFiles(source, userDir);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new CatalogError((error as Error).message);
+  }
+}
+
+function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefined): Catalog {
   const dirs =
     typeof source === "string"
       ? { gamesDir: join(source, "games"), framingsDir: join(source, "framings") }
       : source;
-  const games = readJsonFiles(dirs.gamesDir).map(({ json, name, source }) =>
-    withFileId(parseGameFile(json, source), name, source),
+  const gameFiles = readJsonFiles(dirs.gamesDir);
+  const framingFiles = readJsonFiles(dirs.framingsDir);
+  if (userDir !== undefined) {
+    if (!existsSync(userDir) || !statSync(userDir).isDirectory()) {
+      throw new CatalogError(`--catalog / SAME_GAME_CATALOG: "${userDir}" is not a folder.`);
+    }
+    gameFiles.push(...readJsonFiles(userDir, "user catalog"));
+    if (existsSync(join(userDir, "games"))) gameFiles.push(...readJsonFiles(join(userDir, "games")));
+    if (existsSync(join(userDir, "framings"))) framingFiles.push(...readJsonFiles(join(userDir, "framings")));
+  }
+  const games = uniqueIds(
+    gameFiles.map(({ json, name, source }) => withFileId(parseGameFile(json, source), name, source)),
+    "game",
   );
-  const framings = readJsonFiles(dirs.framingsDir).map(({ json, name, source }) =>
-    withFileId(parseFramingFile(json, source), name, source),
+  const framingBases = uniqueIds(
+    framingFiles.map(({ json, name, source }) => withFileId(parseFramingFile(json, source), name, source)),
+    "framing",
   );
   const pairings: Pairing[] = [];
   let certifiedPrompts = 0;
   for (const game of games) {
     for (const variant of variantsOf(game)) {
-      for (const framing of framings.filter((candidate) => framingApplies(candidate, game, variant))) {
-        certifiedPrompts += certifyFraming(game, variant, framing);
-        pairings.push({ game, variant, framing });
+      for (const base of framingBases.filter((candidate) => framingApplies(candidate, game, variant))) {
+        for (const framing of presentationsOf(base, game.actions)) {
+          certifiedPrompts += certifyFraming(game, variant, framing);
+          pairings.push({ game, variant, framing });
+        }
       }
     }
   }
+  const framings = framingBases.flatMap((base) => {
+    const shown = pairings.filter((pairing) => pairing.framing.presentation.framing === base.id);
+    const ids = [...new Set(shown.map((pairing) => pairing.framing.id))];
+    return ids.length === 0
+      ? [base]
+      : ids.map((id) => shown.find((pairing) => pairing.framing.id === id)?.framing as Framing);
+  });
   return catalogOf(games, framings, pairings, certifiedPrompts);
+}
+
+/** Two files may not claim the same id (a user game may not shadow a shipped one). */
+function uniqueIds<T extends { id: string }>(items: T[], kind: string): T[] {
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.has(item.id))
+      throw new CatalogError(`Two ${kind} files have the id "${item.id}"; ids must be unique.`);
+    seen.add(item.id);
+  }
+  return items;
+}
+
+/** A catalog defect the operator can fix: a malformed file, a clash, a framing that misstates a game. */
+export class CatalogError extends UsageError {
+  override readonly name: string = "CatalogError";
 }
 
 function catalogOf(
@@ -112,13 +183,22 @@ function catalogOf(
     fingerprint: createHash("sha256").update(JSON.stringify({ games, framings })).digest("hex"),
     game,
     variant,
-    framing: (framingId) =>
-      framings.find((candidate) => candidate.id === framingId) ??
-      unknown(
-        "framing",
-        framingId,
-        framings.map((candidate) => candidate.id),
-      ),
+    framing: (framingId, gameId) => {
+      const found =
+        framings.find((candidate) => candidate.id === framingId) ??
+        unknown(
+          "framing",
+          framingId,
+          framings.map((candidate) => candidate.id),
+        );
+      if (gameId === undefined) return found;
+      return (
+        pairings.find((pairing) => pairing.framing.id === framingId && pairing.game.id === gameId)?.framing ??
+        unknown(`framing of game "${gameId}"`, framingId, [
+          ...new Set(pairings.filter((p) => p.game.id === gameId).map((p) => p.framing.id)),
+        ])
+      );
+    },
     framingsFor: (gameId, variantId) => {
       const { id } = variant(gameId, variantId);
       return pairings
@@ -127,15 +207,39 @@ function catalogOf(
     },
     stageGame: (gameId, variantId) => {
       const { actions } = game(gameId);
-      const { payoffs } = variant(gameId, variantId);
-      const u = (own: string, other: string) => payoffs[own]?.[other] as number;
+      const found = variant(gameId, variantId);
+      const u = (own: string, other: string) => found.payoffs[own]?.[other] as number;
       return {
         actions,
         u1: actions.map((own) => actions.map((other) => u(own, other))),
-        u2: actions.map((own) => actions.map((other) => u(other, own))),
+        u2: actions.map((own) => actions.map((other) => otherPayoffOf(found, own, other))),
       };
     },
   };
+}
+
+/**
+ * A framing file's story under every label set: its own (story-true) words, the textbook names and neutral
+ * letters. A counterfactual framing's labels are the manipulation itself, so it is shown only with its own.
+ */
+export function presentationsOf(framing: Framing, actions: readonly ActionId[]): Framing[] {
+  const own =
+    framing.positionalLabels === null
+      ? framing.labels
+      : Object.fromEntries(actions.map((action, i) => [action, framing.positionalLabels?.[i] as string]));
+  const storyTrue = { ...framing, labels: own };
+  if (framing.appliesTo.labelSet === "counterfactual") return [storyTrue];
+  return LABEL_CHOICES.map((labels) => ({
+    ...framing,
+    id: presentationId(framing.id, labels),
+    presentation: { framing: framing.id, labels },
+    labels:
+      labels === "story-true"
+        ? own
+        : labels === "familiar"
+          ? familiarLabels(actions)
+          : neutralLabels(actions),
+  }));
 }
 
 function variantsOf(game: Game): GameVariant[] {
@@ -146,12 +250,15 @@ function unknown(kind: string, id: string, valid: readonly string[]): never {
   throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
 }
 
-function readJsonFiles(dir: string): { json: unknown; name: string; source: string }[] {
+function readJsonFiles(
+  dir: string,
+  where = basename(dir),
+): { json: unknown; name: string; source: string }[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json"))
     .sort()
     .map((file) => {
-      const source = `${basename(dir)}/${file}`;
+      const source = `${where}/${file}`;
       let json: unknown;
       try {
         json = JSON.parse(readFileSync(join(dir, file), "utf8"));

@@ -1,17 +1,20 @@
+import { UsageError } from "../usage-error.js";
 import type { Framing } from "./framing.js";
-import type { Game, GameVariant } from "./game.js";
+import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { actionLabelled, findLabelMentions, type LabelMap, labelMapProblem, tokenize } from "./labels.js";
+import { numberIn, readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
 import { type ActionId, PROMPT_STYLES } from "./types.js";
 
-// Certification (SPEC §3): a framing may be used for a game only if the payoff matrix of BOTH players can
-// be read back from the rendered prompt alone and equals the game's. The reader below knows nothing of the
-// framing's templates; it reads the text the way a careful person would, under two conventions that the
-// framing's wording must honour:
+// Certification (SPEC §3, issue 13): a framing may be used for a game only if the payoff matrix of BOTH
+// players can be read back from the rendered prompt alone, by meaning, and equals the game's: the reader in
+// payoff-meaning.ts attributes each amount to a party by the words of the sentence and the table headings.
+//
+// The positional reader below is what the reference agents use to read a prompt (they know no parties); it
+// reads the text under two conventions that every shipped framing also honours:
 //   - a table row `| own label | other label | own amount | other amount |` (first row = headings);
 //   - a bullet line `- ...` naming the player's own action first, then the other's, and stating the
 //     player's own amount first, then the other's; exactly two labels and two numbers.
-// So a template that swaps the amounts, hard-codes a wrong number or lets a stray digit in is refused.
 
 export interface PayoffStatement {
   readonly source: "table" | "sentences";
@@ -82,7 +85,10 @@ export function readPayoffStatements(
   return { statements, unreadable: null };
 }
 
-/** Why the statements differ from the variant's payoffs, or null when each presentation states all exactly once. */
+/**
+ * Why the statements differ from the variant's payoffs, or null when each presentation states all exactly
+ * once. Names the profile and both values, so a reviewer can check the claim against the game file.
+ */
 export function payoffMismatch(
   statements: readonly PayoffStatement[],
   actions: readonly ActionId[],
@@ -90,20 +96,21 @@ export function payoffMismatch(
 ): string | null {
   if (statements.length === 0) return "the prompt states no payoffs";
   const payoff = (own: ActionId, other: ActionId) => variant.payoffs[own]?.[other] as number;
+  const otherPayoff = (own: ActionId, other: ActionId) => otherPayoffOf(variant, own, other);
   for (const source of new Set(statements.map((statement) => statement.source))) {
     const where = source === "table" ? "in the payoff table" : "in the payoff sentences";
     const stated = statements.filter((statement) => statement.source === source);
     for (const own of actions) {
       for (const other of actions) {
         const found = stated.filter((statement) => statement.own === own && statement.other === other);
-        const profile = `profile (${own}, ${other})`;
+        const profile = `profile (agent ${own}, other ${other})`;
         if (found.length !== 1) return `${where}, ${profile} is stated ${found.length} times instead of once`;
-        const { ownPayoff, otherPayoff } = found[0] as PayoffStatement;
-        if (ownPayoff !== payoff(own, other)) {
-          return `${where}, ${profile} states ${ownPayoff} for you but the game says ${payoff(own, other)}`;
+        const statement = found[0] as PayoffStatement;
+        if (statement.ownPayoff !== payoff(own, other)) {
+          return `${where}, ${profile} gives the agent ${statement.ownPayoff} but the game pays the agent ${payoff(own, other)}`;
         }
-        if (otherPayoff !== payoff(other, own)) {
-          return `${where}, ${profile} states ${otherPayoff} for the other player but the game says ${payoff(other, own)}`;
+        if (statement.otherPayoff !== otherPayoff(own, other)) {
+          return `${where}, ${profile} gives the other party ${statement.otherPayoff} but the game pays the other party ${otherPayoff(own, other)}`;
         }
       }
     }
@@ -111,18 +118,63 @@ export function payoffMismatch(
   return null;
 }
 
-/** Renders one prompt and throws unless its text states exactly the variant's payoffs under a bijective label map. */
-export function certifyPrompt(request: PromptRequest): void {
+/** The framing's own texts that must state no amount, number word or label: story, payoff intro, question. */
+function plainTexts(framing: Framing): { where: string; text: string }[] {
+  return [
+    ...framing.story.map((text, i) => ({ where: `story paragraph ${i + 1}`, text })),
+    { where: "payoff intro", text: framing.payoffs.intro },
+    { where: "question", text: framing.question },
+  ];
+}
+
+/** Why the framing's plain texts or labels could mislead, or null. */
+function wordingProblem(framing: Framing): string | null {
+  for (const { where, text } of plainTexts(framing)) {
+    const number = numberIn(text);
+    if (number !== null) {
+      return `its ${where} states "${number}": story, intro and question may contain no amounts or number words`;
+    }
+    const mention = findLabelMentions(tokenize(text), framing.labels)[0];
+    if (mention !== undefined) {
+      return `its ${where} names the label "${framing.labels[mention.action]}": the story must read the same under every label set`;
+    }
+  }
+  const partyWords = [...framing.parties.self, ...framing.parties.other].map((phrase) => ({
+    phrase,
+    words: tokenize(phrase),
+  }));
+  for (const label of Object.values(framing.labels)) {
+    const tokens = tokenize(label);
+    const party = partyWords.find(({ words }) =>
+      tokens.some((_, i) => words.every((word, k) => tokens[i + k]?.word === word.word)),
+    );
+    if (party !== undefined) return `its label "${label}" contains the party phrase "${party.phrase}"`;
+  }
+  return null;
+}
+
+/**
+ * Renders one prompt and throws unless the text, read by meaning (who gets what under which profile),
+ * states exactly the variant's payoffs under a bijective label map, and its story states no numbers.
+ */
+export function certifyPrompt(request: PromptRequest, wordingChecked = false): void {
   const { game, variant, framing } = request;
   const fail = (why: string) =>
-    new Error(`framing "${framing.id}" for game "${game.id}" (variant ${variant.id}): ${why}.`);
+    new CertificationError(`framing "${framing.id}" for game "${game.id}" (variant ${variant.id}): ${why}.`);
   const labelProblem = labelMapProblem(framing.labels, game.actions);
   if (labelProblem !== null) throw fail(labelProblem);
+  const wording = wordingChecked ? null : wordingProblem(framing);
+  if (wording !== null) throw fail(wording);
   const text = renderPrompt(request);
-  const { statements, unreadable } = readPayoffStatements(text, framing.labels);
+  const { statements, unreadable } = readPayoffsByMeaning(text, framing.labels, framing.parties);
   if (unreadable !== null) throw fail(unreadable);
   const mismatch = payoffMismatch(statements, game.actions, variant);
   if (mismatch !== null) throw fail(mismatch);
+}
+
+/** A catalog defect: a framing that would misstate a game. Carries one sentence for the operator. */
+export class CertificationError extends UsageError {
+  override readonly name: string = "CertificationError";
 }
 
 /** Certifies a framing for one game variant in every action order, style and horizon; returns the prompts checked. */
@@ -140,7 +192,11 @@ export function certifyFraming(game: Game, variant: GameVariant, framing: Framin
   for (const actionOrder of permutations(game.actions)) {
     for (const style of PROMPT_STYLES) {
       for (const repeated of horizons) {
-        certifyPrompt({ game, variant, framing, actionOrder, style, ...(repeated ? { repeated } : {}) });
+        // The framing's own texts do not change with order, style or horizon: checked on the first prompt.
+        certifyPrompt(
+          { game, variant, framing, actionOrder, style, ...(repeated ? { repeated } : {}) },
+          checked > 0,
+        );
         checked++;
       }
     }

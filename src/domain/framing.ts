@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { describeFileIssue, LABEL_SETS, type LabelSet } from "./game.js";
+import type { LabelChoice } from "./label-sets.js";
 import type { LabelMap } from "./labels.js";
+import type { Parties } from "./payoff-meaning.js";
 import { placeholdersOf } from "./templates.js";
 import type { ActionId } from "./types.js";
 
@@ -29,16 +31,27 @@ export interface RepeatedWording {
 }
 
 export interface Framing {
+  /** The presentation id: the file id for its story-true labels, `file+familiar` / `file+neutral` otherwise. */
   readonly id: string;
+  /** The framing file (the story) and the label set this presentation shows it with. */
+  readonly presentation: { readonly framing: string; readonly labels: LabelChoice };
+  /** Who is who: the phrases the framing's text uses for the agent and for the other party. */
+  readonly parties: Parties;
   readonly appliesTo: {
-    /** The canonical actions the labels name: applies to every game with exactly this action set. */
-    readonly actions: readonly ActionId[];
+    /**
+     * The canonical actions the labels name: applies to every game with exactly this action set (the shape
+     * the story fits). "any": every game of up to six actions, labelled by position (abstract framings).
+     */
+    readonly actions: readonly ActionId[] | "any";
     readonly labelSet: LabelSet;
     readonly play: "one-shot" | "repeated";
     /** Restricts the framing to these games; null = every game that matches the rest. */
     readonly games: readonly string[] | null;
   };
+  /** The labels of this presentation; for an "any" framing, empty until resolved for a game. */
   readonly labels: LabelMap;
+  /** An "any" framing's story-true labels, given to a game's actions in catalog order; else null. */
+  readonly positionalLabels: readonly string[] | null;
   /** How an amount is written: `{n}` is the payoff; `one` is used when |n| = 1. */
   readonly units: { readonly one: string; readonly other: string };
   readonly story: readonly string[];
@@ -70,12 +83,16 @@ const framingFileSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a lower-case id with hyphens"),
     applies_to: z.strictObject({
-      actions: z.array(z.string()).min(2),
+      actions: z.union([z.array(z.string()).min(2), z.literal("any")]),
       label_set: z.enum(LABEL_SETS),
       play: z.enum(["one-shot", "repeated"]),
       games: z.array(z.string()).min(1).optional(),
     }),
-    labels: z.record(z.string(), z.string()),
+    labels: z.union([z.record(z.string(), z.string()), z.array(z.string()).length(6)]),
+    parties: z.strictObject({
+      self: z.array(z.string().min(1)).min(1),
+      other: z.array(z.string().min(1)).min(1),
+    }),
     units: z.strictObject({ one: template("n"), other: template("n") }),
     story: z.array(template()).min(1),
     payoffs: z.strictObject({
@@ -106,9 +123,29 @@ const framingFileSchema = z
       .optional(),
   })
   .superRefine((file, ctx) => {
-    const actions = file.applies_to.actions;
-    const labelled = Object.keys(file.labels);
-    if (labelled.length !== actions.length || !actions.every((action) => labelled.includes(action))) {
+    const actions = file.applies_to.actions === "any" ? [] : file.applies_to.actions;
+    if (file.applies_to.actions === "any") {
+      if (!Array.isArray(file.labels)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["labels"],
+          message: 'expected a list of six labels, given by position, for applies_to.actions "any"',
+        });
+      }
+      if (file.payoffs.sentence_overrides !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["payoffs", "sentence_overrides"],
+          message: 'expected no overrides for applies_to.actions "any"',
+        });
+      }
+    }
+    const labelled = Array.isArray(file.labels) ? [] : Object.keys(file.labels);
+    const fixedActions = file.applies_to.actions !== "any";
+    if (
+      fixedActions &&
+      (labelled.length !== actions.length || !actions.every((action) => labelled.includes(action)))
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["labels"],
@@ -154,13 +191,16 @@ export function parseFramingFile(json: unknown, source: string): Framing {
   const repeated = file.repeated;
   return {
     id: file.id,
+    presentation: { framing: file.id, labels: "story-true" },
+    parties: file.parties,
     appliesTo: {
       actions: file.applies_to.actions,
       labelSet: file.applies_to.label_set,
       play: file.applies_to.play,
       games: file.applies_to.games ?? null,
     },
-    labels: file.labels,
+    labels: Array.isArray(file.labels) ? {} : file.labels,
+    positionalLabels: Array.isArray(file.labels) ? file.labels : null,
     units: file.units,
     story: file.story,
     payoffs: {

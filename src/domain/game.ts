@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { type ActionId, VARIANT_IDS, type VariantId } from "./types.js";
 
-// One game family per file in games/. Catalog games are symmetric, so a file stores the row player's
-// payoffs only, keyed by action ids so a reviewer reads `payoffs.defect.cooperate` as u1(defect, cooperate).
+// One game family per file in games/. Payoffs are keyed by action ids so a reviewer reads
+// `payoffs.defect.cooperate` as u1(defect, cooperate): the payoff of the row player (the agent) choosing
+// defect against cooperate. A symmetric game stores only that; an asymmetric one (Battle of the Sexes,
+// Matching Pennies) adds `column_payoffs[column action][row action]`, the column player's payoff.
 
 /** `payoffs[own][other]` = the payoff of the player choosing `own` against `other`. */
 export type PayoffTable = Readonly<Record<ActionId, Readonly<Record<ActionId, number>>>>;
@@ -24,7 +26,15 @@ const VARIANTS_WITH_OWN_PAYOFFS: readonly VariantId[] = ["payoff", "joint"];
 export interface GameVariant {
   readonly id: VariantId;
   readonly labelSet: LabelSet;
+  /** The row player's (the agent's) payoffs, `[own][other]`. */
   readonly payoffs: PayoffTable;
+  /** The column player's payoffs `[own][other]` when they differ from the row player's; null = symmetric. */
+  readonly columnPayoffs: PayoffTable | null;
+}
+
+/** The other player's payoff when the agent plays `own` and the other plays `other`. */
+export function otherPayoffOf(variant: GameVariant, own: ActionId, other: ActionId): number {
+  return (variant.columnPayoffs ?? variant.payoffs)[other]?.[own] as number;
 }
 
 export interface Game {
@@ -44,6 +54,7 @@ const payoffTableSchema = z.record(z.string(), z.record(z.string(), z.number()))
 const variantSchema = z.strictObject({
   labels: z.enum(LABEL_SETS),
   payoffs: payoffTableSchema.optional(),
+  column_payoffs: payoffTableSchema.optional(),
 });
 
 const gameFileSchema = z
@@ -54,6 +65,7 @@ const gameFileSchema = z
     cooperative_action: z.string().nullable(),
     rounds: z.int().min(1),
     payoffs: payoffTableSchema,
+    column_payoffs: payoffTableSchema.optional(),
     variants: z.strictObject({
       base: variantSchema,
       label: variantSchema.optional(),
@@ -72,7 +84,13 @@ const gameFileSchema = z
         message: `expected null or one of ${file.actions.join(", ")}`,
       });
     }
+    if (file.actions.length > 6) {
+      ctx.addIssue({ code: "custom", path: ["actions"], message: "expected at most 6 actions" });
+    }
     checkCoversEveryProfile(file.payoffs, file.actions, ["payoffs"], ctx);
+    if (file.column_payoffs !== undefined) {
+      checkCoversEveryProfile(file.column_payoffs, file.actions, ["column_payoffs"], ctx);
+    }
     for (const [id, variant] of Object.entries(file.variants) as [
       VariantId,
       z.infer<typeof variantSchema>,
@@ -102,6 +120,21 @@ const gameFileSchema = z
       }
       if (variant.payoffs !== undefined) {
         checkCoversEveryProfile(variant.payoffs, file.actions, ["variants", id, "payoffs"], ctx);
+      }
+      if (variant.column_payoffs !== undefined && variant.payoffs === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["variants", id, "column_payoffs"],
+          message: "expected column payoffs only beside the variant's own payoffs",
+        });
+      }
+      if (variant.column_payoffs !== undefined) {
+        checkCoversEveryProfile(
+          variant.column_payoffs,
+          file.actions,
+          ["variants", id, "column_payoffs"],
+          ctx,
+        );
       }
     }
   });
@@ -160,8 +193,15 @@ export function parseGameFile(json: unknown, source: string): Game {
   const variants: Partial<Record<VariantId, GameVariant>> = {};
   for (const id of VARIANT_IDS) {
     const variant = file.variants[id];
-    if (variant !== undefined)
-      variants[id] = { id, labelSet: variant.labels, payoffs: variant.payoffs ?? file.payoffs };
+    if (variant === undefined) continue;
+    const columnPayoffs =
+      variant.payoffs === undefined ? file.column_payoffs : (variant.column_payoffs ?? undefined);
+    variants[id] = {
+      id,
+      labelSet: variant.labels,
+      payoffs: variant.payoffs ?? file.payoffs,
+      columnPayoffs: columnPayoffs ?? null,
+    };
   }
   return {
     id: file.id,

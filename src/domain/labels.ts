@@ -41,10 +41,18 @@ export function findLabelMentions(tokens: readonly Token[], labels: LabelMap): L
   return mentions;
 }
 
+/** Each label map's labels as joined words, computed once: certification reads thousands of cells. */
+const labelKeys = new WeakMap<LabelMap, [ActionId, string][]>();
+
 /** The action whose label is exactly this text (ignoring case, punctuation and markdown), if any. */
 export function actionLabelled(text: string, labels: LabelMap): ActionId | undefined {
+  let keys = labelKeys.get(labels);
+  if (keys === undefined) {
+    keys = Object.keys(labels).map((action) => [action, wordsOf(labels[action] as string).join(" ")]);
+    labelKeys.set(labels, keys);
+  }
   const key = wordsOf(text).join(" ");
-  return Object.keys(labels).find((action) => wordsOf(labels[action] as string).join(" ") === key);
+  return keys.find(([, words]) => words === key)?.[0];
 }
 
 function containsWords(haystack: readonly string[], needle: readonly string[]): boolean {

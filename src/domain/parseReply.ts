@@ -3,33 +3,48 @@ import {
   findLabelMentions,
   joinAlternatives,
   type LabelMap,
+  type LabelMention,
   type Token,
   tokenize,
 } from "./labels.js";
 import type { ActionId } from "./types.js";
 
-// Reads an agent's free-text reply as one of the framing's labels (SPEC §3). Rules, in order:
-//  1. The whole reply is a label (case, surrounding markdown, quotes and punctuation ignored): that label.
-//  2. A last line that is exactly a label decides alone — the prompts ask for the final choice alone on
-//     the last line, and chain-of-thought replies weigh every option before they conclude. Failing that,
-//     a final-answer line — the last line starting "Final answer:", "Answer:", "Choice:", "Decision:"
-//     (optionally "My"/"Final", or "... is") — decides alone, whatever the reasoning around it mentions.
-//  3. Otherwise the whole reply must mention exactly one label, as whole words ("cooperatively" is not
-//     "cooperate"), and never negated ("not X", "won't X", "refuse to X", ...).
-// A negated label makes the reply invalid rather than meaning "the other one": with three actions it
-// would not say which, and an agent that is asked again answers plainly. Linear in the reply's length.
+// Reads an agent's free-text reply as one of the framing's labels (SPEC §3). It refuses rather than
+// guesses: a reply is valid only when exactly one label is chosen, by one of these, in order:
+//  1. The whole reply is a label (case, surrounding markdown, quotes and punctuation ignored).
+//  2. An answer marker: a line `Answer: X`, `Final answer: X`, `Final: X`, `Final decision: X`,
+//     `Choice: X`, `Decision: X`, `My answer is X`, `Move: X`; a line `[move] (optional explanation) X`;
+//     `<action>X</action>` (or answer/choice/move tags); a JSON `{"choice": "X"}` (or action/move/answer);
+//     a bracketed label `[X]` (TextArena's format). The LAST marker decides alone, whatever the
+//     reasoning around it mentions, and it must itself name exactly one label, un-negated.
+//  3. A last line that is exactly a label decides — the prompts ask for the final choice alone on the
+//     last line — unless the line above is a label too (an echo of the options is no choice).
+//  4. Otherwise the whole reply must name exactly one label, and no sentence naming it may negate or
+//     reject it ("not X", "X is dominated, so I take the other one").
+// Never inferred: the last item of an enumeration; the other action from a negation (with three actions
+// it would not say which); a negation in an earlier sentence; a single-letter label from a letter inside a
+// word or formula (`x` in "let x be", `X` in "P(X)", "X-ray"): in running text a one-letter label counts
+// only written as the upper-case letter, standing alone. Linear in the reply's length.
 
 export type ParsedReply =
   | { readonly ok: true; readonly action: ActionId; readonly label: string }
   | { readonly ok: false; readonly reason: string };
 
-const FINAL_ANSWER_LINE =
-  /^[\s*_#>`"'-]*(?:my\s+)?(?:final\s+)?(?:answer|choice|decision)[\s*_`]*(?::|\bis\b|-|–|—)(.*)$/i;
+/** `Final answer:`, `**Answer**:`, `My final choice is`, `Final:`, `Move:` — a colon or "is", never a hyphen. */
+const ANSWER_LINE =
+  /^[\s*_#>`"']*(?:(?:my\s+)?(?:final\s+)?(?:answer|choice|decision|move|final)[\s*_`]*:|(?:my|the)\s+(?:final\s+)?(?:answer|choice|decision|move)[\s*_`]*\s+is\b)(.*)$/i;
+/** The counterfactual study's move messages, `[move] (optional explanation) X`: the explanation is set aside. */
+const MOVE_LINE = /\[move\]\s*(.*)$/i;
+const PARENTHETICAL = /\([^()]*\)/g;
+const XML_TAG = /<(action|answer|choice|move)>([^<]{0,200})<\/\1>/gi;
+const JSON_CHOICE = /"(?:choice|action|move|answer)"\s*:\s*"([^"\n]{0,200})"/gi;
+const BRACKETED = /\[([^[\]\n]{1,80})\]/g;
 
-/** Words that negate a label when they occur within the three words before it ("t" is the tail of "n't"). */
-const NEGATIONS = new Set([
+/** Words that negate or reject a label named in the same sentence ("t" is the tail of "n't"). */
+const REJECTIONS = new Set([
   "not",
   "never",
+  "no",
   "t",
   "dont",
   "wont",
@@ -44,8 +59,35 @@ const NEGATIONS = new Set([
   "refusing",
   "avoid",
   "avoiding",
+  "reject",
+  "rejecting",
+  "dominated",
+  "instead",
+  "rather",
+  "except",
+  "unlike",
+  "other",
 ]);
-const NEGATION_WINDOW = 3;
+/** "the other player" names a party, not an alternative: `other` rejects only when it means another action. */
+const PARTIES = new Set([
+  "player",
+  "players",
+  "party",
+  "side",
+  "person",
+  "firm",
+  "friend",
+  "agent",
+  "participant",
+]);
+const SENTENCE_END = /[.!?;:\n]/;
+
+interface Marker {
+  readonly position: number;
+  /** The chosen text the marker carries; `enumeration` = the marker itself lists several labels. */
+  readonly text: string;
+  readonly enumeration?: boolean;
+}
 
 export function parseReply(reply: string, labels: LabelMap): ParsedReply {
   const valid = `answer with exactly one of ${joinAlternatives(Object.values(labels).map((label) => `"${label}"`))}`;
@@ -53,32 +95,79 @@ export function parseReply(reply: string, labels: LabelMap): ParsedReply {
   const exact = actionLabelled(reply, labels);
   if (exact !== undefined) return accepted(exact, labels);
   const lines = reply.split("\n").filter((line) => line.trim() !== "");
-  const lastLineLabel = actionLabelled(lines.at(-1) ?? "", labels);
-  if (lastLineLabel !== undefined) return accepted(lastLineLabel, labels);
-  const finalAnswer = lastFinalAnswer(lines);
-  if (finalAnswer !== undefined) return single(finalAnswer, labels, valid, "Your final answer line");
+  const last = lines.at(-1) ?? "";
+  const lastLabel = isListItem(last) ? undefined : actionLabelled(last, labels);
+  if (lastLabel !== undefined) {
+    const before = lines.at(-2);
+    const beforeLabel = before === undefined ? undefined : actionLabelled(before, labels);
+    if (beforeLabel !== undefined && beforeLabel !== lastLabel) {
+      return { ok: false, reason: `Your reply ends with a list of choices, not one choice; ${valid}.` };
+    }
+    return accepted(lastLabel, labels);
+  }
+  const marker = lastMarker(reply, labels);
+  if (marker !== undefined) {
+    if (marker.enumeration) {
+      return { ok: false, reason: `Your final answer lists more than one choice; ${valid}.` };
+    }
+    const whole = actionLabelled(marker.text, labels) ?? actionLabelled(firstClause(marker.text), labels);
+    if (whole !== undefined) return accepted(whole, labels);
+    return single(marker.text, labels, valid, "Your final answer");
+  }
   return single(reply, labels, valid, "Your reply");
 }
 
-function lastFinalAnswer(lines: readonly string[]): string | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const match = FINAL_ANSWER_LINE.exec(lines[i] as string);
-    if (match) return match[1] as string;
-  }
-  return undefined;
+/** "Scissors. My opponent…", "Hare - safer…", "Stag (to signal…)": the answer slot up to its first break. */
+function firstClause(text: string): string {
+  return text.split(/[.!?;,](?:\s|$)|\s[-–—]\s|\(/, 1)[0] as string;
 }
 
-/** The one label the text mentions without negation, or why there is not exactly one. */
+function isListItem(line: string): boolean {
+  return /^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s/i.test(line);
+}
+
+/** The last answer marker in the reply, if any. */
+function lastMarker(reply: string, labels: LabelMap): Marker | undefined {
+  const markers: Marker[] = [];
+  let offset = 0;
+  for (const line of reply.split("\n")) {
+    const move = MOVE_LINE.exec(line);
+    if (move) {
+      markers.push({ position: offset, text: (move[1] as string).replace(PARENTHETICAL, " ") });
+    } else {
+      const answer = ANSWER_LINE.exec(line);
+      if (answer) markers.push({ position: offset, text: answer[1] as string });
+    }
+    const bracketed = Array.from(line.matchAll(BRACKETED))
+      .map((match) => ({ match, action: actionLabelled(match[1] as string, labels) }))
+      .filter(({ action }) => action !== undefined);
+    if (bracketed.length > 0) {
+      const distinct = new Set(bracketed.map(({ action }) => action));
+      const lastBracket = bracketed.at(-1) as (typeof bracketed)[number];
+      markers.push({
+        position: offset + (lastBracket.match.index as number),
+        text: lastBracket.match[1] as string,
+        enumeration: distinct.size > 1,
+      });
+    }
+    offset += line.length + 1;
+  }
+  for (const match of reply.matchAll(XML_TAG))
+    markers.push({ position: match.index, text: match[2] as string });
+  for (const match of reply.matchAll(JSON_CHOICE))
+    markers.push({ position: match.index, text: match[1] as string });
+  return markers.reduce<Marker | undefined>(
+    (latest, marker) => (latest === undefined || marker.position >= latest.position ? marker : latest),
+    undefined,
+  );
+}
+
+/** The one label the text names without rejecting it, or why there is not exactly one. */
 function single(text: string, labels: LabelMap, valid: string, subject: string): ParsedReply {
   const tokens = tokenize(text);
-  const mentions = findLabelMentions(tokens, labels);
-  const negated = mentions.find((mention) => isNegated(tokens, mention.tokenIndex));
-  if (negated !== undefined) {
-    return {
-      ok: false,
-      reason: `${subject} negates "${labels[negated.action]}", which does not name a choice; ${valid}.`,
-    };
-  }
+  const mentions = findLabelMentions(tokens, labels).filter((mention) =>
+    standsAlone(text, tokens, mention, labels),
+  );
   const named = [...new Set(mentions.map((mention) => mention.action))];
   if (named.length === 0) return { ok: false, reason: `${subject} names none of the choices; ${valid}.` };
   if (named.length > 1) {
@@ -88,14 +177,58 @@ function single(text: string, labels: LabelMap, valid: string, subject: string):
     );
     return { ok: false, reason: `${subject} names more than one choice (${both}); ${valid}.` };
   }
+  const rejected = mentions.find((mention) => isRejected(text, tokens, mention.tokenIndex));
+  if (rejected !== undefined) {
+    return {
+      ok: false,
+      reason: `${subject} negates or rejects "${labels[rejected.action]}", which does not name a choice; ${valid}.`,
+    };
+  }
   return accepted(named[0] as ActionId, labels);
 }
 
-function isNegated(tokens: readonly Token[], index: number): boolean {
-  for (let i = Math.max(0, index - NEGATION_WINDOW); i < index; i++) {
-    if (NEGATIONS.has((tokens[i] as Token).word)) return true;
+/**
+ * A one-letter label counts in running text only as the upper-case letter standing alone: not "x" in
+ * "let x be", not "X" in "P(X)=" or "X-ray" or "X's". Longer labels are whole-word matches already.
+ */
+function standsAlone(
+  text: string,
+  tokens: readonly Token[],
+  mention: LabelMention,
+  labels: LabelMap,
+): boolean {
+  const label = (labels[mention.action] as string).trim();
+  if (label.length !== 1) return true;
+  const token = tokens[mention.tokenIndex] as Token;
+  if (text[token.start] !== label.toUpperCase()) return false;
+  const before = text[token.start - 1] ?? " ";
+  const after = text[token.start + 1] ?? " ";
+  const formula = /[=+\-*/^()<>|\d_'’[\]{}]/;
+  return !formula.test(before) && !formula.test(after);
+}
+
+/** Whether a rejecting word precedes the mention, or follows it, within the same sentence. */
+function isRejected(text: string, tokens: readonly Token[], index: number): boolean {
+  const gapEndsSentence = (i: number) => {
+    const left = tokens[i] as Token;
+    const right = tokens[i + 1] as Token;
+    return SENTENCE_END.test(text.slice(left.start + left.word.length, right.start));
+  };
+  for (let i = index - 1; i >= 0 && !gapEndsSentence(i); i--) {
+    if (rejects(tokens, i)) return true;
+  }
+  for (let i = index + 1; i < tokens.length && !gapEndsSentence(i - 1); i++) {
+    if (rejects(tokens, i)) return true;
   }
   return false;
+}
+
+function rejects(tokens: readonly Token[], i: number): boolean {
+  const word = (tokens[i] as Token).word;
+  if (!REJECTIONS.has(word)) return false;
+  if (word === "other") return !PARTIES.has(tokens[i + 1]?.word ?? "");
+  if (word === "no") return !["doubt", "question", "matter"].includes(tokens[i + 1]?.word ?? "");
+  return true;
 }
 
 function accepted(action: ActionId, labels: LabelMap): ParsedReply {

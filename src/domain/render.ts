@@ -1,5 +1,5 @@
 import type { Framing } from "./framing.js";
-import type { Game, GameVariant } from "./game.js";
+import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { joinAlternatives } from "./labels.js";
 import { fillTemplate } from "./templates.js";
 import type { ActionId, PromptStyle } from "./types.js";
@@ -107,7 +107,7 @@ function renderPayoffs(variant: GameVariant, framing: Framing, order: readonly A
   if (table !== null) {
     const rows = profiles.map(
       ({ own, other }) =>
-        `| ${label(framing, own)} | ${label(framing, other)} | ${formatAmount(framing, payoff(own, other))} | ${formatAmount(framing, payoff(other, own))} |`,
+        `| ${label(framing, own)} | ${label(framing, other)} | ${formatAmount(framing, payoff(own, other))} | ${formatAmount(framing, otherPayoffOf(variant, own, other))} |`,
     );
     blocks.push(
       [
@@ -125,7 +125,7 @@ function renderPayoffs(variant: GameVariant, framing: Framing, order: readonly A
         own_label: label(framing, own),
         other_label: label(framing, other),
         own_amount: formatAmount(framing, payoff(own, other)),
-        other_amount: formatAmount(framing, payoff(other, own)),
+        other_amount: formatAmount(framing, otherPayoffOf(variant, own, other)),
       })}`;
     });
     blocks.push(lines.join("\n"));

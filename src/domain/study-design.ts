@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
 
 const id = z.string().trim().min(1).max(100);
@@ -36,6 +37,19 @@ export const StudyDesignSchema = z.object({
     .min(1)
     .max(50)
     .describe("Framing ids; each cell uses those that certify for its game variant"),
+  /**
+   * The label sets each listed story is shown with, crossed with the stories (issue 13): "story-true"
+   * (the story's own words), "familiar" (the textbook names), "neutral" (letters). Absent = the framings
+   * as listed, which may name a presentation directly (`business+familiar`).
+   */
+  labels: z
+    .array(z.enum(LABEL_CHOICES))
+    .min(1)
+    .max(3)
+    .optional()
+    .describe(
+      "Label sets crossed with the listed stories: story-true (the story's own words), familiar (textbook names), neutral (letters).",
+    ),
   styles: z.array(z.enum(PROMPT_STYLES)).min(1).max(3).default(["zero-shot"]).describe("Prompting styles"),
   opponents: z
     .array(OpponentChoiceSchema)
@@ -87,6 +101,20 @@ export interface StudyCatalog {
  * is refused, naming what would.
  */
 export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCell[] {
+  if (design.labels !== undefined) {
+    const named = design.framings.find((framing) => framing.includes("+"));
+    if (named !== undefined) {
+      throw new Error(
+        `The framing "${named}" already names a label set; with "labels" list the stories alone (e.g. "${named.split("+")[0]}").`,
+      );
+    }
+    const labels = design.labels as readonly LabelChoice[];
+    design = {
+      ...design,
+      framings: design.framings.flatMap((story) => labels.map((set) => presentationId(story, set))),
+      labels: undefined,
+    };
+  }
   const cells: StudyCell[] = [];
   const usedVariants = new Set<string>();
   const usedFramings = new Set<string>();

@@ -35,7 +35,7 @@ export interface MatchTranscript {
 export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string): MatchTranscript {
   // Reading is one of the moments an overdue agent-vs-agent round is settled (see agent-match-rounds).
   const match = settleAgentForfeit(deps, requireMatch(deps, matchId, caller.principal));
-  const framing = deps.catalog.framing(match.framing);
+  const framing = deps.catalog.framing(match.framing, match.game);
   const rounds = deps.store
     .listDecisions(match.id)
     .filter((d) => d.status !== "pending")

@@ -37,7 +37,7 @@ export function requireMatch(deps: PlayDeps, matchId: string, principal: string)
 }
 
 export function surfaceLabels(deps: PlayDeps, match: MatchRecord): string[] {
-  const framing = deps.catalog.framing(match.framing);
+  const framing = deps.catalog.framing(match.framing, match.game);
   return match.action_order.map((action) => framing.labels[action] as string);
 }
 
@@ -53,7 +53,7 @@ export function currentRoundView(
   const prompt = renderPrompt({
     game,
     variant: deps.catalog.variant(match.game, match.variant as VariantId),
-    framing: deps.catalog.framing(match.framing),
+    framing: deps.catalog.framing(match.framing, match.game),
     actionOrder: match.action_order,
     style: match.style as PromptStyle,
     repeated:

@@ -66,14 +66,17 @@ export function ensureCallerSession(deps: PlayDeps, caller: Caller, player: stri
 
 /**
  * Validates a spec against the catalog and builds its match record. The seeded generator draws the
- * framing (when not given) and counterbalances the order in which the actions are listed (SPEC §3).
+ * framing (when not given, among the story-true presentations) and counterbalances the order in which the actions are listed (SPEC §3).
  */
 export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec: MatchSpec): MatchRecord {
   const game = deps.catalog.game(spec.game);
   const variant = deps.catalog.variant(spec.game, spec.variant);
-  const framings = deps.catalog.framingsFor(game.id, variant.id).map((f) => f.id);
+  const presentations = deps.catalog.framingsFor(game.id, variant.id);
+  const framings = presentations.map((f) => f.id);
+  // A drawn framing is a story in its own words: the textbook or neutral labels only when asked for.
+  const drawable = presentations.filter((f) => f.presentation.labels === "story-true").map((f) => f.id);
   const rng = createRng(`${spec.seed}:match`);
-  const drawn = framings[randomIndex(rng, framings.length)];
+  const drawn = drawable[randomIndex(rng, drawable.length)];
   const framing = spec.framing ?? drawn;
   if (framing === undefined || !framings.includes(framing)) {
     throw new UsageError(
@@ -93,6 +96,11 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
     throw new UsageError((error as Error).message);
   }
   const agent = spec.opponent.id === "agent";
+  if (agent && variant.columnPayoffs !== null) {
+    throw new UsageError(
+      `Opponent "agent" needs a symmetric game (each seat is shown the game as its row player); ${game.id} gives the column player other payoffs. Valid opponents: ${valid.filter((id) => id !== "agent").join(", ")}.`,
+    );
+  }
   if (!agent && spec.forfeit_after_seconds !== undefined) {
     throw new UsageError(
       `forfeit_after_seconds applies only to opponent "agent", not to "${spec.opponent.id}".`,

@@ -71,7 +71,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
         `Round ${args.round} is not open in match "${match.id}": it is waiting for round ${match.next_round}.`,
       );
     }
-    const framing = deps.catalog.framing(match.framing);
+    const framing = deps.catalog.framing(match.framing, match.game);
     const parsed = parseReply(args.choice, framing.labels);
     const now = new Date().toISOString();
     // The prompt this reply answers, re-rendered now from the record (the same text the agent was shown,
@@ -194,7 +194,7 @@ function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): Dec
  * with its outcome whatever the choice: the late reply cannot change it.
  */
 function replay(deps: PlayDeps, match: MatchRecord, recorded: DecisionRecord, choice: string): SubmitOutcome {
-  const framing = deps.catalog.framing(match.framing);
+  const framing = deps.catalog.framing(match.framing, match.game);
   const parsed = parseReply(choice, framing.labels);
   const same = choice === recorded.raw_text || (parsed.ok && parsed.action === recorded.action);
   if (!same && recorded.status !== "forfeit") {
@@ -214,7 +214,7 @@ function moveResult(
   current?: DecidedRound,
 ): MoveResult {
   const match = current?.match ?? (deps.store.getMatch(matchId) as MatchRecord);
-  const framing = deps.catalog.framing(match.framing);
+  const framing = deps.catalog.framing(match.framing, match.game);
   const finished = match.status === "finished";
   const decisions = current?.decisions ?? deps.store.listDecisions(match.id);
   return {
@@ -231,7 +231,7 @@ function moveResult(
 }
 
 function outcomeText(deps: PlayDeps, match: MatchRecord, decision: DecisionRecord): string {
-  const framing = deps.catalog.framing(match.framing);
+  const framing = deps.catalog.framing(match.framing, match.game);
   const record = { own: decision.action, other: decision.opponent_action, ownPoints: decision.payoff ?? 0 };
   if (decision.status === "pending") {
     return `Your move for round ${decision.round} is recorded; waiting for the other player's move. Send the same choice again, or call get_match, to see the outcome.`;

@@ -10,16 +10,18 @@ import { createRng } from "../../src/domain/rng.js";
 
 const catalog = loadCatalog();
 
-/** A one-shot decision as the server shows it, Defect listed first. */
-function oneShot(game: string, framing: string): DecisionContext {
+/** A one-shot decision as the server shows it, Defect listed first, with the story's familiar labels. */
+function oneShot(game: string, story: string): DecisionContext {
+  const framing = catalog.framing(`${story}+familiar`, game);
   const prompt = renderPrompt({
     game: catalog.game(game),
     variant: catalog.variant(game, "base"),
-    framing: catalog.framing(framing),
+    framing,
     actionOrder: ["defect", "cooperate"],
     style: "zero-shot",
   });
-  return { prompt, labels: ["Defect", "Cooperate"], round: 1, rounds: 1, previousOutcome: null };
+  const labels = ["defect", "cooperate"].map((action) => framing.labels[action] as string);
+  return { prompt, labels, round: 1, rounds: 1, previousOutcome: null };
 }
 
 describe("reference agents read only the prompt text", () => {
@@ -31,6 +33,25 @@ describe("reference agents read only the prompt text", () => {
       ["Cooperate", 5],
     ]);
     expect(table.get("Defect")?.get("Cooperate")).toBe(10);
+  });
+
+  it("reads the story-true wording too: Hold the price / Undercut", () => {
+    const framing = catalog.framing("business", "prisoners-dilemma");
+    const prompt = renderPrompt({
+      game: catalog.game("prisoners-dilemma"),
+      variant: catalog.variant("prisoners-dilemma", "base"),
+      framing,
+      actionOrder: ["cooperate", "defect"],
+      style: "zero-shot",
+    });
+    const table = readOwnPayoffs(prompt, ["Hold the price", "Undercut"]);
+    expect(table.get("Undercut")?.get("Hold the price")).toBe(10);
+    expect(
+      payoffReader.choose(
+        { prompt, labels: ["Hold the price", "Undercut"], round: 1, rounds: 1, previousOutcome: null },
+        createRng(1),
+      ),
+    ).toBe("Undercut");
   });
 
   it("best-responds to a ½ belief: defect in the PD, cooperate in the stag hunt", () => {

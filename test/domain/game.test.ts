@@ -66,6 +66,7 @@ describe("framing files", () => {
       id: "f",
       applies_to: { actions: ["left", "right"], label_set: "familiar", play: "one-shot" },
       labels: { left: "Left", right: "Right" },
+      parties: { self: ["you"], other: ["they"] },
       units: { one: "{n} point", other: "{n} points" },
       story: ["Two drivers meet on a narrow road."],
       payoffs: {

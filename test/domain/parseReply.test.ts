@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { LabelMap } from "../../src/domain/labels.js";
 import { parseReply } from "../../src/domain/parseReply.js";
@@ -73,6 +74,78 @@ const OTHER_REPLIES: [LabelMap, string, string][] = [
   [RPS, "paperwork", "invalid"],
 ];
 
+const XY: LabelMap = { cooperate: "X", defect: "Y" };
+const STORY: LabelMap = { cooperate: "Hold the price", defect: "Undercut" };
+const SIX: LabelMap = { a: "J", b: "F", c: "K", d: "Q", e: "W", f: "Z" };
+
+// The probes of issue 13: each was misread before.
+const PROBES: [LabelMap, string, string][] = [
+  // An echo of the options is no choice, whatever the action order.
+  [CD, "The options are:\n- Cooperate\n- Defect", "invalid"],
+  [CD, "The options are:\n- Defect\n- Cooperate", "invalid"],
+  [CD, "Options:\nCooperate\nDefect", "invalid"],
+  // The label the agent rejects is not its choice.
+  [XY, "Y is strictly dominated, so I take the other one.", "invalid"],
+  [XY, "X is dominated by the other option.", "invalid"],
+  // A letter inside a formula or word is not a label.
+  [XY, "Let x be the probability that the other player picks the first option.", "invalid"],
+  [XY, "Let p = P(X) and solve for the indifference point.", "invalid"],
+  [XY, "An X-ray of the payoffs tells me nothing.", "invalid"],
+  // "Decision-" is not a final-answer line.
+  [CD, "Decision-making here is about trust.\nI will Cooperate", "cooperate"],
+  // A negation in an earlier sentence does not reach the label.
+  [CD, "Not sure. Cooperate", "cooperate"],
+  [CD, "Not sure what they will do. I cooperate.", "cooperate"],
+];
+
+// Final-answer forms: the last marker decides alone, whatever the reasoning names.
+const MARKERS: [LabelMap, string, string][] = [
+  [CD, "Cooperate pays 5, Defect pays 10 at best.\nAnswer: Defect", "defect"],
+  [CD, "Cooperate or Defect?\nFinal: Cooperate", "cooperate"],
+  [CD, "Cooperate or Defect?\n[move] Defect", "defect"],
+  [CD, "Cooperate or Defect?\n[move] (defecting is safer than cooperating) Defect", "defect"],
+  [CD, "Cooperate or Defect?\n<action>Cooperate</action>", "cooperate"],
+  [CD, 'I weighed Cooperate against Defect.\n```json\n{"choice": "Defect"}\n```', "defect"],
+  [CD, '{"reasoning": "Cooperate is risky, Defect is safe", "choice": "Defect"}', "defect"],
+  [CD, "<answer>cooperate</answer>", "cooperate"],
+  [CD, "Answer: Cooperate. Wait, Defect is better.\nFinal answer: Defect", "defect"],
+  [CD, "Final answer: maybe", "invalid"],
+  [CD, "Final answer: Cooperate or Defect", "invalid"],
+  [CD, "<action>both</action>", "invalid"],
+  [CD, '{"choice": "abstain"}', "invalid"],
+  [CD, "Final decision: Defect. It guarantees at least 3.", "defect"],
+  [CD, "The answer is Cooperate", "cooperate"],
+  [CD, "Choice is hard: cooperate or defect?\nDefect", "defect"],
+  [STORY, "Holding the price risks a lot; undercut is safe.\nAnswer: Undercut", "defect"],
+  [STORY, "I will hold the price.", "cooperate"],
+  [STORY, "Hold the price", "cooperate"],
+  [STORY, "Hold", "invalid"],
+  [STORY, "I would never undercut.", "invalid"],
+  [STORY, "I hold the price rather than undercut.", "invalid"],
+  [SIX, "Q", "d"],
+  [SIX, "I pick Q.", "d"],
+  [SIX, "q is a nice letter; I pick Z", "f"],
+  [SIX, "J, F, K, Q, W or Z?\nAnswer: W", "e"],
+];
+
+// TextArena's format: the action in square brackets, e.g. "[Cooperate]", possibly after free text.
+const TEXTARENA: [LabelMap, string, string][] = [
+  [CD, "[Cooperate]", "cooperate"],
+  [CD, "I'll start friendly. [Cooperate]", "cooperate"],
+  [CD, "They defected last round, so I retaliate. [Defect]", "defect"],
+  [CD, "Valid moves: [Cooperate], [Defect]", "invalid"],
+  [CD, "I could play [Cooperate] or [Defect]; I go with [Defect]", "invalid"],
+  [CD, "Thinking about [Cooperate] first...\nFinal: [Defect]", "defect"],
+  [RPS, "[Paper]", "paper"],
+  [RPS, "They love rock. [paper]", "paper"],
+  [RPS, "[rock] [paper] [scissors]", "invalid"],
+  [RPS, "Last time they played Rock, so this time: [Paper]", "paper"],
+];
+
+// Real replies from the counterfactual study's published traces (see the fixture's "about").
+const REAL = JSON.parse(readFileSync(new URL("./fixtures/real-replies.json", import.meta.url), "utf8"))
+  .replies as { source: string; labels: LabelMap; reply: string; expected: string; study_reading: string }[];
+
 const outcome = (reply: string, labels: LabelMap) => {
   const parsed = parseReply(reply, labels);
   return parsed.ok ? parsed.action : "invalid";
@@ -87,8 +160,26 @@ describe("parseReply", () => {
     expect(outcome(reply, labels)).toBe(expected);
   });
 
-  it("covers at least 40 replies", () => {
-    expect(CD_REPLIES.length + OTHER_REPLIES.length).toBeGreaterThanOrEqual(40);
+  it.each(PROBES)("refuses to guess: with labels %j reads %j as %s", (labels, reply, expected) => {
+    expect(outcome(reply, labels)).toBe(expected);
+  });
+
+  it.each(MARKERS)("final-answer forms: with labels %j reads %j as %s", (labels, reply, expected) => {
+    expect(outcome(reply, labels)).toBe(expected);
+  });
+
+  it.each(TEXTARENA)("TextArena format: with labels %j reads %j as %s", (labels, reply, expected) => {
+    expect(outcome(reply, labels)).toBe(expected);
+  });
+
+  it.each(REAL.map((row) => [row.source, row]))("real reply %s", (_source, row) => {
+    expect(outcome(row.reply, row.labels)).toBe(row.expected);
+  });
+
+  it("covers the probes and at least 100 real replies, some where the study's parser read otherwise", () => {
+    expect(REAL.length).toBeGreaterThanOrEqual(100);
+    expect(REAL.filter((row) => row.expected !== row.study_reading).length).toBeGreaterThan(20);
+    expect(new Set(REAL.map((row) => row.source.split("/").slice(3, 5).join("/"))).size).toBeGreaterThan(5);
   });
 
   it("returns the framing's label with the action", () => {
@@ -117,12 +208,12 @@ describe("parseReply", () => {
     expect(parseReply("I won't defect", CD)).toEqual({
       ok: false,
       reason:
-        'Your reply negates "Defect", which does not name a choice; answer with exactly one of "Cooperate" or "Defect".',
+        'Your reply negates or rejects "Defect", which does not name a choice; answer with exactly one of "Cooperate" or "Defect".',
     });
     expect(parseReply("reasoning\nFinal answer: both", CD)).toEqual({
       ok: false,
       reason:
-        'Your final answer line names none of the choices; answer with exactly one of "Cooperate" or "Defect".',
+        'Your final answer names none of the choices; answer with exactly one of "Cooperate" or "Defect".',
     });
   });
 

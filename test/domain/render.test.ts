@@ -36,7 +36,7 @@ function everyPrompt(): { framingId: string; text: string }[] {
       for (const style of PROMPT_STYLES) {
         for (const repeated of contexts) {
           prompts.push({
-            framingId: framing.id,
+            framingId: framing.presentation.framing,
             text: renderPrompt({
               game,
               variant,
@@ -70,8 +70,13 @@ describe("blinding", () => {
   ];
 
   it("renders every combination, repeated rounds with history included", () => {
-    // One-shot 264; repeated: (24 + 72) order×style combos × 2 horizons × 3 history modes × 3 rounds = 1728.
-    expect(prompts).toHaveLength(264 + 1728);
+    // Every framing is shown with 3 label sets (counterfactual ones with their own only).
+    // One-shot: 4 games × 11 framings × 3 label sets × 2 orders × 3 styles = 792. Repeated: (repeated-pd
+    // (2 × 3 + 2) pairings × 2 orders + rps (2 × 3 + 2) × 6 orders) × 3 styles = 192 order×style combos,
+    // × 2 horizons × 3 history modes × 3 rounds = 3456.
+    // Added one-shot games: chicken-large-stakes 198, battle-of-the-sexes 36, matching-pennies 36,
+    // coordination-3x3 108 (see the catalog test).
+    expect(prompts).toHaveLength(792 + 3456 + 198 + 36 + 36 + 108);
   });
 
   it("never names the framing, the study or a textbook game", () => {
@@ -124,7 +129,7 @@ describe("prompt text", () => {
       renderPrompt({
         game: pd,
         variant: base,
-        framing: catalog.framing("team"),
+        framing: catalog.framing("team+familiar"),
         actionOrder: pd.actions,
         style,
       });
@@ -166,7 +171,7 @@ describe("prompt text", () => {
 
   it("reveals the horizon only when asked and shows the history the mode asks for", () => {
     const game = catalog.game("repeated-pd");
-    const framing = catalog.framing("repeated-plain");
+    const framing = catalog.framing("repeated-plain+familiar");
     const history = [
       { own: "cooperate", other: "defect", ownPoints: 1 },
       { own: "defect", other: "defect", ownPoints: 2 },

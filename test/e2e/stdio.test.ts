@@ -40,7 +40,7 @@ async function call(client: Client, name: string, args: Structured): Promise<Str
 const design = {
   name: "stdio study",
   games: ["prisoners-dilemma"],
-  framings: ["business", "friend-sharing"],
+  framings: ["business+familiar", "friend-sharing+familiar"],
   trials_per_cell: 4,
   seed: 3,
 };

@@ -92,13 +92,19 @@ function hostileArgs(
 /** Arguments each known tool accepts, as the base the mutations start from; other tools start empty. */
 function validArguments(matchId: string, studyId: string): Record<string, Record<string, unknown>> {
   return {
-    start_match: { game: "prisoners-dilemma", framing: "business", opponent: "always-defect", seed: 1 },
+    start_match: {
+      game: "prisoners-dilemma",
+      framing: "business+familiar",
+      opponent: "always-defect",
+      seed: 1,
+    },
     submit_move: { match_id: matchId, round: 1, choice: "Cooperate" },
     get_match: { match_id: matchId },
     register_study: {
       name: "fuzz",
       games: ["prisoners-dilemma"],
       framings: ["business"],
+      labels: ["familiar"],
       trials_per_cell: 1,
     },
     next_trial: { study_id: studyId },
@@ -122,7 +128,7 @@ beforeAll(async () => {
   client = await connectClient(deps, { clientName: "fuzzer" });
   const view = await call<{ match_id: string }>(client, "start_match", {
     game: "prisoners-dilemma",
-    framing: "business",
+    framing: "business+familiar",
     opponent: "always-defect",
     seed: 7,
   });
@@ -132,6 +138,7 @@ beforeAll(async () => {
     name: "fuzz-target",
     games: ["repeated-pd"],
     framings: ["repeated-plain"],
+    labels: ["familiar"],
     trials_per_cell: 2,
   });
   studyId = study.study_id;

@@ -44,17 +44,17 @@ describe("analysis tools over MCP", () => {
   it("payoff_sensitivity: λ̂ of a cell computed by hand from the record", async () => {
     // 3 defections out of 3 under business: p̃ = (0 + ½)/(3 + 1) = 1/8, logit = ln(1/7) = −1.94591;
     // Δu = (½·5 + ½·2 − ½·10 − ½·3)/(10 − 2) = −0.375 ⇒ λ̂ = 1.94591/0.375 = 5.18910.
-    await play("business", "Defect", 3);
+    await play("business+familiar", "Defect", 3);
     // 3 cooperations under team: p̃ = 3.5/4 = 7/8, logit = ln 7 > 0 ⇒ λ̂ = ln7/−0.375 < 0 ⇒ clamped to 0.
-    await play("team", "Cooperate", 3);
+    await play("team+familiar", "Cooperate", 3);
     const out = await call<{ cells: { framing: string; lambda: number }[]; games: { v_lambda: number }[] }>(
       client,
       "payoff_sensitivity",
       { bootstrap: 200 },
     );
     const lambda = Object.fromEntries(out.cells.map((c) => [c.framing, c.lambda]));
-    expect(lambda.business).toBeCloseTo(Math.log(7) / 0.375, 9);
-    expect(lambda.team).toBe(0);
+    expect(lambda["business+familiar"]).toBeCloseTo(Math.log(7) / 0.375, 9);
+    expect(lambda["team+familiar"]).toBe(0);
     // Population variance of {5.1891, 0} = (5.1891/2)² = 6.7317.
     expect(out.games[0]?.v_lambda).toBeCloseTo((Math.log(7) / 0.375 / 2) ** 2, 9);
   });

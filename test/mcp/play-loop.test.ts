@@ -20,7 +20,7 @@ describe("one-shot play loop over MCP", () => {
     // always-defect opponent: choosing Cooperate in the prisoners-dilemma earns u1(C, D) = 2.
     const view = await call<View>(client, "start_match", {
       game: "prisoners-dilemma",
-      framing: "business",
+      framing: "business+familiar",
       opponent: "always-defect",
       seed: 7,
     });
@@ -62,7 +62,7 @@ describe("one-shot play loop over MCP", () => {
   it("is idempotent per round and refuses a different choice for a decided round", async () => {
     const view = await call<View>(client, "start_match", {
       game: "stag-hunt",
-      framing: "team",
+      framing: "team+familiar",
       opponent: "always-cooperate",
       seed: 1,
     });

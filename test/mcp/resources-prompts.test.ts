@@ -44,7 +44,12 @@ describe("resources, the play prompt and completions", () => {
       ref: { type: "ref/resource", uri: "same-game://framings/{id}" },
       argument: { name: "id", value: "rps" },
     });
-    expect(completion.completion.values.sort()).toEqual(["rps-plain", "rps-swapped"]);
+    expect(completion.completion.values.sort()).toEqual([
+      "rps-plain",
+      "rps-plain+familiar",
+      "rps-plain+neutral",
+      "rps-swapped",
+    ]);
   });
 
   it("gets the play prompt without writing, and the agent's first call starts the match", async () => {
@@ -56,7 +61,7 @@ describe("resources, the play prompt and completions", () => {
     expect(matches()).toBe(0); // three gets, no match: reading a prompt is a read
     const prompt = await client.getPrompt({
       name: "play",
-      arguments: { game: "harmony", framing: "diplomatic" },
+      arguments: { game: "harmony", framing: "diplomatic+familiar" },
     });
     const message = (prompt.messages[0] as { content: { text: string } }).content.text;
     expect(message).toMatch(/^Call start_match with game "harmony", framing "diplomatic"\./);
@@ -71,7 +76,11 @@ describe("resources, the play prompt and completions", () => {
       match: { game: string; framing: string; player: string };
       rounds: { action: string; attempts: { raw_text: string }[] }[];
     };
-    expect(record.match).toMatchObject({ game: "harmony", framing: "diplomatic", player: "host-user" });
+    expect(record.match).toMatchObject({
+      game: "harmony",
+      framing: "diplomatic+familiar",
+      player: "host-user",
+    });
     expect(record.rounds[0]).toMatchObject({ action: "cooperate", attempts: [{ raw_text: "Cooperate" }] });
     // The operator finds it again: listed, and its id completes from a prefix.
     const listed = await client.listResources();

@@ -17,10 +17,11 @@ afterEach(async () => {
 const design = {
   name: "business vs friends",
   games: ["prisoners-dilemma", "stag-hunt"],
-  framings: ["business", "friend-sharing"],
+  // The familiar labels, so the scripted player can answer Cooperate / Defect by name.
+  framings: ["business+familiar", "friend-sharing+familiar"],
   trials_per_cell: 3,
   seed: 11,
-  planned_contrasts: [{ baseline: "business", comparison: "friend-sharing" }],
+  planned_contrasts: [{ baseline: "business+familiar", comparison: "friend-sharing+familiar" }],
 };
 
 interface Trial {
@@ -87,7 +88,7 @@ describe("a pre-registered one-shot study over MCP", () => {
       decisions: number;
     }>(client, "robustness", { study_id: study.study_id, bootstrap: 200 });
     expect(report.contrast).toBe("planned");
-    expect(report.framings).toEqual(["business", "friend-sharing"]);
+    expect(report.framings).toEqual(["business+familiar", "friend-sharing+familiar"]);
     expect(report.decisions).toBe(12);
     // The story-swayed player ignores the order: in each cell's balanced pair of trials its choice is
     // listed first once, and the third trial adds 0 or 1, so 4 to 8 of 12 decisions chose the first-listed.
@@ -111,7 +112,7 @@ describe("a pre-registered one-shot study over MCP", () => {
     expect(everything.header).toMatchObject({ players: ["scripted"], study: { id: study.study_id } });
     // 3 trials per cell, story-swayed: 0 of 3 cooperate under business, 3 of 3 with friends.
     for (const cell of everything.cooperation) {
-      expect(cell).toMatchObject({ n: 3, rate: cell.framing === "business" ? 0 : 1 });
+      expect(cell).toMatchObject({ n: 3, rate: cell.framing === "business+familiar" ? 0 : 1 });
     }
   });
 

@@ -32,7 +32,7 @@ describe("agent vs agent", () => {
   it("plays a full repeated-pd between two clients, revealing moves only when both are in", async () => {
     const a = await call<View>(alice, "start_match", {
       game: "repeated-pd",
-      framing: "repeated-plain",
+      framing: "repeated-plain+familiar",
       opponent: "agent",
       seed: 21,
     });
@@ -42,7 +42,7 @@ describe("agent vs agent", () => {
     expect(deps.store.getMatch(a.match_id)?.partner_match_id).toBe(b.match_id);
     expect(deps.store.getMatch(b.match_id)).toMatchObject({
       partner_match_id: a.match_id,
-      framing: "repeated-plain",
+      framing: "repeated-plain+familiar",
     });
     expect(await callError(bob, "join_match", { match_id: a.match_id })).toMatch(/already has both players/);
 
@@ -129,6 +129,7 @@ describe("agent vs agent", () => {
   it("forfeits the round of a seat that keeps the other waiting, on submit and on read (self-play)", async () => {
     const a = await call<View>(alice, "start_match", {
       game: "repeated-pd",
+      framing: "repeated-plain+familiar",
       opponent: "agent",
       player: "same-model",
       forfeit_after_seconds: 1,

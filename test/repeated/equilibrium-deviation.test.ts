@@ -77,7 +77,7 @@ describe("equilibrium_deviation", () => {
     for (const seed of [1, 2]) {
       const view = await call<{ match_id: string }>(client, "start_match", {
         game: "prisoners-dilemma",
-        framing: "business",
+        framing: "business+familiar",
         seed,
       });
       await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: "Cooperate" });

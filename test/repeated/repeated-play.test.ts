@@ -33,7 +33,7 @@ describe("a full 16-round repeated-pd against tit-for-tat", () => {
   it("decides every round as tit-for-tat dictates, records the totals and shows the full history", async () => {
     const start = await call<View>(client, "start_match", {
       game: "repeated-pd",
-      framing: "repeated-plain",
+      framing: "repeated-plain+familiar",
       opponent: "tit-for-tat",
       seed: 11,
       history_mode: "full",
@@ -104,7 +104,7 @@ describe("a full 16-round repeated-pd against tit-for-tat", () => {
     const playTwo = async (history_mode: string, reveal_horizon: boolean) => {
       const start = await call<View>(client, "start_match", {
         game: "repeated-pd",
-        framing: "repeated-plain",
+        framing: "repeated-plain+familiar",
         opponent: "always-defect",
         seed: 5,
         history_mode,

@@ -1,0 +1,97 @@
+import { type StoryLabelResult, storyLabelEffects } from "../analysis/story-label-effects.js";
+import { splitPresentationId } from "../domain/label-sets.js";
+import type { VariantId } from "../domain/types.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import { UsageError } from "../usage-error.js";
+import { cellsFromRows } from "./one-shot-cells.js";
+
+// `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
+// and label set by the catalog, then the two-way analysis of story-label-effects.ts.
+
+export interface StoryLabelQuery {
+  players?: string[];
+  games?: string[];
+  /** Stories to compare, the first the baseline (default: every story present, sorted). */
+  stories?: string[];
+  /** Label sets to compare, the first the baseline (default: every set present, story-true first). */
+  labels?: string[];
+  variant?: VariantId;
+  study_id?: string;
+  bootstrap?: number;
+  seed?: number;
+  confidence?: number;
+}
+
+export type StoryLabelReport = StoryLabelResult & { variant: string; study_id: string | null };
+
+export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryLabelReport {
+  const variant = query.variant ?? "base";
+  const rows = deps.store.oneShotCellCounts({
+    players: query.players,
+    games: query.games,
+    variants: [variant],
+    study_id: query.study_id,
+  });
+  if (rows.length === 0) {
+    throw new UsageError(
+      `No one-shot decisions match variant ${variant}${query.study_id ? `, study ${query.study_id}` : ""}.`,
+    );
+  }
+  const presentationOf = (framing: string) => {
+    const known = deps.catalog.framings.find((f) => f.id === framing);
+    if (known) return { story: known.presentation.framing, labels: known.presentation.labels };
+    const split = splitPresentationId(framing);
+    return { story: split.framing, labels: split.labels ?? "story-true" };
+  };
+  const cells = cellsFromRows(rows).filter((cell) => {
+    const at = presentationOf(cell.framing);
+    return (
+      (!query.stories || query.stories.includes(at.story)) &&
+      (!query.labels || query.labels.includes(at.labels))
+    );
+  });
+  const games = [...new Set(cells.map((c) => c.game))];
+  try {
+    const result = storyLabelEffects(cells, {
+      presentationOf,
+      focalAction: Object.fromEntries(games.map((g) => [g, deps.catalog.game(g).cooperativeAction])),
+      stories: query.stories,
+      labels: query.labels,
+      bootstrap: query.bootstrap,
+      seed: query.seed,
+      confidence: query.confidence,
+    });
+    return { ...result, variant, study_id: query.study_id ?? null };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
+const ci = (e: { ci: [number, number] }) => `[${pct(e.ci[0])}, ${pct(e.ci[1])}]`;
+
+/** A table per (player, game): the cells, then the main effect of each factor and the verdict. */
+export function storyLabelText(report: StoryLabelReport): string {
+  const lines = [
+    `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${Math.round(report.confidence * 100)}% intervals.`,
+  ];
+  for (const unit of report.units) {
+    lines.push("", `${unit.player} / ${unit.game}: P(${unit.focal_action})`);
+    for (const cell of unit.cells) {
+      lines.push(
+        `  ${cell.story.padEnd(24)} ${cell.labels.padEnd(11)} n=${String(cell.n).padEnd(5)} ${(100 * cell.p_focal).toFixed(1)}%`,
+      );
+    }
+    for (const effect of [...unit.story_effects, ...unit.label_effects]) {
+      lines.push(
+        `  ${effect.factor === "story" ? "story " : "labels"} ${effect.baseline} → ${effect.comparison}: ${pct(effect.main.estimate)} ${ci(effect.main)}`,
+      );
+    }
+    if (unit.interaction)
+      lines.push(`  interaction: ${pct(unit.interaction.estimate)} ${ci(unit.interaction)}`);
+    lines.push(`  moved by: ${unit.verdict}`);
+  }
+  for (const s of report.skipped)
+    lines.push(`skipped ${s.player} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
+  return lines.join("\n");
+}
