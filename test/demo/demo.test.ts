@@ -91,7 +91,7 @@ describe("same-game demo with the three reference agents", () => {
   });
 
   it("serves a study's report as the resource same-game://studies/{id}/report", async () => {
-    const client = await connectAgent({ cliPath: CLI, dbPath: demo.dbPath }, "report-reader");
+    const client = await connectAgent({ cliPath: CLI, dbPath: demo.dbPath }, "report-reader", "analysis");
     try {
       const oneShot = demo.studies[0]?.study_id;
       const listed = await client.listResources();
