@@ -26,7 +26,7 @@ beforeAll(async () => {
     publishedCounts: null,
     cliPath: CLI,
   });
-}, 120_000);
+}, 240_000); // a loaded machine needs more than two minutes for the demo
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const games = (player: string) => demo.report.robustness?.games.filter((g) => g.player === player) ?? [];
