@@ -14,7 +14,7 @@ SUITE_VERSION="${CONFORMANCE_VERSION:-0.2.0-alpha.11}"
 if [ -z "${SKIP_BUILD:-}" ]; then npm run build --silent; fi
 
 work="$(mktemp -d)"
-node dist/cli/main.js serve --http --port 0 --db "$work/conformance.db" 2>"$work/server.log" &
+node dist/cli/main.js serve --http --port 0 --toolsets all --db "$work/conformance.db" 2>"$work/server.log" &
 server_pid=$!
 cleanup() {
   kill -TERM "$server_pid" 2>/dev/null || true

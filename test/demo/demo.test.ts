@@ -26,7 +26,7 @@ beforeAll(async () => {
     publishedCounts: null,
     cliPath: CLI,
   });
-}, 120_000);
+}, 240_000); // a loaded machine needs more than two minutes for the demo
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const games = (player: string) => demo.report.robustness?.games.filter((g) => g.player === player) ?? [];
@@ -91,7 +91,7 @@ describe("same-game demo with the three reference agents", () => {
   });
 
   it("serves a study's report as the resource same-game://studies/{id}/report", async () => {
-    const client = await connectAgent({ cliPath: CLI, dbPath: demo.dbPath }, "report-reader");
+    const client = await connectAgent({ cliPath: CLI, dbPath: demo.dbPath }, "report-reader", "analysis");
     try {
       const oneShot = demo.studies[0]?.study_id;
       const listed = await client.listResources();

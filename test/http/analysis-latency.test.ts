@@ -6,7 +6,7 @@ import { connectHttp, playOneShotTrials } from "./support/http-client.js";
 import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 // One client's heavy analysis must not stall another client's moves: analyses run in the server's worker
-// pool, off the event loop. Token A keeps six power analyses in flight (each about 1.5 s of CPU on this
+// pool, off the event loop. Token A keeps six power analyses in flight (each about 0.7 s of CPU on this
 // machine; inline, every one of them would block every move for that long) while token B plays one-shot
 // trials over HTTP; B's submit_move p99 stays under 100 ms. B's latency with nothing else running is
 // measured first, in the same server, as the anchor: on a machine loaded by other work (a shared CI box)
@@ -16,7 +16,7 @@ import { type ServerProcess, startServerProcess } from "./support/server-process
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef0";
 const TRIALS = 100;
-const HEAVY = { baseline: 0.5, delta: 0.2, n: 1000, simulations: 200, bootstrap: 1000 };
+const HEAVY = { baseline: 0.5, delta: 0.2, n: 1000, simulations: 100, bootstrap: 1000 };
 
 let dir: string;
 let server: ServerProcess;

@@ -30,7 +30,7 @@ describe("several server processes on one database file", () => {
         await client.connect(
           new StdioClientTransport({
             command: process.execPath,
-            args: [CLI, "serve", "--db", dbPath],
+            args: [CLI, "serve", "--db", dbPath, "--toolsets", "all"],
             stderr: "ignore",
           }),
         );

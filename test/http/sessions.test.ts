@@ -106,7 +106,7 @@ describe("HTTP sessions", () => {
       const refused = responses.find((r) => r.status === 429) as Response;
       expect(refused.headers.get("retry-after")).toBe("1");
       expect(await refused.json()).toMatchObject({
-        error: { message: expect.stringMatching(/3 per second/) },
+        error: { message: expect.stringMatching(/3 JSON-RPC messages per second/) },
       });
       await Promise.all(responses.filter((r) => r !== refused).map((r) => r.text()));
     } finally {

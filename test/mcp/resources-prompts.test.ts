@@ -50,6 +50,26 @@ describe("resources, the play prompt and completions", () => {
       "rps-plain+neutral",
       "rps-swapped",
     ]);
+    // Study reports are listed and their ids complete; an unknown one is the SDK's resource-not-found.
+    const study = await call<{ study_id: string }>(client, "register_study", {
+      name: "listed",
+      games: ["prisoners-dilemma"],
+      framings: ["business", "team"],
+      trials_per_cell: 1,
+    });
+    const reports = (await client.listResources()).resources.map((r) => r.uri);
+    expect(reports).toContain(`same-game://studies/${study.study_id}/report`);
+    const ids = await client.complete({
+      ref: { type: "ref/resource", uri: "same-game://studies/{id}/report" },
+      argument: { name: "id", value: "study-" },
+    });
+    expect(ids.completion.values).toEqual([study.study_id]);
+    await expect(client.readResource({ uri: "same-game://studies/study-nope/report" })).rejects.toMatchObject(
+      {
+        code: -32602,
+        message: expect.stringMatching(/No study with id "study-nope"/),
+      },
+    );
   });
 
   it("gets the play prompt without writing, and the agent's first call starts the match", async () => {

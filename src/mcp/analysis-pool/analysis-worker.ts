@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadCatalog } from "../../domain/catalog.js";
 import { logError } from "../../log.js";
@@ -8,6 +9,17 @@ import type { JobReply, JobRequest } from "./worker-pool.js";
 
 // One analysis worker: its own connection to the record (SQLite in WAL mode lets it read while the main
 // thread writes) and its own catalog; it answers one job at a time with plain data.
+
+// On Linux the nice value belongs to the thread (setpriority on "this process" from a thread changes only
+// that thread), so the worker yields the CPU to the event loop's moves when cores are scarce. Elsewhere it
+// would lower the whole server, so it is left alone.
+if (process.platform === "linux") {
+  try {
+    setPriority(10);
+  } catch {
+    // Not permitted in this environment: the pool still keeps analyses off the event loop.
+  }
+}
 
 const { dbPath } = workerData as { dbPath: string };
 const store = new Store(dbPath);

@@ -35,7 +35,8 @@ export function defaultPoolSize(): number {
 /**
  * A small fixed pool of analysis workers (node:worker_threads) over one record file, so a heavy analysis
  * of one client never stalls another client's moves on the event loop. Jobs wait in one FIFO queue; a
- * worker that dies fails its job and is replaced. Workers are unref'd: they never keep the process alive.
+ * worker that dies fails its job and is replaced. Workers start with the first job (a server that is
+ * never asked for an analysis pays nothing at start-up) and are unref'd: they never keep the process alive.
  */
 export class AnalysisPool implements AnalysisRunner {
   private readonly slots: Slot[] = [];
@@ -45,16 +46,15 @@ export class AnalysisPool implements AnalysisRunner {
 
   constructor(
     private readonly dbPath: string,
-    size: number = defaultPoolSize(),
-  ) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
-  }
+    private readonly size: number = defaultPoolSize(),
+  ) {}
 
   run<J extends AnalysisJob>(job: J, args: JobArgs<J>, principal: string): Promise<JobResult<J>> {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
     return new Promise<JobResult<J>>((resolve, reject) => {
       const request: JobRequest = { id: this.nextId++, job, args, principal };
       this.queue.push({ request, resolve: resolve as (value: unknown) => void, reject });
+      while (this.slots.length < this.size) this.slots.push(this.spawn());
       this.dispatch();
     });
   }

@@ -17,9 +17,18 @@ type Json = Record<string, unknown>;
  * and so hides a mismatch from our own tests.
  */
 export function advertisedOutputSchema(schema: z.ZodType): StandardSchemaWithJSON<Json, Json> {
-  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Json;
-  return fromJsonSchema<Json>(portable(json) as JsonSchemaType);
+  let advertised = converted.get(schema);
+  if (!advertised) {
+    const json = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Json;
+    advertised = fromJsonSchema<Json>(portable(json) as JsonSchemaType);
+    converted.set(schema, advertised);
+  }
+  return advertised;
 }
+
+/** Converted (and validator-compiled) once per schema, not once per connection: an HTTP server makes a
+ * server per session, and compiling every tool's validator each time would slow every session's start. */
+const converted = new WeakMap<z.ZodType, StandardSchemaWithJSON<Json, Json>>();
 
 /** The JSON Schema rewritten to what draft-07 and 2020-12 validators read alike (see above). */
 export function portable(node: unknown): unknown {

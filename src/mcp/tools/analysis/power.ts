@@ -62,6 +62,8 @@ export function plannedShift(args: { baseline: number; delta?: number; compariso
   return shift;
 }
 
+const outputSchema = z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) });
+
 export function registerPower(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "power",
@@ -70,9 +72,7 @@ export function registerPower(server: McpServer, { analysis, caller }: ToolConte
       description:
         "Planning numbers: trials per framing needed to detect a cooperation shift (two-proportion z test) and the expected 95% CI half-width of R2 at that many trials, by simulation with the same bootstrap.",
       inputSchema: z.object(powerInputShape),
-      outputSchema: advertisedOutputSchema(
-        z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) }),
-      ),
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
     async (args) =>

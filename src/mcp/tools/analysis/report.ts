@@ -9,6 +9,11 @@ import { bootstrapShape } from "./analysis-schemas.js";
 
 const id = z.string().trim().min(1).max(200);
 
+const outputSchema = z.looseObject({
+  header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
+});
+
 export function registerReport(server: McpServer, { analysis, caller }: ToolContext): void {
   server.registerTool(
     "report",
@@ -22,12 +27,7 @@ export function registerReport(server: McpServer, { analysis, caller }: ToolCont
         bootstrap: z.number().int().min(1).max(100_000).default(2_000).describe("Bootstrap replicates B"),
         seed: bootstrapShape.seed,
       }),
-      outputSchema: advertisedOutputSchema(
-        z.looseObject({
-          header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
-          checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
-        }),
-      ),
+      outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
       _meta: DASHBOARD_TOOL_META,
     },
