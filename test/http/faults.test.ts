@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { auditRecord } from "./support/exactly-once.js";
 import { connectHttp, playOneShotTrials } from "./support/http-client.js";
@@ -27,8 +28,12 @@ describe("faults", () => {
       [0, 1, 2, 3].map(async (i) => (await connectHttp(first.url, { token: TOKEN, name: `k${i}` })).client),
     );
     const runs = Promise.all(clients.map((client) => playOneShotTrials(client, 10_000)));
-    // Kill once a good number of decisions are in, mid-stream.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Kill once a good number of decisions are in, mid-stream: counted in the record, not guessed from a
+    // fixed delay, so a loaded machine (fewer decisions per second) still gets a kill mid-stream.
+    const deadline = Date.now() + 30_000;
+    while (recordedDecisions(dbPath) < 30 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     first.child.kill("SIGKILL");
     const finished = await runs;
     expect(await first.exited).toBe(null);
@@ -172,3 +177,15 @@ describe("start-up refusals", () => {
     expect(stray.stderr).toMatch(/--port applies to the HTTP server only/);
   });
 });
+
+/** Decisions committed so far, read through a separate read-only connection (WAL lets it read alongside). */
+function recordedDecisions(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM decisions").get() as { n: number }).n;
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
