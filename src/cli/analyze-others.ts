@@ -1,4 +1,5 @@
 import { powerAnalysis } from "../analysis/power.js";
+import { loadCatalog } from "../domain/catalog.js";
 import { plannedShift } from "../mcp/tools/analysis/power.js";
 import { equilibriaReport, equilibriaText } from "../queries/equilibria-query.js";
 import { powerText } from "../queries/power-text.js";
@@ -27,22 +28,20 @@ export async function analyzeSensitivity(args: ParsedArgs): Promise<void> {
   });
 }
 
-/** `analyze equilibria --game ID [--variant V]`: what the `equilibria` tool returns. */
+/**
+ * `analyze equilibria --game ID [--variant V]`: what the `equilibria` tool returns. Game theory of the
+ * catalog alone: no record is opened, so it works before anything was played (or with no --db at all).
+ */
 export async function analyzeEquilibria(args: ParsedArgs): Promise<void> {
   const game = stringFlag(args, "game");
-  await withDeps(args, (deps) => {
-    if (!game)
-      throw new UsageError(
-        `analyze equilibria needs --game; games: ${deps.catalog.games.map((g) => g.id).join(", ")}.`,
-      );
-    if (!deps.catalog.games.some((g) => g.id === game)) {
-      throw new UsageError(
-        `Unknown game "${game}"; games: ${deps.catalog.games.map((g) => g.id).join(", ")}.`,
-      );
-    }
-    const report = equilibriaReport(deps, game, variantFlag(args));
-    printResult(args, report, equilibriaText(report));
-  });
+  const catalog = loadCatalog();
+  const games = catalog.games.map((g) => g.id).join(", ");
+  if (!game) throw new UsageError(`analyze equilibria needs --game; games: ${games}.`);
+  if (!catalog.games.some((g) => g.id === game)) {
+    throw new UsageError(`Unknown game "${game}"; games: ${games}.`);
+  }
+  const report = equilibriaReport({ catalog }, game, variantFlag(args));
+  printResult(args, report, equilibriaText(report));
 }
 
 /**

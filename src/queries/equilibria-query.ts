@@ -19,7 +19,7 @@ export interface EquilibriaReport {
 
 /** The `equilibria` tool and `analyze equilibria`: every Nash equilibrium of a catalog stage game. */
 export function equilibriaReport(
-  deps: PlayDeps,
+  deps: Pick<PlayDeps, "catalog">,
   game: string,
   variant: VariantId = "base",
 ): EquilibriaReport {

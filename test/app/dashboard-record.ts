@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/client";
+import { loadCatalog } from "../../src/domain/catalog.js";
 import { call } from "../support/harness.js";
 
 /** Decisions per (player, framing) cell of the one-shot record. */
@@ -16,6 +17,10 @@ export const TRIALS = 6;
 export async function playDashboardRecord(connect: () => Promise<Client>): Promise<void> {
   // Every one-shot decision in its own MCP session, so the bootstrap resamples decisions and the charts
   // show real intervals (decisions sharing a session would be resampled as one cluster).
+  // Choices are canonical actions, answered in each framing's own words (its story-true labels).
+  const catalog = loadCatalog();
+  const say = (framing: string, action: string, game = "prisoners-dilemma") =>
+    catalog.framing(framing, game).labels[action] as string;
   const oneShot = async (player: string, framing: string, choice: string | ((trial: number) => string)) => {
     for (let i = 0; i < TRIALS; i++) {
       const client = await connect();
@@ -28,17 +33,17 @@ export async function playDashboardRecord(connect: () => Promise<Client>): Promi
       await call(client, "submit_move", {
         match_id: view.match_id,
         round: 1,
-        choice: typeof choice === "string" ? choice : choice(i),
+        choice: say(framing, typeof choice === "string" ? choice : choice(i)),
       });
       await client.close();
     }
   };
-  await oneShot("steady-agent", "business", "Cooperate");
-  await oneShot("steady-agent", "team", "Cooperate");
-  await oneShot("story-agent", "business", "Defect");
-  await oneShot("story-agent", "team", "Cooperate");
-  await oneShot("mixed-agent", "business", (i) => (i < 4 ? "Cooperate" : "Defect"));
-  await oneShot("mixed-agent", "team", (i) => (i < 2 ? "Cooperate" : "Defect"));
+  await oneShot("steady-agent", "business", "cooperate");
+  await oneShot("steady-agent", "team", "cooperate");
+  await oneShot("story-agent", "business", "defect");
+  await oneShot("story-agent", "team", "cooperate");
+  await oneShot("mixed-agent", "business", (i) => (i < 4 ? "cooperate" : "defect"));
+  await oneShot("mixed-agent", "team", (i) => (i < 2 ? "cooperate" : "defect"));
   const client = await connect();
   const repeated = await call<{ match_id: string }>(client, "start_match", {
     game: "repeated-pd",
@@ -48,7 +53,8 @@ export async function playDashboardRecord(connect: () => Promise<Client>): Promi
     seed: 3,
   });
   for (let round = 1; round <= 16; round++) {
-    await call(client, "submit_move", { match_id: repeated.match_id, round, choice: "Cooperate" });
+    const choice = say("repeated-plain", "cooperate", "repeated-pd");
+    await call(client, "submit_move", { match_id: repeated.match_id, round, choice });
   }
   await client.close();
 }

@@ -163,7 +163,8 @@ describe("the dashboard view in headless Chromium", () => {
     expect(await markCount(view, "comprehension", "child_layer_1_layer_0", "line")).toBe(1);
     // λ̂ of 3 players × 2 framings (hollow), and each player's pooled λ per framing (filled).
     expect(await markCount(view, "sensitivity", "layer_0", "symbol")).toBe(6);
-    expect(await markCount(view, "sensitivity", "layer_2", "symbol")).toBe(6);
+    // Layers: λ̂ points, their game labels, the pooled intervals, the pooled λ (report's spec).
+    expect(await markCount(view, "sensitivity", "layer_3", "symbol")).toBe(6);
     expect(await view.$$eval("[data-section=checks] li", (items) => items.length)).toBeGreaterThan(0);
     await screenshot(page, "dashboard-light");
     // The README's picture (docs/dashboard.png is a copy): filters, cooperation and both forest plots.

@@ -67,7 +67,7 @@ describe("a user's own game through --catalog", () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [CLI, "serve", "--db", db, "--player", "tester", "--catalog", catalogDir],
+        args: [CLI, "serve", "--db", db, "--player", "tester", "--catalog", catalogDir, "--toolsets", "all"],
         stderr: "ignore",
       }),
     );

@@ -84,10 +84,10 @@ describe("resources, the play prompt and completions", () => {
       arguments: { game: "harmony", framing: "diplomatic+familiar" },
     });
     const message = (prompt.messages[0] as { content: { text: string } }).content.text;
-    expect(message).toMatch(/^Call start_match with game "harmony", framing "diplomatic"\./);
+    expect(message).toMatch(/^Call start_match with game "harmony", framing "diplomatic\+familiar"\./);
     const view = await call<{ match_id: string }>(client, "start_match", {
       game: "harmony",
-      framing: "diplomatic",
+      framing: "diplomatic+familiar",
     });
     await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: "Cooperate" });
     const record = JSON.parse(
@@ -126,12 +126,21 @@ describe("resources, the play prompt and completions", () => {
       ).completion.values.sort();
     expect(await complete("game", "s")).toEqual(["snowdrift", "stag-hunt"]);
     expect(await complete("variant", "")).toEqual(["base", "joint", "label", "payoff"]);
-    // Only the framings that present the chosen game variant: rps-plain the base, rps-swapped the label one.
-    expect(await complete("framing", "", { game: "rock-paper-scissors" })).toEqual(["rps-plain"]);
+    // Only the framings that present the chosen game variant: rps-plain (in its three label sets) the
+    // base, rps-swapped (its own labels only) the label one.
+    expect(await complete("framing", "", { game: "rock-paper-scissors" })).toEqual([
+      "rps-plain",
+      "rps-plain+familiar",
+      "rps-plain+neutral",
+    ]);
     expect(await complete("framing", "", { game: "rock-paper-scissors", variant: "label" })).toEqual([
       "rps-swapped",
     ]);
-    expect(await complete("framing", "fri")).toEqual(["friend-sharing"]);
+    expect(await complete("framing", "fri")).toEqual([
+      "friend-sharing",
+      "friend-sharing+familiar",
+      "friend-sharing+neutral",
+    ]);
     await expect(client.getPrompt({ name: "play", arguments: { game: "chess" } })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringMatching(/Unknown game "chess"; games: .*prisoners-dilemma/),

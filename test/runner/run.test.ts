@@ -80,9 +80,9 @@ describe("same-game run, text mode", () => {
     }
 
     // Payoff-reader in PD defects (best response to ½: 3.5 < 6.5), in the framing's own words.
-    const decisions = query<{ action: string; tokens: number; match_id: string }>(
+    const decisions = query<{ action: string; tokens: number; match_id: string; raw_text: string }>(
       db,
-      "SELECT action, tokens, match_id FROM decisions",
+      "SELECT action, tokens, match_id, raw_text FROM decisions",
     );
     expect(decisions.map((d) => d.action)).toEqual(Array(8).fill("defect"));
     const calls = query<{
@@ -106,10 +106,12 @@ describe("same-game run, text mode", () => {
       expect(call.reported_model).toBe("scripted/payoff-reader-scripted-0001");
       expect([call.mode, call.style, call.finish_reason]).toEqual(["text", "zero-shot", "stop"]);
       expect(JSON.parse(call.decoding_json)).toEqual({ temperature: 0.5, max_tokens: 64 });
-      expect(JSON.parse(call.raw_reply).text).toBe("Defect");
       expect(call.latency_ms).toBeGreaterThan(0);
       // Tokens land in the record: the decision is charged exactly the endpoint's usage.
       const decision = decisions.find((d) => d.match_id === call.match_id);
+      // The reply is the story's own word for the payoff-reader's choice, submitted verbatim.
+      expect(["Undercut", "Keep it"]).toContain(JSON.parse(call.raw_reply).text);
+      expect(JSON.parse(call.raw_reply).text).toBe(decision?.raw_text);
       expect(decision?.tokens).toBe(call.prompt_tokens + call.completion_tokens);
     }
   });
