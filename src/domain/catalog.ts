@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
+import { certificationKey, rememberCertification, rememberedCertification } from "./certification-cache.js";
 import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf, parseGameFile } from "./game.js";
@@ -113,17 +114,23 @@ function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefi
     "framing",
   );
   const pairings: Pairing[] = [];
+  // A catalog with exactly this content already certified under this code is not certified again
+  // (certification-cache.ts says why and when it is).
+  const key = certificationKey({ games, framingBases });
+  const remembered = rememberedCertification(key);
   let certifiedPrompts = 0;
   for (const game of games) {
     for (const variant of variantsOf(game)) {
       for (const base of framingBases.filter((candidate) => framingApplies(candidate, game, variant))) {
         for (const framing of presentationsOf(base, game.actions)) {
-          certifiedPrompts += certifyFraming(game, variant, framing);
+          if (remembered === undefined) certifiedPrompts += certifyFraming(game, variant, framing);
           pairings.push({ game, variant, framing });
         }
       }
     }
   }
+  if (remembered === undefined) rememberCertification(key, certifiedPrompts);
+  else certifiedPrompts = remembered;
   const framings = framingBases.flatMap((base) => {
     const shown = pairings.filter((pairing) => pairing.framing.presentation.framing === base.id);
     const ids = [...new Set(shown.map((pairing) => pairing.framing.id))];
