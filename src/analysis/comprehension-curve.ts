@@ -3,6 +3,7 @@
 // charts the whole curve, averaged over the matches of a cell, so a reader sees how play settles.
 
 import type { StageGame } from "../domain/types.js";
+import { normalQuantile } from "./normal-quantile.js";
 import { type ComprehensionRule, type MatchTranscript, roundSucceeded } from "./repeated-metrics.js";
 
 /** Suffix success shares of one match, index i − 1 for round i. */
@@ -32,4 +33,23 @@ export function meanCurve(curves: readonly (readonly number[])[]): number[] {
     );
   }
   return first.map((_, i) => curves.reduce((sum, c) => sum + (c[i] as number), 0) / curves.length);
+}
+
+/**
+ * A pointwise interval for the cell's mean curve, round by round: mean ± z·s/√n over the n matches (normal
+ * approximation, s the sample standard deviation), clipped to [0, 1]. Null with fewer than two matches:
+ * one match has no spread to show.
+ */
+export function curveBand(
+  curves: readonly (readonly number[])[],
+  confidence = 0.95,
+): [number, number][] | null {
+  if (curves.length < 2) return null;
+  const z = normalQuantile(1 - (1 - confidence) / 2);
+  const n = curves.length;
+  return meanCurve(curves).map((mean, i) => {
+    const variance = curves.reduce((sum, c) => sum + ((c[i] as number) - mean) ** 2, 0) / (n - 1);
+    const half = (z * Math.sqrt(variance)) / Math.sqrt(n);
+    return [Math.max(0, mean - half), Math.min(1, mean + half)];
+  });
 }

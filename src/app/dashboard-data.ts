@@ -1,10 +1,12 @@
-import type {
-  CooperationCell,
-  RepeatedCell,
-  ReportData,
-  RobustnessResult,
-  SensitivityResult,
-  VerificationCheck,
+import {
+  type CooperationCell,
+  type RepeatedCell,
+  type RepeatedMetricsCellResult,
+  type ReportData,
+  type RobustnessResult,
+  repeatedCellOf,
+  type SensitivityResult,
+  type VerificationCheck,
 } from "../report/report-data.js";
 
 /** Which analysis tool produced the result the view shows; the filters call the same tool again. */
@@ -19,35 +21,6 @@ export interface DashboardData {
   repeated: RepeatedCell[];
   checks: VerificationCheck[];
   study: { id: string; name: string } | null;
-}
-
-interface RepeatedMetricsCell {
-  player: string;
-  game: string;
-  variant: string;
-  framing: string;
-  opponent: string;
-  matches: number;
-  total_points: { mean: number };
-  cooperation_rate: { mean: number } | null;
-  comprehension_round: { mean: number };
-  comprehension_curve: number[];
-}
-
-/** The report's repeated cell from a repeated_metrics cell (the same mapping the report query makes). */
-function repeatedCell(cell: RepeatedMetricsCell): RepeatedCell {
-  return {
-    player: cell.player,
-    game: cell.game,
-    variant: cell.variant,
-    framing: cell.framing,
-    opponent: cell.opponent,
-    matches: cell.matches,
-    mean_total_points: cell.total_points.mean,
-    mean_cooperation_rate: cell.cooperation_rate?.mean ?? null,
-    mean_comprehension_round: cell.comprehension_round.mean,
-    curve: cell.comprehension_curve.map((share, i) => ({ round: i + 1, success_share: share })),
-  };
 }
 
 /** Recognises the tool by its result's keys (hosts need not say which tool ran) and normalises it. */
@@ -70,7 +43,7 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       cooperation: [],
       robustness: null,
       sensitivity: null,
-      repeated: (structured.cells as RepeatedMetricsCell[]).map(repeatedCell),
+      repeated: (structured.cells as RepeatedMetricsCellResult[]).map(repeatedCellOf),
       checks: [],
       study: null,
     };

@@ -1,4 +1,4 @@
-import { comprehensionCurve, meanCurve } from "../analysis/comprehension-curve.js";
+import { comprehensionCurve, curveBand, meanCurve } from "../analysis/comprehension-curve.js";
 import {
   type AggregateMatchMetrics,
   aggregateMatchMetrics,
@@ -49,6 +49,8 @@ export interface CellMetricsRow extends AggregateMatchMetrics {
   opponent: string;
   /** Mean over the cell's matches of the share of successful rounds from round i to the end (index i − 1). */
   comprehension_curve: number[];
+  /** Its 95% pointwise interval over the matches, round by round (null with a single match). */
+  comprehension_curve_ci: [number, number][] | null;
 }
 
 export interface RepeatedMetricsReport {
@@ -119,6 +121,7 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
         opponent,
         ...aggregateMatchMetrics(members.map((m) => m.row)),
         comprehension_curve: meanCurve(members.map((m) => m.curve)),
+        comprehension_curve_ci: curveBand(members.map((m) => m.curve)),
       };
     }),
   };

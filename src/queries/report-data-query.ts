@@ -8,15 +8,16 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { repeatedMetrics } from "../play/repeated-metrics-query.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
-import type {
-  CooperationCell,
-  EquilibriumCell,
-  EstimateWithCi,
-  RepeatedCell,
-  ReportData,
-  RobustnessResult,
-  SensitivityResult,
-  VerificationCheck,
+import {
+  type CooperationCell,
+  type EquilibriumCell,
+  type EstimateWithCi,
+  type RepeatedCell,
+  type ReportData,
+  type RobustnessResult,
+  repeatedCellOf,
+  type SensitivityResult,
+  type VerificationCheck,
 } from "../report/report-data.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
@@ -295,16 +296,5 @@ function repeatedCells(deps: PlayDeps, studyId: string | undefined): RepeatedCel
   const key = (c: (typeof report.cells)[number]) =>
     [c.player, c.game, c.variant, c.framing, c.opponent].join("\u0000");
   const sorted = [...report.cells].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  return sorted.map((cell) => ({
-    player: cell.player,
-    game: cell.game,
-    variant: cell.variant,
-    framing: cell.framing,
-    opponent: cell.opponent,
-    matches: cell.matches,
-    mean_total_points: cell.total_points.mean,
-    mean_cooperation_rate: cell.cooperation_rate?.mean ?? null,
-    mean_comprehension_round: cell.comprehension_round.mean,
-    curve: cell.comprehension_curve.map((share, i) => ({ round: i + 1, success_share: share })),
-  }));
+  return sorted.map(repeatedCellOf);
 }

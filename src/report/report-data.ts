@@ -109,8 +109,47 @@ export interface RepeatedCell {
   mean_cooperation_rate: number | null;
   /** Mean comprehension round m over matches; a match that never comprehends counts as N + 1. */
   mean_comprehension_round: number;
-  /** Share of rounds from `round` to the end that succeeded, averaged over the cell's matches. */
-  curve: { round: number; success_share: number }[];
+  /**
+   * Share of rounds from `round` to the end that succeeded, averaged over the cell's matches, with its
+   * 95% pointwise interval over the matches (`lo`, `hi`; absent with a single match).
+   */
+  curve: { round: number; success_share: number; lo?: number; hi?: number }[];
+}
+
+/** A repeated_metrics cell as the report and the dashboard read it. */
+export interface RepeatedMetricsCellResult {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  matches: number;
+  total_points: { mean: number };
+  cooperation_rate: { mean: number } | null;
+  comprehension_round: { mean: number };
+  comprehension_curve: number[];
+  comprehension_curve_ci?: [number, number][] | null;
+}
+
+/** The report's repeated cell from a repeated_metrics cell: one mapping for the report and the dashboard. */
+export function repeatedCellOf(cell: RepeatedMetricsCellResult): RepeatedCell {
+  return {
+    player: cell.player,
+    game: cell.game,
+    variant: cell.variant,
+    framing: cell.framing,
+    opponent: cell.opponent,
+    matches: cell.matches,
+    mean_total_points: cell.total_points.mean,
+    mean_cooperation_rate: cell.cooperation_rate?.mean ?? null,
+    mean_comprehension_round: cell.comprehension_round.mean,
+    curve: cell.comprehension_curve.map((share, i) => {
+      const band = cell.comprehension_curve_ci?.[i];
+      return band
+        ? { round: i + 1, success_share: share, lo: band[0], hi: band[1] }
+        : { round: i + 1, success_share: share };
+    }),
+  };
 }
 
 export interface ReportData {

@@ -14,7 +14,13 @@ function cellLabel(c: RepeatedCell): string {
 
 export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevelSpec {
   const values = cells.flatMap((c) =>
-    c.curve.map((p) => ({ cell: cellLabel(c), round: p.round, success_share: p.success_share })),
+    c.curve.map((p) => ({
+      cell: cellLabel(c),
+      round: p.round,
+      success_share: p.success_share,
+      lo: p.lo ?? null,
+      hi: p.hi ?? null,
+    })),
   );
   return {
     title: "Opponent comprehension",
@@ -54,6 +60,17 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
             },
           },
         },
+        {
+          // The 95% pointwise interval over the cell's matches (none with a single match); drawn last so
+          // the layers above keep their places for whoever reads the SVG.
+          mark: { type: "area", opacity: 0.18, color: "#3a6ea5" },
+          transform: [{ filter: "datum.lo != null" }],
+          encoding: {
+            x: { field: "round", type: "quantitative" },
+            y: { field: "lo", type: "quantitative" },
+            y2: { field: "hi" },
+          },
+        },
       ],
     },
   };
@@ -81,7 +98,8 @@ export async function repeatedSection(cells: readonly RepeatedCell[]): Promise<S
           comprehensionChartSpec(withCurves),
           "One panel per cell: player · framing over game (variant) vs opponent. The line is the share of rounds " +
             "from that round to the end in which the player did at least as well as matching the opponent's move, " +
-            "averaged over matches. The player has understood the opponent from the first round where the line " +
+            "averaged over matches; the shaded band is its 95% interval over the matches (mean ± 1.96 standard " +
+            "errors; none with a single match). The player has understood the opponent from the first round where the line " +
             "stays above the dashed threshold (0.9); a line that rises early means quick comprehension.",
         );
   return html`<section id="repeated"><h2>Repeated play</h2>${figure}${repeatedTable(cells)}
