@@ -2,14 +2,11 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
 import {
   type ChatRequest,
-  classifyStatus,
   type Decoding,
-  EndpointError,
   type Message,
   type ModelEndpoint,
   type ModelReply,
-  redact,
-  retryAfterMs,
+  providerError,
 } from "./endpoint.js";
 
 /** The Anthropic Messages API through the official `@anthropic-ai/sdk`, its own retries off (see openai). */
@@ -58,7 +55,7 @@ export function anthropicEndpoint(options: {
           completionTokens: response.usage?.output_tokens ?? null,
         };
       } catch (error) {
-        throw toEndpointError(error, options.apiKey);
+        throw providerError(error, options.apiKey, Anthropic);
       }
     },
   };
@@ -107,25 +104,4 @@ function toAnthropicTool(tool: { name: string; description: string; inputSchema:
     description: tool.description,
     input_schema: tool.inputSchema as Tool.InputSchema,
   };
-}
-
-function toEndpointError(error: unknown, key: string): EndpointError {
-  if (error instanceof Anthropic.APIConnectionTimeoutError) {
-    return new EndpointError("timeout", "the request timed out", null, null);
-  }
-  if (error instanceof Anthropic.APIConnectionError) {
-    return new EndpointError("server", redact(`connection failed: ${error.message}`, key), null, null);
-  }
-  if (error instanceof Anthropic.APIError) {
-    const status = error.status ?? null;
-    // Anthropic's 529 "overloaded" is a server condition like 503.
-    return new EndpointError(
-      classifyStatus(status, error.error),
-      redact(`HTTP ${status}: ${error.message}`, key),
-      status,
-      retryAfterMs(error.headers),
-    );
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new EndpointError("request", redact(message, key), null, null);
 }

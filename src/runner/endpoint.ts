@@ -89,6 +89,44 @@ export function classifyStatus(status: number | null, body: unknown): FailureKin
   return "request";
 }
 
+/** The error classes both official provider SDKs export alike (one generated client core); only
+ * `instanceof` is used, so any constructor signature fits. */
+export interface ProviderErrorClasses {
+  readonly APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  readonly APIConnectionError: abstract new (...args: never[]) => Error;
+  readonly APIError: abstract new (...args: never[]) => Error;
+}
+
+/** A provider SDK's failure as the retry policy reads it; the key never reaches the message. */
+export function providerError(error: unknown, key: string, sdk: ProviderErrorClasses): EndpointError {
+  if (error instanceof sdk.APIConnectionTimeoutError) {
+    return new EndpointError("timeout", "the request timed out", null, null);
+  }
+  if (error instanceof sdk.APIConnectionError) {
+    return new EndpointError("server", redact(`connection failed: ${error.message}`, key), null, null);
+  }
+  if (error instanceof sdk.APIError) {
+    const {
+      status,
+      error: body,
+      headers,
+    } = error as Error & {
+      status?: number;
+      error?: unknown;
+      headers?: Headers;
+    };
+    // Anthropic's 529 "overloaded" is a server condition like 503 (classifyStatus: ≥ 500).
+    return new EndpointError(
+      classifyStatus(status ?? null, body),
+      redact(`HTTP ${status ?? null}: ${error.message}`, key),
+      status ?? null,
+      retryAfterMs(headers),
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new EndpointError("request", redact(message, key), null, null);
+}
+
 /** Retry-After in milliseconds: `retry-after-ms`, or `retry-after` as seconds or an HTTP date. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
   if (!headers) return null;

@@ -2,14 +2,11 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import {
   type ChatRequest,
-  classifyStatus,
   type Decoding,
-  EndpointError,
   type Message,
   type ModelEndpoint,
   type ModelReply,
-  redact,
-  retryAfterMs,
+  providerError,
 } from "./endpoint.js";
 
 /**
@@ -57,7 +54,7 @@ export function openAiEndpoint(options: {
           completionTokens: response.usage?.completion_tokens ?? null,
         };
       } catch (error) {
-        throw toEndpointError(error, options.apiKey);
+        throw providerError(error, options.apiKey, OpenAI);
       }
     },
   };
@@ -97,24 +94,4 @@ function toOpenAiTool(tool: { name: string; description: string; inputSchema: ob
       parameters: tool.inputSchema as Record<string, unknown>,
     },
   };
-}
-
-function toEndpointError(error: unknown, key: string): EndpointError {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    return new EndpointError("timeout", "the request timed out", null, null);
-  }
-  if (error instanceof OpenAI.APIConnectionError) {
-    return new EndpointError("server", redact(`connection failed: ${error.message}`, key), null, null);
-  }
-  if (error instanceof OpenAI.APIError) {
-    const status = error.status ?? null;
-    return new EndpointError(
-      classifyStatus(status, error.error),
-      redact(`HTTP ${status}: ${error.message}`, key),
-      status,
-      retryAfterMs(error.headers),
-    );
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new EndpointError("request", redact(message, key), null, null);
 }
