@@ -74,13 +74,6 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     const framing = deps.catalog.framing(match.framing, match.game);
     const parsed = parseReply(args.choice, framing.labels);
     const now = new Date().toISOString();
-    // The prompt this reply answers, re-rendered now from the record (the same text the agent was shown,
-    // by the same catalog), stored once per distinct text.
-    const provenance = {
-      prompt_hash: deps.store.savePrompt(currentRoundView(deps, match).prompt),
-      server_version: SERVER_VERSION,
-      catalog_fingerprint: deps.catalog.fingerprint,
-    };
     const attemptId = deps.store.insertAttempt({
       match_id: match.id,
       round: args.round,
@@ -101,6 +94,16 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
         message: `${parsed.reason} This was invalid reply ${invalid} of ${MAX_INVALID_ATTEMPTS} for round ${args.round}; after ${MAX_INVALID_ATTEMPTS} the round is void and scores 0.`,
       };
     }
+    // Round 1 has no history (the hot path of one-shot play); a later round reads it once, for the prompt
+    // this reply answered and for the opponent's strategy.
+    const past = args.round === 1 ? [] : deps.store.listDecisions(match.id);
+    // That prompt, re-rendered from the record (the text the agent was shown, by the same catalog), is
+    // stored once per distinct text, for the decision only: an invalid attempt leaves no decision.
+    const provenance = {
+      prompt_hash: deps.store.savePrompt(currentRoundView(deps, match, past).prompt),
+      server_version: SERVER_VERSION,
+      catalog_fingerprint: deps.catalog.fingerprint,
+    };
     const input: RoundInput = {
       round: args.round,
       action: parsed.ok ? parsed.action : null,
@@ -116,7 +119,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       const decision = recordAgentMove(deps, match, pendingDecision(match, input));
       return { kind: "recorded", result: moveResult(deps, match.id, decision, false) };
     }
-    const decided = decideRound(deps, match, input);
+    const decided = decideRound(deps, match, input, past);
     return { kind: "recorded", result: moveResult(deps, match.id, decided.decision, false, decided) };
   });
 }
@@ -155,11 +158,14 @@ interface DecidedRound {
 }
 
 /** Draws the opponent's move for the round, scores it, records the decision and advances the match. */
-function decideRound(deps: PlayDeps, match: MatchRecord, input: RoundInput): DecidedRound {
+function decideRound(
+  deps: PlayDeps,
+  match: MatchRecord,
+  input: RoundInput,
+  past: readonly DecisionRecord[],
+): DecidedRound {
   const game = deps.catalog.game(match.game);
   const stage = deps.catalog.stageGame(match.game, match.variant);
-  // The hot path of one-shot play: round 1 has no history to read.
-  const past = input.round === 1 ? [] : deps.store.listDecisions(match.id);
   // A generator derived for this round alone: replaying the history reproduces the move after a restart.
   const other = opponentMove(
     match.opponent,
