@@ -58,6 +58,8 @@ store.transaction(() => {
   }
 });
 let next = 0;
+// The reply in the framing's own words (its story-true label for defect), never a hard-coded word.
+const defect = deps.catalog.framing("business", "prisoners-dilemma").labels.defect as string;
 
 afterAll(async () => {
   await client.close();
@@ -87,7 +89,7 @@ describe("MCP call round trip, in-process", () => {
     const match_id = matchIds[next++] as string;
     const result = await client.callTool({
       name: "submit_move",
-      arguments: { match_id, round: 1, choice: "Defect" },
+      arguments: { match_id, round: 1, choice: defect },
     });
     if (result.isError) throw new Error(JSON.stringify(result.content));
   });
