@@ -5,15 +5,15 @@
 // the "template persistence" signature.
 
 import type { Distribution, StageGame } from "../domain/types.js";
-import { jensenShannon } from "./divergence.js";
 import {
   EQUILIBRIUM_TOLERANCE,
   type Equilibrium,
   nashEquilibria,
   toDistribution,
   toVector,
-} from "./equilibria.js";
-import { equilibriumComponents, nearestInHull } from "./equilibrium-set.js";
+} from "../game-theory/equilibria.js";
+import { equilibriumComponents, nearestInHull } from "../game-theory/equilibrium-set.js";
+import { jensenShannon } from "./divergence.js";
 
 export interface Exploitability {
   /** max_j Σ_i π̂(i)·u2(i, j): what a best-responding column player earns against π̂. */

@@ -1,5 +1,5 @@
 import { repeatedMetricsInputSchema, repeatedMetricsText } from "../mcp/tools/analysis/repeated-metrics.js";
-import { repeatedMetrics } from "../play/repeated-metrics-query.js";
+import { repeatedMetrics } from "../queries/repeated-metrics-query.js";
 import { UsageError } from "../usage-error.js";
 import { listFlag, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
 import { printResult, withDeps } from "./open-deps.js";

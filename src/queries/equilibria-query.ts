@@ -1,5 +1,5 @@
-import { nashEquilibria } from "../analysis/equilibria.js";
 import type { Distribution, VariantId } from "../domain/types.js";
+import { nashEquilibria } from "../game-theory/equilibria.js";
 import type { PlayDeps } from "../play/play-deps.js";
 
 export interface EquilibriaReport {

@@ -3,9 +3,7 @@ import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
 import { percentileInterval } from "../analysis/percentile.js";
 import type { Estimate } from "../analysis/robustness-checks.js";
-import { equilibriumDeviationByCell } from "../play/equilibrium-deviation-query.js";
 import type { PlayDeps } from "../play/play-deps.js";
-import { repeatedMetrics } from "../play/repeated-metrics-query.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
 import {
@@ -21,7 +19,9 @@ import {
 } from "../report/report-data.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
+import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { cellsFromRows } from "./one-shot-cells.js";
+import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
 

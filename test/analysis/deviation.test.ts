@@ -4,7 +4,7 @@ import {
   equilibriumDeviation,
   totalVariation,
 } from "../../src/analysis/deviation.js";
-import { nearestInHull } from "../../src/analysis/equilibrium-set.js";
+import { nearestInHull } from "../../src/game-theory/equilibrium-set.js";
 import {
   harmony,
   prisonersDilemma,

@@ -1,7 +1,7 @@
 // The counterfactual study's SREP: play the stage game's equilibrium strategy every round.
 
 import { z } from "zod";
-import { nashEquilibria } from "../../analysis/equilibria.js";
+import { nashEquilibria } from "../../game-theory/equilibria.js";
 import type { ActionId, StageGame } from "../types.js";
 import { drawAction, type OpponentGame, type OpponentStrategy } from "./strategy.js";
 

@@ -1,10 +1,10 @@
 import { type PowerOptions, powerAnalysis } from "../../analysis/power.js";
+import type { PlayDeps } from "../../play/play-deps.js";
 import {
   type EquilibriumDeviationQuery,
   equilibriumDeviationByCell,
-} from "../../play/equilibrium-deviation-query.js";
-import type { PlayDeps } from "../../play/play-deps.js";
-import { type RepeatedMetricsQuery, repeatedMetrics } from "../../play/repeated-metrics-query.js";
+} from "../../queries/equilibrium-deviation-query.js";
+import { type RepeatedMetricsQuery, repeatedMetrics } from "../../queries/repeated-metrics-query.js";
 import { type ReportQuery, reportData } from "../../queries/report-data-query.js";
 import { type RobustnessQuery, robustnessReport } from "../../queries/robustness-query.js";
 import { type SensitivityQuery, sensitivityReport } from "../../queries/sensitivity-query.js";

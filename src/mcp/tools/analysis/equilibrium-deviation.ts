@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
-import type { CellDeviation } from "../../../play/equilibrium-deviation-query.js";
+import type { CellDeviation } from "../../../queries/equilibrium-deviation-query.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { RepeatedMetricsReport } from "../../../play/repeated-metrics-query.js";
+import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { StageGame } from "../../src/domain/types.js";
 import {
   type EquilibriaResult,
   expectedPayoff,
   nashEquilibria,
   toVector,
-} from "../../src/analysis/equilibria.js";
-import type { StageGame } from "../../src/domain/types.js";
+} from "../../src/game-theory/equilibria.js";
 import {
   battleOfTheSexes,
   degenerateTB,
@@ -18,7 +18,7 @@ import {
   rockPaperScissorsCounterfactual,
   snowdrift,
   stagHunt,
-} from "./equilibria-fixtures.js";
+} from "../analysis/equilibria-fixtures.js";
 
 /** An equilibrium as plain vectors in action order: [row strategy, column strategy, [u_row, u_column]]. */
 type Expected = [number[], number[], [number, number]];

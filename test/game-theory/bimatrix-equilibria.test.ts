@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nashEquilibria } from "../../src/analysis/equilibria.js";
 import { loadCatalog } from "../../src/domain/catalog.js";
+import { nashEquilibria } from "../../src/game-theory/equilibria.js";
 
 const catalog = loadCatalog();
 

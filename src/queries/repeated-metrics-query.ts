@@ -10,9 +10,9 @@ import {
   type TranscriptRound,
 } from "../analysis/repeated-metrics.js";
 import { VARIANT_IDS } from "../domain/types.js";
+import type { PlayDeps } from "../play/play-deps.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
-import type { PlayDeps } from "./play-deps.js";
 
 // The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
 // transcripts, and SPEC §6 metrics come out per match and per (player, game, variant, framing, opponent).
