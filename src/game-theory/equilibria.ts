@@ -10,7 +10,7 @@
 // responses) finds every extreme equilibrium of a degenerate game too, including those whose supports
 // differ in size.
 
-import type { Distribution, StageGame } from "../domain/types.js";
+import type { Distribution, StageGame } from "./bimatrix.js";
 import { solveLinearSystem } from "./linear-solve.js";
 
 /** Tolerance for non-negativity and for "no profitable deviation". */
