@@ -20,8 +20,6 @@ const ANALYSES: Record<string, Analysis> = {
 
 export const analyzeCommand: Command = {
   name: "analyze",
-  summary:
-    "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated, story-labels)",
   usage: [
     "same-game analyze <analysis> [--db PATH] [filters] [--json]",
     "  robustness   [--players a,b] [--games g,h] [--framings b,s] [--variant base] [--study ID]",

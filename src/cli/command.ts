@@ -4,7 +4,6 @@ import { UsageError } from "../usage-error.js";
 /** One CLI verb: its help text, its flags, and what it does with them. */
 export interface Command {
   readonly name: string;
-  readonly summary: string;
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig["options"]>;
   run(args: ParsedArgs): Promise<void>;

@@ -6,7 +6,6 @@ import { outputPath } from "./output-file.js";
 
 export const demoCommand: Command = {
   name: "demo",
-  summary: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",
   usage:
     "same-game demo [--db PATH] [--seed N] [--trials N] [--out FILE.html]\n       same-game demo --runner [--trials N]   (same-game run against a built-in scripted endpoint)",
   options: {

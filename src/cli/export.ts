@@ -10,8 +10,6 @@ const FORMATS: readonly ExportFormat[] = ["csv", "jsonl"];
 
 export const exportCommand: Command = {
   name: "export",
-  summary:
-    "write the record as CSV or JSONL: decisions, matches (JSONL = the import format), attempts, studies",
   usage:
     "same-game export decisions|matches|attempts|studies [--format csv|jsonl] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
   options: {

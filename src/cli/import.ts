@@ -14,7 +14,6 @@ const IMPORT_KINDS: Record<
 
 export const importCommand: Command = {
   name: "import",
-  summary: "import published counts (CSV) or match transcripts (JSONL) into the record",
   usage:
     "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026 [--source LABEL] [--db PATH]",
   options: {

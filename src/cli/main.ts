@@ -4,29 +4,11 @@ import { keepStderrFailuresHarmless, logError } from "../log.js";
 import { printable } from "../queries/format.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
-import { analyzeCommand } from "./analyze.js";
-import { type Command, parseCommandArgs } from "./command.js";
-import { demoCommand } from "./demo.js";
-import { exportCommand } from "./export.js";
-import { importCommand } from "./import.js";
-import { reportCommand } from "./report.js";
-import { runCommand } from "./run.js";
-import { serveCommand } from "./serve.js";
-import { studyCommand } from "./study.js";
-
-const COMMANDS: readonly Command[] = [
-  serveCommand,
-  importCommand,
-  analyzeCommand,
-  demoCommand,
-  reportCommand,
-  exportCommand,
-  studyCommand,
-  runCommand,
-];
+import { parseCommandArgs } from "./command.js";
+import { VERBS } from "./verbs.js";
 
 function overview(): string {
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
+  const lines = VERBS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
   return [
     "usage: same-game <command> [options] [--catalog DIR]   (same-game <command> --help for its options; same-game --version)",
     "       --catalog DIR (or SAME_GAME_CATALOG): your own games (DIR/*.json, DIR/games/) and framings (DIR/framings/)",
@@ -45,11 +27,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${overview()}\n`);
     return verb === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === verb);
-  if (!command)
-    throw new UsageError(`Unknown command "${verb}"; commands: ${COMMANDS.map((c) => c.name).join(", ")}.`);
+  const found = VERBS.find((c) => c.name === verb);
+  if (!found)
+    throw new UsageError(`Unknown command "${verb}"; commands: ${VERBS.map((c) => c.name).join(", ")}.`);
+  const command = await found.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(`usage: ${command.usage}\n\n${command.summary}\n`);
+    process.stdout.write(`usage: ${command.usage}\n\n${found.summary}\n`);
     return 0;
   }
   await command.run(parseCommandArgs(command, withUserCatalog(rest)));

@@ -6,7 +6,6 @@ import { outputPath, writeOutput } from "./output-file.js";
 
 export const reportCommand: Command = {
   name: "report",
-  summary: "write the record (or one study) as a self-contained HTML report with charts",
   usage:
     "same-game report [--db PATH] [--study ID] [--framings BASELINE,COMPARISON] [--seed N] [--bootstrap N] [--out FILE.html]",
   options: {

@@ -20,8 +20,6 @@ const DEFAULT_KEY_VARIABLE: Record<Provider, string> = {
 
 export const runCommand: Command = {
   name: "run",
-  summary:
-    "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
   usage: [
     "same-game run --study ID --model NAME [--provider openai|anthropic] [--base-url URL] [--api-key-env VAR]",
     "              [--player LABEL] [--mode tools|text] [--style zero-shot|cot|persona] [--samples K]",

@@ -12,7 +12,6 @@ import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHt
 
 export const serveCommand: Command = {
   name: "serve",
-  summary: "run the MCP server on stdio (what an MCP host launches), or on HTTP with --http",
   usage: `same-game serve [--db PATH] [--player NAME] [--toolsets play|studies|analysis|all]\n       ${HTTP_SERVE_USAGE}`,
   options: {
     db: { type: "string" },

@@ -74,7 +74,6 @@ const ACTIONS: Record<string, Action> = { register, list, show };
 
 export const studyCommand: Command = {
   name: "study",
-  summary: "register a study design from a file, list the studies, show one's design and progress",
   usage: "same-game study register FILE.json | list | show ID [--db PATH] [--json]",
   options: { db: { type: "string" }, json: { type: "boolean" } },
   async run(args) {

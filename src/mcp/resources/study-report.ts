@@ -1,6 +1,5 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
 import { reportData } from "../../queries/report-data-query.js";
-import { renderReportHtml } from "../../report/render-report.js";
 import type { ToolContext } from "../tool-context.js";
 import { startingWith } from "./catalog-resources.js";
 
@@ -42,6 +41,8 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
           `No study with id "${String(id)}"; registered studies are listed under resources.`,
         );
       }
+      // Loaded on first read: the renderer pulls in vega and vega-lite, which a serving process otherwise never needs.
+      const { renderReportHtml } = await import("../../report/render-report.js");
       const text = await renderReportHtml(
         reportData({ ...deps, store: deps.store.scopedTo(caller.principal) }, { study_id: study.id }),
       );
