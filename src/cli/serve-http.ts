@@ -3,7 +3,6 @@ import { logInfo } from "../log.js";
 import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { readTokenFile } from "../mcp/http/bearer-tokens.js";
 import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "../mcp/http/http-options.js";
-import { startHttpServer } from "../mcp/http/http-server.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -72,6 +71,8 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const dbPath = resolveDatabasePath(stringFlag(args, "db"));
   const store = new Store(dbPath);
   const analysis = options.toolsets?.includes("analysis") ? new AnalysisPool(dbPath) : undefined;
+  // Loaded only here: a stdio `serve` (what a host launches, where start-up time shows) never needs it.
+  const { startHttpServer } = await import("../mcp/http/http-server.js");
   let running: Awaited<ReturnType<typeof startHttpServer>>;
   try {
     running = await startHttpServer({ store, catalog: loadCatalog() }, { ...options, analysis });

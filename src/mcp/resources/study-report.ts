@@ -1,5 +1,4 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
-import { reportData } from "../../queries/report-data-query.js";
 import type { ToolContext } from "../tool-context.js";
 import { startingWith } from "./catalog-resources.js";
 
@@ -41,8 +40,12 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
           `No study with id "${String(id)}"; registered studies are listed under resources.`,
         );
       }
-      // Loaded on first read: the renderer pulls in vega and vega-lite, which a serving process otherwise never needs.
-      const { renderReportHtml } = await import("../../report/render-report.js");
+      // Loaded on first read: the renderer pulls in vega and vega-lite, and the query all the analysis code,
+      // which a serving process otherwise never needs.
+      const [{ reportData }, { renderReportHtml }] = await Promise.all([
+        import("../../queries/report-data-query.js"),
+        import("../../report/render-report.js"),
+      ]);
       const text = await renderReportHtml(
         reportData({ ...deps, store: deps.store.scopedTo(caller.principal) }, { study_id: study.id }),
       );

@@ -19,8 +19,7 @@ type Json = Record<string, unknown>;
 export function advertisedOutputSchema(schema: z.ZodType): StandardSchemaWithJSON<Json, Json> {
   let advertised = converted.get(schema);
   if (!advertised) {
-    const json = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Json;
-    advertised = fromJsonSchema<Json>(portable(json) as JsonSchemaType);
+    advertised = lazilyConverted(schema);
     converted.set(schema, advertised);
   }
   return advertised;
@@ -29,6 +28,29 @@ export function advertisedOutputSchema(schema: z.ZodType): StandardSchemaWithJSO
 /** Converted (and validator-compiled) once per schema, not once per connection: an HTTP server makes a
  * server per session, and compiling every tool's validator each time would slow every session's start. */
 const converted = new WeakMap<z.ZodType, StandardSchemaWithJSON<Json, Json>>();
+
+/**
+ * The SDK's `fromJsonSchema` compiles the validator at once (some 20 ms a schema, most of a cold start's
+ * own work); a server needs the JSON at its first `tools/list` and the validator at a tool's first result,
+ * so both are made on first use and kept.
+ */
+function lazilyConverted(schema: z.ZodType): StandardSchemaWithJSON<Json, Json> {
+  let json: JsonSchemaType | undefined;
+  let compiled: StandardSchemaWithJSON<Json, Json> | undefined;
+  const jsonOf = (): JsonSchemaType =>
+    (json ??= portable(z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" })) as JsonSchemaType);
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcp",
+      jsonSchema: { input: jsonOf, output: jsonOf },
+      validate: (data) => {
+        compiled ??= fromJsonSchema<Json>(jsonOf());
+        return compiled["~standard"].validate(data);
+      },
+    },
+  };
+}
 
 /** The JSON Schema rewritten to what draft-07 and 2020-12 validators read alike (see above). */
 export function portable(node: unknown): unknown {

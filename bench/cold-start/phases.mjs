@@ -1,0 +1,33 @@
+// Where a cold start goes, phase by phase, in one process (a diagnostic beside cold-start.mjs, not a ratio).
+const t = [performance.now()];
+const lap = (n) => {
+  const x = performance.now();
+  console.log(n.padEnd(22), (x - t[t.length - 1]).toFixed(0));
+  t.push(x);
+};
+await import("@modelcontextprotocol/server");
+await import("@modelcontextprotocol/server/stdio");
+await import("zod");
+lap("sdk+zod import");
+const { loadCatalog } = await import("../../dist/domain/catalog.js");
+lap("catalog import");
+const { Store } = await import("../../dist/store/store.js");
+lap("store import");
+const { createServer } = await import("../../dist/mcp/create-server.js");
+lap("create-server import");
+const catalog = loadCatalog();
+lap("loadCatalog");
+const store = new Store(process.argv[2] ?? "/tmp/same-game-phases.db");
+lap("Store open (exists)");
+const server = createServer({ store, catalog }, { transport: "stdio", player: null, toolsets: ["play"] });
+lap("createServer");
+const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
+const [a, b] = InMemoryTransport.createLinkedPair();
+await server.connect(b);
+const c = new Client({ name: "x", version: "1" });
+await c.connect(a);
+lap("connect (+client import)");
+await c.listTools();
+lap("tools/list 1");
+await c.listTools();
+lap("tools/list 2");
