@@ -163,8 +163,19 @@ function catalogOf(
   pairings: readonly Pairing[],
   certifiedPrompts: number,
 ): Catalog {
+  // Looked up on every tool call (a submit_move asks for its framing three times): indexed once, by id,
+  // keeping the first of equal ids as the linear searches they replace did.
+  const gameById = firstById(games, (g) => g.id);
+  const framingById = firstById(framings, (f) => f.id);
+  const pairingFraming = firstById(pairings, (p) => `${p.framing.id}\0${p.game.id}`);
+  const framingsOf = new Map<string, Framing[]>();
+  for (const pairing of pairings) {
+    const key = `${pairing.game.id}\0${pairing.variant.id}`;
+    framingsOf.set(key, [...(framingsOf.get(key) ?? []), pairing.framing]);
+  }
+  const stageGames = new Map<string, StageGame>();
   const game = (gameId: string) =>
-    games.find((candidate) => candidate.id === gameId) ??
+    gameById.get(gameId) ??
     unknown(
       "game",
       gameId,
@@ -192,7 +203,7 @@ function catalogOf(
     variant,
     framing: (framingId, gameId) => {
       const found =
-        framings.find((candidate) => candidate.id === framingId) ??
+        framingById.get(framingId) ??
         unknown(
           "framing",
           framingId,
@@ -200,7 +211,7 @@ function catalogOf(
         );
       if (gameId === undefined) return found;
       return (
-        pairings.find((pairing) => pairing.framing.id === framingId && pairing.game.id === gameId)?.framing ??
+        pairingFraming.get(`${framingId}\0${gameId}`)?.framing ??
         unknown(`framing of game "${gameId}"`, framingId, [
           ...new Set(pairings.filter((p) => p.game.id === gameId).map((p) => p.framing.id)),
         ])
@@ -208,19 +219,22 @@ function catalogOf(
     },
     framingsFor: (gameId, variantId) => {
       const { id } = variant(gameId, variantId);
-      return pairings
-        .filter((pairing) => pairing.game.id === gameId && pairing.variant.id === id)
-        .map((p) => p.framing);
+      return [...(framingsOf.get(`${gameId}\0${id}`) ?? [])];
     },
     stageGame: (gameId, variantId) => {
+      const key = `${gameId}\0${variantId}`;
+      const known = stageGames.get(key);
+      if (known) return known;
       const { actions } = game(gameId);
       const found = variant(gameId, variantId);
       const u = (own: string, other: string) => found.payoffs[own]?.[other] as number;
-      return {
+      const stage = {
         actions,
         u1: actions.map((own) => actions.map((other) => u(own, other))),
         u2: actions.map((own) => actions.map((other) => otherPayoffOf(found, own, other))),
       };
+      stageGames.set(key, stage);
+      return stage;
     },
   };
 }
@@ -247,6 +261,13 @@ export function presentationsOf(framing: Framing, actions: readonly ActionId[]):
           ? familiarLabels(actions)
           : neutralLabels(actions),
   }));
+}
+
+/** The first item of each key, as `find` over the list would return it. */
+function firstById<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T> {
+  const byKey = new Map<string, T>();
+  for (const item of items) if (!byKey.has(keyOf(item))) byKey.set(keyOf(item), item);
+  return byKey;
 }
 
 function variantsOf(game: Game): GameVariant[] {

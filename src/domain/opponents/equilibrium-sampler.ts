@@ -25,6 +25,23 @@ export const equilibriumSampler: OpponentStrategy<z.infer<typeof noParams>> = {
  * equilibrium (both players use every action) if any, else the only pure equilibrium; null otherwise.
  */
 function equilibriumToPlay(stage: StageGame): number[] | null {
+  const key = JSON.stringify([stage.actions, stage.u1, stage.u2]);
+  if (solved.has(key)) return solved.get(key) ?? null;
+  const strategy = solveEquilibriumToPlay(stage);
+  if (solved.size >= MAX_SOLVED) solved.clear();
+  solved.set(key, strategy);
+  return strategy;
+}
+
+/**
+ * Solved once per distinct stage game: every start_match asks each opponent whether it applies, and support
+ * enumeration is the costliest part of that question (the catalog has a few dozen games; a bound keeps a
+ * stream of user games from growing it without end).
+ */
+const solved = new Map<string, number[] | null>();
+const MAX_SOLVED = 1024;
+
+function solveEquilibriumToPlay(stage: StageGame): number[] | null {
   const { equilibria } = nashEquilibria(stage);
   const fullSupport = (d: Record<ActionId, number>) => stage.actions.every((a) => (d[a] ?? 0) > 0);
   const mixed = equilibria.find((e) => fullSupport(e.row) && fullSupport(e.column));

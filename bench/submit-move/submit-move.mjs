@@ -1,0 +1,125 @@
+// submit_move through the SDK client in process, beside a no-op tool on the same server and the floor under
+// any durable recording (one INSERT in its own write transaction), interleaved in blocks so the shared
+// machine's load falls on all three alike. Goal: submit_move ≤ 2× the no-op tool.
+// Run: npm run bench:submit-move [-- BLOCKS CALLS_PER_BLOCK]   (uses the built code in dist/).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { loadCatalog } from "../../dist/domain/catalog.js";
+import { createServer } from "../../dist/mcp/create-server.js";
+import { buildMatch } from "../../dist/play/start-match.js";
+import { submitMove } from "../../dist/play/submit-move.js";
+import { Store } from "../../dist/store/store.js";
+
+const blocks = Number(process.argv[2] ?? 5);
+const perBlock = Number(process.argv[3] ?? 400);
+const dir = mkdtempSync(join(tmpdir(), "same-game-submit-"));
+const store = new Store(join(dir, "bench.db"));
+const deps = { store, catalog: loadCatalog() };
+const server = createServer(deps, { transport: "memory", player: "bench" });
+server.registerTool("noop", { description: "Does nothing: the SDK's own per-call cost." }, async () => ({
+  content: [{ type: "text", text: "ok" }],
+}));
+const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+await server.connect(serverTransport);
+const client = new Client({ name: "bench", version: "1" });
+await client.connect(clientTransport);
+
+// Open one-shot matches up front, so each timed call records exactly one new decision.
+const caller = {
+  sessionId: "bench-session",
+  transport: "memory",
+  principal: "local",
+  configuredPlayer: "bench",
+  clientInfo: () => null,
+};
+store.saveSession({
+  id: "bench-session",
+  player: "bench",
+  client_name: null,
+  client_version: null,
+  transport: "memory",
+  principal: "local",
+  started_at: "",
+});
+const matchIds = [];
+store.transaction(() => {
+  for (let i = 0; i < 2 * blocks * perBlock + 1100; i++) {
+    const match = buildMatch(deps, caller, "bench", {
+      game: "prisoners-dilemma",
+      variant: "base",
+      framing: "business",
+      style: "zero-shot",
+      opponent: { id: "random", params: {} },
+      seed: String(i),
+      history_mode: "none",
+      reveal_horizon: false,
+    });
+    store.insertMatch(match);
+    matchIds.push(match.id);
+  }
+});
+let next = 0;
+const defect = deps.catalog.framing("business", "prisoners-dilemma").labels.defect;
+
+const subjects = {
+  noop: async () => {
+    await client.callTool({ name: "noop", arguments: {} });
+  },
+  submit_move: async () => {
+    const result = await client.callTool({
+      name: "submit_move",
+      arguments: { match_id: matchIds[next++], round: 1, choice: defect },
+    });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+  },
+  // The same work without the protocol: what recording costs on its own.
+  "submitMove, play layer only": async () => {
+    const outcome = submitMove(deps, caller, { match_id: matchIds[next++], round: 1, choice: defect });
+    if (outcome.kind !== "recorded") throw new Error(outcome.message);
+  },
+  "floor: one-row write transaction": async () => {
+    store.transaction(() =>
+      store.insertAttempt({
+        match_id: matchIds[0],
+        round: 1,
+        session_id: "bench-session",
+        raw_text: "floor",
+        action: null,
+        invalid_reason: null,
+        tokens: null,
+        created_at: "",
+      }),
+    );
+  },
+};
+
+// ONLY=name (a prefix) runs one subject, e.g. under --cpu-prof.
+if (process.env.ONLY)
+  for (const name of Object.keys(subjects)) if (!name.startsWith(process.env.ONLY)) delete subjects[name];
+// Warm-up (JIT, statement cache), then blocks in turn; each block's figure is its CPU time per call.
+for (const run of Object.values(subjects)) for (let i = 0; i < 500; i++) await run();
+const medians = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
+for (let b = 0; b < blocks; b++) {
+  for (const [name, run] of Object.entries(subjects)) {
+    // This process's CPU time (user + system) over the block: the shared machine's load is not in it.
+    const before = process.cpuUsage();
+    for (let i = 0; i < perBlock; i++) await run();
+    const used = process.cpuUsage(before);
+    medians[name].push((used.user + used.system) / perBlock);
+  }
+}
+await client.close();
+store.close();
+rmSync(dir, { recursive: true, force: true });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [name, xs] of Object.entries(medians)) {
+  console.log(`${name.padEnd(34)} CPU µs per call, by block: ${xs.map((x) => x.toFixed(0)).join(" ")}`);
+}
+if (!medians.submit_move || !medians.noop) process.exit(0);
+const ratios = medians.submit_move.map((s, i) => s / medians.noop[i]);
+console.log(
+  `submit_move / noop per block: ${ratios.map((r) => r.toFixed(2)).join(" ")}   median ${median(ratios).toFixed(2)} (goal ≤ 2)`,
+);
