@@ -1,21 +1,20 @@
 import { VARIANT_IDS } from "../domain/types.js";
 import { UsageError } from "../usage-error.js";
-import { analyzeEquilibria, analyzePower, analyzeSensitivity } from "./analyze-others.js";
-import { analyzeRepeated } from "./analyze-repeated.js";
-import { analyzeRobustness } from "./analyze-robustness.js";
-import { analyzeStoryLabels } from "./analyze-story-labels.js";
 import type { Command, ParsedArgs } from "./command.js";
 
 type Analysis = (args: ParsedArgs) => Promise<void>;
 
-/** The analyses `analyze` offers, each printing what its MCP tool returns (--json) or a table. */
-const ANALYSES: Record<string, Analysis> = {
-  robustness: analyzeRobustness,
-  sensitivity: analyzeSensitivity,
-  equilibria: analyzeEquilibria,
-  power: analyzePower,
-  repeated: analyzeRepeated,
-  "story-labels": analyzeStoryLabels,
+/**
+ * The analyses `analyze` offers, each printing what its MCP tool returns (--json) or a table. Each is
+ * loaded when it runs: `analyze robustness` loads neither the repeated-play code nor the tools' schemas.
+ */
+const ANALYSES: Record<string, () => Promise<Analysis>> = {
+  robustness: async () => (await import("./analyze-robustness.js")).analyzeRobustness,
+  sensitivity: async () => (await import("./analyze-others.js")).analyzeSensitivity,
+  equilibria: async () => (await import("./analyze-others.js")).analyzeEquilibria,
+  power: async () => (await import("./analyze-others.js")).analyzePower,
+  repeated: async () => (await import("./analyze-repeated.js")).analyzeRepeated,
+  "story-labels": async () => (await import("./analyze-story-labels.js")).analyzeStoryLabels,
 };
 
 export const analyzeCommand: Command = {
@@ -62,14 +61,14 @@ export const analyzeCommand: Command = {
   async run(args) {
     const [name, ...extra] = args.positionals;
     const names = Object.keys(ANALYSES).join(", ");
-    const analysis = name ? ANALYSES[name] : undefined;
-    if (!analysis) throw new UsageError(`analyze needs one of ${names}, got "${name ?? ""}".`);
+    const load = name ? ANALYSES[name] : undefined;
+    if (!load) throw new UsageError(`analyze needs one of ${names}, got "${name ?? ""}".`);
     if (extra.length > 0)
       throw new UsageError(`analyze ${name} takes no positional arguments, got "${extra.join(" ")}".`);
     const variant = args.values.variant;
     if (typeof variant === "string" && !(VARIANT_IDS as readonly string[]).includes(variant)) {
       throw new UsageError(`--variant must be one of ${VARIANT_IDS.join(", ")}, got "${variant}".`);
     }
-    await analysis(args);
+    await (await load())(args);
   },
 };

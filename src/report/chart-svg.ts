@@ -1,6 +1,7 @@
 import * as vega from "vega";
 import type { TopLevelSpec } from "vega-lite";
 import * as vl from "vega-lite";
+import { compactSvg } from "./compact-svg.js";
 import { html, type SafeHtml, trustedHtml } from "./html.js";
 import { useHelveticaTextWidths } from "./text-width.js";
 
@@ -31,8 +32,17 @@ export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/** A chart with the sentence under it that says what it shows and how to read it. */
+/**
+ * A chart with the sentence under it that says what it shows and how to read it. The chart is one image to
+ * assistive technology, named by its title (else its caption); the caption is the figure's description.
+ */
 export async function chartFigure(spec: TopLevelSpec, caption: string): Promise<SafeHtml> {
-  const svg = await renderChartSvg(spec);
+  const svg = compactSvg(await renderChartSvg(spec), chartTitle(spec) ?? caption);
   return html`<figure>${trustedHtml(svg)}<figcaption>${caption}</figcaption></figure>`;
+}
+
+function chartTitle(spec: TopLevelSpec): string | undefined {
+  const title = spec.title;
+  const text = typeof title === "object" && title !== null && !Array.isArray(title) ? title.text : title;
+  return Array.isArray(text) ? text.join(" ") : typeof text === "string" ? text : undefined;
 }
