@@ -16,6 +16,29 @@ for (const file of readdirSync(gamesDir).filter((name) => name.endsWith(".json")
 const games = robinsonGoforthGames();
 for (const game of games) {
   const file = ordinalGameFile(game);
-  writeFileSync(join(gamesDir, `${file.id}.json`), `${JSON.stringify(file, null, 2)}\n`);
+  writeFileSync(join(gamesDir, `${file.id}.json`), formatted(file));
 }
+/** The layout of the files in games/ (and the one biome keeps): one line per payoff row. */
+function formatted(file) {
+  const inline = (object) =>
+    `{ ${Object.entries(object)
+      .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+      .join(", ")} }`;
+  const table = (t) =>
+    `{\n${Object.entries(t)
+      .map(([own, row]) => `    ${JSON.stringify(own)}: ${inline(row)}`)
+      .join(",\n")}\n  }`;
+  const lines = [
+    `  "id": ${JSON.stringify(file.id)}`,
+    `  "title": ${JSON.stringify(file.title)}`,
+    `  "actions": ${JSON.stringify(file.actions).replace(/,/g, ", ")}`,
+    `  "cooperative_action": ${JSON.stringify(file.cooperative_action)}`,
+    `  "rounds": ${JSON.stringify(file.rounds)}`,
+    `  "payoffs": ${table(file.payoffs)}`,
+    `  "column_payoffs": ${table(file.column_payoffs)}`,
+    `  "variants": {\n    "base": ${inline(file.variants.base)}\n  }`,
+  ];
+  return `{\n${lines.join(",\n")}\n}\n`;
+}
+
 process.stderr.write(`wrote ${games.length} games to ${gamesDir}\n`);
