@@ -134,7 +134,20 @@ describe("a study over members of the ordinal 2×2 family", () => {
         .sort();
     };
     expect(equilibria("rg-111")).toEqual(["A2B1"]);
+    // SAME_GAME_CATALOG takes the name too.
+    const byEnv = runCli(["analyze", "equilibria", "--game", "rg-144", "--json"], {
+      SAME_GAME_CATALOG: "ordinal-2x2",
+    });
+    expect(byEnv.status).toBe(0);
     expect(equilibria("rg-322")).toEqual(["A1B2", "A2B1"]);
     expect(equilibria("rg-366")).toEqual(["A1B2"]);
+  });
+
+  it("refuses a catalog that is neither a folder nor a shipped name, in one line naming both", () => {
+    const run = runCli(["analyze", "equilibria", "--game", "rg-111", "--catalog", "ordinal-2x3"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("ordinal-2x3");
+    expect(run.stderr).toContain("shipped: ordinal-2x2");
   });
 });
