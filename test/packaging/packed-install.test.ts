@@ -62,7 +62,8 @@ beforeAll(() => {
     timeout: INSTALL_TIMEOUT_MS,
   });
 }, INSTALL_TIMEOUT_MS + 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Removing the installed tree can outlast the default 60 s hook timeout on a loaded machine.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 5 * 60_000);
 
 describe("the packed tarball installed into an empty folder", () => {
   it("ships the catalog, framings and migrations beside the built CLI", () => {
