@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { resolve } from "node:path";
+import { resolveCatalogDir } from "../domain/shipped-catalogs.js";
 import { keepStderrFailuresHarmless, logError } from "../log.js";
 import { printable } from "../queries/format.js";
 import { SERVER_VERSION } from "../server-version.js";
@@ -11,7 +11,7 @@ function overview(): string {
   const lines = VERBS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
   return [
     "usage: same-game <command> [options] [--catalog DIR]   (same-game <command> --help for its options; same-game --version)",
-    "       --catalog DIR (or SAME_GAME_CATALOG): your own games (DIR/*.json, DIR/games/) and framings (DIR/framings/)",
+    "       --catalog DIR (or SAME_GAME_CATALOG): your own games (DIR/*.json, DIR/games/) and framings (DIR/framings/), or a shipped catalog by name (ordinal-2x2)",
     "",
     ...lines,
   ].join("\n");
@@ -52,7 +52,7 @@ function withUserCatalog(args: readonly string[]): string[] {
       if (dir === undefined || dir === "" || dir.startsWith("--")) {
         throw new UsageError("--catalog needs a folder of game (and framing) JSON files.");
       }
-      process.env.SAME_GAME_CATALOG = resolve(dir);
+      process.env.SAME_GAME_CATALOG = resolveCatalogDir(dir);
     } else {
       rest.push(arg);
     }

@@ -8,6 +8,7 @@ import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf, parseGameFile } from "./game.js";
 import { familiarLabels, LABEL_CHOICES, neutralLabels, presentationId } from "./label-sets.js";
+import { resolveCatalogDir, shippedCatalogNames } from "./shipped-catalogs.js";
 import { type ActionId, type StageGame, VARIANT_IDS, type VariantId } from "./types.js";
 
 // The catalog the rest of the server builds on: every game and framing file, validated, and every
@@ -67,11 +68,12 @@ const MAX_ACTIONS = 6;
 
 /**
  * Where a user's own games (and framings) live: `DIR/*.json` and `DIR/games/*.json` are games,
- * `DIR/framings/*.json` framings. `--catalog DIR` on any verb sets it; so does `SAME_GAME_CATALOG`.
+ * `DIR/framings/*.json` framings. `--catalog DIR` on any verb sets it; so does `SAME_GAME_CATALOG`. A
+ * shipped catalog may be named instead of a folder (`ordinal-2x2`).
  */
 export function userCatalogDir(): string | undefined {
   const dir = process.env.SAME_GAME_CATALOG;
-  return dir === undefined || dir.trim() === "" ? undefined : dir;
+  return dir === undefined || dir.trim() === "" ? undefined : resolveCatalogDir(dir);
 }
 
 /**
@@ -99,7 +101,9 @@ function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefi
   const framingFiles = readJsonFiles(dirs.framingsDir);
   if (userDir !== undefined) {
     if (!existsSync(userDir) || !statSync(userDir).isDirectory()) {
-      throw new CatalogError(`--catalog / SAME_GAME_CATALOG: "${userDir}" is not a folder.`);
+      throw new CatalogError(
+        `--catalog / SAME_GAME_CATALOG: "${userDir}" is not a folder nor a shipped catalog (shipped: ${shippedCatalogNames().join(", ")}).`,
+      );
     }
     gameFiles.push(...readJsonFiles(userDir, "user catalog"));
     if (existsSync(join(userDir, "games"))) gameFiles.push(...readJsonFiles(join(userDir, "games")));

@@ -62,7 +62,8 @@ beforeAll(() => {
     timeout: INSTALL_TIMEOUT_MS,
   });
 }, INSTALL_TIMEOUT_MS + 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Removing the installed tree can outlast the default 60 s hook timeout on a loaded machine.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 5 * 60_000);
 
 describe("the packed tarball installed into an empty folder", () => {
   it("ships the catalog, framings and migrations beside the built CLI", () => {
@@ -71,6 +72,7 @@ describe("the packed tarball installed into an empty folder", () => {
       "dist/cli/main.js",
       "dist/mcp/analysis-pool/analysis-worker.js",
       "games/prisoners-dilemma.json",
+      "catalogs/ordinal-2x2/games/rg-111.json",
       "framings/business.json",
       "db",
       "LICENSE",
@@ -81,6 +83,29 @@ describe("the packed tarball installed into an empty folder", () => {
       expect(existsSync(join(root, path)), path).toBe(true);
     }
     expect(existsSync(join(root, "src")), "TypeScript sources are not shipped").toBe(false);
+  });
+
+  it("finds its shipped catalog ordinal-2x2 by name: game 111's one equilibrium is (second, first)", () => {
+    const bin = join(installed, "node_modules", ".bin", "same-game");
+    const run = spawnSync(
+      bin,
+      ["analyze", "equilibria", "--game", "rg-111", "--catalog", "ordinal-2x2", "--json"],
+      {
+        cwd: installed,
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const out = JSON.parse(run.stdout) as { equilibria: { row: object; column: object; kind: string }[] };
+    expect(out.equilibria).toEqual([
+      expect.objectContaining({
+        kind: "pure",
+        row: { first: 0, second: 1 },
+        column: { first: 1, second: 0 },
+      }),
+    ]);
   });
 
   it("prints its version with `same-game --version`", () => {
