@@ -16,7 +16,7 @@ export const importCommand: Command = {
   name: "import",
   summary: "import published counts (CSV) or match transcripts (JSONL) into the record",
   usage:
-    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026 [--source LABEL] [--db PATH]",
+    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026[-invalid-rounds] [--source LABEL] [--db PATH]",
   options: {
     db: { type: "string" },
     source: { type: "string" },
