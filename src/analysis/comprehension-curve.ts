@@ -2,7 +2,8 @@
 // the end, (Σ_{j≥i} s_j)/(N − i + 1). m is the first i where the curve reaches the threshold; the report
 // charts the whole curve, averaged over the matches of a cell, so a reader sees how play settles.
 
-import type { StageGame } from "../domain/types.js";
+import type { ActionId, StageGame } from "../domain/types.js";
+import type { InvalidRoundScoring } from "./invalid-round-scoring.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { type ComprehensionRule, type MatchTranscript, roundSucceeded } from "./repeated-metrics.js";
 
@@ -11,8 +12,12 @@ export function comprehensionCurve(
   transcript: MatchTranscript,
   game: StageGame,
   rule: ComprehensionRule,
+  invalidRounds: InvalidRoundScoring = "loss",
+  cooperativeAction: ActionId | null = null,
 ): number[] {
-  const successes = transcript.rounds.map((round) => roundSucceeded(round, game, rule));
+  const successes = transcript.rounds.map((round) =>
+    roundSucceeded(round, game, rule, invalidRounds, cooperativeAction),
+  );
   const curve: number[] = new Array(successes.length);
   let suffix = 0;
   for (let i = successes.length; i >= 1; i--) {

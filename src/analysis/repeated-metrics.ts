@@ -7,8 +7,15 @@
 // empirical distribution π̂ over the player's valid moves (SPEC §4), as the equilibrium deviation needs.
 // A round in which only the opponent had no valid move (a forfeit in agent-vs-agent play) is judged by
 // the recorded payoffs; for comprehension it is a success when x_r ≥ y_r (there is no move to match).
+// `invalidRounds: "counterfactual-study"` scores invalid rounds as that study's code does instead
+// (invalid-round-scoring.ts).
 
 import type { ActionId, Distribution, StageGame } from "../domain/types.js";
+import {
+  type InvalidRoundScoring,
+  isInvalidOutcome,
+  studyInvalidRoundSucceeded,
+} from "./invalid-round-scoring.js";
 
 export interface TranscriptRound {
   /** The evaluated player's canonical action; null when the round ended without a valid move. */
@@ -33,6 +40,8 @@ export interface ComprehensionOptions {
   readonly rule?: ComprehensionRule;
   /** Share of successful rounds from m on; default 0.9. */
   readonly threshold?: number;
+  /** How rounds without a valid move are scored; default "loss". */
+  readonly invalidRounds?: InvalidRoundScoring;
 }
 
 export interface WinLossTie {
@@ -53,7 +62,7 @@ export interface MatchMetrics {
   readonly comprehension_round: number;
   readonly comprehension_rule: ComprehensionRule;
   readonly comprehension_threshold: number;
-  /** Share of rounds without a valid move. */
+  /** Share of rounds without a valid move (of the player; of either side under "counterfactual-study"). */
   readonly failure_rate: number;
   readonly invalid_attempts: number;
   /** total_points / max_r tokens_r × 1000; null when any round's tokens are unknown. */
@@ -92,6 +101,7 @@ export function matchMetrics(
 ): MatchMetrics {
   const rule = options.rule ?? "match";
   const threshold = options.threshold ?? DEFAULT_COMPREHENSION_THRESHOLD;
+  const invalidRounds = options.invalidRounds ?? "loss";
   if (!(threshold > 0 && threshold <= 1)) {
     throw new Error(`Comprehension threshold ${threshold} is outside (0, 1].`);
   }
@@ -108,6 +118,10 @@ export function matchMetrics(
   const tokens = rounds.map((round) => round.tokens ?? null);
   const totalPoints = rounds.reduce((sum, round) => sum + round.payoff, 0);
   const maxTokens = tokens.every((t): t is number => t !== null) ? Math.max(...tokens) : null;
+  const study = invalidRounds === "counterfactual-study";
+  // Under the study's convention a round with a missing move on either side is a 0–0 tie.
+  const tie = (round: TranscriptRound) => study && isInvalidOutcome(round);
+  const failed = (round: TranscriptRound) => (study ? isInvalidOutcome(round) : round.move === null);
 
   return {
     rounds: n,
@@ -123,17 +137,24 @@ export function matchMetrics(
       ]),
     ),
     win_loss_tie: {
-      win: rounds.filter((round) => round.move !== null && round.payoff > round.opponent_payoff).length / n,
-      loss: rounds.filter((round) => round.move === null || round.payoff < round.opponent_payoff).length / n,
-      tie: rounds.filter((round) => round.move !== null && round.payoff === round.opponent_payoff).length / n,
+      win:
+        rounds.filter((round) => !tie(round) && round.move !== null && round.payoff > round.opponent_payoff)
+          .length / n,
+      loss:
+        rounds.filter((round) => !tie(round) && (round.move === null || round.payoff < round.opponent_payoff))
+          .length / n,
+      tie:
+        rounds.filter(
+          (round) => tie(round) || (round.move !== null && round.payoff === round.opponent_payoff),
+        ).length / n,
     },
     comprehension_round: comprehensionRound(
-      rounds.map((round) => roundSucceeded(round, game, rule)),
+      rounds.map((round) => roundSucceeded(round, game, rule, invalidRounds, cooperativeAction)),
       threshold,
     ),
     comprehension_rule: rule,
     comprehension_threshold: threshold,
-    failure_rate: (n - valid.length) / n,
+    failure_rate: rounds.filter(failed).length / n,
     invalid_attempts: rounds.reduce((sum, round) => sum + (round.invalid_attempts ?? 0), 0),
     efficiency: maxTokens === null || maxTokens <= 0 ? null : (totalPoints / maxTokens) * 1000,
   };
@@ -193,11 +214,32 @@ export function summarize(values: readonly number[]): Summary {
   return { mean, sd: Math.sqrt(squares / (n - 1)), n };
 }
 
-export function roundSucceeded(round: TranscriptRound, game: StageGame, rule: ComprehensionRule): boolean {
+/** s_r; `cooperativeAction` (null outside the PD family) only matters under "counterfactual-study". */
+export function roundSucceeded(
+  round: TranscriptRound,
+  game: StageGame,
+  rule: ComprehensionRule,
+  invalidRounds: InvalidRoundScoring = "loss",
+  cooperativeAction: ActionId | null = null,
+): boolean {
+  if (invalidRounds === "counterfactual-study" && isInvalidOutcome(round)) {
+    return studyInvalidRoundSucceeded(round, game, cooperativeAction, (move, opponentMove) =>
+      movesSucceed(game, rule, move, opponentMove),
+    );
+  }
   if (round.move === null) return false;
   if (rule === "beat" || round.opponent_move === null) return round.payoff >= round.opponent_payoff;
   const o = game.actions.indexOf(round.opponent_move);
   return round.payoff >= ((game.u1[o] as readonly number[])[o] as number);
+}
+
+/** The rule applied to the payoffs the stage game gives a pair of moves. */
+function movesSucceed(game: StageGame, rule: ComprehensionRule, move: ActionId, opponentMove: ActionId) {
+  const i = game.actions.indexOf(move);
+  const j = game.actions.indexOf(opponentMove);
+  const x = (game.u1[i] as readonly number[])[j] as number;
+  const bar = rule === "beat" ? (game.u2[i] as readonly number[])[j] : (game.u1[j] as readonly number[])[j];
+  return x >= (bar as number);
 }
 
 function assertAction(game: StageGame, action: ActionId | null, roundIndex: number | null): void {

@@ -1,3 +1,4 @@
+import { INVALID_ROUND_SCORINGS } from "../analysis/invalid-round-scoring.js";
 import { repeatedMetricsInputSchema, repeatedMetricsText } from "../mcp/tools/analysis/repeated-metrics.js";
 import { repeatedMetrics } from "../queries/repeated-metrics-query.js";
 import { UsageError } from "../usage-error.js";
@@ -10,6 +11,12 @@ export async function analyzeRepeated(args: ParsedArgs): Promise<void> {
   if (rule !== undefined && rule !== "match" && rule !== "beat") {
     throw new UsageError(`--rule must be match or beat, got "${rule}".`);
   }
+  const invalidRounds = stringFlag(args, "invalid-rounds");
+  if (invalidRounds !== undefined && !(INVALID_ROUND_SCORINGS as readonly string[]).includes(invalidRounds)) {
+    throw new UsageError(
+      `--invalid-rounds must be ${INVALID_ROUND_SCORINGS.join(" or ")}, got "${invalidRounds}".`,
+    );
+  }
   const parsed = repeatedMetricsInputSchema.safeParse({
     players: listFlag(args, "players"),
     games: listFlag(args, "games"),
@@ -19,6 +26,7 @@ export async function analyzeRepeated(args: ParsedArgs): Promise<void> {
     study_id: stringFlag(args, "study"),
     rule,
     threshold: numberFlag(args, "threshold", { min: 0, max: 1 }),
+    invalid_rounds: invalidRounds,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

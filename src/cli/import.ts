@@ -15,7 +15,7 @@ const IMPORT_KINDS: Record<
 export const importCommand: Command = {
   name: "import",
   usage:
-    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026 [--source LABEL] [--db PATH]",
+    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026[-invalid-rounds] [--source LABEL] [--db PATH]",
   options: {
     db: { type: "string" },
     source: { type: "string" },

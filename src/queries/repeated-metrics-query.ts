@@ -1,4 +1,5 @@
 import { comprehensionCurve, curveBand, meanCurve } from "../analysis/comprehension-curve.js";
+import { INVALID_ROUND_SCORINGS, type InvalidRoundScoring } from "../analysis/invalid-round-scoring.js";
 import {
   type AggregateMatchMetrics,
   aggregateMatchMetrics,
@@ -21,6 +22,8 @@ export interface RepeatedMetricsQuery extends RecordFilter {
   opponents?: string[];
   rule?: ComprehensionRule;
   threshold?: number;
+  /** How rounds without a valid move are scored (SPEC §6 "loss", or as the counterfactual study does). */
+  invalid_rounds?: InvalidRoundScoring;
 }
 
 export interface StoredTranscript {
@@ -56,6 +59,7 @@ export interface CellMetricsRow extends AggregateMatchMetrics {
 export interface RepeatedMetricsReport {
   comprehension_rule: ComprehensionRule;
   comprehension_threshold: number;
+  invalid_rounds: InvalidRoundScoring;
   matches: MatchMetricsRow[];
   cells: CellMetricsRow[];
 }
@@ -86,6 +90,12 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
   if (!(threshold > 0 && threshold <= 1)) {
     throw new UsageError(`The comprehension threshold must be in (0, 1]; got ${threshold}.`);
   }
+  const invalidRounds = query.invalid_rounds ?? "loss";
+  if (!(INVALID_ROUND_SCORINGS as readonly string[]).includes(invalidRounds)) {
+    throw new UsageError(
+      `Unknown invalid-round scoring "${invalidRounds}"; valid: ${INVALID_ROUND_SCORINGS.join(", ")}.`,
+    );
+  }
   const cells = new Map<string, { row: MatchMetricsRow; curve: number[] }[]>();
   const matches = storedTranscripts(deps, query).map(({ match, transcript }) => {
     const game = deps.catalog.game(match.game);
@@ -99,17 +109,21 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
       opponent: match.opponent,
       source: match.source,
       study_id: match.study_id,
-      ...matchMetrics(transcript, stage, game.cooperativeAction, { rule, threshold }),
+      ...matchMetrics(transcript, stage, game.cooperativeAction, { rule, threshold, invalidRounds }),
     };
     const key = JSON.stringify([match.player, match.game, match.variant, match.framing, match.opponent]);
     const members = cells.get(key) ?? [];
-    members.push({ row, curve: comprehensionCurve(transcript, stage, rule) });
+    members.push({
+      row,
+      curve: comprehensionCurve(transcript, stage, rule, invalidRounds, game.cooperativeAction),
+    });
     cells.set(key, members);
     return row;
   });
   return {
     comprehension_rule: rule,
     comprehension_threshold: threshold,
+    invalid_rounds: invalidRounds,
     matches,
     cells: [...cells.values()].map((members) => {
       const { player, game, variant, framing, opponent } = (members[0] as { row: MatchMetricsRow }).row;

@@ -32,6 +32,13 @@ export const REFERENCE_DATASETS: readonly ReferenceDataset[] = [
     citation:
       "Evaluating Counterfactual Strategic Reasoning in LLMs (ACL 2026), dimjimitris/llm_gm_thesis (MIT): two game logs",
   },
+  {
+    id: "llm-gm-thesis-2026-invalid-rounds",
+    kind: "matches",
+    file: "llm-gm-thesis/invalid-rounds.jsonl",
+    citation:
+      "Evaluating Counterfactual Strategic Reasoning in LLMs (ACL 2026), dimjimitris/llm_gm_thesis @ 0282079 (MIT): the 20 game logs of four table cells with invalid rounds",
+  },
 ];
 
 /** The package's `data/` folder: beside dist/ in an install, beside src/ in a clone. */

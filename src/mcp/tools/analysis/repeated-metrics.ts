@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { INVALID_ROUND_SCORINGS } from "../../../analysis/invalid-round-scoring.js";
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
@@ -22,6 +23,12 @@ export const repeatedMetricsInputSchema = z.object({
     .default("match")
     .describe("Comprehension success: match = x_r ≥ u1(o_r, o_r); beat = x_r ≥ the opponent's payoff"),
   threshold: z.number().gt(0).max(1).default(0.9).describe("Comprehension threshold t in (0, 1]"),
+  invalid_rounds: z
+    .enum(INVALID_ROUND_SCORINGS)
+    .default("loss")
+    .describe(
+      "Rounds without a valid move: loss = a loss and an unsuccessful round (SPEC §6); counterfactual-study = as that study's code scores them (either side missing: a 0–0 tie; comprehension success in RPS; in the PD family the missing own move read as the non-cooperative action, a missing opponent move a failure; failure rate over either side)",
+    ),
 });
 
 const summary = z.object({ mean: z.number(), sd: z.number().nullable(), n: z.number() });
@@ -37,6 +44,7 @@ const cellKeys = {
 const outputSchema = z.object({
   comprehension_rule: z.enum(["match", "beat"]),
   comprehension_threshold: z.number(),
+  invalid_rounds: z.enum(INVALID_ROUND_SCORINGS),
   matches: z.array(
     z.object({
       match_id: z.string(),
@@ -78,7 +86,9 @@ export function repeatedMetricsText(report: RepeatedMetricsReport): string {
   if (report.cells.length === 0) return "No finished repeated matches match these filters.";
   const fmt = (s: { mean: number; sd: number | null } | null, digits = 2) =>
     s === null ? "—" : `${s.mean.toFixed(digits)}${s.sd === null ? "" : ` ± ${s.sd.toFixed(digits)}`}`;
-  const head = `Repeated-play metrics (comprehension rule ${report.comprehension_rule}, t = ${report.comprehension_threshold}); ${report.matches.length} match(es):`;
+  const scoring =
+    report.invalid_rounds === "loss" ? "" : `, invalid rounds scored as ${report.invalid_rounds}`;
+  const head = `Repeated-play metrics (comprehension rule ${report.comprehension_rule}, t = ${report.comprehension_threshold}${scoring}); ${report.matches.length} match(es):`;
   const lines = report.cells.map(
     (c) =>
       `${c.player} | ${c.game}/${c.variant} | ${c.framing} | vs ${c.opponent} | n=${c.matches} | points ${fmt(c.total_points, 1)} | ` +
