@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nashEquilibria } from "../../src/analysis/equilibria.js";
+import { nashEquilibria } from "../../src/game-theory/equilibria.js";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import {
   type OrdinalGame,
