@@ -54,7 +54,10 @@ export function generateRecord(store: Store, decisions: number, seed = 1): Gener
   let sessions = 0;
   let written = 0;
   let clock = Date.UTC(2026, 0, 1);
-  const at = () => new Date((clock += 7)).toISOString();
+  const at = () => {
+    clock += 7;
+    return new Date(clock).toISOString();
+  };
   // The cooperation rate of a cell: the player's own level, moved by the framing (a story-swayed agent).
   const rate = (p: number, g: number, f: number): number =>
     Math.min(0.97, Math.max(0.03, 0.15 + 0.035 * p + 0.1 * g + (f % 3 === 0 ? 0.2 : f % 3 === 1 ? -0.1 : 0)));
