@@ -194,33 +194,76 @@ export function binaryMaxJsd(
 ): void {
   const F = counts.length;
   const half = mixture === null ? -1 : mixture.m / 2;
+  // Framing by framing over all replicates (one array at a time), keeping the extremes per replicate.
+  const scratch = extremesScratch(B);
+  const { lo, hi, xLo, nLo, xHi, nHi } = scratch;
+  const c0 = counts[0] as Int32Array;
+  const n0 = sizes[0] as Int32Array;
   for (let r = 0; r < B; r++) {
-    let lo = 0;
-    let hi = 0;
-    let xLo = (counts[0] as Int32Array)[2 * r] as number;
-    let nLo = (sizes[0] as Int32Array)[r] as number;
-    let xHi = xLo;
-    let nHi = nLo;
-    for (let f = 1; f < F; f++) {
-      const x = (counts[f] as Int32Array)[2 * r] as number;
-      const n = (sizes[f] as Int32Array)[r] as number;
-      if (x * nLo < xLo * n) {
-        lo = f;
-        xLo = x;
-        nLo = n;
-      } else if (x * nHi > xHi * n) {
-        hi = f;
-        xHi = x;
-        nHi = n;
+    lo[r] = 0;
+    hi[r] = 0;
+    xLo[r] = c0[2 * r] as number;
+    xHi[r] = c0[2 * r] as number;
+    nLo[r] = n0[r] as number;
+    nHi[r] = n0[r] as number;
+  }
+  for (let f = 1; f < F; f++) {
+    const cf = counts[f] as Int32Array;
+    const nf = sizes[f] as Int32Array;
+    for (let r = 0; r < B; r++) {
+      const x = cf[2 * r] as number;
+      const n = nf[r] as number;
+      if (x * (nLo[r] as number) < (xLo[r] as number) * n) {
+        lo[r] = f;
+        xLo[r] = x;
+        nLo[r] = n;
+      } else if (x * (nHi[r] as number) > (xHi[r] as number) * n) {
+        hi[r] = f;
+        xHi[r] = x;
+        nHi[r] = n;
       }
     }
+  }
+  for (let r = 0; r < B; r++) {
+    const a = xLo[r] as number;
+    const b = xHi[r] as number;
+    const na = nLo[r] as number;
+    const nb = nHi[r] as number;
     let hm: number;
-    if (mixture !== null && nLo === half && nHi === half) hm = mixture.binary[xLo + xHi] as number;
+    if (mixture !== null && na === half && nb === half) hm = mixture.binary[a + b] as number;
     else {
-      const share = (xLo / nLo + xHi / nHi) / 2;
+      const share = (a / na + b / nb) / 2;
       hm = entropyTerm(share) + entropyTerm(1 - share);
     }
-    const h = ((entropy[lo] as Float64Array)[r] as number) + ((entropy[hi] as Float64Array)[r] as number);
+    const h =
+      ((entropy[lo[r] as number] as Float64Array)[r] as number) +
+      ((entropy[hi[r] as number] as Float64Array)[r] as number);
     jsd[r] = clampJsd(hm - h / 2);
   }
+}
+
+interface Extremes {
+  lo: Int32Array;
+  hi: Int32Array;
+  xLo: Float64Array;
+  nLo: Float64Array;
+  xHi: Float64Array;
+  nHi: Float64Array;
+}
+
+let extremes: Extremes | null = null;
+
+/** Reused rows for binaryMaxJsd (grown on demand); no result depends on their previous contents. */
+function extremesScratch(B: number): Extremes {
+  if (extremes === null || extremes.lo.length < B) {
+    extremes = {
+      lo: new Int32Array(B),
+      hi: new Int32Array(B),
+      xLo: new Float64Array(B),
+      nLo: new Float64Array(B),
+      xHi: new Float64Array(B),
+      nHi: new Float64Array(B),
+    };
+  }
+  return extremes;
 }
