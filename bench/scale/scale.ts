@@ -78,7 +78,21 @@ function runVerb(args: string[]): { seconds: number; rssMb: number } {
   return { seconds, rssMb: Number(rss) / 1024 };
 }
 
-const rows: string[][] = [];
+const header = [
+  "decisions",
+  "anchor scan",
+  "robustness in process",
+  "analyze robustness",
+  "RSS",
+  "report",
+  "RSS",
+];
+const widths = [9, 11, 24, 20, 7, 20, 7];
+const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join("  ");
+console.log(
+  "B = 10,000, seed 1, all 11 framings; × = multiple of the anchor (one bare scan of the record's decisions).",
+);
+console.log(line(header));
 for (const decisions of sizesArg()) {
   const path = recordOf(decisions);
   const anchor = anchorScanMs(path);
@@ -91,29 +105,15 @@ for (const decisions of sizesArg()) {
   const html = join(records, `scale-${decisions}.html`);
   const report = runVerb(["report", "--db", path, "--out", html]);
   rmSync(html, { force: true });
-  rows.push([
-    String(decisions),
-    `${anchor.toFixed(1)} ms`,
-    `${inProcess.toFixed(0)} ms (${(inProcess / anchor).toFixed(1)}×)`,
-    `${analyze.seconds.toFixed(2)} s (${((analyze.seconds * 1000) / anchor).toFixed(1)}×)`,
-    `${analyze.rssMb.toFixed(0)} MB`,
-    `${report.seconds.toFixed(2)} s (${((report.seconds * 1000) / anchor).toFixed(1)}×)`,
-    `${report.rssMb.toFixed(0)} MB`,
-  ]);
+  console.log(
+    line([
+      String(decisions),
+      `${anchor.toFixed(1)} ms`,
+      `${inProcess.toFixed(0)} ms (${(inProcess / anchor).toFixed(1)}×)`,
+      `${analyze.seconds.toFixed(2)} s (${((analyze.seconds * 1000) / anchor).toFixed(1)}×)`,
+      `${analyze.rssMb.toFixed(0)} MB`,
+      `${report.seconds.toFixed(2)} s (${((report.seconds * 1000) / anchor).toFixed(1)}×)`,
+      `${report.rssMb.toFixed(0)} MB`,
+    ]),
+  );
 }
-const header = [
-  "decisions",
-  "anchor scan",
-  "robustness in process",
-  "analyze robustness",
-  "RSS",
-  "report",
-  "RSS",
-];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join("  ");
-console.log(
-  "B = 10,000, seed 1, all 11 framings; × = multiple of the anchor (one bare scan of the record's decisions).",
-);
-console.log(line(header));
-for (const r of rows) console.log(line(r));
