@@ -1,4 +1,9 @@
 import { type BinomialSampler, createBinomialSampler } from "./binomial-sampler.js";
+import {
+  createMultiplicitySampler,
+  drawMultiplicities,
+  type MultiplicitySampler,
+} from "./cluster-multiplicities.js";
 import type { UniformSource } from "./fast-rng.js";
 import { createMultinomialSampler, drawMultinomial, type MultinomialSampler } from "./multinomial-sampler.js";
 import type { PlannedCell } from "./robustness-plan.js";
@@ -6,28 +11,34 @@ import type { PlannedCell } from "./robustness-plan.js";
 /**
  * How a cell is redrawn in the bootstrap (SPEC §4): at its own n from its own empirical distribution —
  * Binomial for two actions, Multinomial for more — or, for a player whose sessions made several
- * decisions, by drawing the cell's sessions with replacement and adding up their counts. A cell whose
- * decisions all chose one action (and has no sessions to resample) can only reproduce itself ("fixed").
+ * decisions, by drawing the cell's sessions with replacement and adding up their counts. Sessions with
+ * identical counts are one type (`table` row) drawn as often as its multiplicity says (cluster-multiplicities).
+ * A cell whose decisions all chose one action (and has no sessions to resample) can only reproduce itself
+ * ("fixed").
  */
 export type CellResampler =
   | { readonly kind: "fixed"; readonly counts: Int32Array }
   | { readonly kind: "binomial"; readonly sampler: BinomialSampler }
   | { readonly kind: "multinomial"; readonly k: number; readonly sampler: MultinomialSampler }
-  | { readonly kind: "sessions"; readonly k: number; readonly sessions: number; readonly table: Int32Array };
+  | {
+      readonly kind: "sessions";
+      readonly k: number;
+      /** T × k: the counts of each distinct session type. */
+      readonly table: Int32Array;
+      readonly multiplicities: MultiplicitySampler;
+    };
 
 export function createCellResampler(pc: PlannedCell): CellResampler {
   const k = pc.actions.length;
   const counts = Int32Array.from(pc.actions, (a) => pc.cell.counts[a] ?? 0);
-  // Sessions without decisions cannot change a draw; leaving them out keeps every resampled cell non-empty.
-  const sessions = (pc.cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
-  if (pc.unit === "session" && sessions.length > 0) {
-    const table = new Int32Array(sessions.length * k);
-    sessions.forEach((session, s) => {
-      pc.actions.forEach((a, j) => {
-        table[s * k + j] = session[a] ?? 0;
-      });
-    });
-    return { kind: "sessions", k, sessions: sessions.length, table };
+  const types = clusterTypes(pc);
+  if (pc.unit === "session" && types.weights.length > 0) {
+    return {
+      kind: "sessions",
+      k,
+      table: types.table,
+      multiplicities: createMultiplicitySampler(types.weights),
+    };
   }
   // An action never chosen would never be drawn, so the cell could not vary and an interval at p̂ = 0 or 1
   // would be too short; such a cell is redrawn from (x + ½)/(n + k/2) instead (Jeffreys-smoothed).
@@ -35,6 +46,45 @@ export function createCellResampler(pc: PlannedCell): CellResampler {
   const probabilities = Array.from(counts, (c) => (c + smooth) / (pc.n + smooth * k));
   if (k === 2) return { kind: "binomial", sampler: createBinomialSampler(pc.n, probabilities[0] as number) };
   return { kind: "multinomial", k, sampler: createMultinomialSampler(pc.n, probabilities) };
+}
+
+/**
+ * The cell's sessions grouped by their counts, in the order the sessions are given (each type where its
+ * first session is; the query lists sessions sorted by content, so a type's sessions are adjacent and the
+ * direct draws pick exactly the sessions the per-session bootstrap picked). `cluster_weights` (how many
+ * sessions a listed cluster stands for) default to 1. Sessions without decisions cannot change a draw;
+ * leaving them out keeps every resampled cell non-empty.
+ */
+export function clusterTypes(pc: PlannedCell): { table: Int32Array; weights: number[] } {
+  const k = pc.actions.length;
+  const index = new Map<string, number>();
+  const rows: number[][] = [];
+  const weights: number[] = [];
+  (pc.cell.clusters ?? []).forEach((cluster, i) => {
+    const vector = pc.actions.map((a) => cluster[a] ?? 0);
+    if (!vector.some((c) => c > 0)) return;
+    const weight = pc.cell.cluster_weights?.[i] ?? 1;
+    if (weight === 0) return;
+    const key = vector.join(",");
+    const t = index.get(key);
+    if (t === undefined) {
+      index.set(key, rows.length);
+      rows.push(vector);
+      weights.push(weight);
+    } else weights[t] = (weights[t] as number) + weight;
+  });
+  const table = new Int32Array(rows.length * k);
+  rows.forEach((row, t) => {
+    table.set(row, t * k);
+  });
+  return { table, weights };
+}
+
+let multiplicityBlock = new Int32Array(0);
+
+function scratchMultiplicities(length: number): Int32Array {
+  if (multiplicityBlock.length < length) multiplicityBlock = new Int32Array(length);
+  return multiplicityBlock;
 }
 
 let uniformBlock = new Float64Array(0);
@@ -80,13 +130,17 @@ export function drawCellReplicates(
       for (let r = 0; r < replicates; r++) drawMultinomial(resampler.sampler, rng, out, r * resampler.k);
       return;
     case "sessions": {
-      const { k, sessions, table } = resampler;
+      const { k, table, multiplicities } = resampler;
+      const types = multiplicities.types;
+      const drawn = scratchMultiplicities(types);
       out.fill(0, 0, replicates * k);
       for (let r = 0; r < replicates; r++) {
-        for (let s = 0; s < sessions; s++) {
-          const row = ((rng.next() * sessions) | 0) * k;
+        drawMultiplicities(multiplicities, rng, drawn);
+        for (let t = 0; t < types; t++) {
+          const m = drawn[t] as number;
+          if (m === 0) continue;
           for (let j = 0; j < k; j++)
-            out[r * k + j] = (out[r * k + j] as number) + (table[row + j] as number);
+            out[r * k + j] = (out[r * k + j] as number) + m * (table[t * k + j] as number);
         }
       }
       return;

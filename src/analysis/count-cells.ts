@@ -15,6 +15,12 @@ export interface CountCell {
    * cells of one player makes the bootstrap resample that player's sessions jointly across its cells.
    */
   readonly cluster_ids?: readonly string[];
+  /**
+   * How many sessions each listed cluster stands for (default 1 each): a record's sessions with identical
+   * counts (in every cell of the player, for the joint bootstrap) listed once, with one shared id. The
+   * bootstrap draws them as the sessions they stand for, so the analysis is the same as listing each.
+   */
+  readonly cluster_weights?: readonly number[];
 }
 
 /** A short, readable name of a cell for error messages. */
@@ -53,11 +59,22 @@ export function validateCell(cell: CountCell): number {
       );
     }
   }
+  if (cell.cluster_weights !== undefined) {
+    const clusters = cell.clusters?.length ?? 0;
+    const bad = cell.cluster_weights.findIndex((w) => !Number.isInteger(w) || w < 1);
+    if (cell.cluster_weights.length !== clusters || bad >= 0) {
+      throw new Error(
+        `Cell ${cellLabel(cell)} has ${cell.cluster_weights.length} cluster weights for ${clusters} clusters${bad >= 0 ? ` (weight ${cell.cluster_weights[bad]} at ${bad})` : ""}; give one positive integer weight per cluster.`,
+      );
+    }
+  }
   if (cell.clusters !== undefined) {
     const summed: Record<ActionId, number> = {};
     cell.clusters.forEach((session, i) => {
       countDecisions(session, `session ${i} of ${where}`);
-      for (const [action, count] of Object.entries(session)) summed[action] = (summed[action] ?? 0) + count;
+      const weight = cell.cluster_weights?.[i] ?? 1;
+      for (const [action, count] of Object.entries(session))
+        summed[action] = (summed[action] ?? 0) + weight * count;
     });
     for (const action of new Set([...Object.keys(summed), ...Object.keys(cell.counts)])) {
       const inSessions = summed[action] ?? 0;

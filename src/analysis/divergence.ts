@@ -57,6 +57,27 @@ export function entropyTable(m: number): EntropyTable {
 // Batched kernels. Replicate r of a cell with k actions is counts[r·k .. r·k + k).
 
 /**
+ * `xLogX[c] = c·ln c` and `logOf[c] = ln c` for counts c = 0..length − 1 (0·ln 0 = 0), grown on demand and
+ * shared by every analysis: a replicate of size n ≠ m (session resampling) then has the entropy
+ * H = ln n − Σ_j c_j ln c_j / n in k + 1 lookups instead of k logarithms (issue 15).
+ */
+let xLogX = new Float64Array(0);
+let logOf = new Float64Array(0);
+
+function countLogs(max: number): void {
+  if (max < xLogX.length) return;
+  const length = Math.max(max + 1, 2 * xLogX.length, 1024);
+  xLogX = new Float64Array(length);
+  logOf = new Float64Array(length);
+  logOf[0] = Number.NEGATIVE_INFINITY;
+  for (let c = 1; c < length; c++) {
+    const l = Math.log(c);
+    logOf[c] = l;
+    xLogX[c] = c * l;
+  }
+}
+
+/**
  * Entropy and size of each of B replicates of one cell; `table` is for the cell's usual size and is
  * used whenever a replicate has that size (always, except under session resampling).
  */
@@ -69,14 +90,25 @@ export function cellEntropies(
   sizes: Int32Array,
 ): void {
   const { m, terms, binary } = table;
+  let largest = 0;
   for (let r = 0; r < B; r++) {
     const at = r * k;
     let n = 0;
     for (let j = 0; j < k; j++) n += counts[at + j] as number;
     sizes[r] = n;
+    if (n > largest) largest = n;
+  }
+  countLogs(largest);
+  const xl = xLogX;
+  const logs = logOf;
+  for (let r = 0; r < B; r++) {
+    const at = r * k;
+    const n = sizes[r] as number;
     let h = 0;
     if (n !== m) {
-      for (let j = 0; j < k; j++) h += entropyTerm((counts[at + j] as number) / n);
+      let sum = 0;
+      for (let j = 0; j < k; j++) sum += xl[counts[at + j] as number] as number;
+      h = (logs[n] as number) - sum / n;
     } else if (k === 2) {
       h = binary[counts[at] as number] as number;
     } else {
@@ -143,4 +175,95 @@ export function binaryPairJsd(
     const xb = countsB[2 * r] as number;
     jsd[r] = clampJsd((hMixture[xa + xb] as number) - ((hCell[xa] as number) + (hCell[xb] as number)) / 2);
   }
+}
+
+/**
+ * Largest JSD over every pair of framings, for two actions: with p_f the share of action 0 in framing f,
+ * JSD(p, q) grows as q moves away from p on either side, so the largest pair is always (min p, max p)
+ * and one JSD per replicate replaces F(F − 1)/2 (issue 15). Shares are compared exactly, as integer
+ * cross products. Entropies and sizes come from `cellEntropies`; `mixture` (the table over j/2n) is used
+ * when both cells of the pair have n decisions.
+ */
+export function binaryMaxJsd(
+  counts: readonly Int32Array[],
+  entropy: readonly Float64Array[],
+  sizes: readonly Int32Array[],
+  mixture: EntropyTable | null,
+  B: number,
+  jsd: Float64Array,
+): void {
+  const F = counts.length;
+  const half = mixture === null ? -1 : mixture.m / 2;
+  // Framing by framing over all replicates (one array at a time), keeping the extremes per replicate.
+  const scratch = extremesScratch(B);
+  const { lo, hi, xLo, nLo, xHi, nHi } = scratch;
+  const c0 = counts[0] as Int32Array;
+  const n0 = sizes[0] as Int32Array;
+  for (let r = 0; r < B; r++) {
+    lo[r] = 0;
+    hi[r] = 0;
+    xLo[r] = c0[2 * r] as number;
+    xHi[r] = c0[2 * r] as number;
+    nLo[r] = n0[r] as number;
+    nHi[r] = n0[r] as number;
+  }
+  for (let f = 1; f < F; f++) {
+    const cf = counts[f] as Int32Array;
+    const nf = sizes[f] as Int32Array;
+    for (let r = 0; r < B; r++) {
+      const x = cf[2 * r] as number;
+      const n = nf[r] as number;
+      if (x * (nLo[r] as number) < (xLo[r] as number) * n) {
+        lo[r] = f;
+        xLo[r] = x;
+        nLo[r] = n;
+      } else if (x * (nHi[r] as number) > (xHi[r] as number) * n) {
+        hi[r] = f;
+        xHi[r] = x;
+        nHi[r] = n;
+      }
+    }
+  }
+  for (let r = 0; r < B; r++) {
+    const a = xLo[r] as number;
+    const b = xHi[r] as number;
+    const na = nLo[r] as number;
+    const nb = nHi[r] as number;
+    let hm: number;
+    if (mixture !== null && na === half && nb === half) hm = mixture.binary[a + b] as number;
+    else {
+      const share = (a / na + b / nb) / 2;
+      hm = entropyTerm(share) + entropyTerm(1 - share);
+    }
+    const h =
+      ((entropy[lo[r] as number] as Float64Array)[r] as number) +
+      ((entropy[hi[r] as number] as Float64Array)[r] as number);
+    jsd[r] = clampJsd(hm - h / 2);
+  }
+}
+
+interface Extremes {
+  lo: Int32Array;
+  hi: Int32Array;
+  xLo: Float64Array;
+  nLo: Float64Array;
+  xHi: Float64Array;
+  nHi: Float64Array;
+}
+
+let extremes: Extremes | null = null;
+
+/** Reused rows for binaryMaxJsd (grown on demand); no result depends on their previous contents. */
+function extremesScratch(B: number): Extremes {
+  if (extremes === null || extremes.lo.length < B) {
+    extremes = {
+      lo: new Int32Array(B),
+      hi: new Int32Array(B),
+      xLo: new Float64Array(B),
+      nLo: new Float64Array(B),
+      xHi: new Float64Array(B),
+      nHi: new Float64Array(B),
+    };
+  }
+  return extremes;
 }

@@ -21,9 +21,16 @@ function poolOf(cells: readonly PlannedCell[]): Pool {
     const vector = (counts: Readonly<Record<string, number>>): number[] =>
       pc.actions.map((a) => counts[a] ?? 0);
     if (pc.unit === "session" && pc.cell.clusters !== undefined) {
-      const sessions = pc.cell.clusters.map(vector).filter((v) => v.some((c) => c > 0));
-      rows.push(...sessions);
-      return sessions.length;
+      let sessions = 0;
+      pc.cell.clusters.forEach((cluster, i) => {
+        const v = vector(cluster);
+        if (!v.some((c) => c > 0)) return;
+        // A listed cluster that stands for w sessions is w items of the pool.
+        const weight = pc.cell.cluster_weights?.[i] ?? 1;
+        for (let w = 0; w < weight; w++) rows.push(v);
+        sessions += weight;
+      });
+      return sessions;
     }
     vector(pc.cell.counts).forEach((count, j) => {
       for (let d = 0; d < count; d++) rows.push(Array.from({ length: k }, (_, i) => (i === j ? 1 : 0)));
@@ -52,10 +59,15 @@ export function permutationFill(plan: RobustnessPlan, rng: UniformSource): FillC
     if (unit !== current) {
       const cells = (plan.units[unit]?.cells ?? []).map((c) => plan.cells[c] as PlannedCell);
       const pool = poolOf(cells);
-      const binaryPair = pool.k === 2 && cells.length === 2 && cells.every((c) => c.unit === "decision");
+      const decisions = cells.every((c) => c.unit === "decision");
+      const binaryPair = pool.k === 2 && cells.length === 2 && decisions;
+      const total = pool.perFraming.reduce((sum, m) => sum + m, 0);
+      const collapsed = decisions && (cells.length - 1) * (pool.k - 1) * COLLAPSE_GAIN < total;
       buffers = binaryPair
         ? drawHypergeometric(pool, replicates, rng)
-        : drawPermutations(pool, replicates, rng);
+        : collapsed
+          ? drawMultivariateHypergeometric(pool, replicates, rng)
+          : drawPermutations(pool, replicates, rng);
       current = unit;
     }
     out.set(buffers[framing] as Int32Array);
@@ -68,9 +80,12 @@ function drawPermutations(pool: Pool, replicates: number, rng: UniformSource): I
   const total = perFraming.reduce((s, m) => s + m, 0);
   const order = Int32Array.from({ length: total }, (_, i) => i);
   const out = perFraming.map(() => new Int32Array(replicates * k));
+  // The uniforms of one replicate's shuffle in one block: the same stream as one `next()` per swap.
+  const uniforms = new Float64Array(Math.max(0, total - 1));
   for (let r = 0; r < replicates; r++) {
+    rng.fill(uniforms, total - 1);
     for (let i = total - 1; i > 0; i--) {
-      const j = (rng.next() * (i + 1)) | 0;
+      const j = ((uniforms[total - 1 - i] as number) * (i + 1)) | 0;
       const t = order[i] as number;
       order[i] = order[j] as number;
       order[j] = t;
@@ -134,4 +149,111 @@ function drawHypergeometric(pool: Pool, replicates: number, rng: UniformSource):
     second[2 * r + 1] = n1 - (chose0 - x);
   }
   return [first, second];
+}
+
+/** Collapsed permutation once it needs this many times fewer draws than shuffling every decision. */
+const COLLAPSE_GAIN = 8;
+
+/** Half-width of a hypergeometric table in standard deviations, plus a constant: outside, mass < 1e-30. */
+const WINDOW_SD = 12;
+const WINDOW_EXTRA = 16;
+
+/** Hypergeometric(N, K, m) restricted to [lo, lo + cdf.length), inverted through a guide table. */
+interface WindowedHypergeometric {
+  readonly lo: number;
+  readonly cdf: Float64Array;
+  readonly guide: Int32Array;
+}
+
+/**
+ * The same null distribution for single decisions of any number of framings and actions, without
+ * shuffling (issue 15): reassigning N decisions at random with framing f keeping m_f of them makes the
+ * framings' counts multivariate hypergeometric, drawn framing by framing and action by action as
+ * x ~ Hypergeometric(decisions left, of them this action, still to place in this framing). A draw is one
+ * uniform inverted through a table cached per (N, K, m), so a replicate costs (F − 1)(k − 1) draws,
+ * not N swaps.
+ */
+function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: UniformSource): Int32Array[] {
+  const { k, items, perFraming } = pool;
+  const F = perFraming.length;
+  const total = perFraming.reduce((s, m) => s + m, 0);
+  const chosen = new Int32Array(k);
+  for (let i = 0; i < total; i++)
+    for (let a = 0; a < k; a++) chosen[a] = (chosen[a] as number) + (items[i * k + a] as number);
+  const cache = new Map<number, WindowedHypergeometric>();
+  const side = total + 1;
+  const out = perFraming.map(() => new Int32Array(replicates * k));
+  const left = new Int32Array(k);
+  for (let r = 0; r < replicates; r++) {
+    left.set(chosen);
+    let pooled = total;
+    for (let f = 0; f < F - 1; f++) {
+      const target = out[f] as Int32Array;
+      let place = perFraming[f] as number;
+      let rest = pooled;
+      for (let a = 0; a < k - 1; a++) {
+        const K = left[a] as number;
+        let x = 0;
+        if (place > 0 && K > 0) {
+          if (K === rest) x = place;
+          else {
+            const key = (rest * side + K) * side + place;
+            let table = cache.get(key);
+            if (table === undefined) {
+              table = windowedHypergeometric(rest, K, place);
+              cache.set(key, table);
+            }
+            const u = rng.next();
+            const { cdf, guide } = table;
+            let i = guide[(u * guide.length) | 0] as number;
+            while ((cdf[i] as number) <= u) i++;
+            x = table.lo + i;
+          }
+        }
+        target[r * k + a] = x;
+        left[a] = K - x;
+        rest -= K;
+        place -= x;
+      }
+      target[r * k + k - 1] = place;
+      left[k - 1] = (left[k - 1] as number) - place;
+      pooled -= perFraming[f] as number;
+    }
+    const last = out[F - 1] as Int32Array;
+    for (let a = 0; a < k; a++) last[r * k + a] = left[a] as number;
+  }
+  return out;
+}
+
+function windowedHypergeometric(N: number, K: number, m: number): WindowedHypergeometric {
+  const support = { lo: Math.max(0, m - (N - K)), hi: Math.min(m, K) };
+  const mean = (m * K) / N;
+  const sd = Math.sqrt(N > 1 ? (mean * (1 - K / N) * (N - m)) / (N - 1) : 0);
+  const lo = Math.max(support.lo, Math.floor(mean - WINDOW_SD * sd - WINDOW_EXTRA));
+  const hi = Math.min(support.hi, Math.ceil(mean + WINDOW_SD * sd + WINDOW_EXTRA));
+  const mode = Math.min(hi, Math.max(lo, Math.floor(((m + 1) * (K + 1)) / (N + 2))));
+  // Relative masses from the mode outwards: P(x+1)/P(x) = (K − x)(m − x) / ((x + 1)(N − K − m + x + 1)).
+  const mass = new Float64Array(hi - lo + 1);
+  mass[mode - lo] = 1;
+  for (let x = mode; x < hi; x++)
+    mass[x + 1 - lo] = ((mass[x - lo] as number) * ((K - x) * (m - x))) / ((x + 1) * (N - K - m + x + 1));
+  for (let x = mode; x > lo; x--)
+    mass[x - 1 - lo] = ((mass[x - lo] as number) * (x * (N - K - m + x))) / ((K - x + 1) * (m - x + 1));
+  let sum = 0;
+  for (let i = 0; i < mass.length; i++) sum += mass[i] as number;
+  const cdf = new Float64Array(mass.length);
+  let running = 0;
+  for (let i = 0; i < mass.length; i++) {
+    running += mass[i] as number;
+    cdf[i] = Math.min(1, running / sum);
+  }
+  cdf[mass.length - 1] = 1;
+  const slots = 4 * mass.length;
+  const guide = new Int32Array(slots);
+  let i = 0;
+  for (let j = 0; j < slots; j++) {
+    while ((cdf[i] as number) <= j / slots) i++;
+    guide[j] = i;
+  }
+  return { lo, cdf, guide };
 }

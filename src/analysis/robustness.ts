@@ -5,7 +5,7 @@ import type { CountCell } from "./count-cells.js";
 import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
 import { permutationFill } from "./invariance-permutation.js";
-import { drawSessionWeights, fillFromWeights, jointSessionPlayers } from "./joint-session-resampling.js";
+import { drawJointReplicates, jointSessionPlayers } from "./joint-session-resampling.js";
 import { percentileInterval } from "./percentile.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import {
@@ -133,24 +133,17 @@ export function robustnessAnalysis(
   const resamplers = plan.cells.map(createCellResampler);
   const rng = createBootstrapRng(seed);
   const joint = jointSessionPlayers(plan);
-  const jointCells = new Map<number, { table: Int32Array; sessions: number; weights: Int32Array }>();
+  const jointCells = new Map<number, Int32Array>();
   for (const j of joint) {
-    const weights = drawSessionWeights(
-      j.sessions,
-      bootstrap,
-      createBootstrapRng(`${seed}:joint:${j.player}`),
-    );
-    for (const [c, table] of j.tables) jointCells.set(c, { table, sessions: j.sessions, weights });
+    const drawn = drawJointReplicates(j, bootstrap, createBootstrapRng(`${seed}:joint:${j.player}`));
+    for (const [c, counts] of drawn) jointCells.set(c, counts);
   }
   const replicates = new Float64Array(layout.count * bootstrap);
   evaluator.evaluate(
     (c, b, out) => {
       const shared = jointCells.get(c);
       if (shared === undefined) drawCellReplicates(resamplers[c] as CellResampler, rng, b, out);
-      else {
-        const k = (plan.cells[c] as (typeof plan.cells)[number]).actions.length;
-        fillFromWeights(shared.table, k, shared.sessions, shared.weights, b, out);
-      }
+      else out.set(shared);
     },
     bootstrap,
     replicates,

@@ -1,4 +1,5 @@
 import { createBinomialSampler, drawBinomial } from "../analysis/binomial-sampler.js";
+import { createMultiplicitySampler, drawMultiplicities } from "../analysis/cluster-multiplicities.js";
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
 import { percentileInterval } from "../analysis/percentile.js";
@@ -20,7 +21,7 @@ import {
 import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
-import { cellsFromRows } from "./one-shot-cells.js";
+import { oneShotCells } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
@@ -46,12 +47,14 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const bootstrap = query.bootstrap ?? 10_000;
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
-  const rows = deps.store.oneShotCellCounts({ variants: ["base"], study_id: query.study_id });
+  // Read once and shared by every section: the one-shot cells of the base variant (issue 15).
+  const all = oneShotCells(deps.store, { variants: ["base"], study_id: query.study_id });
   // Cooperation rates and λ need a cooperative action; games without one only enter robustness.
-  const cells = cellsFromRows(rows).filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
+  const cells = all.filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
   const cooperation = cooperationCells(deps, cells, bootstrap, seed);
-  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed) : null;
-  const sensitivity = cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed) : null;
+  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed, all) : null;
+  const sensitivity =
+    cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
   const imported =
@@ -171,7 +174,7 @@ function cooperationCells(
     const sessions = clusteredPlayers.has(cell.player) ? (cell.clusters ?? []) : [];
     const replicates =
       sessions.length > 0
-        ? sessionReplicates(sessions, cooperative, bootstrap, rng)
+        ? sessionReplicates(sessions, cell.cluster_weights, cooperative, bootstrap, rng)
         : binomialReplicates(n, rate, bootstrap, rng);
     return {
       player: cell.player,
@@ -189,21 +192,46 @@ function binomialReplicates(n: number, rate: number, bootstrap: number, rng: Uni
   return Float64Array.from({ length: bootstrap }, () => drawBinomial(sampler, rng) / n);
 }
 
+/**
+ * The cooperation rate over the cell's sessions drawn with replacement. Sessions with the same (size,
+ * cooperative count) are one type drawn by its multiplicity (cluster-multiplicities), so a replicate
+ * costs the distinct types, not the sessions; `weights` = how many sessions a listed cluster stands for.
+ */
 function sessionReplicates(
   sessions: readonly Record<string, number>[],
+  weights: readonly number[] | undefined,
   cooperative: string,
   bootstrap: number,
   rng: UniformSource,
 ): Float64Array {
-  const sizes = sessions.map((s) => Object.values(s).reduce((sum, c) => sum + c, 0));
-  const hits = sessions.map((s) => s[cooperative] ?? 0);
+  const typeOf = new Map<string, number>();
+  const sizes: number[] = [];
+  const hits: number[] = [];
+  const typeWeights: number[] = [];
+  sessions.forEach((s, i) => {
+    const size = Object.values(s).reduce((sum, c) => sum + c, 0);
+    const hit = s[cooperative] ?? 0;
+    const key = `${size}:${hit}`;
+    let t = typeOf.get(key);
+    if (t === undefined) {
+      t = sizes.length;
+      typeOf.set(key, t);
+      sizes.push(size);
+      hits.push(hit);
+      typeWeights.push(0);
+    }
+    typeWeights[t] = (typeWeights[t] as number) + (weights?.[i] ?? 1);
+  });
+  const sampler = createMultiplicitySampler(typeWeights);
+  const drawn = new Int32Array(sizes.length);
   return Float64Array.from({ length: bootstrap }, () => {
+    drawMultiplicities(sampler, rng, drawn);
     let x = 0;
     let n = 0;
-    for (let k = 0; k < sessions.length; k++) {
-      const s = Math.floor(rng.next() * sessions.length);
-      x += hits[s] as number;
-      n += sizes[s] as number;
+    for (let t = 0; t < sizes.length; t++) {
+      const m = drawn[t] as number;
+      x += m * (hits[t] as number);
+      n += m * (sizes[t] as number);
     }
     return x / n;
   });
@@ -215,14 +243,14 @@ function robustnessSection(
   query: ReportQuery,
   bootstrap: number,
   seed: number,
+  cells: readonly CountCell[],
 ): { result: RobustnessResult | null; notes: VerificationCheck[] } {
   try {
-    const report = robustnessReport(deps, {
-      study_id: query.study_id,
-      framings: query.framings,
-      bootstrap,
-      seed,
-    });
+    const report = robustnessReport(
+      deps,
+      { study_id: query.study_id, framings: query.framings, bootstrap, seed },
+      cells,
+    );
     const result: RobustnessResult = {
       unit: report.unit,
       attenuation: report.attenuation,
@@ -277,8 +305,9 @@ function sensitivitySection(
   studyId: string | undefined,
   bootstrap: number,
   seed: number,
+  cells: readonly CountCell[],
 ): { result: SensitivityResult; checks: VerificationCheck[] } {
-  const analysis = sensitivityReport(deps, { study_id: studyId, bootstrap, seed });
+  const analysis = sensitivityReport(deps, { study_id: studyId, bootstrap, seed }, cells);
   return {
     result: {
       cells: analysis.cells.map(({ player, game, framing, lambda }) => ({ player, game, framing, lambda })),

@@ -6,7 +6,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
-import { cellsFromRows } from "./one-shot-cells.js";
+import { oneShotCells } from "./one-shot-cells.js";
 
 export interface RobustnessQuery {
   players?: string[];
@@ -37,18 +37,25 @@ export type RobustnessReport = RobustnessResult & {
  * The `robustness` tool and `analyze robustness`: counts aggregated by SQLite, folded into cells, then the
  * pure analysis. (player, game) pairs without every framing are left out and listed, not guessed.
  */
-export function robustnessReport(deps: PlayDeps, query: RobustnessQuery): RobustnessReport {
+export function robustnessReport(
+  deps: PlayDeps,
+  query: RobustnessQuery,
+  /** The cells of exactly this query's filter, when the caller already read them (the report). */
+  cells?: readonly CountCell[],
+): RobustnessReport {
   const variant = query.variant ?? "base";
   const study = query.study_id ? loadStudy(deps, query.study_id) : null;
   const planned = study?.design.planned_contrasts[0];
-  const rows = deps.store.oneShotCellCounts({
-    players: query.players,
-    games: query.games,
-    variants: [variant],
-    study_id: query.study_id,
-  });
-  if (rows.length === 0) throw new UsageError(noDecisionsMessage(query, variant));
-  const all = cellsFromRows(rows);
+  const all = [
+    ...(cells ??
+      oneShotCells(deps.store, {
+        players: query.players,
+        games: query.games,
+        variants: [variant],
+        study_id: query.study_id,
+      })),
+  ];
+  if (all.length === 0) throw new UsageError(noDecisionsMessage(query, variant));
   const framings =
     query.framings ??
     (planned ? [planned.baseline, planned.comparison] : [...new Set(all.map((c) => c.framing))].sort());

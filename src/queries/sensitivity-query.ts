@@ -1,3 +1,4 @@
+import type { CountCell } from "../analysis/count-cells.js";
 import {
   type PayoffSensitivityResult,
   payoffSensitivityAnalysis,
@@ -7,7 +8,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
 import { fixed, interval, table } from "./format.js";
-import { cellsFromRows } from "./one-shot-cells.js";
+import { oneShotCells } from "./one-shot-cells.js";
 
 export interface SensitivityQuery {
   players?: string[];
@@ -23,16 +24,22 @@ export interface SensitivityQuery {
 export type SensitivityReport = PayoffSensitivityResult & { variant: string; study_id: string | null };
 
 /** The `payoff_sensitivity` tool and `analyze sensitivity`: λ from the record's one-shot counts (SPEC §4). */
-export function sensitivityReport(deps: PlayDeps, query: SensitivityQuery): SensitivityReport {
+export function sensitivityReport(
+  deps: PlayDeps,
+  query: SensitivityQuery,
+  /** The cells of exactly this query's filter, when the caller already read them (the report). */
+  given?: readonly CountCell[],
+): SensitivityReport {
   const variant = query.variant ?? "base";
-  const rows = deps.store.oneShotCellCounts({
-    players: query.players,
-    games: query.games,
-    framings: query.framings,
-    variants: [variant],
-    study_id: query.study_id,
-  });
-  const cells = cellsFromRows(rows);
+  const cells =
+    given ??
+    oneShotCells(deps.store, {
+      players: query.players,
+      games: query.games,
+      framings: query.framings,
+      variants: [variant],
+      study_id: query.study_id,
+    });
   const games: Record<string, SensitivityGame> = {};
   for (const id of new Set(cells.map((c) => c.game))) {
     const cooperativeAction = deps.catalog.game(id).cooperativeAction;

@@ -330,9 +330,32 @@ export class Store {
     ) as DecisionRecord[];
   }
 
-  /** Inserts or replaces the decision of one round (a pending agent-vs-agent round is completed later). */
+  /**
+   * Inserts or replaces the decision of one round (a pending agent-vs-agent round is completed later), and
+   * keeps `decision_tallies` equal to the decided rounds: the replaced row's action is taken out, the new
+   * one counted. The caller runs it inside its transaction, so both change together or not at all.
+   */
   saveDecision(decision: DecisionRecord): void {
     requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
+    const before = this.stmt(
+      "SELECT session_id, action, status FROM decisions WHERE match_id = ? AND round = ?",
+    ).get(decision.match_id, decision.round) as
+      | Pick<DecisionRecord, "session_id" | "action" | "status">
+      | undefined;
+    const counted = (
+      d: Pick<DecisionRecord, "action" | "status"> | undefined,
+    ): d is { action: string; status: "decided" } =>
+      d !== undefined && d.status === "decided" && d.action !== null;
+    if (counted(before) || counted(decision)) {
+      const match = this.stmt(
+        `SELECT player, game, variant, framing, coalesce(study_id, '') AS study_id, principal,
+                coalesce(source, '') AS source, CASE WHEN rounds = 1 THEN 1 ELSE 0 END AS one_shot, action_order
+         FROM matches WHERE id = ?`,
+      ).get(decision.match_id) as TallyMatchRow | undefined;
+      if (match !== undefined && counted(before)) this.tally(match, before.session_id, before.action, -1);
+      if (match !== undefined && counted(decision))
+        this.tally(match, decision.session_id, decision.action, 1);
+    }
     this.stmt(
       `INSERT OR REPLACE INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
@@ -345,6 +368,32 @@ export class Store {
       prompt_hash: decision.prompt_hash ?? null,
       server_version: decision.server_version ?? null,
       catalog_fingerprint: decision.catalog_fingerprint ?? null,
+    });
+  }
+
+  /** Adds `delta` to the tally of one decided action of a match (see db/007_decision_tallies.sql). */
+  private tally(match: TallyMatchRow, session: string | null, action: string, delta: 1 | -1): void {
+    const order = JSON.parse(match.action_order) as string[];
+    this.stmt(
+      `INSERT INTO decision_tallies (player, session_id, game, variant, framing, study_id, principal, source,
+         one_shot, order_position, action, count)
+       VALUES (@player, @session_id, @game, @variant, @framing, @study_id, @principal, @source, @one_shot,
+         @order_position, @action, @delta)
+       ON CONFLICT (player, session_id, game, variant, framing, action, study_id, principal, source,
+         one_shot, order_position) DO UPDATE SET count = decision_tallies.count + excluded.count`,
+    ).run({
+      player: match.player,
+      session_id: session ?? "",
+      game: match.game,
+      variant: match.variant,
+      framing: match.framing,
+      study_id: match.study_id,
+      principal: match.principal,
+      source: match.source,
+      one_shot: match.one_shot,
+      order_position: order.length !== 2 ? -1 : order[0] === action ? 0 : 1,
+      action,
+      delta,
     });
   }
 
@@ -441,11 +490,11 @@ export class Store {
    */
   cellActionCounts(filter: RecordFilter): CellActionCountRow[] {
     return this.stmt(
-      `SELECT m.player, m.game, m.variant, m.framing, d.action, count(*) AS count
-       FROM decisions d JOIN matches m ON m.id = d.match_id
-       WHERE d.status = 'decided' AND d.action IS NOT NULL AND ${FILTER_SQL}
-       GROUP BY m.player, m.game, m.variant, m.framing, d.action
-       ORDER BY m.player, m.game, m.variant, m.framing, d.action`,
+      `SELECT m.player, m.game, m.variant, m.framing, m.action, sum(m.count) AS count
+       FROM decision_tallies m
+       WHERE m.count > 0 AND ${TALLY_FILTER_SQL}
+       GROUP BY m.player, m.game, m.variant, m.framing, m.action
+       ORDER BY m.player, m.game, m.variant, m.framing, m.action`,
     ).all(this.filterParams(filter)) as CellActionCountRow[];
   }
 
@@ -523,26 +572,74 @@ export class Store {
   oneShotCellCounts(filter: RecordFilter): CellCountRow[] {
     const params = this.filterParams(filter);
     const live = this.stmt(
-      `SELECT m.player, m.game, m.variant, m.framing, d.action, d.session_id, count(*) AS count,
-              NULL AS source
-       FROM decisions d JOIN matches m ON m.id = d.match_id
-       WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
-         AND ${FILTER_SQL}
-       GROUP BY m.player, m.game, m.variant, m.framing, d.action, d.session_id`,
+      `SELECT m.player, m.game, m.variant, m.framing, m.action, nullif(m.session_id, '') AS session_id,
+              sum(m.count) AS count, NULL AS source
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${TALLY_FILTER_SQL}
+       GROUP BY m.player, m.session_id, m.game, m.variant, m.framing, m.action`,
     ).all(params) as CellCountRow[];
-    // Imported counts belong to no study, so a study filter leaves them out.
-    const imported =
-      filter.study_id === undefined
-        ? (this.stmt(
-            `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, m.count, m.source
+    return [...live, ...this.importedCellCounts(filter)];
+  }
+
+  /** Imported counts as cell rows; they belong to no study, so a study filter leaves them out. */
+  importedCellCounts(filter: RecordFilter): CellCountRow[] {
+    const params = this.filterParams(filter);
+    return filter.study_id === undefined
+      ? (this.stmt(
+          `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, m.count, m.source
              FROM imported_counts m
              WHERE m.count > 0 AND (@players IS NULL OR m.player IN (SELECT value FROM json_each(@players)))
                AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
                AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
                AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))`,
-          ).all(params) as CellCountRow[])
-        : [];
-    return [...live, ...imported];
+        ).all(params) as CellCountRow[])
+      : [];
+  }
+
+  /**
+   * The valid live one-shot decisions of every cell, by action (no session split), and for each player
+   * the most decisions one of its sessions made: a player whose sessions never made more than one is
+   * analysed by decision, and needs no per-session rows (issue 15).
+   */
+  oneShotCellTotals(filter: RecordFilter): { cells: CellCountRow[]; clusteredPlayers: string[] } {
+    const params = this.filterParams(filter);
+    const cells = this.stmt(
+      `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, sum(m.count) AS count,
+              NULL AS source
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${TALLY_FILTER_SQL}
+       GROUP BY m.player, m.game, m.variant, m.framing, m.action`,
+    ).all(params) as CellCountRow[];
+    const clustered = this.stmt(
+      `SELECT player FROM (
+         SELECT m.player, m.session_id, sum(m.count) AS decisions FROM decision_tallies m
+         WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${TALLY_FILTER_SQL}
+         GROUP BY m.player, m.session_id) s
+       GROUP BY player HAVING max(decisions) > 1 ORDER BY player`,
+    ).all(params) as { player: string }[];
+    return { cells, clusteredPlayers: clustered.map((r) => r.player) };
+  }
+
+  /**
+   * The per-session counts of the live one-shot cells of `players`, streamed player by player and session
+   * by session (the key order of decision_tallies, so SQLite neither sorts nor holds them): each row is
+   * [player, session_id, game, variant, framing, action, count].
+   */
+  *oneShotSessionCounts(
+    filter: RecordFilter & { players: string[] },
+  ): IterableIterator<[string, string, string, string, string, string, number]> {
+    if (filter.players.length === 0) return;
+    yield* this.stmt(
+      `SELECT m.player, m.session_id, m.game, m.variant, m.framing, m.action, sum(m.count) AS count
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${TALLY_FILTER_SQL}
+       GROUP BY m.player, m.session_id, m.game, m.variant, m.framing, m.action
+       ORDER BY m.player, m.session_id, m.game, m.variant, m.framing, m.action`,
+    )
+      .raw(true)
+      .iterate(this.filterParams(filter)) as IterableIterator<
+      [string, string, string, string, string, string, number]
+    >;
   }
 
   private filterParams(filter: RecordFilter): Record<string, string | null> {
@@ -552,14 +649,27 @@ export class Store {
   /** The order-effect counts (issue 12): live two-action one-shot decisions by whether the choice was listed first. */
   firstListedCounts(filter: RecordFilter): FirstListedRow[] {
     return this.stmt(
-      `SELECT m.player, count(*) AS decisions,
-              sum(d.action = json_extract(m.action_order, '$[0]')) AS first_listed
-       FROM decisions d JOIN matches m ON m.id = d.match_id
-       WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
-         AND json_array_length(m.action_order) = 2 AND ${FILTER_SQL}
+      `SELECT m.player, sum(m.count) AS decisions,
+              sum(CASE WHEN m.order_position = 0 THEN m.count ELSE 0 END) AS first_listed
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.order_position >= 0 AND m.count > 0
+         AND ${TALLY_FILTER_SQL}
        GROUP BY m.player ORDER BY m.player`,
     ).all(this.filterParams(filter)) as FirstListedRow[];
   }
+}
+
+/** The columns of a match that key its decisions' tallies. */
+interface TallyMatchRow {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  study_id: string;
+  principal: string;
+  source: string;
+  one_shot: number;
+  action_order: string;
 }
 
 /** Per player: valid one-shot decisions of two-action games, and how many chose the first-listed action. */
@@ -576,6 +686,14 @@ const FILTER_SQL = `(@players IS NULL OR m.player IN (SELECT value FROM json_eac
   AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))
   AND (@study_id IS NULL OR m.study_id = @study_id)
   AND (@principal IS NULL OR m.principal = @principal OR m.source IS NOT NULL)`;
+
+/** FILTER_SQL over `decision_tallies m`, where '' stands for no study and no source. */
+const TALLY_FILTER_SQL = `(@players IS NULL OR m.player IN (SELECT value FROM json_each(@players)))
+  AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
+  AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
+  AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))
+  AND (@study_id IS NULL OR m.study_id = @study_id)
+  AND (@principal IS NULL OR m.principal = @principal OR m.source <> '')`;
 
 /** A filter list as a JSON array parameter for json_each; null (match everything) when absent or empty. */
 function jsonList(values: string[] | undefined): string | null {

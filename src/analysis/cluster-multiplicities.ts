@@ -1,0 +1,139 @@
+// How often each of T distinct cluster types is drawn when S clusters are resampled with replacement
+// (SPEC §4 cluster bootstrap, issue 15). Drawing S cluster indices uniformly and counting, per type, how
+// many landed on its clusters gives multiplicities m ~ Multinomial(S; w₁/S, …, w_T/S), where w_t is the
+// number of clusters of type t (clusters with identical counts, interchangeable in every statistic). Two
+// exact ways to draw m, chosen by cost:
+//
+// - "direct": S uniforms, cluster s = ⌊u·S⌋ mapped to its type: the draws of the per-cluster bootstrap,
+//   uniform for uniform, so a record whose clusters are all distinct gives the same intervals as before;
+// - "multinomial": T − 1 conditional binomials m_t ~ Binomial(S − Σ_{i<t} m_i, w_t / Σ_{i≥t} w_i), each by
+//   inversion of a cached table (one per type and remaining size) that covers all but a mass far below
+//   the 2⁻³² resolution of the uniforms. Cost T per replicate instead of S.
+import type { UniformSource } from "./fast-rng.js";
+
+/** Multinomial mode once it needs this many times fewer draws than drawing every cluster. */
+const COLLAPSE_GAIN = 4;
+
+/** Half-width of a binomial table in standard deviations (plus a constant for tiny n·p): outside it the mass is < 1e-30. */
+const WINDOW_SD = 12;
+const WINDOW_EXTRA = 16;
+
+/** Binomial(n, p) restricted to [lo, lo + cdf.length): inversion with a guide table, as binomial-sampler. */
+interface WindowedBinomial {
+  readonly lo: number;
+  readonly cdf: Float64Array;
+  readonly guide: Int32Array;
+}
+
+export interface MultiplicitySampler {
+  readonly types: number;
+  readonly clusters: number;
+  readonly mode: "direct" | "multinomial";
+  /** direct: type of cluster s (clusters listed type by type, in type order). */
+  readonly typeOf: Int32Array;
+  /** multinomial: conditional probability of type t given the types before it were drawn. */
+  readonly conditional: Float64Array;
+  readonly tables: Map<number, WindowedBinomial>[];
+}
+
+/** `weights[t]` = how many clusters share type t (positive integers). */
+export function createMultiplicitySampler(weights: ArrayLike<number>): MultiplicitySampler {
+  const types = weights.length;
+  let clusters = 0;
+  for (let t = 0; t < types; t++) clusters += weights[t] as number;
+  const multinomial = types * COLLAPSE_GAIN < clusters;
+  const typeOf = new Int32Array(multinomial ? 0 : clusters);
+  if (!multinomial) {
+    let s = 0;
+    for (let t = 0; t < types; t++) for (let i = 0; i < (weights[t] as number); i++) typeOf[s++] = t;
+  }
+  const conditional = new Float64Array(Math.max(0, types - 1));
+  let rest = clusters;
+  for (let t = 0; t < types - 1; t++) {
+    const w = weights[t] as number;
+    conditional[t] = rest > 0 ? Math.min(1, w / rest) : 0;
+    rest -= w;
+  }
+  return {
+    types,
+    clusters,
+    mode: multinomial ? "multinomial" : "direct",
+    typeOf,
+    conditional,
+    tables: Array.from({ length: Math.max(0, types - 1) }, () => new Map()),
+  };
+}
+
+let uniformBlock = new Float64Array(0);
+
+/** One replicate's multiplicities into `out[0..T)`. */
+export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSource, out: Int32Array): void {
+  const { types, clusters } = sampler;
+  out.fill(0, 0, types);
+  if (sampler.mode === "direct") {
+    const { typeOf } = sampler;
+    // One block of uniforms per replicate: the same stream as one `next()` per cluster.
+    if (uniformBlock.length < clusters) uniformBlock = new Float64Array(clusters);
+    const uniforms = uniformBlock;
+    rng.fill(uniforms, clusters);
+    for (let s = 0; s < clusters; s++) {
+      const t = typeOf[((uniforms[s] as number) * clusters) | 0] as number;
+      out[t] = (out[t] as number) + 1;
+    }
+    return;
+  }
+  let remaining = clusters;
+  for (let t = 0; t < types - 1 && remaining > 0; t++) {
+    const p = sampler.conditional[t] as number;
+    let x = 0;
+    if (p >= 1) x = remaining;
+    else if (p > 0) {
+      const cache = sampler.tables[t] as Map<number, WindowedBinomial>;
+      let table = cache.get(remaining);
+      if (table === undefined) {
+        table = windowedBinomial(remaining, p);
+        cache.set(remaining, table);
+      }
+      const u = rng.next();
+      const { cdf, guide } = table;
+      let i = guide[(u * guide.length) | 0] as number;
+      while ((cdf[i] as number) <= u) i++;
+      x = table.lo + i;
+    }
+    out[t] = x;
+    remaining -= x;
+  }
+  if (remaining > 0) out[types - 1] = (out[types - 1] as number) + remaining;
+}
+
+/** The guide-table sampler of Binomial(n, p) over the window around its mean that holds all but < 1e-30. */
+function windowedBinomial(n: number, p: number): WindowedBinomial {
+  const mean = n * p;
+  const sd = Math.sqrt(n * p * (1 - p));
+  const lo = Math.max(0, Math.floor(mean - WINDOW_SD * sd - WINDOW_EXTRA));
+  const hi = Math.min(n, Math.ceil(mean + WINDOW_SD * sd + WINDOW_EXTRA));
+  const mode = Math.min(hi, Math.max(lo, Math.floor((n + 1) * p)));
+  // Relative masses from the mode outwards by the ratio P(x+1)/P(x) = (n−x)/(x+1)·p/(1−p): no logs.
+  const mass = new Float64Array(hi - lo + 1);
+  const odds = p / (1 - p);
+  mass[mode - lo] = 1;
+  for (let x = mode; x < hi; x++) mass[x + 1 - lo] = (mass[x - lo] as number) * ((n - x) / (x + 1)) * odds;
+  for (let x = mode; x > lo; x--) mass[x - 1 - lo] = ((mass[x - lo] as number) * (x / (n - x + 1))) / odds;
+  let total = 0;
+  for (let i = 0; i < mass.length; i++) total += mass[i] as number;
+  const cdf = new Float64Array(mass.length);
+  let sum = 0;
+  for (let i = 0; i < mass.length; i++) {
+    sum += mass[i] as number;
+    cdf[i] = Math.min(1, sum / total);
+  }
+  cdf[mass.length - 1] = 1;
+  const slots = 4 * mass.length;
+  const guide = new Int32Array(slots);
+  let i = 0;
+  for (let j = 0; j < slots; j++) {
+    while ((cdf[i] as number) <= j / slots) i++;
+    guide[j] = i;
+  }
+  return { lo, cdf, guide };
+}
