@@ -181,6 +181,7 @@ export class Store {
   // --- studies --------------------------------------------------------------------------------------
 
   insertStudy(study: StudyRecord): void {
+    requireWellFormedText(study, { name: "study name" });
     this.stmt(
       `INSERT INTO studies (id, name, design_json, design_hash, seed, created_at)
        VALUES (@id, @name, @design_json, @design_hash, @seed, @created_at)`,

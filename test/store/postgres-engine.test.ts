@@ -1,7 +1,9 @@
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
-import { requireBuiltCli, runCli } from "../support/built-cli.js";
+import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
 import { describeOnPostgres, freshPostgresDatabase, TEST_PG, type TestRecord } from "../support/postgres.js";
 
 const at = "2026-12-01T00:00:00.000Z";
@@ -118,6 +120,37 @@ describeOnPostgres("--db postgres://… on the CLI", () => {
       expect(run.stderr).toMatch(/No record at postgres:\/\/.*: the database is empty/);
     } finally {
       empty.dispose();
+    }
+  });
+});
+
+describeOnPostgres("serve --db postgres://… with the analysis toolset", () => {
+  it("answers an analysis tool from its worker thread's own connection, as analyze --json does", async () => {
+    requireBuiltCli();
+    const record = freshPostgresDatabase();
+    const client = new Client({ name: "analyst", version: "1.0.0" });
+    try {
+      expect(
+        runCli(["import", "counts", "--reference", "lore-heydari-2024", "--db", record.location]).status,
+      ).toBe(0);
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, "serve", "--db", record.location, "--toolsets", "all"],
+          stderr: "ignore",
+        }),
+      );
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name)).toContain("robustness");
+      const result = await client.callTool({ name: "robustness", arguments: { bootstrap: 200 } });
+      expect(result.isError).not.toBe(true);
+      const cli = runCli(["analyze", "robustness", "--bootstrap", "200", "--json", "--db", record.location]);
+      expect(cli.status).toBe(0);
+      expect(result.structuredContent).toEqual(JSON.parse(cli.stdout));
+      expect(JSON.stringify(result.structuredContent)).toMatch(/gpt-4/);
+    } finally {
+      await client.close();
+      record.dispose();
     }
   });
 });
