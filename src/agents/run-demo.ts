@@ -13,6 +13,7 @@ import {
 } from "../reference-data/reference-data.js";
 import { renderReportHtml } from "../report/render-report.js";
 import type { ReportData } from "../report/report-data.js";
+import { isPostgresUrl, redactUrl } from "../store/engines/database-location.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { oneShotDemoDesign, repeatedDemoDesign } from "./demo-studies.js";
@@ -144,6 +145,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
 function freshDatabasePath(requested: string | undefined): string {
   if (requested === undefined) return join(mkdtempSync(join(tmpdir(), "same-game-demo-")), "demo.db");
+  if (isPostgresUrl(requested)) {
+    throw new UsageError(
+      `The demo writes a fresh SQLite record beside its report; pass a file path, not ${redactUrl(requested)}.`,
+    );
+  }
   const path = resolve(requested);
   if (existsSync(path) && statSync(path).size > 0) {
     throw new UsageError(`The demo writes a fresh record, but ${path} already exists; pass a new --db path.`);

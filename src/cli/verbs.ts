@@ -54,4 +54,9 @@ export const VERBS: readonly Verb[] = [
       "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
     load: async () => (await import("./run.js")).runCommand,
   },
+  {
+    name: "migrate-record",
+    summary: "copy an SQLite record into PostgreSQL, verified by row counts and identical analysis output",
+    load: async () => (await import("./migrate-record.js")).migrateRecordCommand,
+  },
 ];

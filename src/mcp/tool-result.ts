@@ -28,7 +28,7 @@ function isProgrammingError(error: unknown): boolean {
     error instanceof TypeError ||
     error instanceof ReferenceError ||
     error instanceof RangeError ||
-    (error instanceof Error && error.name === "SqliteError")
+    (error instanceof Error && (error.name === "SqliteError" || error.name === "PostgresError"))
   );
 }
 

@@ -6,7 +6,9 @@ import { type Catalog, loadCatalog } from "../../src/domain/catalog.js";
 import { createServer } from "../../src/mcp/create-server.js";
 import { TOOLSET_NAMES, type ToolsetName } from "../../src/mcp/toolsets.js";
 import type { PlayDeps } from "../../src/play/play-deps.js";
+import type { EngineKind } from "../../src/store/engines/engine.js";
 import { Store } from "../../src/store/store.js";
+import { freshPostgresDatabase } from "./postgres.js";
 
 let catalog: Catalog | undefined;
 
@@ -16,10 +18,16 @@ export function shippedCatalog(): Catalog {
   return catalog;
 }
 
-/** A real store on a temp file, and a way to throw it all away. */
-export function tempDeps(): PlayDeps & { dir: string; dbPath: string; dispose(): void } {
+/**
+ * A real store on a temp file (or, for `"postgres"`, in a fresh database on the test server), and a way to
+ * throw it all away. `dir` is a temp folder either way; `dbPath` is the record's path or URL.
+ */
+export function tempDeps(
+  engine: EngineKind = "sqlite",
+): PlayDeps & { dir: string; dbPath: string; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), "same-game-test-"));
-  const dbPath = join(dir, "record.db");
+  const postgres = engine === "postgres" ? freshPostgresDatabase() : undefined;
+  const dbPath = postgres?.location ?? join(dir, "record.db");
   const store = new Store(dbPath);
   return {
     store,
@@ -28,6 +36,7 @@ export function tempDeps(): PlayDeps & { dir: string; dbPath: string; dispose():
     dbPath,
     dispose() {
       store.close();
+      postgres?.dispose();
       rmSync(dir, { recursive: true, force: true });
     },
   };

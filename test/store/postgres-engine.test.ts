@@ -1,0 +1,156 @@
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import type { MatchRecord } from "../../src/store/records.js";
+import { Store } from "../../src/store/store.js";
+import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
+import { describeOnPostgres, freshPostgresDatabase, TEST_PG, type TestRecord } from "../support/postgres.js";
+
+const at = "2026-12-01T00:00:00.000Z";
+
+function match(id: string): MatchRecord {
+  return {
+    id,
+    study_id: null,
+    trial_index: null,
+    player: "p",
+    session_id: null,
+    principal: "local",
+    game: "prisoners-dilemma",
+    variant: "base",
+    framing: "business",
+    style: "zero-shot",
+    action_order: ["cooperate", "defect"],
+    opponent: "random",
+    opponent_params: {},
+    history_mode: "none",
+    reveal_horizon: false,
+    rounds: 1,
+    partner_match_id: null,
+    seed: "1",
+    status: "open",
+    next_round: 1,
+    source: null,
+    created_at: at,
+    finished_at: null,
+  };
+}
+
+describeOnPostgres("the PostgreSQL engine", () => {
+  let record: TestRecord;
+  let store: Store;
+  beforeEach(() => {
+    record = freshPostgresDatabase();
+    store = new Store(record.location);
+  });
+  afterEach(() => {
+    store.close();
+    record.dispose();
+  });
+
+  it("rolls back a transaction whose connection dies half-way, then reconnects for the next call", () => {
+    const { pid } = store.engine.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number };
+    const admin = new Store(record.location);
+    try {
+      expect(() =>
+        store.transaction(() => {
+          store.insertMatch(match("half-written"));
+          // The server ends this connection mid-transaction (a crash, a failover, an operator's kill).
+          admin.engine.prepare("SELECT pg_terminate_backend(?) AS ok").get(pid);
+          store.insertMatch(match("never"));
+        }),
+      ).toThrow(/terminat|connection/i);
+      expect(admin.getMatch("half-written")).toBeUndefined();
+      // The next call connects afresh and works.
+      store.insertMatch(match("after"));
+      expect(admin.getMatch("after")?.id).toBe("after");
+      const { pid: again } = store.engine.prepare("SELECT pg_backend_pid() AS pid").get() as { pid: number };
+      expect(again).not.toBe(pid);
+    } finally {
+      admin.close();
+    }
+  });
+
+  it("reports a constraint violation with its SQLSTATE and keeps the connection usable", () => {
+    store.insertMatch(match("m1"));
+    let code: unknown;
+    try {
+      store.insertMatch(match("m1"));
+    } catch (error) {
+      code = (error as { code?: string }).code;
+    }
+    expect(code).toBe("23505"); // unique_violation
+    expect(store.getMatch("m1")?.id).toBe("m1");
+  });
+
+  it("opens read-only for the analysis verbs: nothing can be written through it", () => {
+    const reader = new Store(record.location, { readonly: true });
+    try {
+      expect(() => reader.insertMatch(match("m2"))).toThrow(/read-only/);
+      expect(store.getMatch("m2")).toBeUndefined();
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describeOnPostgres("--db postgres://… on the CLI", () => {
+  it("refuses an unreachable server in one line naming the URL without its password (exit 2)", () => {
+    requireBuiltCli();
+    // Port 1 on loopback: nothing listens there.
+    const run = runCli(["analyze", "robustness", "--db", "postgres://ana:s3cret@127.0.0.1:1/record"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(
+      /^same-game: Cannot connect to the PostgreSQL record postgres:\/\/ana:\*\*\*@127\.0\.0\.1:1\/record \(/,
+    );
+    expect(run.stderr).not.toContain("s3cret");
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("refuses a database that does not exist, and an empty one for a verb that only reads", () => {
+    const url = new URL(TEST_PG as string);
+    url.pathname = "/no_such_database_here";
+    const missing = runCli(["analyze", "robustness", "--db", url.toString()]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/no_such_database_here" does not exist/);
+    const empty = freshPostgresDatabase();
+    try {
+      const run = runCli(["export", "decisions", "--db", empty.location]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/No record at postgres:\/\/.*: the database is empty/);
+    } finally {
+      empty.dispose();
+    }
+  });
+});
+
+describeOnPostgres("serve --db postgres://… with the analysis toolset", () => {
+  it("answers an analysis tool from its worker thread's own connection, as analyze --json does", async () => {
+    requireBuiltCli();
+    const record = freshPostgresDatabase();
+    const client = new Client({ name: "analyst", version: "1.0.0" });
+    try {
+      expect(
+        runCli(["import", "counts", "--reference", "lore-heydari-2024", "--db", record.location]).status,
+      ).toBe(0);
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, "serve", "--db", record.location, "--toolsets", "all"],
+          stderr: "ignore",
+        }),
+      );
+      const tools = await client.listTools();
+      expect(tools.tools.map((t) => t.name)).toContain("robustness");
+      const result = await client.callTool({ name: "robustness", arguments: { bootstrap: 200 } });
+      expect(result.isError).not.toBe(true);
+      const cli = runCli(["analyze", "robustness", "--bootstrap", "200", "--json", "--db", record.location]);
+      expect(cli.status).toBe(0);
+      expect(result.structuredContent).toEqual(JSON.parse(cli.stdout));
+      expect(JSON.stringify(result.structuredContent)).toMatch(/gpt-4/);
+    } finally {
+      await client.close();
+      record.dispose();
+    }
+  });
+});
