@@ -14,7 +14,6 @@ const VERIFY_BOOTSTRAP = 1000;
 
 export const migrateRecordCommand: Command = {
   name: "migrate-record",
-  summary: "copy an SQLite record into PostgreSQL, verified by row counts and identical analysis output",
   usage: "same-game migrate-record --from FILE.db --to postgres://USER@HOST:PORT/DB [--replace] [--json]",
   options: {
     from: { type: "string" },

@@ -1,6 +1,6 @@
 import { repeatedMetricsInputSchema } from "../mcp/tools/analysis/repeated-metrics.js";
 import type { PlayDeps } from "../play/play-deps.js";
-import { repeatedMetrics } from "../play/repeated-metrics-query.js";
+import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
 import { storyLabelReport } from "./story-label-query.js";
