@@ -1,11 +1,13 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { isPostgresUrl, redactUrl } from "../store/engines/database-location.js";
 
 /**
  * Where the record lives: `--db`, else `SAME_GAME_DB`, else a file in the user's data directory
  * (XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %APPDATA% on Windows).
- * The parent folder is created (for the verbs that create a record) so a first run just works.
+ * The parent folder is created (for the verbs that create a record) so a first run just works. A
+ * postgres:// (or postgresql://) URL names a PostgreSQL database instead and is returned as given.
  */
 export function resolveDatabasePath(
   flag: string | undefined,
@@ -13,6 +15,7 @@ export function resolveDatabasePath(
   options: { create?: boolean } = { create: true },
 ): string {
   const chosen = flag ?? env.SAME_GAME_DB ?? join(userDataDirectory(env), "same-game", "same-game.db");
+  if (isPostgresUrl(chosen)) return chosen;
   const path = resolve(chosen);
   if (options.create !== false) mkdirSync(dirname(path), { recursive: true });
   return path;
@@ -22,4 +25,14 @@ function userDataDirectory(env: NodeJS.ProcessEnv): string {
   if (process.platform === "win32") return env.APPDATA ?? join(homedir(), "AppData", "Roaming");
   if (process.platform === "darwin") return join(homedir(), "Library", "Application Support");
   return env.XDG_DATA_HOME ?? join(homedir(), ".local", "share");
+}
+
+/** The record's location as logs and reports may show it: a path, or a URL with its password hidden. */
+export function recordName(location: string): string {
+  return isPostgresUrl(location) ? redactUrl(location) : location;
+}
+
+/** True when the location is a file that does not exist (a server's database is checked on connect). */
+export function isMissingFile(location: string): boolean {
+  return !isPostgresUrl(location) && !existsSync(location);
 }

@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
 import { loadCatalog } from "../domain/catalog.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type ParsedArgs, stringFlag } from "./command.js";
-import { resolveDatabasePath } from "./database-path.js";
+import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
 
 export interface OpenOptions {
   /** Verbs that record (import) create the file; every other verb reads an existing record read-only. */
@@ -14,20 +13,21 @@ export interface OpenOptions {
 /** Opens the record named by --db / SAME_GAME_DB / the default, with the certified catalog, for one verb. */
 export async function withDeps<T>(
   args: ParsedArgs,
+  /** `dbPath` is the record as it may be printed (a PostgreSQL URL without its password). */
   work: (deps: PlayDeps, dbPath: string) => T | Promise<T>,
   options: OpenOptions = {},
 ): Promise<T> {
   const dbPath = resolveDatabasePath(stringFlag(args, "db"), process.env, {
     create: options.create === true,
   });
-  if (!options.create && !existsSync(dbPath)) {
+  if (!options.create && isMissingFile(dbPath)) {
     throw new UsageError(
       `No record at ${dbPath}; check --db (only serve, import, demo, study register and run create a record).`,
     );
   }
   const store = new Store(dbPath, { readonly: !options.create });
   try {
-    return await work({ store, catalog: loadCatalog() }, dbPath);
+    return await work({ store, catalog: loadCatalog() }, recordName(dbPath));
   } finally {
     store.close();
   }

@@ -8,7 +8,7 @@ import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
-import { resolveDatabasePath } from "./database-path.js";
+import { recordName, resolveDatabasePath } from "./database-path.js";
 
 /** The flags `serve` takes for HTTP, merged into its own option list. */
 export const HTTP_SERVE_FLAGS: Command["options"] = {
@@ -83,7 +83,7 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const auth =
     options.tokens.length > 0 ? `${options.tokens.length} bearer token(s)` : "no tokens (local only)";
   logInfo(
-    `serving MCP over HTTP at ${running.url}; ${auth}; toolsets: ${options.toolsets?.join(", ")}; record: ${dbPath}`,
+    `serving MCP over HTTP at ${running.url}; ${auth}; toolsets: ${options.toolsets?.join(", ")}; record: ${recordName(dbPath)}`,
   );
   let stopping = false;
   const stop = async (signal: string) => {

@@ -7,7 +7,7 @@ import { stdioSizeGuard } from "../mcp/stdio-size-guard.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
-import { resolveDatabasePath } from "./database-path.js";
+import { recordName, resolveDatabasePath } from "./database-path.js";
 import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHttp } from "./serve-http.js";
 
 export const serveCommand: Command = {
@@ -45,7 +45,7 @@ export const serveCommand: Command = {
     );
     const transport = new StdioServerTransport(stdin, process.stdout);
     // stdout carries JSON-RPC only; every word for a person goes to stderr.
-    logInfo(`serving on stdio; toolsets: ${toolsets.join(", ")}; record: ${dbPath}`);
+    logInfo(`serving on stdio; toolsets: ${toolsets.join(", ")}; record: ${recordName(dbPath)}`);
     const shutdown = async () => {
       await server.close();
       await analysis?.close();

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { UsageError } from "../usage-error.js";
+import { checkRecordTables } from "./record-schema.js";
 
 // A record file is opened only once it is known to be a same-game record this version can read: a garbage
 // file, another program's SQLite file, a corrupt file or one from a newer same-game is refused at start with
@@ -54,20 +55,13 @@ export function checkRecordSchema(db: Database.Database, path: string, known: nu
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${path} is not a readable same-game record (${(error as Error).message}).`);
   }
-  if (tables.length === 0) return 0;
-  if (!tables.includes("schema_migrations") || !tables.includes("matches")) {
-    throw new UsageError(
-      `${path} is not a same-game record: it is an SQLite file of another program (tables ${tables.slice(0, 5).join(", ")}).`,
-    );
-  }
-  const row = db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null };
-  const version = row.v ?? 0;
-  if (version > known) {
-    throw new UsageError(
-      `${path} was written by a newer same-game (schema version ${version}; this one reads up to ${known}): upgrade same-game to open it.`,
-    );
-  }
-  return version;
+  return checkRecordTables(
+    tables,
+    () => (db.prepare("SELECT max(version) AS v FROM schema_migrations").get() as { v: number | null }).v,
+    path,
+    known,
+    "an SQLite file",
+  );
 }
 
 /** SQLite's full integrity check, for the verification section: "ok" or the first problems found. */

@@ -4,8 +4,14 @@ import Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
 import type { ModelCall } from "../play/model-call.js";
 import { UsageError } from "../usage-error.js";
+import { type Dialect, dialectOf, filterSql } from "./dialect.js";
+import { isPostgresUrl, redactUrl } from "./engines/database-location.js";
+import type { Engine, Statement } from "./engines/engine.js";
+import { PostgresEngine } from "./engines/postgres-engine.js";
+import { SqliteEngine } from "./engines/sqlite-engine.js";
 import { applyMigrations } from "./migrations.js";
 import { checkRecordSchema, checkSqliteHeader, integrityCheck, knownSchemaVersion } from "./record-file.js";
+import { checkPostgresRecord } from "./record-schema.js";
 import type {
   AttemptRecord,
   CellCountRow,
@@ -78,11 +84,15 @@ const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * The record: the only module that speaks SQL. Every statement is prepared once and reused; a writing
- * operation of the play loop runs inside `transaction()` so one tool call is one transaction.
+ * operation of the play loop runs inside `transaction()` so one tool call is one transaction. The record is
+ * an SQLite file (a path) or a PostgreSQL database (a postgres:// URL); see engines/ and dialect.ts.
  */
 export class Store {
-  readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  readonly engine: Engine;
+  private readonly statements = new Map<string, Statement>();
+  private readonly dialect: Dialect;
+  /** The analysis queries' WHERE clause in this engine's dialect. */
+  private readonly filter: string;
   /**
    * Set on a view made by `scopedTo`: the analysis queries then read only this principal's live play
    * (and the imported records, which belong to no client). Null = the whole record (the CLI).
@@ -97,45 +107,29 @@ export class Store {
     options: StoreOptions = {},
   ) {
     this.readonly = options.readonly === true;
-    checkSqliteHeader(path);
-    const migrations = join(packageRoot(), "db");
-    const known = knownSchemaVersion(migrations);
-    try {
-      this.db = new Database(path, { readonly: this.readonly, fileMustExist: this.readonly });
-    } catch (error) {
-      throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
-    }
-    try {
-      const version = checkRecordSchema(this.db, path, known);
-      this.db.pragma("foreign_keys = ON");
-      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      if (this.readonly) {
-        if (version < known) {
-          throw new UsageError(
-            `${path} has schema version ${version} and this same-game reads ${known}: open it once with serve or import (writable) to upgrade it.`,
-          );
-        }
-        return;
-      }
-      this.db.pragma("journal_mode = WAL");
-      // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
-      // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
-      this.db.pragma("synchronous = NORMAL");
-      applyMigrations(this.db, migrations);
-    } catch (error) {
-      this.db.close();
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
-    }
+    this.engine = isPostgresUrl(path) ? openPostgres(path, this.readonly) : openSqlite(path, this.readonly);
+    this.dialect = dialectOf(this.engine.kind);
+    this.filter = filterSql(this.dialect);
   }
 
-  /** SQLite's integrity_check of the whole file: "ok", or the first problems it found. */
+  /** The better-sqlite3 handle of an SQLite record (tests and tools that inspect the file). */
+  get db(): Database.Database {
+    if (this.engine instanceof SqliteEngine) return this.engine.db;
+    throw new Error("This record is a PostgreSQL database: it has no SQLite handle.");
+  }
+
+  /**
+   * SQLite's integrity_check of the whole file: "ok", or the first problems it found. PostgreSQL checks its
+   * pages itself (a damaged page fails the query that reads it), so a record there that answers is "ok".
+   */
   integrityCheck(): string {
-    return integrityCheck(this.db);
+    if (this.engine instanceof SqliteEngine) return integrityCheck(this.engine.db);
+    this.stmt("SELECT 1 AS ok").get();
+    return "ok";
   }
 
   close(): void {
-    this.db.close();
+    this.engine.close();
   }
 
   /**
@@ -147,15 +141,19 @@ export class Store {
     return Object.create(this, { principalScope: { value: principal, enumerable: true } }) as Store;
   }
 
-  /** Runs `work` as one IMMEDIATE transaction (the write lock is taken up front, so no upgrade deadlock). */
+  /**
+   * Runs `work` as one transaction: IMMEDIATE on SQLite (the write lock is taken up front, so no upgrade
+   * deadlock), SERIALIZABLE on PostgreSQL (run again from the start when another replica's transaction
+   * conflicts, so `work` must change nothing but the record).
+   */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return this.engine.transaction(work);
   }
 
-  private stmt(sql: string): Database.Statement {
+  private stmt(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = this.db.prepare(sql);
+      statement = this.engine.prepare(sql);
       this.statements.set(sql, statement);
     }
     return statement;
@@ -174,8 +172,8 @@ export class Store {
       `INSERT INTO sessions (id, player, client_name, client_version, transport, principal, started_at)
        VALUES (@id, @player, @client_name, @client_version, @transport, @principal, @started_at)
        ON CONFLICT(id) DO UPDATE SET
-         client_name = coalesce(excluded.client_name, client_name),
-         client_version = coalesce(excluded.client_version, client_version)`,
+         client_name = coalesce(excluded.client_name, sessions.client_name),
+         client_version = coalesce(excluded.client_version, sessions.client_version)`,
     ).run(session);
   }
 
@@ -301,7 +299,8 @@ export class Store {
   studyTrialCounts(studyId: string): StudyTrialCountRow[] {
     return this.stmt(
       `SELECT player, game, variant, framing, style, opponent,
-              sum(status = 'finished') AS finished, sum(status = 'open') AS open
+              sum(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS finished,
+              sum(CASE WHEN status = 'open' THEN 1 ELSE 0 END) AS open
        FROM matches WHERE study_id = ? GROUP BY player, game, variant, framing, style, opponent
        ORDER BY player, game, variant, framing, style, opponent`,
     ).all(studyId) as StudyTrialCountRow[];
@@ -318,17 +317,17 @@ export class Store {
     skip: readonly string[] = [],
   ): MatchRecord | undefined {
     const row = this.stmt(
-      `SELECT * FROM matches WHERE study_id = ? AND player = ? AND principal = ? AND status = 'open'
-         AND id NOT IN (SELECT value FROM json_each(?))
+      `SELECT * FROM matches WHERE study_id = @study_id AND player = @player AND principal = @principal
+         AND status = 'open' AND NOT ${this.dialect.inJsonList("id", "skip")}
        ORDER BY trial_index LIMIT 1`,
-    ).get(studyId, player, principal, JSON.stringify(skip)) as MatchRow | undefined;
+    ).get({ study_id: studyId, player, principal, skip: JSON.stringify(skip) }) as MatchRow | undefined;
     return row && toMatchRecord(row);
   }
 
   /** The newest live matches of one principal, for the match resource's listing and id completion. */
   listPrincipalMatches(principal: string, limit: number, idPrefix = ""): MatchRecord[] {
     const rows = this.stmt(
-      `SELECT * FROM matches WHERE principal = ? AND source IS NULL AND substr(id, 1, length(?)) = ?
+      `SELECT * FROM matches WHERE principal = ? AND source IS NULL AND substr(id, 1, length(CAST(? AS TEXT))) = ?
        ORDER BY created_at DESC, id LIMIT ?`,
     ).all(principal, idPrefix, idPrefix, limit) as MatchRow[];
     return rows.map(toMatchRecord);
@@ -379,7 +378,7 @@ export class Store {
   /** Matches of the record (live and imported) that pass the filter, oldest first. */
   listMatches(filter: RecordFilter & { repeated_only?: boolean }): MatchRecord[] {
     const rows = this.stmt(
-      `SELECT * FROM matches m WHERE ${FILTER_SQL} AND (@repeated_only = 0 OR m.rounds > 1)
+      `SELECT * FROM matches m WHERE ${this.filter} AND (@repeated_only = 0 OR m.rounds > 1)
        ORDER BY m.created_at, m.id`,
     ).all({ ...this.filterParams(filter), repeated_only: filter.repeated_only ? 1 : 0 }) as MatchRow[];
     return rows.map(toMatchRecord);
@@ -394,7 +393,7 @@ export class Store {
       `SELECT m.id AS match_id, m.player, m.game, m.variant, m.framing, m.opponent, m.status,
          (SELECT COUNT(*) FROM decisions d WHERE d.match_id = m.id AND d.status <> 'pending') AS rounds_played,
          m.created_at AS started_at
-       FROM matches m WHERE m.principal = @principal AND ${FILTER_SQL}
+       FROM matches m WHERE m.principal = @principal AND ${this.filter}
        ORDER BY m.created_at DESC, m.id LIMIT @limit`,
     ).all({ ...filterParams(filter), principal: filter.principal, limit: filter.limit }) as MatchSummaryRow[];
   }
@@ -417,12 +416,18 @@ export class Store {
   saveDecision(decision: DecisionRecord): void {
     requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
     this.stmt(
-      `INSERT OR REPLACE INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
+      `INSERT INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
          prompt_hash, server_version, catalog_fingerprint)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @rationale, @tokens,
          @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at,
-         @prompt_hash, @server_version, @catalog_fingerprint)`,
+         @prompt_hash, @server_version, @catalog_fingerprint)
+       ON CONFLICT (match_id, round) DO UPDATE SET session_id = excluded.session_id,
+         raw_text = excluded.raw_text, action = excluded.action, rationale = excluded.rationale,
+         tokens = excluded.tokens, opponent_action = excluded.opponent_action, payoff = excluded.payoff,
+         opponent_payoff = excluded.opponent_payoff, invalid_attempts = excluded.invalid_attempts,
+         status = excluded.status, decided_at = excluded.decided_at, prompt_hash = excluded.prompt_hash,
+         server_version = excluded.server_version, catalog_fingerprint = excluded.catalog_fingerprint`,
     ).run({
       ...decision,
       prompt_hash: decision.prompt_hash ?? null,
@@ -434,7 +439,7 @@ export class Store {
   /** Stores a rendered prompt once per distinct text; returns its SHA-256 (the decisions' prompt_hash). */
   savePrompt(text: string): string {
     const hash = createHash("sha256").update(text, "utf8").digest("hex");
-    this.stmt("INSERT OR IGNORE INTO prompts (hash, text) VALUES (?, ?)").run(hash, text);
+    this.stmt("INSERT INTO prompts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").run(hash, text);
     return hash;
   }
 
@@ -446,11 +451,12 @@ export class Store {
   /** Records one attempt and returns its id. */
   insertAttempt(attempt: AttemptRecord): number {
     requireWellFormedText(attempt, { raw_text: "reply (choice)" });
-    const info = this.stmt(
+    const row = this.stmt(
       `INSERT INTO attempts (match_id, round, session_id, raw_text, action, invalid_reason, tokens, created_at)
-       VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)`,
-    ).run(attempt);
-    return Number(info.lastInsertRowid);
+       VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)
+       RETURNING id`,
+    ).get(attempt) as { id: number };
+    return Number(row.id);
   }
 
   /** The model calls behind one attempt (sent by a runner), in the order they were made. */
@@ -478,7 +484,7 @@ export class Store {
   /** How many replies of a round were invalid, and the tokens its attempts reported (null if none did). */
   attemptTotals(matchId: string, round: number): { invalid: number; tokens: number | null } {
     return this.stmt(
-      `SELECT coalesce(sum(action IS NULL), 0) AS invalid, sum(tokens) AS tokens
+      `SELECT coalesce(sum(CASE WHEN action IS NULL THEN 1 ELSE 0 END), 0) AS invalid, sum(tokens) AS tokens
        FROM attempts WHERE match_id = ? AND round = ?`,
     ).get(matchId, round) as { invalid: number; tokens: number | null };
   }
@@ -506,8 +512,8 @@ export class Store {
                       WHERE a.match_id = d.match_id AND a.round = d.round AND a.action IS NULL)
                 ELSE d.invalid_attempts END AS invalid_attempts
        FROM decisions d JOIN matches m ON m.id = d.match_id
-       WHERE m.rounds > 1 AND m.status = 'finished' AND d.status <> 'pending' AND ${FILTER_SQL}
-         AND (@opponents IS NULL OR m.opponent IN (SELECT value FROM json_each(@opponents)))
+       WHERE m.rounds > 1 AND m.status = 'finished' AND d.status <> 'pending' AND ${this.filter}
+         AND (${this.dialect.isNull("opponents")} OR ${this.dialect.inJsonList("m.opponent", "opponents")})
        ORDER BY m.created_at, m.id, d.round`,
     ).all({ ...this.filterParams(filter), opponents: jsonList(filter.opponents) }) as RepeatedRoundRow[];
   }
@@ -526,7 +532,7 @@ export class Store {
     return this.stmt(
       `SELECT m.player, m.game, m.variant, m.framing, d.action, count(*) AS count
        FROM decisions d JOIN matches m ON m.id = d.match_id
-       WHERE d.status = 'decided' AND d.action IS NOT NULL AND ${FILTER_SQL}
+       WHERE d.status = 'decided' AND d.action IS NOT NULL AND ${this.filter}
        GROUP BY m.player, m.game, m.variant, m.framing, d.action
        ORDER BY m.player, m.game, m.variant, m.framing, d.action`,
     ).all(this.filterParams(filter)) as CellActionCountRow[];
@@ -545,7 +551,7 @@ export class Store {
               d.catalog_fingerprint
        FROM decisions d JOIN matches m ON m.id = d.match_id
          LEFT JOIN sessions s ON s.id = d.session_id LEFT JOIN prompts p ON p.hash = d.prompt_hash
-       WHERE ${FILTER_SQL}
+       WHERE ${this.filter}
        ORDER BY m.created_at, m.id, d.round`,
     ).all(this.filterParams(filter)) as Record<string, unknown>[];
   }
@@ -556,7 +562,7 @@ export class Store {
       `SELECT a.id AS attempt_id, a.match_id, a.round, m.player, m.game, m.variant, m.framing, a.session_id,
               a.raw_text, a.action, a.invalid_reason, a.tokens, a.created_at
        FROM attempts a JOIN matches m ON m.id = a.match_id
-       WHERE ${FILTER_SQL}
+       WHERE ${this.filter}
        ORDER BY a.id`,
     ).all(this.filterParams(filter)) as Record<string, unknown>[];
   }
@@ -590,8 +596,8 @@ export class Store {
   }[] {
     const rows = this.stmt(
       `SELECT source, count(*) AS rows, sum(count) AS decisions, max(imported_at) AS imported_at,
-              (SELECT json_group_array(player) FROM (SELECT DISTINCT p.player FROM imported_counts p
-                 WHERE p.source = i.source ORDER BY p.player)) AS players
+              ${this.dialect.sortedDistinctJsonArray("p.player", "FROM imported_counts p WHERE p.source = i.source")}
+                AS players
        FROM imported_counts i GROUP BY source ORDER BY source`,
     ).all() as { source: string; rows: number; decisions: number; imported_at: string; players: string }[];
     return rows.map((row) => ({ ...row, players: JSON.parse(row.players) as string[] }));
@@ -605,13 +611,15 @@ export class Store {
    */
   oneShotCellCounts(filter: RecordFilter): CellCountRow[] {
     const params = this.filterParams(filter);
+    const d = this.dialect;
     const live = this.stmt(
       `SELECT m.player, m.game, m.variant, m.framing, d.action, d.session_id, count(*) AS count,
               NULL AS source
        FROM decisions d JOIN matches m ON m.id = d.match_id
        WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
-         AND ${FILTER_SQL}
-       GROUP BY m.player, m.game, m.variant, m.framing, d.action, d.session_id`,
+         AND ${this.filter}
+       GROUP BY m.player, m.game, m.variant, m.framing, d.action, d.session_id
+       ORDER BY m.player, m.game, m.variant, m.framing, d.action, d.session_id`,
     ).all(params) as CellCountRow[];
     // Imported counts belong to no study, so a study filter leaves them out.
     const imported =
@@ -619,10 +627,11 @@ export class Store {
         ? (this.stmt(
             `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, m.count, m.source
              FROM imported_counts m
-             WHERE m.count > 0 AND (@players IS NULL OR m.player IN (SELECT value FROM json_each(@players)))
-               AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
-               AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
-               AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))`,
+             WHERE m.count > 0 AND (${d.isNull("players")} OR ${d.inJsonList("m.player", "players")})
+               AND (${d.isNull("games")} OR ${d.inJsonList("m.game", "games")})
+               AND (${d.isNull("variants")} OR ${d.inJsonList("m.variant", "variants")})
+               AND (${d.isNull("framings")} OR ${d.inJsonList("m.framing", "framings")})
+             ORDER BY m.source, m.player, m.game, m.variant, m.framing, m.action`,
           ).all(params) as CellCountRow[])
         : [];
     return [...live, ...imported];
@@ -636,10 +645,11 @@ export class Store {
   firstListedCounts(filter: RecordFilter): FirstListedRow[] {
     return this.stmt(
       `SELECT m.player, count(*) AS decisions,
-              sum(d.action = json_extract(m.action_order, '$[0]')) AS first_listed
+              sum(CASE WHEN d.action = ${this.dialect.firstJsonElement("m.action_order")} THEN 1 ELSE 0 END)
+                AS first_listed
        FROM decisions d JOIN matches m ON m.id = d.match_id
        WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
-         AND json_array_length(m.action_order) = 2 AND ${FILTER_SQL}
+         AND ${this.dialect.jsonLength("m.action_order")} = 2 AND ${this.filter}
        GROUP BY m.player ORDER BY m.player`,
     ).all(this.filterParams(filter)) as FirstListedRow[];
   }
@@ -652,15 +662,7 @@ export interface FirstListedRow {
   first_listed: number;
 }
 
-/** The shared WHERE clause of the analysis queries over `matches m`; parameters from filterParams. */
-const FILTER_SQL = `(@players IS NULL OR m.player IN (SELECT value FROM json_each(@players)))
-  AND (@games IS NULL OR m.game IN (SELECT value FROM json_each(@games)))
-  AND (@variants IS NULL OR m.variant IN (SELECT value FROM json_each(@variants)))
-  AND (@framings IS NULL OR m.framing IN (SELECT value FROM json_each(@framings)))
-  AND (@study_id IS NULL OR m.study_id = @study_id)
-  AND (@principal IS NULL OR m.principal = @principal OR m.source IS NOT NULL)`;
-
-/** A filter list as a JSON array parameter for json_each; null (match everything) when absent or empty. */
+/** A filter list as a JSON array parameter (read by the dialect's inJsonList); null (match everything) when absent or empty. */
 function jsonList(values: string[] | undefined): string | null {
   return values && values.length > 0 ? JSON.stringify(values) : null;
 }
@@ -682,4 +684,79 @@ function toMatchRecord(row: MatchRow): MatchRecord {
     opponent_params: JSON.parse(row.opponent_params) as Record<string, unknown>,
     reveal_horizon: row.reveal_horizon === 1,
   };
+}
+
+/** Opens (creating when writable) the SQLite file at `path`, checked and migrated. */
+function openSqlite(path: string, readonly: boolean): SqliteEngine {
+  checkSqliteHeader(path);
+  const migrations = join(packageRoot(), "db");
+  const known = knownSchemaVersion(migrations);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly, fileMustExist: readonly });
+  } catch (error) {
+    throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+  }
+  try {
+    const version = checkRecordSchema(db, path, known);
+    db.pragma("foreign_keys = ON");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const engine = new SqliteEngine(db);
+    if (readonly) {
+      if (version < known) {
+        throw new UsageError(
+          `${path} has schema version ${version} and this same-game reads ${known}: open it once with serve or import (writable) to upgrade it.`,
+        );
+      }
+      return engine;
+    }
+    db.pragma("journal_mode = WAL");
+    // NORMAL in WAL mode keeps every committed transaction across a process kill; only an OS crash or
+    // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
+    db.pragma("synchronous = NORMAL");
+    applyMigrations(engine, migrations);
+    return engine;
+  } catch (error) {
+    db.close();
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+  }
+}
+
+/**
+ * Connects to the PostgreSQL database at `url`, checked and migrated (db/postgres/, numbered as db/). Every
+ * refusal names the URL without its password.
+ */
+function openPostgres(url: string, readonly: boolean): PostgresEngine {
+  const where = redactUrl(url);
+  const migrations = join(packageRoot(), "db", "postgres");
+  const known = knownSchemaVersion(migrations);
+  let engine: PostgresEngine;
+  try {
+    engine = new PostgresEngine(url, { readonly });
+  } catch (error) {
+    throw new UsageError(`Cannot connect to the PostgreSQL record ${where} (${(error as Error).message}).`);
+  }
+  try {
+    const version = checkPostgresRecord(engine, where, known);
+    if (readonly) {
+      if (version === 0) {
+        throw new UsageError(
+          `No record at ${where}: the database is empty (only serve, import, demo, study register and run create a record).`,
+        );
+      }
+      if (version < known) {
+        throw new UsageError(
+          `${where} has schema version ${version} and this same-game reads ${known}: open it once with serve or import (writable) to upgrade it.`,
+        );
+      }
+      return engine;
+    }
+    applyMigrations(engine, migrations);
+    return engine;
+  } catch (error) {
+    engine.close();
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot open the PostgreSQL record ${where} (${(error as Error).message}).`);
+  }
 }

@@ -1,0 +1,167 @@
+import { createRequire } from "node:module";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { Engine, Statement } from "./engine.js";
+import { postgresWorker, type WorkerReply, type WorkerRequest } from "./postgres-worker.js";
+import { type NumberedSql, numberParameters, orderValues } from "./sql-params.js";
+
+// Why a thread: every caller of the Store is synchronous (the play loop runs one tool call as one
+// transaction in one synchronous function; queries, CLI verbs and tests read it the same way), and every
+// PostgreSQL driver is asynchronous. Rather than turning ~80 call sites async, the connection lives in a
+// worker thread and the main thread waits for each statement: it posts the statement on a MessagePort and
+// sleeps on a shared flag (Atomics.wait) until the worker has put the reply on the port, then takes the
+// reply with receiveMessageOnPort, without a turn of the event loop. A process thus executes one statement
+// at a time, exactly as it does with SQLite; a service grows by adding processes (stateless replicas), and
+// the database's transactions and constraints keep them consistent with each other.
+
+/** A statement PostgreSQL refused, with its SQLSTATE (23505 unique_violation, 40001 serialization_failure, …). */
+export class PostgresError extends Error {
+  override readonly name = "PostgresError";
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly detail?: string,
+    readonly constraint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** SERIALIZABLE conflicts and deadlocks: the transaction did nothing and is run again from the start. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+const MAX_TRIES = 30;
+/** The longest one statement may take before the main thread gives up on the worker. */
+const REPLY_TIMEOUT_MS = 10 * 60_000;
+
+export class PostgresEngine implements Engine {
+  readonly kind = "postgres" as const;
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly flag: Int32Array;
+  private depth = 0;
+  private closed = false;
+
+  /** Connects (throwing a PostgresError when the server cannot be reached or refuses the login). */
+  constructor(url: string, options: { readonly: boolean }) {
+    const signal = new SharedArrayBuffer(4);
+    this.flag = new Int32Array(signal);
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const pgPath = createRequire(import.meta.url).resolve("pg");
+    this.worker = new Worker(`(${postgresWorker.toString()})()`, {
+      eval: true,
+      workerData: { port: port2, signal, pgPath, url, readonly: options.readonly },
+      transferList: [port2],
+    });
+    // The worker never keeps a process alive on its own: close() ends it, and exit ends it regardless.
+    this.worker.unref();
+    try {
+      this.call({ op: "connect" });
+    } catch (error) {
+      this.stop();
+      throw error;
+    }
+  }
+
+  private call(request: WorkerRequest): unknown {
+    if (this.closed) throw new Error("The PostgreSQL record is closed.");
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage(request);
+    if (Atomics.wait(this.flag, 0, 0, REPLY_TIMEOUT_MS) === "timed-out") {
+      throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
+    }
+    const reply = receiveMessageOnPort(this.port)?.message as WorkerReply | undefined;
+    if (reply === undefined) throw new Error("The PostgreSQL worker woke without a reply.");
+    if (!reply.ok) {
+      const { message, code, detail, constraint } = reply.error;
+      throw new PostgresError(message, code, detail, constraint);
+    }
+    return reply.result;
+  }
+
+  prepare(sql: string): Statement {
+    const numbered: NumberedSql = numberParameters(sql);
+    const query = (mode: "run" | "get" | "all", params: unknown[]) =>
+      this.call({ op: "query", text: numbered.text, values: orderValues(numbered, params), mode });
+    return {
+      run: (...params) => query("run", params) as { changes: number },
+      get: (...params) => query("get", params),
+      all: (...params) => query("all", params) as unknown[],
+    };
+  }
+
+  exec(sql: string): void {
+    this.call({ op: "exec", text: sql });
+  }
+
+  /**
+   * One SERIALIZABLE transaction: PostgreSQL guarantees the outcome of concurrent transactions (other
+   * replicas) equals some serial order, which is what SQLite's one writer at a time gives a single server.
+   * A transaction PostgreSQL aborts for a conflict (40001) or deadlock (40P01) wrote nothing and is run
+   * again from the start, so `work` must touch nothing but the record (every caller's work is that).
+   * Nested calls are savepoints, as in better-sqlite3.
+   */
+  transaction<T>(work: () => T): T {
+    if (this.depth > 0) return this.savepoint(work);
+    for (let attempt = 1; ; attempt += 1) {
+      this.call({ op: "begin", text: "BEGIN ISOLATION LEVEL SERIALIZABLE" });
+      this.depth = 1;
+      try {
+        const result = work();
+        this.call({ op: "end", text: "COMMIT" });
+        return result;
+      } catch (error) {
+        try {
+          this.call({ op: "end", text: "ROLLBACK" });
+        } catch {
+          // The connection is gone: the server has rolled the transaction back already.
+        }
+        if (!(error instanceof PostgresError && RETRYABLE.has(error.code ?? "") && attempt < MAX_TRIES)) {
+          throw error;
+        }
+        // A short random pause so two replicas that collided do not collide again in lockstep.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.random() * 2 * attempt);
+      } finally {
+        this.depth = 0;
+      }
+    }
+  }
+
+  private savepoint<T>(work: () => T): T {
+    const name = `sp${this.depth}`;
+    this.call({ op: "exec", text: `SAVEPOINT ${name}` });
+    this.depth += 1;
+    try {
+      const result = work();
+      this.call({ op: "exec", text: `RELEASE SAVEPOINT ${name}` });
+      return result;
+    } catch (error) {
+      // A conflict aborts the whole transaction (the outermost call retries it); anything else undoes only
+      // this savepoint, and a lost connection has undone everything already.
+      if (!(error instanceof PostgresError && RETRYABLE.has(error.code ?? ""))) {
+        try {
+          this.call({ op: "exec", text: `ROLLBACK TO SAVEPOINT ${name}` });
+        } catch {
+          // Nothing left to undo on this connection.
+        }
+      }
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.call({ op: "close" });
+    } finally {
+      this.stop();
+    }
+  }
+
+  private stop(): void {
+    this.closed = true;
+    this.port.close();
+    void this.worker.terminate();
+  }
+}
