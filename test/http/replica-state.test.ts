@@ -96,7 +96,10 @@ describe("session state shared by replicas", () => {
       const { client, transport } = await connectReplicas(replicaFetch([a.url, b.url]), { name: "alt" });
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name)).toContain("submit_move");
-      const started = await client.callTool({ name: "start_match", arguments: { game: "prisoners-dilemma" } });
+      const started = await client.callTool({
+        name: "start_match",
+        arguments: { game: "prisoners-dilemma" },
+      });
       expect(started.isError).toBeFalsy();
       // The rebuilt server knows the client as the first did: the record's session names it.
       expect(a.deps.store.getSession(transport.sessionId as string)).toMatchObject({ client_name: "alt" });

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { auditRecord } from "./support/exactly-once.js";
 import { connectReplicas, playOneShotTrials } from "./support/http-client.js";
 import { type ReplicaFetchStats, replicaFetch } from "./support/replica-fetch.js";
+import { freshReplicaRecord, queryRecord, TEST_PG } from "./support/replica-record.js";
 import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 // Three replicas on one record. The shared service runs on PostgreSQL (SAME_GAME_TEST_PG, set by .ci/run);
@@ -14,7 +14,7 @@ import { type ServerProcess, startServerProcess } from "./support/server-process
 // caps and rate in the record, exactly-once by the record's constraints) but not the PostgreSQL engine.
 const dir = mkdtempSync(join(tmpdir(), "same-game-replicas-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-if (!process.env.SAME_GAME_TEST_PG) {
+if (TEST_PG === undefined) {
   console.warn(
     "replicas.test: SAME_GAME_TEST_PG is not set — the three replicas share a SQLite WAL file, NOT PostgreSQL.",
   );
@@ -26,14 +26,11 @@ async function structured<T>(client: Client, name: string, args: Record<string, 
   return result.structuredContent as T;
 }
 
-function decisionsIn(dbPath: string): number {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+function decisionsIn(location: string): number {
   try {
-    return (db.prepare("SELECT count(*) AS n FROM decisions").get() as { n: number }).n;
+    return Number(queryRecord(location, "SELECT count(*) AS n FROM decisions")[0]?.n ?? 0);
   } catch {
     return 0;
-  } finally {
-    db.close();
   }
 }
 
@@ -43,7 +40,8 @@ function stats(): ReplicaFetchStats {
 
 describe("three stateless replicas on one record", () => {
   it("loses no acknowledged decision and finishes every client's trials when one replica is SIGKILLed under load", async () => {
-    const dbPath = join(dir, "killed.db");
+    const record = freshReplicaRecord(dir, "killed");
+    const dbPath = record.location;
     const replicas: ServerProcess[] = [];
     for (let i = 0; i < 3; i++) replicas.push(await startServerProcess(dbPath, ["--rate-limit", "10000"]));
     const urls = replicas.map((r) => r.url);
@@ -87,11 +85,13 @@ describe("three stateless replicas on one record", () => {
     } finally {
       for (const r of [replicas[0], replicas[2]]) r?.child.kill("SIGTERM");
       expect(await Promise.all([replicas[0]?.exited, replicas[2]?.exited])).toEqual([0, 0]);
+      record.dispose();
     }
   });
 
   it("keeps a client's study across a replica restart: same session id, the trial resumes where it was", async () => {
-    const dbPath = join(dir, "restart.db");
+    const record = freshReplicaRecord(dir, "restart");
+    const dbPath = record.location;
     const first = await startServerProcess(dbPath);
     const urls = [first.url];
     const { client, transport } = await connectReplicas(replicaFetch(urls), { name: "restarted" });
@@ -132,17 +132,16 @@ describe("three stateless replicas on one record", () => {
       expect(second.stderr()).toContain(`session ${sessionId} rebuilt from the record`);
       await client.close();
       // Both rounds, before and after the restart, are linked to the one session in the record.
-      const db = new Database(dbPath, { readonly: true });
-      const sessions = db
-        .prepare("SELECT DISTINCT session_id FROM decisions WHERE match_id = ? ORDER BY round")
-        .all(matchId);
-      const row = db.prepare("SELECT client_name FROM http_sessions WHERE id = ?").get(sessionId);
-      db.close();
+      const sessions = queryRecord(dbPath, "SELECT DISTINCT session_id FROM decisions WHERE match_id = ?", [
+        matchId,
+      ]);
+      const rows = queryRecord(dbPath, "SELECT client_name FROM http_sessions WHERE id = ?", [sessionId]);
       expect(sessions).toEqual([{ session_id: sessionId }]);
-      expect(row).toEqual({ client_name: "restarted" });
+      expect(rows).toEqual([{ client_name: "restarted" }]);
     } finally {
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);
+      record.dispose();
     }
   });
 });
