@@ -90,6 +90,21 @@ describe("session state shared by replicas", () => {
     }
   });
 
+  it("is live but not ready when the record does not answer", async () => {
+    const server = await startInProcess();
+    try {
+      expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
+      server.deps.store.close();
+      const ready = await fetch(`${server.origin}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ ready: false, database: expect.stringMatching(/not open/) });
+      expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+    } finally {
+      await server.shutdown();
+      server.deps.dispose();
+    }
+  });
+
   it("lets an SDK client alternate replicas at every request, initialize included", async () => {
     const { a, b, stop } = await pair();
     try {
