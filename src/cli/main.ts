@@ -9,6 +9,7 @@ import { type Command, parseCommandArgs } from "./command.js";
 import { demoCommand } from "./demo.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
+import { migrateRecordCommand } from "./migrate-record.js";
 import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
 import { serveCommand } from "./serve.js";
@@ -23,6 +24,7 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   studyCommand,
   runCommand,
+  migrateRecordCommand,
 ];
 
 function overview(): string {

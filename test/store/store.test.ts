@@ -1,22 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
 import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
-
-let dir: string;
-let store: Store;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "same-game-store-"));
-  store = new Store(join(dir, "record.db"));
-});
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
 
 const at = "2026-11-30T00:00:00.000Z";
 
@@ -48,20 +36,60 @@ function oneShotMatch(id: string, player: string, framing: string, sessionId: st
   };
 }
 
-describe("Store", () => {
-  it("applies the migrations once and keeps WAL and foreign keys on", () => {
-    expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
-    const versions = store.db.prepare("SELECT version FROM schema_migrations").all();
+const migrationFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => /^\d{3}_.*\.sql$/.test(f))
+    .sort();
+
+it("numbers the PostgreSQL migrations exactly as the SQLite ones (same schema version on both)", () => {
+  const sqlite = migrationFiles(join(packageRoot(), "db"));
+  expect(migrationFiles(join(packageRoot(), "db", "postgres"))).toEqual(sqlite);
+  expect(sqlite).toContain("006_provenance.sql");
+});
+
+describeEachEngine("Store", (engine) => {
+  let record: TestRecord;
+  let store: Store;
+  beforeEach(() => {
+    record = freshRecord(engine);
+    store = new Store(record.location);
+  });
+  afterEach(() => {
+    store.close();
+    record.dispose();
+  });
+
+  it("applies the migrations once (and keeps WAL and foreign keys on in SQLite)", () => {
+    expect(store.engine.kind).toBe(engine);
+    if (engine === "sqlite") {
+      expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
+    }
+    const read = (sql: string) => store.engine.prepare(sql).all();
+    const versions = read("SELECT version FROM schema_migrations ORDER BY version");
     // One row per numbered file in db/ (001_init.sql, …, 006_provenance.sql, …).
-    const files = readdirSync(join(packageRoot(), "db")).filter((f) => /^\d{3}_.*\.sql$/.test(f));
-    expect(versions).toEqual(files.sort().map((f) => ({ version: Number(f.slice(0, 3)) })));
+    const files = migrationFiles(join(packageRoot(), "db"));
+    expect(versions).toEqual(files.map((f) => ({ version: Number(f.slice(0, 3)) })));
     expect(versions).toContainEqual({ version: 6 });
     store.close();
-    store = new Store(join(dir, "record.db")); // reopening applies nothing twice
-    expect(store.db.prepare("SELECT count(*) AS n FROM schema_migrations").get()).toEqual({
-      n: files.length,
-    });
+    store = new Store(record.location); // reopening applies nothing twice
+    expect(read("SELECT count(*) AS n FROM schema_migrations")).toEqual([{ n: files.length }]);
+  });
+
+  it("enforces the foreign keys", () => {
+    // An attempt for a match that does not exist is refused by the database, on both engines.
+    expect(() =>
+      store.insertAttempt({
+        match_id: "nope",
+        round: 1,
+        session_id: null,
+        raw_text: "x",
+        action: null,
+        invalid_reason: "r",
+        tokens: null,
+        created_at: at,
+      }),
+    ).toThrow(/FOREIGN KEY|foreign key/);
   });
 
   it("round-trips a match with its JSON columns and a player name holding SQL quotes", () => {
@@ -156,4 +184,164 @@ describe("Store", () => {
     expect(store.oneShotCellCounts({ players: ["q"] }).map((r) => r.count)).toEqual([7]);
     expect(store.oneShotCellCounts({ study_id: "none" })).toEqual([]);
   });
+
+  it("returns the same values and types on both engines: ids, sums, JSON lists, NULLs, byte-order sorting", () => {
+    store.saveSession(session("s1", "p"));
+    // Code-point order (SQLite's BINARY): "B" (66) < "_" (95) < "a" (97) < "b" (98) < "é" (233).
+    for (const player of ["b", "é", "a", "B", "_x"])
+      store.insertMatch(oneShotMatch(`m-${player}`, player, "f", "s1"));
+    const attempt = (match_id: string, action: string | null, tokens: number | null) =>
+      store.insertAttempt({
+        match_id,
+        round: 1,
+        session_id: "s1",
+        raw_text: action ?? "??",
+        action,
+        invalid_reason: action ? null : "unreadable",
+        tokens,
+        created_at: at,
+      });
+    const ids = [attempt("m-a", null, 3), attempt("m-a", null, null), attempt("m-a", "defect", 4)];
+    expect(ids[1] - ids[0]).toBe(1);
+    expect(ids[2] - ids[1]).toBe(1);
+    // 2 invalid of 3; tokens 3 + 4 (a NULL adds nothing): numbers, not the strings a driver may return.
+    expect(store.attemptTotals("m-a", 1)).toEqual({ invalid: 2, tokens: 7 });
+    expect(store.attemptTotals("m-b", 1)).toEqual({ invalid: 0, tokens: null });
+    for (const player of ["b", "é", "a", "B", "_x"]) {
+      store.saveDecision(decision(`m-${player}`, player === "a" ? "defect" : "cooperate"));
+    }
+    // Saving a round again replaces it whole (a pending agent-vs-agent round completed later).
+    store.saveDecision({ ...decision("m-b", "defect"), payoff: 0.1 });
+    expect(store.getDecision("m-b", 1)).toMatchObject({ action: "defect", payoff: 0.1, tokens: 9 });
+    expect(store.listMatches({}).map((m) => m.player)).toEqual(["B", "_x", "a", "b", "é"]);
+    expect(store.cellActionCounts({ players: ["a", "b", "é"] })).toEqual([
+      { player: "a", game: "prisoners-dilemma", variant: "base", framing: "f", action: "defect", count: 1 },
+      { player: "b", game: "prisoners-dilemma", variant: "base", framing: "f", action: "defect", count: 1 },
+      {
+        player: "é",
+        game: "prisoners-dilemma",
+        variant: "base",
+        framing: "f",
+        action: "cooperate",
+        count: 1,
+      },
+    ]);
+    // action_order is ["cooperate", "defect"]: the first-listed share per player.
+    expect(store.firstListedCounts({ players: ["a", "é"] })).toEqual([
+      { player: "a", decisions: 1, first_listed: 0 },
+      { player: "é", decisions: 1, first_listed: 1 },
+    ]);
+    expect(store.listPrincipalMatches("local", 2, "m-").map((m) => m.id)).toEqual(["m-B", "m-_x"]);
+    expect(store.listPrincipalMatches("local", 9, "m-é").map((m) => m.id)).toEqual(["m-é"]);
+    const hash = store.savePrompt("Choose.");
+    expect(store.savePrompt("Choose.")).toBe(hash);
+    expect(store.getPrompt(hash)).toBe("Choose.");
+    store.importCounts(
+      "paper",
+      [
+        { ...countRow("z"), count: 2 },
+        { ...countRow("y"), count: 3 },
+      ],
+      at,
+    );
+    expect(store.importedCountSources()).toEqual([
+      { source: "paper", rows: 2, decisions: 5, imported_at: at, players: ["y", "z"] },
+    ]);
+  });
+
+  it("counts a study's trials per cell, open and finished, as numbers", () => {
+    store.saveSession(session("s1", "p"));
+    store.insertStudy({
+      id: "st",
+      name: "n",
+      design_json: "{}",
+      design_hash: "h",
+      seed: "1",
+      created_at: at,
+    });
+    for (const [id, status] of [
+      ["t1", "finished"],
+      ["t2", "open"],
+      ["t3", "finished"],
+    ] as const) {
+      store.insertMatch({
+        ...oneShotMatch(id, "p", "f", "s1"),
+        study_id: "st",
+        trial_index: Number(id[1]),
+        status,
+      });
+    }
+    expect(store.studyTrialCounts("st")).toEqual([
+      {
+        player: "p",
+        game: "prisoners-dilemma",
+        variant: "base",
+        framing: "f",
+        style: "zero-shot",
+        opponent: "random",
+        finished: 2,
+        open: 1,
+      },
+    ]);
+    expect(store.countStudyTrials("st", "p", "local")).toBe(3);
+    expect(store.openStudyMatch("st", "p", "local")?.id).toBe("t2");
+    expect(store.openStudyMatch("st", "p", "local", ["t2"])).toBeUndefined();
+  });
+
+  it("rolls a failed transaction back whole, and keeps what committed before it", () => {
+    store.saveSession(session("s1", "p"));
+    expect(() =>
+      store.transaction(() => {
+        store.insertMatch(oneShotMatch("m1", "p", "f", "s1"));
+        throw new Error("the tool call failed after writing");
+      }),
+    ).toThrow(/failed after writing/);
+    expect(store.getMatch("m1")).toBeUndefined();
+    // A nested transaction that fails undoes only itself when the outer one catches it.
+    store.transaction(() => {
+      store.insertMatch(oneShotMatch("m2", "p", "f", "s1"));
+      expect(() =>
+        store.transaction(() => {
+          store.insertMatch(oneShotMatch("m3", "p", "f", "s1"));
+          store.insertMatch(oneShotMatch("m3", "p", "f", "s1")); // duplicate key
+        }),
+      ).toThrow(/UNIQUE|unique/);
+    });
+    expect(store.listMatches({}).map((m) => m.id)).toEqual(["m2"]);
+    expect(store.getSession("s1")?.player).toBe("p");
+  });
 });
+
+function session(id: string, player: string) {
+  return {
+    id,
+    player,
+    client_name: null,
+    client_version: null,
+    transport: "memory",
+    principal: "local",
+    started_at: at,
+  };
+}
+
+function decision(match_id: string, action: string) {
+  return {
+    match_id,
+    round: 1,
+    session_id: "s1",
+    raw_text: action,
+    action,
+    rationale: null,
+    tokens: 9,
+    opponent_action: "defect",
+    payoff: 1.5,
+    opponent_payoff: 2.25,
+    invalid_attempts: 0,
+    status: "decided" as const,
+    decided_at: at,
+  };
+}
+
+function countRow(player: string) {
+  return { player, game: "prisoners-dilemma", variant: "base", framing: "f", action: "cooperate", count: 0 };
+}
