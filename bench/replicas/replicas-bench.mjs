@@ -16,8 +16,8 @@ import { PostgresEngine } from "../../dist/store/engines/postgres-engine.js";
 
 const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
 const PG = process.env.SAME_GAME_BENCH_PG;
-const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10000);
-const WARMUP_MS = 1500;
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 6000);
+const WARMUP_MS = 1000;
 const CLIENT_COUNTS = [32, 128];
 const dir = mkdtempSync(join(tmpdir(), "same-game-bench-replicas-"));
 const TICK = 100; // /proc/PID/stat counts CPU in clock ticks of 1/100 s on Linux
@@ -45,8 +45,8 @@ function postgresCpuSeconds() {
   return total;
 }
 
-function freshRecord(name) {
-  if (!PG) return { location: join(dir, `${name}.db`), dispose() {} };
+function freshRecord(name, engine) {
+  if (!PG || engine === "sqlite") return { location: join(dir, `${name}.db`), dispose() {} };
   const database = `sg_bench_${name}_${randomBytes(3).toString("hex")}`;
   const admin = new PostgresEngine(PG, { readonly: false });
   admin.exec(`CREATE DATABASE ${database}`);
@@ -79,6 +79,8 @@ function startReplica(location) {
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
+  children.add(child);
+  child.once("exit", () => children.delete(child));
   let err = "";
   return new Promise((resolve, reject) => {
     child.stderr.on("data", (chunk) => {
@@ -149,7 +151,7 @@ function quantile(sorted, q) {
 }
 
 async function run(label, engine, replicaCount, clients) {
-  const record = freshRecord(`${engine}${replicaCount}x${clients}`);
+  const record = freshRecord(`${engine}${replicaCount}x${clients}`, engine);
   const replicas = [];
   for (let i = 0; i < replicaCount; i++) replicas.push(await startReplica(record.location));
   const urls = replicas.map((r) => r.url);
@@ -206,6 +208,11 @@ async function run(label, engine, replicaCount, clients) {
   };
 }
 
+const children = new Set();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => process.exit(130));
 const rows = [];
 const engineName = PG ? "postgres" : "sqlite-wal";
 for (const clients of CLIENT_COUNTS) {

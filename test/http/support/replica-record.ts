@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { isPostgresUrl } from "../../../src/store/engines/database-location.js";
 import { PostgresEngine } from "../../../src/store/engines/postgres-engine.js";
+import { freshPostgresDatabase, TEST_PG } from "../../support/postgres.js";
 
 /** The PostgreSQL server of the tests (`.ci/run` exports it); unset = the replicas share a SQLite file. */
-export const TEST_PG = process.env.SAME_GAME_TEST_PG;
+export { TEST_PG };
 
 /**
  * A fresh record for a replica set: a new database on the test PostgreSQL server when there is one, else a
@@ -14,18 +14,7 @@ export const TEST_PG = process.env.SAME_GAME_TEST_PG;
  */
 export function freshReplicaRecord(dir: string, name: string): { location: string; dispose(): void } {
   if (TEST_PG === undefined) return { location: join(dir, `${name}.db`), dispose: () => undefined };
-  const database = `sg_replicas_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new PostgresEngine(TEST_PG, { readonly: false });
-  admin.exec(`CREATE DATABASE ${database}`);
-  const url = new URL(TEST_PG);
-  url.pathname = `/${database}`;
-  return {
-    location: url.toString(),
-    dispose() {
-      admin.exec(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      admin.close();
-    },
-  };
+  return freshPostgresDatabase();
 }
 
 /** One read of the record outside the Store (as the exactly-once audit does): rows of a query. */
