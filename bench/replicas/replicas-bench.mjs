@@ -18,7 +18,7 @@ const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
 const PG = process.env.SAME_GAME_BENCH_PG;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 6000);
 const WARMUP_MS = 1000;
-const CLIENT_COUNTS = [32, 128];
+const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? "32,128").split(",").map(Number);
 const dir = mkdtempSync(join(tmpdir(), "same-game-bench-replicas-"));
 const TICK = 100; // /proc/PID/stat counts CPU in clock ticks of 1/100 s on Linux
 
@@ -127,13 +127,20 @@ async function play(c, state, latencies, warm) {
   let done = 0;
   while (!state.stopped) {
     const started = await c.callTool({ name: "start_match", arguments: { game: "prisoners-dilemma" } });
+    if (started.isError) {
+      state.errors.push(JSON.stringify(started.content));
+      continue;
+    }
     const view = started.structuredContent;
     const t0 = performance.now();
     const moved = await c.callTool({
       name: "submit_move",
       arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
     });
-    if (moved.isError) throw new Error(JSON.stringify(moved.content));
+    if (moved.isError) {
+      state.errors.push(JSON.stringify(moved.content));
+      continue;
+    }
     if (state.measuring) {
       latencies.push(performance.now() - t0);
       state.decisions += 1;
@@ -157,7 +164,7 @@ async function run(label, engine, replicaCount, clients) {
   const urls = replicas.map((r) => r.url);
   const connected = [];
   for (let i = 0; i < clients; i++) connected.push(await client(urls, i));
-  const state = { stopped: false, measuring: false, decisions: 0 };
+  const state = { stopped: false, measuring: false, decisions: 0, errors: [] };
   const latencies = [];
   let warmed = 0;
   let allWarm;
@@ -205,6 +212,7 @@ async function run(label, engine, replicaCount, clients) {
     pgCpuMsPerDecision: (pgCpu * 1000) / decisions,
     clientCpuMsPerDecision: (self.user + self.system) / 1000 / decisions,
     seconds,
+    errors: state.errors,
   };
 }
 
@@ -217,8 +225,11 @@ const rows = [];
 const engineName = PG ? "postgres" : "sqlite-wal";
 for (const clients of CLIENT_COUNTS) {
   rows.push(await run("SQLite, single server (anchor)", "sqlite", 1, clients));
-  for (const n of [1, 2, 3])
+  console.error(JSON.stringify(rows.at(-1)));
+  for (const n of [1, 2, 3]) {
     rows.push(await run(`${engineName}, ${n} replica(s)`, PG ? "pg" : "sqlite", n, clients));
+    console.error(JSON.stringify(rows.at(-1)));
+  }
 }
 rmSync(dir, { recursive: true, force: true });
 
@@ -240,6 +251,11 @@ const pgRows = rows.filter((r) => !r.label.startsWith("SQLite, single"));
 const perDecision = pgRows.reduce((a, r) => a + r.replicaCpuMsPerDecision, 0) / pgRows.length;
 const pgPer = pgRows.reduce((a, r) => a + r.pgCpuMsPerDecision, 0) / pgRows.length;
 console.log(`\nRequests resent after a closed keep-alive socket: ${resent.count}.`);
+for (const row of rows.filter((r) => r.errors.length > 0)) {
+  console.log(
+    `${row.label}, ${row.clients} clients: ${row.errors.length} tool errors, e.g. ${row.errors[0]}`,
+  );
+}
 console.log(
   `\nProjection from CPU per decision (mean over the replica rows): one core of replica work serves ≈ ${f(1000 / perDecision, 0)} decisions/s` +
     (PG ? `, one core of PostgreSQL ≈ ${f(1000 / pgPer, 0)} decisions/s` : "") +
