@@ -20,10 +20,13 @@ export const HTTP_SERVE_FLAGS: Command["options"] = {
   "max-sessions-per-principal": { type: "string" },
   "rate-limit": { type: "string" },
   "max-body": { type: "string" },
+  "max-in-flight": { type: "string" },
+  "db-pool": { type: "string" },
+  "drain-timeout": { type: "string" },
 };
 
 export const HTTP_SERVE_USAGE =
-  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES]";
+  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES] [--max-in-flight N] [--db-pool N] [--drain-timeout SECONDS]";
 
 /** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
 export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
@@ -58,8 +61,23 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
     maxBodyBytes:
       numberFlag(args, "max-body", { min: 1024, max: 1_073_741_824, integer: true }) ??
       HTTP_DEFAULTS.maxBodyBytes,
-    shutdownGraceMs: HTTP_DEFAULTS.shutdownGraceMs,
+    shutdownGraceMs:
+      (numberFlag(args, "drain-timeout", { min: 0, max: 3600 }) ?? HTTP_DEFAULTS.shutdownGraceMs / 1000) *
+      1000,
+    maxInFlight:
+      numberFlag(args, "max-in-flight", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxInFlight,
   };
+}
+
+/**
+ * `--db-pool N`: the database connections one replica may hold. The request path holds exactly one — the
+ * Store is synchronous, so a process runs one statement at a time and a second connection would sit idle
+ * (a service grows by replicas, each with its one connection) — and each analysis worker holds its own. So
+ * N bounds the analysis workers at N − 1; N = 1 runs analyses inline on the request path's connection.
+ * The default, unset, is one connection plus the default worker pool.
+ */
+export function dbPoolFlag(args: ParsedArgs): number | undefined {
+  return numberFlag(args, "db-pool", { min: 1, max: 64, integer: true });
 }
 
 /**
@@ -69,8 +87,12 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
 export async function serveHttp(args: ParsedArgs): Promise<void> {
   const options = httpServeOptions(args);
   const dbPath = resolveDatabasePath(stringFlag(args, "db"));
+  const pool = dbPoolFlag(args);
   const store = new Store(dbPath);
-  const analysis = options.toolsets?.includes("analysis") ? new AnalysisPool(dbPath) : undefined;
+  const analysis =
+    options.toolsets?.includes("analysis") && pool !== 1
+      ? new AnalysisPool(dbPath, pool === undefined ? undefined : pool - 1)
+      : undefined;
   // Loaded only here: a stdio `serve` (what a host launches, where start-up time shows) never needs it.
   const { startHttpServer } = await import("../mcp/http/http-server.js");
   let running: Awaited<ReturnType<typeof startHttpServer>>;
@@ -84,13 +106,15 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const auth =
     options.tokens.length > 0 ? `${options.tokens.length} bearer token(s)` : "no tokens (local only)";
   logInfo(
-    `serving MCP over HTTP at ${running.url}; ${auth}; toolsets: ${options.toolsets?.join(", ")}; record: ${recordName(dbPath)}`,
+    `serving MCP over HTTP at ${running.url}; ${auth}; toolsets: ${options.toolsets?.join(", ")}; record: ${recordName(dbPath)}; at most ${options.maxInFlight} requests in flight`,
   );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logInfo(`${signal}: finishing in-flight calls, then closing`);
+    logInfo(
+      `${signal}: draining — no new requests, in-flight calls finish (at most ${options.shutdownGraceMs / 1000} s), then closing`,
+    );
     await running.shutdown();
     await analysis?.close();
     store.close();

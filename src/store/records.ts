@@ -112,3 +112,35 @@ export interface RecordFilter {
   framings?: string[];
   study_id?: string;
 }
+
+/** One MCP session of the HTTP server (migration 009): what any replica needs to serve its next request. */
+export interface HttpSessionRecord {
+  id: string;
+  principal: string;
+  protocol_version: string;
+  /** The params of the client's initialize request, as JSON. */
+  initialize_params: string;
+  client_name: string | null;
+  client_version: string | null;
+  /** Milliseconds since the epoch. */
+  created_at: number;
+}
+
+/** The caps an initialize must fit under, counted over the live sessions of every replica. */
+export interface HttpSessionCaps {
+  maxSessions: number;
+  maxSessionsPerPrincipal: number;
+  /** Sessions last seen before this instant (ms) have expired and count for nothing. */
+  liveSince: number;
+  /** The token bucket a new session starts with: one second's worth (--rate-limit). */
+  ratePerSecond: number;
+}
+
+/** What one request found in its session's row, after taking its messages from the shared bucket. */
+export interface HttpSessionTouch {
+  initialize_params: string;
+  /** False: the bucket held fewer than the request's messages, and none were taken. */
+  taken: boolean;
+  /** Tokens left in the bucket after the request (for Retry-After when refused). */
+  tokens: number;
+}

@@ -24,6 +24,8 @@ export interface HttpServeOptions {
   readonly maxBodyBytes: number;
   /** How long shutdown waits for in-flight calls before closing sessions anyway. */
   readonly shutdownGraceMs: number;
+  /** Requests this replica works on at once (`--max-in-flight`); more get 503 + Retry-After. */
+  readonly maxInFlight?: number;
 }
 
 export const HTTP_DEFAULTS = {
@@ -34,6 +36,7 @@ export const HTTP_DEFAULTS = {
   rateLimitPerSecond: 50,
   maxBodyBytes: 1_048_576,
   shutdownGraceMs: 10_000,
+  maxInFlight: 256,
 } as const;
 
 /** True for addresses only this machine can reach; anything else needs bearer tokens. */

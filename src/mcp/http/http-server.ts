@@ -13,12 +13,14 @@ import { logError, logInfo } from "../../log.js";
 import type { PlayDeps } from "../../play/play-deps.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { BearerTokens } from "./bearer-tokens.js";
-import { type HttpServeOptions, isLoopbackHost } from "./http-options.js";
+import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "./http-options.js";
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
+import { retryAfterSeconds } from "./request-rate.js";
+import { rebuildSession } from "./session-rebuild.js";
 
-/** The one path the MCP endpoint answers on; `/healthz` is the only other. */
+/** The one path the MCP endpoint answers on; `/healthz` (liveness) and `/readyz` (readiness) are the others. */
 export const MCP_PATH = "/mcp";
 
 export interface RunningHttpServer {
@@ -30,10 +32,12 @@ export interface RunningHttpServer {
 }
 
 /**
- * same-game over MCP Streamable HTTP: stateful sessions (one McpServer per session, routed by the
- * Mcp-Session-Id header), guarded in front of the SDK transport by — in order — Host/Origin checks on
- * loopback (DNS rebinding), bearer tokens, the session lookup, the per-session rate, the body limit and
- * the session cap. Every refusal is a JSON-RPC error body with the HTTP status that names it.
+ * same-game over MCP Streamable HTTP, as one replica of any number on one record: sessions (routed by the
+ * Mcp-Session-Id header) live in the record, so any replica serves any request — one that has never seen
+ * an id rebuilds the session from its row. Guarded in front of the SDK transport by — in order — Host/Origin
+ * checks on loopback (DNS rebinding), bearer tokens, the in-flight bound, the body limit, the session row
+ * (with its shared rate bucket) and the session caps. Every refusal is a JSON-RPC error body with the HTTP
+ * status that names it.
  */
 export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions): Promise<RunningHttpServer> {
   const loopback = isLoopbackHost(options.host);
@@ -43,7 +47,11 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const allowedOrigins = [...new Set([...localhostAllowedOrigins(), bound.toLowerCase()])];
   const bearer = options.tokens.length > 0 ? new BearerTokens(options.tokens) : null;
   const sessions = new HttpSessions(options);
+  const store = deps.store;
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
+  const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
+  /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
+  const rebuilding = new Map<string, Promise<HttpSession>>();
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -85,21 +93,45 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
   }
 
-  /** Takes `count` messages from the session's rate; a refusal is answered here. */
-  function takeRate(session: HttpSession, res: ServerResponse, count: number, post: boolean): boolean {
-    const rate = session.rate.take(Date.now(), count);
-    if (rate.ok) return true;
+  /**
+   * The request's session row, with `count` messages taken from its shared bucket; a refusal (unknown,
+   * ended, expired or another principal's id: 404; an empty bucket: 429) is answered here.
+   */
+  async function touch(
+    id: string,
+    principal: string,
+    res: ServerResponse,
+    count: number,
+    post: boolean,
+  ): Promise<{ initialize_params: string } | null> {
+    const now = Date.now();
+    const row = store.touchHttpSession(
+      id,
+      principal,
+      { now, liveSince: now - options.idleTimeoutMs },
+      { messages: count, ratePerSecond: options.rateLimitPerSecond },
+    );
+    if (!row) {
+      // Ended by DELETE on another replica, or expired: this replica's instance goes too.
+      await sessions.drop(id);
+      sendJsonError(res, 404, "Session not found: it ended or expired; start a new one with initialize.", {
+        code: SESSION_NOT_FOUND,
+      });
+      return null;
+    }
+    if (row.taken) return row;
+    const retry = retryAfterSeconds(row.tokens, count, options.rateLimitPerSecond);
     sendJsonError(
       res,
       429,
-      `Too many requests: this session may send ${options.rateLimitPerSecond} JSON-RPC messages per second (--rate-limit); this request holds ${count}; retry after ${rate.retryAfterSeconds} s.`,
-      { headers: { "retry-after": String(rate.retryAfterSeconds) }, closeConnection: post },
+      `Too many requests: this session may send ${options.rateLimitPerSecond} JSON-RPC messages per second (--rate-limit); this request holds ${count}; retry after ${retry} s.`,
+      { headers: { "retry-after": String(retry) }, closeConnection: post },
     );
-    return false;
+    return null;
   }
 
-  async function openSession(principal: string, req: IncomingMessage, res: ServerResponse, parsed: unknown) {
-    const id = randomUUID();
+  /** A server and transport for one session id; `onclose` forgets the instance, never the row. */
+  async function instantiate(id: string, principal: string) {
     const server = createServer(deps, {
       transport: "http",
       principal,
@@ -113,16 +145,89 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       maxRequestBodySize: options.maxBodyBytes,
     });
     // Set before connect: the protocol chains its own onclose after this one.
-    transport.onclose = () => {
-      sessions.forget(id);
-      logInfo(`session ${id} closed (${sessions.size} open)`);
-    };
+    transport.onclose = () => sessions.forget(id);
     await server.connect(transport);
-    // Registered before the exchange so concurrent initializations count against the cap at once.
-    const session = sessions.add({ id, principal, server, transport }, Date.now());
+    return { server, transport };
+  }
+
+  /** This replica's instance of a session that is live in the record, rebuilt from its row if need be. */
+  function instanceOf(id: string, principal: string, initializeParams: string): Promise<HttpSession> {
+    const held = sessions.find(id, principal);
+    if (held) return Promise.resolve(held);
+    let pending = rebuilding.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const { server, transport } = await instantiate(id, principal);
+        await rebuildSession(transport, id, JSON.parse(initializeParams) as Record<string, unknown>);
+        logInfo(`session ${id} rebuilt from the record on this replica`);
+        return sessions.add({ id, principal, server, transport }, Date.now());
+      })().finally(() => rebuilding.delete(id));
+      rebuilding.set(id, pending);
+    }
+    return pending;
+  }
+
+  async function openSession(principal: string, req: IncomingMessage, res: ServerResponse, parsed: unknown) {
+    const id = randomUUID();
+    const params = ((parsed as { params?: Record<string, unknown> }).params ?? {}) as {
+      protocolVersion?: unknown;
+      clientInfo?: { name?: unknown; version?: unknown };
+    };
+    const now = Date.now();
+    // The row comes first, so concurrent initializations on every replica count against the caps at once.
+    const opened = store.openHttpSession(
+      {
+        id,
+        principal,
+        protocol_version: String(params.protocolVersion ?? ""),
+        initialize_params: JSON.stringify(params),
+        client_name: typeof params.clientInfo?.name === "string" ? params.clientInfo.name : null,
+        client_version: typeof params.clientInfo?.version === "string" ? params.clientInfo.version : null,
+        created_at: now,
+      },
+      {
+        maxSessions: options.maxSessions,
+        maxSessionsPerPrincipal: perPrincipal,
+        liveSince: now - options.idleTimeoutMs,
+        ratePerSecond: options.rateLimitPerSecond,
+      },
+    );
+    if (opened === "full") {
+      return sendJsonError(
+        res,
+        503,
+        `Too many sessions: ${options.maxSessions} are open (--max-sessions); end one with DELETE or retry later.`,
+        { headers: { "retry-after": "5" } },
+      );
+    }
+    if (opened === "principal-full") {
+      return sendJsonError(
+        res,
+        429,
+        `Too many sessions for this client: it holds ${perPrincipal} (--max-sessions-per-principal); end one with DELETE or retry later.`,
+        { headers: { "retry-after": "5" } },
+      );
+    }
+    const { server, transport } = await instantiate(id, principal);
+    const session = sessions.add({ id, principal, server, transport }, now);
     const status = await exchange(session, req, res, { parsed });
-    if (status === 200) logInfo(`session ${id} opened (${sessions.size} open)`);
-    else await transport.close();
+    if (status === 200) logInfo(`session ${id} opened (${sessions.size} held here)`);
+    else {
+      store.closeHttpSession(id, principal, Date.now());
+      await transport.close();
+    }
+  }
+
+  /** Readiness: a round trip to the record, and not draining. */
+  function ready(): { status: number; body: Record<string, unknown> } {
+    if (closing) return { status: 503, body: { ready: false, reason: "draining" } };
+    try {
+      const live = store.countLiveHttpSessions(Date.now() - options.idleTimeoutMs);
+      return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
+    } catch (error) {
+      logError("readiness: the record did not answer", error);
+      return { status: 503, body: { ready: false, database: (error as Error).message } };
+    }
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -134,23 +239,30 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       if (!origin.ok)
         return sendJsonError(res, 403, `Forbidden: ${origin.message}`, { closeConnection: true });
     }
-    if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
-      const health = JSON.stringify({
-        ok: !closing,
-        version: SERVER_VERSION,
-        sessions: sessions.size,
-        in_flight: inFlight,
-      });
+    if ((path === "/healthz" || path === "/readyz") && (req.method === "GET" || req.method === "HEAD")) {
+      // Liveness answers from memory; readiness asks the record (a load balancer routes on it).
+      const { status, body } =
+        path === "/readyz"
+          ? ready()
+          : {
+              status: closing ? 503 : 200,
+              body: { ok: !closing, version: SERVER_VERSION, sessions: sessions.size, in_flight: inFlight },
+            };
+      const text = JSON.stringify(body);
       // HEAD answers like GET (status and headers, Content-Length included), without the body.
-      res.writeHead(closing ? 503 : 200, {
+      res.writeHead(status, {
         "content-type": "application/json",
-        "content-length": Buffer.byteLength(health),
+        "content-length": Buffer.byteLength(text),
       });
-      res.end(req.method === "HEAD" ? undefined : health);
+      res.end(req.method === "HEAD" ? undefined : text);
       return;
     }
     if (path !== MCP_PATH) {
-      return sendJsonError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH} (and GET /healthz).`);
+      return sendJsonError(
+        res,
+        404,
+        `Not found: the MCP endpoint is ${MCP_PATH} (and GET /healthz, /readyz).`,
+      );
     }
     if (closing) {
       return sendJsonError(res, 503, "The server is shutting down; reconnect after it restarts.", {
@@ -177,30 +289,42 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         headers: { allow: "POST, GET, DELETE" },
       });
     }
+    if (inFlight >= maxInFlight) {
+      // Bounded work per replica: a refusal here was not processed, so any replica may take it again.
+      return sendJsonError(
+        res,
+        503,
+        `Busy: this replica has ${maxInFlight} requests in flight (--max-in-flight); retry shortly.`,
+        { headers: { "retry-after": "1" } },
+      );
+    }
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
-      const session = sessions.find(sessionId, principal);
-      if (!session) {
-        return sendJsonError(
-          res,
-          404,
-          "Session not found: it ended or expired; start a new one with initialize.",
-          {
-            code: SESSION_NOT_FOUND,
-          },
-        );
+      if (req.method === "DELETE") {
+        if (!(await touch(sessionId, principal, res, 1, false))) return;
+        store.closeHttpSession(sessionId, principal, Date.now());
+        const held = sessions.find(sessionId, principal);
+        if (held) await exchange(held, req, res, {});
+        else res.writeHead(200).end();
+        logInfo(`session ${sessionId} ended`);
+        return;
       }
       if (req.method !== "POST") {
-        if (!takeRate(session, res, 1, false)) return;
-        await exchange(session, req, res, {});
+        // A GET stream is served by the replica it lands on (see README, "Running as a shared service").
+        const row = await touch(sessionId, principal, res, 1, false);
+        if (!row) return;
+        await exchange(await instanceOf(sessionId, principal, row.initialize_params), req, res, {});
         return;
       }
       const body = await readBody(req, options.maxBodyBytes);
       if (body.tooLarge) return tooLarge(res, options.maxBodyBytes);
       // The limit counts JSON-RPC messages: a batch of 100 in one POST takes 100 (unparsable = 1; the
       // transport answers the parse error).
-      if (!takeRate(session, res, messageCount(body.text), true)) return;
-      await exchange(session, req, res, { text: body.text });
+      const row = await touch(sessionId, principal, res, messageCount(body.text), true);
+      if (!row) return;
+      await exchange(await instanceOf(sessionId, principal, row.initialize_params), req, res, {
+        text: body.text,
+      });
       return;
     }
     if (req.method !== "POST") {
@@ -219,22 +343,6 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         res,
         400,
         "Bad Request: Mcp-Session-Id header is required (only initialize opens a session).",
-      );
-    }
-    if (sessions.isFull) {
-      return sendJsonError(
-        res,
-        503,
-        `Too many sessions: ${options.maxSessions} are open (--max-sessions); end one with DELETE or retry later.`,
-        { headers: { "retry-after": "5" } },
-      );
-    }
-    if (sessions.countOf(principal) >= perPrincipal) {
-      return sendJsonError(
-        res,
-        429,
-        `Too many sessions for this client: it holds ${perPrincipal} (--max-sessions-per-principal); end one with DELETE or retry later.`,
-        { headers: { "retry-after": "5" } },
       );
     }
     await openSession(principal, req, res, parsed);

@@ -31,3 +31,12 @@ export class RequestRate {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / this.ratePerSecond)) };
   }
 }
+
+/**
+ * Whole seconds until a bucket holding `tokens` has `count` (capped at one second's worth, as `take`
+ * does): the Retry-After of a request the shared bucket in the record refused.
+ */
+export function retryAfterSeconds(tokens: number, count: number, ratePerSecond: number): number {
+  const wait = Math.min(count, ratePerSecond) - tokens;
+  return Math.max(1, Math.ceil(wait / ratePerSecond));
+}

@@ -60,3 +60,19 @@ export async function playOneShotTrials(
   }
   return run;
 }
+
+/** A real SDK client whose every request goes to the next replica of a set (see replicaFetch). */
+export async function connectReplicas(
+  fetchOverReplicas: import("@modelcontextprotocol/client").FetchLike,
+  options: { token?: string; name?: string } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
+  // The URL only names the path: replicaFetch picks the replica.
+  const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1:1/mcp"), {
+    requestInit: { headers },
+    fetch: fetchOverReplicas,
+  });
+  const client = new Client({ name: options.name ?? "replica-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}

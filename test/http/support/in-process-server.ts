@@ -1,5 +1,6 @@
 import { HTTP_DEFAULTS, type HttpServeOptions } from "../../../src/mcp/http/http-options.js";
 import { type RunningHttpServer, startHttpServer } from "../../../src/mcp/http/http-server.js";
+import { Store } from "../../../src/store/store.js";
 import { tempDeps } from "../../support/harness.js";
 
 export type InProcessServer = RunningHttpServer & {
@@ -10,8 +11,12 @@ export type InProcessServer = RunningHttpServer & {
 };
 
 /** The HTTP server in this process on a free loopback port, over a fresh temp record. */
-export async function startInProcess(overrides: Partial<HttpServeOptions> = {}): Promise<InProcessServer> {
-  const deps = tempDeps();
+export async function startInProcess(
+  overrides: Partial<HttpServeOptions> = {},
+  /** Another replica's deps: both servers then share its record, as replicas behind a proxy do. */
+  shared?: ReturnType<typeof tempDeps>,
+): Promise<InProcessServer> {
+  const deps = shared ? { ...shared, store: new Store(shared.dbPath), dispose: () => undefined } : tempDeps();
   const running = await startHttpServer(deps, {
     host: "127.0.0.1",
     port: 0,
@@ -31,7 +36,8 @@ export async function startInProcess(overrides: Partial<HttpServeOptions> = {}):
     deps,
     async stop() {
       await running.shutdown();
-      deps.dispose();
+      if (shared) deps.store.close();
+      else deps.dispose();
     },
   };
 }
