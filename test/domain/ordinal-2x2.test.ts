@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nashEquilibria } from "../../src/game-theory/equilibria.js";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import {
   type OrdinalGame,
@@ -10,6 +9,7 @@ import {
   robinsonGoforthGames,
 } from "../../src/domain/ordinal-2x2.js";
 import { resolveCatalogDir } from "../../src/domain/shipped-catalogs.js";
+import { nashEquilibria } from "../../src/game-theory/equilibria.js";
 import { packageRoot } from "../../src/package-root.js";
 
 // Issue 13: the family of the 144 strict ordinal 2×2 games, numbered as Robinson & Goforth (2005) number

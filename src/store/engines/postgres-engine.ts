@@ -39,6 +39,8 @@ export class PostgresEngine implements Engine {
   private readonly flag: Int32Array;
   private depth = 0;
   private closed = false;
+  /** The number of the last request posted (see call). */
+  private requests = 0;
 
   /** Connects (throwing a PostgresError when the server cannot be reached or refuses the login). */
   constructor(url: string, options: { readonly: boolean }) {
@@ -64,18 +66,39 @@ export class PostgresEngine implements Engine {
 
   private call(request: WorkerRequest): unknown {
     if (this.closed) throw new Error("The PostgreSQL record is closed.");
+    this.requests += 1;
+    const id = this.requests;
     Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(request);
+    this.port.postMessage({ ...request, id });
+    const deadline = Date.now() + REPLY_TIMEOUT_MS;
     if (Atomics.wait(this.flag, 0, 0, REPLY_TIMEOUT_MS) === "timed-out") {
       throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
     }
-    const reply = receiveMessageOnPort(this.port)?.message as WorkerReply | undefined;
-    if (reply === undefined) throw new Error("The PostgreSQL worker woke without a reply.");
+    const reply = this.awaitReply(id, deadline);
     if (!reply.ok) {
       const { message, code, detail, constraint } = reply.error;
       throw new PostgresError(message, code, detail, constraint);
     }
     return reply.result;
+  }
+
+  /**
+   * Takes the reply to request `id` off the port. Seen under heavy load: the flag can wake the main thread
+   * a moment before the posted reply is visible to receiveMessageOnPort, so an empty port is polled again
+   * (1 ms naps) rather than taken for a lost reply; and a late reply to a call that timed out earlier is
+   * dropped, never handed to the wrong call.
+   */
+  private awaitReply(id: number, deadline: number): WorkerReply {
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      const reply = receiveMessageOnPort(this.port)?.message as WorkerReply | undefined;
+      if (reply !== undefined && reply.id === id) return reply;
+      if (reply !== undefined) continue;
+      if (Date.now() > deadline) {
+        throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
+      }
+      Atomics.wait(nap, 0, 0, 1);
+    }
   }
 
   prepare(sql: string): Statement {

@@ -14,9 +14,13 @@ export type WorkerRequest =
   | { op: "end"; text: "COMMIT" | "ROLLBACK" }
   | { op: "close" };
 
-export type WorkerReply =
+/** A request as posted: `id` numbers it, so a reply is matched to the call that waits for it. */
+export type NumberedRequest = WorkerRequest & { id: number };
+
+export type WorkerReply = { id: number } & (
   | { ok: true; result: unknown }
-  | { ok: false; error: { message: string; code?: string; detail?: string; constraint?: string } };
+  | { ok: false; error: { message: string; code?: string; detail?: string; constraint?: string } }
+);
 
 export interface WorkerData {
   port: MessagePort;
@@ -119,13 +123,14 @@ export function postgresWorker(): void {
     }
   }
 
-  port.on("message", async (request: WorkerRequest) => {
+  port.on("message", async (request: NumberedRequest) => {
     let reply: WorkerReply;
     try {
-      reply = { ok: true, result: await handle(request) };
+      reply = { id: request.id, ok: true, result: await handle(request) };
     } catch (error) {
       const e = error as { message?: string; code?: string; detail?: string; constraint?: string };
       reply = {
+        id: request.id,
         ok: false,
         error: {
           message: String(e.message ?? error),
