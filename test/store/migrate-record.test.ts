@@ -133,6 +133,9 @@ describeOnPostgres("migrate-record", () => {
       model_calls: 0,
       prompts: 2,
       imported_counts: 1,
+      // One tally row per decided (cell, action) of the two decisions (migration 007), no HTTP session (009).
+      decision_tallies: 2,
+      http_sessions: 0,
     });
     expect(result.analyses_identical).toEqual(["robustness", "sensitivity", "repeated", "story-labels"]);
 
