@@ -10,20 +10,10 @@
 //   inversion of a cached table (one per type and remaining size) that covers all but a mass far below
 //   the 2⁻³² resolution of the uniforms. Cost T per replicate instead of S.
 import type { UniformSource } from "./fast-rng.js";
+import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
 
 /** Multinomial mode once it needs this many times fewer draws than drawing every cluster. */
 const COLLAPSE_GAIN = 4;
-
-/** Half-width of a binomial table in standard deviations (plus a constant for tiny n·p): outside it the mass is < 1e-30. */
-const WINDOW_SD = 12;
-const WINDOW_EXTRA = 16;
-
-/** Binomial(n, p) restricted to [lo, lo + cdf.length): inversion with a guide table, as binomial-sampler. */
-interface WindowedBinomial {
-  readonly lo: number;
-  readonly cdf: Float64Array;
-  readonly guide: Int32Array;
-}
 
 export interface MultiplicitySampler {
   readonly types: number;
@@ -33,7 +23,7 @@ export interface MultiplicitySampler {
   readonly typeOf: Int32Array;
   /** multinomial: conditional probability of type t given the types before it were drawn. */
   readonly conditional: Float64Array;
-  readonly tables: Map<number, WindowedBinomial>[];
+  readonly tables: Map<number, GuideTable>[];
 }
 
 /** `weights[t]` = how many clusters share type t (positive integers). */
@@ -88,7 +78,7 @@ export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSou
     let x = 0;
     if (p >= 1) x = remaining;
     else if (p > 0) {
-      const cache = sampler.tables[t] as Map<number, WindowedBinomial>;
+      const cache = sampler.tables[t] as Map<number, GuideTable>;
       let table = cache.get(remaining);
       if (table === undefined) {
         table = windowedBinomial(remaining, p);
@@ -107,7 +97,7 @@ export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSou
 }
 
 /** The guide-table sampler of Binomial(n, p) over the window around its mean that holds all but < 1e-30. */
-function windowedBinomial(n: number, p: number): WindowedBinomial {
+function windowedBinomial(n: number, p: number): GuideTable {
   const mean = n * p;
   const sd = Math.sqrt(n * p * (1 - p));
   const lo = Math.max(0, Math.floor(mean - WINDOW_SD * sd - WINDOW_EXTRA));
@@ -119,21 +109,5 @@ function windowedBinomial(n: number, p: number): WindowedBinomial {
   mass[mode - lo] = 1;
   for (let x = mode; x < hi; x++) mass[x + 1 - lo] = (mass[x - lo] as number) * ((n - x) / (x + 1)) * odds;
   for (let x = mode; x > lo; x--) mass[x - 1 - lo] = ((mass[x - lo] as number) * (x / (n - x + 1))) / odds;
-  let total = 0;
-  for (let i = 0; i < mass.length; i++) total += mass[i] as number;
-  const cdf = new Float64Array(mass.length);
-  let sum = 0;
-  for (let i = 0; i < mass.length; i++) {
-    sum += mass[i] as number;
-    cdf[i] = Math.min(1, sum / total);
-  }
-  cdf[mass.length - 1] = 1;
-  const slots = 4 * mass.length;
-  const guide = new Int32Array(slots);
-  let i = 0;
-  for (let j = 0; j < slots; j++) {
-    while ((cdf[i] as number) <= j / slots) i++;
-    guide[j] = i;
-  }
-  return { lo, cdf, guide };
+  return guideTable(lo, mass);
 }

@@ -3,6 +3,7 @@
 // exchangeable, so reassigning the pooled decisions (or whole sessions) to framings at random, keeping each
 // framing's size, draws from the null distribution of any statistic of the counts.
 import type { UniformSource } from "./fast-rng.js";
+import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
 import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
 import type { FillCell } from "./robustness-statistics.js";
 
@@ -154,17 +155,6 @@ function drawHypergeometric(pool: Pool, replicates: number, rng: UniformSource):
 /** Collapsed permutation once it needs this many times fewer draws than shuffling every decision. */
 const COLLAPSE_GAIN = 8;
 
-/** Half-width of a hypergeometric table in standard deviations, plus a constant: outside, mass < 1e-30. */
-const WINDOW_SD = 12;
-const WINDOW_EXTRA = 16;
-
-/** Hypergeometric(N, K, m) restricted to [lo, lo + cdf.length), inverted through a guide table. */
-interface WindowedHypergeometric {
-  readonly lo: number;
-  readonly cdf: Float64Array;
-  readonly guide: Int32Array;
-}
-
 /**
  * The same null distribution for single decisions of any number of framings and actions, without
  * shuffling (issue 15): reassigning N decisions at random with framing f keeping m_f of them makes the
@@ -180,7 +170,7 @@ function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: Uni
   const chosen = new Int32Array(k);
   for (let i = 0; i < total; i++)
     for (let a = 0; a < k; a++) chosen[a] = (chosen[a] as number) + (items[i * k + a] as number);
-  const cache = new Map<number, WindowedHypergeometric>();
+  const cache = new Map<number, GuideTable>();
   const side = total + 1;
   const out = perFraming.map(() => new Int32Array(replicates * k));
   const left = new Int32Array(k);
@@ -225,7 +215,7 @@ function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: Uni
   return out;
 }
 
-function windowedHypergeometric(N: number, K: number, m: number): WindowedHypergeometric {
+function windowedHypergeometric(N: number, K: number, m: number): GuideTable {
   const support = { lo: Math.max(0, m - (N - K)), hi: Math.min(m, K) };
   const mean = (m * K) / N;
   const sd = Math.sqrt(N > 1 ? (mean * (1 - K / N) * (N - m)) / (N - 1) : 0);
@@ -239,21 +229,5 @@ function windowedHypergeometric(N: number, K: number, m: number): WindowedHyperg
     mass[x + 1 - lo] = ((mass[x - lo] as number) * ((K - x) * (m - x))) / ((x + 1) * (N - K - m + x + 1));
   for (let x = mode; x > lo; x--)
     mass[x - 1 - lo] = ((mass[x - lo] as number) * (x * (N - K - m + x))) / ((K - x + 1) * (m - x + 1));
-  let sum = 0;
-  for (let i = 0; i < mass.length; i++) sum += mass[i] as number;
-  const cdf = new Float64Array(mass.length);
-  let running = 0;
-  for (let i = 0; i < mass.length; i++) {
-    running += mass[i] as number;
-    cdf[i] = Math.min(1, running / sum);
-  }
-  cdf[mass.length - 1] = 1;
-  const slots = 4 * mass.length;
-  const guide = new Int32Array(slots);
-  let i = 0;
-  for (let j = 0; j < slots; j++) {
-    while ((cdf[i] as number) <= j / slots) i++;
-    guide[j] = i;
-  }
-  return { lo, cdf, guide };
+  return guideTable(lo, mass);
 }
