@@ -10,6 +10,7 @@
 // Attempts and model calls are not written: no analysis reads them for one-shot play.
 import { randomBytes } from "node:crypto";
 import { createRng } from "../../src/domain/rng.js";
+import type { MatchRecord } from "../../src/store/records.js";
 import type { Store } from "../../src/store/store.js";
 
 export const SCALE_GAMES = ["harmony", "prisoners-dilemma", "snowdrift", "stag-hunt"] as const;
@@ -135,7 +136,7 @@ interface GeneratedDecision {
 function writeDecision(store: Store, d: GeneratedDecision): void {
   const id = randomBytes(16).toString("hex");
   const order = d.firstListed === "cooperate" ? ["cooperate", "defect"] : ["defect", "cooperate"];
-  store.insertMatch({
+  const match: MatchRecord = {
     id,
     study_id: null,
     trial_index: null,
@@ -159,21 +160,26 @@ function writeDecision(store: Store, d: GeneratedDecision): void {
     source: null,
     created_at: d.at,
     finished_at: d.at,
-  });
+  };
+  store.insertMatch(match);
   const opponent = d.opponentCooperates ? "cooperate" : "defect";
-  store.saveDecision({
-    match_id: id,
-    round: 1,
-    session_id: d.session,
-    raw_text: d.action,
-    action: d.action,
-    rationale: null,
-    tokens: 12,
-    opponent_action: opponent,
-    payoff: d.action === "cooperate" ? (d.opponentCooperates ? 3 : 0) : d.opponentCooperates ? 5 : 1,
-    opponent_payoff: d.action === "cooperate" ? (d.opponentCooperates ? 3 : 5) : d.opponentCooperates ? 0 : 1,
-    invalid_attempts: 0,
-    status: "decided",
-    decided_at: d.at,
-  });
+  store.saveDecision(
+    {
+      match_id: id,
+      round: 1,
+      session_id: d.session,
+      raw_text: d.action,
+      action: d.action,
+      rationale: null,
+      tokens: 12,
+      opponent_action: opponent,
+      payoff: d.action === "cooperate" ? (d.opponentCooperates ? 3 : 0) : d.opponentCooperates ? 5 : 1,
+      opponent_payoff:
+        d.action === "cooperate" ? (d.opponentCooperates ? 3 : 5) : d.opponentCooperates ? 0 : 1,
+      invalid_attempts: 0,
+      status: "decided",
+      decided_at: d.at,
+    },
+    match,
+  );
 }

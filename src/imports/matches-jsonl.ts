@@ -138,7 +138,7 @@ export function importMatches(deps: PlayDeps, matches: readonly ImportedMatch[],
       );
       deps.store.insertMatch(match);
       for (const [r, round] of imported.rounds.entries())
-        deps.store.saveDecision(importedDecision(match.id, r + 1, round, now));
+        deps.store.saveDecision(importedDecision(match.id, r + 1, round, now), match);
     }
     return matches.length;
   });

@@ -33,7 +33,7 @@ export function recordAgentMove(deps: PlayDeps, match: MatchRecord, pending: Dec
   const partner = match.partner_match_id === null ? undefined : deps.store.getMatch(match.partner_match_id);
   const theirs = partner && deps.store.getDecision(partner.id, pending.round);
   if (partner === undefined || theirs?.status !== "pending") {
-    deps.store.saveDecision(pending);
+    deps.store.saveDecision(pending, match);
     return pending;
   }
   resolveAgentRound(deps, { match, pending }, { match: partner, pending: theirs }, pending.decided_at);
@@ -78,13 +78,16 @@ function resolveAgentRound(deps: PlayDeps, a: SeatMove, b: SeatMove, at: string)
     const round = self.match.next_round;
     const own = self.pending?.action ?? null;
     const theirs = other.pending?.action ?? null;
-    deps.store.saveDecision({
-      ...(self.pending ?? forfeitedRow(self.match.id, round)),
-      opponent_action: theirs,
-      ...roundPayoffs(stage, own, theirs),
-      status: self.pending === null ? "forfeit" : own === null ? "void" : "decided",
-      decided_at: at,
-    });
+    deps.store.saveDecision(
+      {
+        ...(self.pending ?? forfeitedRow(self.match.id, round)),
+        opponent_action: theirs,
+        ...roundPayoffs(stage, own, theirs),
+        status: self.pending === null ? "forfeit" : own === null ? "void" : "decided",
+        decided_at: at,
+      },
+      self.match,
+    );
     deps.store.advanceMatch(self.match.id, round + 1, round >= self.match.rounds, at);
   }
 }

@@ -182,7 +182,7 @@ function decideRound(
     ...payoffs,
     status: input.action === null ? "void" : "decided",
   };
-  deps.store.saveDecision(decision);
+  deps.store.saveDecision(decision, match);
   const finished = input.round >= match.rounds;
   deps.store.advanceMatch(match.id, input.round + 1, finished, input.decided_at);
   const advanced: MatchRecord = {

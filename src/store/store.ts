@@ -417,11 +417,16 @@ export class Store {
   }
 
   /**
-   * Inserts or replaces the decision of one round (a pending agent-vs-agent round is completed later), and
-   * keeps `decision_tallies` equal to the decided rounds: the replaced row's action is taken out, the new
-   * one counted. The caller runs it inside its transaction, so both change together or not at all.
+   * Inserts or replaces the decision of one round of `match` (a pending agent-vs-agent round is completed
+   * later), and keeps `decision_tallies` equal to the decided rounds: the replaced row's action is taken
+   * out, the new one counted. The caller holds the match already (every caller has just read or written
+   * it), so only the replaced row is read here. The caller runs it inside its transaction, so both change
+   * together or not at all.
    */
-  saveDecision(decision: DecisionRecord): void {
+  saveDecision(decision: DecisionRecord, match: MatchRecord): void {
+    if (match.id !== decision.match_id) {
+      throw new Error(`saveDecision: decision of "${decision.match_id}" given with match "${match.id}".`);
+    }
     requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
     const before = this.stmt(
       "SELECT session_id, action, status FROM decisions WHERE match_id = ? AND round = ?",
@@ -432,16 +437,8 @@ export class Store {
       d: Pick<DecisionRecord, "action" | "status"> | undefined,
     ): d is { action: string; status: "decided" } =>
       d !== undefined && d.status === "decided" && d.action !== null;
-    if (counted(before) || counted(decision)) {
-      const match = this.stmt(
-        `SELECT player, game, variant, framing, coalesce(study_id, '') AS study_id, principal,
-                coalesce(source, '') AS source, CASE WHEN rounds = 1 THEN 1 ELSE 0 END AS one_shot, action_order
-         FROM matches WHERE id = ?`,
-      ).get(decision.match_id) as TallyMatchRow | undefined;
-      if (match !== undefined && counted(before)) this.tally(match, before.session_id, before.action, -1);
-      if (match !== undefined && counted(decision))
-        this.tally(match, decision.session_id, decision.action, 1);
-    }
+    if (counted(before)) this.tally(match, before.session_id, before.action, -1);
+    if (counted(decision)) this.tally(match, decision.session_id, decision.action, 1);
     this.stmt(
       `INSERT INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
@@ -464,8 +461,8 @@ export class Store {
   }
 
   /** Adds `delta` to the tally of one decided action of a match (see db/007_decision_tallies.sql). */
-  private tally(match: TallyMatchRow, session: string | null, action: string, delta: 1 | -1): void {
-    const order = JSON.parse(match.action_order) as string[];
+  private tally(match: MatchRecord, session: string | null, action: string, delta: 1 | -1): void {
+    const order = match.action_order;
     this.stmt(
       `INSERT INTO decision_tallies (player, session_id, game, variant, framing, study_id, principal, source,
          one_shot, order_position, action, count)
@@ -479,10 +476,11 @@ export class Store {
       game: match.game,
       variant: match.variant,
       framing: match.framing,
-      study_id: match.study_id,
+      // '' stands for no study and no source: the tallies' key has no NULLs (db/007).
+      study_id: match.study_id ?? "",
       principal: match.principal,
-      source: match.source,
-      one_shot: match.one_shot,
+      source: match.source ?? "",
+      one_shot: match.rounds === 1 ? 1 : 0,
       order_position: order.length !== 2 ? -1 : order[0] === action ? 0 : 1,
       action,
       delta,
@@ -759,19 +757,6 @@ export class Store {
        GROUP BY m.player ORDER BY m.player`,
     ).all(this.filterParams(filter)) as FirstListedRow[];
   }
-}
-
-/** The columns of a match that key its decisions' tallies. */
-interface TallyMatchRow {
-  player: string;
-  game: string;
-  variant: string;
-  framing: string;
-  study_id: string;
-  principal: string;
-  source: string;
-  one_shot: number;
-  action_order: string;
 }
 
 /** Per player: valid one-shot decisions of two-action games, and how many chose the first-listed action. */

@@ -81,19 +81,38 @@ describe("decision tallies", () => {
     });
     store.insertMatch(match("m1", "s1"));
     store.insertMatch(match("m2", "s1"));
-    store.saveDecision(decision("m1", "pending", "cooperate"));
+    store.saveDecision(decision("m1", "pending", "cooperate"), store.getMatch("m1") as MatchRecord);
     expect(store.cellActionCounts({})).toEqual([]);
-    store.saveDecision(decision("m1", "decided", "cooperate"));
-    store.saveDecision(decision("m2", "void", null));
+    store.saveDecision(decision("m1", "decided", "cooperate"), store.getMatch("m1") as MatchRecord);
+    store.saveDecision(decision("m2", "void", null), store.getMatch("m2") as MatchRecord);
     expect(store.cellActionCounts({}).map((r) => [r.action, r.count])).toEqual([["cooperate", 1]]);
     // A decided round replaced by another action: the old action is taken out.
-    store.saveDecision(decision("m1", "decided", "defect"));
+    store.saveDecision(decision("m1", "decided", "defect"), store.getMatch("m1") as MatchRecord);
     expect(store.cellActionCounts({}).map((r) => [r.action, r.count])).toEqual([["defect", 1]]);
     expect(store.oneShotCellCounts({}).map((r) => [r.session_id, r.action, r.count])).toEqual([
       ["s1", "defect", 1],
     ]);
     // The match listed defect first.
     expect(store.firstListedCounts({})).toEqual([{ player: "p", decisions: 1, first_listed: 1 }]);
+  });
+
+  it("refuse a decision given with another match's record (its cell would be tallied wrongly), writing nothing", () => {
+    store.saveSession({
+      id: "s1",
+      player: "p",
+      client_name: null,
+      client_version: null,
+      transport: "memory",
+      principal: "local",
+      started_at: at,
+    });
+    store.insertMatch(match("m1", "s1"));
+    store.insertMatch({ ...match("m2", "s1"), framing: "friend-sharing" });
+    expect(() =>
+      store.saveDecision(decision("m1", "decided", "cooperate"), store.getMatch("m2") as MatchRecord),
+    ).toThrow('decision of "m1" given with match "m2"');
+    expect(store.getDecision("m1", 1)).toBeUndefined();
+    expect(store.cellActionCounts({})).toEqual([]);
   });
 
   it("equal the decisions of a generated 10k record, and the analysis from them equals the per-session one", () => {

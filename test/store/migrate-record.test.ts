@@ -66,24 +66,27 @@ function writeSource(path: string): void {
         created_at: at,
       });
     }
-    store.saveDecision({
-      match_id: id,
-      round: 1,
-      session_id: "s1",
-      raw_text: action,
-      action,
-      rationale: "why: 'quoted' — ünïcode",
-      tokens: 24,
-      opponent_action: action === "defect" ? "cooperate" : "defect",
-      payoff: action === "defect" ? 5 : 0,
-      opponent_payoff: action === "defect" ? 0 : 5,
-      invalid_attempts: 1,
-      status: "decided",
-      decided_at: at,
-      prompt_hash: store.savePrompt(`prompt for ${id}`),
-      server_version: "0.1.0",
-      catalog_fingerprint: "f",
-    });
+    store.saveDecision(
+      {
+        match_id: id,
+        round: 1,
+        session_id: "s1",
+        raw_text: action,
+        action,
+        rationale: "why: 'quoted' — ünïcode",
+        tokens: 24,
+        opponent_action: action === "defect" ? "cooperate" : "defect",
+        payoff: action === "defect" ? 5 : 0,
+        opponent_payoff: action === "defect" ? 0 : 5,
+        invalid_attempts: 1,
+        status: "decided",
+        decided_at: at,
+        prompt_hash: store.savePrompt(`prompt for ${id}`),
+        server_version: "0.1.0",
+        catalog_fingerprint: "f",
+      },
+      store.getMatch(id) as MatchRecord,
+    );
   }
   store.importCounts(
     "paper",

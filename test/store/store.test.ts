@@ -132,21 +132,24 @@ describeEachEngine("Store", (engine) => {
     ];
     for (const [id, session, action] of plays) {
       store.insertMatch(oneShotMatch(id, "p", "business", session));
-      store.saveDecision({
-        match_id: id,
-        round: 1,
-        session_id: session,
-        raw_text: action ?? "??",
-        action,
-        rationale: null,
-        tokens: null,
-        opponent_action: "defect",
-        payoff: 0,
-        opponent_payoff: 0,
-        invalid_attempts: action ? 0 : 5,
-        status: action ? "decided" : "void",
-        decided_at: at,
-      });
+      store.saveDecision(
+        {
+          match_id: id,
+          round: 1,
+          session_id: session,
+          raw_text: action ?? "??",
+          action,
+          rationale: null,
+          tokens: null,
+          opponent_action: "defect",
+          payoff: 0,
+          opponent_payoff: 0,
+          invalid_attempts: action ? 0 : 5,
+          status: action ? "decided" : "void",
+          decided_at: at,
+        },
+        store.getMatch(id) as MatchRecord,
+      );
     }
     store.importCounts(
       "paper",
@@ -208,10 +211,13 @@ describeEachEngine("Store", (engine) => {
     expect(store.attemptTotals("m-a", 1)).toEqual({ invalid: 2, tokens: 7 });
     expect(store.attemptTotals("m-b", 1)).toEqual({ invalid: 0, tokens: null });
     for (const player of ["b", "é", "a", "B", "_x"]) {
-      store.saveDecision(decision(`m-${player}`, player === "a" ? "defect" : "cooperate"));
+      store.saveDecision(
+        decision(`m-${player}`, player === "a" ? "defect" : "cooperate"),
+        store.getMatch(`m-${player}`) as MatchRecord,
+      );
     }
     // Saving a round again replaces it whole (a pending agent-vs-agent round completed later).
-    store.saveDecision({ ...decision("m-b", "defect"), payoff: 0.1 });
+    store.saveDecision({ ...decision("m-b", "defect"), payoff: 0.1 }, store.getMatch("m-b") as MatchRecord);
     expect(store.getDecision("m-b", 1)).toMatchObject({ action: "defect", payoff: 0.1, tokens: 9 });
     expect(store.listMatches({}).map((m) => m.player)).toEqual(["B", "_x", "a", "b", "é"]);
     expect(store.cellActionCounts({ players: ["a", "b", "é"] })).toEqual([
