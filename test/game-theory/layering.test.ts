@@ -11,11 +11,14 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Every relative import of a folder's files that leaves the given folders, as "file → specifier". */
+/**
+ * Every relative import of a folder's files that leaves the given folders, as "file → specifier": static
+ * (`from "…"`) and dynamic (`import("…")`, as the lazily loaded verbs use) alike.
+ */
 function importsLeaving(folder: string, allowed: readonly string[], topLevel = false): string[] {
   const found: string[] = [];
   for (const file of sourceFiles(join(SRC, folder))) {
-    for (const [, spec] of readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)) {
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:from\s+|import\(\s*)"(\.[^"]+)"/g)) {
       const target = relative(SRC, join(file, "..", spec as string));
       const isTopLevel = !target.includes("/"); // src/usage-error.ts, src/package-root.ts, src/log.ts
       if (!(topLevel && isTopLevel) && !allowed.some((a) => target.startsWith(`${a}/`)))
