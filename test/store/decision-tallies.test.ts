@@ -10,6 +10,7 @@ import { robustnessAnalysis } from "../../src/analysis/robustness.js";
 import { cellsFromRows, oneShotCells } from "../../src/queries/one-shot-cells.js";
 import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
+import { oneShotMatch } from "../support/match-record.js";
 
 let dir: string;
 let store: Store;
@@ -23,31 +24,13 @@ afterEach(() => {
 });
 
 const at = "2026-12-01T00:00:00.000Z";
-const match = (id: string, session: string): MatchRecord => ({
-  id,
-  study_id: null,
-  trial_index: null,
-  player: "p",
-  session_id: session,
-  principal: "local",
-  game: "prisoners-dilemma",
-  variant: "base",
-  framing: "business",
-  style: "zero-shot",
-  action_order: ["defect", "cooperate"],
-  opponent: "agent",
-  opponent_params: {},
-  history_mode: "none",
-  reveal_horizon: false,
-  rounds: 1,
-  partner_match_id: null,
-  seed: "1",
-  status: "open",
-  next_round: 1,
-  source: null,
-  created_at: at,
-  finished_at: null,
-});
+const match = (id: string, session: string) =>
+  oneShotMatch(id, {
+    session_id: session,
+    action_order: ["defect", "cooperate"],
+    opponent: "agent",
+    created_at: at,
+  });
 const decision = (
   matchId: string,
   status: DecisionRecord["status"],

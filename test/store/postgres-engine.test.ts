@@ -1,40 +1,14 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
+import { oneShotMatch } from "../support/match-record.js";
 import { describeOnPostgres, freshPostgresDatabase, TEST_PG, type TestRecord } from "../support/postgres.js";
 
 const at = "2026-12-01T00:00:00.000Z";
 
-function match(id: string): MatchRecord {
-  return {
-    id,
-    study_id: null,
-    trial_index: null,
-    player: "p",
-    session_id: null,
-    principal: "local",
-    game: "prisoners-dilemma",
-    variant: "base",
-    framing: "business",
-    style: "zero-shot",
-    action_order: ["cooperate", "defect"],
-    opponent: "random",
-    opponent_params: {},
-    history_mode: "none",
-    reveal_horizon: false,
-    rounds: 1,
-    partner_match_id: null,
-    seed: "1",
-    status: "open",
-    next_round: 1,
-    source: null,
-    created_at: at,
-    finished_at: null,
-  };
-}
+const match = (id: string) => oneShotMatch(id, { created_at: at });
 
 describeOnPostgres("the PostgreSQL engine", () => {
   let record: TestRecord;

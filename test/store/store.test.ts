@@ -4,37 +4,13 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
 import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
+import { oneShotMatch } from "../support/match-record.js";
 import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
 
 const at = "2026-11-30T00:00:00.000Z";
 
-function oneShotMatch(id: string, player: string, framing: string, sessionId: string): MatchRecord {
-  return {
-    id,
-    study_id: null,
-    trial_index: null,
-    player,
-    session_id: sessionId,
-    principal: "local",
-    game: "prisoners-dilemma",
-    variant: "base",
-    framing,
-    style: "zero-shot",
-    action_order: ["cooperate", "defect"],
-    opponent: "random",
-    opponent_params: {},
-    history_mode: "none",
-    reveal_horizon: false,
-    rounds: 1,
-    partner_match_id: null,
-    seed: "1",
-    status: "open",
-    next_round: 1,
-    source: null,
-    created_at: at,
-    finished_at: null,
-  };
-}
+const matchOf = (id: string, player: string, framing: string, sessionId: string) =>
+  oneShotMatch(id, { player, framing, session_id: sessionId, created_at: at });
 
 const migrationFiles = (dir: string) =>
   readdirSync(dir)
@@ -103,7 +79,7 @@ describeEachEngine("Store", (engine) => {
       principal: "local",
       started_at: at,
     });
-    store.insertMatch(oneShotMatch("m1", player, "business", "s1"));
+    store.insertMatch(matchOf("m1", player, "business", "s1"));
     const match = store.getMatch("m1");
     expect(match?.player).toBe(player);
     expect(match?.action_order).toEqual(["cooperate", "defect"]);
@@ -131,7 +107,7 @@ describeEachEngine("Store", (engine) => {
       ["m5", "s2", null],
     ];
     for (const [id, session, action] of plays) {
-      store.insertMatch(oneShotMatch(id, "p", "business", session));
+      store.insertMatch(matchOf(id, "p", "business", session));
       store.saveDecision(
         {
           match_id: id,
@@ -192,7 +168,7 @@ describeEachEngine("Store", (engine) => {
     store.saveSession(session("s1", "p"));
     // Code-point order (SQLite's BINARY): "B" (66) < "_" (95) < "a" (97) < "b" (98) < "é" (233).
     for (const player of ["b", "é", "a", "B", "_x"])
-      store.insertMatch(oneShotMatch(`m-${player}`, player, "f", "s1"));
+      store.insertMatch(matchOf(`m-${player}`, player, "f", "s1"));
     const attempt = (match_id: string, action: string | null, tokens: number | null) =>
       store.insertAttempt({
         match_id,
@@ -271,7 +247,7 @@ describeEachEngine("Store", (engine) => {
       ["t3", "finished"],
     ] as const) {
       store.insertMatch({
-        ...oneShotMatch(id, "p", "f", "s1"),
+        ...matchOf(id, "p", "f", "s1"),
         study_id: "st",
         trial_index: Number(id[1]),
         status,
@@ -298,18 +274,18 @@ describeEachEngine("Store", (engine) => {
     store.saveSession(session("s1", "p"));
     expect(() =>
       store.transaction(() => {
-        store.insertMatch(oneShotMatch("m1", "p", "f", "s1"));
+        store.insertMatch(matchOf("m1", "p", "f", "s1"));
         throw new Error("the tool call failed after writing");
       }),
     ).toThrow(/failed after writing/);
     expect(store.getMatch("m1")).toBeUndefined();
     // A nested transaction that fails undoes only itself when the outer one catches it.
     store.transaction(() => {
-      store.insertMatch(oneShotMatch("m2", "p", "f", "s1"));
+      store.insertMatch(matchOf("m2", "p", "f", "s1"));
       expect(() =>
         store.transaction(() => {
-          store.insertMatch(oneShotMatch("m3", "p", "f", "s1"));
-          store.insertMatch(oneShotMatch("m3", "p", "f", "s1")); // duplicate key
+          store.insertMatch(matchOf("m3", "p", "f", "s1"));
+          store.insertMatch(matchOf("m3", "p", "f", "s1")); // duplicate key
         }),
       ).toThrow(/UNIQUE|unique/);
     });
