@@ -1,78 +1,13 @@
 #!/usr/bin/env node
-import { resolveCatalogDir } from "../domain/shipped-catalogs.js";
-import { keepStderrFailuresHarmless, logError } from "../log.js";
-import { printable } from "../queries/format.js";
-import { SERVER_VERSION } from "../server-version.js";
-import { UsageError } from "../usage-error.js";
-import { parseCommandArgs } from "./command.js";
-import { VERBS } from "./verbs.js";
+// The bin. A process starts at the speed of the files it reads: `serve`, `import` and `analyze` (what a host
+// starts per conversation and what a script runs per analysis) run from a bundle, one ES-module file with
+// every module they need (built by scripts/build-bundles.mjs), instead of some 230 modules read one by one.
+// Every other verb runs the unbundled CLI. This file imports nothing else of ours, so a process holds one
+// copy of the code, never a bundle's and dist/'s side by side.
 
-function overview(): string {
-  const lines = VERBS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
-  return [
-    "usage: same-game <command> [options] [--catalog DIR]   (same-game <command> --help for its options; same-game --version)",
-    "       --catalog DIR (or SAME_GAME_CATALOG): your own games (DIR/*.json, DIR/games/) and framings (DIR/framings/), or a shipped catalog by name (ordinal-2x2)",
-    "",
-    ...lines,
-  ].join("\n");
-}
+/** The verbs with a bundle: src/cli/bundles/VERB.ts, built to dist/bundle/VERB/VERB.js. */
+const BUNDLED_VERBS = ["serve", "import", "analyze"] as const;
 
-async function main(argv: string[]): Promise<number> {
-  const [verb, ...rest] = argv;
-  if (verb === "--version" || verb === "-V" || verb === "version") {
-    process.stdout.write(`same-game ${SERVER_VERSION}\n`);
-    return 0;
-  }
-  if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
-    process.stdout.write(`${overview()}\n`);
-    return verb === undefined ? 2 : 0;
-  }
-  const found = VERBS.find((c) => c.name === verb);
-  if (!found)
-    throw new UsageError(`Unknown command "${verb}"; commands: ${VERBS.map((c) => c.name).join(", ")}.`);
-  const command = await found.load();
-  if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(`usage: ${command.usage}\n\n${found.summary}\n`);
-    return 0;
-  }
-  await command.run(parseCommandArgs(command, withUserCatalog(rest)));
-  return 0;
-}
-
-/**
- * `--catalog DIR` (any verb): the user's own games and framings beside the shipped ones. It is handed on
- * as SAME_GAME_CATALOG, so the catalog loader and every process a verb starts (demo players) see it too.
- */
-function withUserCatalog(args: readonly string[]): string[] {
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--catalog" || arg.startsWith("--catalog=")) {
-      const dir = arg === "--catalog" ? args[++i] : arg.slice("--catalog=".length);
-      if (dir === undefined || dir === "" || dir.startsWith("--")) {
-        throw new UsageError("--catalog needs a folder of game (and framing) JSON files.");
-      }
-      process.env.SAME_GAME_CATALOG = resolveCatalogDir(dir);
-    } else {
-      rest.push(arg);
-    }
-  }
-  return rest;
-}
-
-keepStderrFailuresHarmless();
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      // One line, always: a newline or escape sequence inside a value is shown escaped.
-      process.stderr.write(`same-game: ${printable(error.message)}\n`);
-      process.exitCode = 2;
-    } else {
-      logError("internal failure", error);
-      process.exitCode = 1;
-    }
-  },
-);
+const verb = process.argv[2];
+const bundled = BUNDLED_VERBS.find((name) => name === verb);
+await import(bundled === undefined ? "./unbundled.js" : `../bundle/${bundled}/${bundled}.js`);

@@ -3,7 +3,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
-import { certificationKey, rememberCertification, rememberedCertification } from "./certification-cache.js";
+import {
+  type CatalogFileText,
+  certificationKey,
+  rememberCertification,
+  rememberedCertification,
+} from "./certification-cache.js";
 import { certifyFraming } from "./certify.js";
 import { type Framing, parseFramingFile } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf, parseGameFile } from "./game.js";
@@ -109,19 +114,25 @@ function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefi
     if (existsSync(join(userDir, "games"))) gameFiles.push(...readJsonFiles(join(userDir, "games")));
     if (existsSync(join(userDir, "framings"))) framingFiles.push(...readJsonFiles(join(userDir, "framings")));
   }
-  const games = uniqueIds(
-    gameFiles.map(({ json, name, source }) => withFileId(parseGameFile(json, source), name, source)),
-    "game",
-  );
-  const framingBases = uniqueIds(
-    framingFiles.map(({ json, name, source }) => withFileId(parseFramingFile(json, source), name, source)),
-    "framing",
-  );
-  const pairings: Pairing[] = [];
-  // A catalog with exactly this content already certified under this code is not certified again
-  // (certification-cache.ts says why and when it is).
-  const key = certificationKey({ games, framingBases });
+  // A catalog with exactly these files already loaded and certified under this code is neither validated
+  // nor certified again (certification-cache.ts says why and when it is).
+  const key = certificationKey({ games: gameFiles, framings: framingFiles });
   const remembered = rememberedCertification(key);
+  const games =
+    remembered?.games ??
+    uniqueIds(
+      gameFiles.map((file) => withFileId(parseGameFile(jsonOf(file), file.source), file.name, file.source)),
+      "game",
+    );
+  const framingBases =
+    remembered?.framingBases ??
+    uniqueIds(
+      framingFiles.map((file) =>
+        withFileId(parseFramingFile(jsonOf(file), file.source), file.name, file.source),
+      ),
+      "framing",
+    );
+  const pairings: Pairing[] = [];
   let certifiedPrompts = 0;
   for (const game of games) {
     for (const variant of variantsOf(game)) {
@@ -133,8 +144,9 @@ function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefi
       }
     }
   }
-  if (remembered === undefined) rememberCertification(key, certifiedPrompts);
-  else certifiedPrompts = remembered;
+  if (remembered === undefined)
+    rememberCertification(key, { games, framingBases, prompts: certifiedPrompts });
+  else certifiedPrompts = remembered.prompts;
   const framings = framingBases.flatMap((base) => {
     const shown = pairings.filter((pairing) => pairing.framing.presentation.framing === base.id);
     const ids = [...new Set(shown.map((pairing) => pairing.framing.id))];
@@ -282,23 +294,23 @@ function unknown(kind: string, id: string, valid: readonly string[]): never {
   throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
 }
 
-function readJsonFiles(
-  dir: string,
-  where = basename(dir),
-): { json: unknown; name: string; source: string }[] {
+function readJsonFiles(dir: string, where = basename(dir)): CatalogFileText[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json"))
     .sort()
-    .map((file) => {
-      const source = `${where}/${file}`;
-      let json: unknown;
-      try {
-        json = JSON.parse(readFileSync(join(dir, file), "utf8"));
-      } catch (error) {
-        throw new Error(`${source}: not valid JSON (${(error as Error).message}).`);
-      }
-      return { json, name: file.slice(0, -".json".length), source };
-    });
+    .map((file) => ({
+      source: `${where}/${file}`,
+      name: file.slice(0, -".json".length),
+      text: readFileSync(join(dir, file), "utf8"),
+    }));
+}
+
+function jsonOf(file: CatalogFileText): unknown {
+  try {
+    return JSON.parse(file.text);
+  } catch (error) {
+    throw new Error(`${file.source}: not valid JSON (${(error as Error).message}).`);
+  }
 }
 
 /** A file's id must be its file name, so a reviewer finds `business` in framings/business.json. */

@@ -1,0 +1,19 @@
+// One line per verb, for `same-game --help` and `same-game VERB --help`. Kept apart from the verbs' loaders
+// (verbs.ts) so that a bundle of one verb (src/cli/bundles/) carries its line without the other verbs' code.
+
+export const VERB_SUMMARIES = {
+  serve: "run the MCP server on stdio (what an MCP host launches), or on HTTP with --http",
+  import: "import published counts (CSV) or match transcripts (JSONL) into the record",
+  analyze:
+    "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated, story-labels)",
+  demo: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",
+  report: "write the record (or one study) as a self-contained HTML report with charts",
+  export:
+    "write the record as CSV or JSONL: decisions, matches (JSONL = the import format), attempts, studies",
+  study: "register a study design from a file, list the studies, show one's design and progress",
+  run: "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
+  "migrate-record":
+    "copy an SQLite record into PostgreSQL, verified by row counts and identical analysis output",
+} as const;
+
+export type VerbName = keyof typeof VERB_SUMMARIES;
