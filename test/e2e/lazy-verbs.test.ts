@@ -1,5 +1,6 @@
 // A verb loads only what it runs: vega, vega-lite (reports) and the MCP client and model SDKs (run, demo)
-// stay out of `--help`, `analyze` and `serve`, which is most of a cold start.
+// stay out of `--help`, `analyze` and `serve`, which is most of a cold start. `serve`, `import` and
+// `analyze` run from bundles (dist/bundle/): the probe counts what each bundle file it loads carries.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,6 +41,12 @@ describe("verbs load lazily", () => {
       expect(HEAVY.filter((p) => loaded.has(p))).toEqual([]);
     },
   );
+
+  it("the probe sees inside a bundle: serve's carries zod and the MCP server SDK, from dist/bundle/serve", () => {
+    const loaded = packagesLoadedBy(["serve", "--db", db]);
+    expect(loaded.has("zod")).toBe(true);
+    expect(loaded.has("@modelcontextprotocol/server")).toBe(true);
+  });
 
   it("the probe sees them when a verb does need them (report loads vega and vega-lite)", () => {
     const loaded = packagesLoadedBy(["report", "--db", db, "--out", join(dir, "r.html")]);
