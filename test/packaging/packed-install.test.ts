@@ -71,6 +71,10 @@ describe("the packed tarball installed into an empty folder", () => {
     for (const path of [
       "dist/cli/main.js",
       "dist/mcp/analysis-pool/analysis-worker.js",
+      "dist/bundle/serve/serve.js",
+      "dist/bundle/serve/analysis-worker.js",
+      "dist/bundle/import/import.js",
+      "dist/bundle/analyze/analyze.js",
       "games/prisoners-dilemma.json",
       "catalogs/ordinal-2x2/games/rg-111.json",
       "framings/business.json",
