@@ -50,7 +50,11 @@ function certifierCode() {
   const hash = createHash("sha256");
   for (const name of readdirSync(dir).sort()) {
     if (!/\.(js|ts)$/.test(name)) continue;
-    hash.update(name).update("\0").update(readFileSync(join(dir, name))).update("\0");
+    hash
+      .update(name)
+      .update("\0")
+      .update(readFileSync(join(dir, name)))
+      .update("\0");
   }
   return hash.digest("hex");
 }
