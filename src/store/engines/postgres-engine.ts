@@ -49,7 +49,8 @@ export class PostgresEngine implements Engine {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const pgPath = createRequire(import.meta.url).resolve("pg");
-    this.worker = new Worker(`(${postgresWorker.toString()})()`, {
+    // In a bundle (scripts/build-bundles.mjs) esbuild spells the function's require() calls __require().
+    this.worker = new Worker(`const __require = require;\n(${postgresWorker.toString()})()`, {
       eval: true,
       workerData: { port: port2, signal, pgPath, url, readonly: options.readonly },
       transferList: [port2],
