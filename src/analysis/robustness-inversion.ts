@@ -22,9 +22,10 @@
 // simulated as a binomial of n / deff decisions. (Sessions that span cells, and games with more actions,
 // keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
 import type { UniformSource } from "./fast-rng.js";
+import { SimulatedTails } from "./simulated-tails.js";
 
 export const INVERSION_METHOD =
-  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r, upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (1 when the permutation test does not reject at α); mid-p tails from 2,000 simulated records per candidate with common random numbers; Jeffreys-smoothed rates; sessions nested in cells by their design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
+  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); mid-p tails from 2,000 simulated records per candidate r (B when B is smaller) with common random numbers; Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
 
 /** Simulated records per candidate r (fewer when the analysis asks for fewer bootstrap replicates). */
 export const SIMULATIONS = 2000;
@@ -38,9 +39,9 @@ export interface InversionFraming {
 }
 
 const LN2 = Math.LN2;
-const EPS = 1e-12;
-/** Bisection steps on r: the interval ends to within 2⁻¹⁵ of their bracket. */
-const STEPS = 15;
+/** The interval ends are placed to within this much R, in at most this many tail evaluations each. */
+const TOLERANCE = 1e-4;
+const MAX_EVALUATIONS = 16;
 
 const entropy = (p: number): number => (p <= 0 || p >= 1 ? 0 : -p * Math.log(p) - (1 - p) * Math.log(1 - p));
 /** JSD of two Bernoulli distributions, in nats. */
@@ -65,17 +66,27 @@ export const smoothed = (x: number, n: number): number => (x + 0.5) / (n + 1);
 const logLikelihood = (x: number, n: number, q: number): number =>
   (x + 0.5) * Math.log(q) + (n - x + 0.5) * Math.log(1 - q);
 
-/** The rate b > a with JSD(a, b) = c nats (the largest rate below 1 when even that is closer). */
+/**
+ * The rate b > a with JSD(a, b) = c nats (the largest rate below 1 when even that is closer): Newton's
+ * method on b, ∂JSD/∂b = ½[logit b − logit((a + b)/2)] > 0, kept inside a shrinking bracket.
+ */
 function partnerAbove(a: number, c: number): number {
   let lo = a;
   let hi = 1 - 1e-12;
   if (bernoulliJsd(a, hi) <= c) return hi;
+  let b = Math.min(hi, a + Math.sqrt(8 * c * Math.max(a * (1 - a), 1e-6))); // JSD ≈ (b − a)²/(8a(1 − a))
   for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (bernoulliJsd(a, mid) < c) lo = mid;
-    else hi = mid;
+    const f = bernoulliJsd(a, b) - c;
+    if (Math.abs(f) < 1e-15) break;
+    if (f < 0) lo = b;
+    else hi = b;
+    const slope = (logit(b) - logit((a + b) / 2)) / 2;
+    let next = b - f / slope;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    if (Math.abs(next - b) < 1e-15) break;
+    b = next;
   }
-  return (lo + hi) / 2;
+  return b;
 }
 
 /** Golden-section search for the maximum of a unimodal f on [lo, hi]. */
@@ -87,7 +98,7 @@ function argmax(f: (a: number) => number, lo: number, hi: number): number {
   let d = a + g * (b - a);
   let fc = f(c);
   let fd = f(d);
-  for (let i = 0; i < 48; i++) {
+  for (let i = 0; i < 36; i++) {
     if (fc > fd) {
       b = d;
       d = c;
@@ -134,44 +145,101 @@ export function stretchedRates(
 /** The rates with R = r ≥ R(smoothed rates) on the logit path toward the pooled rate (t = 0 is invariance). */
 export function shrunkRates(rates: readonly number[], pooled: number, r: number): number[] {
   const centre = logit(pooled);
-  const at = (t: number): number[] => rates.map((p) => logistic(centre + t * (logit(p) - centre)));
+  const at = (p: number, t: number): number => logistic(centre + t * (logit(p) - centre));
+  // The path keeps the framings' order, so R along it is that of the two extremes.
+  const low = Math.min(...rates);
+  const high = Math.max(...rates);
+  const rAt = (t: number): number => 1 - bernoulliJsd(at(low, t), at(high, t)) / LN2;
   let lo = 0;
   let hi = 1;
-  for (let i = 0; i < 40 && robustnessOf(at(hi)) > r; i++) {
+  for (let i = 0; i < 40 && rAt(hi) > r; i++) {
     lo = hi;
     hi *= 2;
   }
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 44; i++) {
     const mid = (lo + hi) / 2;
-    if (robustnessOf(at(mid)) > r) lo = mid;
+    if (rAt(mid) > r) lo = mid;
     else hi = mid;
   }
-  return at((lo + hi) / 2);
+  const t = (lo + hi) / 2;
+  return rates.map((p) => at(p, t));
 }
 
-/** Binomial(n, q) CDF at 0..n. */
-function binomialCdf(n: number, q: number, out: Float64Array): void {
-  let logPmf = n * Math.log1p(-q);
-  const ratio = Math.log(q) - Math.log1p(-q);
-  let sum = 0;
-  for (let j = 0; j <= n; j++) {
-    sum += Math.exp(logPmf);
-    out[j] = sum;
-    logPmf += Math.log((n - j) / (j + 1)) + ratio;
+/**
+ * Where an increasing step function g crosses 0 on [a, b] (g(a) ≤ 0 < g(b)): the Illinois variant of
+ * regula falsi, which the nearly smooth tail probabilities let converge in a handful of evaluations,
+ * bisecting every fourth step so that a stalled side cannot hold it up. Returns the final bracket
+ * [lo, hi] with g(lo) ≤ 0 < g(hi), or [r, r] at an r where |g| is within `resolution`.
+ */
+function crossing(
+  g: (r: number) => number,
+  a: number,
+  b: number,
+  ga: number,
+  gb: number,
+  resolution: number,
+): [number, number] {
+  let lo = a;
+  let hi = b;
+  let gLo = ga;
+  let gHi = gb;
+  let side = 0;
+  for (let i = 0; i < MAX_EVALUATIONS && hi - lo > TOLERANCE; i++) {
+    let mid = lo - (gLo * (hi - lo)) / (gHi - gLo);
+    if (!(mid > lo + TOLERANCE / 4 && mid < hi - TOLERANCE / 4) || i % 4 === 3) mid = (lo + hi) / 2;
+    const gm = g(mid);
+    // Within one simulated record of the level: as close as the simulated tail can tell.
+    if (Math.abs(gm) <= resolution) return [mid, mid];
+    if (gm <= 0) {
+      lo = mid;
+      gLo = gm;
+      if (side === -1) gHi /= 2;
+      side = -1;
+    } else {
+      hi = mid;
+      gHi = gm;
+      if (side === 1) gLo /= 2;
+      side = 1;
+    }
   }
-  out[n] = 1;
+  return [lo, hi];
 }
 
-/** The smallest j with cdf[j] ≥ u: the inverse-CDF draw, monotone in q for a fixed u. */
-function inverse(cdf: Float64Array, n: number, u: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((cdf[mid] as number) >= u) hi = mid;
-    else lo = mid + 1;
+/** One evaluated point of a tail function. */
+interface Point {
+  readonly r: number;
+  readonly g: number;
+}
+
+/**
+ * Where g crosses 0 between `near` (the estimate, evaluated) and `far` (a bound whose sign is known),
+ * starting from a `guess` (the bootstrap's end): the guess, and if it falls on the near side points ever
+ * further out (doubling steps), narrow the bracket before `crossing` — far better than regula falsi from
+ * the bound, since the tail is sigmoid in r and nearly flat far from the end.
+ */
+function crossingFrom(
+  g: (r: number) => number,
+  near: Point,
+  far: Point,
+  guess: number,
+  resolution: number,
+): [number, number] {
+  let inner = near;
+  let outer = far;
+  let step = guess - near.r;
+  let r = guess;
+  while (step !== 0 && (r - inner.r) * (outer.r - r) > 0) {
+    const v = g(r);
+    if (v <= 0 === outer.g <= 0) {
+      outer = { r, g: v };
+      break;
+    }
+    inner = { r, g: v };
+    step *= 2;
+    r = inner.r + step;
   }
-  return lo;
+  const [a, b] = inner.r < outer.r ? [inner, outer] : [outer, inner];
+  return crossing(g, a.r, b.r, a.g, b.g, resolution);
 }
 
 /** The design effect of sessions nested in the framings: pooled between-session over binomial variance, ≥ 1. */
@@ -196,7 +264,8 @@ export function designEffect(framings: readonly InversionFraming[]): number {
 
 /**
  * The test-inversion interval of R (before attenuation) for one two-action game; `rejectsInvariance`
- * is the permutation test's verdict at α = 1 − confidence. A lower end of NaN: the test cannot place it
+ * is the permutation test's verdict at α = 1 − confidence; `guess`, where the search for each end starts
+ * (the bootstrap interval: close, and any value is safe). A lower end of NaN: the test cannot place it
  * (see below), and the caller keeps the bootstrap's.
  */
 export function invertRobustness(
@@ -205,6 +274,7 @@ export function invertRobustness(
   rejectsInvariance: boolean,
   simulations: number,
   rng: UniformSource,
+  guess: readonly [number, number],
 ): [number, number] {
   const alpha = 1 - confidence;
   const x = framings.map((f) => f.x);
@@ -213,31 +283,10 @@ export function invertRobustness(
   const deff = designEffect(framings);
   // Simulated framing sizes: the decisions a framing is worth once its sessions' correlation is counted.
   const size = n.map((m) => Math.max(1, Math.round(m / deff)));
-  const F = framings.length;
-  const uniforms = new Float64Array(simulations * F);
+  const uniforms = new Float64Array(simulations * framings.length);
   rng.fill(uniforms, uniforms.length);
-  const cdfs = size.map((m) => new Float64Array(m + 1));
-  const simulated = new Float64Array(F);
-
-  /** Mid-p tail probabilities P(R* ≥ R̂) and P(R* ≤ R̂) at the given true rates. */
-  const tails = (rates: readonly number[]): { above: number; below: number } => {
-    rates.forEach((q, f) => {
-      binomialCdf(size[f] as number, q, cdfs[f] as Float64Array);
-    });
-    let above = 0;
-    let below = 0;
-    for (let s = 0; s < simulations; s++) {
-      for (let f = 0; f < F; f++) {
-        const m = size[f] as number;
-        simulated[f] = inverse(cdfs[f] as Float64Array, m, uniforms[s * F + f] as number) / m;
-      }
-      const r = robustnessOf(simulated);
-      const weight = Math.abs(r - estimate) <= EPS ? 0.5 : 1;
-      if (r >= estimate - EPS) above += weight;
-      if (r <= estimate + EPS) below += weight;
-    }
-    return { above: above / simulations, below: below / simulations };
-  };
+  const simulated = new SimulatedTails(size, (1 - estimate) * LN2, uniforms, simulations);
+  const tails = (rates: readonly number[]) => simulated.at(rates);
 
   const rates = framings.map((f) => smoothed(f.x, f.n));
   const pooled = smoothed(
@@ -245,20 +294,17 @@ export function invertRobustness(
     n.reduce((s, v) => s + v, 0),
   );
   const target = alpha / 2;
+  const resolution = 0.5 / simulations;
   // Lower end: P_r(R* ≥ R̂) grows with r; the largest r in [0, R̂] where it is still ≤ α/2. When even
   // r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
   // r, R = 1 included) the test cannot place the end, and NaN says so.
   const aboveAt = (r: number): number => tails(stretchedRates(x, n, rates, r)).above;
   let lower = Number.NaN;
-  if (aboveAt(estimate) > target) {
-    let lo = 0;
-    let hi = estimate;
-    for (let i = 0; i < STEPS; i++) {
-      const mid = (lo + hi) / 2;
-      if (aboveAt(mid) <= target) lo = mid;
-      else hi = mid;
-    }
-    lower = lo;
+  const atEstimate = aboveAt(estimate) - target;
+  if (atEstimate > 0) {
+    // At r = 0 the extremes are 0 and 1, so no simulated record reaches R̂ > 0: g(0) = −α/2.
+    const g = (r: number): number => aboveAt(r) - target;
+    [lower] = crossingFrom(g, { r: estimate, g: atEstimate }, { r: 0, g: -target }, guess[0], resolution);
   }
   // Upper end: P_r(R* ≤ R̂) falls as r grows; the smallest r in [R̂, 1] where it is ≤ α/2.
   let upper = 1;
@@ -266,17 +312,13 @@ export function invertRobustness(
     const belowAt = (r: number): number => tails(shrunkRates(rates, pooled, r)).below;
     // The permutation test rejected R = 1 at α; when the tail at (nearly) R = 1 is still above α/2, the
     // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
-    const level = belowAt(1) > target ? alpha : target;
-    upper = estimate;
-    if (belowAt(estimate) > level) {
-      let lo = estimate;
-      let hi = 1;
-      for (let i = 0; i < STEPS; i++) {
-        const mid = (lo + hi) / 2;
-        if (belowAt(mid) <= level) hi = mid;
-        else lo = mid;
-      }
-      upper = hi;
+    const atOne = belowAt(1);
+    const level = atOne > target ? alpha : target;
+    const g = (r: number): number => level - belowAt(r);
+    const near = { r: estimate, g: g(estimate) };
+    if (near.g > 0) upper = estimate;
+    else if (level - atOne > 0) {
+      upper = crossingFrom(g, near, { r: 1, g: level - atOne }, Math.min(guess[1], 1), resolution)[1];
     }
   }
   return [Number.isNaN(lower) ? lower : Math.min(lower, estimate), Math.max(upper, estimate)];

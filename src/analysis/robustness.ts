@@ -179,8 +179,11 @@ export function robustnessAnalysis(
     );
     const rng = createBootstrapRng(`${seed}:inversion:${u.player}:${u.game}:${target.framings.length}`);
     const rejects = inference.pValue <= 1 - confidence;
-    const [lo, hi] = invertRobustness(framings, confidence, rejects, Math.min(SIMULATIONS, bootstrap), rng);
     const attenuate = (r: number): number => 1 - attenuation * (1 - r);
+    const unattenuate = (r: number): number => 1 - (1 - r) / attenuation;
+    const guess = [unattenuate(inference.ci[0]), unattenuate(inference.ci[1])] as const;
+    const simulations = Math.min(SIMULATIONS, bootstrap);
+    const [lo, hi] = invertRobustness(framings, confidence, rejects, simulations, rng, guess);
     const lower = Number.isNaN(lo) ? Math.min(inference.ci[0], inference.estimate) : attenuate(lo);
     return [Math.min(lower, attenuate(hi)), attenuate(hi)];
   };

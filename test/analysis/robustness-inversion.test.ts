@@ -44,7 +44,7 @@ describe("the test-inversion interval of R (two actions)", () => {
   const n = [30, 30];
   const framings = x.map((c, f) => ({ x: c, n: n[f] as number }));
   const estimate = robustnessOf([0.1, 0.4]);
-  const [lower, upper] = invertRobustness(framings, 0.95, true, 2000, createBootstrapRng(1));
+  const [lower, upper] = invertRobustness(framings, 0.95, true, 2000, createBootstrapRng(1), [0.8, 0.99]);
 
   it("starts from the plug-in R", () => {
     expect(estimate).toBeCloseTo(0.90869, 4);
@@ -71,7 +71,7 @@ describe("the test-inversion interval of R (two actions)", () => {
   });
 
   it("reaches R = 1 exactly when the permutation test does not reject invariance", () => {
-    const [lo, hi] = invertRobustness(framings, 0.95, false, 2000, createBootstrapRng(1));
+    const [lo, hi] = invertRobustness(framings, 0.95, false, 2000, createBootstrapRng(1), [0.8, 0.99]);
     expect(hi).toBe(1);
     expect(lo).toBe(lower);
   });
