@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness.js";
 import {
   designEffect,
   invertRobustness,
@@ -95,5 +96,40 @@ describe("the test-inversion interval of R (two actions)", () => {
     // Sessions as alike as binomial draws can be never make the effect below 1.
     const even = [5, 5, 5, 5].map((c) => ({ x: c, n: 10, weight: 1 }));
     expect(designEffect([{ x: 20, n: 40, sessions: even }])).toBe(1);
+  });
+});
+
+describe("robustnessAnalysis and the inversion interval", () => {
+  const cell = (framing: string, cooperate: number, defect: number) => ({
+    player: "m",
+    game: "pd",
+    framing,
+    counts: { cooperate, defect },
+  });
+  const cells = [cell("a", 3, 27), cell("b", 12, 18)];
+  const options = { cooperativeAction: { pd: "cooperate" }, bootstrap: 2000, seed: 5 };
+
+  it("reports the test-inversion interval for a two-action game, attenuated like R", () => {
+    const result = robustnessAnalysis(cells, options);
+    const game = result.games[0];
+    const rng = createBootstrapRng("5:inversion:m:pd:2");
+    const [lo, hi] = invertRobustness(
+      [
+        { x: 3, n: 30 },
+        { x: 12, n: 30 },
+      ],
+      0.95,
+      (game?.invariance.p_value ?? 1) <= 0.05,
+      2000,
+      rng,
+      [0.8, 0.99],
+    );
+    // The search starts elsewhere (at the bootstrap's ends), so the ends agree to its tolerance.
+    expect(game?.R.ci[0]).toBeCloseTo(lo, 2);
+    expect(game?.R.ci[1]).toBeCloseTo(hi, 2);
+    expect(result.interval_method).toMatch(/^R and R2 of a two-action game .*: test inversion/);
+    const halved = robustnessAnalysis(cells, { ...options, attenuation: 0.5 }).games[0];
+    expect(halved?.R.ci[0]).toBeCloseTo(1 - 0.5 * (1 - (game?.R.ci[0] ?? 0)), 9);
+    expect(halved?.R.ci[1]).toBeCloseTo(1 - 0.5 * (1 - (game?.R.ci[1] ?? 0)), 9);
   });
 });
