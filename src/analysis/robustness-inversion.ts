@@ -39,7 +39,7 @@ export interface InversionFraming {
 }
 
 const LN2 = Math.LN2;
-/** The interval ends are placed to within this much R, in at most this many tail evaluations each. */
+/** The interval ends are placed to within this much D = √(1 − R), in at most this many tail evaluations each. */
 const TOLERANCE = 1e-4;
 const MAX_EVALUATIONS = 16;
 
@@ -184,7 +184,10 @@ function crossing(
   let gLo = ga;
   let gHi = gb;
   let side = 0;
-  for (let i = 0; i < MAX_EVALUATIONS && hi - lo > TOLERANCE; i++) {
+  // Converged when the bracket is narrow on the scale D = √(1 − R), on which the tails move about
+  // linearly: near R = 1 a bracket of fixed width in R would be as wide as the whole interval.
+  const width = (): number => Math.sqrt(1 - lo) - Math.sqrt(1 - hi);
+  for (let i = 0; i < MAX_EVALUATIONS && width() > TOLERANCE; i++) {
     let mid = lo - (gLo * (hi - lo)) / (gHi - gLo);
     if (!(mid > lo + TOLERANCE / 4 && mid < hi - TOLERANCE / 4) || i % 4 === 3) mid = (lo + hi) / 2;
     const gm = g(mid);

@@ -121,6 +121,12 @@ export class SimulatedTails {
 
 /** Binomial(n, q) CDF at 0..n. */
 function binomialCdf(n: number, q: number, out: Float64Array): void {
+  if (q <= 0 || q >= 1) {
+    // A certain outcome (the logs below would give −∞ + ∞): every draw is 0, or every draw is n.
+    out.fill(q <= 0 ? 1 : 0);
+    out[n] = 1;
+    return;
+  }
   let logPmf = n * Math.log1p(-q);
   const ratio = Math.log(q) - Math.log1p(-q);
   let sum = 0;

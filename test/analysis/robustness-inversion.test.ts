@@ -9,6 +9,7 @@ import {
   smoothed,
   stretchedRates,
 } from "../../src/analysis/robustness-inversion.js";
+import { SimulatedTails } from "../../src/analysis/simulated-tails.js";
 
 /** Binomial(n, q) probabilities at 0..n. */
 function pmf(n: number, q: number): number[] {
@@ -131,5 +132,15 @@ describe("robustnessAnalysis and the inversion interval", () => {
     const halved = robustnessAnalysis(cells, { ...options, attenuation: 0.5 }).games[0];
     expect(halved?.R.ci[0]).toBeCloseTo(1 - 0.5 * (1 - (game?.R.ci[0] ?? 0)), 9);
     expect(halved?.R.ci[1]).toBeCloseTo(1 - 0.5 * (1 - (game?.R.ci[1] ?? 0)), 9);
+  });
+});
+
+describe("simulated tails", () => {
+  it("draws certain outcomes at rates 0 and 1 (every record ties R̂ = 0: mid-p ½ and ½)", () => {
+    const uniforms = new Float64Array(2 * 100).map((_, i) => (i + 0.5) / 200);
+    const tails = new SimulatedTails([30, 30], Math.LN2, uniforms, 100);
+    expect(tails.at([0, 1])).toEqual({ above: 0.5, below: 0.5 });
+    // At ½ and ½ no record is as far apart as 0 of 30 against 30 of 30.
+    expect(tails.at([0.5, 0.5])).toEqual({ above: 1, below: 0 });
   });
 });
