@@ -40,8 +40,10 @@ export interface InversionFraming {
 
 const LN2 = Math.LN2;
 /** The interval ends are placed to within this much D = √(1 − R), in at most this many tail evaluations each. */
-const TOLERANCE = 1e-4;
+const TOLERANCE = 5e-4;
 const MAX_EVALUATIONS = 16;
+/** Simulated records of the first, rough search for each end. */
+const COARSE = 250;
 
 const entropy = (p: number): number => (p <= 0 || p >= 1 ? 0 : -p * Math.log(p) - (1 - p) * Math.log(1 - p));
 /** JSD of two Bernoulli distributions, in nats. */
@@ -216,33 +218,62 @@ interface Point {
 
 /**
  * Where g crosses 0 between `near` (the estimate, evaluated) and `far` (a bound whose sign is known),
- * starting from a `guess` (the bootstrap's end): the guess, and if it falls on the near side points ever
- * further out (doubling steps), narrow the bracket before `crossing` — far better than regula falsi from
- * the bound, since the tail is sigmoid in r and nearly flat far from the end.
+ * starting at `start`: from there, steps of `spread` (doubling) toward `far` while g keeps near's sign,
+ * or toward `near` once it has far's, until the sign changes; then `crossing` on that narrow bracket —
+ * far fewer evaluations than regula falsi from the bounds, the tail being sigmoid in r and nearly flat
+ * far from the end.
  */
-function crossingFrom(
+function crossingAround(
   g: (r: number) => number,
   near: Point,
   far: Point,
-  guess: number,
+  start: number,
+  spread: number,
   resolution: number,
 ): [number, number] {
   let inner = near;
   let outer = far;
-  let step = guess - near.r;
-  let r = guess;
-  while (step !== 0 && (r - inner.r) * (outer.r - r) > 0) {
-    const v = g(r);
-    if (v <= 0 === outer.g <= 0) {
-      outer = { r, g: v };
-      break;
+  const between = (r: number): boolean => (r - inner.r) * (outer.r - r) > 0;
+  if (spread > 0 && between(start)) {
+    const first = { r: start, g: g(start) };
+    const outward = first.g <= 0 !== far.g <= 0; // still on near's side: the crossing is further out
+    if (outward) inner = first;
+    else outer = first;
+    let step = spread * Math.sign(far.r - near.r) * (outward ? 1 : -1);
+    for (let r = first.r + step; between(r); r = first.r + step) {
+      const v = g(r);
+      const point = { r, g: v };
+      if (v <= 0 === far.g <= 0) outer = point;
+      else inner = point;
+      if ((v <= 0 === far.g <= 0) === outward) break;
+      step *= 2;
     }
-    inner = { r, g: v };
-    step *= 2;
-    r = inner.r + step;
   }
   const [a, b] = inner.r < outer.r ? [inner, outer] : [outer, inner];
   return crossing(g, a.r, b.r, a.g, b.g, resolution);
+}
+
+/**
+ * The end of the interval on one side: first with the leading `COARSE` simulated records (cheap, from the
+ * bootstrap's end), then with all of them from there, in a bracket a few Monte Carlo errors wide.
+ */
+function intervalEnd(
+  tail: (r: number, records: number) => number,
+  near: Point,
+  far: Point,
+  guess: number,
+  simulations: number,
+  side: 0 | 1,
+): number {
+  const coarse = Math.min(COARSE, simulations);
+  const g1 = (r: number): number => tail(r, coarse);
+  const start = Math.min(1, Math.max(0, guess));
+  const nearCoarse = { r: near.r, g: g1(near.r) };
+  const rough = crossingAround(g1, nearCoarse, far, start, Math.abs(start - near.r), 1 / coarse);
+  if (coarse === simulations) return rough[side];
+  const first = (rough[0] + rough[1]) / 2;
+  const g = (r: number): number => tail(r, simulations);
+  return crossingAround(g, near, far, first, Math.abs(first - near.r) / 8, 1 / simulations)[side];
 }
 
 /** The design effect of sessions nested in the framings: pooled between-session over binomial variance, ≥ 1. */
@@ -289,7 +320,7 @@ export function invertRobustness(
   const uniforms = new Float64Array(simulations * framings.length);
   rng.fill(uniforms, uniforms.length);
   const simulated = new SimulatedTails(size, (1 - estimate) * LN2, uniforms, simulations);
-  const tails = (rates: readonly number[]) => simulated.at(rates);
+  const tails = (rates: readonly number[], records: number) => simulated.at(rates, records);
 
   const rates = framings.map((f) => smoothed(f.x, f.n));
   const pooled = smoothed(
@@ -297,31 +328,32 @@ export function invertRobustness(
     n.reduce((s, v) => s + v, 0),
   );
   const target = alpha / 2;
-  const resolution = 0.5 / simulations;
   // Lower end: P_r(R* ≥ R̂) grows with r; the largest r in [0, R̂] where it is still ≤ α/2. When even
   // r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
   // r, R = 1 included) the test cannot place the end, and NaN says so.
-  const aboveAt = (r: number): number => tails(stretchedRates(x, n, rates, r)).above;
+  const above = (r: number, records: number): number =>
+    tails(stretchedRates(x, n, rates, r), records).above - target;
   let lower = Number.NaN;
-  const atEstimate = aboveAt(estimate) - target;
+  const atEstimate = above(estimate, simulations);
   if (atEstimate > 0) {
     // At r = 0 the extremes are 0 and 1, so no simulated record reaches R̂ > 0: g(0) = −α/2.
-    const g = (r: number): number => aboveAt(r) - target;
-    [lower] = crossingFrom(g, { r: estimate, g: atEstimate }, { r: 0, g: -target }, guess[0], resolution);
+    const near = { r: estimate, g: atEstimate };
+    lower = intervalEnd(above, near, { r: 0, g: -target }, guess[0], simulations, 0);
   }
   // Upper end: P_r(R* ≤ R̂) falls as r grows; the smallest r in [R̂, 1] where it is ≤ α/2.
   let upper = 1;
   if (rejectsInvariance) {
-    const belowAt = (r: number): number => tails(shrunkRates(rates, pooled, r)).below;
+    const belowAt = (r: number, records: number): number =>
+      tails(shrunkRates(rates, pooled, r), records).below;
     // The permutation test rejected R = 1 at α; when the tail at (nearly) R = 1 is still above α/2, the
     // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
-    const atOne = belowAt(1);
+    const atOne = belowAt(1, simulations);
     const level = atOne > target ? alpha : target;
-    const g = (r: number): number => level - belowAt(r);
-    const near = { r: estimate, g: g(estimate) };
+    const below = (r: number, records: number): number => level - belowAt(r, records);
+    const near = { r: estimate, g: below(estimate, simulations) };
     if (near.g > 0) upper = estimate;
     else if (level - atOne > 0) {
-      upper = crossingFrom(g, near, { r: 1, g: level - atOne }, Math.min(guess[1], 1), resolution)[1];
+      upper = intervalEnd(below, near, { r: 1, g: level - atOne }, guess[1], simulations, 1);
     }
   }
   return [Number.isNaN(lower) ? lower : Math.min(lower, estimate), Math.max(upper, estimate)];

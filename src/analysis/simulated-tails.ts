@@ -78,8 +78,11 @@ export class SimulatedTails {
     return table;
   }
 
-  /** Mid-p P(R* ≥ R̂) and P(R* ≤ R̂) when framing f chooses the first action at rate `rates[f]`. */
-  at(rates: readonly number[]): { above: number; below: number } {
+  /**
+   * Mid-p P(R* ≥ R̂) and P(R* ≤ R̂) when framing f chooses the first action at rate `rates[f]`, over the
+   * first `records` simulated records (all by default).
+   */
+  at(rates: readonly number[], records = this.simulations): { above: number; below: number } {
     const { F, sizes, cdfs, guides, uniforms } = this;
     rates.forEach((q, f) => {
       binomialCdf(sizes[f] as number, q, cdfs[f] as Float64Array);
@@ -87,7 +90,7 @@ export class SimulatedTails {
     });
     let above = 0;
     let below = 0;
-    for (let s = 0; s < this.simulations; s++) {
+    for (let s = 0; s < records; s++) {
       // The framings with the lowest and highest simulated rate, compared exactly as x·m′ vs x′·m.
       let lowX = -1;
       let lowM = 1;
@@ -115,7 +118,7 @@ export class SimulatedTails {
         below += 0.5;
       } else below += 1;
     }
-    return { above: above / this.simulations, below: below / this.simulations };
+    return { above: above / records, below: below / records };
   }
 }
 
