@@ -154,8 +154,8 @@ function simulate(c: Case, rng: UniformSource): CountCell[] {
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 const rows: string[] = [
-  "| case | true R | R coverage | player R cov. | shift coverage | mean R̂ | mean R bias-corr. | rejects invariance |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  "| case | true R | R coverage | R misses (truth below / above) | player R cov. | shift coverage | mean R̂ | mean R bias-corr. | rejects invariance |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ];
 const started = Date.now();
 for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
@@ -164,6 +164,8 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
   const playerTruth = truths.reduce((s, r) => s + r, 0) / truths.length;
   const shiftTruth = (c.p[0]?.[1] ?? 0) - (c.p[0]?.[0] ?? 0);
   let covered = 0;
+  let missBelow = 0;
+  let missAbove = 0;
   let playerCovered = 0;
   let shiftCovered = 0;
   let plugIn = 0;
@@ -181,6 +183,8 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
     const inside = (x: number, [lo, hi]: readonly [number, number]): boolean =>
       lo <= x + 1e-12 && x <= hi + 1e-12;
     if (inside(truths[0] as number, game.R.ci)) covered++;
+    else if ((truths[0] as number) < game.R.ci[0]) missBelow++;
+    else missAbove++;
     if (inside(playerTruth, player.R.ci)) playerCovered++;
     if (game.shift && inside(shiftTruth, game.shift.ci)) shiftCovered++;
     plugIn += game.R.estimate;
@@ -191,6 +195,7 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
     c.name,
     (truths[0] as number).toFixed(4),
     pct(covered / STUDIES),
+    `${pct(missBelow / STUDIES)} / ${pct(missAbove / STUDIES)}`,
     c.p.length > 1 ? pct(playerCovered / STUDIES) : "—",
     pct(shiftCovered / STUDIES),
     (plugIn / STUDIES).toFixed(4),

@@ -14,7 +14,13 @@ import {
   type RobustnessInference,
   robustnessInference,
 } from "./robustness-interval.js";
-import { planRobustness, type ResamplingUnit } from "./robustness-plan.js";
+import {
+  INVERSION_METHOD,
+  type InversionFraming,
+  invertRobustness,
+  SIMULATIONS,
+} from "./robustness-inversion.js";
+import { type PlannedCell, planRobustness, type ResamplingUnit } from "./robustness-plan.js";
 import { StatisticsEvaluator } from "./robustness-statistics.js";
 
 export interface RobustnessOptions extends BootstrapOptions {
@@ -97,7 +103,7 @@ export interface RobustnessResult {
   readonly checks: readonly Check[];
 }
 
-const INTERVAL_METHOD = `R and R2: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
+const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells): ${INVERSION_METHOD}. R and R2 of other games and of players whose sessions span cells, and player and pooled R: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
@@ -148,18 +154,51 @@ export function robustnessAnalysis(
     bootstrap,
     replicates,
   );
-  const jointPlayers = new Set(joint.map((j) => j.player));
 
   // The null distribution: the same statistics on framing-permuted data, from a stream of its own.
   const permutationRng = createBootstrapRng(`${seed}:permutation`);
   const permuted = new Float64Array(layout.count * bootstrap);
   evaluator.evaluate(permutationFill(plan, permutationRng), bootstrap, permuted);
+  const jointPlayers = new Set(joint.map((j) => j.player));
+
+  // Game-level R of a two-action game whose cells resample on their own: the test-inversion interval.
+  const inverted = new Map<number, { unit: number; framings: readonly number[] }>();
+  plan.units.forEach((u, i) => {
+    const first = plan.cells[u.cells[0] as number] as PlannedCell;
+    if (first.actions.length !== 2 || jointPlayers.has(u.player)) return;
+    inverted.set(layout.unitR[i] as number, { unit: i, framings: u.cells.map((_, f) => f) });
+    if (layout.unitR2 !== layout.unitR)
+      inverted.set(layout.unitR2[i] as number, { unit: i, framings: [0, 1] });
+  });
+  const inversionInterval = (stat: number, inference: RobustnessInference): readonly [number, number] => {
+    const target = inverted.get(stat);
+    if (target === undefined) return inference.ci;
+    const u = plan.units[target.unit] as (typeof plan.units)[number];
+    const framings = target.framings.map((f) =>
+      inversionFraming(plan.cells[u.cells[f] as number] as PlannedCell),
+    );
+    const rng = createBootstrapRng(`${seed}:inversion:${u.player}:${u.game}:${target.framings.length}`);
+    const rejects = inference.pValue <= 1 - confidence;
+    const attenuate = (r: number): number => 1 - attenuation * (1 - r);
+    const unattenuate = (r: number): number => 1 - (1 - r) / attenuation;
+    const guess = [unattenuate(inference.ci[0]), unattenuate(inference.ci[1])] as const;
+    const simulations = Math.min(SIMULATIONS, bootstrap);
+    const [lo, hi] = invertRobustness(framings, confidence, rejects, simulations, rng, guess);
+    const lower = Number.isNaN(lo) ? Math.min(inference.ci[0], inference.estimate) : attenuate(lo);
+    return [Math.min(lower, attenuate(hi)), attenuate(hi)];
+  };
   const inferences = new Map<number, RobustnessInference>();
   const robustness = (stat: number): RobustnessInference => {
     let inference = inferences.get(stat);
     if (inference === undefined) {
       const rows = (a: Float64Array) => a.subarray(stat * bootstrap, (stat + 1) * bootstrap);
-      inference = robustnessInference(point[stat] as number, rows(replicates), rows(permuted), confidence);
+      const resampled = robustnessInference(
+        point[stat] as number,
+        rows(replicates),
+        rows(permuted),
+        confidence,
+      );
+      inference = { ...resampled, ci: inversionInterval(stat, resampled) };
       inferences.set(stat, inference);
     }
     return inference;
@@ -253,4 +292,18 @@ export function robustnessAnalysis(
     pooled,
     checks: robustnessChecks(core, size, options.expected),
   };
+}
+
+/** A two-action cell as the inversion sees it: first-action count, size and (nested) sessions. */
+function inversionFraming(pc: PlannedCell): InversionFraming {
+  const first = pc.actions[0] as ActionId;
+  const x = pc.cell.counts[first] ?? 0;
+  const clusters = pc.cell.clusters;
+  if (pc.unit !== "session" || clusters === undefined) return { x, n: pc.n };
+  const sessions = clusters.map((cluster, i) => ({
+    x: cluster[first] ?? 0,
+    n: Object.values(cluster).reduce((sum, c) => sum + c, 0),
+    weight: pc.cell.cluster_weights?.[i] ?? 1,
+  }));
+  return { x, n: pc.n, sessions: sessions.filter((s) => s.n > 0) };
 }

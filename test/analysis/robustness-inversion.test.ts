@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import {
+  designEffect,
+  invertRobustness,
+  robustnessOf,
+  shrunkRates,
+  smoothed,
+  stretchedRates,
+} from "../../src/analysis/robustness-inversion.js";
+import { SimulatedTails } from "../../src/analysis/simulated-tails.js";
+
+/** Binomial(n, q) probabilities at 0..n. */
+function pmf(n: number, q: number): number[] {
+  const out: number[] = [];
+  let choose = 1;
+  for (let j = 0; j <= n; j++) {
+    out.push(choose * q ** j * (1 - q) ** (n - j));
+    choose = (choose * (n - j)) / (j + 1);
+  }
+  return out;
+}
+
+/** Exact mid-p tails of R* for two framings of n at the given rates, by summing over all (n + 1)² records. */
+function exactTails(n: number, rates: readonly number[], estimate: number): { above: number; below: number } {
+  const [a, b] = rates.map((q) => pmf(n, q)) as [number[], number[]];
+  let above = 0;
+  let below = 0;
+  for (let i = 0; i <= n; i++) {
+    for (let j = 0; j <= n; j++) {
+      const p = (a[i] as number) * (b[j] as number);
+      const r = robustnessOf([i / n, j / n]);
+      const tie = Math.abs(r - estimate) <= 1e-12;
+      if (r >= estimate - 1e-12) above += tie ? p / 2 : p;
+      if (r <= estimate + 1e-12) below += tie ? p / 2 : p;
+    }
+  }
+  return { above, below };
+}
+
+describe("the test-inversion interval of R (two actions)", () => {
+  // 3 of 30 vs 12 of 30: rates .1 and .4, JSD = H(.25) − (H(.1) + H(.4))/2 = 0.56233 − (0.32508 + 0.67301)/2
+  // = 0.06329 nats, so R̂ = 1 − 0.06329/ln 2 = 0.90869.
+  const x = [3, 12];
+  const n = [30, 30];
+  const framings = x.map((c, f) => ({ x: c, n: n[f] as number }));
+  const estimate = robustnessOf([0.1, 0.4]);
+  const [lower, upper] = invertRobustness(framings, 0.95, true, 2000, createBootstrapRng(1), [0.8, 0.99]);
+
+  it("starts from the plug-in R", () => {
+    expect(estimate).toBeCloseTo(0.90869, 4);
+    expect(lower).toBeLessThan(estimate);
+    expect(upper).toBeGreaterThan(estimate);
+    expect(upper).toBeLessThan(1);
+  });
+
+  it("puts each end where the exact tail probability of the observed R is α/2", () => {
+    // Exact enumeration, independent of the simulated records the interval came from: at the lower end
+    // the restricted configuration makes R* ≥ R̂ a 2.5% event, at the upper end R* ≤ R̂ one. Tolerance:
+    // the Monte Carlo error of 2,000 records (SE 0.35 points) plus the 2⁻¹⁵ bisection grid.
+    const rates = x.map((c, f) => smoothed(c, n[f] as number));
+    const atLower = exactTails(30, stretchedRates(x, n, rates, lower), estimate);
+    expect(atLower.above).toBeGreaterThan(0.015);
+    expect(atLower.above).toBeLessThan(0.035);
+    const pooled = smoothed(15, 60);
+    const atUpper = exactTails(30, shrunkRates(rates, pooled, upper), estimate);
+    expect(atUpper.below).toBeGreaterThan(0.015);
+    expect(atUpper.below).toBeLessThan(0.035);
+    // And a wider end would not be an end: 0.02 further out the tails are well below α/2.
+    expect(exactTails(30, stretchedRates(x, n, rates, lower - 0.02), estimate).above).toBeLessThan(0.015);
+    expect(exactTails(30, shrunkRates(rates, pooled, upper + 0.02), estimate).below).toBeLessThan(0.015);
+  });
+
+  it("reaches R = 1 exactly when the permutation test does not reject invariance", () => {
+    const [lo, hi] = invertRobustness(framings, 0.95, false, 2000, createBootstrapRng(1), [0.8, 0.99]);
+    expect(hi).toBe(1);
+    expect(lo).toBe(lower);
+  });
+
+  it("configurations on both paths have the R they were asked for", () => {
+    const rates = [smoothed(3, 30), smoothed(12, 30), smoothed(7, 30)];
+    expect(robustnessOf(stretchedRates([3, 12, 7], [30, 30, 30], rates, 0.7))).toBeCloseTo(0.7, 9);
+    expect(robustnessOf(shrunkRates(rates, smoothed(22, 90), 0.97))).toBeCloseTo(0.97, 9);
+  });
+
+  it("counts sessions by their design effect", () => {
+    // Four sessions of 10 at 0, 10, 0, 10: rate ½, Σ(x − 10·½)² = 100, ×4/3 = 133.3 against the binomial
+    // 40·¼ = 10: deff 13.33. Independent decisions (no sessions) add nothing to either sum.
+    const sessions = [0, 10, 0, 10].map((c) => ({ x: c, n: 10, weight: 1 }));
+    expect(
+      designEffect([
+        { x: 20, n: 40, sessions },
+        { x: 3, n: 30 },
+      ]),
+    ).toBeCloseTo(400 / 30, 9);
+    // Sessions as alike as binomial draws can be never make the effect below 1.
+    const even = [5, 5, 5, 5].map((c) => ({ x: c, n: 10, weight: 1 }));
+    expect(designEffect([{ x: 20, n: 40, sessions: even }])).toBe(1);
+  });
+});
+
+describe("robustnessAnalysis and the inversion interval", () => {
+  const cell = (framing: string, cooperate: number, defect: number) => ({
+    player: "m",
+    game: "pd",
+    framing,
+    counts: { cooperate, defect },
+  });
+  const cells = [cell("a", 3, 27), cell("b", 12, 18)];
+  const options = { cooperativeAction: { pd: "cooperate" }, bootstrap: 2000, seed: 5 };
+
+  it("reports the test-inversion interval for a two-action game, attenuated like R", () => {
+    const result = robustnessAnalysis(cells, options);
+    const game = result.games[0];
+    const rng = createBootstrapRng("5:inversion:m:pd:2");
+    const [lo, hi] = invertRobustness(
+      [
+        { x: 3, n: 30 },
+        { x: 12, n: 30 },
+      ],
+      0.95,
+      (game?.invariance.p_value ?? 1) <= 0.05,
+      2000,
+      rng,
+      [0.8, 0.99],
+    );
+    // The search starts elsewhere (at the bootstrap's ends), so the ends agree to its tolerance.
+    expect(game?.R.ci[0]).toBeCloseTo(lo, 2);
+    expect(game?.R.ci[1]).toBeCloseTo(hi, 2);
+    expect(result.interval_method).toMatch(/^R and R2 of a two-action game .*: test inversion/);
+    const halved = robustnessAnalysis(cells, { ...options, attenuation: 0.5 }).games[0];
+    expect(halved?.R.ci[0]).toBeCloseTo(1 - 0.5 * (1 - (game?.R.ci[0] ?? 0)), 9);
+    expect(halved?.R.ci[1]).toBeCloseTo(1 - 0.5 * (1 - (game?.R.ci[1] ?? 0)), 9);
+  });
+});
+
+describe("simulated tails", () => {
+  it("draws certain outcomes at rates 0 and 1 (every record ties R̂ = 0: mid-p ½ and ½)", () => {
+    const uniforms = new Float64Array(2 * 100).map((_, i) => (i + 0.5) / 200);
+    const tails = new SimulatedTails([30, 30], Math.LN2, uniforms, 100);
+    expect(tails.at([0, 1])).toEqual({ above: 0.5, below: 0.5 });
+    // At ½ and ½ no record is as far apart as 0 of 30 against 30 of 30.
+    expect(tails.at([0.5, 0.5])).toEqual({ above: 1, below: 0 });
+  });
+});
