@@ -75,34 +75,73 @@ export function permutationFill(plan: RobustnessPlan, rng: UniformSource): FillC
   };
 }
 
-/** `replicates` random reassignments of the pool's items to framings (Fisher–Yates), summed per framing. */
+/**
+ * `replicates` random reassignments of the pool's items to framings (Fisher–Yates), summed per framing.
+ * The shuffle moves the items' counts themselves rather than their indices (the same permutation, so the
+ * same sums), two-action counts packed into one number; the last framing gets what the others left, and
+ * the uniforms of a block of replicates come from one `fill` (the same stream as one `next()` per swap).
+ */
 function drawPermutations(pool: Pool, replicates: number, rng: UniformSource): Int32Array[] {
   const { k, items, perFraming } = pool;
+  const F = perFraming.length;
   const total = perFraming.reduce((s, m) => s + m, 0);
-  const order = Int32Array.from({ length: total }, (_, i) => i);
   const out = perFraming.map(() => new Int32Array(replicates * k));
-  // The uniforms of one replicate's shuffle in one block: the same stream as one `next()` per swap.
-  const uniforms = new Float64Array(Math.max(0, total - 1));
-  for (let r = 0; r < replicates; r++) {
-    rng.fill(uniforms, total - 1);
-    for (let i = total - 1; i > 0; i--) {
-      const j = ((uniforms[total - 1 - i] as number) * (i + 1)) | 0;
-      const t = order[i] as number;
-      order[i] = order[j] as number;
-      order[j] = t;
-    }
-    let next = 0;
-    perFraming.forEach((m, f) => {
-      const target = out[f] as Int32Array;
-      for (let s = 0; s < m; s++) {
-        const row = (order[next++] as number) * k;
-        for (let a = 0; a < k; a++)
-          target[r * k + a] = (target[r * k + a] as number) + (items[row + a] as number);
+  const pooled = new Float64Array(k);
+  for (let i = 0; i < total; i++)
+    for (let a = 0; a < k; a++) pooled[a] = (pooled[a] as number) + (items[i * k + a] as number);
+  const swaps = Math.max(0, total - 1);
+  const perBlock = Math.max(1, Math.floor(BLOCK / Math.max(1, swaps)));
+  const uniforms = new Float64Array(perBlock * swaps);
+  const last = out[F - 1] as Int32Array;
+  const packed = k === 2 && (pooled[0] as number) + (pooled[1] as number) < PACK;
+  // Packed: c₀·PACK + c₁ adds up exactly (both sums < PACK, far below 2⁵³). Else item indices.
+  const values = new Float64Array(total);
+  for (let i = 0; i < total; i++)
+    values[i] = packed ? (items[2 * i] as number) * PACK + (items[2 * i + 1] as number) : i;
+  const left = new Float64Array(k);
+  for (let first = 0; first < replicates; first += perBlock) {
+    const count = Math.min(perBlock, replicates - first);
+    rng.fill(uniforms, count * swaps);
+    for (let b = 0; b < count; b++) {
+      const r = first + b;
+      const from = b * swaps + total - 1;
+      for (let i = total - 1; i > 0; i--) {
+        const j = ((uniforms[from - i] as number) * (i + 1)) | 0;
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
       }
-    });
+      let next = 0;
+      left.set(pooled);
+      for (let f = 0; f < F - 1; f++) {
+        const target = out[f] as Int32Array;
+        const end = next + (perFraming[f] as number);
+        if (packed) {
+          let sum = 0;
+          for (; next < end; next++) sum += values[next] as number;
+          const c0 = Math.floor(sum / PACK);
+          target[2 * r] = c0;
+          target[2 * r + 1] = sum - c0 * PACK;
+        } else {
+          for (; next < end; next++) {
+            const row = (values[next] as number) * k;
+            for (let a = 0; a < k; a++)
+              target[r * k + a] = (target[r * k + a] as number) + (items[row + a] as number);
+          }
+        }
+        for (let a = 0; a < k; a++) left[a] = (left[a] as number) - (target[r * k + a] as number);
+      }
+      for (let a = 0; a < k; a++) last[r * k + a] = left[a] as number;
+    }
   }
   return out;
 }
+
+/** Uniforms drawn per block (a block of replicates at a time). */
+const BLOCK = 1 << 16;
+
+/** Packing base of two-action counts in drawPermutations: 2²⁶. */
+const PACK = 67108864;
 
 /**
  * The same null distribution for the common case of two framings, two actions and single decisions,
