@@ -6,12 +6,18 @@ import { describe, expect, it } from "vitest";
 import { createCellResampler, drawCellReplicates } from "../../src/analysis/cell-resampling.js";
 import { drawMultiplicities, type MultiplicitySampler } from "../../src/analysis/cluster-multiplicities.js";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import {
+  binaryUnitJsd,
+  cellEntropies,
+  type EntropyTable,
+  entropyTable,
+  entropyTerm,
+  pairJsd,
+} from "../../src/analysis/divergence.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/fast-rng.js";
 import { permutationFill } from "../../src/analysis/invariance-permutation.js";
 import { drawJointReplicates, jointSessionPlayers } from "../../src/analysis/joint-session-resampling.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
 import { type PlannedCell, planRobustness } from "../../src/analysis/robustness-plan.js";
-import { StatisticsEvaluator } from "../../src/analysis/robustness-statistics.js";
 
 const COOPERATE = { pd: "cooperate", sh: "cooperate" } as const;
 const B = 3_000;
@@ -178,4 +184,114 @@ describe("fast resampling loops draw what the reference loops drew", () => {
     }
     expect(fast).toEqual(reference);
   });
+});
+
+/**
+ * Reference: the largest two-action JSD as computed before the one-pass kernel, from every framing's
+ * entropy row (`cellEntropies`): the framings with the lowest and highest share (first one on ties).
+ */
+function referenceMaxJsd(
+  counts: Int32Array[],
+  entropy: Float64Array[],
+  sizes: Int32Array[],
+  mixture: EntropyTable | null,
+): Float64Array {
+  const half = mixture === null ? -1 : mixture.m / 2;
+  return Float64Array.from({ length: B }, (_, r) => {
+    let lo = 0;
+    let hi = 0;
+    for (let f = 1; f < counts.length; f++) {
+      const x = (counts[f] as Int32Array)[2 * r] as number;
+      const n = (sizes[f] as Int32Array)[r] as number;
+      const share = (g: number) => [
+        (counts[g] as Int32Array)[2 * r] as number,
+        (sizes[g] as Int32Array)[r] as number,
+      ];
+      const [xLo, nLo] = share(lo) as [number, number];
+      const [xHi, nHi] = share(hi) as [number, number];
+      if (x * nLo < xLo * n) lo = f;
+      else if (x * nHi > xHi * n) hi = f;
+    }
+    const a = (counts[lo] as Int32Array)[2 * r] as number;
+    const b = (counts[hi] as Int32Array)[2 * r] as number;
+    const na = (sizes[lo] as Int32Array)[r] as number;
+    const nb = (sizes[hi] as Int32Array)[r] as number;
+    let hm: number;
+    if (mixture !== null && na === half && nb === half) hm = mixture.binary[a + b] as number;
+    else {
+      const share = (a / na + b / nb) / 2;
+      hm = entropyTerm(share) + entropyTerm(1 - share);
+    }
+    const h = ((entropy[lo] as Float64Array)[r] as number) + ((entropy[hi] as Float64Array)[r] as number);
+    return Math.min(Math.max(hm - h / 2, 0), Math.LN2);
+  });
+}
+
+describe("the one-pass two-action JSD kernel computes what the per-framing rows computed", () => {
+  for (const kind of ["fixed sizes", "session sizes"] as const) {
+    it(`largest and planned-pair JSD of 11 framings, ${kind}: equal to the last bit`, () => {
+      const rng = createBootstrapRng(kind);
+      const F = 11;
+      const n = 20;
+      // Framing f cooperates more as f grows; sizes n, or 10–30 around the table's n (session resampling).
+      const counts = Array.from({ length: F }, (_, f) => {
+        const row = new Int32Array(2 * B);
+        for (let r = 0; r < B; r++) {
+          const size = kind === "fixed sizes" ? n : 10 + ((rng.next() * 21) | 0);
+          const x = Math.min(size, (rng.next() * (size + 1) * (0.3 + f / 20)) | 0);
+          row[2 * r] = x;
+          row[2 * r + 1] = size - x;
+        }
+        return row;
+      });
+      const tables = counts.map(() => entropyTable(n));
+      const entropy = counts.map(() => new Float64Array(B));
+      const sizes = counts.map(() => new Int32Array(B));
+      counts.forEach((c, f) => {
+        cellEntropies(c, 2, tables[f] as EntropyTable, B, entropy[f] as Float64Array, sizes[f] as Int32Array);
+      });
+      const mixture = entropyTable(2 * n);
+      const planned = new Float64Array(B);
+      pairJsd(
+        counts[0] as Int32Array,
+        counts[1] as Int32Array,
+        entropy[0] as Float64Array,
+        entropy[1] as Float64Array,
+        sizes[0] as Int32Array,
+        sizes[1] as Int32Array,
+        2,
+        mixture,
+        B,
+        planned,
+      );
+      const fastMax = new Float64Array(B);
+      const fastPlanned = new Float64Array(B);
+      const sizes0 = new Int32Array(B);
+      const sizes1 = new Int32Array(B);
+      binaryUnitJsd(counts, tables, mixture, mixture, B, fastMax, fastPlanned, sizes0, sizes1);
+      expect(fastMax).toEqual(referenceMaxJsd(counts, entropy, sizes, mixture));
+      expect(fastPlanned).toEqual(planned);
+      expect(sizes0).toEqual(sizes[0]);
+      // The largest JSD is the largest over all 55 pairs (to rounding), and at least the planned pair's.
+      for (let r = 0; r < B; r += 97) {
+        let best = 0;
+        for (let f = 0; f < F; f++)
+          for (let g = f + 1; g < F; g++) {
+            const p = (c: Int32Array) => [
+              (c[2 * r] as number) / ((c[2 * r] as number) + (c[2 * r + 1] as number)),
+            ];
+            const [pf] = p(counts[f] as Int32Array) as [number];
+            const [pg] = p(counts[g] as Int32Array) as [number];
+            const m = (pf + pg) / 2;
+            const jsd =
+              entropyTerm(m) +
+              entropyTerm(1 - m) -
+              (entropyTerm(pf) + entropyTerm(1 - pf) + entropyTerm(pg) + entropyTerm(1 - pg)) / 2;
+            best = Math.max(best, jsd);
+          }
+        expect(fastMax[r]).toBeCloseTo(best, 12);
+        expect(fastMax[r] as number).toBeGreaterThanOrEqual((fastPlanned[r] as number) - 1e-12);
+      }
+    });
+  }
 });
