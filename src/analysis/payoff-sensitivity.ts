@@ -218,10 +218,11 @@ export function payoffSensitivityAnalysis(
     const resampled = observations.map((o) => ({ ...o }));
     for (let r = 0; r < bootstrap; r++) {
       let key = 0;
-      resampled.forEach((o, g) => {
+      for (let g = 0; g < resampled.length; g++) {
+        const o = resampled[g] as (typeof resampled)[number];
         o.cooperative = drawBinomial(samplers[g] as (typeof samplers)[number], rng);
         key = key * (o.n + 1) + o.cooperative;
-      });
+      }
       let lambda = fitted?.get(key);
       if (lambda === undefined) {
         lambda = fitPooledLambda(resampled) as number;

@@ -231,10 +231,9 @@ function sessionReplicates(
   });
   const sums = new Int32Array(2 * bootstrap);
   drawClusterSums(createMultiplicitySampler(typeWeights), Int32Array.from(table), 2, rng, bootstrap, sums);
-  return Float64Array.from(
-    { length: bootstrap },
-    (_, r) => (sums[2 * r] as number) / (sums[2 * r + 1] as number),
-  );
+  const rates = new Float64Array(bootstrap);
+  for (let r = 0; r < bootstrap; r++) rates[r] = (sums[2 * r] as number) / (sums[2 * r + 1] as number);
+  return rates;
 }
 
 /** The robustness analysis, or null with a note saying why it could not run (e.g. one framing only). */
