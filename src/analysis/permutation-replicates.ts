@@ -30,8 +30,11 @@ export interface PermutationJob {
 /** How long a worker may take to load its modules before this thread does the work itself. */
 const START_TIMEOUT_MS = 10_000;
 
-/** Below this many (player, game) × replicates a worker's start-up (~30 ms) outweighs the saving. */
-const WORKER_THRESHOLD = 100_000;
+/**
+ * Below this many (player, game) × replicates a worker's start-up (30–50 ms, loading its modules) outweighs
+ * the saving: the Table-3 analysis (12 units, B = 10⁴) takes under 30 ms in all and stays on one thread.
+ */
+const WORKER_THRESHOLD = 400_000;
 
 /** Computes the rows in the calling thread: the reference path, and the worker's own body. */
 export function permutationRows(job: PermutationJob, out: Float64Array): void {
