@@ -1,7 +1,7 @@
 import { type BinomialSampler, createBinomialSampler } from "./binomial-sampler.js";
 import {
   createMultiplicitySampler,
-  drawMultiplicities,
+  drawClusterSums,
   type MultiplicitySampler,
 } from "./cluster-multiplicities.js";
 import type { UniformSource } from "./fast-rng.js";
@@ -80,13 +80,6 @@ export function clusterTypes(pc: PlannedCell): { table: Int32Array; weights: num
   return { table, weights };
 }
 
-let multiplicityBlock = new Int32Array(0);
-
-function scratchMultiplicities(length: number): Int32Array {
-  if (multiplicityBlock.length < length) multiplicityBlock = new Int32Array(length);
-  return multiplicityBlock;
-}
-
 let uniformBlock = new Float64Array(0);
 
 /**
@@ -129,21 +122,8 @@ export function drawCellReplicates(
     case "multinomial":
       for (let r = 0; r < replicates; r++) drawMultinomial(resampler.sampler, rng, out, r * resampler.k);
       return;
-    case "sessions": {
-      const { k, table, multiplicities } = resampler;
-      const types = multiplicities.types;
-      const drawn = scratchMultiplicities(types);
-      out.fill(0, 0, replicates * k);
-      for (let r = 0; r < replicates; r++) {
-        drawMultiplicities(multiplicities, rng, drawn);
-        for (let t = 0; t < types; t++) {
-          const m = drawn[t] as number;
-          if (m === 0) continue;
-          for (let j = 0; j < k; j++)
-            out[r * k + j] = (out[r * k + j] as number) + m * (table[t * k + j] as number);
-        }
-      }
+    case "sessions":
+      drawClusterSums(resampler.multiplicities, resampler.table, resampler.k, rng, replicates, out);
       return;
-    }
   }
 }

@@ -111,3 +111,71 @@ function windowedBinomial(n: number, p: number): GuideTable {
   for (let x = mode; x > lo; x--) mass[x - 1 - lo] = ((mass[x - lo] as number) * (x / (n - x + 1))) / odds;
   return guideTable(lo, mass);
 }
+
+/** Uniforms drawn per block in `drawClusterSums` (a block of replicates at a time). */
+const SUM_BLOCK = 1 << 16;
+
+/**
+ * `replicates` draws of the summed counts of S clusters resampled with replacement: replicate r gets
+ * Σ_t m_t·table[t·k ..] at `out[r·k ..]` — exactly what `drawMultiplicities` followed by that sum gives,
+ * replicate for replicate. In direct mode each drawn cluster's counts are added as it is drawn, and the
+ * uniforms of a block of replicates come from one `fill` (the same stream, in the same order).
+ */
+export function drawClusterSums(
+  sampler: MultiplicitySampler,
+  table: Int32Array,
+  k: number,
+  rng: UniformSource,
+  replicates: number,
+  out: Int32Array,
+): void {
+  out.fill(0, 0, replicates * k);
+  const { types, clusters } = sampler;
+  if (sampler.mode === "direct") {
+    if (clusters === 0) return;
+    const { typeOf } = sampler;
+    const vectors = new Int32Array(clusters * k); // cluster s's counts: its type's row
+    for (let s = 0; s < clusters; s++) {
+      const row = (typeOf[s] as number) * k;
+      vectors.set(table.subarray(row, row + k), s * k);
+    }
+    const perBlock = Math.max(1, Math.floor(SUM_BLOCK / clusters));
+    if (uniformBlock.length < perBlock * clusters) uniformBlock = new Float64Array(perBlock * clusters);
+    const uniforms = uniformBlock;
+    for (let first = 0; first < replicates; first += perBlock) {
+      const count = Math.min(perBlock, replicates - first);
+      rng.fill(uniforms, count * clusters);
+      for (let i = 0; i < count; i++) {
+        const from = i * clusters;
+        const at = (first + i) * k;
+        if (k === 2) {
+          let a = 0;
+          let b = 0;
+          for (let s = 0; s < clusters; s++) {
+            const row = 2 * (((uniforms[from + s] as number) * clusters) | 0);
+            a += vectors[row] as number;
+            b += vectors[row + 1] as number;
+          }
+          out[at] = a;
+          out[at + 1] = b;
+        } else {
+          for (let s = 0; s < clusters; s++) {
+            const row = k * (((uniforms[from + s] as number) * clusters) | 0);
+            for (let j = 0; j < k; j++) out[at + j] = (out[at + j] as number) + (vectors[row + j] as number);
+          }
+        }
+      }
+    }
+    return;
+  }
+  const drawn = new Int32Array(types);
+  for (let r = 0; r < replicates; r++) {
+    drawMultiplicities(sampler, rng, drawn);
+    const at = r * k;
+    for (let t = 0; t < types; t++) {
+      const m = drawn[t] as number;
+      if (m === 0) continue;
+      for (let j = 0; j < k; j++) out[at + j] = (out[at + j] as number) + m * (table[t * k + j] as number);
+    }
+  }
+}

@@ -178,92 +178,99 @@ export function binaryPairJsd(
 }
 
 /**
- * Largest JSD over every pair of framings, for two actions: with p_f the share of action 0 in framing f,
- * JSD(p, q) grows as q moves away from p on either side, so the largest pair is always (min p, max p)
- * and one JSD per replicate replaces F(F − 1)/2 (issue 15). Shares are compared exactly, as integer
- * cross products. Entropies and sizes come from `cellEntropies`; `mixture` (the table over j/2n) is used
- * when both cells of the pair have n decisions.
+ * Entropy of a two-action replicate (x of n chose action 0) exactly as `cellEntropies` computes it: one
+ * lookup in `table` when n is the cell's usual size, else ln n − (x ln x + (n − x) ln(n − x))/n from the
+ * count tables (`countLogs` must cover n).
  */
-export function binaryMaxJsd(
+function binaryEntropy(x: number, n: number, table: EntropyTable): number {
+  return n !== table.m
+    ? (logOf[n] as number) - ((xLogX[x] as number) + (xLogX[n - x] as number)) / n
+    : (table.binary[x] as number);
+}
+
+/**
+ * Two actions, F ≥ 2 framings of one (player, game), in one pass over the replicates: the largest JSD over
+ * every pair of framings into `maxJsd` (the pair with the lowest and highest share of action 0, as
+ * `binaryMaxJsd`) and, when `plannedJsd` is given, the JSD of framings 0 and 1 (as `pairJsd`), with each
+ * replicate's sizes of framings 0 and 1 into `sizes0`/`sizes1`. The same numbers as `cellEntropies` +
+ * `binaryMaxJsd` + `pairJsd`, bit for bit (the same expressions in the same order), but only the (at most
+ * four) entropies a replicate needs are computed, not F, and no per-framing rows are written.
+ *
+ * Why the extremes: for Bernoulli shares p < q, with m = (p + q)/2,
+ * d/dq JSD(p, q) = ½[ln((1 − m)/m) − ln((1 − q)/q)] > 0, because m < q and ln((1 − t)/t) decreases in t;
+ * by symmetry JSD grows as q moves away from p on either side, so the largest pair is (min p, max p).
+ */
+export function binaryUnitJsd(
   counts: readonly Int32Array[],
-  entropy: readonly Float64Array[],
-  sizes: readonly Int32Array[],
+  tables: readonly EntropyTable[],
   mixture: EntropyTable | null,
+  plannedMixture: EntropyTable | null,
   B: number,
-  jsd: Float64Array,
+  maxJsd: Float64Array,
+  plannedJsd: Float64Array | null,
+  sizes0: Int32Array,
+  sizes1: Int32Array,
 ): void {
   const F = counts.length;
-  const half = mixture === null ? -1 : mixture.m / 2;
-  // Framing by framing over all replicates (one array at a time), keeping the extremes per replicate.
-  const scratch = extremesScratch(B);
-  const { lo, hi, xLo, nLo, xHi, nHi } = scratch;
-  const c0 = counts[0] as Int32Array;
-  const n0 = sizes[0] as Int32Array;
-  for (let r = 0; r < B; r++) {
-    lo[r] = 0;
-    hi[r] = 0;
-    xLo[r] = c0[2 * r] as number;
-    xHi[r] = c0[2 * r] as number;
-    nLo[r] = n0[r] as number;
-    nHi[r] = n0[r] as number;
-  }
-  for (let f = 1; f < F; f++) {
-    const cf = counts[f] as Int32Array;
-    const nf = sizes[f] as Int32Array;
+  let largest = 0;
+  for (let f = 0; f < F; f++) {
+    const c = counts[f] as Int32Array;
     for (let r = 0; r < B; r++) {
-      const x = cf[2 * r] as number;
-      const n = nf[r] as number;
-      if (x * (nLo[r] as number) < (xLo[r] as number) * n) {
-        lo[r] = f;
-        xLo[r] = x;
-        nLo[r] = n;
-      } else if (x * (nHi[r] as number) > (xHi[r] as number) * n) {
-        hi[r] = f;
-        xHi[r] = x;
-        nHi[r] = n;
-      }
+      const n = (c[2 * r] as number) + (c[2 * r + 1] as number);
+      if (n > largest) largest = n;
     }
   }
+  countLogs(largest);
+  const half = mixture === null ? -1 : mixture.m / 2;
+  const plannedHalf = plannedMixture === null ? -1 : plannedMixture.m / 2;
+  const c0 = counts[0] as Int32Array;
+  const c1 = counts[1] as Int32Array;
   for (let r = 0; r < B; r++) {
-    const a = xLo[r] as number;
-    const b = xHi[r] as number;
-    const na = nLo[r] as number;
-    const nb = nHi[r] as number;
+    const x0 = c0[2 * r] as number;
+    const n0 = x0 + (c0[2 * r + 1] as number);
+    let lo = 0;
+    let hi = 0;
+    let xLo = x0;
+    let nLo = n0;
+    let xHi = x0;
+    let nHi = n0;
+    for (let f = 1; f < F; f++) {
+      const cf = counts[f] as Int32Array;
+      const x = cf[2 * r] as number;
+      const n = x + (cf[2 * r + 1] as number);
+      if (x * nLo < xLo * n) {
+        lo = f;
+        xLo = x;
+        nLo = n;
+      } else if (x * nHi > xHi * n) {
+        hi = f;
+        xHi = x;
+        nHi = n;
+      }
+    }
     let hm: number;
-    if (mixture !== null && na === half && nb === half) hm = mixture.binary[a + b] as number;
+    if (mixture !== null && nLo === half && nHi === half) hm = mixture.binary[xLo + xHi] as number;
     else {
-      const share = (a / na + b / nb) / 2;
+      const share = (xLo / nLo + xHi / nHi) / 2;
       hm = entropyTerm(share) + entropyTerm(1 - share);
     }
     const h =
-      ((entropy[lo[r] as number] as Float64Array)[r] as number) +
-      ((entropy[hi[r] as number] as Float64Array)[r] as number);
-    jsd[r] = clampJsd(hm - h / 2);
+      binaryEntropy(xLo, nLo, tables[lo] as EntropyTable) +
+      binaryEntropy(xHi, nHi, tables[hi] as EntropyTable);
+    maxJsd[r] = clampJsd(hm - h / 2);
+
+    const x1 = c1[2 * r] as number;
+    const n1 = x1 + (c1[2 * r + 1] as number);
+    sizes0[r] = n0;
+    sizes1[r] = n1;
+    if (plannedJsd === null) continue;
+    let pm = 0;
+    if (plannedMixture === null || n0 !== plannedHalf || n1 !== plannedHalf) {
+      pm += entropyTerm((x0 / n0 + x1 / n1) / 2);
+      pm += entropyTerm(((n0 - x0) / n0 + (n1 - x1) / n1) / 2);
+    } else pm = plannedMixture.binary[x0 + x1] as number;
+    const e0 = binaryEntropy(x0, n0, tables[0] as EntropyTable);
+    const e1 = binaryEntropy(x1, n1, tables[1] as EntropyTable);
+    plannedJsd[r] = clampJsd(pm - (e0 + e1) / 2);
   }
-}
-
-interface Extremes {
-  lo: Int32Array;
-  hi: Int32Array;
-  xLo: Float64Array;
-  nLo: Float64Array;
-  xHi: Float64Array;
-  nHi: Float64Array;
-}
-
-let extremes: Extremes | null = null;
-
-/** Reused rows for binaryMaxJsd (grown on demand); no result depends on their previous contents. */
-function extremesScratch(B: number): Extremes {
-  if (extremes === null || extremes.lo.length < B) {
-    extremes = {
-      lo: new Int32Array(B),
-      hi: new Int32Array(B),
-      xLo: new Float64Array(B),
-      nLo: new Float64Array(B),
-      xHi: new Float64Array(B),
-      nHi: new Float64Array(B),
-    };
-  }
-  return extremes;
 }

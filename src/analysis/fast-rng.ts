@@ -67,3 +67,36 @@ class Sfc32 implements UniformSource {
     state[3] = d;
   }
 }
+
+/**
+ * The same stream as `source`, read ahead a block at a time so that single draws (`next()`) cost an array
+ * read instead of a call into the generator. It owns the source from then on: uniforms read ahead are
+ * handed out by this object only, in order, so the numbers seen are those `source` would have given.
+ */
+export class BufferedUniforms implements UniformSource {
+  private readonly block: Float64Array;
+  private at: number;
+
+  constructor(
+    private readonly source: UniformSource,
+    size = 4096,
+  ) {
+    this.block = new Float64Array(size);
+    this.at = size;
+  }
+
+  next(): number {
+    if (this.at === this.block.length) {
+      this.source.fill(this.block, this.block.length);
+      this.at = 0;
+    }
+    return this.block[this.at++] as number;
+  }
+
+  fill(out: Float64Array, count: number): void {
+    const held = Math.min(count, this.block.length - this.at);
+    for (let i = 0; i < held; i++) out[i] = this.block[this.at + i] as number;
+    this.at += held;
+    if (count > held) this.source.fill(held === 0 ? out : out.subarray(held), count - held);
+  }
+}

@@ -2,7 +2,7 @@
 // invariance"): if every framing of a (player, game) shares one distribution, the framing labels are
 // exchangeable, so reassigning the pooled decisions (or whole sessions) to framings at random, keeping each
 // framing's size, draws from the null distribution of any statistic of the counts.
-import type { UniformSource } from "./fast-rng.js";
+import { BufferedUniforms, type UniformSource } from "./fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
 import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
 import type { FillCell } from "./robustness-statistics.js";
@@ -46,7 +46,8 @@ function poolOf(cells: readonly PlannedCell[]): Pool {
  * cells of one (player, game) one after another; on the first, all its framings' replicates are drawn at
  * once (one shuffle per replicate serves every framing) and kept until the others are read.
  */
-export function permutationFill(plan: RobustnessPlan, rng: UniformSource): FillCell {
+export function permutationFill(plan: RobustnessPlan, stream: UniformSource): FillCell {
+  const rng = new BufferedUniforms(stream);
   const unitOfCell = new Map<number, { unit: number; framing: number }>();
   plan.units.forEach((u, i) => {
     u.cells.forEach((c, f) => {
@@ -64,45 +65,89 @@ export function permutationFill(plan: RobustnessPlan, rng: UniformSource): FillC
       const binaryPair = pool.k === 2 && cells.length === 2 && decisions;
       const total = pool.perFraming.reduce((sum, m) => sum + m, 0);
       const collapsed = decisions && (cells.length - 1) * (pool.k - 1) * COLLAPSE_GAIN < total;
+      const types = decisions ? null : sessionTypes(pool);
+      const collapsedSessions =
+        types !== null && (cells.length - 1) * (types.weights.length - 1) * SESSION_COLLAPSE_GAIN < total;
       buffers = binaryPair
         ? drawHypergeometric(pool, replicates, rng)
         : collapsed
           ? drawMultivariateHypergeometric(pool, replicates, rng)
-          : drawPermutations(pool, replicates, rng);
+          : collapsedSessions
+            ? drawSessionTypeTables(pool, types, replicates, rng)
+            : drawPermutations(pool, replicates, rng);
       current = unit;
     }
     out.set(buffers[framing] as Int32Array);
   };
 }
 
-/** `replicates` random reassignments of the pool's items to framings (Fisher–Yates), summed per framing. */
+/**
+ * `replicates` random reassignments of the pool's items to framings (Fisher–Yates), summed per framing.
+ * The shuffle moves the items' counts themselves rather than their indices (the same permutation, so the
+ * same sums), two-action counts packed into one number; the last framing gets what the others left, and
+ * the uniforms of a block of replicates come from one `fill` (the same stream as one `next()` per swap).
+ */
 function drawPermutations(pool: Pool, replicates: number, rng: UniformSource): Int32Array[] {
   const { k, items, perFraming } = pool;
+  const F = perFraming.length;
   const total = perFraming.reduce((s, m) => s + m, 0);
-  const order = Int32Array.from({ length: total }, (_, i) => i);
   const out = perFraming.map(() => new Int32Array(replicates * k));
-  // The uniforms of one replicate's shuffle in one block: the same stream as one `next()` per swap.
-  const uniforms = new Float64Array(Math.max(0, total - 1));
-  for (let r = 0; r < replicates; r++) {
-    rng.fill(uniforms, total - 1);
-    for (let i = total - 1; i > 0; i--) {
-      const j = ((uniforms[total - 1 - i] as number) * (i + 1)) | 0;
-      const t = order[i] as number;
-      order[i] = order[j] as number;
-      order[j] = t;
-    }
-    let next = 0;
-    perFraming.forEach((m, f) => {
-      const target = out[f] as Int32Array;
-      for (let s = 0; s < m; s++) {
-        const row = (order[next++] as number) * k;
-        for (let a = 0; a < k; a++)
-          target[r * k + a] = (target[r * k + a] as number) + (items[row + a] as number);
+  const pooled = new Float64Array(k);
+  for (let i = 0; i < total; i++)
+    for (let a = 0; a < k; a++) pooled[a] = (pooled[a] as number) + (items[i * k + a] as number);
+  const swaps = Math.max(0, total - 1);
+  const perBlock = Math.max(1, Math.floor(BLOCK / Math.max(1, swaps)));
+  const uniforms = new Float64Array(perBlock * swaps);
+  const last = out[F - 1] as Int32Array;
+  const packed = k === 2 && (pooled[0] as number) + (pooled[1] as number) < PACK;
+  // Packed: c₀·PACK + c₁ adds up exactly (both sums < PACK, far below 2⁵³). Else item indices.
+  const values = new Float64Array(total);
+  for (let i = 0; i < total; i++)
+    values[i] = packed ? (items[2 * i] as number) * PACK + (items[2 * i + 1] as number) : i;
+  const left = new Float64Array(k);
+  for (let first = 0; first < replicates; first += perBlock) {
+    const count = Math.min(perBlock, replicates - first);
+    rng.fill(uniforms, count * swaps);
+    for (let b = 0; b < count; b++) {
+      const r = first + b;
+      const from = b * swaps + total - 1;
+      for (let i = total - 1; i > 0; i--) {
+        const j = ((uniforms[from - i] as number) * (i + 1)) | 0;
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
       }
-    });
+      let next = 0;
+      left.set(pooled);
+      for (let f = 0; f < F - 1; f++) {
+        const target = out[f] as Int32Array;
+        const end = next + (perFraming[f] as number);
+        if (packed) {
+          let sum = 0;
+          for (; next < end; next++) sum += values[next] as number;
+          const c0 = Math.floor(sum / PACK);
+          target[2 * r] = c0;
+          target[2 * r + 1] = sum - c0 * PACK;
+        } else {
+          for (; next < end; next++) {
+            const row = (values[next] as number) * k;
+            for (let a = 0; a < k; a++)
+              target[r * k + a] = (target[r * k + a] as number) + (items[row + a] as number);
+          }
+        }
+        for (let a = 0; a < k; a++) left[a] = (left[a] as number) - (target[r * k + a] as number);
+      }
+      for (let a = 0; a < k; a++) last[r * k + a] = left[a] as number;
+    }
   }
   return out;
 }
+
+/** Uniforms drawn per block (a block of replicates at a time). */
+const BLOCK = 1 << 16;
+
+/** Packing base of two-action counts in drawPermutations: 2²⁶. */
+const PACK = 67108864;
 
 /**
  * The same null distribution for the common case of two framings, two actions and single decisions,
@@ -171,6 +216,9 @@ function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: Uni
   for (let i = 0; i < total; i++)
     for (let a = 0; a < k; a++) chosen[a] = (chosen[a] as number) + (items[i * k + a] as number);
   const cache = new Map<number, GuideTable>();
+  // Two actions: framing f always draws from (decisions left, those left of action 0, m_f), so its
+  // tables are indexed by the one varying argument in an array of their own.
+  const byFraming: GuideTable[][] = perFraming.map(() => []);
   const side = total + 1;
   const out = perFraming.map(() => new Int32Array(replicates * k));
   const left = new Int32Array(k);
@@ -187,11 +235,21 @@ function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: Uni
         if (place > 0 && K > 0) {
           if (K === rest) x = place;
           else {
-            const key = (rest * side + K) * side + place;
-            let table = cache.get(key);
-            if (table === undefined) {
-              table = windowedHypergeometric(rest, K, place);
-              cache.set(key, table);
+            let table: GuideTable | undefined;
+            if (k === 2) {
+              const tables = byFraming[f] as GuideTable[];
+              table = tables[K];
+              if (table === undefined) {
+                table = windowedHypergeometric(rest, K, place);
+                tables[K] = table;
+              }
+            } else {
+              const key = (rest * side + K) * side + place;
+              table = cache.get(key);
+              if (table === undefined) {
+                table = windowedHypergeometric(rest, K, place);
+                cache.set(key, table);
+              }
             }
             const u = rng.next();
             const { cdf, guide } = table;
@@ -230,4 +288,142 @@ function windowedHypergeometric(N: number, K: number, m: number): GuideTable {
   for (let x = mode; x > lo; x--)
     mass[x - 1 - lo] = ((mass[x - lo] as number) * (x * (N - K - m + x))) / ((K - x + 1) * (m - x + 1));
   return guideTable(lo, mass);
+}
+
+/**
+ * Sessions are collapsed to their types once shuffling every session would cost this many times more
+ * draws: a table-free hypergeometric draw (below) walks O(sd) steps, measured at about ten swaps.
+ */
+const SESSION_COLLAPSE_GAIN = 10;
+
+/** The pool's items grouped by their counts: type t's vector at vectors[t·k ..], weights[t] items of it. */
+function sessionTypes(pool: Pool): { vectors: Int32Array; weights: number[] } {
+  const { k, items } = pool;
+  const total = items.length / k;
+  const index = new Map<string, number>();
+  const rows: number[] = [];
+  const weights: number[] = [];
+  for (let i = 0; i < total; i++) {
+    const row = Array.from(items.subarray(i * k, i * k + k));
+    const key = row.join(",");
+    const t = index.get(key);
+    if (t === undefined) {
+      index.set(key, weights.length);
+      weights.push(1);
+      rows.push(...row);
+    } else weights[t] = (weights[t] as number) + 1;
+  }
+  return { vectors: Int32Array.from(rows), weights };
+}
+
+/**
+ * The same null distribution for whole sessions, without shuffling them (issue 15): sessions with equal
+ * counts are interchangeable, so reassigning S sessions at random with framing f keeping m_f of them
+ * makes the number of each type per framing multivariate hypergeometric, drawn framing by framing and
+ * type by type as x ~ Hypergeometric(sessions left, of them this type, still to place in this framing),
+ * and framing f's counts are Σ_t x_{f,t}·counts_t. A replicate costs (F − 1)(T − 1) draws, not S swaps.
+ * The arguments vary too much from draw to draw for cached tables, so each draw inverts from the mode
+ * with ln-factorial lookups (`hypergeometricFromMode`).
+ */
+function drawSessionTypeTables(
+  pool: Pool,
+  types: { vectors: Int32Array; weights: number[] },
+  replicates: number,
+  rng: UniformSource,
+): Int32Array[] {
+  const { k, perFraming } = pool;
+  const { vectors, weights } = types;
+  const F = perFraming.length;
+  const T = weights.length;
+  const total = perFraming.reduce((s, m) => s + m, 0);
+  const lnFactorial = new Float64Array(total + 1);
+  for (let i = 2; i <= total; i++) lnFactorial[i] = (lnFactorial[i - 1] as number) + Math.log(i);
+  const out = perFraming.map(() => new Int32Array(replicates * k));
+  const left = new Int32Array(T);
+  const drawn = new Int32Array(T);
+  for (let r = 0; r < replicates; r++) {
+    for (let t = 0; t < T; t++) left[t] = weights[t] as number;
+    let pooled = total;
+    for (let f = 0; f < F; f++) {
+      let place = perFraming[f] as number;
+      if (f === F - 1) drawn.set(left);
+      else {
+        let rest = pooled;
+        for (let t = 0; t < T - 1; t++) {
+          const K = left[t] as number;
+          let x = 0;
+          if (place > 0 && K > 0) {
+            x = K === rest ? place : hypergeometricFromMode(rest, K, place, lnFactorial, rng.next());
+          }
+          drawn[t] = x;
+          left[t] = K - x;
+          rest -= K;
+          place -= x;
+        }
+        drawn[T - 1] = place;
+        left[T - 1] = (left[T - 1] as number) - place;
+        pooled -= perFraming[f] as number;
+      }
+      const target = out[f] as Int32Array;
+      for (let t = 0; t < T; t++) {
+        const m = drawn[t] as number;
+        if (m === 0) continue;
+        for (let a = 0; a < k; a++)
+          target[r * k + a] = (target[r * k + a] as number) + m * (vectors[t * k + a] as number);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * X ~ Hypergeometric(N items, K of the kind, m drawn) by inversion of u from the mode outwards: P(mode)
+ * from ln-factorials, then the support is walked alternately below and above the mode, each mass from its
+ * neighbour by the ratio P(x+1)/P(x) = (K − x)(m − x) / ((x + 1)(N − K − m + x + 1)), until the masses
+ * visited exceed u. Every value is returned for a set of u of measure its probability (to rounding), so
+ * the draw is exact in distribution; it costs O(standard deviation) steps. Should rounding leave u above
+ * all the mass, the last value visited is returned (a set of measure ~1e-15).
+ */
+function hypergeometricFromMode(
+  N: number,
+  K: number,
+  m: number,
+  lnFactorial: Float64Array,
+  u: number,
+): number {
+  const lo = Math.max(0, m - (N - K));
+  const hi = Math.min(m, K);
+  if (lo === hi) return lo;
+  const mode = Math.min(hi, Math.max(lo, Math.floor(((m + 1) * (K + 1)) / (N + 2))));
+  const f = lnFactorial;
+  const pMode = Math.exp(
+    (f[K] as number) -
+      (f[mode] as number) -
+      (f[K - mode] as number) +
+      (f[N - K] as number) -
+      (f[m - mode] as number) -
+      (f[N - K - m + mode] as number) -
+      ((f[N] as number) - (f[m] as number) - (f[N - m] as number)),
+  );
+  let sum = pMode;
+  if (u < sum) return mode;
+  let down = mode;
+  let up = mode;
+  let pDown = pMode;
+  let pUp = pMode;
+  for (;;) {
+    if (up < hi) {
+      pUp = (pUp * ((K - up) * (m - up))) / ((up + 1) * (N - K - m + up + 1));
+      up++;
+      sum += pUp;
+      if (u < sum) return up;
+    }
+    if (down > lo) {
+      pDown = (pDown * (down * (N - K - m + down))) / ((K - down + 1) * (m - down + 1));
+      down--;
+      sum += pDown;
+      if (u < sum) return down;
+    }
+    if (up >= hi && down <= lo) return up < hi ? up : down;
+  }
 }

@@ -102,9 +102,18 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
   return joint;
 }
 
+/** Uniforms drawn per block in direct mode (a block of replicates at a time). */
+const BLOCK = 1 << 16;
+
 /**
  * Every cell of one joint player over `replicates` replicates: replicate r's counts of cell c at
  * `result.get(c)[r·k ..]`. Memory is cells × replicates × k, whatever the number of sessions.
+ *
+ * A type's counts over all its cells are one sparse vector (position in the player's cells × actions,
+ * count), so a replicate adds each drawn session's vector into one small accumulator and then copies it
+ * out: in direct mode as each session is drawn (uniforms a block of replicates at a time, the same
+ * stream in the same order), in multinomial mode m times the vector of each drawn type. Integer sums, so
+ * the counts are exactly Σ_t m_t·counts_t, however they are added up.
  */
 export function drawJointReplicates(
   joint: JointSessions,
@@ -112,20 +121,83 @@ export function drawJointReplicates(
   rng: UniformSource,
 ): Map<number, Int32Array> {
   const out = new Map<number, Int32Array>();
-  for (const [c, cell] of joint.cells) out.set(c, new Int32Array(replicates * cell.k));
-  const cells = [...joint.cells].map(([c, cell]) => ({ ...cell, out: out.get(c) as Int32Array }));
-  const drawn = new Int32Array(joint.multiplicities.types);
-  for (let r = 0; r < replicates; r++) {
-    drawMultiplicities(joint.multiplicities, rng, drawn);
-    for (const { k, types, counts, out: target } of cells) {
-      const at = r * k;
-      for (let i = 0; i < types.length; i++) {
-        const m = drawn[types[i] as number] as number;
-        if (m === 0) continue;
-        for (let a = 0; a < k; a++)
-          target[at + a] = (target[at + a] as number) + m * (counts[i * k + a] as number);
+  const targets: Int32Array[] = [];
+  const firsts: number[] = [];
+  let width = 0;
+  const entries: number[][] = Array.from({ length: joint.multiplicities.types }, () => []);
+  for (const [c, cell] of joint.cells) {
+    const target = new Int32Array(replicates * cell.k);
+    out.set(c, target);
+    targets.push(target);
+    firsts.push(width);
+    for (let i = 0; i < cell.types.length; i++) {
+      const list = entries[cell.types[i] as number] as number[];
+      for (let a = 0; a < cell.k; a++) {
+        const count = cell.counts[i * cell.k + a] as number;
+        if (count !== 0) list.push(width + a, count);
       }
     }
+    width += cell.k;
+  }
+  const T = entries.length;
+  const start = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) start[t + 1] = (start[t] as number) + (entries[t] as number[]).length / 2;
+  const position = new Int32Array(start[T] as number);
+  const value = new Int32Array(start[T] as number);
+  entries.forEach((list, t) => {
+    for (let e = 0; e < list.length / 2; e++) {
+      position[(start[t] as number) + e] = list[2 * e] as number;
+      value[(start[t] as number) + e] = list[2 * e + 1] as number;
+    }
+  });
+  const acc = new Int32Array(width);
+  const cells = targets.length;
+  const flush = (r: number): void => {
+    for (let i = 0; i < cells; i++) {
+      const target = targets[i] as Int32Array;
+      const first = firsts[i] as number;
+      const k = ((i + 1 < cells ? (firsts[i + 1] as number) : width) - first) as number;
+      for (let a = 0; a < k; a++) target[r * k + a] = acc[first + a] as number;
+    }
+    acc.fill(0);
+  };
+  const sampler = joint.multiplicities;
+  if (sampler.mode === "direct") {
+    const S = sampler.clusters;
+    const { typeOf } = sampler;
+    const perBlock = Math.max(1, Math.floor(BLOCK / Math.max(1, S)));
+    const uniforms = new Float64Array(perBlock * S);
+    for (let first = 0; first < replicates; first += perBlock) {
+      const count = Math.min(perBlock, replicates - first);
+      rng.fill(uniforms, count * S);
+      for (let i = 0; i < count; i++) {
+        const from = i * S;
+        for (let s = 0; s < S; s++) {
+          const t = typeOf[((uniforms[from + s] as number) * S) | 0] as number;
+          const end = start[t + 1] as number;
+          for (let e = start[t] as number; e < end; e++) {
+            const p = position[e] as number;
+            acc[p] = (acc[p] as number) + (value[e] as number);
+          }
+        }
+        flush(first + i);
+      }
+    }
+    return out;
+  }
+  const drawn = new Int32Array(T);
+  for (let r = 0; r < replicates; r++) {
+    drawMultiplicities(sampler, rng, drawn);
+    for (let t = 0; t < T; t++) {
+      const m = drawn[t] as number;
+      if (m === 0) continue;
+      const end = start[t + 1] as number;
+      for (let e = start[t] as number; e < end; e++) {
+        const p = position[e] as number;
+        acc[p] = (acc[p] as number) + m * (value[e] as number);
+      }
+    }
+    flush(r);
   }
   return out;
 }

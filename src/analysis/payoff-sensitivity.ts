@@ -210,12 +210,25 @@ export function payoffSensitivityAnalysis(
     }
     const samplers = observations.map((o) => createBinomialSampler(o.n, o.cooperative / o.n));
     const replicates = new Float64Array(bootstrap);
+    // A replicate's λ depends only on its vector of cooperative counts, and small cells repeat vectors
+    // often: each distinct vector is fitted once (the same fit of the same numbers, so the same λ). The
+    // vector is one number in mixed radix (n_g + 1) while that stays exact; else every replicate is fitted.
+    const radix = observations.reduce((product, o) => product * (o.n + 1), 1);
+    const fitted = radix <= Number.MAX_SAFE_INTEGER ? new Map<number, number>() : null;
+    const resampled = observations.map((o) => ({ ...o }));
     for (let r = 0; r < bootstrap; r++) {
-      const resampled = observations.map((o, g) => ({
-        ...o,
-        cooperative: drawBinomial(samplers[g] as (typeof samplers)[number], rng),
-      }));
-      replicates[r] = fitPooledLambda(resampled) as number;
+      let key = 0;
+      for (let g = 0; g < resampled.length; g++) {
+        const o = resampled[g] as (typeof resampled)[number];
+        o.cooperative = drawBinomial(samplers[g] as (typeof samplers)[number], rng);
+        key = key * (o.n + 1) + o.cooperative;
+      }
+      let lambda = fitted?.get(key);
+      if (lambda === undefined) {
+        lambda = fitPooledLambda(resampled) as number;
+        fitted?.set(key, lambda);
+      }
+      replicates[r] = lambda;
     }
     return { ...head, lambda: { estimate, ci: percentileInterval(replicates, confidence) } };
   });

@@ -1,6 +1,6 @@
 import {
-  binaryMaxJsd,
   binaryPairJsd,
+  binaryUnitJsd,
   cellEntropies,
   type EntropyTable,
   entropyTable,
@@ -139,6 +139,21 @@ export class StatisticsEvaluator {
         B,
         rRow,
       );
+    } else if (k === 2 && this.pairs.length > 1) {
+      // Two actions: the largest JSD is that of the framings with the lowest and highest share.
+      const sameN = cells.every((c) => c.n === n);
+      const [c0, c1] = cells as [PlannedCell, PlannedCell];
+      binaryUnitJsd(
+        counts,
+        cells.map((cell) => this.tableFor(cell.n)),
+        sameN ? this.tableFor(2 * n) : null,
+        c0.n === c1.n ? this.tableFor(2 * c0.n) : null,
+        B,
+        rRow,
+        r2Row,
+        sizes[0] as Int32Array,
+        sizes[1] as Int32Array,
+      );
     } else {
       cells.forEach((cell, f) => {
         cellEntropies(
@@ -150,49 +165,29 @@ export class StatisticsEvaluator {
           sizes[f] as Int32Array,
         );
       });
-      if (k === 2 && this.pairs.length > 1) {
-        // Two actions: the largest JSD is that of the framings with the lowest and highest share.
-        const sameN = cells.every((c) => c.n === n);
-        binaryMaxJsd(counts, entropy, sizes, sameN ? this.tableFor(2 * n) : null, B, rRow);
-        if (r2Row !== null) {
-          const [c0, c1] = cells as [PlannedCell, PlannedCell];
-          pairJsd(
-            counts[0] as Int32Array,
-            counts[1] as Int32Array,
-            entropy[0] as Float64Array,
-            entropy[1] as Float64Array,
-            sizes[0] as Int32Array,
-            sizes[1] as Int32Array,
-            k,
-            c0.n === c1.n ? this.tableFor(2 * c0.n) : null,
-            B,
-            r2Row,
-          );
+      this.pairs.forEach(([a, b], p) => {
+        const ca = cells[a] as PlannedCell;
+        const cb = cells[b] as PlannedCell;
+        pairJsd(
+          counts[a] as Int32Array,
+          counts[b] as Int32Array,
+          entropy[a] as Float64Array,
+          entropy[b] as Float64Array,
+          sizes[a] as Int32Array,
+          sizes[b] as Int32Array,
+          k,
+          ca.n === cb.n ? this.tableFor(2 * ca.n) : null,
+          B,
+          jsd,
+        );
+        if (p === 0) {
+          rRow.set(jsd);
+          r2Row?.set(jsd);
+        } else {
+          for (let r = 0; r < B; r++)
+            if ((jsd[r] as number) > (rRow[r] as number)) rRow[r] = jsd[r] as number;
         }
-      } else
-        this.pairs.forEach(([a, b], p) => {
-          const ca = cells[a] as PlannedCell;
-          const cb = cells[b] as PlannedCell;
-          pairJsd(
-            counts[a] as Int32Array,
-            counts[b] as Int32Array,
-            entropy[a] as Float64Array,
-            entropy[b] as Float64Array,
-            sizes[a] as Int32Array,
-            sizes[b] as Int32Array,
-            k,
-            ca.n === cb.n ? this.tableFor(2 * ca.n) : null,
-            B,
-            jsd,
-          );
-          if (p === 0) {
-            rRow.set(jsd);
-            r2Row?.set(jsd);
-          } else {
-            for (let r = 0; r < B; r++)
-              if ((jsd[r] as number) > (rRow[r] as number)) rRow[r] = jsd[r] as number;
-          }
-        });
+      });
     }
     // rRow (and r2Row) now hold the largest (planned) JSD; turn them into conservative robustness.
     const scale = this.attenuation / Math.LN2;

@@ -4,9 +4,9 @@ import { type CellResampler, createCellResampler, drawCellReplicates } from "./c
 import type { CountCell } from "./count-cells.js";
 import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
-import { permutationFill } from "./invariance-permutation.js";
 import { drawJointReplicates, jointSessionPlayers } from "./joint-session-resampling.js";
 import { percentileInterval } from "./percentile.js";
+import { startPermutationRows } from "./permutation-replicates.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import {
   INVARIANCE_METHOD,
@@ -136,6 +136,20 @@ export function robustnessAnalysis(
   // Each cell's replicates are drawn in one run, cell after cell in plan order, from one seeded stream;
   // the cells of a player whose sessions span cells are instead filled from that player's joint session
   // draws (a stream of its own per player), so one replicate resamples each session once for all cells.
+  // The null distribution: the same statistics on framing-permuted data, from a stream of its own,
+  // on the second core while this thread draws the bootstrap (permutation-replicates).
+  const pendingPermutation = startPermutationRows(
+    {
+      cells,
+      framings: options.framings,
+      cooperativeAction: options.cooperativeAction,
+      attenuation,
+      seed,
+      bootstrap,
+    },
+    layout.count,
+    plan.units.length,
+  );
   const resamplers = plan.cells.map(createCellResampler);
   const rng = createBootstrapRng(seed);
   const joint = jointSessionPlayers(plan);
@@ -155,10 +169,7 @@ export function robustnessAnalysis(
     replicates,
   );
 
-  // The null distribution: the same statistics on framing-permuted data, from a stream of its own.
-  const permutationRng = createBootstrapRng(`${seed}:permutation`);
-  const permuted = new Float64Array(layout.count * bootstrap);
-  evaluator.evaluate(permutationFill(plan, permutationRng), bootstrap, permuted);
+  const permuted = pendingPermutation.take();
   const jointPlayers = new Set(joint.map((j) => j.player));
 
   // Game-level R of a two-action game whose cells resample on their own: the test-inversion interval.

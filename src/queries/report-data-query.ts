@@ -1,5 +1,5 @@
-import { createBinomialSampler, drawBinomial } from "../analysis/binomial-sampler.js";
-import { createMultiplicitySampler, drawMultiplicities } from "../analysis/cluster-multiplicities.js";
+import { createBinomialSampler } from "../analysis/binomial-sampler.js";
+import { createMultiplicitySampler, drawClusterSums } from "../analysis/cluster-multiplicities.js";
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
 import { percentileInterval } from "../analysis/percentile.js";
@@ -188,8 +188,17 @@ function cooperationCells(
 }
 
 function binomialReplicates(n: number, rate: number, bootstrap: number, rng: UniformSource): Float64Array {
-  const sampler = createBinomialSampler(n, rate);
-  return Float64Array.from({ length: bootstrap }, () => drawBinomial(sampler, rng) / n);
+  // The uniforms in one block (the stream `drawBinomial` would read one by one), inverted as it does.
+  const { slots, cdf, guide } = createBinomialSampler(n, rate);
+  const replicates = new Float64Array(bootstrap);
+  rng.fill(replicates, bootstrap);
+  for (let r = 0; r < bootstrap; r++) {
+    const u = replicates[r] as number;
+    let x = guide[(u * slots) | 0] as number;
+    while ((cdf[x] as number) <= u) x++;
+    replicates[r] = x / n;
+  }
+  return replicates;
 }
 
 /**
@@ -205,8 +214,7 @@ function sessionReplicates(
   rng: UniformSource,
 ): Float64Array {
   const typeOf = new Map<string, number>();
-  const sizes: number[] = [];
-  const hits: number[] = [];
+  const table: number[] = []; // per type: cooperative count, size
   const typeWeights: number[] = [];
   sessions.forEach((s, i) => {
     const size = Object.values(s).reduce((sum, c) => sum + c, 0);
@@ -214,27 +222,18 @@ function sessionReplicates(
     const key = `${size}:${hit}`;
     let t = typeOf.get(key);
     if (t === undefined) {
-      t = sizes.length;
+      t = typeWeights.length;
       typeOf.set(key, t);
-      sizes.push(size);
-      hits.push(hit);
+      table.push(hit, size);
       typeWeights.push(0);
     }
     typeWeights[t] = (typeWeights[t] as number) + (weights?.[i] ?? 1);
   });
-  const sampler = createMultiplicitySampler(typeWeights);
-  const drawn = new Int32Array(sizes.length);
-  return Float64Array.from({ length: bootstrap }, () => {
-    drawMultiplicities(sampler, rng, drawn);
-    let x = 0;
-    let n = 0;
-    for (let t = 0; t < sizes.length; t++) {
-      const m = drawn[t] as number;
-      x += m * (hits[t] as number);
-      n += m * (sizes[t] as number);
-    }
-    return x / n;
-  });
+  const sums = new Int32Array(2 * bootstrap);
+  drawClusterSums(createMultiplicitySampler(typeWeights), Int32Array.from(table), 2, rng, bootstrap, sums);
+  const rates = new Float64Array(bootstrap);
+  for (let r = 0; r < bootstrap; r++) rates[r] = (sums[2 * r] as number) / (sums[2 * r + 1] as number);
+  return rates;
 }
 
 /** The robustness analysis, or null with a note saying why it could not run (e.g. one framing only). */

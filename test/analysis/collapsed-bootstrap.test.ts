@@ -192,6 +192,68 @@ describe("collapsed permutation test", () => {
   });
 });
 
+describe("collapsed session permutation", () => {
+  it("reassigns whole sessions to 3 framings with the null distribution of a shuffle (KS, exact moments)", () => {
+    // 360 sessions of 4 kinds over 3 framings: (F − 1)(T − 1)·10 = 60 < 360, so sessions are collapsed.
+    const kinds: [number, number][] = [
+      [1, 0],
+      [0, 1],
+      [2, 1],
+      [0, 3],
+    ];
+    const perFraming = [100, 140, 120];
+    const rng = createBootstrapRng(31);
+    const sessions: [number, number][] = [];
+    const cells: CountCell[] = perFraming.map((m, f) => {
+      const clusters: Record<string, number>[] = [];
+      for (let s = 0; s < m; s++) {
+        const [c, d] = kinds[(rng.next() * kinds.length) | 0] as [number, number];
+        clusters.push({ cooperate: c, defect: d });
+        sessions.push([c, d]);
+      }
+      const cooperate = clusters.reduce((x, c) => x + (c.cooperate ?? 0), 0);
+      const defect = clusters.reduce((x, c) => x + (c.defect ?? 0), 0);
+      return { player: "m", game: "pd", framing: `f${f}`, counts: { cooperate, defect }, clusters };
+    });
+    const plan = planRobustness(cells, undefined, COOPERATE);
+    expect(plan.units[0]?.unit).toBe("session");
+    const B = 20_000;
+    const fill = permutationFill(plan, createBootstrapRng(8));
+    const second = new Int32Array(B * 2);
+    fill(0, B, new Int32Array(B * 2));
+    fill(1, B, second);
+    // The shuffle of before: sessions 100..239 of a random order go to f1.
+    const S = sessions.length;
+    const order = sessions.map(([c]) => c);
+    const stream = createBootstrapRng(9);
+    const shuffled = new Int32Array(B);
+    for (let r = 0; r < B; r++) {
+      for (let i = S - 1; i > 0; i--) {
+        const j = (stream.next() * (i + 1)) | 0;
+        const t = order[i] as number;
+        order[i] = order[j] as number;
+        order[j] = t;
+      }
+      for (let i = 100; i < 240; i++) shuffled[r] = (shuffled[r] as number) + (order[i] as number);
+    }
+    const collapsed = Int32Array.from({ length: B }, (_, r) => second[2 * r] as number);
+    expect(ksStatistic(collapsed, shuffled)).toBeLessThan(ksCritical(B, B));
+    // Exact: 140 of 360 sessions without replacement: mean 140·μ, variance 140·σ²·(360 − 140)/(360 − 1).
+    const mu = sessions.reduce((x, [c]) => x + c, 0) / S;
+    const sigma2 = sessions.reduce((x, [c]) => x + (c - mu) ** 2, 0) / S;
+    const mean = 140 * mu;
+    const variance = (140 * sigma2 * (S - 140)) / (S - 1);
+    const got = moments(collapsed);
+    expect(Math.abs(got.mean - mean)).toBeLessThan(5 * Math.sqrt(variance / B));
+    expect(Math.abs(got.variance - variance)).toBeLessThan(5 * variance * Math.sqrt(2 / (B - 1)));
+    // Every replicate of f1 holds 140 sessions' decisions: between 140 (all single) and 420 (all of 3).
+    for (let r = 0; r < B; r++) {
+      const n = (second[2 * r] as number) + (second[2 * r + 1] as number);
+      expect(n >= 140 && n <= 420).toBe(true);
+    }
+  });
+});
+
 describe("largest JSD of two-action framings", () => {
   it("is the JSD of the framings with the lowest and highest share, which equals the max over all pairs", () => {
     const counts = [

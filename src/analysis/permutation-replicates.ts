@@ -1,0 +1,111 @@
+// The permutation replicates of every robustness statistic (the null distribution of the invariance test),
+// computed on the second core while the calling thread draws the bootstrap (issue 15). The permutation
+// has a seeded stream of its own (`${seed}:permutation`) that nothing else reads, so a worker thread that
+// plans the same cells and runs the same code from the same seed writes the same numbers, bit for bit; the
+// results never depend on whether a worker ran.
+//
+// The analysis is synchronous (one call, one answer), so the worker is started first, the caller does its
+// own half, then sleeps on a shared flag (Atomics.wait) until the worker has filled the shared rows. Small
+// analyses, an environment without the compiled worker file (running from TypeScript sources), or
+// SAME_GAME_ANALYSIS_THREADS=1 compute in the calling thread instead; so does a worker that failed.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { CountCell } from "./count-cells.js";
+import { createBootstrapRng } from "./fast-rng.js";
+import { permutationFill } from "./invariance-permutation.js";
+import { planRobustness } from "./robustness-plan.js";
+import { StatisticsEvaluator } from "./robustness-statistics.js";
+
+/** What the worker needs to rebuild the same plan and statistics. */
+export interface PermutationJob {
+  readonly cells: readonly CountCell[];
+  readonly framings: readonly string[] | undefined;
+  readonly cooperativeAction: Readonly<Record<string, string | null>>;
+  readonly attenuation: number;
+  readonly seed: number;
+  readonly bootstrap: number;
+}
+
+/** How long a worker may take to load its modules before this thread does the work itself. */
+const START_TIMEOUT_MS = 10_000;
+
+/**
+ * Below this many (player, game) × replicates a worker's start-up (30–50 ms, loading its modules) outweighs
+ * the saving: the Table-3 analysis (12 units, B = 10⁴) takes under 30 ms in all and stays on one thread.
+ */
+const WORKER_THRESHOLD = 400_000;
+
+/** Computes the rows in the calling thread: the reference path, and the worker's own body. */
+export function permutationRows(job: PermutationJob, out: Float64Array): void {
+  const plan = planRobustness(job.cells, job.framings, job.cooperativeAction);
+  const evaluator = new StatisticsEvaluator(plan, job.attenuation);
+  evaluator.evaluate(
+    permutationFill(plan, createBootstrapRng(`${job.seed}:permutation`)),
+    job.bootstrap,
+    out,
+  );
+}
+
+export interface PendingPermutation {
+  /** Where the rows are computed: a worker thread, or this thread at `take()`. */
+  readonly where: "worker" | "thread";
+  /** Wait for the rows (statistic s, replicate r at s·bootstrap + r). */
+  take(): Float64Array;
+}
+
+/**
+ * Start the permutation replicates of `job` (`count` statistics): on a worker thread when worthwhile,
+ * else lazily in the calling thread at `take()`.
+ */
+export function startPermutationRows(job: PermutationJob, count: number, units: number): PendingPermutation {
+  const inThread: PendingPermutation = {
+    where: "thread",
+    take() {
+      const out = new Float64Array(count * job.bootstrap);
+      permutationRows(job, out);
+      return out;
+    },
+  };
+  const script = new URL("./permutation-worker.js", import.meta.url);
+  if (
+    units * job.bootstrap < WORKER_THRESHOLD ||
+    process.env.SAME_GAME_ANALYSIS_THREADS === "1" ||
+    script.protocol !== "file:" ||
+    !existsSync(fileURLToPath(script))
+  ) {
+    return inThread;
+  }
+  const rows = new SharedArrayBuffer(count * job.bootstrap * Float64Array.BYTES_PER_ELEMENT);
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  let worker: Worker;
+  try {
+    worker = new Worker(script, {
+      workerData: { job, rows, flag, port: port2 },
+      transferList: [port2],
+    });
+  } catch {
+    return inThread;
+  }
+  worker.unref();
+  // A failure is answered by computing here (take); the event would otherwise end the process later.
+  worker.on("error", () => {});
+  return {
+    where: "worker",
+    take() {
+      // 0: not started, 3: running, 1: done, 2: failed (its message on the port). A worker whose modules
+      // never loaded stays at 0: after START_TIMEOUT_MS the rows are computed here instead. A running
+      // worker that stops early sets 2 from its exit handler.
+      const started = performance.now();
+      while (Atomics.load(flag, 0) === 0 && performance.now() - started < START_TIMEOUT_MS)
+        Atomics.wait(flag, 0, 0, 50);
+      while (Atomics.load(flag, 0) === 3) Atomics.wait(flag, 0, 3);
+      const done = Atomics.load(flag, 0) === 1;
+      receiveMessageOnPort(port1);
+      port1.close();
+      void worker.terminate();
+      return done ? new Float64Array(rows) : inThread.take();
+    },
+  };
+}

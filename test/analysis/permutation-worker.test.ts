@@ -1,0 +1,69 @@
+// Issue 15: the permutation replicates computed on a worker thread are the ones the calling thread
+// computes, bit for bit, and so is every number of the analysis. The worker runs from the compiled file
+// next to the module (dist/, built before the tests run), so this test imports the built modules.
+import { existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+const built = new URL("../../dist/analysis/", import.meta.url);
+const available = existsSync(new URL("permutation-worker.js", built));
+
+/** 40 (player, game) units over 3 framings: one-decision sessions for half the players, sessions of 1–4 for the rest. */
+function cells() {
+  const out = [];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  for (let p = 0; p < 20; p++)
+    for (const game of ["pd", "sh"])
+      for (const framing of ["a", "b", "c"]) {
+        const clusters: Record<string, number>[] = [];
+        for (let s = 0; s < 15; s++) {
+          const size = p < 10 ? 1 : 1 + Math.floor(next() * 4);
+          const c = Math.floor(next() * (size + 1) * (framing === "c" ? 0.5 : 0.9));
+          clusters.push({ cooperate: Math.min(c, size), defect: size - Math.min(c, size) });
+        }
+        const cooperate = clusters.reduce((x, c) => x + (c.cooperate ?? 0), 0);
+        const defect = clusters.reduce((x, c) => x + (c.defect ?? 0), 0);
+        out.push({ player: `m${p}`, game, framing, counts: { cooperate, defect }, clusters });
+      }
+  return out;
+}
+
+describe.skipIf(!available)("permutation replicates on a worker thread", () => {
+  it("are the calling thread's replicates to the last bit, and the analysis is unchanged", async () => {
+    const { startPermutationRows, permutationRows } = await import(
+      new URL("permutation-replicates.js", built).href
+    );
+    const { robustnessAnalysis } = await import(new URL("robustness.js", built).href);
+    const job = {
+      cells: cells(),
+      framings: undefined,
+      cooperativeAction: { pd: "cooperate", sh: "cooperate" },
+      attenuation: 1,
+      seed: 3,
+      bootstrap: 10_000,
+    };
+    const count = 40 * 3 + 20 * 2 + 2; // unit R, R2, shift; player R, shift; pooled R, shift
+    const pending = startPermutationRows(job, count, 40);
+    expect(pending.where).toBe("worker");
+    const fromWorker: Float64Array = pending.take();
+    const inThread = new Float64Array(count * job.bootstrap);
+    permutationRows(job, inThread);
+    // Index of the first difference (−1: none), rather than a diff of two 1.6-million-number arrays.
+    expect(fromWorker.length).toBe(inThread.length);
+    expect(fromWorker.findIndex((x, i) => !Object.is(x, inThread[i]))).toBe(-1);
+    expect(new Set(fromWorker.subarray(0, job.bootstrap)).size).toBeGreaterThan(10);
+
+    const options = { cooperativeAction: job.cooperativeAction, seed: 3 };
+    const threaded = robustnessAnalysis(job.cells, options);
+    process.env.SAME_GAME_ANALYSIS_THREADS = "1";
+    try {
+      expect(startPermutationRows(job, count, 40).where).toBe("thread");
+      expect(robustnessAnalysis(job.cells, options)).toEqual(threaded);
+    } finally {
+      delete process.env.SAME_GAME_ANALYSIS_THREADS;
+    }
+  });
+});
