@@ -25,10 +25,13 @@ import type { UniformSource } from "./fast-rng.js";
 import { SimulatedTails } from "./simulated-tails.js";
 
 export const INVERSION_METHOD =
-  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); mid-p tails from 2,000 simulated records per candidate r (B when B is smaller) with common random numbers; Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
+  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); mid-p tails from 1,000 simulated records per candidate r (B when B is smaller) with common random numbers; Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
 
-/** Simulated records per candidate r (fewer when the analysis asks for fewer bootstrap replicates). */
-export const SIMULATIONS = 2000;
+/**
+ * Simulated records per candidate r (fewer when the analysis asks for fewer bootstrap replicates): the
+ * number the coverage grid of bench/coverage was measured with (B = 1,000 there).
+ */
+export const SIMULATIONS = 1000;
 
 /** One framing of a two-action game: decisions that chose the first action, of n, and its sessions. */
 export interface InversionFraming {

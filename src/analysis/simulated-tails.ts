@@ -130,13 +130,25 @@ function binomialCdf(n: number, q: number, out: Float64Array): void {
     out[n] = 1;
     return;
   }
-  let logPmf = n * Math.log1p(-q);
-  const ratio = Math.log(q) - Math.log1p(-q);
+  const start = n * Math.log1p(-q);
+  const odds = q / (1 - q);
   let sum = 0;
-  for (let j = 0; j <= n; j++) {
-    sum += Math.exp(logPmf);
-    out[j] = sum;
-    logPmf += Math.log((n - j) / (j + 1)) + ratio;
+  if (start > -700) {
+    // P(0) = (1 − q)^n is representable: the pmf by its ratio P(j + 1)/P(j) = (n − j)/(j + 1)·q/(1 − q).
+    let pmf = Math.exp(start);
+    for (let j = 0; j <= n; j++) {
+      sum += pmf;
+      out[j] = sum;
+      pmf *= ((n - j) / (j + 1)) * odds;
+    }
+  } else {
+    let logPmf = start;
+    const ratio = Math.log(odds);
+    for (let j = 0; j <= n; j++) {
+      sum += Math.exp(logPmf);
+      out[j] = sum;
+      logPmf += Math.log((n - j) / (j + 1)) + ratio;
+    }
   }
   out[n] = 1;
 }

@@ -58,7 +58,7 @@ describe("the test-inversion interval of R (two actions)", () => {
   it("puts each end where the exact tail probability of the observed R is α/2", () => {
     // Exact enumeration, independent of the simulated records the interval came from: at the lower end
     // the restricted configuration makes R* ≥ R̂ a 2.5% event, at the upper end R* ≤ R̂ one. Tolerance:
-    // the Monte Carlo error of 2,000 records (SE 0.35 points) plus the 2⁻¹⁵ bisection grid.
+    // the Monte Carlo error of 2,000 records (SE 0.35 points) plus the search's tolerance.
     const rates = x.map((c, f) => smoothed(c, n[f] as number));
     const atLower = exactTails(30, stretchedRates(x, n, rates, lower), estimate);
     expect(atLower.above).toBeGreaterThan(0.015);
@@ -121,7 +121,7 @@ describe("robustnessAnalysis and the inversion interval", () => {
       ],
       0.95,
       (game?.invariance.p_value ?? 1) <= 0.05,
-      2000,
+      1000,
       rng,
       [0.8, 0.99],
     );
