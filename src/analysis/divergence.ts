@@ -8,6 +8,12 @@ export function entropyTerm(t: number): number {
   return t > 0 ? -t * Math.log(t) : 0;
 }
 
+/** JSD of two Bernoulli distributions (rates p and q of the first action), in nats. */
+export function bernoulliJsd(p: number, q: number): number {
+  const h = (t: number): number => entropyTerm(t) + entropyTerm(1 - t);
+  return clampJsd(h((p + q) / 2) - (h(p) + h(q)) / 2);
+}
+
 /** Clip floating-point noise so a JSD computed as a difference of entropies stays in [0, ln 2]. */
 function clampJsd(jsd: number): number {
   return Math.min(Math.max(jsd, 0), Math.LN2);

@@ -21,6 +21,7 @@
 // between-session variance of a framing's rate to its binomial variance, deff ≥ 1, and each framing is
 // simulated as a binomial of n / deff decisions. (Sessions that span cells, and games with more actions,
 // keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
+import { bernoulliJsd } from "./divergence.js";
 import type { UniformSource } from "./fast-rng.js";
 import { SimulatedTails } from "./simulated-tails.js";
 
@@ -48,10 +49,6 @@ const MAX_EVALUATIONS = 16;
 /** Simulated records of the first, rough search for each end. */
 const COARSE = 250;
 
-const entropy = (p: number): number => (p <= 0 || p >= 1 ? 0 : -p * Math.log(p) - (1 - p) * Math.log(1 - p));
-/** JSD of two Bernoulli distributions, in nats. */
-const bernoulliJsd = (p: number, q: number): number =>
-  Math.max(0, entropy((p + q) / 2) - (entropy(p) + entropy(q)) / 2);
 /** R of a set of two-action rates: the largest JSD is always that of the extremes (see `binaryMaxJsd`). */
 export function robustnessOf(rates: ArrayLike<number>): number {
   let lo = 1;

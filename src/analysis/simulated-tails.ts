@@ -5,13 +5,10 @@
 // lookup: R* compares with R̂ through the extreme framings only (JSD of Bernoulli rates grows as they move
 // apart), and for a lower count i the higher counts j whose pair is closer than R̂'s form a prefix — so
 // "R* vs R̂" is a threshold per i, computed once from R̂.
+import { bernoulliJsd } from "./divergence.js";
 
 /** How far R* may sit from R̂ and still count as a tie (the sums are the same in another order). */
 const TIE = 1e-12;
-
-const entropy = (p: number): number => (p <= 0 || p >= 1 ? 0 : -p * Math.log(p) - (1 - p) * Math.log(1 - p));
-const bernoulliJsd = (p: number, q: number): number =>
-  Math.max(0, entropy((p + q) / 2) - (entropy(p) + entropy(q)) / 2);
 
 /**
  * For the extreme pair of sizes (ma, mb): per lower count i, the largest upper count j whose JSD is
