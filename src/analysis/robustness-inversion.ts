@@ -3,7 +3,7 @@
 // many framings crowd the extremes and, near p = 0 or 1, on the discreteness of the counts, so a bootstrap
 // around the data (which has its own, different crowding and zeros) cannot be re-centred to cover. Test
 // inversion asks the question the other way round: the interval is every r for which data like ours are
-// not surprising when the true R is r (Casella & Berger 2002, §9.2; Garthwaite & Buckland 1992):
+// not surprising when the true R is r (Casella & Berger 2002, §9.2):
 //
 //   lower end: the r ≤ R̂ at which P_r(R* ≥ R̂) = α/2, P_r the framings' binomials at the restricted
 //              maximum-likelihood configuration with R = r (the two extreme framings pulled apart, the
@@ -14,7 +14,7 @@
 //
 // with tail probabilities in mid-p form (a tie R* = R̂ counts one half, Lancaster 1961: the counts are
 // discrete), from `SIMULATIONS` simulated records per candidate with common random numbers (the same
-// uniforms for every candidate, so the tail probability moves smoothly and bisection is stable). Rates
+// uniforms for every candidate, so the tail probability moves smoothly in r and the search for each end is stable). Rates
 // are Jeffreys-smoothed, (x + ½)/(n + 1), so a framing with no cooperation can still vary.
 //
 // Sessions nested in cells enter by their design effect (Rao & Scott 1992): the pooled ratio of the
@@ -49,7 +49,7 @@ const MAX_EVALUATIONS = 16;
 /** Simulated records of the first, rough search for each end. */
 const COARSE = 250;
 
-/** R of a set of two-action rates: the largest JSD is always that of the extremes (see `binaryMaxJsd`). */
+/** R of a set of two-action rates: the largest JSD is always that of the extremes (see `binaryUnitJsd` in divergence.ts). */
 export function robustnessOf(rates: ArrayLike<number>): number {
   let lo = 1;
   let hi = 0;

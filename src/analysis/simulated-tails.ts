@@ -1,7 +1,7 @@
 // The tail probabilities the test-inversion interval of R is built from (robustness-inversion.ts):
 // P(R* ≥ R̂) and P(R* ≤ R̂) in mid-p form, over simulated two-action records drawn at given rates from
-// one fixed block of uniforms (common random numbers). The interval asks for them some thirty times per
-// game, so the work per simulated record is kept to one inverse-CDF lookup per framing and one table
+// one fixed block of uniforms (common random numbers). The interval asks for them a dozen or more times per
+// game end, so the work per simulated record is kept to one inverse-CDF lookup per framing and one table
 // lookup: R* compares with R̂ through the extreme framings only (JSD of Bernoulli rates grows as they move
 // apart), and for a lower count i the higher counts j whose pair is closer than R̂'s form a prefix — so
 // "R* vs R̂" is a threshold per i, computed once from R̂.
