@@ -7,7 +7,9 @@
 // - Native and driver packages stay outside (better-sqlite3's .node binding, pg), loaded from node_modules.
 //   So does the optional canvas package, which vega only tries.
 // - `serve` also gets its analysis worker beside it: the pool starts `./analysis-worker.js` relative to its
-//   own module, which inside the bundle is dist/bundle/serve/.
+//   own module, which inside the bundle is dist/bundle/serve/. Both `serve` and `analyze` get the
+//   permutation worker (`./permutation-worker.js`, the robustness analysis' second core) the same way;
+//   without it there, the analysis would quietly stay on one thread.
 // - Not minified: a stack trace in a bug report reads like the source.
 // - zod's error messages in other languages are left out (englishOnlyZod), and the certification cache's
 //   code key is computed here from the sources (certifierCode): both are start-up time, not behaviour.
@@ -23,7 +25,11 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // vega-canvas tries `import("canvas")` and renders without it when it is absent (it is not a dependency).
 const EXTERNAL = ["better-sqlite3", "pg", "canvas"];
-const WORKERS = { serve: ["src/mcp/analysis-pool/analysis-worker.ts"] };
+const PERMUTATION_WORKER = "src/analysis/permutation-worker.ts";
+const WORKERS = {
+  serve: ["src/mcp/analysis-pool/analysis-worker.ts", PERMUTATION_WORKER],
+  analyze: [PERMUTATION_WORKER],
+};
 
 /**
  * `import { z } from "zod"` is a namespace that carries zod's error messages in some fifty languages

@@ -2,7 +2,7 @@
 // files instead of some 230 modules, which is most of a cold start. The bundles must be what runs, and they
 // must answer exactly as the unbundled CLI (dist/cli/unbundled.js, every module from dist/) does.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -116,5 +116,22 @@ describe("the bundled verbs", () => {
         'same-game: analyze needs one of robustness, sensitivity, equilibria, power, repeated, story-labels, got "robustnes".\n',
       );
     }
+  });
+});
+
+describe("workers beside the bundles", () => {
+  it("ships every worker a bundle starts by a relative URL in that bundle's folder", () => {
+    // permutation-replicates.ts starts `./permutation-worker.js` beside its own module, and the analysis
+    // pool `./analysis-worker.js`; a bundle without the file silently falls back to one thread.
+    const bundles = join(packageRoot(), "dist", "bundle");
+    for (const verb of readdirSync(bundles)) {
+      const folder = join(bundles, verb);
+      const files = readdirSync(folder);
+      const code = files.map((f) => readFileSync(join(folder, f), "utf8")).join("\n");
+      for (const worker of ["permutation-worker.js", "analysis-worker.js"]) {
+        if (code.includes(`"./${worker}"`)) expect(files, `${verb} starts ./${worker}`).toContain(worker);
+      }
+    }
+    expect(readdirSync(join(bundles, "analyze"))).toContain("permutation-worker.js");
   });
 });
