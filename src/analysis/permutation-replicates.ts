@@ -14,7 +14,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_thread
 import type { CountCell } from "./count-cells.js";
 import { createBootstrapRng } from "./fast-rng.js";
 import { permutationFill } from "./invariance-permutation.js";
-import { planRobustness } from "./robustness-plan.js";
+import { planRobustness, type RobustnessPlan } from "./robustness-plan.js";
 import { StatisticsEvaluator } from "./robustness-statistics.js";
 
 /** What the worker needs to rebuild the same plan and statistics. */
@@ -36,15 +36,21 @@ const START_TIMEOUT_MS = 10_000;
  */
 const WORKER_THRESHOLD = 400_000;
 
-/** Computes the rows in the calling thread: the reference path, and the worker's own body. */
+/** The rows of an analysis already planned: what the calling thread computes when no worker does. */
+export function fillPermutationRows(
+  plan: RobustnessPlan,
+  evaluator: StatisticsEvaluator,
+  seed: number,
+  bootstrap: number,
+  out: Float64Array,
+): void {
+  evaluator.evaluate(permutationFill(plan, createBootstrapRng(`${seed}:permutation`)), bootstrap, out);
+}
+
+/** The rows from the job alone (planning it again): the worker's body, and the reference path. */
 export function permutationRows(job: PermutationJob, out: Float64Array): void {
   const plan = planRobustness(job.cells, job.framings, job.cooperativeAction);
-  const evaluator = new StatisticsEvaluator(plan, job.attenuation);
-  evaluator.evaluate(
-    permutationFill(plan, createBootstrapRng(`${job.seed}:permutation`)),
-    job.bootstrap,
-    out,
-  );
+  fillPermutationRows(plan, new StatisticsEvaluator(plan, job.attenuation), job.seed, job.bootstrap, out);
 }
 
 export interface PendingPermutation {
@@ -56,14 +62,20 @@ export interface PendingPermutation {
 
 /**
  * Start the permutation replicates of `job` (`count` statistics): on a worker thread when worthwhile,
- * else lazily in the calling thread at `take()`.
+ * else lazily in the calling thread at `take()`, by `local` (the caller's own plan, not planned again)
+ * when given.
  */
-export function startPermutationRows(job: PermutationJob, count: number, units: number): PendingPermutation {
+export function startPermutationRows(
+  job: PermutationJob,
+  count: number,
+  units: number,
+  local: (out: Float64Array) => void = (out) => permutationRows(job, out),
+): PendingPermutation {
   const inThread: PendingPermutation = {
     where: "thread",
     take() {
       const out = new Float64Array(count * job.bootstrap);
-      permutationRows(job, out);
+      local(out);
       return out;
     },
   };

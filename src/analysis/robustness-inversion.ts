@@ -320,7 +320,6 @@ export function invertRobustness(
   const uniforms = new Float64Array(simulations * framings.length);
   rng.fill(uniforms, uniforms.length);
   const simulated = new SimulatedTails(size, (1 - estimate) * LN2, uniforms, simulations);
-  const tails = (rates: readonly number[], records: number) => simulated.at(rates, records);
 
   const rates = framings.map((f) => smoothed(f.x, f.n));
   const pooled = smoothed(
@@ -332,7 +331,7 @@ export function invertRobustness(
   // r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
   // r, R = 1 included) the test cannot place the end, and NaN says so.
   const above = (r: number, records: number): number =>
-    tails(stretchedRates(x, n, rates, r), records).above - target;
+    simulated.at(stretchedRates(x, n, rates, r), records).above - target;
   let lower = Number.NaN;
   const atEstimate = above(estimate, simulations);
   if (atEstimate > 0) {
@@ -344,7 +343,7 @@ export function invertRobustness(
   let upper = 1;
   if (rejectsInvariance) {
     const belowAt = (r: number, records: number): number =>
-      tails(shrunkRates(rates, pooled, r), records).below;
+      simulated.at(shrunkRates(rates, pooled, r), records).below;
     // The permutation test rejected R = 1 at α; when the tail at (nearly) R = 1 is still above α/2, the
     // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
     const atOne = belowAt(1, simulations);

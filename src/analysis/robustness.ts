@@ -6,7 +6,7 @@ import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
 import { drawJointReplicates, jointSessionPlayers } from "./joint-session-resampling.js";
 import { percentileInterval } from "./percentile.js";
-import { startPermutationRows } from "./permutation-replicates.js";
+import { fillPermutationRows, startPermutationRows } from "./permutation-replicates.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import {
   INVARIANCE_METHOD,
@@ -149,6 +149,7 @@ export function robustnessAnalysis(
     },
     layout.count,
     plan.units.length,
+    (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out),
   );
   const resamplers = plan.cells.map(createCellResampler);
   const rng = createBootstrapRng(seed);
