@@ -15,12 +15,12 @@
 //   code key is computed here from the sources (certifierCode): both are start-up time, not behaviour.
 // - The build fails if a bundle would load a file of ours from outside its folder, or a package other than
 //   those, at run time: a bundle is self-contained, so a process never holds two copies of a module.
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { moduleFolderHash } from "../dist/domain/certification-cache.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // vega-canvas tries `import("canvas")` and renders without it when it is absent (it is not a dependency).
@@ -50,19 +50,10 @@ const englishOnlyZod = {
 /**
  * What certification-cache.ts hashes as the certifier's code when unbundled (every module directly in its
  * folder), taken from the sources: inside a bundle that folder would be the bundle's, megabytes to hash.
+ * The same function as at run time, from the tsc output this build has just written.
  */
 function certifierCode() {
-  const dir = join(root, "src", "domain");
-  const hash = createHash("sha256");
-  for (const name of readdirSync(dir).sort()) {
-    if (!/\.(js|ts)$/.test(name)) continue;
-    hash
-      .update(name)
-      .update("\0")
-      .update(readFileSync(join(dir, name)))
-      .update("\0");
-  }
-  return hash.digest("hex");
+  return moduleFolderHash(join(root, "src", "domain"));
 }
 
 const verbs = readdirSync(join(root, "src", "cli", "bundles"))

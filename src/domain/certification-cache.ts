@@ -38,23 +38,28 @@ declare const SAME_GAME_CERTIFIER_CODE: string | undefined;
 
 let codeHash: string | undefined;
 
+/**
+ * SHA-256 of every module (.js or .ts) directly in `dir`, names and bytes in name order: the code key
+ * of the cache, here at run time and in scripts/build-bundles.mjs at build time.
+ */
+export function moduleFolderHash(dir: string): string {
+  const hash = createHash("sha256");
+  for (const name of readdirSync(dir).sort()) {
+    if (!/\.(js|ts)$/.test(name)) continue;
+    hash
+      .update(name)
+      .update("\0")
+      .update(readFileSync(join(dir, name)))
+      .update("\0");
+  }
+  return hash.digest("hex");
+}
+
 /** The certifier's own code: the text of every module beside this one, so a changed renderer or reader
  * never reuses a verdict of the old one. */
 function certifierCode(): string {
   if (typeof SAME_GAME_CERTIFIER_CODE === "string") return SAME_GAME_CERTIFIER_CODE;
-  if (codeHash === undefined) {
-    const dir = dirname(fileURLToPath(import.meta.url));
-    const hash = createHash("sha256");
-    for (const name of readdirSync(dir).sort()) {
-      if (!/\.(js|ts)$/.test(name)) continue;
-      hash
-        .update(name)
-        .update("\0")
-        .update(readFileSync(join(dir, name)))
-        .update("\0");
-    }
-    codeHash = hash.digest("hex");
-  }
+  codeHash ??= moduleFolderHash(dirname(fileURLToPath(import.meta.url)));
   return codeHash;
 }
 
