@@ -11,6 +11,7 @@ import { cellsFromRows, oneShotCells } from "../../src/queries/one-shot-cells.js
 import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 import { oneShotMatch } from "../support/match-record.js";
+import { memorySession } from "../support/session-record.js";
 
 let dir: string;
 let store: Store;
@@ -53,15 +54,7 @@ const decision = (
 
 describe("decision tallies", () => {
   it("count a round once it is decided, move with a replaced decision, and never count pending or void rounds", () => {
-    store.saveSession({
-      id: "s1",
-      player: "p",
-      client_name: null,
-      client_version: null,
-      transport: "memory",
-      principal: "local",
-      started_at: at,
-    });
+    store.saveSession(memorySession("s1"));
     store.insertMatch(match("m1", "s1"));
     store.insertMatch(match("m2", "s1"));
     store.saveDecision(decision("m1", "pending", "cooperate"), store.getMatch("m1") as MatchRecord);
@@ -80,15 +73,7 @@ describe("decision tallies", () => {
   });
 
   it("refuse a decision given with another match's record (its cell would be tallied wrongly), writing nothing", () => {
-    store.saveSession({
-      id: "s1",
-      player: "p",
-      client_name: null,
-      client_version: null,
-      transport: "memory",
-      principal: "local",
-      started_at: at,
-    });
+    store.saveSession(memorySession("s1"));
     store.insertMatch(match("m1", "s1"));
     store.insertMatch({ ...match("m2", "s1"), framing: "friend-sharing" });
     expect(() =>

@@ -3,6 +3,7 @@ import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
 import { describeOnPostgres, freshRecord, type TestRecord } from "../support/postgres.js";
+import { memorySession } from "../support/session-record.js";
 
 const at = "2026-12-01T00:00:00.000Z";
 
@@ -37,15 +38,7 @@ function match(id: string, partner: string | null): MatchRecord {
 /** A small record with what a copy gets wrong first: rows pointing at rows of their own table, ids. */
 function writeSource(path: string): void {
   const store = new Store(path);
-  store.saveSession({
-    id: "s1",
-    player: "p",
-    client_name: "c",
-    client_version: "1",
-    transport: "memory",
-    principal: "local",
-    started_at: at,
-  });
+  store.saveSession(memorySession("s1", { client_name: "c", client_version: "1" }));
   // An agent-vs-agent pair: the first seat points at the second, inserted after it.
   store.insertMatch(match("a-first", null));
   store.insertMatch(match("b-second", "a-first"));

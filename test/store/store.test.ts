@@ -6,6 +6,7 @@ import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 import { oneShotMatch } from "../support/match-record.js";
 import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
+import { memorySession } from "../support/session-record.js";
 
 const at = "2026-11-30T00:00:00.000Z";
 
@@ -70,15 +71,7 @@ describeEachEngine("Store", (engine) => {
 
   it("round-trips a match with its JSON columns and a player name holding SQL quotes", () => {
     const player = `Robert'); DROP TABLE matches;--`;
-    store.saveSession({
-      id: "s1",
-      player,
-      client_name: "c",
-      client_version: "1",
-      transport: "memory",
-      principal: "local",
-      started_at: at,
-    });
+    store.saveSession(memorySession("s1", { player, client_name: "c", client_version: "1" }));
     store.insertMatch(matchOf("m1", player, "business", "s1"));
     const match = store.getMatch("m1");
     expect(match?.player).toBe(player);
@@ -88,15 +81,7 @@ describeEachEngine("Store", (engine) => {
 
   it("aggregates one-shot counts per cell and session with GROUP BY, beside imported counts", () => {
     for (const session of ["s1", "s2"]) {
-      store.saveSession({
-        id: session,
-        player: "p",
-        client_name: null,
-        client_version: null,
-        transport: "memory",
-        principal: "local",
-        started_at: at,
-      });
+      store.saveSession(memorySession(session));
     }
     // s1: cooperate, cooperate, defect in business; s2: defect in business; one void round ignored.
     const plays: [string, string, string | null][] = [
