@@ -1,3 +1,4 @@
+import type { Catalog } from "../domain/catalog.js";
 import type { Framing } from "../domain/framing.js";
 import { renderPrompt } from "../domain/render.js";
 import type { HistoryMode } from "../domain/study-design.js";
@@ -49,6 +50,11 @@ export function currentRoundView(
 ): RoundView {
   const game = deps.catalog.game(match.game);
   const round = match.next_round;
+  const labels = surfaceLabels(deps, match);
+  const rounds = game.rounds === 1 || match.reveal_horizon ? game.rounds : null;
+  // A one-shot prompt is the catalog's text for the match's condition alone (no round, no history).
+  if (game.rounds === 1)
+    return { match_id: match.id, round, rounds, prompt: oneShotPrompt(deps, match), labels };
   const past = (decisions ?? deps.store.listDecisions(match.id)).filter((d) => d.round < round);
   const prompt = renderPrompt({
     game,
@@ -56,23 +62,45 @@ export function currentRoundView(
     framing: deps.catalog.framing(match.framing, match.game),
     actionOrder: match.action_order,
     style: match.style as PromptStyle,
-    repeated:
-      game.rounds > 1
-        ? {
-            round,
-            horizon: match.reveal_horizon ? "revealed" : "hidden",
-            historyMode: match.history_mode as HistoryMode,
-            history: playerHistory(past),
-          }
-        : undefined,
+    repeated: {
+      round,
+      horizon: match.reveal_horizon ? "revealed" : "hidden",
+      historyMode: match.history_mode as HistoryMode,
+      history: playerHistory(past),
+    },
   });
-  return {
-    match_id: match.id,
-    round,
-    rounds: game.rounds === 1 || match.reveal_horizon ? game.rounds : null,
-    prompt,
-    labels: surfaceLabels(deps, match),
-  };
+  return { match_id: match.id, round, rounds, prompt, labels };
+}
+
+/**
+ * One-shot prompts already rendered from a catalog, by condition (game, variant, framing, style, action
+ * order): the text is a pure function of these and the catalog, and each one-shot decision renders it twice
+ * (start_match shows it; submit_move renders it again for the decision's prompt hash), some 40 µs a time.
+ * A catalog has a bounded number of conditions; the map is emptied if a user catalog ever exceeds the cap.
+ */
+const oneShotPrompts = new WeakMap<Catalog, Map<string, string>>();
+const MAX_REMEMBERED_PROMPTS = 4096;
+
+function oneShotPrompt(deps: PlayDeps, match: MatchRecord): string {
+  let prompts = oneShotPrompts.get(deps.catalog);
+  if (!prompts) {
+    prompts = new Map();
+    oneShotPrompts.set(deps.catalog, prompts);
+  }
+  const key = [match.game, match.variant, match.framing, match.style, ...match.action_order].join("\0");
+  let prompt = prompts.get(key);
+  if (prompt === undefined) {
+    prompt = renderPrompt({
+      game: deps.catalog.game(match.game),
+      variant: deps.catalog.variant(match.game, match.variant as VariantId),
+      framing: deps.catalog.framing(match.framing, match.game),
+      actionOrder: match.action_order,
+      style: match.style as PromptStyle,
+    });
+    if (prompts.size >= MAX_REMEMBERED_PROMPTS) prompts.clear();
+    prompts.set(key, prompt);
+  }
+  return prompt;
 }
 
 /** One decided round from the player's side, in the framing's words (null = no valid move). */

@@ -182,7 +182,8 @@ function decideRound(
     ...payoffs,
     status: input.action === null ? "void" : "decided",
   };
-  deps.store.saveDecision(decision, match);
+  // submitMove read in this transaction that the round has no decision yet.
+  deps.store.saveDecision(decision, match, true);
   const finished = input.round >= match.rounds;
   deps.store.advanceMatch(match.id, input.round + 1, finished, input.decided_at);
   const advanced: MatchRecord = {

@@ -421,18 +421,20 @@ export class Store {
    * later), and keeps `decision_tallies` equal to the decided rounds: the replaced row's action is taken
    * out, the new one counted. The caller holds the match already (every caller has just read or written
    * it), so only the replaced row is read here. The caller runs it inside its transaction, so both change
-   * together or not at all.
+   * together or not at all. `fresh`: the caller has read, in this transaction, that the round has no row
+   * yet (submit_move's first decision of a round), so there is nothing to take out and no need to look.
    */
-  saveDecision(decision: DecisionRecord, match: MatchRecord): void {
+  saveDecision(decision: DecisionRecord, match: MatchRecord, fresh = false): void {
     if (match.id !== decision.match_id) {
       throw new Error(`saveDecision: decision of "${decision.match_id}" given with match "${match.id}".`);
     }
     requireWellFormedText(decision, { raw_text: "reply (choice)", rationale: "rationale" });
-    const before = this.stmt(
-      "SELECT session_id, action, status FROM decisions WHERE match_id = ? AND round = ?",
-    ).get(decision.match_id, decision.round) as
-      | Pick<DecisionRecord, "session_id" | "action" | "status">
-      | undefined;
+    const before = fresh
+      ? undefined
+      : (this.stmt("SELECT session_id, action, status FROM decisions WHERE match_id = ? AND round = ?").get(
+          decision.match_id,
+          decision.round,
+        ) as Pick<DecisionRecord, "session_id" | "action" | "status"> | undefined);
     const counted = (
       d: Pick<DecisionRecord, "action" | "status"> | undefined,
     ): d is { action: string; status: "decided" } =>
@@ -489,7 +491,7 @@ export class Store {
 
   /** Stores a rendered prompt once per distinct text; returns its SHA-256 (the decisions' prompt_hash). */
   savePrompt(text: string): string {
-    const hash = createHash("sha256").update(text, "utf8").digest("hex");
+    const hash = promptHash(text);
     this.stmt("INSERT INTO prompts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").run(hash, text);
     return hash;
   }
@@ -765,6 +767,22 @@ export interface FirstListedRow {
   decisions: number;
   first_listed: number;
 }
+
+/**
+ * The SHA-256 of a prompt, remembered for the last texts hashed: a one-shot condition's prompt is the same
+ * text for every decision in it, and hashing its ~2 KB again on every submit_move costs more than the lookup.
+ */
+export function promptHash(text: string): string {
+  let hash = promptHashes.get(text);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(text, "utf8").digest("hex");
+    if (promptHashes.size >= MAX_REMEMBERED_HASHES) promptHashes.clear();
+    promptHashes.set(text, hash);
+  }
+  return hash;
+}
+const promptHashes = new Map<string, string>();
+const MAX_REMEMBERED_HASHES = 256;
 
 /** A filter list as a JSON array parameter (read by the dialect's inJsonList); null (match everything) when absent or empty. */
 function jsonList(values: string[] | undefined): string | null {
