@@ -178,6 +178,31 @@ describe("the rate limit counts JSON-RPC messages, not HTTP posts", () => {
     }
   });
 
+  it("hands the body it parsed for counting to the transport, and an unparsable one as text", async () => {
+    const open = await startInProcess({ rateLimitPerSecond: 100 });
+    try {
+      const init = await fetch(open.url, {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: JSON.stringify(INITIALIZE),
+      });
+      const session = init.headers.get("mcp-session-id") as string;
+      await init.text();
+      const headers = { ...MCP_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+      const pings = JSON.stringify([200, 201].map((id) => ({ jsonrpc: "2.0", id, method: "ping" })));
+      const batch = await fetch(open.url, { method: "POST", headers, body: pings });
+      expect(batch.status).toBe(200);
+      const answered = await batch.text();
+      expect(answered).toContain('"id":200');
+      expect(answered).toContain('"id":201');
+      const broken = await fetch(open.url, { method: "POST", headers, body: '{"jsonrpc": "2.0", "id": 3' });
+      expect(broken.status).toBe(400);
+      expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    } finally {
+      await open.stop();
+    }
+  });
+
   it("answers HEAD /healthz like GET, without a body", async () => {
     const get = await fetch(`${server.origin}/healthz`);
     const body = await get.text();
