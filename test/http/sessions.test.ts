@@ -47,6 +47,50 @@ describe("HTTP sessions", () => {
     }
   });
 
+  it("frees a session's one SSE stream when its client leaves, so the client can open it again", async () => {
+    const server = await startInProcess();
+    try {
+      const opened = await initialize(server.url);
+      const id = opened.headers.get("mcp-session-id") as string;
+      await opened.text();
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const open = (signal: AbortSignal) =>
+        fetch(server.url, {
+          method: "GET",
+          headers: { accept: "text/event-stream", ...PROTOCOL, "mcp-session-id": id },
+          signal,
+        });
+      // The SDK allows one GET stream per session and refuses another at once (409). An accepted stream's
+      // headers come with its first event, so "no answer within a second" means accepted.
+      const tryAnother = async (): Promise<number | "accepted"> => {
+        const probe = new AbortController();
+        const answer = await Promise.race([
+          open(probe.signal).then(async (response) => {
+            await response.text();
+            return response.status;
+          }),
+          sleep(1000).then(() => "accepted" as const),
+        ]);
+        probe.abort();
+        return answer;
+      };
+      const leaving = new AbortController();
+      void open(leaving.signal).catch(() => undefined);
+      await sleep(300);
+      expect(await tryAnother()).toBe(409);
+      leaving.abort();
+      // Once the server sees the client gone it cancels that stream, and a new one is accepted.
+      let answer: number | "accepted" = 409;
+      for (let i = 0; i < 10 && answer === 409; i++) {
+        await sleep(100);
+        answer = await tryAnother();
+      }
+      expect(answer).toBe("accepted");
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("gives the SDK client its session id and answers an unknown id with 404", async () => {
     const server = await startInProcess();
     try {

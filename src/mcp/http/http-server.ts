@@ -77,7 +77,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
     session.lastActiveAt = Date.now();
     try {
-      const request = toWebRequest(req, body.text, clientGone.signal);
+      const request = toWebRequest(req, body.text);
       const response = await session.transport.handleRequest(
         request,
         body.parsed === undefined ? undefined : { parsedBody: body.parsed },
@@ -236,7 +236,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    // The endpoint itself, as clients send it on every request, needs no URL parser.
+    const path = req.url === MCP_PATH ? MCP_PATH : new URL(req.url ?? "/", "http://localhost").pathname;
     if (loopback) {
       const host = validateHostHeader(req.headers.host, allowedHosts);
       if (!host.ok) return sendJsonError(res, 403, `Forbidden: ${host.message}`, { closeConnection: true });

@@ -27,8 +27,13 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
   });
 }
 
-/** The web-standard Request the SDK transport takes, with the body already read (or none). */
-export function toWebRequest(req: IncomingMessage, body: string | undefined, signal: AbortSignal): Request {
+/**
+ * The web-standard Request the SDK transport takes, with the body already read (or none). It carries no
+ * abort signal: the session transport never reads `request.signal` (a client that leaves is seen by
+ * writeWebResponse, which cancels the response stream), and wiring one into every Request was a tenth of
+ * the bridge's cost.
+ */
+export function toWebRequest(req: IncomingMessage, body: string | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -38,7 +43,6 @@ export function toWebRequest(req: IncomingMessage, body: string | undefined, sig
   return new Request(`http://${host}${req.url ?? "/"}`, {
     method: req.method ?? "GET",
     headers,
-    signal,
     ...(body !== undefined && body.length > 0 ? { body } : {}),
   });
 }
