@@ -1,7 +1,7 @@
 // submit_move through the SDK client in process, beside a no-op tool on the same server and the floor under
 // any durable recording (one INSERT in its own write transaction), interleaved in blocks so the shared
 // machine's load falls on all three alike. Goal: submit_move ≤ 2× the no-op tool.
-// Run: npm run bench:submit-move [-- BLOCKS CALLS_PER_BLOCK]   (uses the built code in dist/).
+// Run: npm run bench:submit-move [-- BLOCKS CALLS_PER_BLOCK]   (uses the built code in dist/; WARM_UP=calls).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,9 @@ import { Store } from "../../dist/store/store.js";
 
 const blocks = Number(process.argv[2] ?? 5);
 const perBlock = Number(process.argv[3] ?? 400);
+// Calls of each subject before the blocks: the SDK's paths take a few thousand calls to settle (JIT tiers);
+// with 500 the no-op anchor still fell from ~450 to ~150 µs over the blocks, and the ratio with it.
+const warmUp = Number(process.env.WARM_UP ?? 3000);
 const dir = mkdtempSync(join(tmpdir(), "same-game-submit-"));
 const store = new Store(join(dir, "bench.db"));
 const deps = { store, catalog: loadCatalog() };
@@ -45,7 +48,7 @@ store.saveSession({
 });
 const matchIds = [];
 store.transaction(() => {
-  for (let i = 0; i < 2 * blocks * perBlock + 1100; i++) {
+  for (let i = 0; i < 3 * (blocks * perBlock + warmUp) + 10; i++) {
     const match = buildMatch(deps, caller, "bench", {
       game: "prisoners-dilemma",
       variant: "base",
@@ -62,6 +65,11 @@ store.transaction(() => {
 });
 let next = 0;
 const defect = deps.catalog.framing("business", "prisoners-dilemma").labels.defect;
+// One decision recorded the ordinary way, as the template of the statements-alone floor below.
+const first = submitMove(deps, caller, { match_id: matchIds[next++], round: 1, choice: defect });
+if (first.kind !== "recorded") throw new Error(first.message);
+const template = store.getDecision(first.result.match_id, 1);
+const promptText = store.getPrompt(template.prompt_hash);
 
 const subjects = {
   noop: async () => {
@@ -78,6 +86,29 @@ const subjects = {
   "submitMove, play layer only": async () => {
     const outcome = submitMove(deps, caller, { match_id: matchIds[next++], round: 1, choice: defect });
     if (outcome.kind !== "recorded") throw new Error(outcome.message);
+  },
+  // The same statements submit_move runs, through the same store, with every value computed up front (no
+  // parsing, rendering, opponent or reply): what recording one decision costs the record itself.
+  "floor: submit_move's statements": async () => {
+    const id = matchIds[next++];
+    store.transaction(() => {
+      const match = store.getMatch(id);
+      store.getDecision(id, 1);
+      store.insertAttempt({
+        match_id: id,
+        round: 1,
+        session_id: "bench-session",
+        raw_text: template.raw_text,
+        action: template.action,
+        invalid_reason: null,
+        tokens: null,
+        created_at: template.decided_at,
+      });
+      store.attemptTotals(id, 1);
+      store.savePrompt(promptText);
+      store.saveDecision({ ...template, match_id: id }, match, true);
+      store.advanceMatch(id, 2, true, template.decided_at);
+    });
   },
   "floor: one-row write transaction": async () => {
     store.transaction(() =>
@@ -99,7 +130,7 @@ const subjects = {
 if (process.env.ONLY)
   for (const name of Object.keys(subjects)) if (!name.startsWith(process.env.ONLY)) delete subjects[name];
 // Warm-up (JIT, statement cache), then blocks in turn; each block's figure is its CPU time per call.
-for (const run of Object.values(subjects)) for (let i = 0; i < 500; i++) await run();
+for (const run of Object.values(subjects)) for (let i = 0; i < warmUp; i++) await run();
 const medians = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
 for (let b = 0; b < blocks; b++) {
   for (const [name, run] of Object.entries(subjects)) {
@@ -123,3 +154,11 @@ const ratios = medians.submit_move.map((s, i) => s / medians.noop[i]);
 console.log(
   `submit_move / noop per block: ${ratios.map((r) => r.toFixed(2)).join(" ")}   median ${median(ratios).toFixed(2)} (goal ≤ 2)`,
 );
+// The best submit_move could do with all of its own code gone but the record's statements: noop + those.
+const statements = medians["floor: submit_move's statements"];
+if (statements) {
+  const floor = statements.map((s, i) => (medians.noop[i] + s) / medians.noop[i]);
+  console.log(
+    `floor, (noop + submit_move's statements) / noop: ${floor.map((r) => r.toFixed(2)).join(" ")}   median ${median(floor).toFixed(2)}`,
+  );
+}
