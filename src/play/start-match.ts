@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { checkOpponentParams, opponentsFor } from "../domain/opponents/index.js";
 import { createRng, randomIndex, shuffled } from "../domain/rng.js";
 import type { HistoryMode, OpponentChoice } from "../domain/study-design.js";
@@ -9,6 +8,7 @@ import { DEFAULT_FORFEIT_SECONDS } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
+import { randomHex, randomUint32 } from "./random-pool.js";
 
 /** Everything that defines one match; `framing` absent = drawn by the match's seeded generator. */
 export interface MatchSpec {
@@ -33,12 +33,12 @@ export const DEFAULT_OPPONENT = "random";
 
 /** An unguessable match id: 128 random bits. */
 export function newMatchId(): string {
-  return randomBytes(16).toString("hex");
+  return randomHex(16);
 }
 
 /** A fresh seed for an ad-hoc match; stored with the match so its every random choice can be replayed. */
 export function newSeed(): string {
-  return String(randomBytes(4).readUInt32BE(0));
+  return String(randomUint32());
 }
 
 /** Connections whose session row is already in the record (a session is written once, then referenced). */
