@@ -50,11 +50,12 @@ export function currentRoundView(
 ): RoundView {
   const game = deps.catalog.game(match.game);
   const round = match.next_round;
-  const labels = surfaceLabels(deps, match);
   const rounds = game.rounds === 1 || match.reveal_horizon ? game.rounds : null;
   // A one-shot prompt is the catalog's text for the match's condition alone (no round, no history).
-  if (game.rounds === 1)
-    return { match_id: match.id, round, rounds, prompt: oneShotPrompt(deps, match), labels };
+  if (game.rounds === 1) {
+    const prompt = oneShotPrompt(deps, match);
+    return { match_id: match.id, round, rounds, prompt, labels: surfaceLabels(deps, match) };
+  }
   const past = (decisions ?? deps.store.listDecisions(match.id)).filter((d) => d.round < round);
   const prompt = renderPrompt({
     game,
@@ -69,7 +70,7 @@ export function currentRoundView(
       history: playerHistory(past),
     },
   });
-  return { match_id: match.id, round, rounds, prompt, labels };
+  return { match_id: match.id, round, rounds, prompt, labels: surfaceLabels(deps, match) };
 }
 
 /**
