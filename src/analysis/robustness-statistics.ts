@@ -229,12 +229,14 @@ interface UnitWork {
  * verification check uses to confirm that aggregates are the means of their parts.
  */
 function meanRows(out: Float64Array, B: number, parts: readonly number[], target: number): void {
-  const starts = Int32Array.from(parts, (s) => s * B);
-  const count = starts.length;
-  const at = target * B;
-  for (let r = 0; r < B; r++) {
-    let sum = 0;
-    for (let i = 0; i < count; i++) sum += out[(starts[i] as number) + r] as number;
-    out[at + r] = sum / count;
+  // Row by row into the target (sequential, where a replicate at a time strides across the rows): the
+  // same additions in the same order for every replicate, so the same sums.
+  const mean = out.subarray(target * B, target * B + B);
+  mean.fill(0);
+  for (const part of parts) {
+    const row = out.subarray(part * B, part * B + B);
+    for (let r = 0; r < B; r++) mean[r] = (mean[r] as number) + (row[r] as number);
   }
+  const count = parts.length;
+  for (let r = 0; r < B; r++) mean[r] = (mean[r] as number) / count;
 }
