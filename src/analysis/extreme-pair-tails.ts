@@ -40,6 +40,8 @@ export class ExtremePairTails {
   private readonly strict: Int32Array;
   private readonly close: Int32Array;
   private readonly cdfs: Float64Array[];
+  /** Per framing of size m, (m − j)/(j + 1) at j = 0..m: the binomial pmf's ratio P(j + 1)/P(j) without the odds. */
+  private readonly ratios: Float64Array[];
   /** The lattice values as numbers, ascending. */
   private readonly values: Float64Array;
 
@@ -87,11 +89,12 @@ export class ExtremePairTails {
       }
     });
     this.cdfs = sizes.map((m) => new Float64Array(m + 1));
+    this.ratios = sizes.map((m) => Float64Array.from({ length: m + 1 }, (_, j) => (m - j) / (j + 1)));
   }
 
   /** Mid-p P(R* ≥ R̂) and P(R* ≤ R̂) when framing f chooses the first action at rate `rates[f]`. */
   at(rates: readonly number[]): Tails {
-    const { F, V, sizes, cdfs, atLeast, above, strict, close, values } = this;
+    const { F, V, sizes, cdfs, ratios, atLeast, above, strict, close, values } = this;
     // The lowest rate lies, but for NEGLIGIBLE per framing, between the lowest framing's bottom
     // quantile and the smallest top quantile of any framing: only those values v are summed.
     let from = 1;
@@ -99,7 +102,7 @@ export class ExtremePairTails {
     rates.forEach((q, f) => {
       const m = sizes[f] as number;
       const cdf = cdfs[f] as Float64Array;
-      binomialCdf(m, q, cdf);
+      binomialCdf(m, q, ratios[f] as Float64Array, cdf);
       let bottom = 0;
       while ((cdf[bottom] as number) < NEGLIGIBLE) bottom++;
       let top = bottom;
@@ -154,8 +157,8 @@ function latticeValues(sizes: readonly number[]): Int32Array {
   return Int32Array.from(out);
 }
 
-/** Binomial(n, q) CDF at 0..n. */
-function binomialCdf(n: number, q: number, out: Float64Array): void {
+/** Binomial(n, q) CDF at 0..n; `ratios[j]` = (n − j)/(j + 1). */
+function binomialCdf(n: number, q: number, ratios: Float64Array, out: Float64Array): void {
   if (q <= 0 || q >= 1) {
     // A certain outcome (the logs below would give −∞ + ∞): every draw is 0, or every draw is n.
     out.fill(q <= 0 ? 1 : 0);
@@ -171,7 +174,7 @@ function binomialCdf(n: number, q: number, out: Float64Array): void {
     for (let j = 0; j <= n; j++) {
       sum += pmf;
       out[j] = sum;
-      pmf *= ((n - j) / (j + 1)) * odds;
+      pmf *= (ratios[j] as number) * odds;
     }
   } else {
     let logPmf = start;

@@ -198,8 +198,11 @@ function drawHypergeometric(
   }
   const first = new Int32Array(replicates * 2);
   const second = new Int32Array(replicates * 2);
+  // All the uniforms at once: the same values, in the same order, as one next() per replicate.
+  const uniforms = new Float64Array(replicates);
+  rng.fill(uniforms, replicates);
   for (let r = 0; r < replicates; r++) {
-    const u = rng.next();
+    const u = uniforms[r] as number;
     // The smallest index whose CDF exceeds u (the last one should rounding leave u above them all).
     let a = guide[(u * slots) | 0] as number;
     while (a < lastIndex && (cdf[a] as number) <= u) a++;

@@ -23,6 +23,7 @@
 // keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
 import { bernoulliJsd } from "./divergence.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
+import { normalQuantile } from "./normal-quantile.js";
 
 export const INVERSION_METHOD =
   "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
@@ -39,8 +40,11 @@ const LN2 = Math.LN2;
 /** The interval ends are placed to within this much D = √(1 − R), in at most this many tail evaluations each. */
 const TOLERANCE = 5e-4;
 const MAX_EVALUATIONS = 16;
-/** A tail this close to its level is the end (the tails are exact: only rounding is left). */
+/** A tail this close to its level, on the Φ⁻¹ scale, is the end (the tails are exact: only rounding is left). */
 const RESOLUTION = 1e-9;
+
+/** Φ⁻¹ of a tail probability, finite at 0 and 1 (a bound far beyond any level searched for). */
+const probit = (p: number): number => normalQuantile(Math.min(1 - 1e-15, Math.max(1e-300, p)));
 
 /** R of a set of two-action rates: the largest JSD is always that of the extremes (see `binaryUnitJsd` in divergence.ts). */
 export function robustnessOf(rates: ArrayLike<number>): number {
@@ -57,11 +61,12 @@ export function robustnessOf(rates: ArrayLike<number>): number {
 const logit = (p: number): number => Math.log(p / (1 - p));
 const logistic = (z: number): number => 1 / (1 + Math.exp(-z));
 export const smoothed = (x: number, n: number): number => (x + 0.5) / (n + 1);
-/**
- * Slope in q of the log-likelihood of rate q for x of n, Jeffreys-smoothed like the rates,
- * (x + ½)·ln q + (n − x + ½)·ln(1 − q) (which keeps the optimum inside (0, 1)).
- */
-const scoreSlope = (x: number, n: number, q: number): number => (x + 0.5) / q - (n - x + 0.5) / (1 - q);
+/** Log-likelihood of rate q for x of n, Jeffreys-smoothed like the rates (keeps the optimum inside (0, 1)). */
+const logLikelihood = (x: number, n: number, q: number): number =>
+  (x + 0.5) * Math.log(q) + (n - x + 0.5) * Math.log(1 - q);
+
+/** The highest rate a partner may take (a rate of 1 would make the likelihood's log infinite). */
+const PARTNER_CAP = 1 - 1e-12;
 
 /**
  * The rate b > a with JSD(a, b) = c nats (the largest rate below 1 when even that is closer): Newton's
@@ -69,7 +74,7 @@ const scoreSlope = (x: number, n: number, q: number): number => (x + 0.5) / q - 
  */
 function partnerAbove(a: number, c: number, guess = Number.NaN): number {
   let lo = a;
-  let hi = 1 - 1e-12;
+  let hi = PARTNER_CAP;
   if (bernoulliJsd(a, hi) <= c) return hi;
   // From the caller's guess (the partner of a nearby a), or JSD ≈ (b − a)²/(8a(1 − a)).
   let b = guess > a && guess < hi ? guess : Math.min(hi, a + Math.sqrt(8 * c * Math.max(a * (1 - a), 1e-6)));
@@ -85,6 +90,33 @@ function partnerAbove(a: number, c: number, guess = Number.NaN): number {
     b = next;
   }
   return b;
+}
+
+/** Golden-section search for the maximum of a unimodal f on [lo, hi]. */
+function argmax(f: (a: number) => number, lo: number, hi: number): number {
+  const g = (Math.sqrt(5) - 1) / 2;
+  let a = lo;
+  let b = hi;
+  let c = b - g * (b - a);
+  let d = a + g * (b - a);
+  let fc = f(c);
+  let fd = f(d);
+  for (let i = 0; i < 36; i++) {
+    if (fc > fd) {
+      b = d;
+      d = c;
+      fd = fc;
+      c = b - g * (b - a);
+      fc = f(c);
+    } else {
+      a = c;
+      c = d;
+      fc = fd;
+      d = a + g * (b - a);
+      fd = f(d);
+    }
+  }
+  return (a + b) / 2;
 }
 
 /**
@@ -105,46 +137,17 @@ export function stretchedRates(
     if (p > (rates[high] as number)) high = f;
   });
   if (low === high) high = low === 0 ? 1 : 0;
-  // The log-likelihood along the curve, ℓ_low(a) + ℓ_high(b(a)), is unimodal in a; its maximum is where
-  // its slope ℓ′_low(a) + ℓ′_high(b)·b′(a) crosses 0 from above, b′ = −J_a/J_b by implicit
-  // differentiation of JSD(a, b) = c, with J_a = ½(logit a − logit m), J_b = ½(logit b − logit m),
-  // m = (a + b)/2 (and b′ = 0 where b is held at its cap). At the lower rate the slope is ≤ 0 (the partner
-  // is then at or above the higher rate), near 0 it is +∞: regula falsi (Illinois) between the two.
-  const xl = x[low] as number;
-  const nl = n[low] as number;
-  const xh = x[high] as number;
-  const nh = n[high] as number;
+  // Each partner is searched from the last one found (the golden section's points close in): a few
+  // Newton steps instead of a dozen.
   let b = Number.NaN;
-  const slope = (a: number): number => {
+  const score = (a: number): number => {
     b = partnerAbove(a, c, b);
-    const capped = b >= 1 - 1e-12;
-    const m = logit((a + b) / 2);
-    const db = capped ? 0 : -(logit(a) - m) / (logit(b) - m);
-    return scoreSlope(xl, nl, a) + scoreSlope(xh, nh, b) * db;
+    return (
+      logLikelihood(x[low] as number, n[low] as number, a) +
+      logLikelihood(x[high] as number, n[high] as number, b)
+    );
   };
-  let lo = 1e-9;
-  let hi = Math.min(rates[low] as number, rates[high] as number);
-  let gLo = slope(lo);
-  let gHi = slope(hi);
-  let a = gHi >= 0 ? hi : lo;
-  let side = 0;
-  for (let i = 0; i < 80 && gLo > 0 && gHi < 0 && hi - lo > 1e-13; i++) {
-    a = (lo * gHi - hi * gLo) / (gHi - gLo);
-    if (!(a > lo && a < hi)) a = (lo + hi) / 2;
-    const g = slope(a);
-    if (g === 0) break;
-    if (g > 0) {
-      lo = a;
-      gLo = g;
-      if (side === 1) gHi /= 2;
-      side = 1;
-    } else {
-      hi = a;
-      gHi = g;
-      if (side === -1) gLo /= 2;
-      side = -1;
-    }
-  }
+  const a = argmax(score, 1e-9, Math.min(rates[low] as number, rates[high] as number));
   const partner = partnerAbove(a, c, b);
   return rates.map((p, f) => (f === low ? a : f === high ? partner : p));
 }
@@ -314,16 +317,21 @@ export function invertRobustness(
     n.reduce((s, v) => s + v, 0),
   );
   const target = alpha / 2;
+  // Each end is searched on the normal-quantile scale of its tail, z = Φ⁻¹(P), where a tail of a nearly
+  // normal statistic moves almost linearly in r, so regula falsi lands in a few steps (on P itself, a
+  // sigmoid, it crawled). The zero is the same: Φ⁻¹ is increasing.
+  //
   // Lower end: P_r(R* ≥ R̂) grows with r; the largest r in [0, R̂] where it is still ≤ α/2. When even
   // r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
   // r, R = 1 included) the test cannot place the end, and NaN says so.
-  const above = (r: number): number => tails.at(stretchedRates(x, n, rates, r)).above - target;
+  const aboveAt = (r: number): number => tails.at(stretchedRates(x, n, rates, r)).above;
+  const above = (r: number): number => probit(aboveAt(r)) - probit(target);
   let lower = Number.NaN;
-  const atEstimate = above(estimate);
-  if (atEstimate > 0) {
-    // At r = 0 the extremes are 0 and 1, so no record reaches R̂ > 0: g(0) = −α/2.
-    const near = { r: estimate, g: atEstimate };
-    lower = intervalEnd(above, near, { r: 0, g: -target }, guess[0], 0);
+  const atEstimate = aboveAt(estimate);
+  if (atEstimate > target) {
+    // At r = 0 the extremes are 0 and 1, so no record reaches R̂ > 0: P(R* ≥ R̂) = 0 there.
+    const near = { r: estimate, g: probit(atEstimate) - probit(target) };
+    lower = intervalEnd(above, near, { r: 0, g: probit(0) - probit(target) }, guess[0], 0);
   }
   // Upper end: P_r(R* ≤ R̂) falls as r grows; the smallest r in [R̂, 1] where it is ≤ α/2.
   let upper = 1;
@@ -333,11 +341,12 @@ export function invertRobustness(
     // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
     const atOne = belowAt(1);
     const level = atOne > target ? alpha : target;
-    const below = (r: number): number => level - belowAt(r);
-    const near = { r: estimate, g: below(estimate) };
-    if (near.g > 0) upper = estimate;
-    else if (level - atOne > 0) {
-      upper = intervalEnd(below, near, { r: 1, g: level - atOne }, guess[1], 1);
+    const below = (r: number): number => probit(level) - probit(belowAt(r));
+    const atR = belowAt(estimate);
+    if (atR < level) upper = estimate;
+    else if (atOne < level) {
+      const near = { r: estimate, g: probit(level) - probit(atR) };
+      upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess[1], 1);
     }
   }
   return [Number.isNaN(lower) ? lower : Math.min(lower, estimate), Math.max(upper, estimate)];

@@ -231,12 +231,12 @@ interface UnitWork {
 function meanRows(out: Float64Array, B: number, parts: readonly number[], target: number): void {
   // Row by row into the target (sequential, where a replicate at a time strides across the rows): the
   // same additions in the same order for every replicate, so the same sums.
-  const mean = out.subarray(target * B, target * B + B);
-  mean.fill(0);
+  const at = target * B;
+  out.fill(0, at, at + B);
   for (const part of parts) {
-    const row = out.subarray(part * B, part * B + B);
-    for (let r = 0; r < B; r++) mean[r] = (mean[r] as number) + (row[r] as number);
+    const from = part * B;
+    for (let r = 0; r < B; r++) out[at + r] = (out[at + r] as number) + (out[from + r] as number);
   }
   const count = parts.length;
-  for (let r = 0; r < B; r++) mean[r] = (mean[r] as number) / count;
+  for (let r = 0; r < B; r++) out[at + r] = (out[at + r] as number) / count;
 }

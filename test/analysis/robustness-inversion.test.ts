@@ -85,31 +85,44 @@ describe("the test-inversion interval of R (two actions)", () => {
 
   it("pulls the extremes apart to the most likely pair on the curve JSD = (1 − R)·ln 2", () => {
     // Brute force on a grid of the lower rate a, the partner b by bisection on JSD(a, b) = c, the
-    // Jeffreys-smoothed log-likelihood of 3 of 30 at a and 12 of 30 at b.
-    const xs = [3, 12];
-    const ns = [30, 30];
-    const rates = [smoothed(3, 30), smoothed(12, 30)];
-    const partner = (a: number): number => {
-      let lo = a;
-      let hi = 1 - 1e-12;
-      for (let i = 0; i < 200; i++) {
-        const mid = (lo + hi) / 2;
-        if (1 - robustnessOf([a, mid]) < 0.2) lo = mid;
-        else hi = mid;
+    // Jeffreys-smoothed log-likelihood of the counts at a and b. Two records: 3 vs 12 of 30, and one
+    // whose higher framing is near 1 (245 vs 299 of 300), where the curve ends before a reaches the
+    // lower rate (no partner below 1 is far enough) and the optimum is not at that end.
+    for (const [xs, ns, r] of [
+      [[3, 12], [30, 30], 0.8],
+      [[245, 299], [300, 300], 0.85],
+    ] as [number[], number[], number][]) {
+      const rates = xs.map((c, f) => smoothed(c, ns[f] as number));
+      const partner = (a: number): number => {
+        let lo = a;
+        let hi = 1 - 1e-12;
+        if (1 - robustnessOf([a, hi]) < 1 - r) return Number.NaN;
+        for (let i = 0; i < 200; i++) {
+          const mid = (lo + hi) / 2;
+          if (1 - robustnessOf([a, mid]) < 1 - r) lo = mid;
+          else hi = mid;
+        }
+        return (lo + hi) / 2;
+      };
+      const [x0, x1] = xs as [number, number];
+      const [n0, n1] = ns as [number, number];
+      const score = (a: number, b: number): number =>
+        (x0 + 0.5) * Math.log(a) +
+        (n0 - x0 + 0.5) * Math.log(1 - a) +
+        (x1 + 0.5) * Math.log(b) +
+        (n1 - x1 + 0.5) * Math.log(1 - b);
+      let best = { a: 0, score: -Infinity };
+      for (let a = 1e-4; a < (rates[0] as number); a += 1e-4) {
+        const b = partner(a);
+        if (Number.isNaN(b)) continue;
+        const v = score(a, b);
+        if (v > best.score) best = { a, score: v };
       }
-      return (lo + hi) / 2;
-    };
-    const score = (a: number, b: number): number =>
-      3.5 * Math.log(a) + 27.5 * Math.log(1 - a) + 12.5 * Math.log(b) + 18.5 * Math.log(1 - b);
-    let best = { a: 0, score: -Infinity };
-    for (let a = 1e-4; a < (rates[0] as number); a += 1e-4) {
-      const v = score(a, partner(a));
-      if (v > best.score) best = { a, score: v };
+      const [a, b] = stretchedRates(xs, ns, rates, r) as [number, number];
+      expect(robustnessOf([a, b])).toBeCloseTo(r, 9);
+      expect(a).toBeCloseTo(best.a, 3);
+      expect(score(a, b)).toBeGreaterThanOrEqual(best.score - 1e-9);
     }
-    const [a, b] = stretchedRates(xs, ns, rates, 0.8) as [number, number];
-    expect(1 - robustnessOf([a, b])).toBeCloseTo(0.2, 9);
-    expect(a).toBeCloseTo(best.a, 3);
-    expect(score(a, b)).toBeGreaterThanOrEqual(best.score - 1e-9);
   });
 
   it("counts sessions by their design effect", () => {
