@@ -41,7 +41,7 @@ const LN2 = Math.LN2;
 const TOLERANCE = 5e-4;
 const MAX_EVALUATIONS = 16;
 /** A tail this close to its level, on the Φ⁻¹ scale, is the end (the tails are exact: only rounding is left). */
-const RESOLUTION = 1e-9;
+const RESOLUTION = 1e-3;
 
 /** Φ⁻¹ of a tail probability, finite at 0 and 1 (a bound far beyond any level searched for). */
 const probit = (p: number): number => normalQuantile(Math.min(1 - 1e-15, Math.max(1e-300, p)));
@@ -244,10 +244,17 @@ function crossingAround(
   const between = (r: number): boolean => (r - inner.r) * (outer.r - r) > 0;
   if (spread > 0 && between(start)) {
     const first = { r: start, g: g(start) };
+    if (Math.abs(first.g) <= resolution) return [first.r, first.r];
     const outward = first.g <= 0 !== far.g <= 0; // still on near's side: the crossing is further out
     if (outward) inner = first;
     else outer = first;
-    let step = spread * Math.sign(far.r - near.r) * (outward ? 1 : -1);
+    const direction = Math.sign(far.r - near.r) * (outward ? 1 : -1);
+    // The secant through the estimate and the first point predicts the crossing (the tails are nearly
+    // linear on the Φ⁻¹ scale); a step a quarter beyond it brackets the crossing tightly. Else steps of
+    // the guess's own distance.
+    const predicted = first.r - (first.g * (first.r - near.r)) / (first.g - near.g);
+    const secantStep = 1.25 * (predicted - first.r);
+    let step = Number.isFinite(secantStep) && secantStep * direction > 0 ? secantStep : spread * direction;
     for (let r = first.r + step; between(r); r = first.r + step) {
       const v = g(r);
       const point = { r, g: v };
