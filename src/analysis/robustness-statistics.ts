@@ -130,7 +130,9 @@ export class StatisticsEvaluator {
     // The sums must add a target's parts in increasing unit order, as the evaluation writes them.
     for (const player of plan.players) {
       if (player.units.some((u, i) => i > 0 && u <= (player.units[i - 1] as number))) {
-        throw new Error("A player's units are out of plan order; the means would be summed in another order.");
+        throw new Error(
+          "A player's units are out of plan order; the means would be summed in another order.",
+        );
       }
     }
     return { targets: [...counts.keys()], byUnit, counts };
