@@ -10,7 +10,8 @@
 //
 // (all rates in the window, minus those whose lowest rate is above v), and the same with the ties'
 // window for P(R* ≥ R̂). The counts bounding each window depend on the sizes and R̂ only, so they are
-// found once; an evaluation at new rates is one CDF per framing and V × F products, V ≤ Σ m_f + F.
+// found once; an evaluation at new rates is one CDF per framing and F products per value v that the
+// lowest rate takes with more than a negligible probability (V ≤ Σ m_f + F values in all).
 // Exact where simulated records (the first version) carried a Monte Carlo error, and deterministic.
 import { bernoulliJsd } from "./divergence.js";
 
@@ -28,7 +29,7 @@ export interface Tails {
 
 export class ExtremePairTails {
   private readonly F: number;
-  /** The lattice values a lowest rate can take, ascending, as (count, size): v = a / b. */
+  /** How many values the lowest rate can take (every x/m, equal fractions once). */
   private readonly V: number;
   /**
    * Per value v and framing f (entry v·F + f): the smallest count with rate ≥ v, the smallest with
