@@ -7,8 +7,10 @@
 // - "direct": S uniforms, cluster s = ⌊u·S⌋ mapped to its type: the draws of the per-cluster bootstrap,
 //   uniform for uniform, so a record whose clusters are all distinct gives the same intervals as before;
 // - "multinomial": T − 1 conditional binomials m_t ~ Binomial(S − Σ_{i<t} m_i, w_t / Σ_{i≥t} w_i), each by
-//   inversion of a cached table (one per type and remaining size) that covers all but a mass far below
-//   the 2⁻³² resolution of the uniforms. Cost T per replicate instead of S.
+//   inversion of its CDF: for a small mean by walking up the pmf from 0 (a few steps, no memory), else
+//   through a cached table (one per type and remaining size) that covers all but a mass far below the
+//   2⁻³² resolution of the uniforms. Cost T per replicate instead of S. (Tables for every type and
+//   remaining size held 1 GB at 1M decisions, sessions of many types in every cell: hence the walk.)
 import type { UniformSource } from "./fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
 
@@ -77,6 +79,7 @@ export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSou
     const p = sampler.conditional[t] as number;
     let x = 0;
     if (p >= 1) x = remaining;
+    else if (p > 0 && remaining * p <= WALK_MEAN) x = binomialByWalk(remaining, p, rng.next());
     else if (p > 0) {
       const cache = sampler.tables[t] as Map<number, GuideTable>;
       let table = cache.get(remaining);
@@ -94,6 +97,28 @@ export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSou
     remaining -= x;
   }
   if (remaining > 0) out[types - 1] = (out[types - 1] as number) + remaining;
+}
+
+/** Binomials with at most this mean are drawn by walking their pmf from 0 (≈ mean + 1 steps), not a table. */
+const WALK_MEAN = 24;
+
+/**
+ * The smallest x with P(X ≤ x) > u for X ~ Binomial(n, p): the same inversion as a table's, its pmf
+ * from P(0) = (1 − p)^n by the ratio P(x+1)/P(x) = (n−x)/(x+1)·p/(1−p). With the mean at most
+ * WALK_MEAN, P(0) ≥ e^(−WALK_MEAN/(1−p)) stays far above underflow unless p is within e^−700 of 1,
+ * where every draw is n anyway (the walk ends there).
+ */
+export function binomialByWalk(n: number, p: number, u: number): number {
+  const odds = p / (1 - p);
+  let pmf = Math.exp(n * Math.log1p(-p));
+  let cdf = pmf;
+  let x = 0;
+  while (cdf <= u && x < n) {
+    pmf *= ((n - x) / (x + 1)) * odds;
+    x++;
+    cdf += pmf;
+  }
+  return x;
 }
 
 /** The guide-table sampler of Binomial(n, p) over the window around its mean that holds all but < 1e-30. */

@@ -60,21 +60,25 @@ export function permutationFill(plan: RobustnessPlan, stream: UniformSource): Fi
     const { unit, framing } = unitOfCell.get(cell) as { unit: number; framing: number };
     if (unit !== current) {
       const cells = (plan.units[unit]?.cells ?? []).map((c) => plan.cells[c] as PlannedCell);
-      const pool = poolOf(cells);
       const decisions = cells.every((c) => c.unit === "decision");
-      const binaryPair = pool.k === 2 && cells.length === 2 && decisions;
+      if (decisions && cells.length === 2 && (cells[0] as PlannedCell).actions.length === 2) {
+        // Needs only the counts, not one item per decision.
+        buffers = drawHypergeometric(cells as [PlannedCell, PlannedCell], replicates, rng);
+        current = unit;
+        out.set(buffers[framing] as Int32Array);
+        return;
+      }
+      const pool = poolOf(cells);
       const total = pool.perFraming.reduce((sum, m) => sum + m, 0);
       const collapsed = decisions && (cells.length - 1) * (pool.k - 1) * COLLAPSE_GAIN < total;
       const types = decisions ? null : sessionTypes(pool);
       const collapsedSessions =
         types !== null && (cells.length - 1) * (types.weights.length - 1) * SESSION_COLLAPSE_GAIN < total;
-      buffers = binaryPair
-        ? drawHypergeometric(pool, replicates, rng)
-        : collapsed
-          ? drawMultivariateHypergeometric(pool, replicates, rng)
-          : collapsedSessions
-            ? drawSessionTypeTables(pool, types, replicates, rng)
-            : drawPermutations(pool, replicates, rng);
+      buffers = collapsed
+        ? drawMultivariateHypergeometric(pool, replicates, rng)
+        : collapsedSessions
+          ? drawSessionTypeTables(pool, types, replicates, rng)
+          : drawPermutations(pool, replicates, rng);
       current = unit;
     }
     out.set(buffers[framing] as Int32Array);
@@ -152,13 +156,20 @@ const PACK = 67108864;
 /**
  * The same null distribution for the common case of two framings, two actions and single decisions,
  * without shuffling: the first framing's count of action 0 is hypergeometric (N decisions of which K chose
- * action 0, n₀ drawn), so one uniform per replicate inverts its CDF (computed once, in logs).
+ * action 0, n₀ drawn), so one uniform per replicate inverts its CDF (computed once, in logs), the search
+ * started from a guide table (the same value a bisection of the CDF finds, in O(1) steps).
  */
-function drawHypergeometric(pool: Pool, replicates: number, rng: UniformSource): Int32Array[] {
-  const [n0 = 0, n1 = 0] = pool.perFraming;
+function drawHypergeometric(
+  cells: readonly [PlannedCell, PlannedCell],
+  replicates: number,
+  rng: UniformSource,
+): Int32Array[] {
+  const [a0, b0] = cells;
+  const n0 = a0.n;
+  const n1 = b0.n;
   const total = n0 + n1;
-  let chose0 = 0;
-  for (let i = 0; i < total; i++) chose0 += pool.items[2 * i] as number;
+  const chose0 =
+    (a0.cell.counts[a0.actions[0] as string] ?? 0) + (b0.cell.counts[b0.actions[0] as string] ?? 0);
   const lo = Math.max(0, n0 - (total - chose0));
   const hi = Math.min(n0, chose0);
   // log P(x + 1)/P(x) = log((K − x)(n₀ − x)) − log((x + 1)(N − K − n₀ + x + 1)).
@@ -177,17 +188,24 @@ function drawHypergeometric(pool: Pool, replicates: number, rng: UniformSource):
     cdf[i] = sum;
   });
   for (let i = 0; i < cdf.length; i++) cdf[i] = (cdf[i] as number) / sum;
+  // guide[j] = the smallest i with cdf[i] > j / slots, where the walk for u ∈ [j/slots, (j+1)/slots) starts.
+  const lastIndex = cdf.length - 1;
+  const slots = 4 * cdf.length;
+  const guide = new Int32Array(slots);
+  for (let j = 0, i = 0; j < slots; j++) {
+    while (i < lastIndex && (cdf[i] as number) <= j / slots) i++;
+    guide[j] = i;
+  }
   const first = new Int32Array(replicates * 2);
   const second = new Int32Array(replicates * 2);
+  // All the uniforms at once: the same values, in the same order, as one next() per replicate.
+  const uniforms = new Float64Array(replicates);
+  rng.fill(uniforms, replicates);
   for (let r = 0; r < replicates; r++) {
-    const u = rng.next();
-    let a = 0;
-    let b = cdf.length - 1;
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if ((cdf[m] as number) > u) b = m;
-      else a = m + 1;
-    }
+    const u = uniforms[r] as number;
+    // The smallest index whose CDF exceeds u (the last one should rounding leave u above them all).
+    let a = guide[(u * slots) | 0] as number;
+    while (a < lastIndex && (cdf[a] as number) <= u) a++;
     const x = lo + a;
     first[2 * r] = x;
     first[2 * r + 1] = n0 - x;

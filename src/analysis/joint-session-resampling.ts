@@ -54,12 +54,20 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
     }
     if (![...seen.values()].some((times) => times > 1)) continue;
     // Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
-    // sessions with the same content are then adjacent, and become one type.
+    // sessions with the same content are then adjacent, and become one type. Each session's place in
+    // each cell comes from one index per cell (a search per session and cell was quadratic at scale).
+    const positions = cellIndices.map((c) => {
+      const index = new Map<string, number>();
+      (plan.cells[c]?.cell.cluster_ids ?? []).forEach((id, at) => {
+        if (!index.has(id)) index.set(id, at);
+      });
+      return index;
+    });
     const signature = (id: string): string =>
       JSON.stringify(
-        cellIndices.map((c) => {
+        cellIndices.map((c, i) => {
           const pc = plan.cells[c];
-          const at = pc?.cell.cluster_ids?.indexOf(id) ?? -1;
+          const at = (positions[i] as Map<string, number>).get(id) ?? -1;
           return at < 0 ? null : pc?.actions.map((a) => pc.cell.clusters?.[at]?.[a] ?? 0);
         }),
       );

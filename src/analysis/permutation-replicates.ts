@@ -4,10 +4,14 @@
 // plans the same cells and runs the same code from the same seed writes the same numbers, bit for bit; the
 // results never depend on whether a worker ran.
 //
-// The analysis is synchronous (one call, one answer), so the worker is started first, the caller does its
-// own half, then sleeps on a shared flag (Atomics.wait) until the worker has filled the shared rows. Small
-// analyses, an environment without the compiled worker file (running from TypeScript sources), or
-// SAME_GAME_ANALYSIS_THREADS=1 compute in the calling thread instead; so does a worker that failed.
+// The analysis is synchronous (one call, one answer), so the job is posted first, the caller does its
+// own half, then sleeps on a shared flag (Atomics.wait) until the worker has filled the shared rows. The
+// worker stays (unref'd: it never keeps the process alive) and takes the next analysis' job too, so a
+// long-lived process — the MCP server, a notebook, a benchmark — pays its start once: a large analysis
+// starts it and waits for it; a smaller one uses it when it is already up, and otherwise starts it for
+// the next one and computes here. Tiny analyses, an environment without the compiled worker file (running
+// from TypeScript sources), or SAME_GAME_ANALYSIS_THREADS=1 compute in the calling thread; so does a
+// worker that failed (the next analysis starts a new one).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
@@ -31,10 +35,49 @@ export interface PermutationJob {
 const START_TIMEOUT_MS = 10_000;
 
 /**
- * Below this many (player, game) × replicates a worker's start-up (30–50 ms, loading its modules) outweighs
- * the saving: the Table-3 analysis (12 units, B = 10⁴) takes under 30 ms in all and stays on one thread.
+ * From this many (player, game) × replicates an analysis waits for a worker to start (30–50 ms, loading
+ * its modules): below it the start-up outweighs the saving, and the analysis uses a worker only if one
+ * is already running.
  */
 const WORKER_THRESHOLD = 400_000;
+
+/**
+ * From this many an analysis is worth handing to a running worker (the Table-3 analysis, 12 units ×
+ * B = 10⁴, is; one game at B = 2,000 is not: posting the job costs about what its permutations do).
+ */
+const RESIDENT_THRESHOLD = 50_000;
+
+/** The worker that stays between analyses; `loaded[0]` turns 1 once its modules have loaded. */
+interface Resident {
+  readonly worker: Worker;
+  readonly loaded: Int32Array;
+}
+let resident: Resident | null = null;
+/** A process that runs one analysis and exits (the CLI) starts no worker for the next one: there is none. */
+let oneAnalysisPerProcess = false;
+
+/** Called by the CLI's analysis verbs: a worker only where this analysis itself pays for its start. */
+export function runsOneAnalysis(): void {
+  oneAnalysisPerProcess = true;
+}
+
+function startResident(script: URL): Resident | null {
+  const loaded = new Int32Array(new SharedArrayBuffer(4));
+  let worker: Worker;
+  try {
+    worker = new Worker(script, { workerData: { loaded } });
+  } catch {
+    return null;
+  }
+  worker.unref();
+  const started: Resident = { worker, loaded };
+  // A failed or stopped worker is forgotten; its job is answered here (take) and the next starts anew.
+  worker.on("error", () => {});
+  worker.on("exit", () => {
+    if (resident === started) resident = null;
+  });
+  return started;
+}
 
 /** The rows of an analysis already planned: what the calling thread computes when no worker does. */
 export function fillPermutationRows(
@@ -80,29 +123,28 @@ export function startPermutationRows(
     },
   };
   const script = new URL("./permutation-worker.js", import.meta.url);
+  const size = units * job.bootstrap;
   if (
-    units * job.bootstrap < WORKER_THRESHOLD ||
+    size < (oneAnalysisPerProcess ? WORKER_THRESHOLD : RESIDENT_THRESHOLD) ||
     process.env.SAME_GAME_ANALYSIS_THREADS === "1" ||
     script.protocol !== "file:" ||
     !existsSync(fileURLToPath(script))
   ) {
     return inThread;
   }
+  if (resident === null) resident = startResident(script);
+  const running = resident;
+  if (running === null) return inThread;
+  // A smaller analysis does not wait for the worker's modules to load: it leaves it starting for the next.
+  if (size < WORKER_THRESHOLD && Atomics.load(running.loaded, 0) !== 1) return inThread;
   const rows = new SharedArrayBuffer(count * job.bootstrap * Float64Array.BYTES_PER_ELEMENT);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  let worker: Worker;
   try {
-    worker = new Worker(script, {
-      workerData: { job, rows, flag, port: port2 },
-      transferList: [port2],
-    });
+    running.worker.postMessage({ job, rows, flag, port: port2 }, [port2]);
   } catch {
     return inThread;
   }
-  worker.unref();
-  // A failure is answered by computing here (take); the event would otherwise end the process later.
-  worker.on("error", () => {});
   return {
     where: "worker",
     take() {
@@ -116,7 +158,11 @@ export function startPermutationRows(
       const done = Atomics.load(flag, 0) === 1;
       receiveMessageOnPort(port1);
       port1.close();
-      void worker.terminate();
+      if (!done) {
+        // Stuck or failed: not trusted with another job.
+        if (resident === running) resident = null;
+        void running.worker.terminate();
+      }
       return done ? new Float64Array(rows) : inThread.take();
     },
   };

@@ -1,26 +1,37 @@
-// The worker of permutation-replicates.ts: the same permutation rows, on another thread. The shared flag
-// says 3 once its modules have loaded, then 1 when the rows are filled or 2 when it failed or stopped.
-import { type MessagePort, workerData } from "node:worker_threads";
+// The worker of permutation-replicates.ts: the same permutation rows, on another thread, job after job.
+// `loaded` says 1 once its modules have loaded. Each job's own flag says 3 while it runs, then 1 when the
+// rows are filled or 2 when it failed (its message on the job's port) or the worker stopped.
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { type PermutationJob, permutationRows } from "./permutation-replicates.js";
 
-const { job, rows, flag, port } = workerData as {
-  job: PermutationJob;
-  rows: SharedArrayBuffer;
-  flag: Int32Array;
-  port: MessagePort;
-};
-const settle = (state: 1 | 2): void => {
+interface Job {
+  readonly job: PermutationJob;
+  readonly rows: SharedArrayBuffer;
+  readonly flag: Int32Array;
+  readonly port: MessagePort;
+}
+
+const { loaded } = workerData as { loaded: Int32Array };
+const settle = (flag: Int32Array, state: 1 | 2): void => {
   Atomics.compareExchange(flag, 0, 3, state);
   Atomics.notify(flag, 0);
 };
-process.on("exit", () => settle(2));
-Atomics.store(flag, 0, 3);
-Atomics.notify(flag, 0);
-try {
-  permutationRows(job, new Float64Array(rows));
-  settle(1);
-} catch (error) {
-  port.postMessage(String(error));
-  settle(2);
-}
-port.close();
+let current: Int32Array | null = null;
+process.on("exit", () => {
+  if (current !== null) settle(current, 2);
+});
+parentPort?.on("message", ({ job, rows, flag, port }: Job) => {
+  current = flag;
+  Atomics.store(flag, 0, 3);
+  Atomics.notify(flag, 0);
+  try {
+    permutationRows(job, new Float64Array(rows));
+    settle(flag, 1);
+  } catch (error) {
+    port.postMessage(String(error));
+    settle(flag, 2);
+  }
+  current = null;
+  port.close();
+});
+Atomics.store(loaded, 0, 1);

@@ -13,26 +13,20 @@
 //              permutation test of invariance does not reject at α (the boundary value R = 1 itself);
 //
 // with tail probabilities in mid-p form (a tie R* = R̂ counts one half, Lancaster 1961: the counts are
-// discrete), from `SIMULATIONS` simulated records per candidate with common random numbers (the same
-// uniforms for every candidate, so the tail probability moves smoothly in r and the search for each end is stable). Rates
-// are Jeffreys-smoothed, (x + ½)/(n + 1), so a framing with no cooperation can still vary.
+// discrete), computed exactly over the framings' binomials (extreme-pair-tails.ts), so the tail moves
+// smoothly in r, the search for each end is stable and the interval is the same on every run. Rates are
+// Jeffreys-smoothed, (x + ½)/(n + 1), so a framing with no cooperation can still vary.
 //
 // Sessions nested in cells enter by their design effect (Rao & Scott 1992): the pooled ratio of the
 // between-session variance of a framing's rate to its binomial variance, deff ≥ 1, and each framing is
-// simulated as a binomial of n / deff decisions. (Sessions that span cells, and games with more actions,
+// a binomial of n / deff decisions in the tails. (Sessions that span cells, and games with more actions,
 // keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
 import { bernoulliJsd } from "./divergence.js";
-import type { UniformSource } from "./fast-rng.js";
-import { SimulatedTails } from "./simulated-tails.js";
+import { ExtremePairTails } from "./extreme-pair-tails.js";
+import { normalQuantile } from "./normal-quantile.js";
 
 export const INVERSION_METHOD =
-  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); mid-p tails from 1,000 simulated records per candidate r (B when B is smaller) with common random numbers; Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
-
-/**
- * Simulated records per candidate r (fewer when the analysis asks for fewer bootstrap replicates): the
- * number the coverage grid of bench/coverage was measured with (B = 1,000 there).
- */
-export const SIMULATIONS = 1000;
+  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
 
 /** One framing of a two-action game: decisions that chose the first action, of n, and its sessions. */
 export interface InversionFraming {
@@ -46,8 +40,14 @@ const LN2 = Math.LN2;
 /** The interval ends are placed to within this much D = √(1 − R), in at most this many tail evaluations each. */
 const TOLERANCE = 5e-4;
 const MAX_EVALUATIONS = 16;
-/** Simulated records of the first, rough search for each end. */
-const COARSE = 250;
+/**
+ * A tail this close to its level on the Φ⁻¹ scale is the end: at α/2 = 2.5%, within about 0.006 points
+ * (the end then sits within ~10⁻⁴ of R of the exact crossing, below the reported precision).
+ */
+const RESOLUTION = 1e-3;
+
+/** Φ⁻¹ of a tail probability, finite at 0 and 1 (a bound far beyond any level searched for). */
+const probit = (p: number): number => normalQuantile(Math.min(1 - 1e-15, Math.max(1e-300, p)));
 
 /** R of a set of two-action rates: the largest JSD is always that of the extremes (see `binaryUnitJsd` in divergence.ts). */
 export function robustnessOf(rates: ArrayLike<number>): number {
@@ -68,15 +68,19 @@ export const smoothed = (x: number, n: number): number => (x + 0.5) / (n + 1);
 const logLikelihood = (x: number, n: number, q: number): number =>
   (x + 0.5) * Math.log(q) + (n - x + 0.5) * Math.log(1 - q);
 
+/** The highest rate a partner may take (a rate of 1 would make the likelihood's log infinite). */
+const PARTNER_CAP = 1 - 1e-12;
+
 /**
  * The rate b > a with JSD(a, b) = c nats (the largest rate below 1 when even that is closer): Newton's
  * method on b, ∂JSD/∂b = ½[logit b − logit((a + b)/2)] > 0, kept inside a shrinking bracket.
  */
-function partnerAbove(a: number, c: number): number {
+function partnerAbove(a: number, c: number, guess = Number.NaN): number {
   let lo = a;
-  let hi = 1 - 1e-12;
+  let hi = PARTNER_CAP;
   if (bernoulliJsd(a, hi) <= c) return hi;
-  let b = Math.min(hi, a + Math.sqrt(8 * c * Math.max(a * (1 - a), 1e-6))); // JSD ≈ (b − a)²/(8a(1 − a))
+  // From the caller's guess (the partner of a nearby a), or JSD ≈ (b − a)²/(8a(1 − a)).
+  let b = guess > a && guess < hi ? guess : Math.min(hi, a + Math.sqrt(8 * c * Math.max(a * (1 - a), 1e-6)));
   for (let i = 0; i < 60; i++) {
     const f = bernoulliJsd(a, b) - c;
     if (Math.abs(f) < 1e-15) break;
@@ -136,12 +140,19 @@ export function stretchedRates(
     if (p > (rates[high] as number)) high = f;
   });
   if (low === high) high = low === 0 ? 1 : 0;
-  const score = (a: number): number =>
-    logLikelihood(x[low] as number, n[low] as number, a) +
-    logLikelihood(x[high] as number, n[high] as number, partnerAbove(a, c));
+  // Each partner is searched from the last one found (the golden section's points close in): a few
+  // Newton steps instead of a dozen.
+  let b = Number.NaN;
+  const score = (a: number): number => {
+    b = partnerAbove(a, c, b);
+    return (
+      logLikelihood(x[low] as number, n[low] as number, a) +
+      logLikelihood(x[high] as number, n[high] as number, b)
+    );
+  };
   const a = argmax(score, 1e-9, Math.min(rates[low] as number, rates[high] as number));
-  const b = partnerAbove(a, c);
-  return rates.map((p, f) => (f === low ? a : f === high ? b : p));
+  const partner = partnerAbove(a, c, b);
+  return rates.map((p, f) => (f === low ? a : f === high ? partner : p));
 }
 
 /** The rates with R = r ≥ R(smoothed rates) on the logit path toward the pooled rate (t = 0 is invariance). */
@@ -168,8 +179,8 @@ export function shrunkRates(rates: readonly number[], pooled: number, r: number)
 }
 
 /**
- * Where an increasing step function g crosses 0 on [a, b] (g(a) ≤ 0 < g(b)): the Illinois variant of
- * regula falsi, which the nearly smooth tail probabilities let converge in a handful of evaluations,
+ * Where an increasing function g crosses 0 on [a, b] (g(a) ≤ 0 < g(b)): the Illinois variant of
+ * regula falsi, which the smooth tails (nearly linear on the Φ⁻¹ scale) let converge in a handful of evaluations,
  * bisecting every fourth step so that a stalled side cannot hold it up. Returns the final bracket
  * [lo, hi] with g(lo) ≤ 0 < g(hi), or [r, r] at an r where |g| is within `resolution`.
  */
@@ -193,7 +204,7 @@ function crossing(
     let mid = lo - (gLo * (hi - lo)) / (gHi - gLo);
     if (!(mid > lo + TOLERANCE / 4 && mid < hi - TOLERANCE / 4) || i % 4 === 3) mid = (lo + hi) / 2;
     const gm = g(mid);
-    // Within one simulated record of the level: as close as the simulated tail can tell.
+    // Close enough to the level (RESOLUTION): this is the end.
     if (Math.abs(gm) <= resolution) return [mid, mid];
     if (gm <= 0) {
       lo = mid;
@@ -236,10 +247,17 @@ function crossingAround(
   const between = (r: number): boolean => (r - inner.r) * (outer.r - r) > 0;
   if (spread > 0 && between(start)) {
     const first = { r: start, g: g(start) };
+    if (Math.abs(first.g) <= resolution) return [first.r, first.r];
     const outward = first.g <= 0 !== far.g <= 0; // still on near's side: the crossing is further out
     if (outward) inner = first;
     else outer = first;
-    let step = spread * Math.sign(far.r - near.r) * (outward ? 1 : -1);
+    const direction = Math.sign(far.r - near.r) * (outward ? 1 : -1);
+    // The secant through the estimate and the first point predicts the crossing (the tails are nearly
+    // linear on the Φ⁻¹ scale); a step a quarter beyond it brackets the crossing tightly. Else steps of
+    // the guess's own distance.
+    const predicted = first.r - (first.g * (first.r - near.r)) / (first.g - near.g);
+    const secantStep = 1.25 * (predicted - first.r);
+    let step = Number.isFinite(secantStep) && secantStep * direction > 0 ? secantStep : spread * direction;
     for (let r = first.r + step; between(r); r = first.r + step) {
       const v = g(r);
       const point = { r, g: v };
@@ -254,26 +272,12 @@ function crossingAround(
 }
 
 /**
- * The end of the interval on one side: first with the leading `COARSE` simulated records (cheap, from the
- * bootstrap's end), then with all of them from there, in a bracket a few Monte Carlo errors wide.
+ * The end of the interval on one side, searched from `guess` (the bootstrap's end: close, and any value
+ * is safe) in steps of its distance from the estimate.
  */
-function intervalEnd(
-  tail: (r: number, records: number) => number,
-  near: Point,
-  far: Point,
-  guess: number,
-  simulations: number,
-  side: 0 | 1,
-): number {
-  const coarse = Math.min(COARSE, simulations);
-  const g1 = (r: number): number => tail(r, coarse);
+function intervalEnd(g: (r: number) => number, near: Point, far: Point, guess: number, side: 0 | 1): number {
   const start = Math.min(1, Math.max(0, guess));
-  const nearCoarse = { r: near.r, g: g1(near.r) };
-  const rough = crossingAround(g1, nearCoarse, far, start, Math.abs(start - near.r), 1 / coarse);
-  if (coarse === simulations) return rough[side];
-  const first = (rough[0] + rough[1]) / 2;
-  const g = (r: number): number => tail(r, simulations);
-  return crossingAround(g, near, far, first, Math.abs(first - near.r) / 8, 1 / simulations)[side];
+  return crossingAround(g, near, far, start, Math.abs(start - near.r), RESOLUTION)[side];
 }
 
 /** The design effect of sessions nested in the framings: pooled between-session over binomial variance, ≥ 1. */
@@ -306,8 +310,6 @@ export function invertRobustness(
   framings: readonly InversionFraming[],
   confidence: number,
   rejectsInvariance: boolean,
-  simulations: number,
-  rng: UniformSource,
   guess: readonly [number, number],
 ): [number, number] {
   const alpha = 1 - confidence;
@@ -315,11 +317,9 @@ export function invertRobustness(
   const n = framings.map((f) => f.n);
   const estimate = robustnessOf(framings.map((f) => f.x / f.n));
   const deff = designEffect(framings);
-  // Simulated framing sizes: the decisions a framing is worth once its sessions' correlation is counted.
+  // The framings' binomial sizes: the decisions a framing is worth once its sessions' correlation is counted.
   const size = n.map((m) => Math.max(1, Math.round(m / deff)));
-  const uniforms = new Float64Array(simulations * framings.length);
-  rng.fill(uniforms, uniforms.length);
-  const simulated = new SimulatedTails(size, (1 - estimate) * LN2, uniforms, simulations);
+  const tails = new ExtremePairTails(size, (1 - estimate) * LN2);
 
   const rates = framings.map((f) => smoothed(f.x, f.n));
   const pooled = smoothed(
@@ -327,32 +327,36 @@ export function invertRobustness(
     n.reduce((s, v) => s + v, 0),
   );
   const target = alpha / 2;
+  // Each end is searched on the normal-quantile scale of its tail, z = Φ⁻¹(P), where a tail of a nearly
+  // normal statistic moves almost linearly in r, so regula falsi lands in a few steps (on P itself, a
+  // sigmoid, it crawled). The zero is the same: Φ⁻¹ is increasing.
+  //
   // Lower end: P_r(R* ≥ R̂) grows with r; the largest r in [0, R̂] where it is still ≤ α/2. When even
   // r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
   // r, R = 1 included) the test cannot place the end, and NaN says so.
-  const above = (r: number, records: number): number =>
-    simulated.at(stretchedRates(x, n, rates, r), records).above - target;
+  const aboveAt = (r: number): number => tails.at(stretchedRates(x, n, rates, r)).above;
+  const above = (r: number): number => probit(aboveAt(r)) - probit(target);
   let lower = Number.NaN;
-  const atEstimate = above(estimate, simulations);
-  if (atEstimate > 0) {
-    // At r = 0 the extremes are 0 and 1, so no simulated record reaches R̂ > 0: g(0) = −α/2.
-    const near = { r: estimate, g: atEstimate };
-    lower = intervalEnd(above, near, { r: 0, g: -target }, guess[0], simulations, 0);
+  const atEstimate = aboveAt(estimate);
+  if (atEstimate > target) {
+    // At r = 0 the extremes are 0 and 1, so no record reaches R̂ > 0: P(R* ≥ R̂) = 0 there.
+    const near = { r: estimate, g: probit(atEstimate) - probit(target) };
+    lower = intervalEnd(above, near, { r: 0, g: probit(0) - probit(target) }, guess[0], 0);
   }
   // Upper end: P_r(R* ≤ R̂) falls as r grows; the smallest r in [R̂, 1] where it is ≤ α/2.
   let upper = 1;
   if (rejectsInvariance) {
-    const belowAt = (r: number, records: number): number =>
-      simulated.at(shrunkRates(rates, pooled, r), records).below;
+    const belowAt = (r: number): number => tails.at(shrunkRates(rates, pooled, r)).below;
     // The permutation test rejected R = 1 at α; when the tail at (nearly) R = 1 is still above α/2, the
     // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
-    const atOne = belowAt(1, simulations);
+    const atOne = belowAt(1);
     const level = atOne > target ? alpha : target;
-    const below = (r: number, records: number): number => level - belowAt(r, records);
-    const near = { r: estimate, g: below(estimate, simulations) };
-    if (near.g > 0) upper = estimate;
-    else if (level - atOne > 0) {
-      upper = intervalEnd(below, near, { r: 1, g: level - atOne }, guess[1], simulations, 1);
+    const below = (r: number): number => probit(level) - probit(belowAt(r));
+    const atR = belowAt(estimate);
+    if (atR < level) upper = estimate;
+    else if (atOne < level) {
+      const near = { r: estimate, g: probit(level) - probit(atR) };
+      upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess[1], 1);
     }
   }
   return [Number.isNaN(lower) ? lower : Math.min(lower, estimate), Math.max(upper, estimate)];

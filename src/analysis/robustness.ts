@@ -14,12 +14,7 @@ import {
   type RobustnessInference,
   robustnessInference,
 } from "./robustness-interval.js";
-import {
-  INVERSION_METHOD,
-  type InversionFraming,
-  invertRobustness,
-  SIMULATIONS,
-} from "./robustness-inversion.js";
+import { INVERSION_METHOD, type InversionFraming, invertRobustness } from "./robustness-inversion.js";
 import { type PlannedCell, planRobustness, type ResamplingUnit } from "./robustness-plan.js";
 import { StatisticsEvaluator } from "./robustness-statistics.js";
 
@@ -189,13 +184,11 @@ export function robustnessAnalysis(
     const framings = target.framings.map((f) =>
       inversionFraming(plan.cells[u.cells[f] as number] as PlannedCell),
     );
-    const rng = createBootstrapRng(`${seed}:inversion:${u.player}:${u.game}:${target.framings.length}`);
     const rejects = inference.pValue <= 1 - confidence;
     const attenuate = (r: number): number => 1 - attenuation * (1 - r);
     const unattenuate = (r: number): number => 1 - (1 - r) / attenuation;
     const guess = [unattenuate(inference.ci[0]), unattenuate(inference.ci[1])] as const;
-    const simulations = Math.min(SIMULATIONS, bootstrap);
-    const [lo, hi] = invertRobustness(framings, confidence, rejects, simulations, rng, guess);
+    const [lo, hi] = invertRobustness(framings, confidence, rejects, guess);
     const lower = Number.isNaN(lo) ? Math.min(inference.ci[0], inference.estimate) : attenuate(lo);
     return [Math.min(lower, attenuate(hi)), attenuate(hi)];
   };

@@ -1,3 +1,4 @@
+import { runsOneAnalysis } from "../analysis/permutation-replicates.js";
 import type { VariantId } from "../domain/types.js";
 import { robustnessReport } from "../queries/robustness-query.js";
 import { robustnessText } from "../queries/robustness-text.js";
@@ -6,6 +7,7 @@ import { printResult, withDeps } from "./open-deps.js";
 
 /** `analyze robustness`: the same object the `robustness` tool returns, or its table. */
 export async function analyzeRobustness(args: ParsedArgs): Promise<void> {
+  runsOneAnalysis();
   await withDeps(args, (deps) => {
     const report = robustnessReport(deps, {
       players: listFlag(args, "players"),

@@ -1,3 +1,4 @@
+import { runsOneAnalysis } from "../analysis/permutation-replicates.js";
 import { reportData } from "../queries/report-data-query.js";
 import { renderReportHtml } from "../report/render-report.js";
 import { type Command, listFlag, numberFlag, stringFlag } from "./command.js";
@@ -17,6 +18,7 @@ export const reportCommand: Command = {
     out: { type: "string" },
   },
   async run(args) {
+    runsOneAnalysis();
     const out = outputPath(stringFlag(args, "out") ?? "same-game-report.html");
     await withDeps(args, async (deps, dbPath) => {
       const data = reportData(deps, {

@@ -6,7 +6,11 @@
 // errors.
 import { describe, expect, it } from "vitest";
 import { createCellResampler, drawCellReplicates } from "../../src/analysis/cell-resampling.js";
-import { createMultiplicitySampler, drawMultiplicities } from "../../src/analysis/cluster-multiplicities.js";
+import {
+  binomialByWalk,
+  createMultiplicitySampler,
+  drawMultiplicities,
+} from "../../src/analysis/cluster-multiplicities.js";
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
 import { permutationFill } from "../../src/analysis/invariance-permutation.js";
@@ -122,6 +126,28 @@ describe("collapsed cluster bootstrap", () => {
     expect(Math.abs(m.mean - 520)).toBeLessThan(5 * Math.sqrt(variance / B));
     // SE of a sample variance ≈ σ²·√(2/(B − 1)) (near-normal counts).
     expect(Math.abs(m.variance - variance)).toBeLessThan(5 * variance * Math.sqrt(2 / (B - 1)));
+  });
+
+  it("draws a small-mean binomial by inverting its CDF, without tables (memory flat at 1M decisions)", () => {
+    // Binomial(200, 0.03): P(X ≤ x) from C(200, j)·0.03^j·0.97^(200−j), summed by hand here. Just below
+    // a CDF step the draw is x, just above it x + 1.
+    let cdf = 0;
+    let choose = 1;
+    for (let x = 0; x <= 15; x++) {
+      cdf += choose * 0.03 ** x * 0.97 ** (200 - x);
+      choose = (choose * (200 - x)) / (x + 1);
+      expect(binomialByWalk(200, 0.03, cdf - 1e-12)).toBe(x);
+      expect(binomialByWalk(200, 0.03, cdf + 1e-12)).toBe(x + 1);
+    }
+    // A cell of 252 sessions of 44 types (the 1M scale record's "cell" players): every conditional
+    // binomial has a small mean, so no table is ever cached, however many replicates are drawn.
+    const weights = Array.from({ length: 44 }, (_, t) => 3 + (t % 5) * 1.5 * 2);
+    const sampler = createMultiplicitySampler(weights.map(Math.round));
+    expect(sampler.mode).toBe("multinomial");
+    const drawn = new Int32Array(44);
+    const rng = createBootstrapRng(9);
+    for (let r = 0; r < 2_000; r++) drawMultiplicities(sampler, rng, drawn);
+    expect(sampler.tables.reduce((sum, cache) => sum + cache.size, 0)).toBe(0);
   });
 
   it("multinomial multiplicities always add up to the number of clusters", () => {

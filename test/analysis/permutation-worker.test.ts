@@ -56,6 +56,16 @@ describe.skipIf(!available)("permutation replicates on a worker thread", () => {
     expect(fromWorker.findIndex((x, i) => !Object.is(x, inThread[i]))).toBe(-1);
     expect(new Set(fromWorker.subarray(0, job.bootstrap)).size).toBeGreaterThan(10);
 
+    // The worker stays: a smaller analysis (here 12 units × 10⁴, below the start-up threshold) that finds
+    // it up hands its permutations to it, and they are again the calling thread's to the last bit.
+    const small = { ...job, cells: job.cells.filter((c) => Number(c.player.slice(1)) < 6) };
+    const smallCount = 12 * 3 + 6 * 2 + 2;
+    const resident = startPermutationRows(small, smallCount, 12);
+    expect(resident.where).toBe("worker");
+    const smallInThread = new Float64Array(smallCount * small.bootstrap);
+    permutationRows(small, smallInThread);
+    expect(resident.take().findIndex((x: number, i: number) => !Object.is(x, smallInThread[i]))).toBe(-1);
+
     const options = { cooperativeAction: job.cooperativeAction, seed: 3 };
     const threaded = robustnessAnalysis(job.cells, options);
     process.env.SAME_GAME_ANALYSIS_THREADS = "1";

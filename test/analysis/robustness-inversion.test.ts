@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
+import { ExtremePairTails } from "../../src/analysis/extreme-pair-tails.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness.js";
 import {
   designEffect,
@@ -9,7 +9,6 @@ import {
   smoothed,
   stretchedRates,
 } from "../../src/analysis/robustness-inversion.js";
-import { SimulatedTails } from "../../src/analysis/simulated-tails.js";
 
 /** Binomial(n, q) probabilities at 0..n. */
 function pmf(n: number, q: number): number[] {
@@ -46,7 +45,7 @@ describe("the test-inversion interval of R (two actions)", () => {
   const n = [30, 30];
   const framings = x.map((c, f) => ({ x: c, n: n[f] as number }));
   const estimate = robustnessOf([0.1, 0.4]);
-  const [lower, upper] = invertRobustness(framings, 0.95, true, 2000, createBootstrapRng(1), [0.8, 0.99]);
+  const [lower, upper] = invertRobustness(framings, 0.95, true, [0.8, 0.99]);
 
   it("starts from the plug-in R", () => {
     expect(estimate).toBeCloseTo(0.90869, 4);
@@ -56,24 +55,24 @@ describe("the test-inversion interval of R (two actions)", () => {
   });
 
   it("puts each end where the exact tail probability of the observed R is α/2", () => {
-    // Exact enumeration, independent of the simulated records the interval came from: at the lower end
-    // the restricted configuration makes R* ≥ R̂ a 2.5% event, at the upper end R* ≤ R̂ one. Tolerance:
-    // the Monte Carlo error of 2,000 records (SE 0.35 points) plus the search's tolerance.
+    // Enumeration of all 31² records, independent of the tails the interval was searched with: at the
+    // lower end the restricted configuration makes R* ≥ R̂ a 2.5% event, at the upper end R* ≤ R̂ one,
+    // to within the search's tolerance (5·10⁻⁴ on √(1 − R), a few 10⁻⁴ of tail here).
     const rates = x.map((c, f) => smoothed(c, n[f] as number));
     const atLower = exactTails(30, stretchedRates(x, n, rates, lower), estimate);
-    expect(atLower.above).toBeGreaterThan(0.015);
-    expect(atLower.above).toBeLessThan(0.035);
+    expect(atLower.above).toBeGreaterThan(0.024);
+    expect(atLower.above).toBeLessThan(0.026);
     const pooled = smoothed(15, 60);
     const atUpper = exactTails(30, shrunkRates(rates, pooled, upper), estimate);
-    expect(atUpper.below).toBeGreaterThan(0.015);
-    expect(atUpper.below).toBeLessThan(0.035);
+    expect(atUpper.below).toBeGreaterThan(0.024);
+    expect(atUpper.below).toBeLessThan(0.026);
     // And a wider end would not be an end: 0.02 further out the tails are well below α/2.
     expect(exactTails(30, stretchedRates(x, n, rates, lower - 0.02), estimate).above).toBeLessThan(0.015);
     expect(exactTails(30, shrunkRates(rates, pooled, upper + 0.02), estimate).below).toBeLessThan(0.015);
   });
 
   it("reaches R = 1 exactly when the permutation test does not reject invariance", () => {
-    const [lo, hi] = invertRobustness(framings, 0.95, false, 2000, createBootstrapRng(1), [0.8, 0.99]);
+    const [lo, hi] = invertRobustness(framings, 0.95, false, [0.8, 0.99]);
     expect(hi).toBe(1);
     expect(lo).toBe(lower);
   });
@@ -82,6 +81,48 @@ describe("the test-inversion interval of R (two actions)", () => {
     const rates = [smoothed(3, 30), smoothed(12, 30), smoothed(7, 30)];
     expect(robustnessOf(stretchedRates([3, 12, 7], [30, 30, 30], rates, 0.7))).toBeCloseTo(0.7, 9);
     expect(robustnessOf(shrunkRates(rates, smoothed(22, 90), 0.97))).toBeCloseTo(0.97, 9);
+  });
+
+  it("pulls the extremes apart to the most likely pair on the curve JSD = (1 − R)·ln 2", () => {
+    // Brute force on a grid of the lower rate a, the partner b by bisection on JSD(a, b) = c, the
+    // Jeffreys-smoothed log-likelihood of the counts at a and b. Two records: 3 vs 12 of 30, and one
+    // whose higher framing is near 1 (245 vs 299 of 300), where the curve ends before a reaches the
+    // lower rate (no partner below 1 is far enough) and the optimum is not at that end.
+    for (const [xs, ns, r] of [
+      [[3, 12], [30, 30], 0.8],
+      [[245, 299], [300, 300], 0.85],
+    ] as [number[], number[], number][]) {
+      const rates = xs.map((c, f) => smoothed(c, ns[f] as number));
+      const partner = (a: number): number => {
+        let lo = a;
+        let hi = 1 - 1e-12;
+        if (1 - robustnessOf([a, hi]) < 1 - r) return Number.NaN;
+        for (let i = 0; i < 200; i++) {
+          const mid = (lo + hi) / 2;
+          if (1 - robustnessOf([a, mid]) < 1 - r) lo = mid;
+          else hi = mid;
+        }
+        return (lo + hi) / 2;
+      };
+      const [x0, x1] = xs as [number, number];
+      const [n0, n1] = ns as [number, number];
+      const score = (a: number, b: number): number =>
+        (x0 + 0.5) * Math.log(a) +
+        (n0 - x0 + 0.5) * Math.log(1 - a) +
+        (x1 + 0.5) * Math.log(b) +
+        (n1 - x1 + 0.5) * Math.log(1 - b);
+      let best = { a: 0, score: -Infinity };
+      for (let a = 1e-4; a < (rates[0] as number); a += 1e-4) {
+        const b = partner(a);
+        if (Number.isNaN(b)) continue;
+        const v = score(a, b);
+        if (v > best.score) best = { a, score: v };
+      }
+      const [a, b] = stretchedRates(xs, ns, rates, r) as [number, number];
+      expect(robustnessOf([a, b])).toBeCloseTo(r, 9);
+      expect(a).toBeCloseTo(best.a, 3);
+      expect(score(a, b)).toBeGreaterThanOrEqual(best.score - 1e-9);
+    }
   });
 
   it("counts sessions by their design effect", () => {
@@ -113,7 +154,6 @@ describe("robustnessAnalysis and the inversion interval", () => {
   it("reports the test-inversion interval for a two-action game, attenuated like R", () => {
     const result = robustnessAnalysis(cells, options);
     const game = result.games[0];
-    const rng = createBootstrapRng("5:inversion:m:pd:2");
     const [lo, hi] = invertRobustness(
       [
         { x: 3, n: 30 },
@@ -121,8 +161,6 @@ describe("robustnessAnalysis and the inversion interval", () => {
       ],
       0.95,
       (game?.invariance.p_value ?? 1) <= 0.05,
-      1000,
-      rng,
       [0.8, 0.99],
     );
     // The search starts elsewhere (at the bootstrap's ends), so the ends agree to its tolerance.
@@ -135,12 +173,58 @@ describe("robustnessAnalysis and the inversion interval", () => {
   });
 });
 
-describe("simulated tails", () => {
-  it("draws certain outcomes at rates 0 and 1 (every record ties R̂ = 0: mid-p ½ and ½)", () => {
-    const uniforms = new Float64Array(2 * 100).map((_, i) => (i + 0.5) / 200);
-    const tails = new SimulatedTails([30, 30], Math.LN2, uniforms, 100);
+describe("exact tails of R* over the extreme framings", () => {
+  /** Brute force: every record of framings of the given sizes, its R* against R̂ (mid-p). */
+  function enumerated(sizes: readonly number[], rates: readonly number[], estimate: number) {
+    const pmfs = sizes.map((m, f) => pmf(m, rates[f] as number));
+    let above = 0;
+    let below = 0;
+    const visit = (f: number, counts: number[], p: number): void => {
+      if (f === sizes.length) {
+        const r = robustnessOf(counts.map((c, g) => c / (sizes[g] as number)));
+        const tie = Math.abs(r - estimate) <= 1e-12;
+        if (r >= estimate - 1e-12) above += tie ? p / 2 : p;
+        if (r <= estimate + 1e-12) below += tie ? p / 2 : p;
+        return;
+      }
+      for (let c = 0; c <= (sizes[f] as number); c++) {
+        visit(f + 1, [...counts, c], p * ((pmfs[f] as number[])[c] as number));
+      }
+    };
+    visit(0, [], 1);
+    return { above, below };
+  }
+
+  it("equal the sum over every record, for framings of different sizes (ties included)", () => {
+    // Sizes 4, 6 and 3 share rates (1/2 = 2/4 = 3/6, 1/3 = 2/6): ties across sizes must count once.
+    const sizes = [4, 6, 3];
+    const estimate = robustnessOf([1 / 4, 1 / 2, 2 / 3]);
+    const tails = new ExtremePairTails(sizes, (1 - estimate) * Math.LN2);
+    for (const rates of [
+      [0.2, 0.5, 0.7],
+      [0.5, 0.5, 0.5],
+      [0.05, 0.9, 0.3],
+    ]) {
+      const exact = enumerated(sizes, rates, estimate);
+      const got = tails.at(rates);
+      expect(got.above).toBeCloseTo(exact.above, 12);
+      expect(got.below).toBeCloseTo(exact.below, 12);
+    }
+  });
+
+  it("match the two-framing enumeration at n 30", () => {
+    const estimate = robustnessOf([0.1, 0.4]);
+    const tails = new ExtremePairTails([30, 30], (1 - estimate) * Math.LN2);
+    const exact = exactTails(30, [0.15, 0.35], estimate);
+    expect(tails.at([0.15, 0.35]).above).toBeCloseTo(exact.above, 12);
+    expect(tails.at([0.15, 0.35]).below).toBeCloseTo(exact.below, 12);
+  });
+
+  it("draw certain outcomes at rates 0 and 1 (every record ties R̂ = 0: mid-p ½ and ½)", () => {
+    const tails = new ExtremePairTails([30, 30], Math.LN2);
     expect(tails.at([0, 1])).toEqual({ above: 0.5, below: 0.5 });
-    // At ½ and ½ no record is as far apart as 0 of 30 against 30 of 30.
-    expect(tails.at([0.5, 0.5])).toEqual({ above: 1, below: 0 });
+    // At ½ and ½ only the records 0 vs 30 and 30 vs 0 (probability 2⁻⁵⁹) are as far apart as R̂.
+    expect(tails.at([0.5, 0.5]).above).toBeCloseTo(1, 12);
+    expect(tails.at([0.5, 0.5]).below).toBeLessThan(1e-15);
   });
 });
