@@ -8,10 +8,22 @@ export function entropyTerm(t: number): number {
   return t > 0 ? -t * Math.log(t) : 0;
 }
 
+/** Entropy of a Bernoulli distribution with rate t, in nats. */
+export function bernoulliEntropy(t: number): number {
+  return entropyTerm(t) + entropyTerm(1 - t);
+}
+
 /** JSD of two Bernoulli distributions (rates p and q of the first action), in nats. */
 export function bernoulliJsd(p: number, q: number): number {
-  const h = (t: number): number => entropyTerm(t) + entropyTerm(1 - t);
-  return clampJsd(h((p + q) / 2) - (h(p) + h(q)) / 2);
+  return bernoulliJsdWith(p, q, bernoulliEntropy(p), bernoulliEntropy(q));
+}
+
+/**
+ * `bernoulliJsd(p, q)` from the entropies of p and q, `hp` and `hq`, when the caller has them (the same
+ * number: the same expression in the same order).
+ */
+export function bernoulliJsdWith(p: number, q: number, hp: number, hq: number): number {
+  return clampJsd(bernoulliEntropy((p + q) / 2) - (hp + hq) / 2);
 }
 
 /** Clip floating-point noise so a JSD computed as a difference of entropies stays in [0, ln 2]. */

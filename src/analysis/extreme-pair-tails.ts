@@ -13,7 +13,7 @@
 // found once; an evaluation at new rates is one CDF per framing and F products per value v that the
 // lowest rate takes with more than a negligible probability (V ≤ Σ m_f + F values in all).
 // Exact where simulated records (the first version) carried a Monte Carlo error, and deterministic.
-import { bernoulliJsd } from "./divergence.js";
+import { bernoulliEntropy, bernoulliJsdWith } from "./divergence.js";
 
 /** How far R* may sit from R̂ and still count as a tie (the sums are the same in another order). */
 const TIE = 1e-12;
@@ -64,7 +64,12 @@ export class ExtremePairTails {
     this.strict = new Int32Array(cells);
     this.close = new Int32Array(cells);
     const tolerance = TIE * Math.LN2;
+    // The entropies of the values and of each framing's rates, once (a JSD then costs one entropy).
+    const hValue = this.values.map(bernoulliEntropy);
     sizes.forEach((m, f) => {
+      const hRate = Float64Array.from({ length: m + 1 }, (_, j) => bernoulliEntropy(j / m));
+      const jsd = (i: number, v: number, j: number): number =>
+        bernoulliJsdWith(v, j / m, hValue[i] as number, hRate[j] as number);
       // Both tops only grow with v (U is increasing), so each scan resumes where the last one stopped:
       // O(V + m) divergences per framing.
       let strictTop = 0;
@@ -80,11 +85,11 @@ export class ExtremePairTails {
         this.atLeast[at] = first;
         this.above[at] = floor + 1;
         let j = Math.max(strictTop, first);
-        while (j <= m && bernoulliJsd(v, j / m) < observedJsd - tolerance) j++;
+        while (j <= m && jsd(i, v, j) < observedJsd - tolerance) j++;
         this.strict[at] = j - 1;
         strictTop = j;
         j = Math.max(j, closeTop);
-        while (j <= m && bernoulliJsd(v, j / m) <= observedJsd + tolerance) j++;
+        while (j <= m && jsd(i, v, j) <= observedJsd + tolerance) j++;
         this.close[at] = j - 1;
         closeTop = j;
       }

@@ -21,7 +21,7 @@
 // between-session variance of a framing's rate to its binomial variance, deff ≥ 1, and each framing is
 // a binomial of n / deff decisions in the tails. (Sessions that span cells, and games with more actions,
 // keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
-import { bernoulliJsd } from "./divergence.js";
+import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "./divergence.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
 import { normalQuantile } from "./normal-quantile.js";
 
@@ -78,11 +78,12 @@ const PARTNER_CAP = 1 - 1e-12;
 function partnerAbove(a: number, c: number, guess = Number.NaN): number {
   let lo = a;
   let hi = PARTNER_CAP;
-  if (bernoulliJsd(a, hi) <= c) return hi;
+  const ha = bernoulliEntropy(a); // a is fixed: its entropy once, not in every JSD
+  if (bernoulliJsdWith(a, hi, ha, bernoulliEntropy(hi)) <= c) return hi;
   // From the caller's guess (the partner of a nearby a), or JSD ≈ (b − a)²/(8a(1 − a)).
   let b = guess > a && guess < hi ? guess : Math.min(hi, a + Math.sqrt(8 * c * Math.max(a * (1 - a), 1e-6)));
   for (let i = 0; i < 60; i++) {
-    const f = bernoulliJsd(a, b) - c;
+    const f = bernoulliJsdWith(a, b, ha, bernoulliEntropy(b)) - c;
     if (Math.abs(f) < 1e-15) break;
     if (f < 0) lo = b;
     else hi = b;
