@@ -48,6 +48,10 @@ function recordOf(decisions: number): string {
     console.log(
       `generated ${path}: ${made.decisions} decisions, ${made.sessions} sessions, ${made.cells} cells in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
+  } else {
+    // A record kept from an older build: brought to this build's schema (a writable open migrates it),
+    // as a user's record is by serve or import, before the timed read-only runs.
+    new Store(path).close();
   }
   return path;
 }
