@@ -148,18 +148,19 @@ describe("two tokens over HTTP: to B, A's trials, matches and ids do not exist",
   });
 });
 
+/** Initializes a session by hand (raw HTTP) and returns the headers of its next requests. */
+async function openSessionHeaders(url: string): Promise<Record<string, string>> {
+  const init = await fetch(url, { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(INITIALIZE) });
+  const session = init.headers.get("mcp-session-id") as string;
+  await init.text();
+  return { ...MCP_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+}
+
 describe("the rate limit counts JSON-RPC messages, not HTTP posts", () => {
   it("refuses a batch larger than the session's rate in one POST", async () => {
     const limited = await startInProcess({ rateLimitPerSecond: 3 });
     try {
-      const init = await fetch(limited.url, {
-        method: "POST",
-        headers: MCP_HEADERS,
-        body: JSON.stringify(INITIALIZE),
-      });
-      const session = init.headers.get("mcp-session-id") as string;
-      await init.text();
-      const headers = { ...MCP_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+      const headers = await openSessionHeaders(limited.url);
       const batch = (n: number) =>
         JSON.stringify(
           Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "ping" })),
@@ -181,14 +182,7 @@ describe("the rate limit counts JSON-RPC messages, not HTTP posts", () => {
   it("hands the body it parsed for counting to the transport, and an unparsable one as text", async () => {
     const open = await startInProcess({ rateLimitPerSecond: 100 });
     try {
-      const init = await fetch(open.url, {
-        method: "POST",
-        headers: MCP_HEADERS,
-        body: JSON.stringify(INITIALIZE),
-      });
-      const session = init.headers.get("mcp-session-id") as string;
-      await init.text();
-      const headers = { ...MCP_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+      const headers = await openSessionHeaders(open.url);
       const pings = JSON.stringify([200, 201].map((id) => ({ jsonrpc: "2.0", id, method: "ping" })));
       const batch = await fetch(open.url, { method: "POST", headers, body: pings });
       expect(batch.status).toBe(200);
