@@ -34,22 +34,21 @@ const clip = (x: number): number => Math.min(1, Math.max(0, x));
 /** Relative slack for "T* ≥ T": the permuted and observed statistics are the same sums in another order. */
 const TIE = 1e-12;
 
-/**
- * `bootstrap` and `permutation` are the statistic's replicates under resampling and under the null; both
- * are reordered (their values are not needed afterwards).
- */
-export function robustnessInference(
+/** The bootstrap half of a robustness inference: what it needs of the bootstrap replicates alone. */
+export interface BootstrapInference {
+  readonly estimate: number;
+  /** The bias-adjusted percentile ends on D, mapped back to R (the upper one before the test at R = 1). */
+  readonly lower: number;
+  readonly upper: number;
+  readonly biasCorrected: number;
+}
+
+/** The bootstrap half from the statistic's bootstrap replicates, which it reorders (their values are not needed afterwards). */
+export function bootstrapInference(
   estimate: number,
   bootstrap: Float64Array,
-  permutation: Float64Array,
   confidence: number,
-): RobustnessInference {
-  // R* ≤ R̂ is the same event as max JSD* ≥ max JSD (attenuation is a positive affine map).
-  let extreme = 0;
-  for (let r = 0; r < permutation.length; r++) {
-    if ((permutation[r] as number) <= estimate + TIE) extreme++;
-  }
-  const pValue = (1 + extreme) / (1 + permutation.length);
+): BootstrapInference {
   // On the root scale D = √(1 − R) (a distance, near-linear in the framing effect) the bootstrap bias
   // b = mean D* − D̂ is removed from the percentile interval: [q_lo − b, q_hi − b].
   const root = (r: number): number => Math.sqrt(Math.max(0, 1 - r));
@@ -62,8 +61,44 @@ export function robustnessInference(
   const shift = root(estimate) - rootSum / bootstrap.length; // −b
   const [dLow, dHigh] = percentileInterval(bootstrap, confidence);
   const back = (d: number): number => clip(1 - Math.max(0, d) ** 2);
-  const biasCorrected = back(2 * root(estimate) - rootSum / bootstrap.length);
-  const lower = back(dHigh + shift);
-  const upper = pValue > 1 - confidence ? 1 : back(dLow + shift);
-  return { estimate, ci: [Math.min(lower, upper), upper], biasCorrected, pValue };
+  return {
+    estimate,
+    lower: back(dHigh + shift),
+    upper: back(dLow + shift),
+    biasCorrected: back(2 * root(estimate) - rootSum / bootstrap.length),
+  };
+}
+
+/** The inference once the permutation replicates (the null distribution) are in, which it does not change. */
+export function withInvariance(
+  half: BootstrapInference,
+  permutation: Float64Array,
+  confidence: number,
+): RobustnessInference {
+  // R* ≤ R̂ is the same event as max JSD* ≥ max JSD (attenuation is a positive affine map).
+  let extreme = 0;
+  for (let r = 0; r < permutation.length; r++) {
+    if ((permutation[r] as number) <= half.estimate + TIE) extreme++;
+  }
+  const pValue = (1 + extreme) / (1 + permutation.length);
+  const upper = pValue > 1 - confidence ? 1 : half.upper;
+  return {
+    estimate: half.estimate,
+    ci: [Math.min(half.lower, upper), upper],
+    biasCorrected: half.biasCorrected,
+    pValue,
+  };
+}
+
+/**
+ * `bootstrap` and `permutation` are the statistic's replicates under resampling and under the null; the
+ * bootstrap ones are reordered (their values are not needed afterwards).
+ */
+export function robustnessInference(
+  estimate: number,
+  bootstrap: Float64Array,
+  permutation: Float64Array,
+  confidence: number,
+): RobustnessInference {
+  return withInvariance(bootstrapInference(estimate, bootstrap, confidence), permutation, confidence);
 }

@@ -302,51 +302,67 @@ export function designEffect(framings: readonly InversionFraming[]): number {
 }
 
 /**
- * The test-inversion interval of R (before attenuation) for one two-action game; `rejectsInvariance`
- * is the permutation test's verdict at α = 1 − confidence; `guess`, where the search for each end starts
- * (the bootstrap interval: close, and any value is safe). A lower end of NaN: the test cannot place it
- * (see below), and the caller keeps the bootstrap's.
+ * The test-inversion interval of R (before attenuation) for one two-action game, end by end: the lower
+ * end needs only the data (and a place to start), so it can be placed while the permutation test is
+ * still running; the upper end needs that test's verdict.
  */
-export function invertRobustness(
-  framings: readonly InversionFraming[],
-  confidence: number,
-  rejectsInvariance: boolean,
-  guess: readonly [number, number],
-): [number, number] {
-  const alpha = 1 - confidence;
-  const x = framings.map((f) => f.x);
-  const n = framings.map((f) => f.n);
-  const estimate = robustnessOf(framings.map((f) => f.x / f.n));
-  const deff = designEffect(framings);
-  // The framings' binomial sizes: the decisions a framing is worth once its sessions' correlation is counted.
-  const size = n.map((m) => Math.max(1, Math.round(m / deff)));
-  const tails = new ExtremePairTails(size, (1 - estimate) * LN2);
+export class RobustnessInversion {
+  private readonly alpha: number;
+  private readonly x: number[];
+  private readonly n: number[];
+  readonly estimate: number;
+  private readonly tails: ExtremePairTails;
+  private readonly rates: number[];
+  private readonly pooled: number;
 
-  const rates = framings.map((f) => smoothed(f.x, f.n));
-  const pooled = smoothed(
-    x.reduce((s, v) => s + v, 0),
-    n.reduce((s, v) => s + v, 0),
-  );
-  const target = alpha / 2;
-  // Each end is searched on the normal-quantile scale of its tail, z = Φ⁻¹(P), where a tail of a nearly
-  // normal statistic moves almost linearly in r, so regula falsi lands in a few steps (on P itself, a
-  // sigmoid, it crawled). The zero is the same: Φ⁻¹ is increasing.
-  //
-  // Lower end: P_r(R* ≥ R̂) grows with r; the largest r in [0, R̂] where it is still ≤ α/2. When even
-  // r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
-  // r, R = 1 included) the test cannot place the end, and NaN says so.
-  const aboveAt = (r: number): number => tails.at(stretchedRates(x, n, rates, r)).above;
-  const above = (r: number): number => probit(aboveAt(r)) - probit(target);
-  let lower = Number.NaN;
-  const atEstimate = aboveAt(estimate);
-  if (atEstimate > target) {
+  constructor(framings: readonly InversionFraming[], confidence: number) {
+    this.alpha = 1 - confidence;
+    this.x = framings.map((f) => f.x);
+    this.n = framings.map((f) => f.n);
+    this.estimate = robustnessOf(framings.map((f) => f.x / f.n));
+    const deff = designEffect(framings);
+    // The framings' binomial sizes: the decisions a framing is worth once its sessions' correlation is counted.
+    const size = this.n.map((m) => Math.max(1, Math.round(m / deff)));
+    this.tails = new ExtremePairTails(size, (1 - this.estimate) * LN2);
+    this.rates = framings.map((f) => smoothed(f.x, f.n));
+    this.pooled = smoothed(
+      this.x.reduce((s, v) => s + v, 0),
+      this.n.reduce((s, v) => s + v, 0),
+    );
+  }
+
+  /**
+   * The lower end, searched from `guess` (the bootstrap's: close, and any value is safe). Each end is
+   * searched on the normal-quantile scale of its tail, z = Φ⁻¹(P), where a tail of a nearly normal
+   * statistic moves almost linearly in r, so regula falsi lands in a few steps (on P itself, a sigmoid,
+   * it crawled); the zero is the same, Φ⁻¹ being increasing.
+   *
+   * P_r(R* ≥ R̂) grows with r; the end is the largest r in [0, R̂] where it is still ≤ α/2. When even
+   * r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
+   * r, R = 1 included) the test cannot place the end: NaN says so, and the caller keeps the bootstrap's.
+   */
+  lowerEnd(guess: number): number {
+    const { x, n, rates, tails, estimate } = this;
+    const target = this.alpha / 2;
+    const aboveAt = (r: number): number => tails.at(stretchedRates(x, n, rates, r)).above;
+    const above = (r: number): number => probit(aboveAt(r)) - probit(target);
+    const atEstimate = aboveAt(estimate);
+    if (!(atEstimate > target)) return Number.NaN;
     // At r = 0 the extremes are 0 and 1, so no record reaches R̂ > 0: P(R* ≥ R̂) = 0 there.
     const near = { r: estimate, g: probit(atEstimate) - probit(target) };
-    lower = intervalEnd(above, near, { r: 0, g: probit(0) - probit(target) }, guess[0], 0);
+    const lower = intervalEnd(above, near, { r: 0, g: probit(0) - probit(target) }, guess, 0);
+    return Math.min(lower, estimate);
   }
-  // Upper end: P_r(R* ≤ R̂) falls as r grows; the smallest r in [R̂, 1] where it is ≤ α/2.
-  let upper = 1;
-  if (rejectsInvariance) {
+
+  /**
+   * The upper end, searched from `guess`; `rejectsInvariance` is the permutation test's verdict at
+   * α = 1 − confidence. P_r(R* ≤ R̂) falls as r grows; the end is the smallest r in [R̂, 1] where it is
+   * ≤ α/2, and 1 when the test does not reject.
+   */
+  upperEnd(rejectsInvariance: boolean, guess: number): number {
+    const { rates, pooled, tails, estimate, alpha } = this;
+    if (!rejectsInvariance) return 1;
+    const target = alpha / 2;
     const belowAt = (r: number): number => tails.at(shrunkRates(rates, pooled, r)).below;
     // The permutation test rejected R = 1 at α; when the tail at (nearly) R = 1 is still above α/2, the
     // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
@@ -354,11 +370,26 @@ export function invertRobustness(
     const level = atOne > target ? alpha : target;
     const below = (r: number): number => probit(level) - probit(belowAt(r));
     const atR = belowAt(estimate);
+    let upper = 1;
     if (atR < level) upper = estimate;
     else if (atOne < level) {
       const near = { r: estimate, g: probit(level) - probit(atR) };
-      upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess[1], 1);
+      upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess, 1);
     }
+    return Math.max(upper, estimate);
   }
-  return [Number.isNaN(lower) ? lower : Math.min(lower, estimate), Math.max(upper, estimate)];
+}
+
+/**
+ * Both ends at once (see RobustnessInversion); `guess`, where the search for each end starts (the
+ * bootstrap interval). A lower end of NaN: the test cannot place it, and the caller keeps the bootstrap's.
+ */
+export function invertRobustness(
+  framings: readonly InversionFraming[],
+  confidence: number,
+  rejectsInvariance: boolean,
+  guess: readonly [number, number],
+): [number, number] {
+  const inversion = new RobustnessInversion(framings, confidence);
+  return [inversion.lowerEnd(guess[0]), inversion.upperEnd(rejectsInvariance, guess[1])];
 }

@@ -9,12 +9,14 @@ import { percentileInterval } from "./percentile.js";
 import { fillPermutationRows, startPermutationRows } from "./permutation-replicates.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import {
+  type BootstrapInference,
+  bootstrapInference,
   INVARIANCE_METHOD,
   ROBUSTNESS_INTERVAL_METHOD,
   type RobustnessInference,
-  robustnessInference,
+  withInvariance,
 } from "./robustness-interval.js";
-import { INVERSION_METHOD, type InversionFraming, invertRobustness } from "./robustness-inversion.js";
+import { INVERSION_METHOD, type InversionFraming, RobustnessInversion } from "./robustness-inversion.js";
 import { type PlannedCell, planRobustness, type ResamplingUnit } from "./robustness-plan.js";
 import { StatisticsEvaluator } from "./robustness-statistics.js";
 
@@ -165,44 +167,60 @@ export function robustnessAnalysis(
     replicates,
   );
 
-  const permuted = pendingPermutation.take();
   const jointPlayers = new Set(joint.map((j) => j.player));
+  const rows = (a: Float64Array, stat: number) => a.subarray(stat * bootstrap, (stat + 1) * bootstrap);
+  // The bootstrap half of each R's inference, once per statistic (it reorders the statistic's row).
+  const bootstrapHalves = new Map<number, BootstrapInference>();
+  const bootstrapHalf = (stat: number): BootstrapInference => {
+    let half = bootstrapHalves.get(stat);
+    if (half === undefined) {
+      half = bootstrapInference(point[stat] as number, rows(replicates, stat), confidence);
+      bootstrapHalves.set(stat, half);
+    }
+    return half;
+  };
 
   // Game-level R of a two-action game whose cells resample on their own: the test-inversion interval.
-  const inverted = new Map<number, { unit: number; framings: readonly number[] }>();
+  // Its lower ends need the bootstrap alone, so they are placed while the permutation rows may still be
+  // computing on the other core; the upper ends wait for the permutation test's verdict.
+  const attenuate = (r: number): number => 1 - attenuation * (1 - r);
+  const unattenuate = (r: number): number => 1 - (1 - r) / attenuation;
+  const inverted = new Map<number, { inversion: RobustnessInversion; lower: number }>();
+  const invert = (stat: number, unit: number, framings: readonly number[]): void => {
+    const u = plan.units[unit] as (typeof plan.units)[number];
+    const inversion = new RobustnessInversion(
+      framings.map((f) => inversionFraming(plan.cells[u.cells[f] as number] as PlannedCell)),
+      confidence,
+    );
+    inverted.set(stat, { inversion, lower: inversion.lowerEnd(unattenuate(bootstrapHalf(stat).lower)) });
+  };
   plan.units.forEach((u, i) => {
     const first = plan.cells[u.cells[0] as number] as PlannedCell;
     if (first.actions.length !== 2 || jointPlayers.has(u.player)) return;
-    inverted.set(layout.unitR[i] as number, { unit: i, framings: u.cells.map((_, f) => f) });
-    if (layout.unitR2 !== layout.unitR)
-      inverted.set(layout.unitR2[i] as number, { unit: i, framings: [0, 1] });
+    invert(
+      layout.unitR[i] as number,
+      i,
+      u.cells.map((_, f) => f),
+    );
+    if (layout.unitR2 !== layout.unitR) invert(layout.unitR2[i] as number, i, [0, 1]);
   });
+
+  const permuted = pendingPermutation.take();
   const inversionInterval = (stat: number, inference: RobustnessInference): readonly [number, number] => {
     const target = inverted.get(stat);
     if (target === undefined) return inference.ci;
-    const u = plan.units[target.unit] as (typeof plan.units)[number];
-    const framings = target.framings.map((f) =>
-      inversionFraming(plan.cells[u.cells[f] as number] as PlannedCell),
-    );
     const rejects = inference.pValue <= 1 - confidence;
-    const attenuate = (r: number): number => 1 - attenuation * (1 - r);
-    const unattenuate = (r: number): number => 1 - (1 - r) / attenuation;
-    const guess = [unattenuate(inference.ci[0]), unattenuate(inference.ci[1])] as const;
-    const [lo, hi] = invertRobustness(framings, confidence, rejects, guess);
-    const lower = Number.isNaN(lo) ? Math.min(inference.ci[0], inference.estimate) : attenuate(lo);
+    const hi = target.inversion.upperEnd(rejects, unattenuate(inference.ci[1]));
+    const lower = Number.isNaN(target.lower)
+      ? Math.min(inference.ci[0], inference.estimate)
+      : attenuate(target.lower);
     return [Math.min(lower, attenuate(hi)), attenuate(hi)];
   };
   const inferences = new Map<number, RobustnessInference>();
   const robustness = (stat: number): RobustnessInference => {
     let inference = inferences.get(stat);
     if (inference === undefined) {
-      const rows = (a: Float64Array) => a.subarray(stat * bootstrap, (stat + 1) * bootstrap);
-      const resampled = robustnessInference(
-        point[stat] as number,
-        rows(replicates),
-        rows(permuted),
-        confidence,
-      );
+      const resampled = withInvariance(bootstrapHalf(stat), rows(permuted, stat), confidence);
       inference = { ...resampled, ci: inversionInterval(stat, resampled) };
       inferences.set(stat, inference);
     }
