@@ -60,25 +60,23 @@ export function permutationFill(plan: RobustnessPlan, stream: UniformSource): Fi
     const { unit, framing } = unitOfCell.get(cell) as { unit: number; framing: number };
     if (unit !== current) {
       const cells = (plan.units[unit]?.cells ?? []).map((c) => plan.cells[c] as PlannedCell);
+      const k = (cells[0] as PlannedCell).actions.length;
       const decisions = cells.every((c) => c.unit === "decision");
-      if (decisions && cells.length === 2 && (cells[0] as PlannedCell).actions.length === 2) {
-        // Needs only the counts, not one item per decision.
-        buffers = drawHypergeometric(cells as [PlannedCell, PlannedCell], replicates, rng);
-        current = unit;
-        out.set(buffers[framing] as Int32Array);
-        return;
-      }
-      const pool = poolOf(cells);
-      const total = pool.perFraming.reduce((sum, m) => sum + m, 0);
-      const collapsed = decisions && (cells.length - 1) * (pool.k - 1) * COLLAPSE_GAIN < total;
-      const types = decisions ? null : sessionTypes(pool);
-      const collapsedSessions =
-        types !== null && (cells.length - 1) * (types.weights.length - 1) * SESSION_COLLAPSE_GAIN < total;
-      buffers = collapsed
-        ? drawMultivariateHypergeometric(pool, replicates, rng)
-        : collapsedSessions
+      const total = cells.reduce((sum, c) => sum + c.n, 0);
+      if (decisions && (cells.length - 1) * (k - 1) * COLLAPSE_GAIN < total) {
+        // Single decisions reassigned without a shuffle need only the counts, not one item per decision.
+        buffers = drawMultivariateHypergeometric(cells, replicates, rng);
+      } else {
+        const pool = poolOf(cells);
+        const types = decisions ? null : sessionTypes(pool);
+        const sessions = pool.perFraming.reduce((sum, m) => sum + m, 0);
+        const collapsedSessions =
+          types !== null &&
+          (cells.length - 1) * (types.weights.length - 1) * SESSION_COLLAPSE_GAIN < sessions;
+        buffers = collapsedSessions
           ? drawSessionTypeTables(pool, types, replicates, rng)
           : drawPermutations(pool, replicates, rng);
+      }
       current = unit;
     }
     out.set(buffers[framing] as Int32Array);
@@ -153,68 +151,6 @@ const BLOCK = 1 << 16;
 /** Packing base of two-action counts in drawPermutations: 2²⁶. */
 const PACK = 67108864;
 
-/**
- * The same null distribution for the common case of two framings, two actions and single decisions,
- * without shuffling: the first framing's count of action 0 is hypergeometric (N decisions of which K chose
- * action 0, n₀ drawn), so one uniform per replicate inverts its CDF (computed once, in logs), the search
- * started from a guide table (the same value a bisection of the CDF finds, in O(1) steps).
- */
-function drawHypergeometric(
-  cells: readonly [PlannedCell, PlannedCell],
-  replicates: number,
-  rng: UniformSource,
-): Int32Array[] {
-  const [a0, b0] = cells;
-  const n0 = a0.n;
-  const n1 = b0.n;
-  const total = n0 + n1;
-  const chose0 =
-    (a0.cell.counts[a0.actions[0] as string] ?? 0) + (b0.cell.counts[b0.actions[0] as string] ?? 0);
-  const lo = Math.max(0, n0 - (total - chose0));
-  const hi = Math.min(n0, chose0);
-  // log P(x + 1)/P(x) = log((K − x)(n₀ − x)) − log((x + 1)(N − K − n₀ + x + 1)).
-  const logPmf = new Float64Array(hi - lo + 1);
-  for (let x = lo; x < hi; x++) {
-    logPmf[x - lo + 1] =
-      (logPmf[x - lo] as number) +
-      Math.log((chose0 - x) * (n0 - x)) -
-      Math.log((x + 1) * (total - chose0 - n0 + x + 1));
-  }
-  const peak = Math.max(...logPmf);
-  const cdf = new Float64Array(logPmf.length);
-  let sum = 0;
-  logPmf.forEach((l, i) => {
-    sum += Math.exp(l - peak);
-    cdf[i] = sum;
-  });
-  for (let i = 0; i < cdf.length; i++) cdf[i] = (cdf[i] as number) / sum;
-  // guide[j] = the smallest i with cdf[i] > j / slots, where the walk for u ∈ [j/slots, (j+1)/slots) starts.
-  const lastIndex = cdf.length - 1;
-  const slots = 4 * cdf.length;
-  const guide = new Int32Array(slots);
-  for (let j = 0, i = 0; j < slots; j++) {
-    while (i < lastIndex && (cdf[i] as number) <= j / slots) i++;
-    guide[j] = i;
-  }
-  const first = new Int32Array(replicates * 2);
-  const second = new Int32Array(replicates * 2);
-  // All the uniforms at once: the same values, in the same order, as one next() per replicate.
-  const uniforms = new Float64Array(replicates);
-  rng.fill(uniforms, replicates);
-  for (let r = 0; r < replicates; r++) {
-    const u = uniforms[r] as number;
-    // The smallest index whose CDF exceeds u (the last one should rounding leave u above them all).
-    let a = guide[(u * slots) | 0] as number;
-    while (a < lastIndex && (cdf[a] as number) <= u) a++;
-    const x = lo + a;
-    first[2 * r] = x;
-    first[2 * r + 1] = n0 - x;
-    second[2 * r] = chose0 - x;
-    second[2 * r + 1] = n1 - (chose0 - x);
-  }
-  return [first, second];
-}
-
 /** Collapsed permutation once it needs this many times fewer draws than shuffling every decision. */
 const COLLAPSE_GAIN = 8;
 
@@ -226,17 +162,19 @@ const COLLAPSE_GAIN = 8;
  * uniform inverted through a table cached per (N, K, m), so a replicate costs (F − 1)(k − 1) draws,
  * not N swaps.
  */
-function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: UniformSource): Int32Array[] {
-  const { k, items, perFraming } = pool;
+function drawMultivariateHypergeometric(
+  cells: readonly PlannedCell[],
+  replicates: number,
+  rng: UniformSource,
+): Int32Array[] {
+  const { actions } = cells[0] as PlannedCell;
+  const k = actions.length;
+  const perFraming = cells.map((c) => c.n);
   const F = perFraming.length;
   const total = perFraming.reduce((s, m) => s + m, 0);
-  const chosen = new Int32Array(k);
-  for (let i = 0; i < total; i++)
-    for (let a = 0; a < k; a++) chosen[a] = (chosen[a] as number) + (items[i * k + a] as number);
+  const chosen = Int32Array.from(actions, (a) => cells.reduce((sum, c) => sum + (c.cell.counts[a] ?? 0), 0));
+  if (k === 2) return drawTwoActionHypergeometric(perFraming, chosen[0] as number, replicates, rng);
   const cache = new Map<number, GuideTable>();
-  // Two actions: framing f always draws from (decisions left, those left of action 0, m_f), so its
-  // tables are indexed by the one varying argument in an array of their own.
-  const byFraming: GuideTable[][] = perFraming.map(() => []);
   const side = total + 1;
   const out = perFraming.map(() => new Int32Array(replicates * k));
   const left = new Int32Array(k);
@@ -253,21 +191,11 @@ function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: Uni
         if (place > 0 && K > 0) {
           if (K === rest) x = place;
           else {
-            let table: GuideTable | undefined;
-            if (k === 2) {
-              const tables = byFraming[f] as GuideTable[];
-              table = tables[K];
-              if (table === undefined) {
-                table = windowedHypergeometric(rest, K, place);
-                tables[K] = table;
-              }
-            } else {
-              const key = (rest * side + K) * side + place;
-              table = cache.get(key);
-              if (table === undefined) {
-                table = windowedHypergeometric(rest, K, place);
-                cache.set(key, table);
-              }
+            const key = (rest * side + K) * side + place;
+            let table = cache.get(key);
+            if (table === undefined) {
+              table = windowedHypergeometric(rest, K, place);
+              cache.set(key, table);
             }
             const u = rng.next();
             const { cdf, guide } = table;
@@ -287,6 +215,58 @@ function drawMultivariateHypergeometric(pool: Pool, replicates: number, rng: Uni
     }
     const last = out[F - 1] as Int32Array;
     for (let a = 0; a < k; a++) last[r * k + a] = left[a] as number;
+  }
+  return out;
+}
+
+/**
+ * `drawMultivariateHypergeometric` for two actions, where a replicate is one draw per framing: framing f
+ * gets x ~ Hypergeometric(decisions left, of them action 0, m_f), the rest of its m_f chose action 1. The
+ * same draws from the same uniforms as the general loop; with one varying argument per framing (action 0's
+ * decisions left) each framing's tables sit in a flat array indexed by it.
+ */
+function drawTwoActionHypergeometric(
+  perFraming: readonly number[],
+  chosen0: number,
+  replicates: number,
+  rng: UniformSource,
+): Int32Array[] {
+  const F = perFraming.length;
+  const total = perFraming.reduce((s, m) => s + m, 0);
+  // Filled up front, so that V8 keeps them flat arrays (one set far past the end makes a dictionary).
+  const tables = perFraming.map(() => new Array<GuideTable | undefined>(chosen0 + 1).fill(undefined));
+  const out = perFraming.map(() => new Int32Array(replicates * 2));
+  const last = out[F - 1] as Int32Array;
+  for (let r = 0; r < replicates; r++) {
+    let left = chosen0;
+    let pooled = total;
+    for (let f = 0; f < F - 1; f++) {
+      const place = perFraming[f] as number;
+      let x = 0;
+      if (place > 0 && left > 0) {
+        if (left === pooled) x = place;
+        else {
+          const byLeft = tables[f] as (GuideTable | undefined)[];
+          let table = byLeft[left];
+          if (table === undefined) {
+            table = windowedHypergeometric(pooled, left, place);
+            byLeft[left] = table;
+          }
+          const u = rng.next();
+          const { cdf, guide } = table;
+          let i = guide[(u * guide.length) | 0] as number;
+          while ((cdf[i] as number) <= u) i++;
+          x = table.lo + i;
+        }
+      }
+      const target = out[f] as Int32Array;
+      target[2 * r] = x;
+      target[2 * r + 1] = place - x;
+      left -= x;
+      pooled -= place;
+    }
+    last[2 * r] = left;
+    last[2 * r + 1] = pooled - left;
   }
   return out;
 }

@@ -211,9 +211,18 @@ describe("collapsed permutation test", () => {
       expect(Math.abs(got.mean - mean)).toBeLessThan(5 * Math.sqrt(variance / B));
       expect(Math.abs(got.variance - variance)).toBeLessThan(5 * variance * Math.sqrt(2 / (B - 1)));
     }
-    // Every replicate keeps each framing's size.
+    // Every replicate keeps each framing's size, and the last framing gets what the others left: the
+    // five framings' cooperations add up to the 120 of the record.
+    const framings = [0, 1, 2, 3, 4].map((c) => {
+      const out = new Int32Array(B * 2);
+      permutationFill(plan, createBootstrapRng(5))(c, B, out);
+      return out;
+    });
     for (let r = 0; r < B; r++) {
       expect((first[2 * r] as number) + (first[2 * r + 1] as number)).toBe(60);
+      const last = framings[4] as Int32Array;
+      expect((last[2 * r] as number) + (last[2 * r + 1] as number)).toBe(65);
+      expect(framings.reduce((sum, f) => sum + (f[2 * r] as number), 0)).toBe(120);
     }
   });
 });
