@@ -76,12 +76,6 @@ export class StatisticsEvaluator {
       jsd: new Float64Array(B),
     };
     const row = (stat: number): Float64Array => out.subarray(stat * B, stat * B + B);
-    // Player and pooled means are summed as each unit's rows are written, while they are still in cache
-    // (summing them afterwards streamed every row from memory again). A player's units come in plan
-    // order, so each sum adds the same rows in the same order as `meanRows` would.
-    const sums = this.meanTargets();
-    for (const target of sums.targets) out.fill(0, target * B, target * B + B);
-
     plan.units.forEach((unit, u) => {
       unit.cells.forEach((c, f) => {
         fill(c, B, work.counts[f] as Int32Array);
@@ -95,47 +89,20 @@ export class StatisticsEvaluator {
         layout.unitR2 === layout.unitR ? null : row(layout.unitR2[u] as number),
         shift < 0 ? null : row(shift),
       );
-      for (const [part, target] of sums.byUnit[u] as [number, number][]) addRow(out, B, part, target);
     });
-    for (const [target, count] of sums.counts) divideRow(out, B, target, count);
-  }
 
-  /**
-   * For each unit, the (unit row, mean row) pairs it adds to — its R into its player's and the pooled R,
-   * its shift (when defined) into its player's and the pooled shift — and each mean row's count of parts.
-   */
-  private meanTargets(): {
-    targets: number[];
-    byUnit: [number, number][][];
-    counts: Map<number, number>;
-  } {
-    const { plan, layout } = this;
-    const byUnit: [number, number][][] = plan.units.map(() => []);
-    const counts = new Map<number, number>();
-    const add = (u: number, part: number, target: number): void => {
-      if (part < 0 || target < 0) return;
-      (byUnit[u] as [number, number][]).push([part, target]);
-      counts.set(target, (counts.get(target) ?? 0) + 1);
-    };
+    const definedRows = (rows: Int32Array, units: readonly number[]): number[] =>
+      units.map((u) => rows[u] as number).filter((s) => s >= 0);
     plan.players.forEach((player, p) => {
-      for (const u of player.units) {
-        add(u, layout.unitR[u] as number, layout.playerR[p] as number);
-        add(u, layout.unitShift[u] as number, layout.playerShift[p] as number);
-      }
+      meanRows(out, B, definedRows(layout.unitR, player.units), layout.playerR[p] as number);
+      const shift = layout.playerShift[p] as number;
+      if (shift >= 0) meanRows(out, B, definedRows(layout.unitShift, player.units), shift);
     });
-    plan.units.forEach((_, u) => {
-      add(u, layout.unitR[u] as number, layout.pooledR);
-      add(u, layout.unitShift[u] as number, layout.pooledShift);
-    });
-    // The sums must add a target's parts in increasing unit order, as the evaluation writes them.
-    for (const player of plan.players) {
-      if (player.units.some((u, i) => i > 0 && u <= (player.units[i - 1] as number))) {
-        throw new Error(
-          "A player's units are out of plan order; the means would be summed in another order.",
-        );
-      }
+    const everyUnit = plan.units.map((_, u) => u);
+    meanRows(out, B, definedRows(layout.unitR, everyUnit), layout.pooledR);
+    if (layout.pooledShift >= 0) {
+      meanRows(out, B, definedRows(layout.unitShift, everyUnit), layout.pooledShift);
     }
-    return { targets: [...counts.keys()], byUnit, counts };
   }
 
   private tableFor(m: number): EntropyTable {
@@ -256,15 +223,17 @@ interface UnitWork {
   readonly jsd: Float64Array;
 }
 
-/** Row `target` += row `part` (sums from 0 in the order the parts are added: the check that aggregates are the means of their parts adds them in the same order). */
-function addRow(out: Float64Array, B: number, part: number, target: number): void {
+/**
+ * Row `target` = unweighted mean of rows `parts`, summed from 0 in the given order — the order the
+ * verification check uses to confirm that aggregates are the means of their parts. Row by row into the
+ * target (sequential reads): the same additions in the same order for every replicate.
+ */
+function meanRows(out: Float64Array, B: number, parts: readonly number[], target: number): void {
   const at = target * B;
-  const from = part * B;
-  for (let r = 0; r < B; r++) out[at + r] = (out[at + r] as number) + (out[from + r] as number);
-}
-
-/** Row `target` /= count: the unweighted mean of its parts. */
-function divideRow(out: Float64Array, B: number, target: number, count: number): void {
-  const at = target * B;
-  for (let r = 0; r < B; r++) out[at + r] = (out[at + r] as number) / count;
+  out.fill(0, at, at + B);
+  for (const part of parts) {
+    const from = part * B;
+    for (let r = 0; r < B; r++) out[at + r] = (out[at + r] as number) + (out[from + r] as number);
+  }
+  for (let r = 0; r < B; r++) out[at + r] = (out[at + r] as number) / parts.length;
 }
