@@ -270,7 +270,7 @@ export function binaryUnitJsd(
     if (mixture !== null && nLo === half && nHi === half) hm = mixture.binary[xLo + xHi] as number;
     else {
       const share = (xLo / nLo + xHi / nHi) / 2;
-      hm = entropyTerm(share) + entropyTerm(1 - share);
+      hm = bernoulliEntropy(share);
     }
     const h =
       binaryEntropy(xLo, nLo, tables[lo] as EntropyTable) +

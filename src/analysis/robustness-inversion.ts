@@ -180,23 +180,16 @@ export function shrunkRates(rates: readonly number[], pooled: number, r: number)
 }
 
 /**
- * Where an increasing function g crosses 0 on [a, b] (g(a) ≤ 0 < g(b)): the Illinois variant of
- * regula falsi, which the smooth tails (nearly linear on the Φ⁻¹ scale) let converge in a handful of evaluations,
- * bisecting every fourth step so that a stalled side cannot hold it up. Returns the final bracket
- * [lo, hi] with g(lo) ≤ 0 < g(hi), or [r, r] at an r where |g| is within `resolution`.
+ * Where an increasing function g crosses 0 between `a` and `b` (g(a) ≤ 0 < g(b)): the Illinois variant
+ * of regula falsi, which the smooth tails (nearly linear on the Φ⁻¹ scale) let converge in a handful of
+ * evaluations, bisecting every fourth step so that a stalled side cannot hold it up. Returns the final
+ * bracket [lo, hi], or [r, r] at an r where |g| is within RESOLUTION.
  */
-function crossing(
-  g: (r: number) => number,
-  a: number,
-  b: number,
-  ga: number,
-  gb: number,
-  resolution: number,
-): [number, number] {
-  let lo = a;
-  let hi = b;
-  let gLo = ga;
-  let gHi = gb;
+function crossing(g: (r: number) => number, a: Point, b: Point): [number, number] {
+  let lo = a.r;
+  let hi = b.r;
+  let gLo = a.g;
+  let gHi = b.g;
   let side = 0;
   // Converged when the bracket is narrow on the scale D = √(1 − R), on which the tails move about
   // linearly: near R = 1 a bracket of fixed width in R would be as wide as the whole interval.
@@ -205,8 +198,7 @@ function crossing(
     let mid = lo - (gLo * (hi - lo)) / (gHi - gLo);
     if (!(mid > lo + TOLERANCE / 4 && mid < hi - TOLERANCE / 4) || i % 4 === 3) mid = (lo + hi) / 2;
     const gm = g(mid);
-    // Close enough to the level (RESOLUTION): this is the end.
-    if (Math.abs(gm) <= resolution) return [mid, mid];
+    if (Math.abs(gm) <= RESOLUTION) return [mid, mid];
     if (gm <= 0) {
       lo = mid;
       gLo = gm;
@@ -229,56 +221,42 @@ interface Point {
 }
 
 /**
- * Where g crosses 0 between `near` (the estimate, evaluated) and `far` (a bound whose sign is known),
- * starting at `start`: from there, steps of `spread` (doubling) toward `far` while g keeps near's sign,
- * or toward `near` once it has far's, until the sign changes; then `crossing` on that narrow bracket —
- * far fewer evaluations than regula falsi from the bounds, the tail being sigmoid in r and nearly flat
- * far from the end.
+ * One end of the interval: where g crosses 0 between `near` (the estimate, evaluated) and `far` (a
+ * bound whose sign is known), searched from `guess` (the bootstrap's end: close, and any value is safe).
+ * The secant through the estimate and the guess predicts the crossing (the tails are nearly linear on
+ * the Φ⁻¹ scale); a step a quarter beyond it usually brackets it tightly, else the step doubles until it
+ * does (steps of the guess's own distance when the secant points the wrong way). Then `crossing` on that
+ * bracket. `side`: which end of the final bracket is the interval's (the one inside it).
  */
-function crossingAround(
-  g: (r: number) => number,
-  near: Point,
-  far: Point,
-  start: number,
-  spread: number,
-  resolution: number,
-): [number, number] {
+function intervalEnd(g: (r: number) => number, near: Point, far: Point, guess: number, side: 0 | 1): number {
+  const start = Math.min(1, Math.max(0, guess));
   let inner = near;
   let outer = far;
   const between = (r: number): boolean => (r - inner.r) * (outer.r - r) > 0;
-  if (spread > 0 && between(start)) {
+  if (start !== near.r && between(start)) {
     const first = { r: start, g: g(start) };
-    if (Math.abs(first.g) <= resolution) return [first.r, first.r];
+    if (Math.abs(first.g) <= RESOLUTION) return first.r;
     const outward = first.g <= 0 !== far.g <= 0; // still on near's side: the crossing is further out
     if (outward) inner = first;
     else outer = first;
     const direction = Math.sign(far.r - near.r) * (outward ? 1 : -1);
-    // The secant through the estimate and the first point predicts the crossing (the tails are nearly
-    // linear on the Φ⁻¹ scale); a step a quarter beyond it brackets the crossing tightly. Else steps of
-    // the guess's own distance.
     const predicted = first.r - (first.g * (first.r - near.r)) / (first.g - near.g);
     const secantStep = 1.25 * (predicted - first.r);
-    let step = Number.isFinite(secantStep) && secantStep * direction > 0 ? secantStep : spread * direction;
+    let step =
+      Number.isFinite(secantStep) && secantStep * direction > 0
+        ? secantStep
+        : Math.abs(start - near.r) * direction;
     for (let r = first.r + step; between(r); r = first.r + step) {
-      const v = g(r);
-      const point = { r, g: v };
-      if (v <= 0 === far.g <= 0) outer = point;
+      const point = { r, g: g(r) };
+      const farSide = point.g <= 0 === far.g <= 0;
+      if (farSide) outer = point;
       else inner = point;
-      if ((v <= 0 === far.g <= 0) === outward) break;
+      if (farSide === outward) break;
       step *= 2;
     }
   }
   const [a, b] = inner.r < outer.r ? [inner, outer] : [outer, inner];
-  return crossing(g, a.r, b.r, a.g, b.g, resolution);
-}
-
-/**
- * The end of the interval on one side, searched from `guess` (the bootstrap's end: close, and any value
- * is safe) in steps of its distance from the estimate.
- */
-function intervalEnd(g: (r: number) => number, near: Point, far: Point, guess: number, side: 0 | 1): number {
-  const start = Math.min(1, Math.max(0, guess));
-  return crossingAround(g, near, far, start, Math.abs(start - near.r), RESOLUTION)[side];
+  return crossing(g, a, b)[side];
 }
 
 /** The design effect of sessions nested in the framings: pooled between-session over binomial variance, ≥ 1. */
