@@ -89,16 +89,3 @@ export function withInvariance(
     pValue,
   };
 }
-
-/**
- * `bootstrap` and `permutation` are the statistic's replicates under resampling and under the null; the
- * bootstrap ones are reordered (their values are not needed afterwards).
- */
-export function robustnessInference(
-  estimate: number,
-  bootstrap: Float64Array,
-  permutation: Float64Array,
-  confidence: number,
-): RobustnessInference {
-  return withInvariance(bootstrapInference(estimate, bootstrap, confidence), permutation, confidence);
-}

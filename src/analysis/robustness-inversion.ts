@@ -357,17 +357,3 @@ export class RobustnessInversion {
     return Math.max(upper, estimate);
   }
 }
-
-/**
- * Both ends at once (see RobustnessInversion); `guess`, where the search for each end starts (the
- * bootstrap interval). A lower end of NaN: the test cannot place it, and the caller keeps the bootstrap's.
- */
-export function invertRobustness(
-  framings: readonly InversionFraming[],
-  confidence: number,
-  rejectsInvariance: boolean,
-  guess: readonly [number, number],
-): [number, number] {
-  const inversion = new RobustnessInversion(framings, confidence);
-  return [inversion.lowerEnd(guess[0]), inversion.upperEnd(rejectsInvariance, guess[1])];
-}

@@ -3,12 +3,24 @@ import { ExtremePairTails } from "../../src/analysis/extreme-pair-tails.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness.js";
 import {
   designEffect,
-  invertRobustness,
+  type InversionFraming,
+  RobustnessInversion,
   robustnessOf,
   shrunkRates,
   smoothed,
   stretchedRates,
 } from "../../src/analysis/robustness-inversion.js";
+
+/** Both ends of the interval, as robustnessAnalysis places them (guess: where each search starts). */
+function invertRobustness(
+  framings: readonly InversionFraming[],
+  confidence: number,
+  rejectsInvariance: boolean,
+  guess: readonly [number, number],
+): [number, number] {
+  const inversion = new RobustnessInversion(framings, confidence);
+  return [inversion.lowerEnd(guess[0]), inversion.upperEnd(rejectsInvariance, guess[1])];
+}
 
 /** Binomial(n, q) probabilities at 0..n. */
 function pmf(n: number, q: number): number[] {
