@@ -42,6 +42,26 @@ export function drawBinomial(sampler: BinomialSampler, rng: UniformSource): numb
 }
 
 /**
+ * `count` draws into `out[0 .. count)`, from one block of uniforms (the stream `drawBinomial` would read
+ * one by one): the innermost loop of every analysis, kept free of calls.
+ */
+export function drawBinomials(
+  sampler: BinomialSampler,
+  rng: UniformSource,
+  count: number,
+  out: Float64Array,
+): void {
+  const { slots, cdf, guide } = sampler;
+  rng.fill(out, count);
+  for (let r = 0; r < count; r++) {
+    const u = out[r] as number;
+    let x = guide[(u * slots) | 0] as number;
+    while ((cdf[x] as number) <= u) x++;
+    out[r] = x;
+  }
+}
+
+/**
  * F(x) = P(X ≤ x) for X ~ Binomial(n, p), x = 0..n. The probability mass is built in log space from the
  * ratio P(x+1)/P(x) = (n−x)/(x+1) · p/(1−p) and normalised by its maximum, so large n never underflows;
  * F(n) is set to exactly 1 so every u ∈ [0, 1) finds a value.

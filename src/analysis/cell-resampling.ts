@@ -1,4 +1,4 @@
-import { type BinomialSampler, createBinomialSampler } from "./binomial-sampler.js";
+import { type BinomialSampler, createBinomialSampler, drawBinomials } from "./binomial-sampler.js";
 import {
   createMultiplicitySampler,
   drawClusterSums,
@@ -83,7 +83,7 @@ export function clusterTypes(pc: PlannedCell): { table: Int32Array; weights: num
 let uniformBlock = new Float64Array(0);
 
 /**
- * A reusable block for the uniforms of one cell's draws (grown on demand, never shrunk). No result
+ * A reusable block for one cell's uniforms, then its draws (grown on demand, never shrunk). No result
  * depends on its contents; it only spares allocating B doubles per cell in every analysis.
  */
 function scratchUniforms(length: number): Float64Array {
@@ -106,16 +106,12 @@ export function drawCellReplicates(
       return;
     }
     case "binomial": {
-      // Inlined `drawBinomial`: this is the innermost loop of every analysis.
-      const { n, slots, cdf, guide } = resampler.sampler;
-      const uniforms = scratchUniforms(replicates);
-      rng.fill(uniforms, replicates);
+      const { n } = resampler.sampler;
+      const draws = scratchUniforms(replicates);
+      drawBinomials(resampler.sampler, rng, replicates, draws);
       for (let r = 0; r < replicates; r++) {
-        const u = uniforms[r] as number;
-        let x = guide[(u * slots) | 0] as number;
-        while ((cdf[x] as number) <= u) x++;
-        out[2 * r] = x;
-        out[2 * r + 1] = n - x;
+        out[2 * r] = draws[r] as number;
+        out[2 * r + 1] = n - (draws[r] as number);
       }
       return;
     }

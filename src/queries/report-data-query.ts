@@ -1,4 +1,4 @@
-import { createBinomialSampler } from "../analysis/binomial-sampler.js";
+import { createBinomialSampler, drawBinomials } from "../analysis/binomial-sampler.js";
 import { createMultiplicitySampler, drawClusterSums } from "../analysis/cluster-multiplicities.js";
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
@@ -188,16 +188,9 @@ function cooperationCells(
 }
 
 function binomialReplicates(n: number, rate: number, bootstrap: number, rng: UniformSource): Float64Array {
-  // The uniforms in one block (the stream `drawBinomial` would read one by one), inverted as it does.
-  const { slots, cdf, guide } = createBinomialSampler(n, rate);
   const replicates = new Float64Array(bootstrap);
-  rng.fill(replicates, bootstrap);
-  for (let r = 0; r < bootstrap; r++) {
-    const u = replicates[r] as number;
-    let x = guide[(u * slots) | 0] as number;
-    while ((cdf[x] as number) <= u) x++;
-    replicates[r] = x / n;
-  }
+  drawBinomials(createBinomialSampler(n, rate), rng, bootstrap, replicates);
+  for (let r = 0; r < bootstrap; r++) replicates[r] = (replicates[r] as number) / n;
   return replicates;
 }
 
