@@ -1,6 +1,6 @@
 import type { ActionId, Distribution } from "../domain/types.js";
 import { type BootstrapOptions, bootstrapSettings } from "./bootstrap-options.js";
-import { type CellResampler, createCellResampler, drawCellReplicates } from "./cell-resampling.js";
+import { createCellResampler, drawCellReplicates } from "./cell-resampling.js";
 import type { CountCell } from "./count-cells.js";
 import { jensenShannon } from "./divergence.js";
 import { createBootstrapRng } from "./fast-rng.js";
@@ -148,7 +148,6 @@ export function robustnessAnalysis(
     plan.units.length,
     (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out),
   );
-  const resamplers = plan.cells.map(createCellResampler);
   const rng = createBootstrapRng(seed);
   const joint = jointSessionPlayers(plan);
   const jointCells = new Map<number, Int32Array>();
@@ -159,8 +158,10 @@ export function robustnessAnalysis(
   const replicates = new Float64Array(layout.count * bootstrap);
   evaluator.evaluate(
     (c, b, out) => {
+      // A joint player's cells come from its session draws; only the others need a cell resampler.
       const shared = jointCells.get(c);
-      if (shared === undefined) drawCellReplicates(resamplers[c] as CellResampler, rng, b, out);
+      if (shared === undefined)
+        drawCellReplicates(createCellResampler(plan.cells[c] as PlannedCell), rng, b, out);
       else out.set(shared);
     },
     bootstrap,
