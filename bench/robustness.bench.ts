@@ -3,7 +3,7 @@
 // Target: median ≤ 5 ms on one core. Run: npx vitest bench --run bench/robustness.bench.ts
 import { bench, describe } from "vitest";
 import type { CountCell } from "../src/analysis/count-cells.js";
-import { robustnessAnalysis } from "../src/analysis/robustness.js";
+import { robustnessAnalysis } from "../src/analysis/robustness/robustness.js";
 import { DILEMMA_COOPERATIVE_ACTION, loadLoreHeydariCells } from "../test/analysis/lore-heydari-cells.js";
 
 /** Stand-in counts of the same shape when the reference file is not beside the repository. */

@@ -25,7 +25,7 @@ import { moduleFolderHash } from "../dist/domain/certification-cache.js";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // vega-canvas tries `import("canvas")` and renders without it when it is absent (it is not a dependency).
 const EXTERNAL = ["better-sqlite3", "pg", "canvas"];
-const PERMUTATION_WORKER = "src/analysis/permutation-worker.ts";
+const PERMUTATION_WORKER = "src/analysis/invariance/permutation-worker.ts";
 const WORKERS = {
   serve: ["src/mcp/analysis-pool/analysis-worker.ts", PERMUTATION_WORKER],
   analyze: [PERMUTATION_WORKER],

@@ -15,8 +15,8 @@
  */
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import { jensenShannon } from "../../src/analysis/divergence.js";
-import { createBootstrapRng, type UniformSource } from "../../src/analysis/fast-rng.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 
 interface Case {
   readonly name: string;

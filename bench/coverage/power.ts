@@ -9,9 +9,9 @@
  */
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import { jensenShannon } from "../../src/analysis/divergence.js";
-import { createBootstrapRng, type UniformSource } from "../../src/analysis/fast-rng.js";
-import { trialsToDetectShift, trialsToExcludeInvariance } from "../../src/analysis/power.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { trialsToDetectShift, trialsToExcludeInvariance } from "../../src/analysis/power/power.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { robustnessAnalysis } from "../../dist/analysis/robustness.js";
+import { robustnessAnalysis } from "../../dist/analysis/robustness/robustness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CSV = join(here, "../../data/lore-heydari-2024-business-vs-friend.csv");

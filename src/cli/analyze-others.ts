@@ -1,4 +1,4 @@
-import { powerAnalysis } from "../analysis/power.js";
+import { powerAnalysis } from "../analysis/power/power.js";
 import { loadCatalog } from "../domain/catalog.js";
 import { plannedShift } from "../mcp/tools/analysis/power.js";
 import { equilibriaReport, equilibriaText } from "../queries/equilibria-query.js";

@@ -1,5 +1,6 @@
-import { INVALID_ROUND_SCORINGS } from "../analysis/invalid-round-scoring.js";
-import { repeatedMetricsInputSchema, repeatedMetricsText } from "../mcp/tools/analysis/repeated-metrics.js";
+import { INVALID_ROUND_SCORINGS } from "../analysis/repeated/invalid-round-scoring.js";
+import { repeatedMetricsText } from "../mcp/tools/analysis/repeated-metrics.js";
+import { repeatedMetricsInputSchema } from "../queries/repeated-metrics-input.js";
 import { repeatedMetrics } from "../queries/repeated-metrics-query.js";
 import { UsageError } from "../usage-error.js";
 import { listFlag, numberFlag, type ParsedArgs, stringFlag } from "./command.js";

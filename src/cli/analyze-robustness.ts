@@ -1,4 +1,4 @@
-import { runsOneAnalysis } from "../analysis/permutation-replicates.js";
+import { runsOneAnalysis } from "../analysis/invariance/permutation-replicates.js";
 import type { VariantId } from "../domain/types.js";
 import { robustnessReport } from "../queries/robustness-query.js";
 import { robustnessText } from "../queries/robustness-text.js";

@@ -1,4 +1,4 @@
-import { runsOneAnalysis } from "../analysis/permutation-replicates.js";
+import { runsOneAnalysis } from "../analysis/invariance/permutation-replicates.js";
 import { reportData } from "../queries/report-data-query.js";
 import { renderReportHtml } from "../report/render-report.js";
 import { type Command, listFlag, numberFlag, stringFlag } from "./command.js";

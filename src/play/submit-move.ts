@@ -1,3 +1,4 @@
+import { type ModelCall, totalTokens } from "../domain/model-call.js";
 import { opponentMove } from "../domain/opponents/index.js";
 import { parseReply } from "../domain/parseReply.js";
 import { formatAmount, renderRoundOutcome } from "../domain/render.js";
@@ -10,7 +11,6 @@ import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
 import { currentRoundView, playerRound, type RoundView, requireMatch } from "./match-view.js";
-import { type ModelCall, totalTokens } from "./model-call.js";
 import type { PlayDeps } from "./play-deps.js";
 import { ensureCallerSession } from "./start-match.js";
 

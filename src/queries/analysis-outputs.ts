@@ -1,5 +1,5 @@
-import { repeatedMetricsInputSchema } from "../mcp/tools/analysis/repeated-metrics.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { repeatedMetricsInputSchema } from "./repeated-metrics-input.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";

@@ -3,7 +3,7 @@ import {
   counterfactualDeviation,
   type EquilibriumDeviation,
   equilibriumDeviation,
-} from "../analysis/deviation.js";
+} from "../analysis/equilibrium/deviation.js";
 import type { ActionCounts, Distribution } from "../domain/types.js";
 import { type Equilibrium, nashEquilibria } from "../game-theory/equilibria.js";
 import type { PlayDeps } from "../play/play-deps.js";

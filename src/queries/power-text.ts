@@ -1,4 +1,4 @@
-import type { PowerResult } from "../analysis/power.js";
+import type { PowerResult } from "../analysis/power/power.js";
 import { fixed } from "./format.js";
 
 export function powerText(result: PowerResult): string {

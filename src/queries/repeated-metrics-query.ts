@@ -1,5 +1,8 @@
-import { comprehensionCurve, curveBand, meanCurve } from "../analysis/comprehension-curve.js";
-import { INVALID_ROUND_SCORINGS, type InvalidRoundScoring } from "../analysis/invalid-round-scoring.js";
+import { comprehensionCurve, curveBand, meanCurve } from "../analysis/repeated/comprehension-curve.js";
+import {
+  INVALID_ROUND_SCORINGS,
+  type InvalidRoundScoring,
+} from "../analysis/repeated/invalid-round-scoring.js";
 import {
   type AggregateMatchMetrics,
   aggregateMatchMetrics,
@@ -9,7 +12,7 @@ import {
   type MatchTranscript,
   matchMetrics,
   type TranscriptRound,
-} from "../analysis/repeated-metrics.js";
+} from "../analysis/repeated/repeated-metrics.js";
 import { VARIANT_IDS } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";

@@ -1,9 +1,9 @@
-import { createBinomialSampler, drawBinomials } from "../analysis/binomial-sampler.js";
-import { createMultiplicitySampler, drawClusterSums } from "../analysis/cluster-multiplicities.js";
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
-import { createBootstrapRng, type UniformSource } from "../analysis/fast-rng.js";
-import { percentileInterval } from "../analysis/percentile.js";
-import type { Estimate } from "../analysis/robustness-checks.js";
+import type { Estimate } from "../analysis/robustness/robustness-checks.js";
+import { createBinomialSampler, drawBinomials } from "../analysis/sampling/binomial-sampler.js";
+import { createMultiplicitySampler, drawClusterSums } from "../analysis/sampling/cluster-multiplicities.js";
+import { createBootstrapRng, type UniformSource } from "../analysis/sampling/fast-rng.js";
+import { percentileInterval } from "../analysis/sampling/percentile.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";

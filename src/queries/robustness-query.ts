@@ -1,7 +1,7 @@
 import type { CountCell } from "../analysis/count-cells.js";
-import { type OrderEffect, orderEffect } from "../analysis/order-effect.js";
-import { type RobustnessResult, robustnessAnalysis } from "../analysis/robustness.js";
-import type { DesignSize } from "../analysis/robustness-checks.js";
+import { type OrderEffect, orderEffect } from "../analysis/order-effect/order-effect.js";
+import { type RobustnessResult, robustnessAnalysis } from "../analysis/robustness/robustness.js";
+import type { DesignSize } from "../analysis/robustness/robustness-checks.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";

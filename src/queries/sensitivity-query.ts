@@ -3,7 +3,7 @@ import {
   type PayoffSensitivityResult,
   payoffSensitivityAnalysis,
   type SensitivityGame,
-} from "../analysis/payoff-sensitivity.js";
+} from "../analysis/sensitivity/payoff-sensitivity.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";

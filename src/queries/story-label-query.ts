@@ -1,4 +1,4 @@
-import { type StoryLabelResult, storyLabelEffects } from "../analysis/story-label-effects.js";
+import { type StoryLabelResult, storyLabelEffects } from "../analysis/story-labels/story-label-effects.js";
 import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";

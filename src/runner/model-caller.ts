@@ -1,4 +1,4 @@
-import type { ModelCall } from "../play/model-call.js";
+import type { ModelCall } from "../domain/model-call.js";
 import { type ChatRequest, EndpointError, type ModelEndpoint, type ModelReply } from "./endpoint.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
 import type { RunStats } from "./run-stats.js";

@@ -1,6 +1,6 @@
+import type { ModelCall } from "../domain/model-call.js";
+import { totalTokens } from "../domain/model-call.js";
 import { parseReply } from "../domain/parseReply.js";
-import type { ModelCall } from "../play/model-call.js";
-import { totalTokens } from "../play/model-call.js";
 import type { Message, ModelReply } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
 import { finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";

@@ -1,5 +1,5 @@
-import type { ModelCall } from "../play/model-call.js";
-import { totalTokens } from "../play/model-call.js";
+import type { ModelCall } from "../domain/model-call.js";
+import { totalTokens } from "../domain/model-call.js";
 import type { Message, ToolCall } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
 import { attemptRecorded, finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";

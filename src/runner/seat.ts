@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ModelCall } from "../play/model-call.js";
+import type { ModelCall } from "../domain/model-call.js";
 import type { ToolSpec } from "./endpoint.js";
 import type { CallSettings } from "./model-caller.js";
 import type { ServerConnection, Structured, ToolAnswer } from "./server-connection.js";

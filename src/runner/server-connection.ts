@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { MODEL_CALLS_META_KEY, type ModelCall } from "../domain/model-call.js";
 import { packageRoot } from "../package-root.js";
-import { MODEL_CALLS_META_KEY, type ModelCall } from "../play/model-call.js";
 import { UsageError } from "../usage-error.js";
 import type { ToolSpec } from "./endpoint.js";
 

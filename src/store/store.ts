@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import type { ModelCall } from "../domain/model-call.js";
 import { packageRoot } from "../package-root.js";
-import type { ModelCall } from "../play/model-call.js";
 import { UsageError } from "../usage-error.js";
 import { type Dialect, dialectOf, filterSql, tallyFilterSql } from "./dialect.js";
 import { isPostgresUrl, redactUrl } from "./engines/database-location.js";

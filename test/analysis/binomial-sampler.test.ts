@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createBinomialSampler, drawBinomial } from "../../src/analysis/binomial-sampler.js";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
-import { createMultinomialSampler, drawMultinomial } from "../../src/analysis/multinomial-sampler.js";
+import { createBinomialSampler, drawBinomial } from "../../src/analysis/sampling/binomial-sampler.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import {
+  createMultinomialSampler,
+  drawMultinomial,
+} from "../../src/analysis/sampling/multinomial-sampler.js";
 
 describe("binomial sampler", () => {
   it("has the exact Binomial(4, ½) distribution function", () => {

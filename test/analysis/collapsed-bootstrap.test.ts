@@ -5,17 +5,17 @@
 // Kolmogorov–Smirnov against the per-cluster algorithm, and the exact mean and variance within 5 standard
 // errors.
 import { describe, expect, it } from "vitest";
-import { createCellResampler, drawCellReplicates } from "../../src/analysis/cell-resampling.js";
+import type { CountCell } from "../../src/analysis/count-cells.js";
+import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
+import { createCellResampler, drawCellReplicates } from "../../src/analysis/sampling/cell-resampling.js";
 import {
   binomialByWalk,
   createMultiplicitySampler,
   drawMultiplicities,
-} from "../../src/analysis/cluster-multiplicities.js";
-import type { CountCell } from "../../src/analysis/count-cells.js";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
-import { permutationFill } from "../../src/analysis/invariance-permutation.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
-import { planRobustness } from "../../src/analysis/robustness-plan.js";
+} from "../../src/analysis/sampling/cluster-multiplicities.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 
 const COOPERATE = { pd: "cooperate" } as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { curveBand, meanCurve } from "../../src/analysis/comprehension-curve.js";
+import { curveBand, meanCurve } from "../../src/analysis/repeated/comprehension-curve.js";
 import { repeatedCellOf } from "../../src/report/report-data.js";
 import { comprehensionChartSpec } from "../../src/report/sections/repeated-section.js";
 

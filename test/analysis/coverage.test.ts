@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createBinomialSampler, drawBinomial } from "../../src/analysis/binomial-sampler.js";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { createBinomialSampler, drawBinomial } from "../../src/analysis/sampling/binomial-sampler.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 
 describe("bootstrap coverage", () => {
   it("covers the true shift with the 95% interval in 93–97% of simulated studies", () => {

@@ -3,7 +3,7 @@ import {
   counterfactualDeviation,
   equilibriumDeviation,
   totalVariation,
-} from "../../src/analysis/deviation.js";
+} from "../../src/analysis/equilibrium/deviation.js";
 import { nearestInHull } from "../../src/game-theory/equilibrium-set.js";
 import {
   harmony,

@@ -1,8 +1,12 @@
 // The pooled λ fit checked against an independent optimiser: golden-section search on the log-likelihood
 // itself (no score, no Newton, no bracket logic shared with the fit), on thousands of random datasets.
 import { describe, expect, it } from "vitest";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
-import { fitPooledLambda, LAMBDA_MAX, type LogitObservation } from "../../src/analysis/logit-response-mle.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import {
+  fitPooledLambda,
+  LAMBDA_MAX,
+  type LogitObservation,
+} from "../../src/analysis/sensitivity/logit-response-mle.js";
 
 /** ℓ(λ) = Σ x log σ(λΔu) + (n − x) log(1 − σ(λΔu)), with log σ(z) = −log(1 + e^−z) written stably. */
 function logLikelihood(observations: readonly LogitObservation[], lambda: number): number {

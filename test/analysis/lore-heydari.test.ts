@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { DILEMMA_COOPERATIVE_ACTION, LORE_HEYDARI_CSV, loadLoreHeydariCells } from "./lore-heydari-cells.js";
 
 const cells = loadLoreHeydariCells();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orderEffect, wilsonInterval } from "../../src/analysis/order-effect.js";
+import { orderEffect, wilsonInterval } from "../../src/analysis/order-effect/order-effect.js";
 import { scheduledActionOrder } from "../../src/domain/study-schedule.js";
 
 describe("order effect", () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { fitPooledLambda } from "../../src/analysis/logit-response-mle.js";
+import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
 import {
   cellLambda,
   payoffDifference,
   payoffSensitivityAnalysis,
-} from "../../src/analysis/payoff-sensitivity.js";
+} from "../../src/analysis/sensitivity/payoff-sensitivity.js";
 import type { StageGame } from "../../src/domain/types.js";
 import { loadLoreHeydariCells } from "./lore-heydari-cells.js";
 

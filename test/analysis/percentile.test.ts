@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
-import { percentileInterval } from "../../src/analysis/percentile.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import { percentileInterval } from "../../src/analysis/sampling/percentile.js";
 
 /** numpy.percentile(x, q, method="linear") by a full sort: h = (n − 1)q, x_⌊h⌋ + (h − ⌊h⌋)(x_⌊h⌋+1 − x_⌊h⌋). */
 function sortedPercentile(values: Float64Array, q: number): number {

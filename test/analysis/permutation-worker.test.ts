@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-const built = new URL("../../dist/analysis/", import.meta.url);
+const built = new URL("../../dist/analysis/invariance/", import.meta.url);
 const available = existsSync(new URL("permutation-worker.js", built));
 
 /** 40 (player, game) units over 3 framings: one-decision sessions for half the players, sessions of 1–4 for the rest. */
@@ -36,7 +36,7 @@ describe.skipIf(!available)("permutation replicates on a worker thread", () => {
     const { startPermutationRows, permutationRows } = await import(
       new URL("permutation-replicates.js", built).href
     );
-    const { robustnessAnalysis } = await import(new URL("robustness.js", built).href);
+    const { robustnessAnalysis } = await import(new URL("../robustness/robustness.js", built).href);
     const job = {
       cells: cells(),
       framings: undefined,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { normalQuantile } from "../../src/analysis/normal-quantile.js";
 import {
   expectedR2HalfWidth,
   powerAnalysis,
   trialsToDetectShift,
   trialsToExcludeInvariance,
-} from "../../src/analysis/power.js";
+} from "../../src/analysis/power/power.js";
+import { normalQuantile } from "../../src/analysis/sampling/normal-quantile.js";
 
 describe("normalQuantile", () => {
   it("reproduces tabulated quantiles", () => {

@@ -7,7 +7,7 @@ import {
   type MatchTranscript,
   matchMetrics,
   type TranscriptRound,
-} from "../../src/analysis/repeated-metrics.js";
+} from "../../src/analysis/repeated/repeated-metrics.js";
 import type { ActionId, StageGame } from "../../src/domain/types.js";
 import { repeatedPd, repeatedPdCounterfactual, rockPaperScissors } from "./equilibria-fixtures.js";
 

@@ -3,8 +3,6 @@
 // (one uniform per draw in stream order, one multiplicity vector per replicate, one index shuffle per
 // replicate); every buffer must be equal to the last integer.
 import { describe, expect, it } from "vitest";
-import { createCellResampler, drawCellReplicates } from "../../src/analysis/cell-resampling.js";
-import { drawMultiplicities, type MultiplicitySampler } from "../../src/analysis/cluster-multiplicities.js";
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import {
   binaryUnitJsd,
@@ -14,10 +12,18 @@ import {
   entropyTerm,
   pairJsd,
 } from "../../src/analysis/divergence.js";
-import { createBootstrapRng, type UniformSource } from "../../src/analysis/fast-rng.js";
-import { permutationFill } from "../../src/analysis/invariance-permutation.js";
-import { drawJointReplicates, jointSessionPlayers } from "../../src/analysis/joint-session-resampling.js";
-import { type PlannedCell, planRobustness } from "../../src/analysis/robustness-plan.js";
+import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
+import { type PlannedCell, planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
+import { createCellResampler, drawCellReplicates } from "../../src/analysis/sampling/cell-resampling.js";
+import {
+  drawMultiplicities,
+  type MultiplicitySampler,
+} from "../../src/analysis/sampling/cluster-multiplicities.js";
+import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import {
+  drawJointReplicates,
+  jointSessionPlayers,
+} from "../../src/analysis/sampling/joint-session-resampling.js";
 
 const COOPERATE = { pd: "cooperate", sh: "cooperate" } as const;
 const B = 3_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ExtremePairTails } from "../../src/analysis/extreme-pair-tails.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { ExtremePairTails } from "../../src/analysis/robustness/extreme-pair-tails.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import {
   designEffect,
   type InversionFraming,
@@ -9,7 +9,7 @@ import {
   shrunkRates,
   smoothed,
   stretchedRates,
-} from "../../src/analysis/robustness-inversion.js";
+} from "../../src/analysis/robustness/robustness-inversion.js";
 
 /** Both ends of the interval, as robustnessAnalysis places them (guess: where each search starts). */
 function invertRobustness(

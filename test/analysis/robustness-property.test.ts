@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { type RobustnessResult, robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { type RobustnessResult, robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 
 /** Every reported estimate with its interval, labelled by kind. */
 function intervals(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { createBootstrapRng } from "../../src/analysis/fast-rng.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 
 const COOPERATE = { pd: "cooperate" } as const;
 const binary = (

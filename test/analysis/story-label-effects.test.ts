@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { storyLabelEffects } from "../../src/analysis/story-label-effects.js";
+import { storyLabelEffects } from "../../src/analysis/story-labels/story-label-effects.js";
 import { splitPresentationId } from "../../src/domain/label-sets.js";
 
 const presentationOf = (framing: string) => {

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MODEL_CALLS_META_KEY } from "../../src/play/model-call.js";
+import { MODEL_CALLS_META_KEY } from "../../src/domain/model-call.js";
 import { registerStudy } from "../../src/play/studies.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
 

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { matchMetrics } from "../../src/analysis/repeated-metrics.js";
+import { matchMetrics } from "../../src/analysis/repeated/repeated-metrics.js";
 import type { RoundView as View } from "../../src/play/match-view.js";
 import type { MoveResult as Moved } from "../../src/play/submit-move.js";
 import { storedTranscripts } from "../../src/queries/repeated-metrics-query.js";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateRecord, SCALE_GAMES } from "../../bench/scale/generate-record.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { cellsFromRows, oneShotCells } from "../../src/queries/one-shot-cells.js";
 import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";

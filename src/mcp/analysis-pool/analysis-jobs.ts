@@ -1,4 +1,4 @@
-import { type PowerOptions, powerAnalysis } from "../../analysis/power.js";
+import { type PowerOptions, powerAnalysis } from "../../analysis/power/power.js";
 import type { PlayDeps } from "../../play/play-deps.js";
 import {
   type EquilibriumDeviationQuery,

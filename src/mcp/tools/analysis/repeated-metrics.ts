@@ -1,35 +1,13 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { INVALID_ROUND_SCORINGS } from "../../../analysis/invalid-round-scoring.js";
+import { INVALID_ROUND_SCORINGS } from "../../../analysis/repeated/invalid-round-scoring.js";
+import { repeatedMetricsInputSchema } from "../../../queries/repeated-metrics-input.js";
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
-
-const id = z.string().trim().min(1).max(200);
-const filterList = z.array(id).max(100).optional();
-
-export const repeatedMetricsInputSchema = z.object({
-  players: filterList.describe("Only these players (all when absent)"),
-  games: filterList.describe("Only these repeated games, e.g. repeated-pd"),
-  variants: filterList.describe("Only these variants: base, label, payoff, joint"),
-  framings: filterList.describe("Only these framings (or import provenance labels)"),
-  opponents: filterList.describe("Only these opponents (or import provenance labels)"),
-  study_id: id.optional().describe("Only the matches of this study"),
-  rule: z
-    .enum(["match", "beat"])
-    .default("match")
-    .describe("Comprehension success: match = x_r ≥ u1(o_r, o_r); beat = x_r ≥ the opponent's payoff"),
-  threshold: z.number().gt(0).max(1).default(0.9).describe("Comprehension threshold t in (0, 1]"),
-  invalid_rounds: z
-    .enum(INVALID_ROUND_SCORINGS)
-    .default("loss")
-    .describe(
-      "Rounds without a valid move: loss = a loss and an unsuccessful round (SPEC §6); counterfactual-study = as that study's code scores them (either side missing: a 0–0 tie; comprehension success in RPS; in the PD family the missing own move read as the non-cooperative action, a missing opponent move a failure; failure rate over either side)",
-    ),
-});
 
 const summary = z.object({ mean: z.number(), sd: z.number().nullable(), n: z.number() });
 const wlt = <T extends z.ZodType>(value: T) => z.object({ win: value, loss: value, tie: value });

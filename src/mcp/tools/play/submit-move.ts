@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { modelCallsFromMeta } from "../../../play/model-call.js";
+import { modelCallsFromMeta } from "../../../domain/model-call.js";
 import { submitMove } from "../../../play/submit-move.js";
 import { callerForMatch } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";

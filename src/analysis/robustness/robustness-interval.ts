@@ -12,7 +12,7 @@
 //   under-covers (83% at .02 vs .10, n 30), no move under-covers the 11-framing max (85%);
 // - at the boundary, test inversion: R = 1 belongs to the confidence set exactly when the permutation test
 //   of invariance does not reject it at level 1 − confidence, so then the upper end is 1.
-import { percentileInterval } from "./percentile.js";
+import { percentileInterval } from "../sampling/percentile.js";
 
 export const ROBUSTNESS_INTERVAL_METHOD =
   "bias-adjusted percentile bootstrap on D = √(1 − R): [q_lo(D*), q_hi(D*)] − (mean D* − D̂), mapped back by R = 1 − D² and clipped to [0, 1]; the upper end is 1 whenever the permutation test of invariance does not reject at level 1 − confidence (test inversion at R = 1)";

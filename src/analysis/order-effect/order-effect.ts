@@ -1,8 +1,9 @@
 // The order effect (issue 12): does the agent favour whichever action is listed first? Study trials
 // balance the action order within every cell, so without an order effect the first-listed action of a
 // two-action game is chosen at rate ½ whatever the agent prefers (½·p + ½·(1 − p) = ½).
-import { normalQuantile } from "./normal-quantile.js";
-import type { Estimate } from "./robustness-checks.js";
+
+import type { Estimate } from "../robustness/robustness-checks.js";
+import { normalQuantile } from "../sampling/normal-quantile.js";
 
 export interface OrderEffect {
   readonly player: string;

@@ -6,13 +6,14 @@
 // Sessions with the same counts in every cell of the player are interchangeable, so they are one type
 // drawn by its multiplicity (cluster-multiplicities, issue 15); each cell keeps only the types that have
 // decisions in it, so a replicate costs the types' non-zero entries, not sessions × cells.
+
+import type { RobustnessPlan } from "../robustness/robustness-plan.js";
 import {
   createMultiplicitySampler,
   drawMultiplicities,
   type MultiplicitySampler,
 } from "./cluster-multiplicities.js";
 import type { UniformSource } from "./fast-rng.js";
-import type { RobustnessPlan } from "./robustness-plan.js";
 
 /** The types with decisions in one cell and their counts there (entry i: type types[i], counts at i·k). */
 export interface JointCell {

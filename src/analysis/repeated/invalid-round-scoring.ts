@@ -18,7 +18,7 @@
 // Total points, cooperation rate, efficiency and π̂ are the same under both (invalid rounds score 0, and the
 // study's cooperation share is also over all rounds).
 
-import type { ActionId, StageGame } from "../domain/types.js";
+import type { ActionId, StageGame } from "../../domain/types.js";
 
 export const INVALID_ROUND_SCORINGS = ["loss", "counterfactual-study"] as const;
 export type InvalidRoundScoring = (typeof INVALID_ROUND_SCORINGS)[number];

@@ -1,3 +1,4 @@
+import type { PlannedCell } from "../robustness/robustness-plan.js";
 import { type BinomialSampler, createBinomialSampler, drawBinomials } from "./binomial-sampler.js";
 import {
   createMultiplicitySampler,
@@ -6,7 +7,6 @@ import {
 } from "./cluster-multiplicities.js";
 import type { UniformSource } from "./fast-rng.js";
 import { createMultinomialSampler, drawMultinomial, type MultinomialSampler } from "./multinomial-sampler.js";
-import type { PlannedCell } from "./robustness-plan.js";
 
 /**
  * How a cell is redrawn in the bootstrap (SPEC §4): at its own n from its own empirical distribution —

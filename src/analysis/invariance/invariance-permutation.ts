@@ -2,10 +2,11 @@
 // invariance"): if every framing of a (player, game) shares one distribution, the framing labels are
 // exchangeable, so reassigning the pooled decisions (or whole sessions) to framings at random, keeping each
 // framing's size, draws from the null distribution of any statistic of the counts.
-import { BufferedUniforms, type UniformSource } from "./fast-rng.js";
-import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
-import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
-import type { FillCell } from "./robustness-statistics.js";
+
+import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.js";
+import type { FillCell } from "../robustness/robustness-statistics.js";
+import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
+import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 
 /** What one (player, game) reshuffles: its items (decisions or sessions) and how many each framing gets. */
 interface Pool {

@@ -1,9 +1,9 @@
-import type { ActionCounts, ActionId } from "../domain/types.js";
-import { type BootstrapOptions, bootstrapSettings } from "./bootstrap-options.js";
-import { type CountCell, validateCell } from "./count-cells.js";
-import { jensenShannon } from "./divergence.js";
-import { createBootstrapRng, type UniformSource } from "./fast-rng.js";
-import { percentileInterval } from "./percentile.js";
+import type { ActionCounts, ActionId } from "../../domain/types.js";
+import { type CountCell, validateCell } from "../count-cells.js";
+import { jensenShannon } from "../divergence.js";
+import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
+import { percentileInterval } from "../sampling/percentile.js";
 
 // Did the story or the words move the agent? (issue 13). A study crosses stories (business,
 // friend-sharing) with label sets (story-true, familiar); each (player, game) then has one cell per

@@ -1,4 +1,4 @@
-import { createRng } from "../domain/rng.js";
+import { createRng } from "../../domain/rng.js";
 
 /**
  * A seeded source of uniforms on [0, 1) (32 bits of resolution, like `createRng`'s `quick()` stream)

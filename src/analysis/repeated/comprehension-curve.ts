@@ -2,9 +2,9 @@
 // the end, (Σ_{j≥i} s_j)/(N − i + 1). m is the first i where the curve reaches the threshold; the report
 // charts the whole curve, averaged over the matches of a cell, so a reader sees how play settles.
 
-import type { ActionId, StageGame } from "../domain/types.js";
+import type { ActionId, StageGame } from "../../domain/types.js";
+import { normalQuantile } from "../sampling/normal-quantile.js";
 import type { InvalidRoundScoring } from "./invalid-round-scoring.js";
-import { normalQuantile } from "./normal-quantile.js";
 import { type ComprehensionRule, type MatchTranscript, roundSucceeded } from "./repeated-metrics.js";
 
 /** Suffix success shares of one match, index i − 1 for round i. */

@@ -10,7 +10,7 @@
 // `invalidRounds: "counterfactual-study"` scores invalid rounds as that study's code does instead
 // (invalid-round-scoring.ts).
 
-import type { ActionId, Distribution, StageGame } from "../domain/types.js";
+import type { ActionId, Distribution, StageGame } from "../../domain/types.js";
 import {
   type InvalidRoundScoring,
   isInvalidOutcome,

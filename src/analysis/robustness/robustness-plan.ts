@@ -1,5 +1,5 @@
-import type { ActionId } from "../domain/types.js";
-import { type CountCell, hasSharedSessions, validateCell } from "./count-cells.js";
+import type { ActionId } from "../../domain/types.js";
+import { type CountCell, hasSharedSessions, validateCell } from "../count-cells.js";
 
 /** What one bootstrap replicate resamples for a player: single decisions or whole MCP sessions. */
 export type ResamplingUnit = "decision" | "session";

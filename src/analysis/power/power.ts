@@ -1,9 +1,9 @@
-import { createBinomialSampler, drawBinomial } from "./binomial-sampler.js";
-import type { CountCell } from "./count-cells.js";
-import { jensenShannon } from "./divergence.js";
-import { createBootstrapRng } from "./fast-rng.js";
-import { normalQuantile } from "./normal-quantile.js";
-import { robustnessAnalysis } from "./robustness.js";
+import type { CountCell } from "../count-cells.js";
+import { jensenShannon } from "../divergence.js";
+import { robustnessAnalysis } from "../robustness/robustness.js";
+import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
+import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { normalQuantile } from "../sampling/normal-quantile.js";
 
 export interface ShiftPowerOptions {
   /** Cooperation rate p under the baseline framing. */

@@ -15,11 +15,11 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import type { CountCell } from "./count-cells.js";
-import { createBootstrapRng } from "./fast-rng.js";
+import type { CountCell } from "../count-cells.js";
+import { planRobustness, type RobustnessPlan } from "../robustness/robustness-plan.js";
+import { StatisticsEvaluator } from "../robustness/robustness-statistics.js";
+import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { permutationFill } from "./invariance-permutation.js";
-import { planRobustness, type RobustnessPlan } from "./robustness-plan.js";
-import { StatisticsEvaluator } from "./robustness-statistics.js";
 
 /** What the worker needs to rebuild the same plan and statistics. */
 export interface PermutationJob {

@@ -1,12 +1,12 @@
-import type { ActionId, Distribution } from "../domain/types.js";
-import { type BootstrapOptions, bootstrapSettings } from "./bootstrap-options.js";
-import { createCellResampler, drawCellReplicates } from "./cell-resampling.js";
-import type { CountCell } from "./count-cells.js";
-import { jensenShannon } from "./divergence.js";
-import { createBootstrapRng } from "./fast-rng.js";
-import { drawJointReplicates, jointSessionPlayers } from "./joint-session-resampling.js";
-import { percentileInterval } from "./percentile.js";
-import { fillPermutationRows, startPermutationRows } from "./permutation-replicates.js";
+import type { ActionId, Distribution } from "../../domain/types.js";
+import type { CountCell } from "../count-cells.js";
+import { jensenShannon } from "../divergence.js";
+import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
+import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { createCellResampler, drawCellReplicates } from "../sampling/cell-resampling.js";
+import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { drawJointReplicates, jointSessionPlayers } from "../sampling/joint-session-resampling.js";
+import { percentileInterval } from "../sampling/percentile.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import {
   type BootstrapInference,

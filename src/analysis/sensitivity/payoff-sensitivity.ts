@@ -1,11 +1,11 @@
-import type { ActionId, StageGame } from "../domain/types.js";
-import { createBinomialSampler, drawBinomial } from "./binomial-sampler.js";
-import { type BootstrapOptions, bootstrapSettings } from "./bootstrap-options.js";
-import { type CountCell, cellLabel, validateCell } from "./count-cells.js";
-import { createBootstrapRng } from "./fast-rng.js";
+import type { ActionId, StageGame } from "../../domain/types.js";
+import { type CountCell, cellLabel, validateCell } from "../count-cells.js";
+import type { Check, Estimate } from "../robustness/robustness-checks.js";
+import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
+import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { percentileInterval } from "../sampling/percentile.js";
 import { fitPooledLambda, LAMBDA_MAX, type LogitObservation } from "./logit-response-mle.js";
-import { percentileInterval } from "./percentile.js";
-import type { Check, Estimate } from "./robustness-checks.js";
 
 /** The neutral belief about the other player's cooperation used by Δu_G (SPEC §4). */
 export const NEUTRAL_BELIEF = 0.5;

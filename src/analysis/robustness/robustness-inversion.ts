@@ -21,9 +21,9 @@
 // between-session variance of a framing's rate to its binomial variance, deff ≥ 1, and each framing is
 // a binomial of n / deff decisions in the tails. (Sessions that span cells, and games with more actions,
 // keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
-import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "./divergence.js";
+import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../divergence.js";
+import { normalQuantile } from "../sampling/normal-quantile.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
-import { normalQuantile } from "./normal-quantile.js";
 
 export const INVERSION_METHOD =
   "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
