@@ -1,4 +1,4 @@
--- Provenance on every decision (issue 14): the exact prompt the agent answered, which same-game served it
+-- Provenance on every decision: the exact prompt the agent answered, which same-game served it
 -- and which catalog it was rendered from, so a record can be re-read after the catalog or the code changed.
 -- Style and action order are per match (matches.style, matches.action_order) and join onto each decision.
 

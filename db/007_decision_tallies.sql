@@ -1,4 +1,4 @@
--- Decision tallies (issue 15): how many valid decisions each (player, MCP session, cell) made of each
+-- Decision tallies: how many valid decisions each (player, MCP session, cell) made of each
 -- action, kept in the transaction that records the decision, so the analyses read a few thousand
 -- aggregate rows instead of joining every decision to its match. A row is the count of decided rounds
 -- with an action, grouped by everything the analysis filters on. '' stands for "none" in session_id,

@@ -1,4 +1,4 @@
--- MCP sessions of the HTTP server, in the record so any replica can serve any request (issue 16): a
+-- MCP sessions of the HTTP server, in the record so any replica can serve any request: a
 -- replica that has never seen a session id rebuilds the session from its row by replaying the client's
 -- initialize, and the caps and the request rate hold across replicas because they are counted here.
 -- Times are milliseconds since the epoch. Portable SQL: SQLite and PostgreSQL 15 both accept it.

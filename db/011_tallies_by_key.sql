@@ -1,4 +1,4 @@
--- decision_tallies clustered on its key (issue 15). As a rowid table its primary key was a second
+-- decision_tallies clustered on its key. As a rowid table its primary key was a second
 -- b-tree: every tally upsert wrote a page of each, and every analysis read walked the key index and
 -- looked each row up in the table (5.5 s for the 800k tallies of a 1M-decision record, against 3.4 s
 -- reading the key b-tree alone, and 4.3 s against 1.8 s for the cell totals). WITHOUT ROWID stores the

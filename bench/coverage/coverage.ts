@@ -1,5 +1,5 @@
 /**
- * `npm run coverage`: the coverage grid of issue 12, a benchmark and not a test — it prints a table.
+ * `npm run coverage`: the coverage grid, a benchmark and not a test — it prints a table.
  *
  * Each row simulates `STUDIES` records from known framing distributions, analyses each with
  * `robustnessAnalysis` (B = `REPLICATES` bootstrap replicates and as many permutations), and reports how

@@ -1,5 +1,5 @@
 /**
- * `npm run power-check`: the power formulas of `analyze power` checked by simulation (issue 12), a
+ * `npm run power-check`: the power formulas of `analyze power` checked by simulation, a
  * benchmark and not a test — it prints a table. For each planned contrast it takes the formula's trials per
  * framing, simulates `STUDIES` records of that size, analyses each with `robustnessAnalysis`, and counts how
  * often the contrast is detected: for a drop in R, the permutation test of invariance rejecting at 5%; for

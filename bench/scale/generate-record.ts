@@ -1,4 +1,4 @@
-// A generator of realistic one-shot records for the scale benchmark (issue 15): 20 players × 4 dilemmas ×
+// A generator of realistic one-shot records for the scale benchmark: 20 players × 4 dilemmas ×
 // 11 framings (880 cells, 80 (player, game) units, 55 framing pairs), played in MCP sessions of varying
 // length, written through the Store (the same statements, and so the same write-time aggregates, as live
 // play) in one transaction. Seeded: the same (decisions, seed) gives the same record up to its random ids.

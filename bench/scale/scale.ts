@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale [-- --sizes 10000,100000,1000000]`: analysis at the size of real studies (issue 15).
+ * `npm run bench:scale [-- --sizes 10000,100000,1000000]`: analysis at the size of real studies.
  * For each size it generates (once; kept in node_modules/.cache/same-game-scale/records/) a record of
  * 20 players × 4 dilemmas × 11 framings played in sessions (generate-record.ts), then times, each in a
  * fresh process as a user runs them, `analyze robustness --json` (every framing, session clusters) and

@@ -1,4 +1,4 @@
-"""The Table-3 anchor of issue 15: the robustness analysis of the published Lorè & Heydari counts
+"""The Table-3 anchor: the robustness analysis of the published Lorè & Heydari counts
 (3 players x 4 dilemmas x business/friend-sharing, n = 300 per cell) in vectorised numpy, the same work
 as `robustnessAnalysis` (B = 10,000 binomial replicates per cell, JSD and R per game, player and pooled
 means, hypergeometric permutation replicates, percentile intervals). Prints the median of 20 runs in ms.

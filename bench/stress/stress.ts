@@ -1,5 +1,5 @@
 /**
- * `npm run stress`: the full load the HTTP transport promises (issue 7), not a test — it prints figures.
+ * `npm run stress`: the full load the HTTP transport promises, not a test — it prints figures.
  *   1. one server process, 32 concurrent clients × 200 one-shot trials;
  *   2. four server processes on one database file, 4 clients each × 200 trials.
  * Each phase checks, with better-sqlite3 directly, that every acknowledged decision is recorded exactly

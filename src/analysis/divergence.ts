@@ -77,7 +77,7 @@ export function entropyTable(m: number): EntropyTable {
 /**
  * `xLogX[c] = c·ln c` and `logOf[c] = ln c` for counts c = 0..length − 1 (0·ln 0 = 0), grown on demand and
  * shared by every analysis: a replicate of size n ≠ m (session resampling) then has the entropy
- * H = ln n − Σ_j c_j ln c_j / n in k + 1 lookups instead of k logarithms (issue 15).
+ * H = ln n − Σ_j c_j ln c_j / n in k + 1 lookups instead of k logarithms.
  */
 let xLogX = new Float64Array(0);
 let logOf = new Float64Array(0);

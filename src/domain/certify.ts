@@ -6,7 +6,7 @@ import { numberIn, readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
 import { type ActionId, PROMPT_STYLES } from "./types.js";
 
-// Certification (SPEC §3, issue 13): a framing may be used for a game only if the payoff matrix of BOTH
+// Certification (SPEC §3): a framing may be used for a game only if the payoff matrix of BOTH
 // players can be read back from the rendered prompt alone, by meaning, and equals the game's: the reader in
 // payoff-meaning.ts attributes each amount to a party by the words of the sentence and the table headings.
 //

@@ -1,7 +1,7 @@
 import type { LabelMap } from "./labels.js";
 import type { ActionId } from "./types.js";
 
-// The words an action is shown with are a design factor of their own, crossed with the story (issue 13):
+// The words an action is shown with are a design factor of their own, crossed with the story:
 //   - story-true: the framing's own words for the actions in its world ("Hold the price", "Undercut");
 //   - familiar:   the textbook names, one per canonical action id ("Cooperate", "Defect");
 //   - neutral:    letters that mean nothing (J, F, K, ...).

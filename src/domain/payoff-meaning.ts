@@ -1,7 +1,7 @@
 import { actionLabelled, type LabelMap, type Token, tokenize, wordsOf } from "./labels.js";
 import type { ActionId } from "./types.js";
 
-// The certification reader (SPEC §3, issue 13): it attributes every amount in a rendered prompt to a party
+// The certification reader (SPEC §3): it attributes every amount in a rendered prompt to a party
 // and an action profile by what the text says, not by where a template put it. It knows only the labels
 // and the phrases the framing declares for the two parties ("you", "your firm" / "the other firm",
 // "theirs"); it never sees the framing's templates, so a template that says "the other player is awarded

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { packageRoot } from "../package-root.js";
 
-// Catalogs the package ships beside its default one but does not load by default (issue 13): the 144
+// Catalogs the package ships beside its default one but does not load by default: the 144
 // ordinal 2×2 games would multiply the start-up certification of every `serve`, so a study asks for them
 // by name, `--catalog ordinal-2x2`, exactly as it would name a folder of its own.
 

@@ -22,7 +22,7 @@ export const PlannedContrastSchema = z.object({
 });
 export type PlannedContrast = z.infer<typeof PlannedContrastSchema>;
 
-/** A pre-registered design (issue 4 §3): frozen and hashed when registered. */
+/** A pre-registered design: frozen and hashed when registered. */
 export const StudyDesignSchema = z.object({
   name: z.string().trim().min(1).max(200).describe("A name for people; the design hash identifies the study"),
   games: z.array(id).min(1).max(50).describe("Catalog game ids (list_games)"),
@@ -38,7 +38,7 @@ export const StudyDesignSchema = z.object({
     .max(50)
     .describe("Framing ids; each cell uses those that certify for its game variant"),
   /**
-   * The label sets each listed story is shown with, crossed with the stories (issue 13): "story-true"
+   * The label sets each listed story is shown with, crossed with the stories: "story-true"
    * (the story's own words), "familiar" (the textbook names), "neutral" (letters). Absent = the framings
    * as listed, which may name a presentation directly (`business+familiar`).
    */

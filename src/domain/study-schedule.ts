@@ -1,7 +1,7 @@
 import { createRng, shuffled } from "./rng.js";
 
 /**
- * The permuted-block schedule of a study (SPEC §4 design, issue 4): a player's trials come in blocks that
+ * The permuted-block schedule of a study (SPEC §4 design): a player's trials come in blocks that
  * each hold every cell exactly once, in an order drawn from the study's seed, the player and the block
  * number. Cells therefore stay balanced at any stopping point, and the agent never chooses its condition.
  */
@@ -26,7 +26,7 @@ function orderings<T>(items: readonly T[]): T[][] {
 }
 
 /**
- * The action order of a study trial, balanced within its cell (issue 12): the cell's v-th trial (its
+ * The action order of a study trial, balanced within its cell: the cell's v-th trial (its
  * v-th block, by `scheduledCell`) takes the (v mod k!)-th order of a seeded shuffle of all k! orders,
  * reshuffled every k! visits. After every k! trials of a cell each order was listed exactly once, so a
  * bias toward the first-listed action cancels inside every cell instead of adding noise, and can be

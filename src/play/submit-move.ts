@@ -14,7 +14,7 @@ import { currentRoundView, playerRound, type RoundView, requireMatch } from "./m
 import type { PlayDeps } from "./play-deps.js";
 import { ensureCallerSession } from "./start-match.js";
 
-/** After this many invalid replies in one round the round is void and scores 0 (issue 4 §5). */
+/** After this many invalid replies in one round the round is void and scores 0. */
 export const MAX_INVALID_ATTEMPTS = 5;
 
 export interface SubmitMoveArgs {

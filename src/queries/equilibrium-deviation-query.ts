@@ -8,7 +8,7 @@ import type { ActionCounts, Distribution } from "../domain/types.js";
 import { type Equilibrium, nashEquilibria } from "../game-theory/equilibria.js";
 import type { PlayDeps } from "../play/play-deps.js";
 
-// The equilibrium view of play (SPEC §5, issue 5 §6): each cell's empirical distribution — valid decisions
+// The equilibrium view of play (SPEC §5): each cell's empirical distribution — valid decisions
 // of one-shot and repeated matches, live and imported — beside the stage game's equilibria.
 
 export interface EquilibriumDeviationQuery {

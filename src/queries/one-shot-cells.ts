@@ -71,7 +71,7 @@ function inStableOrder(sessions: Map<string, ActionCounts>): {
 
 /**
  * The analysis cells of the record's one-shot play (live and imported) straight from the store's tallies,
- * with sessions that have the same counts listed once with a weight (issue 15): per cell for a player
+ * with sessions that have the same counts listed once with a weight: per cell for a player
  * whose sessions each stay in one cell, per whole session (its counts in every cell) for a player whose
  * sessions span cells, so the joint bootstrap still resamples sessions across cells. Players whose
  * sessions never made more than one decision get counts only: they are resampled by decision. The result

@@ -47,7 +47,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const bootstrap = query.bootstrap ?? 10_000;
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
-  // Read once and shared by every section: the one-shot cells of the base variant (issue 15).
+  // Read once and shared by every section: the one-shot cells of the base variant.
   const all = oneShotCells(deps.store, { variants: ["base"], study_id: query.study_id });
   // Cooperation rates and λ need a cooperative action; games without one only enter robustness.
   const cells = all.filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);

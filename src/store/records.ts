@@ -65,7 +65,7 @@ export interface DecisionRecord {
   decided_at: string;
   /** SHA-256 of the prompt the agent answered (text in the prompts table); null when imported. */
   prompt_hash?: string | null;
-  /** The same-game version that served the round; null when imported or recorded before issue 14. */
+  /** The same-game version that served the round; null when imported or recorded before versions were kept. */
   server_version?: string | null;
   /** Catalog.fingerprint of the catalog the prompt was rendered from. */
   catalog_fingerprint?: string | null;

@@ -549,7 +549,7 @@ export class Store {
     ) as AttemptRecord[];
   }
 
-  // --- repeated play and cell distributions (issue 5) ------------------------------------------------
+  // --- repeated play and cell distributions ------------------------------------------------
 
   /**
    * Every settled round of the finished repeated matches that pass the filter, in match and round order:
@@ -591,7 +591,7 @@ export class Store {
     ).all(this.filterParams(filter)) as CellActionCountRow[];
   }
 
-  // --- export (issue 14) -----------------------------------------------------------------------------
+  // --- export -----------------------------------------------------------------------------
 
   /** Every decision that passes the filter with its match's condition, session and prompt, in record order. */
   exportDecisions(filter: RecordFilter): Record<string, unknown>[] {
@@ -695,7 +695,7 @@ export class Store {
   /**
    * The valid live one-shot decisions of every cell, by action (no session split), and for each player
    * the most decisions one of its sessions made: a player whose sessions never made more than one is
-   * analysed by decision, and needs no per-session rows (issue 15).
+   * analysed by decision, and needs no per-session rows.
    */
   oneShotCellTotals(filter: RecordFilter): { cells: CellCountRow[]; clusteredPlayers: string[] } {
     const params = this.filterParams(filter);
@@ -748,7 +748,7 @@ export class Store {
     return { ...filterParams(filter), principal: this.principalScope };
   }
 
-  /** The order-effect counts (issue 12): live two-action one-shot decisions by whether the choice was listed first. */
+  /** The order-effect counts: live two-action one-shot decisions by whether the choice was listed first. */
   firstListedCounts(filter: RecordFilter): FirstListedRow[] {
     return this.stmt(
       `SELECT m.player, sum(m.count) AS decisions,

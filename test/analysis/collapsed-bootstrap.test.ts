@@ -1,4 +1,4 @@
-// Issue 15: the collapsed resampling must be the resampling it replaces. Where the draws are the same
+// The collapsed resampling must be the resampling it replaces. Where the draws are the same
 // draws (direct mode: clusters listed once with a weight, or the shuffle-free paths that consume the
 // stream identically) the results must be equal to the last bit; where the algorithm changes (multinomial
 // multiplicities, multivariate hypergeometric permutations) the distributions must agree: two-sample

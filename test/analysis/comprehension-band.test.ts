@@ -12,7 +12,7 @@ const curves = [
   [0.75, 1],
 ];
 
-describe("the comprehension curve's band (issue 14)", () => {
+describe("the comprehension curve's band", () => {
   it("is mean ± z·s/√n over the matches, round by round, clipped to [0, 1]", () => {
     expect(meanCurve(curves)).toEqual([0.75, 1]);
     const band = curveBand(curves) as [number, number][];

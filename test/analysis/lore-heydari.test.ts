@@ -33,7 +33,7 @@ describe("Lorè & Heydari (2024) reference counts", () => {
 
     // gpt-4, harmony: 300/300 cooperate under both framings → R = 1 and Δ = 0. Every permuted split is
     // 300/300 too, so invariance has p = 1 and the R interval reaches 1; the cells are redrawn from
-    // 300.5/301 (an action never chosen), so the intervals are no longer single points (issue 12).
+    // 300.5/301 (an action never chosen), so the intervals are no longer single points.
     const harmony = cons.games.find((g) => g.player === "gpt-4" && g.game === "harmony");
     expect(harmony?.R.estimate).toBe(1);
     expect(harmony?.R.ci[1]).toBe(1);

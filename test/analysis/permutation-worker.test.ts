@@ -1,4 +1,4 @@
-// Issue 15: the permutation replicates computed on a worker thread are the ones the calling thread
+// The permutation replicates computed on a worker thread are the ones the calling thread
 // computes, bit for bit, and so is every number of the analysis. The worker runs from the compiled file
 // next to the module (dist/, built before the tests run), so this test imports the built modules.
 import { existsSync } from "node:fs";

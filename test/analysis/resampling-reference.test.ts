@@ -1,4 +1,4 @@
-// Issue 15: the fast resampling loops must draw exactly what the straightforward loops they replaced drew,
+// The fast resampling loops must draw exactly what the straightforward loops they replaced drew,
 // for the same seed. The reference implementations below are those loops, kept here as written before
 // (one uniform per draw in stream order, one multiplicity vector per replicate, one index shuffle per
 // replicate); every buffer must be equal to the last integer.

@@ -238,7 +238,7 @@ describe("robustnessAnalysis: inference for invariance", () => {
   });
 
   it("removes most of the upward bias of max-JSD for 11 identical framings at n = 30", () => {
-    // Plug-in R of 11 framings drawn from one Binomial(30, ½) averages ≈ 0.935 (issue 12's audit); the
+    // Plug-in R of 11 framings drawn from one Binomial(30, ½) averages ≈ 0.935 (an earlier audit); the
     // bias-corrected R of the same 40 simulated records must sit closer to the truth 1.
     let plugIn = 0;
     let corrected = 0;
@@ -338,7 +338,7 @@ describe("robustnessAnalysis: joint cluster bootstrap", () => {
   });
 });
 
-describe("robustnessAnalysis: the estimate inside its own interval (issue 12 #8)", () => {
+describe("robustnessAnalysis: the estimate inside its own interval", () => {
   it("holds for a clustered 11-framing record of ~10k decisions", () => {
     // 30 games × 11 framings × 3 sessions of 10 decisions: small clustered cells whose framings differ, so
     // every game's R is a max over 55 noisy pairs and the pooled R averages 30 such biased values, whose

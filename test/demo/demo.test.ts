@@ -6,7 +6,7 @@ import { type DemoResult, runDemo } from "../../src/agents/run-demo.js";
 import { connectAgent } from "../../src/agents/stdio-player.js";
 import { CLI, requireBuiltCli } from "../support/built-cli.js";
 
-// The calibration contract of the reference agents (issue 6): the demo runs in-process, but every move
+// The calibration contract of the reference agents: the demo runs in-process, but every move
 // still goes through a spawned `same-game serve` (the built CLI) over stdio. Small study: 4 games × 2
 // framings × 8 trials per agent, in 8 sessions; 1 repeated match per opponent.
 

@@ -5,7 +5,7 @@ import type { Framing } from "../../src/domain/framing.js";
 import { readPayoffsByMeaning } from "../../src/domain/payoff-meaning.js";
 import { renderPrompt } from "../../src/domain/render.js";
 
-// Certification by meaning (issue 13): the mutations an audit found accepted by the positional reader.
+// Certification by meaning: the mutations an audit found accepted by the positional reader.
 // Prisoner's Dilemma: u(C,C) = 5, u(C,D) = 2, u(D,C) = 10, u(D,D) = 3 for the player choosing first.
 
 const catalog = loadCatalog();

@@ -12,7 +12,7 @@ import { resolveCatalogDir } from "../../src/domain/shipped-catalogs.js";
 import { nashEquilibria } from "../../src/game-theory/equilibria.js";
 import { packageRoot } from "../../src/package-root.js";
 
-// Issue 13: the family of the 144 strict ordinal 2×2 games, numbered as Robinson & Goforth (2005) number
+// The family of the 144 strict ordinal 2×2 games, numbered as Robinson & Goforth (2005) number
 // them (layer, row, column) and as TMGBench plays them as its "classic" games.
 
 const games = robinsonGoforthGames();

@@ -78,7 +78,7 @@ const XY: LabelMap = { cooperate: "X", defect: "Y" };
 const STORY: LabelMap = { cooperate: "Hold the price", defect: "Undercut" };
 const SIX: LabelMap = { a: "J", b: "F", c: "K", d: "Q", e: "W", f: "Z" };
 
-// The probes of issue 13: each was misread before.
+// Probes that were each misread before.
 const PROBES: [LabelMap, string, string][] = [
   // An echo of the options is no choice, whatever the action order.
   [CD, "The options are:\n- Cooperate\n- Defect", "invalid"],

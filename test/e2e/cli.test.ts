@@ -64,7 +64,7 @@ describe("same-game CLI", () => {
     const meanR = out.games.reduce((s, g) => s + g.R.estimate, 0) / out.games.length;
     expect(out.pooled.R.estimate).toBeCloseTo(meanR, 12);
     // Every check passes but the boundary flag: gpt-4/harmony is 300/300 in both framings, so its R
-    // interval reaches 1 by test inversion (issue 12), and that is said, not hidden.
+    // interval reaches 1 by test inversion, and that is said, not hidden.
     for (const check of out.checks) {
       expect(check, check.detail).toMatchObject({ ok: check.name !== "interval_at_boundary" });
     }

@@ -17,7 +17,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startServerProcess } from "../http/support/server-process.js";
 import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
 
-// Files and flags that used to bite (issue 14): every refusal is exit 2 with one line naming the path or
+// Files and flags that used to bite: every refusal is exit 2 with one line naming the path or
 // the value, nothing is written to a file that is not a current same-game record, and the server survives
 // a closed stderr and an oversize stdio message.
 

@@ -6,7 +6,7 @@ import { packageRoot } from "../../src/package-root.js";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
 
-// Issue 13: a study sweeps game structure over members of the shipped Robinson–Goforth family, in play.
+// A study sweeps game structure over members of the shipped Robinson–Goforth family, in play.
 // A scripted payoff reader plays it through the SDK client; every decision is recorded, and the analysis
 // reports each game on its own. The values are the published tables': game 111 (Prisoner's Dilemma)
 // has the one equilibrium (A2, B1), game 322 (Stag Hunt) the two (A1, B2) and (A2, B1), game 366

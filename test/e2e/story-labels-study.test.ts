@@ -7,7 +7,7 @@ import { createRng } from "../../src/domain/rng.js";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
 
-// Issue 13, done when: a study crossing business and friend-sharing with story-true and familiar labels
+// A study crossing business and friend-sharing with story-true and familiar labels
 // runs end to end, and the analysis separates the story effect from the label effect. Two scripted
 // players with known behaviour play it over MCP; `same-game analyze story-labels` must tell them apart.
 

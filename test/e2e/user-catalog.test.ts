@@ -6,7 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
 
-// Issue 13, done when: a user game added through --catalog is played, certified and analysed without
+// A user game added through --catalog is played, certified and analysed without
 // touching the package. An inspection game (asymmetric: the column player's payoffs differ) in a folder.
 
 const INSPECTION = {

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
 import { requireBuiltCli } from "../support/built-cli.js";
 
-// Packaging (issues 6 and 10): `npm pack` of a fresh clone — sources only, never built — must give a
+// Packaging: `npm pack` of a fresh clone — sources only, never built — must give a
 // package that runs after an install into an empty folder: `prepack` builds it, and the tarball holds the
 // built JS with its shebang, the executable bin, the catalog, framings, migrations and LICENSE. The clone
 // is the repository's tracked (and new, unignored) files copied to a temp folder, with the installed

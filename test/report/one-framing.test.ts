@@ -4,7 +4,7 @@ import { reportData } from "../../src/queries/report-data-query.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 
 // A study after its first trial has decisions under one framing only: the report, the robustness tool and
-// the study report resource must say so, not fail with a stack (issue 14).
+// the study report resource must say so, not fail with a stack.
 
 let deps: ReturnType<typeof tempDeps>;
 let client: Client;

@@ -158,7 +158,7 @@ describe("renderReportHtml with no data", () => {
   });
 });
 
-describe("the report a reviewer asks for (issue 14)", () => {
+describe("the report a reviewer asks for", () => {
   const withProvenance: ReportData = {
     ...EXAMPLE_REPORT,
     header: {

@@ -1,4 +1,4 @@
-// The write-time tallies (migration 007, issue 15) must always equal the decisions they summarise:
+// The write-time tallies (migration 007) must always equal the decisions they summarise:
 // checked against the decisions themselves (exportDecisions reads decisions joined to matches), through a
 // replaced round, and on a generated 10k-decision record whose analysis must not change by reading them.
 import { mkdtempSync, rmSync } from "node:fs";

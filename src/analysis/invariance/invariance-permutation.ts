@@ -157,7 +157,7 @@ const COLLAPSE_GAIN = 8;
 
 /**
  * The same null distribution for single decisions of any number of framings and actions, without
- * shuffling (issue 15): reassigning N decisions at random with framing f keeping m_f of them makes the
+ * shuffling: reassigning N decisions at random with framing f keeping m_f of them makes the
  * framings' counts multivariate hypergeometric, drawn framing by framing and action by action as
  * x ~ Hypergeometric(decisions left, of them this action, still to place in this framing). A draw is one
  * uniform inverted through a table cached per (N, K, m), so a replicate costs (F − 1)(k − 1) draws,
@@ -316,7 +316,7 @@ function sessionTypes(pool: Pool): { vectors: Int32Array; weights: number[] } {
 }
 
 /**
- * The same null distribution for whole sessions, without shuffling them (issue 15): sessions with equal
+ * The same null distribution for whole sessions, without shuffling them: sessions with equal
  * counts are interchangeable, so reassigning S sessions at random with framing f keeping m_f of them
  * makes the number of each type per framing multivariate hypergeometric, drawn framing by framing and
  * type by type as x ~ Hypergeometric(sessions left, of them this type, still to place in this framing),

@@ -1,5 +1,5 @@
 // The permutation replicates of every robustness statistic (the null distribution of the invariance test),
-// computed on the second core while the calling thread draws the bootstrap (issue 15). The permutation
+// computed on the second core while the calling thread draws the bootstrap. The permutation
 // has a seeded stream of its own (`${seed}:permutation`) that nothing else reads, so a worker thread that
 // plans the same cells and runs the same code from the same seed writes the same numbers, bit for bit; the
 // results never depend on whether a worker ran.

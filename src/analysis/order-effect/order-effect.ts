@@ -1,4 +1,4 @@
-// The order effect (issue 12): does the agent favour whichever action is listed first? Study trials
+// The order effect: does the agent favour whichever action is listed first? Study trials
 // balance the action order within every cell, so without an order effect the first-listed action of a
 // two-action game is chosen at rate ½ whatever the agent prefers (½·p + ½·(1 − p) = ½).
 

@@ -89,7 +89,7 @@ function rangeCheck(name: string, items: Labelled[], lo: number, hi: number): Ch
 /**
  * Every interval must contain its estimate. Both R intervals contain the plug-in R by construction (the
  * test-inversion one starts from it; the bootstrap one is bias-adjusted to be centred on it — a raw
- * percentile interval of a max over many pairs can lie wholly below it: issue 12 #8); the bias-corrected
+ * percentile interval of a max over many pairs can lie wholly below it); the bias-corrected
  * R is reported beside it and, when the bias is large, may lie outside (then named).
  */
 function containsCheck(items: Labelled[], confidence: number): Check {

@@ -1,4 +1,4 @@
-// The R interval of a two-action game by test inversion (SPEC §4 "inference for invariance"; issue 12).
+// The R interval of a two-action game by test inversion (SPEC §4 "inference for invariance").
 // R = 1 − max JSD / ln 2 is a maximum of plug-in divergences: its sampling distribution depends on how
 // many framings crowd the extremes and, near p = 0 or 1, on the discreteness of the counts, so a bootstrap
 // around the data (which has its own, different crowding and zeros) cannot be re-centred to cover. Test

@@ -1,5 +1,5 @@
 // How often each of T distinct cluster types is drawn when S clusters are resampled with replacement
-// (SPEC §4 cluster bootstrap, issue 15). Drawing S cluster indices uniformly and counting, per type, how
+// (SPEC §4 cluster bootstrap). Drawing S cluster indices uniformly and counting, per type, how
 // many landed on its clusters gives multiplicities m ~ Multinomial(S; w₁/S, …, w_T/S), where w_t is the
 // number of clusters of type t (clusters with identical counts, interchangeable in every statistic). Two
 // exact ways to draw m, chosen by cost:

@@ -1,10 +1,10 @@
-// The joint cluster bootstrap (SPEC §4, issue 12): when one MCP session contributes to several cells of a
+// The joint cluster bootstrap (SPEC §4): when one MCP session contributes to several cells of a
 // player (say one decision per game and framing), the cells are not independent, and resampling sessions
 // inside each cell separately treats them as if they were. Here a replicate draws the player's sessions
 // with replacement once, and every cell of that player is the sum of the drawn sessions' counts in it.
 //
 // Sessions with the same counts in every cell of the player are interchangeable, so they are one type
-// drawn by its multiplicity (cluster-multiplicities, issue 15); each cell keeps only the types that have
+// drawn by its multiplicity (cluster-multiplicities); each cell keeps only the types that have
 // decisions in it, so a replicate costs the types' non-zero entries, not sessions × cells.
 
 import type { RobustnessPlan } from "../robustness/robustness-plan.js";

@@ -5,7 +5,7 @@ import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { percentileInterval } from "../sampling/percentile.js";
 
-// Did the story or the words move the agent? (issue 13). A study crosses stories (business,
+// Did the story or the words move the agent? A study crosses stories (business,
 // friend-sharing) with label sets (story-true, familiar); each (player, game) then has one cell per
 // (story, labels). On the probability p of a focal action (the game's cooperative action), a 2 × 2
 // crossing is a two-way layout:
