@@ -1,0 +1,62 @@
+// The two sets of numbers every robustness inference starts from: the statistics of the data themselves
+// (the point estimates) and of B bootstrap replicates of the data.
+import { createCellResampler, drawCellReplicates } from "../sampling/cell-resampling.js";
+import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { drawJointReplicates, jointSessionPlayers } from "../sampling/joint-session-resampling.js";
+import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
+import type { StatisticsEvaluator } from "./robustness-statistics.js";
+
+/** Every statistic of the observed counts (one "replicate": the data), one entry per statistic. */
+export function pointEstimates(plan: RobustnessPlan, evaluator: StatisticsEvaluator): Float64Array {
+  const point = new Float64Array(evaluator.layout.count);
+  evaluator.evaluate(
+    (c, _replicates, out) => {
+      const pc = plan.cells[c] as PlannedCell;
+      out.set(plan.observed.subarray(pc.offset, pc.offset + pc.actions.length));
+    },
+    1,
+    point,
+  );
+  return point;
+}
+
+export interface BootstrapReplicates {
+  /** Statistic s of replicate r at s·bootstrap + r. */
+  readonly rows: Float64Array;
+  /** The players whose sessions span cells, resampled jointly across their cells. */
+  readonly jointPlayers: ReadonlySet<string>;
+}
+
+/**
+ * B bootstrap replicates of every statistic. Each cell's replicates are drawn in one run, cell after cell
+ * in plan order, from one seeded stream; the cells of a player whose sessions span cells are instead
+ * filled from that player's joint session draws (a stream of its own per player), so one replicate
+ * resamples each session once for all cells.
+ */
+export function bootstrapReplicates(
+  plan: RobustnessPlan,
+  evaluator: StatisticsEvaluator,
+  seed: number,
+  bootstrap: number,
+): BootstrapReplicates {
+  const rng = createBootstrapRng(seed);
+  const joint = jointSessionPlayers(plan);
+  const jointCells = new Map<number, Int32Array>();
+  for (const j of joint) {
+    const drawn = drawJointReplicates(j, bootstrap, createBootstrapRng(`${seed}:joint:${j.player}`));
+    for (const [c, counts] of drawn) jointCells.set(c, counts);
+  }
+  const rows = new Float64Array(evaluator.layout.count * bootstrap);
+  evaluator.evaluate(
+    (c, b, out) => {
+      // A joint player's cells come from its session draws; only the others need a cell resampler.
+      const shared = jointCells.get(c);
+      if (shared === undefined)
+        drawCellReplicates(createCellResampler(plan.cells[c] as PlannedCell), rng, b, out);
+      else out.set(shared);
+    },
+    bootstrap,
+    rows,
+  );
+  return { rows, jointPlayers: new Set(joint.map((j) => j.player)) };
+}
