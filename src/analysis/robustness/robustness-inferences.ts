@@ -6,6 +6,7 @@ import { percentileInterval } from "../sampling/percentile.js";
 import type { Estimate } from "./robustness-checks.js";
 import {
   type BootstrapInference,
+  belowOne,
   bootstrapInference,
   type RobustnessInference,
   withInvariance,
@@ -65,15 +66,16 @@ export class RobustnessInferences {
   }
 
   /**
-   * Game-level R of a two-action game whose cells resample on their own gets the test-inversion
-   * interval. Its lower ends need the bootstrap alone, so they are placed here, while the permutation
-   * rows may still be computing on the other core; the upper ends wait for the permutation test's verdict.
+   * Game-level R of a two-action game gets the test-inversion interval, its sessions (nested in its cells,
+   * or spanning cells, each cell then holding its part of every session) entering by their design effect.
+   * Its lower ends need the bootstrap alone, so they are placed here, while the permutation rows may still
+   * be computing on the other core; the upper ends wait for the permutation test's verdict.
    */
-  placeLowerEnds(jointPlayers: ReadonlySet<string>): void {
+  placeLowerEnds(): void {
     const { plan, layout } = this;
     plan.units.forEach((u, i) => {
       const first = plan.cells[u.cells[0] as number] as PlannedCell;
-      if (first.actions.length !== 2 || jointPlayers.has(u.player)) return;
+      if (first.actions.length !== 2) return;
       const framingCells = u.cells.map((c) => plan.cells[c] as PlannedCell);
       this.invert(layout.unitR[i] as number, framingCells);
       if (layout.unitR2 !== layout.unitR) this.invert(layout.unitR2[i] as number, framingCells.slice(0, 2));
@@ -95,11 +97,12 @@ export class RobustnessInferences {
     const target = this.inverted.get(stat);
     if (target === undefined) return inference.ci;
     const rejects = inference.pValue <= 1 - this.confidence;
-    const hi = target.inversion.upperEnd(rejects, this.unattenuate(inference.ci[1]));
+    const searched = this.attenuate(target.inversion.upperEnd(rejects, this.unattenuate(inference.ci[1])));
+    const hi = rejects ? belowOne(searched, inference.estimate) : 1;
     const lower = Number.isNaN(target.lower)
       ? Math.min(inference.ci[0], inference.estimate)
       : this.attenuate(target.lower);
-    return [Math.min(lower, this.attenuate(hi)), this.attenuate(hi)];
+    return [Math.min(lower, hi), hi];
   }
 
   /** The full inference of an R statistic. */
@@ -131,7 +134,11 @@ export class RobustnessInferences {
   percentile(stat: number): Estimate {
     let ci = this.percentiles.get(stat);
     if (ci === undefined) {
-      ci = percentileInterval(this.rows(this.replicates, stat), this.confidence);
+      // Every replicate on one side of the estimate (a shift of ±1, where no replicate can go further)
+      // leaves the estimate outside the percentile interval; the interval is then extended to it.
+      const [lo, hi] = percentileInterval(this.rows(this.replicates, stat), this.confidence);
+      const estimate = this.point[stat] as number;
+      ci = [Math.min(lo, estimate), Math.max(hi, estimate)];
       this.percentiles.set(stat, ci);
     }
     return { estimate: this.point[stat] as number, ci };

@@ -1,7 +1,7 @@
 // The two sets of numbers every robustness inference starts from: the statistics of the data themselves
 // (the point estimates) and of B bootstrap replicates of the data.
-import { createCellResampler, drawCellReplicates } from "../sampling/cell-resampling.js";
-import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { createCellResampler, drawCellReplicates, isSingleAction } from "../sampling/cell-resampling.js";
+import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { drawJointReplicates, jointSessionPlayers } from "../sampling/joint-session-resampling.js";
 import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
 import type { StatisticsEvaluator } from "./robustness-statistics.js";
@@ -50,13 +50,46 @@ export function bootstrapReplicates(
   evaluator.evaluate(
     (c, b, out) => {
       // A joint player's cells come from its session draws; only the others need a cell resampler.
+      // A cell that chose one action throughout has nothing the sessions could vary (createCellResampler).
+      const pc = plan.cells[c] as PlannedCell;
       const shared = jointCells.get(c);
-      if (shared === undefined)
-        drawCellReplicates(createCellResampler(plan.cells[c] as PlannedCell), rng, b, out);
-      else out.set(shared);
+      if (
+        shared === undefined ||
+        isSingleAction(plan.observed.subarray(pc.offset, pc.offset + pc.actions.length))
+      )
+        drawCellReplicates(createCellResampler(pc), rng, b, out);
+      else {
+        out.set(shared);
+        refillEmptyReplicates(pc, out, b, createBootstrapRng(`${seed}:empty:${c}`));
+      }
     },
     bootstrap,
     rows,
   );
   return { rows, jointPlayers: new Set(joint.map((j) => j.player)) };
+}
+
+/**
+ * A joint replicate in which none of the drawn sessions reached a cell leaves that cell without decisions,
+ * and its rates undefined. Such a replicate's cell is drawn from the cell's own sessions instead, as for a
+ * player whose sessions stay in their cells: the replicate keeps every cell, and the cells the drawn
+ * sessions did reach keep their joint draw.
+ */
+function refillEmptyReplicates(
+  pc: PlannedCell,
+  out: Int32Array,
+  replicates: number,
+  rng: UniformSource,
+): void {
+  const k = pc.actions.length;
+  let resampler: ReturnType<typeof createCellResampler> | null = null;
+  const one = new Int32Array(k);
+  for (let r = 0; r < replicates; r++) {
+    let n = 0;
+    for (let a = 0; a < k; a++) n += out[r * k + a] as number;
+    if (n > 0) continue;
+    resampler ??= createCellResampler(pc);
+    drawCellReplicates(resampler, rng, 1, one);
+    out.set(one, r * k);
+  }
 }

@@ -18,6 +18,11 @@ export interface RobustnessOptions extends BootstrapOptions {
   readonly attenuation?: number;
   /** The cooperative action of every game, or null for games without one (no shift then). */
   readonly cooperativeAction: Readonly<Record<string, ActionId | null>>;
+  /**
+   * Every action of a game (the catalog's), where known: an action no cell chose is still one the
+   * framings could have moved to, so a deterministic agent's game keeps its two (or more) actions.
+   */
+  readonly actions?: Readonly<Record<string, readonly ActionId[]>>;
   /** The design's size, for the design checks. */
   readonly expected?: DesignSize;
 }
@@ -107,7 +112,7 @@ export function robustnessAnalysis(
   if (!(attenuation > 0 && attenuation <= 1)) {
     throw new Error(`Attenuation ${attenuation} is invalid; it must lie in (0, 1].`);
   }
-  const plan = planRobustness(cells, options.framings, options.cooperativeAction);
+  const plan = planRobustness(cells, options.framings, options.cooperativeAction, options.actions);
   const evaluator = new StatisticsEvaluator(plan, attenuation);
   const point = pointEstimates(plan, evaluator);
 
@@ -118,6 +123,7 @@ export function robustnessAnalysis(
       cells,
       framings: options.framings,
       cooperativeAction: options.cooperativeAction,
+      actions: options.actions,
       attenuation,
       seed,
       bootstrap,
@@ -136,7 +142,7 @@ export function robustnessAnalysis(
     confidence,
     attenuation,
   );
-  inferences.placeLowerEnds(jointPlayers);
+  inferences.placeLowerEnds();
   inferences.withPermutations(pendingPermutation.take());
 
   const games = gameRows(plan, evaluator.layout, inferences);
