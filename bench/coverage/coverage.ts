@@ -392,6 +392,10 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
     const cells = simulate(c, rng);
     const result = robustnessAnalysis(cells, {
       cooperativeAction: Object.fromEntries(c.p.map((_, g) => [`g${g}`, cooperativeAction])),
+      // The game's actions, as the catalog gives them: a cell that chose one action lists only that one.
+      actions: Object.fromEntries(
+        c.p.map((framings, g) => [`g${g}`, ACTIONS.slice(0, distribution(framings[0] as Framing).length)]),
+      ),
       bootstrap: REPLICATES,
       seed: s + 1,
     });
