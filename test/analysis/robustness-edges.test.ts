@@ -111,11 +111,14 @@ describe("a deterministic agent played live", () => {
 
 describe("shift intervals of a story-driven agent", () => {
   it("contain their estimate when every game's shift is ±1 (player and pooled too)", () => {
-    // Framing b always cooperates, framing a never, in g0–g2; the reverse in g3: shifts +1, +1, +1, −1,
-    // so the player's shift is (1 + 1 + 1 − 1)/4 = 0.5, and a game's ±1 lies on the bound itself.
-    const cells: CountCell[] = GAMES.flatMap((game, g) =>
+    // 12 games: framing b always cooperates and framing a never in g0–g10, the reverse in g11; shifts +1
+    // eleven times and −1 once, so the player's shift is (11 − 1)/12 = 0.8333. Every replicate of a game
+    // lies at or inside its bound, and with 12 games almost every replicate of the mean lies strictly
+    // below the estimate: a percentile interval alone would exclude it.
+    const games = Array.from({ length: 12 }, (_, g) => `h${String(g).padStart(2, "0")}`);
+    const cells: CountCell[] = games.flatMap((game, g) =>
       ["a", "b"].map((framing) => {
-        const cooperates = (framing === "b") === g < 3;
+        const cooperates = (framing === "b") === g < 11;
         const action = cooperates ? "cooperate" : "defect";
         return {
           player: "m",
@@ -127,16 +130,19 @@ describe("shift intervals of a story-driven agent", () => {
         };
       }),
     );
-    const result = robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap: 2000 });
-    expect(result.games.map((g) => g.shift?.estimate)).toEqual([1, 1, 1, -1]);
-    expect(result.players[0]?.shift?.estimate).toBe(0.5);
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: Object.fromEntries(games.map((g) => [g, "cooperate"])),
+      actions: Object.fromEntries(games.map((g) => [g, ["cooperate", "defect"]])),
+      bootstrap: 2000,
+    });
+    expect(result.games.map((g) => g.shift?.estimate)).toEqual([...Array(11).fill(1), -1]);
+    expect(result.players[0]?.shift?.estimate).toBeCloseTo(10 / 12, 12);
     for (const row of [...result.games, ...result.players, result.pooled]) {
       const shift = row.shift;
       expect(shift?.ci[0]).toBeLessThanOrEqual(shift?.estimate as number);
       expect(shift?.ci[1]).toBeGreaterThanOrEqual(shift?.estimate as number);
     }
-    expect(result.games[0]?.shift?.ci[1]).toBe(1);
-    expect(result.games[3]?.shift?.ci[0]).toBe(-1);
+    expect(result.players[0]?.shift?.ci[1]).toBe(result.players[0]?.shift?.estimate);
   });
 });
 
