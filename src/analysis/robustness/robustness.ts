@@ -2,6 +2,7 @@ import type { ActionId, Distribution } from "../../domain/types.js";
 import type { CountCell } from "../count-cells.js";
 import { jensenShannon } from "../divergence.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
+import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { createCellResampler, drawCellReplicates } from "../sampling/cell-resampling.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
@@ -151,11 +152,14 @@ export function robustnessAnalysis(
   const rng = createBootstrapRng(seed);
   const joint = jointSessionPlayers(plan);
   const jointCells = new Map<number, Int32Array>();
-  for (const j of joint) {
+  const replicatesText = `${bootstrap.toLocaleString("en-US")} replicates`;
+  joint.forEach((j, i) => {
     const drawn = drawJointReplicates(j, bootstrap, createBootstrapRng(`${seed}:joint:${j.player}`));
     for (const [c, counts] of drawn) jointCells.set(c, counts);
-  }
+    reportProgress(`joint session bootstrap (${replicatesText})`, i + 1, joint.length, "player");
+  });
   const replicates = new Float64Array(layout.count * bootstrap);
+  let filled = 0;
   evaluator.evaluate(
     (c, b, out) => {
       // A joint player's cells come from its session draws; only the others need a cell resampler.
@@ -163,6 +167,8 @@ export function robustnessAnalysis(
       if (shared === undefined)
         drawCellReplicates(createCellResampler(plan.cells[c] as PlannedCell), rng, b, out);
       else out.set(shared);
+      filled += 1;
+      reportProgress(`bootstrap (${replicatesText})`, filled, plan.cells.length, "cell");
     },
     bootstrap,
     replicates,
@@ -206,7 +212,9 @@ export function robustnessAnalysis(
     if (layout.unitR2 !== layout.unitR) invert(layout.unitR2[i] as number, i, [0, 1]);
   });
 
+  reportProgress(`permutation test (${replicatesText})`, 0, 1, "run");
   const permuted = pendingPermutation.take();
+  reportProgress(`permutation test (${replicatesText})`, 1, 1, "run");
   const inversionInterval = (stat: number, inference: RobustnessInference): readonly [number, number] => {
     const target = inverted.get(stat);
     if (target === undefined) return inference.ci;
