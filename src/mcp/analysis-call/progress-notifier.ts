@@ -47,7 +47,7 @@ export function progressNotifier(ctx: ServerContext, tool: string): ProgressNoti
     const seconds = Math.round((performance.now() - started) / 1000);
     const last = latest ?? { value: 0, total: 1, message: `${tool}: starting` };
     send(last.value, last.total, `${last.message} (${seconds} s)`);
-  }, HEARTBEAT_MS / 2);
+  }, HEARTBEAT_MS / 4);
   heartbeat.unref();
   return {
     onProgress(step) {

@@ -85,19 +85,20 @@ export class AnalysisPool implements AnalysisRunner {
   /**
    * A cancelled job: dropped from the queue, or, when it is running, stopped by terminating its worker —
    * the analysis is one synchronous computation, so terminating is the one way to stop it at once — which
-   * is replaced by a fresh worker for the next job.
+   * the next job replaces with a fresh worker.
    */
   private cancel(pending: Pending): void {
     const queued = this.queue.indexOf(pending);
     if (queued >= 0) this.queue.splice(queued, 1);
     const slot = this.slots.find((s) => s.busy === pending);
     if (slot !== undefined) {
-      // Out of the pool at once (a stopping worker takes no job); its place goes to a fresh worker.
+      // Out of the pool at once (a stopping worker takes no job); the next job starts a fresh one.
       slot.busy = null;
-      this.slots[this.slots.indexOf(slot)] = this.spawn();
+      this.slots.splice(this.slots.indexOf(slot), 1);
       void slot.worker.terminate();
     }
     if (queued >= 0 || slot !== undefined) pending.reject(new AnalysisCancelled(pending.request.job));
+    if (this.queue.length > 0) while (this.slots.length < this.size) this.slots.push(this.spawn());
     this.dispatch();
   }
 
