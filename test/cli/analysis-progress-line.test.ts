@@ -18,9 +18,7 @@ beforeAll(() => {
   deps.store.close();
 });
 afterAll(() => {
-  try {
-    deps.dispose();
-  } catch {}
+  deps.dispose();
 });
 
 describe("analyze robustness progress on stderr", () => {
@@ -52,6 +50,7 @@ describe("analyze robustness progress on stderr", () => {
     });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\rsame-game: bootstrap \(2,000 replicates\): cell \d+ of \d+/);
-    expect(run.stdout).toMatch(/\r\u001b\[K$/);
+    // The last thing written clears the line (carriage return, erase to end of line).
+    expect(run.stdout.endsWith("\r\u001b[K")).toBe(true);
   });
 });

@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateRecord } from "../../bench/scale/generate-record.js";
-import { Store } from "../../src/store/store.js";
 import { CLI, requireBuiltCli } from "../support/built-cli.js";
 import { tempDeps } from "../support/harness.js";
 
@@ -54,10 +52,7 @@ describe.runIf(process.platform === "linux")("a long analysis over stdio: progre
 
   afterAll(async () => {
     await client?.close();
-    // The test's own Store was closed above; dispose only removes the folder.
-    try {
-      deps.dispose();
-    } catch {}
+    deps.dispose();
   });
 
   it("sends progress at least every 2 s, and a client resetting its 2.5 s timeout on progress gets the answer", async () => {
