@@ -1,5 +1,7 @@
 // The two sets of numbers every robustness inference starts from: the statistics of the data themselves
 // (the point estimates) and of B bootstrap replicates of the data.
+
+import { reportProgress } from "../progress/analysis-progress.js";
 import { createCellResampler, drawCellReplicates, isSingleAction } from "../sampling/cell-resampling.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { drawJointReplicates, jointSessionPlayers } from "../sampling/joint-session-resampling.js";
@@ -42,10 +44,13 @@ export function bootstrapReplicates(
   const rng = createBootstrapRng(seed);
   const joint = jointSessionPlayers(plan);
   const jointCells = new Map<number, Int32Array>();
-  for (const j of joint) {
+  const replicatesText = `${bootstrap.toLocaleString("en-US")} replicates`;
+  joint.forEach((j, i) => {
     const drawn = drawJointReplicates(j, bootstrap, createBootstrapRng(`${seed}:joint:${j.player}`));
     for (const [c, counts] of drawn) jointCells.set(c, counts);
-  }
+    reportProgress(`joint session bootstrap (${replicatesText})`, i + 1, joint.length, "player");
+  });
+  let filled = 0;
   const rows = new Float64Array(evaluator.layout.count * bootstrap);
   evaluator.evaluate(
     (c, b, out) => {
@@ -62,6 +67,8 @@ export function bootstrapReplicates(
         out.set(shared);
         refillEmptyReplicates(pc, out, b, createBootstrapRng(`${seed}:empty:${c}`));
       }
+      filled += 1;
+      reportProgress(`bootstrap (${replicatesText})`, filled, plan.cells.length, "cell");
     },
     bootstrap,
     rows,

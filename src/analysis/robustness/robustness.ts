@@ -1,6 +1,7 @@
 import type { ActionId, Distribution } from "../../domain/types.js";
 import type { CountCell } from "../count-cells.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
+import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
 import { RobustnessInferences } from "./robustness-inferences.js";
@@ -143,7 +144,10 @@ export function robustnessAnalysis(
     attenuation,
   );
   inferences.placeLowerEnds();
+  const permutationText = `permutation test (${bootstrap.toLocaleString("en-US")} replicates)`;
+  reportProgress(permutationText, 0, 1, "run");
   inferences.withPermutations(pendingPermutation.take());
+  reportProgress(permutationText, 1, 1, "run");
 
   const games = gameRows(plan, evaluator.layout, inferences);
   const players = playerRows(plan, evaluator.layout, inferences, jointPlayers);
