@@ -2,7 +2,12 @@ import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
 import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { readTokenFile } from "../mcp/http/bearer-tokens.js";
-import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "../mcp/http/http-options.js";
+import {
+  defaultInFlightPerPrincipal,
+  HTTP_DEFAULTS,
+  type HttpServeOptions,
+  isLoopbackHost,
+} from "../mcp/http/http-options.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -21,12 +26,13 @@ export const HTTP_SERVE_FLAGS: Command["options"] = {
   "rate-limit": { type: "string" },
   "max-body": { type: "string" },
   "max-in-flight": { type: "string" },
+  "max-in-flight-per-principal": { type: "string" },
   "db-pool": { type: "string" },
   "drain-timeout": { type: "string" },
 };
 
 export const HTTP_SERVE_USAGE =
-  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES] [--max-in-flight N] [--db-pool N] [--drain-timeout SECONDS]";
+  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES] [--max-in-flight N] [--max-in-flight-per-principal N] [--db-pool N] [--drain-timeout SECONDS]";
 
 /** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
 export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
@@ -44,6 +50,8 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
     numberFlag(args, "max-sessions", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxSessions;
   const idleSeconds =
     numberFlag(args, "idle-timeout", { min: 0.1, max: 86_400 }) ?? HTTP_DEFAULTS.idleTimeoutSeconds;
+  const maxInFlight =
+    numberFlag(args, "max-in-flight", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxInFlight;
   return {
     host,
     port: numberFlag(args, "port", { min: 0, max: 65_535, integer: true }) ?? HTTP_DEFAULTS.port,
@@ -64,8 +72,10 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
     shutdownGraceMs:
       (numberFlag(args, "drain-timeout", { min: 0, max: 3600 }) ?? HTTP_DEFAULTS.shutdownGraceMs / 1000) *
       1000,
-    maxInFlight:
-      numberFlag(args, "max-in-flight", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxInFlight,
+    maxInFlight,
+    maxInFlightPerPrincipal:
+      numberFlag(args, "max-in-flight-per-principal", { min: 1, max: 100_000, integer: true }) ??
+      defaultInFlightPerPrincipal(maxInFlight, tokens.length),
   };
 }
 

@@ -4,6 +4,7 @@ import { logError } from "../../log.js";
 import { UsageError } from "../../usage-error.js";
 import type { AnalysisRunner } from "../analysis-runner.js";
 import type { AnalysisJob, JobArgs, JobResult } from "./analysis-jobs.js";
+import { PrincipalQueues } from "./principal-queues.js";
 
 export interface JobRequest {
   id: number;
@@ -27,20 +28,26 @@ interface Slot {
   busy: Pending | null;
 }
 
-/** Workers beside the event loop: at most one per spare core, at least one, at most four. */
+/**
+ * Workers beside the event loop: one per core, at most four. They run at a lower priority than the event
+ * loop (see analysis-worker.ts), so on a machine of two cores both work on analyses while moves still
+ * come first.
+ */
 export function defaultPoolSize(): number {
-  return Math.max(1, Math.min(4, availableParallelism() - 1));
+  return Math.max(1, Math.min(4, availableParallelism()));
 }
 
 /**
  * A small fixed pool of analysis workers (node:worker_threads) over one record file, so a heavy analysis
- * of one client never stalls another client's moves on the event loop. Jobs wait in one FIFO queue; a
- * worker that dies fails its job and is replaced. Workers start with the first job (a server that is
+ * of one client never stalls another client's moves on the event loop. Each principal's jobs wait in a
+ * FIFO queue of its own and a free worker takes the next job of the principals in turn (round-robin), so
+ * a client that queues many heavy analyses delays its own, not another client's; a worker that dies fails
+ * its job and is replaced. Workers start with the first job (a server that is
  * never asked for an analysis pays nothing at start-up) and are unref'd: they never keep the process alive.
  */
 export class AnalysisPool implements AnalysisRunner {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly queues = new PrincipalQueues<Pending>();
   private nextId = 1;
   private closed = false;
 
@@ -53,7 +60,7 @@ export class AnalysisPool implements AnalysisRunner {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
     return new Promise<JobResult<J>>((resolve, reject) => {
       const request: JobRequest = { id: this.nextId++, job, args, principal };
-      this.queue.push({ request, resolve: resolve as (value: unknown) => void, reject });
+      this.queues.push(principal, { request, resolve: resolve as (value: unknown) => void, reject });
       while (this.slots.length < this.size) this.slots.push(this.spawn());
       this.dispatch();
     });
@@ -61,7 +68,7 @@ export class AnalysisPool implements AnalysisRunner {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new Error("The server is shutting down."));
+    for (const pending of this.queues.drain()) pending.reject(new Error("The server is shutting down."));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
@@ -97,7 +104,7 @@ export class AnalysisPool implements AnalysisRunner {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.busy !== null) continue;
-      const next = this.queue.shift();
+      const next = this.queues.shift();
       if (!next) return;
       slot.busy = next;
       slot.worker.postMessage(next.request);

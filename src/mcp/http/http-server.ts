@@ -13,7 +13,12 @@ import { logError, logInfo } from "../../log.js";
 import type { PlayDeps } from "../../play/play-deps.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { BearerTokens } from "./bearer-tokens.js";
-import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "./http-options.js";
+import {
+  defaultInFlightPerPrincipal,
+  HTTP_DEFAULTS,
+  type HttpServeOptions,
+  isLoopbackHost,
+} from "./http-options.js";
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
@@ -52,6 +57,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
   const rebuilding = new Map<string, Promise<HttpSession>>();
+  const maxInFlightPerPrincipal =
+    options.maxInFlightPerPrincipal ?? defaultInFlightPerPrincipal(maxInFlight, options.tokens.length);
+  /** This replica's requests being worked on (POST and DELETE; a GET stream is not work), by principal. */
+  const inFlightOf = new Map<string, number>();
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -71,10 +80,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     res.on("close", () => {
       if (!res.writableFinished) clientGone.abort();
     });
-    if (counted) {
-      inFlight += 1;
-      session.inFlight += 1;
-    }
+    if (counted) session.inFlight += 1;
     session.lastActiveAt = Date.now();
     try {
       const request = toWebRequest(req, body.text);
@@ -90,11 +96,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       return 500;
     } finally {
       session.lastActiveAt = Date.now();
-      if (counted) {
-        session.inFlight -= 1;
-        inFlight -= 1;
-        if (inFlight === 0) drained?.();
-      }
+      if (counted) session.inFlight -= 1;
     }
   }
 
@@ -295,6 +297,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         headers: { allow: "POST, GET, DELETE" },
       });
     }
+    if (req.method === "GET") return serve(principal, req, res);
     if (inFlight >= maxInFlight) {
       // Bounded work per replica: a refusal here was not processed, so any replica may take it again.
       return sendJsonError(
@@ -304,6 +307,32 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         { headers: { "retry-after": "1" } },
       );
     }
+    // Each principal's own share of the replica: one client's flood waits on its own share, so another
+    // client's initialize and moves are still served.
+    const mine = inFlightOf.get(principal) ?? 0;
+    if (mine >= maxInFlightPerPrincipal) {
+      return sendJsonError(
+        res,
+        429,
+        `Busy: this client has ${maxInFlightPerPrincipal} requests in flight on this replica (--max-in-flight-per-principal); retry when one has answered.`,
+        { headers: { "retry-after": "1" } },
+      );
+    }
+    inFlight += 1;
+    inFlightOf.set(principal, mine + 1);
+    try {
+      await serve(principal, req, res);
+    } finally {
+      inFlight -= 1;
+      const left = (inFlightOf.get(principal) ?? 1) - 1;
+      if (left === 0) inFlightOf.delete(principal);
+      else inFlightOf.set(principal, left);
+      if (inFlight === 0) drained?.();
+    }
+  }
+
+  /** A request past the guards: to the session it names, or a new session by initialize. */
+  async function serve(principal: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       if (req.method === "DELETE") {
