@@ -29,9 +29,13 @@ export class PrincipalQueues<T> {
     queue.push(item);
   }
 
-  /** The next principal's oldest item, or undefined when nothing waits. */
-  shift(): T | undefined {
-    const principal = this.turn.shift();
+  /**
+   * The oldest item of the next principal in turn, or undefined when nothing waits. With `prefer`, the
+   * first principal in turn that it accepts goes before the others (e.g. one with nothing running yet).
+   */
+  shift(prefer?: (principal: string) => boolean): T | undefined {
+    const preferred = prefer === undefined ? -1 : this.turn.findIndex(prefer);
+    const [principal] = this.turn.splice(Math.max(0, preferred), 1);
     if (principal === undefined) return undefined;
     const queue = this.queues.get(principal) as T[];
     const item = queue.shift();

@@ -26,7 +26,16 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | null;
+  /** A worker started beyond the pool's size for a principal that had none; it stops when idle. */
+  extra: boolean;
 }
+
+/**
+ * Workers the pool may start beyond its size, one each for a principal whose first job finds every worker
+ * busy with other principals' jobs: that job then shares the cores at once instead of waiting for a long
+ * analysis of someone else to end.
+ */
+const EXTRA_WORKERS = 4;
 
 /**
  * Workers beside the event loop: one per core, at most four. They run at a lower priority than the event
@@ -41,13 +50,16 @@ export function defaultPoolSize(): number {
  * A small fixed pool of analysis workers (node:worker_threads) over one record file, so a heavy analysis
  * of one client never stalls another client's moves on the event loop. Each principal's jobs wait in a
  * FIFO queue of its own and a free worker takes the next job of the principals in turn (round-robin), so
- * a client that queues many heavy analyses delays its own, not another client's; a worker that dies fails
- * its job and is replaced. Workers start with the first job (a server that is
+ * a client that queues many heavy analyses delays its own, not another client's. A principal with
+ * nothing running goes first, on an extra worker when every worker is busy (EXTRA_WORKERS). A worker that
+ * dies fails its job and is replaced. Workers start with the first job (a server that is
  * never asked for an analysis pays nothing at start-up) and are unref'd: they never keep the process alive.
  */
 export class AnalysisPool implements AnalysisRunner {
   private readonly slots: Slot[] = [];
   private readonly queues = new PrincipalQueues<Pending>();
+  /** Jobs running now, by principal. */
+  private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
 
@@ -61,7 +73,11 @@ export class AnalysisPool implements AnalysisRunner {
     return new Promise<JobResult<J>>((resolve, reject) => {
       const request: JobRequest = { id: this.nextId++, job, args, principal };
       this.queues.push(principal, { request, resolve: resolve as (value: unknown) => void, reject });
-      while (this.slots.length < this.size) this.slots.push(this.spawn());
+      while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+      const idle = this.slots.some((slot) => slot.busy === null);
+      if (!idle && !this.running.has(principal) && this.slots.length < this.size + EXTRA_WORKERS) {
+        this.slots.push(this.spawn(true));
+      }
       this.dispatch();
     });
   }
@@ -72,15 +88,15 @@ export class AnalysisPool implements AnalysisRunner {
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
-  private spawn(): Slot {
+  private spawn(extra: boolean): Slot {
     const worker = new Worker(new URL("./analysis-worker.js", import.meta.url), {
       workerData: { dbPath: this.dbPath },
     });
     worker.unref();
-    const slot: Slot = { worker, busy: null };
+    const slot: Slot = { worker, busy: null, extra };
     worker.on("message", (reply: JobReply) => {
       const pending = slot.busy;
-      slot.busy = null;
+      this.release(slot);
       if (pending && pending.request.id === reply.id) {
         if (reply.ok) pending.resolve(reply.result);
         else pending.reject(reply.usage ? new UsageError(reply.message) : new Error(reply.message));
@@ -91,23 +107,45 @@ export class AnalysisPool implements AnalysisRunner {
       logError("analysis worker failed", error);
     });
     worker.on("exit", () => {
-      if (this.closed) return;
-      slot.busy?.reject(new Error("The analysis worker stopped; try the call again."));
-      slot.busy = null;
       const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots[index] = this.spawn();
+      if (this.closed || index < 0) return;
+      slot.busy?.reject(new Error("The analysis worker stopped; try the call again."));
+      this.release(slot);
+      this.slots[index] = this.spawn(slot.extra);
       this.dispatch();
     });
     return slot;
   }
 
+  /** A slot's job is over: it no longer counts as its principal's running job. */
+  private release(slot: Slot): void {
+    const principal = slot.busy?.request.principal;
+    slot.busy = null;
+    if (principal === undefined) return;
+    const left = (this.running.get(principal) ?? 1) - 1;
+    if (left === 0) this.running.delete(principal);
+    else this.running.set(principal, left);
+  }
+
   private dispatch(): void {
-    for (const slot of this.slots) {
+    for (const slot of [...this.slots]) {
       if (slot.busy !== null) continue;
-      const next = this.queues.shift();
-      if (!next) return;
+      // Principals with nothing running first, then the rest in turn.
+      const next = this.queues.shift((principal) => !this.running.has(principal));
+      if (!next) {
+        if (slot.extra) this.retire(slot);
+        continue;
+      }
       slot.busy = next;
+      const principal = next.request.principal;
+      this.running.set(principal, (this.running.get(principal) ?? 0) + 1);
       slot.worker.postMessage(next.request);
     }
+  }
+
+  /** An extra worker with nothing to do leaves the pool (its exit is then no failure to replace). */
+  private retire(slot: Slot): void {
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    void slot.worker.terminate();
   }
 }
