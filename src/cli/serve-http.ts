@@ -84,7 +84,8 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
  * Store is synchronous, so a process runs one statement at a time and a second connection would sit idle
  * (a service grows by replicas, each with its one connection) — and each analysis worker holds its own. So
  * N bounds the analysis workers at N − 1; N = 1 runs analyses inline on the request path's connection.
- * The default, unset, is one connection plus the default worker pool.
+ * The default, unset, is one connection plus the default worker pool (one worker per core, at most four,
+ * and up to four more while principals with nothing running wait for a busy pool).
  */
 export function dbPoolFlag(args: ParsedArgs): number | undefined {
   return numberFlag(args, "db-pool", { min: 1, max: 64, integer: true });
@@ -101,7 +102,9 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const store = new Store(dbPath);
   const analysis =
     options.toolsets?.includes("analysis") && pool !== 1
-      ? new AnalysisPool(dbPath, pool === undefined ? undefined : pool - 1)
+      ? pool === undefined
+        ? new AnalysisPool(dbPath)
+        : new AnalysisPool(dbPath, pool - 1, 0)
       : undefined;
   // Loaded only here: a stdio `serve` (what a host launches, where start-up time shows) never needs it.
   const { startHttpServer } = await import("../mcp/http/http-server.js");

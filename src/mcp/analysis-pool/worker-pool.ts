@@ -66,6 +66,8 @@ export class AnalysisPool implements AnalysisRunner {
   constructor(
     private readonly dbPath: string,
     private readonly size: number = defaultPoolSize(),
+    /** EXTRA_WORKERS, or 0 where the operator bounds the record's connections (`--db-pool`). */
+    private readonly extraWorkers: number = EXTRA_WORKERS,
   ) {}
 
   run<J extends AnalysisJob>(job: J, args: JobArgs<J>, principal: string): Promise<JobResult<J>> {
@@ -75,7 +77,7 @@ export class AnalysisPool implements AnalysisRunner {
       this.queues.push(principal, { request, resolve: resolve as (value: unknown) => void, reject });
       while (this.slots.length < this.size) this.slots.push(this.spawn(false));
       const idle = this.slots.some((slot) => slot.busy === null);
-      if (!idle && !this.running.has(principal) && this.slots.length < this.size + EXTRA_WORKERS) {
+      if (!idle && !this.running.has(principal) && this.slots.length < this.size + this.extraWorkers) {
         this.slots.push(this.spawn(true));
       }
       this.dispatch();
