@@ -11,6 +11,10 @@ import {
 } from "@modelcontextprotocol/server";
 import { logError, logInfo } from "../../log.js";
 import type { PlayDeps } from "../../play/play-deps.js";
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from "../../store/engines/database-unavailable.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import {
@@ -92,8 +96,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       return response.status;
     } catch (error) {
       logError(`session ${session.id}: request failed`, error);
-      sendJsonError(res, 500, "Internal server error.", { code: -32603 });
-      return 500;
+      return failed(res, error);
     } finally {
       session.lastActiveAt = Date.now();
       if (counted) session.inFlight -= 1;
@@ -390,7 +393,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const httpServer = createNodeServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       logError("HTTP request failed", error);
-      sendJsonError(res, 500, "Internal server error.", { code: -32603 });
+      failed(res, error);
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -434,6 +437,19 @@ export function parseMessages(text: string): { parsed: unknown; count: number } 
   } catch {
     return { parsed: undefined, count: 1 };
   }
+}
+
+/**
+ * The answer to a request that failed inside the server: 503 with Retry-After while the record's database
+ * is unavailable (a restart: load balancers and clients retry 503, not 500), else 500. Returns the status.
+ */
+function failed(res: ServerResponse, error: unknown): number {
+  if (isDatabaseUnavailable(error)) {
+    sendJsonError(res, 503, DATABASE_UNAVAILABLE_MESSAGE, { code: -32603, headers: { "retry-after": "2" } });
+    return 503;
+  }
+  sendJsonError(res, 500, "Internal server error.", { code: -32603 });
+  return 500;
 }
 
 function tooLarge(res: ServerResponse, maxBodyBytes: number): void {
