@@ -29,6 +29,9 @@ import { readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { rebuildSession } from "./session-rebuild.js";
 
+/** What a Host header may hold: a name or address with an optional port (RFC 9110 §7.2). */
+const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/;
+
 /** The one path the MCP endpoint answers on; `/healthz` (liveness) and `/readyz` (readiness) are the others. */
 export const MCP_PATH = "/mcp";
 
@@ -243,6 +246,17 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The endpoint itself, as clients send it on every request, needs no URL parser.
     const path = req.url === MCP_PATH ? MCP_PATH : new URL(req.url ?? "/", "http://localhost").pathname;
+    const hostHeader = req.headers.host;
+    if (hostHeader !== undefined && !HOST_SYNTAX.test(hostHeader)) {
+      // A Host with userinfo, a path or spaces ("x@127.0.0.1:8787") names no host: the request URL built
+      // from it would be refused deeper down as an internal error.
+      return sendJsonError(
+        res,
+        400,
+        `Bad Request: the Host header ${JSON.stringify(hostHeader.slice(0, 100))} is not host[:port].`,
+        { closeConnection: true },
+      );
+    }
     if (loopback) {
       const host = validateHostHeader(req.headers.host, allowedHosts);
       if (!host.ok) return sendJsonError(res, 403, `Forbidden: ${host.message}`, { closeConnection: true });
