@@ -1,5 +1,5 @@
 import { fixed, interval, table } from "../queries/format.js";
-import type { ReportData } from "../report/report-data.js";
+import { type ReportData, reportChecks, reportNotes } from "../report/report-data.js";
 
 // The demo's printed tables: the same numbers the HTML report charts, for a reader at the terminal.
 
@@ -57,13 +57,19 @@ export function repeatedTable(report: ReportData): string {
   ].join("\n");
 }
 
+/** The checks' verdict (invariants), then the notes' names (information; the report holds their detail). */
 export function failedChecks(report: ReportData): string {
-  const checks = [...(report.robustness?.checks ?? []), ...(report.checks ?? [])];
+  const checks = reportChecks(report);
   const failed = checks.filter((c) => !c.ok);
-  return failed.length === 0
-    ? `Verification: all ${checks.length} checks passed.`
-    : [
-        `Verification: ${failed.length} of ${checks.length} checks failed:`,
-        ...failed.map((c) => `  ${c.name}: ${c.detail}`),
-      ].join("\n");
+  const verdict =
+    failed.length === 0
+      ? `Verification: all ${checks.length} checks passed.`
+      : [
+          `Verification: ${failed.length} of ${checks.length} checks failed:`,
+          ...failed.map((c) => `  ${c.name}: ${c.detail}`),
+        ].join("\n");
+  const notes = reportNotes(report);
+  return notes.length === 0
+    ? verdict
+    : `${verdict}\nNotes (information, not failures; detail in the report): ${notes.map((n) => n.name).join(", ")}.`;
 }

@@ -7,7 +7,14 @@ import { createCellResampler, drawCellReplicates } from "../sampling/cell-resamp
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { drawJointReplicates, jointSessionPlayers } from "../sampling/joint-session-resampling.js";
 import { percentileInterval } from "../sampling/percentile.js";
-import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
+import {
+  type Check,
+  type DesignSize,
+  type Estimate,
+  type Note,
+  robustnessChecks,
+  robustnessNotes,
+} from "./robustness-checks.js";
 import {
   type BootstrapInference,
   bootstrapInference,
@@ -98,6 +105,7 @@ export interface RobustnessResult {
     readonly shift: Estimate | null;
   };
   readonly checks: readonly Check[];
+  readonly notes: readonly Note[];
 }
 
 const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells): ${INVERSION_METHOD}. R and R2 of other games and of players whose sessions span cells, and player and pooled R: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
@@ -315,6 +323,7 @@ export function robustnessAnalysis(
     players,
     pooled,
     checks: robustnessChecks(core, size, options.expected),
+    notes: robustnessNotes(core),
   };
 }
 
