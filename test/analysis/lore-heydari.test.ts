@@ -57,6 +57,8 @@ describe("Lorè & Heydari (2024) reference counts", () => {
     // Where an interval sits is information: gpt-4/harmony is 300/300 in both framings, so its R interval
     // reaches 1 by test inversion — a note, not a failed check.
     expect(cons.notes.map((n) => n.name)).toEqual(["interval_at_boundary"]);
-    expect(cons.notes[0]?.detail).toMatch(/R of gpt-4\/harmony: upper end 1 by test inversion \(invariance p = 1\)/);
+    expect(cons.notes[0]?.detail).toMatch(
+      /R of gpt-4\/harmony: upper end 1 by test inversion \(invariance p = 1\)/,
+    );
   });
 });

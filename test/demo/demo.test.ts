@@ -85,7 +85,9 @@ describe("same-game demo with the three reference agents", () => {
     // The payoff-reader plays the same action in both framings: R = 1, its interval reaches 1 by test inversion.
     const boundary = reportNotes(demo.report).find((n) => n.name === "interval_at_boundary");
     expect(boundary?.detail).toMatch(/R of payoff-reader\/harmony: upper end 1 by test inversion/);
-    expect(failedChecks(demo.report)).toMatch(/^Verification: all \d+ checks passed\.\nNotes .*interval_at_boundary/);
+    expect(failedChecks(demo.report)).toMatch(
+      /^Verification: all \d+ checks passed\.\nNotes .*interval_at_boundary/,
+    );
   });
 
   it("writes a self-contained report whose charts are SVG with axis titles and no external URL", () => {

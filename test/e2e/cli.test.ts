@@ -72,7 +72,9 @@ describe("same-game CLI", () => {
     // The readable twin without attenuation: the same verdict, and the note set apart from the checks.
     const text = runCli(["analyze", "robustness", "--bootstrap", "2000", "--db", db]);
     expect(text.status).toBe(0);
-    expect(text.stdout).toMatch(/All 5 verification checks ok\.\nNotes \(information, not failures\):\n- interval_at_boundary: /);
+    expect(text.stdout).toMatch(
+      /All 5 verification checks ok\.\nNotes \(information, not failures\):\n- interval_at_boundary: /,
+    );
     expect(text.stdout).not.toContain("FAILED");
   });
 
