@@ -72,15 +72,21 @@ interface Plan {
 }
 
 const plans: Plan[] = [];
-for (const r of [0.95, 0.98]) {
-  const n = trialsToExcludeInvariance({ trueR: r }).trials_per_framing;
+for (const [r, m, rho] of [
+  [0.9, 1, 0],
+  [0.95, 1, 0],
+  [0.98, 1, 0],
+  [0.95, 10, 0.1],
+  [0.95, 5, 0.3],
+] as const) {
+  const plan = trialsToExcludeInvariance({ trueR: r, decisionsPerSession: m, intraSessionCorrelation: rho });
   plans.push({
-    name: `R = ${r}: exclude R = 1`,
+    name: `R = ${r}: exclude R = 1${m > 1 ? `, sessions of ${m}, ρ ${rho}` : ""}`,
     pa: 0.5,
     pb: rateForR(r),
-    n,
-    m: 1,
-    rho: 0,
+    n: plan.trials_per_framing,
+    m,
+    rho,
     detect: "invariance",
   });
 }

@@ -1,5 +1,5 @@
 import { fixed, interval, table } from "../queries/format.js";
-import type { ReportData } from "../report/report-data.js";
+import { type ReportData, reportChecks, reportNotes } from "../report/report-data.js";
 
 // The demo's printed tables: the same numbers the HTML report charts, for a reader at the terminal.
 
@@ -57,13 +57,54 @@ export function repeatedTable(report: ReportData): string {
   ].join("\n");
 }
 
+/** The checks' verdict (invariants), then the notes' names (information; the report holds their detail). */
 export function failedChecks(report: ReportData): string {
-  const checks = [...(report.robustness?.checks ?? []), ...(report.checks ?? [])];
+  const checks = reportChecks(report);
   const failed = checks.filter((c) => !c.ok);
-  return failed.length === 0
-    ? `Verification: all ${checks.length} checks passed.`
-    : [
-        `Verification: ${failed.length} of ${checks.length} checks failed:`,
-        ...failed.map((c) => `  ${c.name}: ${c.detail}`),
-      ].join("\n");
+  const verdict =
+    failed.length === 0
+      ? `Verification: all ${checks.length} checks passed.`
+      : [
+          `Verification: ${failed.length} of ${checks.length} checks failed:`,
+          ...failed.map((c) => `  ${c.name}: ${c.detail}`),
+        ].join("\n");
+  const notes = reportNotes(report);
+  return notes.length === 0
+    ? verdict
+    : `${verdict}\nNotes (information, not failures; detail in the report): ${notes.map((n) => n.name).join(", ")}.`;
+}
+
+/** The reference agent that chooses at random: the story cannot move it, so any "effect" it shows is chance. */
+const RANDOM_AGENT = "uniform";
+
+/**
+ * Why the random agent can look swayed: names every shift interval of it that excludes 0, with the counts
+ * behind it, and how often chance alone gives one. Empty when none does.
+ */
+export function randomAgentNote(report: ReportData): string {
+  const result = report.robustness;
+  if (!result) return "";
+  const own = result.games.filter((g) => g.player === RANDOM_AGENT && g.shift !== null);
+  const excludesZero = (ci: readonly [number, number]) => ci[0] > 0 || ci[1] < 0;
+  const swayed = own.filter((g) => g.shift && excludesZero(g.shift.ci));
+  if (swayed.length === 0) return "";
+  const [baseline, comparison] = result.framings;
+  const counts = (game: string, framing: string | undefined) => {
+    const cell = (report.cooperation ?? []).find(
+      (c) => c.player === RANDOM_AGENT && c.game === game && c.framing === framing,
+    );
+    return cell ? `${Math.round(cell.rate * cell.n)}/${cell.n}` : "?";
+  };
+  const k = own.length;
+  const chance = 1 - 0.95 ** k;
+  const listed = swayed
+    .map(
+      (g) =>
+        `${g.game} (cooperated ${counts(g.game, baseline)} under ${baseline}, ${counts(g.game, comparison)} under ${comparison}; shift ${fixed(g.shift?.estimate)} ${interval(g.shift?.ci)})`,
+    )
+    .join(", ");
+  return [
+    `Note on the ${RANDOM_AGENT} agent: it chooses at random, so no story moves it, yet its shift interval excludes 0 in ${listed}.`,
+    `That is chance: each of its ${k} shift intervals misses the true shift 0 in 5% of records, and these intervals are not adjusted for looking at ${k} games, so about ${Math.round(100 * chance)}% of seeds (1 − 0.95^${k}) show at least one such "effect" for a random agent. Read a single significant game with that in mind; the player-level shift (all games) is the one test for this agent.`,
+  ].join("\n");
 }

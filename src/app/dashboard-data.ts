@@ -1,10 +1,13 @@
 import {
+  type AnalysisNote,
   type CooperationCell,
   type RepeatedCell,
   type RepeatedMetricsCellResult,
   type ReportData,
   type RobustnessResult,
   repeatedCellOf,
+  reportChecks,
+  reportNotes,
   type SensitivityResult,
   type VerificationCheck,
 } from "../report/report-data.js";
@@ -20,6 +23,7 @@ export interface DashboardData {
   sensitivity: SensitivityResult | null;
   repeated: RepeatedCell[];
   checks: VerificationCheck[];
+  notes: AnalysisNote[];
   study: { id: string; name: string } | null;
 }
 
@@ -33,7 +37,8 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       robustness: report.robustness ?? null,
       sensitivity: report.sensitivity ?? null,
       repeated: report.repeated ?? [],
-      checks: [...(report.robustness?.checks ?? []), ...(report.checks ?? [])],
+      checks: reportChecks(report),
+      notes: reportNotes(report),
       study: report.header.study ? { id: report.header.study.id, name: report.header.study.name } : null,
     };
   }
@@ -45,6 +50,7 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       sensitivity: null,
       repeated: (structured.cells as RepeatedMetricsCellResult[]).map(repeatedCellOf),
       checks: [],
+      notes: [],
       study: null,
     };
   }
@@ -57,6 +63,7 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       sensitivity: null,
       repeated: [],
       checks: robustness.checks ?? [],
+      notes: robustness.notes ?? [],
       study: null,
     };
   }

@@ -199,7 +199,8 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
 
 export function checksSection(ctx: SectionContext): HTMLElement | null {
   const checks = ctx.data.checks;
-  if (checks.length === 0) return null;
+  const notes = ctx.data.notes;
+  if (checks.length === 0 && notes.length === 0) return null;
   const ordered = [...checks.filter((c) => !c.ok), ...checks.filter((c) => c.ok)];
   const failed = ordered.filter((c) => !c.ok).length;
   return section(
@@ -223,5 +224,16 @@ export function checksSection(ctx: SectionContext): HTMLElement | null {
         ),
       ),
     ),
+    notes.length === 0 ? null : el("h3", {}, "Notes"),
+    notes.length === 0 ? null : el("p", { class: "muted" }, "Information about the results, not failures."),
+    notes.length === 0
+      ? null
+      : el(
+          "ul",
+          { class: "notes" },
+          ...notes.map((n) =>
+            el("li", { "data-note": n.name }, `${n.name}: `, el("span", { class: "muted" }, n.detail)),
+          ),
+        ),
   );
 }

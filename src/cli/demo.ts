@@ -1,4 +1,10 @@
-import { failedChecks, repeatedTable, robustnessTable, sensitivityTable } from "../agents/demo-summary.js";
+import {
+  failedChecks,
+  randomAgentNote,
+  repeatedTable,
+  robustnessTable,
+  sensitivityTable,
+} from "../agents/demo-summary.js";
 import { runDemo } from "../agents/run-demo.js";
 import { runRunnerDemo } from "../runner/runner-demo.js";
 import { type Command, numberFlag, stringFlag } from "./command.js";
@@ -42,6 +48,7 @@ export const demoCommand: Command = {
       `Played in ${result.timings.play_seconds.toFixed(1)} s, analysed in ${result.timings.analysis_seconds.toFixed(1)} s.`,
       "",
       robustnessTable(result.report),
+      ...(randomAgentNote(result.report) ? [randomAgentNote(result.report)] : []),
       "",
       sensitivityTable(result.report),
       "",

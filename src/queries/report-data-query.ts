@@ -8,6 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
 import {
+  type AnalysisNote,
   type CooperationCell,
   type EquilibriumCell,
   type EstimateWithCi,
@@ -100,7 +101,8 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     robustness: robustness?.result ?? null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
-    checks: [...(robustness?.notes ?? []), ...(sensitivity?.checks ?? []), integrityNote(deps)],
+    checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],
+    notes: [...(robustness?.notes ?? []), ...(sensitivity?.notes ?? [])],
   };
 }
 
@@ -145,7 +147,7 @@ function equilibriumCells(
 }
 
 /** SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check). */
-function integrityNote(deps: PlayDeps): VerificationCheck {
+function integrityCheck(deps: PlayDeps): VerificationCheck {
   const result = deps.store.integrityCheck();
   return { name: "record_integrity", ok: result === "ok", detail: `integrity_check: ${result}` };
 }
@@ -236,7 +238,7 @@ function robustnessSection(
   bootstrap: number,
   seed: number,
   cells: readonly CountCell[],
-): { result: RobustnessResult | null; notes: VerificationCheck[] } {
+): { result: RobustnessResult | null; notes: AnalysisNote[] } {
   try {
     const report = robustnessReport(
       deps,
@@ -262,6 +264,7 @@ function robustnessSection(
       })),
       pooled: { R: withCi(report.pooled.R), shift: report.pooled.shift ? withCi(report.pooled.shift) : null },
       checks: report.checks.map(({ name, ok, detail }) => ({ name, ok, detail })),
+      notes: report.notes.map(({ name, detail }) => ({ name, detail })),
       order_effect: report.order_effect.map((o) => ({
         player: o.player,
         decisions: o.decisions,
@@ -277,7 +280,6 @@ function robustnessSection(
         : [
             {
               name: "robustness_coverage",
-              ok: true,
               detail: `Left out of robustness: ${skipped.join("; ")}.`,
             },
           ];
@@ -286,7 +288,7 @@ function robustnessSection(
     if (!(error instanceof UsageError)) throw error;
     return {
       result: null,
-      notes: [{ name: "robustness_coverage", ok: true, detail: `Robustness not computed: ${error.message}` }],
+      notes: [{ name: "robustness_coverage", detail: `Robustness not computed: ${error.message}` }],
     };
   }
 }
@@ -298,7 +300,7 @@ function sensitivitySection(
   bootstrap: number,
   seed: number,
   cells: readonly CountCell[],
-): { result: SensitivityResult; checks: VerificationCheck[] } {
+): { result: SensitivityResult; checks: VerificationCheck[]; notes: AnalysisNote[] } {
   const analysis = sensitivityReport(deps, { study_id: studyId, bootstrap, seed }, cells);
   return {
     result: {
@@ -308,6 +310,7 @@ function sensitivitySection(
       ),
     },
     checks: analysis.checks.map(({ name, ok, detail }) => ({ name: `sensitivity_${name}`, ok, detail })),
+    notes: analysis.notes.map(({ name, detail }) => ({ name: `sensitivity_${name}`, detail })),
   };
 }
 

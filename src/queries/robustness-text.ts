@@ -1,7 +1,8 @@
 import { fixed, interval, printable, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
+import { verificationText } from "./verification-text.js";
 
-/** The readable twin of a robustness report: one table of games, players and the pool, then the checks. */
+/** The readable twin of a robustness report: one table of games, players and the pool, then the checks and notes. */
 export function robustnessText(report: RobustnessReport): string {
   const [b, s] = report.framings;
   const rows = [
@@ -36,7 +37,6 @@ export function robustnessText(report: RobustnessReport): string {
       interval(report.pooled.shift?.ci),
     ],
   ];
-  const failed = report.checks.filter((c) => !c.ok);
   const lines = [
     `Robustness over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${s} minus ${b}.`,
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
@@ -44,9 +44,7 @@ export function robustnessText(report: RobustnessReport): string {
     table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),
     "invariance p: permutation test that every framing shares one distribution; the R interval reaches 1 whenever p > 1 − confidence.",
     "",
-    failed.length === 0
-      ? `All ${report.checks.length} verification checks ok.`
-      : `${failed.length} of ${report.checks.length} verification checks FAILED:\n${failed.map((c) => `- ${c.name}: ${printable(c.detail)}`).join("\n")}`,
+    verificationText(report.checks, report.notes),
   ];
   for (const o of report.order_effect) {
     lines.push(

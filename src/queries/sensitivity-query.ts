@@ -9,6 +9,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
 import { fixed, interval, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
+import { verificationText } from "./verification-text.js";
 
 export interface SensitivityQuery {
   players?: string[];
@@ -83,7 +84,6 @@ export function sensitivityText(report: SensitivityReport): string {
       ...framings.map((f) => fixed(g.lambda_by_framing[f], 2)),
     ]),
   );
-  const failed = report.checks.filter((c) => !c.ok);
   return [
     `Payoff sensitivity λ (logit response against a belief of ${report.belief}, capped at ${report.lambda_max}; B = ${report.bootstrap}, seed ${report.seed}).`,
     "",
@@ -91,8 +91,6 @@ export function sensitivityText(report: SensitivityReport): string {
     "",
     perGame,
     "",
-    failed.length === 0
-      ? `All ${report.checks.length} verification checks ok.`
-      : `${failed.length} checks FAILED: ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
+    verificationText(report.checks, report.notes),
   ].join("\n");
 }

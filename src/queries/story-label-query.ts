@@ -89,8 +89,24 @@ export function storyLabelText(report: StoryLabelReport): string {
     }
     if (unit.interaction)
       lines.push(`  interaction: ${pct(unit.interaction.estimate)} ${ci(unit.interaction)}`);
+    for (const test of unit.tests) {
+      lines.push(
+        `  test ${test.contrast}: p = ${test.p_value.toFixed(4)}, Holm p = ${test.p_holm.toFixed(4)}${test.significant ? " (significant)" : ""}`,
+      );
+    }
     lines.push(`  moved by: ${unit.verdict}`);
+    if (unit.verdict === "interaction") {
+      // The main effects of an interaction average opposite simple effects: where each factor acts.
+      for (const effect of [...unit.story_effects, ...unit.label_effects]) {
+        for (const simple of effect.simple) {
+          lines.push(
+            `    ${effect.factor} ${effect.baseline} → ${effect.comparison} at ${simple.at}: ${pct(simple.delta.estimate)} ${ci(simple.delta)}`,
+          );
+        }
+      }
+    }
   }
+  lines.push("", `Verdict rule: ${report.verdict_rule}`);
   for (const s of report.skipped)
     lines.push(`skipped ${s.player} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
   return lines.join("\n");

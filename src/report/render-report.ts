@@ -1,5 +1,5 @@
 import { html, type SafeHtml, trustedHtml } from "./html.js";
-import type { ReportData } from "./report-data.js";
+import { type ReportData, reportChecks, reportNotes } from "./report-data.js";
 import { REPORT_CSS } from "./report-style.js";
 import { checksSection } from "./sections/checks-section.js";
 import { cooperationSection } from "./sections/cooperation-section.js";
@@ -32,7 +32,7 @@ function tableOfContents(data: ReportData): SafeHtml {
  * no URL, so it opens offline and can be archived or mailed as a single file.
  */
 export async function renderReportHtml(data: ReportData): Promise<string> {
-  const checks = [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
+  const checks = reportChecks(data);
   const imported = importedPlayers(data.header);
   const missingRobustness = data.missing?.find((m) => m.section === "robustness")?.reason;
   const [cooperation, robustness, sensitivity, repeated] = await Promise.all([
@@ -58,7 +58,7 @@ ${robustness}
 ${sensitivity}
 ${data.equilibrium ? equilibriumSection(data.equilibrium, imported) : ""}
 ${repeated}
-${checksSection(checks)}
+${checksSection(checks, reportNotes(data))}
 </body>
 </html>
 `;

@@ -8,9 +8,16 @@ export interface EstimateWithCi {
   ci: [number, number];
 }
 
+/** An invariant of the analysis: on healthy data it passes, so a failure means something is wrong. */
 export interface VerificationCheck {
   name: string;
   ok: boolean;
+  detail: string;
+}
+
+/** Information about a result (where an interval sits, what was left out): never a failure. */
+export interface AnalysisNote {
+  name: string;
   detail: string;
 }
 
@@ -86,6 +93,7 @@ export interface RobustnessResult {
   players: (RobustnessValues & { player: string })[];
   pooled: RobustnessValues;
   checks: VerificationCheck[];
+  notes?: AnalysisNote[];
   /** Per player: choice rate of the first-listed action in two-action games (½ without an order effect). */
   order_effect?: { player: string; decisions: number; first_listed_rate: EstimateWithCi }[];
 }
@@ -163,4 +171,16 @@ export interface ReportData {
   missing?: { section: string; reason: string }[];
   /** Checks beyond the robustness ones (which the report takes from `robustness.checks`). */
   checks?: VerificationCheck[];
+  /** Notes beyond the robustness ones (which the report takes from `robustness.notes`). */
+  notes?: AnalysisNote[];
+}
+
+/** Every check of a report: the robustness result's and the report's own. */
+export function reportChecks(data: ReportData): VerificationCheck[] {
+  return [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
+}
+
+/** Every note of a report: the robustness result's and the report's own. */
+export function reportNotes(data: ReportData): AnalysisNote[] {
+  return [...(data.robustness?.notes ?? []), ...(data.notes ?? [])];
 }

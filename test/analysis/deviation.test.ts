@@ -135,6 +135,70 @@ describe("equilibriumDeviation: exploitability never negative, distance to the e
   });
 });
 
+describe("equilibriumDeviation with equilibria tied nearest π̂", () => {
+  // Own action × other's action: a earns 0 against everything; b and c earn 10 against a and coordinate
+  // (b,b) = 4, (c,c) = 2. a is never a best reply, so the equilibria are (b,b), (c,c) and the mixed one
+  // with b ⅓, c ⅔ (4·y_b = 2·y_c). Symmetric: u2(i, j) = u1(j, i).
+  const rows: Record<string, Record<string, number>> = {
+    a: { a: 0, b: 0, c: 0 },
+    b: { a: 10, b: 4, c: 0 },
+    c: { a: 10, b: 0, c: 2 },
+  };
+  const gameIn = (actions: string[]) => ({
+    actions,
+    u1: actions.map((i) => actions.map((j) => rows[i]?.[j] as number)),
+    u2: actions.map((i) => actions.map((j) => rows[j]?.[i] as number)),
+  });
+
+  it("scores all three equilibria 1 from pure a and reports the smallest exploitability, the others listed", () => {
+    const deviation = equilibriumDeviation(gameIn(["a", "b", "c"]), { a: 1, b: 0, c: 0 });
+    // Every equilibrium puts nothing on a: TV 1 and JSD ln 2 from pure a, a three-way tie.
+    expect(deviation.total_variation).toBeCloseTo(1, 12);
+    expect(deviation.jsd).toBeCloseTo(Math.log(2), 12);
+    expect(deviation.tied_points).toBe(3);
+    // Against pure a the opponent's best reply (b or c) earns 10; at (b,b) it earns 4, at (c,c) 2, at the
+    // mixed one 4·⅓·⅓ + 2·⅔·⅔ = 4/3: gains 6, 8 and 26/3.
+    expect(deviation.exploitability.opponent_best_response_payoff).toBe(10);
+    expect(deviation.exploitability.tied_values).toHaveLength(3);
+    const [six, eight, twentySixThirds] = deviation.exploitability.tied_values;
+    expect(six).toBeCloseTo(6, 12);
+    expect(eight).toBeCloseTo(8, 12);
+    expect(twentySixThirds).toBeCloseTo(26 / 3, 12);
+    // The stated rule: the smallest value, measured at (b,b); normalised by the payoff range 10 − 0.
+    expect(deviation.exploitability.raw).toBeCloseTo(6, 12);
+    expect(deviation.exploitability.normalized).toBeCloseTo(0.6, 12);
+    expect(deviation.equilibrium_strategy).toEqual({ a: 0, b: 1, c: 0 });
+    expect(deviation.tie_rule).toMatch(/smallest of their values/);
+  });
+
+  it("gives the same answer whatever order the actions (and so the equilibria) are listed in", () => {
+    const orders = [
+      ["a", "b", "c"],
+      ["a", "c", "b"],
+      ["b", "a", "c"],
+      ["b", "c", "a"],
+      ["c", "a", "b"],
+      ["c", "b", "a"],
+    ];
+    for (const order of orders) {
+      const deviation = equilibriumDeviation(gameIn(order), { a: 1, b: 0, c: 0 });
+      expect(deviation.exploitability.raw, order.join("")).toBeCloseTo(6, 12);
+      expect(deviation.exploitability.tied_values.map((v) => Number(v.toFixed(9)))).toEqual([
+        6, 8, 8.666666667,
+      ]);
+      expect(deviation.equilibrium_strategy.b, order.join("")).toBe(1);
+    }
+  });
+
+  it("has no tie and no rule when one equilibrium is nearest", () => {
+    const deviation = equilibriumDeviation(gameIn(["a", "b", "c"]), { a: 0, b: 0.9, c: 0.1 });
+    expect(deviation.tied_points).toBe(1);
+    expect(deviation.tie_rule).toBeNull();
+    expect(deviation.equilibrium_strategy).toEqual({ a: 0, b: 1, c: 0 });
+    expect(deviation.exploitability.tied_values).toEqual([deviation.exploitability.raw]);
+  });
+});
+
 describe("nearestInHull", () => {
   it("finds the nearest point of a triangle's hull in total variation", () => {
     // Hull of the three pure strategies is the whole simplex: distance 0 at p itself.

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { jensenShannon } from "../../src/analysis/divergence.js";
+import { exactInvariancePower } from "../../src/analysis/power/exact-invariance-power.js";
 import {
   expectedR2HalfWidth,
   powerAnalysis,
@@ -68,13 +70,39 @@ describe("power with sessions and for a drop in R", () => {
     ).toThrow(/Intra-session correlation 1.5 is invalid/);
   });
 
-  it("needs (z_.975 + z_.8)² / (4(1 − R) ln 2) trials per framing to exclude R = 1", () => {
-    // R = 0.95: (1.959964 + 0.841621)² = 7.848879; / (4 · 0.05 · 0.693147) = 56.62 → 57.
+  it("starts from (z_.975 + z_.8)² / (4(1 − R) ln 2) and plans the n whose exact power reaches 80%", () => {
+    // R = 0.95: (1.959964 + 0.841621)² = 7.848879; / (4 · 0.05 · 0.693147) = 56.62 → 57, which has
+    // about 76% power; the exact conditional power first stays at 80% from 63 on.
     const r = trialsToExcludeInvariance({ trueR: 0.95 });
     expect(r.noncentrality).toBeCloseTo(7.848879, 5);
-    expect(r.trials_exact).toBeCloseTo(56.618, 2);
-    expect(r.trials_per_framing).toBe(57);
-    expect(trialsToExcludeInvariance({ trueR: 0.99 }).trials_per_framing).toBe(284);
+    expect(r.trials_approximate).toBeCloseTo(56.618, 2);
+    expect(r.method).toBe("exact");
+    expect(r.trials_per_framing).toBe(63);
+    expect(r.achieved_power).toBeGreaterThanOrEqual(0.8);
+    expect(exactInvariancePower(57, r.baseline_rate, r.other_rate, 0.05)).toBeLessThan(0.8);
+    // The other framing's rate is the one whose R against ½ is 0.95.
+    const jsd = jensenShannon([0.5, 0.5], [r.other_rate, 1 - r.other_rate]);
+    expect(1 - jsd / Math.LN2).toBeCloseTo(0.95, 9);
+    // Sessions: the exact n times Kish's design effect, 63 · 1.9 = 119.7 → 120.
+    const clustered = trialsToExcludeInvariance({
+      trueR: 0.95,
+      decisionsPerSession: 10,
+      intraSessionCorrelation: 0.1,
+    });
+    expect(clustered.trials_per_framing).toBe(120);
+    expect(trialsToExcludeInvariance({ trueR: 0.99 }).trials_per_framing).toBe(297);
     expect(() => trialsToExcludeInvariance({ trueR: 1 })).toThrow(/True R 1 is invalid/);
+    expect(() => trialsToExcludeInvariance({ trueR: 0.1, baselineRate: 0.9 })).toThrow(/out of reach/);
+  });
+
+  it("sums the conditional test's power exactly: hand-checked splits of 3 and 4 decisions", () => {
+    // 4 of 4 against 0 of 4: given 4 first actions in 8, the split 4–0 has probability 1/C(8,4) = 1/70 and
+    // the two most uneven splits 2/70 = 0.029 ≤ 0.05, so the test rejects: power 1. With 3 decisions the
+    // most uneven splits hold 2/C(6,3) = 0.1 > 0.05: it never rejects, power 0.
+    expect(exactInvariancePower(4, 1, 0, 0.05)).toBeCloseTo(1, 12);
+    expect(exactInvariancePower(3, 1, 0, 0.05)).toBe(0);
+    // Under invariance the rejection probability is the test's size: at most α.
+    expect(exactInvariancePower(50, 0.5, 0.5, 0.05)).toBeLessThanOrEqual(0.05);
+    expect(exactInvariancePower(50, 0.5, 0.5, 0.05)).toBeGreaterThan(0.03);
   });
 });

@@ -59,6 +59,63 @@ describe("story × labels effects", () => {
     expect(unit?.verdict).toBe("labels");
   });
 
+  it("names a crossover an interaction, with the simple effects, though neither main effect moves", () => {
+    // P(C): business 0.3 / 0.7 (story-true / familiar), friend 0.7 / 0.3, n = 40 each: both main effects
+    // are 0 and the interaction is (0.3 − 0.7) − (0.7 − 0.3) = −0.8.
+    const result = storyLabelEffects(
+      [cell("b", 12, 40), cell("b+familiar", 28, 40), cell("f", 28, 40), cell("f+familiar", 12, 40)],
+      { presentationOf, focalAction: { pd: "cooperate" }, bootstrap: 1000, seed: 1 },
+    );
+    const [unit] = result.units;
+    expect(unit?.story_effects[0]?.main.estimate).toBeCloseTo(0, 12);
+    expect(unit?.label_effects[0]?.main.estimate).toBeCloseTo(0, 12);
+    expect(unit?.interaction?.estimate).toBeCloseTo(-0.8, 12);
+    expect(unit?.verdict).toBe("interaction");
+    // The simple effects of the story: +0.4 under the story's own labels, −0.4 under the familiar ones.
+    expect(unit?.story_effects[0]?.simple.map((s) => [s.at, Number(s.delta.estimate.toFixed(12))])).toEqual([
+      ["story-true", 0.4],
+      ["familiar", -0.4],
+    ]);
+    // Pooled rate 80/160 = ½, so each cell's variance is ¼/40 = 1/160. Interaction weights ±1 on four
+    // cells: variance 4/160, z = 0.8/√(1/40) = 5.0596, p = 2 · 2.1002·10⁻⁷; Holm multiplies the smallest of the
+    // three p-values by 3. The main effects (weights ±½) have z = 0, p = 1.
+    const test = (name: string) => unit?.tests.find((t) => t.contrast.startsWith(name));
+    expect(test("interaction")?.p_value).toBeCloseTo(4.2004e-7, 10);
+    expect(test("interaction")?.p_holm).toBeCloseTo(3 * 4.2004e-7, 10);
+    expect(test("story")?.p_value).toBe(1);
+    expect(test("labels")?.p_holm).toBe(1);
+    expect(result.verdict_rule).toMatch(/Holm-adjusted/);
+  });
+
+  it("holds two tests that each pass at 5% alone to the family-wise level", () => {
+    // Story and labels each move P(C) by 0.15 at n = 100 per cell, pooled rate ½: every cell has variance
+    // ¼/100, a main effect (weights ±½ on four cells) 4 · ¼ · ¼/100 = 1/400, so z = 0.15/0.05 = 3.0 and
+    // p = 0.0027; Holm over the three tests: 3 · 0.0027 = 0.0081, both significant. At 0.1 (z = 2.0,
+    // p = 0.0455) each would pass at 5% alone, but Holm's 3 · 0.0455 = 0.1365 does not.
+    const strong = storyLabelEffects(
+      [cell("b", 35, 100), cell("b+familiar", 50, 100), cell("f", 50, 100), cell("f+familiar", 65, 100)],
+      { presentationOf, focalAction: { pd: "cooperate" }, bootstrap: 200, seed: 1 },
+    ).units[0];
+    expect(strong?.tests.map((t) => Number(t.p_value.toFixed(4)))).toEqual([0.0027, 0.0027, 1]);
+    expect(strong?.verdict).toBe("both");
+    const mild = storyLabelEffects(
+      [cell("b", 40, 100), cell("b+familiar", 50, 100), cell("f", 50, 100), cell("f+familiar", 60, 100)],
+      { presentationOf, focalAction: { pd: "cooperate" }, bootstrap: 200, seed: 1 },
+    ).units[0];
+    expect(mild?.tests.map((t) => Number(t.p_value.toFixed(4)))).toEqual([0.0455, 0.0455, 1]);
+    expect(mild?.tests.map((t) => Number(t.p_holm.toFixed(4)))).toEqual([0.1365, 0.1365, 1]);
+    expect(mild?.verdict).toBe("neither");
+  });
+
+  it("finds nothing when every decision chose the same action", () => {
+    const result = storyLabelEffects(
+      [cell("b", 20, 20), cell("b+familiar", 5, 5), cell("f", 20, 20), cell("f+familiar", 300, 300)],
+      { presentationOf, focalAction: { pd: "cooperate" }, bootstrap: 200, seed: 1 },
+    );
+    expect(result.units[0]?.tests.map((t) => t.p_value)).toEqual([1, 1, 1]);
+    expect(result.units[0]?.verdict).toBe("neither");
+  });
+
   it("skips a player missing a combination and refuses when none is complete", () => {
     const cells = [cell("b", 1, 2), cell("b+familiar", 1, 2), cell("f", 1, 2), cell("f+familiar", 1, 2)];
     const result = storyLabelEffects([...cells, cell("b", 1, 2, "q")], { presentationOf, bootstrap: 10 });

@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failedChecks } from "../../src/agents/demo-summary.js";
 import { type DemoResult, runDemo } from "../../src/agents/run-demo.js";
 import { connectAgent } from "../../src/agents/stdio-player.js";
+import { reportChecks, reportNotes } from "../../src/report/report-data.js";
 import { CLI, requireBuiltCli } from "../support/built-cli.js";
 
 // The calibration contract of the reference agents: the demo runs in-process, but every move
@@ -74,6 +76,18 @@ describe("same-game demo with the three reference agents", () => {
     expect(cell?.mean_total_points).toBe(64);
     expect(cell?.mean_cooperation_rate).toBe(1);
     expect(cell?.mean_comprehension_round).toBe(1);
+  });
+
+  it("passes every verification check and says where intervals sit in notes, not as failures", () => {
+    const checks = reportChecks(demo.report);
+    expect(checks.length).toBeGreaterThan(5);
+    for (const check of checks) expect(check, check.detail).toMatchObject({ ok: true });
+    // The payoff-reader plays the same action in both framings: R = 1, its interval reaches 1 by test inversion.
+    const boundary = reportNotes(demo.report).find((n) => n.name === "interval_at_boundary");
+    expect(boundary?.detail).toMatch(/R of payoff-reader\/harmony: upper end 1 by test inversion/);
+    expect(failedChecks(demo.report)).toMatch(
+      /^Verification: all \d+ checks passed\.\nNotes .*interval_at_boundary/,
+    );
   });
 
   it("writes a self-contained report whose charts are SVG with axis titles and no external URL", () => {

@@ -13,5 +13,9 @@ describe("same-game demo --runner", () => {
     // The payoff-reader defects whatever the story: R = 1 exactly, with each trial its own session.
     expect(run.stdout).toMatch(/scripted\/payoff-reader\s+prisoners-dilemma\s+1\.000/);
     expect(run.stdout).toContain("unit decision");
+    // Every check is an invariant and passes; the payoff-reader's R interval reaching 1 is a note.
+    expect(run.stdout).toMatch(/All 7 verification checks ok\./);
+    expect(run.stdout).not.toContain("FAILED");
+    expect(run.stdout).toMatch(/Notes \(information, not failures\):\n- interval_at_boundary: /);
   });
 });

@@ -30,7 +30,16 @@ export interface Exploitability {
   readonly raw: number;
   /** `raw / (max u1 − min u1)`; null for a game whose payoffs are all equal. */
   readonly normalized: number | null;
+  /**
+   * `raw` against every equilibrium point tied nearest π̂ (equal total variation and JSD), ascending and
+   * distinct; one value when the nearest point is unique. `raw` is the smallest of them (TIE_RULE).
+   */
+  readonly tied_values: readonly number[];
 }
+
+/** How the reported point is chosen among equally near ones: stated in every result that has a tie. */
+export const TIE_RULE =
+  "Several equilibrium points are equally near π̂ (equal total variation and JSD): exploitability is the smallest of their values (what π̂ concedes against whichever of them is taken as the reference; all are in tied_values), and equilibrium_strategy is the point it was measured at (of several giving it, the one with most weight on the earliest action).";
 
 export interface EquilibriumDeviation {
   readonly distribution: Distribution;
@@ -46,6 +55,10 @@ export interface EquilibriumDeviation {
   /** Jensen–Shannon divergence to the equilibrium strategy, natural log. */
   readonly jsd: number;
   readonly exploitability: Exploitability;
+  /** How many distinct equilibrium points are tied nearest π̂ (1 when the nearest is unique). */
+  readonly tied_points: number;
+  /** TIE_RULE when tied_points > 1, else null. */
+  readonly tie_rule: string | null;
   readonly degenerate: boolean;
   readonly note: string | null;
 }
@@ -100,33 +113,34 @@ function candidates(
 
 /**
  * Distance from π̂ to the nearest point of the row player's equilibrium set (by total variation; ties by
- * JSD, then the listed order) and the exploitability of π̂ relative to that point's equilibrium value.
- * In a degenerate game the set is the union of the convex hulls of the components, not only the extreme
- * equilibria.
+ * JSD) and the exploitability of π̂ relative to that point's equilibrium value. In a degenerate game the
+ * set is the union of the convex hulls of the components, not only the extreme equilibria. Points still
+ * tied are all scored and the result follows TIE_RULE, so it never depends on the order equilibria are
+ * listed in.
  */
 export function equilibriumDeviation(game: StageGame, distribution: Distribution): EquilibriumDeviation {
   const p = validatedVector(game, distribution);
   const { equilibria, degenerate, note } = nashEquilibria(game);
   const scored = candidates(game, p, equilibria, degenerate);
-  const nearest = scored.reduce((best, candidate) =>
-    candidate.totalVariation < best.totalVariation - EQUILIBRIUM_TOLERANCE ||
-    (Math.abs(candidate.totalVariation - best.totalVariation) <= EQUILIBRIUM_TOLERANCE &&
-      candidate.jsd < best.jsd)
-      ? candidate
-      : best,
-  );
   const bestResponsePayoff = Math.max(
     ...game.actions.map((_, j) => p.reduce((sum, pi, i) => sum + pi * (game.u2[i]?.[j] as number), 0)),
   );
-  // The column player's payoff at (nearest point, the anchor equilibrium's column strategy).
-  const y = toVector(game, nearest.equilibrium.column);
-  const equilibriumPayoff = nearest.point.reduce(
-    (sum, xi, i) => sum + xi * y.reduce((s, yj, j) => s + yj * (game.u2[i]?.[j] as number), 0),
-    0,
+  const measured = nearestCandidates(scored).map((candidate) => ({
+    candidate,
+    gain: bestResponsePayoff - opponentPayoffAt(game, candidate),
+  }));
+  const distinct = distinctPoints(measured);
+  const chosen = distinct.reduce((best, m) =>
+    m.gain < best.gain - EQUILIBRIUM_TOLERANCE ||
+    (Math.abs(m.gain - best.gain) <= EQUILIBRIUM_TOLERANCE &&
+      lexicographicallyBefore(m.candidate.point, best.candidate.point))
+      ? m
+      : best,
   );
+  const nearest = chosen.candidate;
   const payoffs = game.u1.flat();
   const range = Math.max(...payoffs) - Math.min(...payoffs);
-  const gain = bestResponsePayoff - equilibriumPayoff;
+  const gain = chosen.gain;
   const raw = Math.max(0, gain);
   return {
     distribution,
@@ -136,14 +150,59 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
     jsd: nearest.jsd,
     exploitability: {
       opponent_best_response_payoff: bestResponsePayoff,
-      opponent_equilibrium_payoff: equilibriumPayoff,
+      opponent_equilibrium_payoff: bestResponsePayoff - gain,
       best_response_gain: gain,
       raw,
       normalized: range > 0 ? raw / range : null,
+      tied_values: distinctValues(distinct.map((m) => Math.max(0, m.gain))),
     },
+    tied_points: distinct.length,
+    tie_rule: distinct.length > 1 ? TIE_RULE : null,
     degenerate,
     note,
   };
+}
+
+/** Every candidate as near π̂ as the nearest one: total variation first, then JSD, both within tolerance. */
+function nearestCandidates(scored: readonly Candidate[]): Candidate[] {
+  const near = (a: number, b: number): boolean => Math.abs(a - b) <= EQUILIBRIUM_TOLERANCE;
+  const minTv = Math.min(...scored.map((c) => c.totalVariation));
+  const byTv = scored.filter((c) => near(c.totalVariation, minTv));
+  const minJsd = Math.min(...byTv.map((c) => c.jsd));
+  return byTv.filter((c) => near(c.jsd, minJsd));
+}
+
+/** The column player's payoff at (the candidate's point, its anchor equilibrium's column strategy). */
+function opponentPayoffAt(game: StageGame, candidate: Candidate): number {
+  const y = toVector(game, candidate.equilibrium.column);
+  return candidate.point.reduce(
+    (sum, xi, i) => sum + xi * y.reduce((s, yj, j) => s + yj * (game.u2[i]?.[j] as number), 0),
+    0,
+  );
+}
+
+/** One entry per distinct (point, gain): an extreme equilibrium and its component's hull point can coincide. */
+function distinctPoints<T extends { candidate: Candidate; gain: number }>(measured: readonly T[]): T[] {
+  const same = (a: T, b: T): boolean =>
+    Math.abs(a.gain - b.gain) <= EQUILIBRIUM_TOLERANCE &&
+    a.candidate.point.every(
+      (x, i) => Math.abs(x - (b.candidate.point[i] as number)) <= EQUILIBRIUM_TOLERANCE,
+    );
+  return measured.filter((m, i) => measured.findIndex((o) => same(o, m)) === i);
+}
+
+function distinctValues(values: readonly number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.filter((v, i) => i === 0 || v - (sorted[i - 1] as number) > EQUILIBRIUM_TOLERANCE);
+}
+
+/** Points compared in action order, so the chosen one does not depend on how equilibria were listed. */
+function lexicographicallyBefore(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (Math.abs(d) > EQUILIBRIUM_TOLERANCE) return d > 0;
+  }
+  return false;
 }
 
 /** The deviation of π̂ from a payoff counterfactual's equilibria and from its base game's, side by side. */

@@ -5,6 +5,7 @@ import { robustnessAnalysis } from "../robustness/robustness.js";
 import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
+import { exactInvariancePower, exactTrialsForPower, rateWithRobustness } from "./exact-invariance-power.js";
 
 export interface ShiftPowerOptions {
   /** Cooperation rate p under the baseline framing. */
@@ -97,26 +98,38 @@ export function trialsToDetectShift({
 export interface InvariancePowerResult {
   readonly test: string;
   readonly true_r: number;
+  /** The framings' rates the power is computed at: the baseline and the rate whose R against it is true_r. */
+  readonly baseline_rate: number;
+  readonly other_rate: number;
   readonly alpha: number;
   readonly power: number;
   /** Noncentrality λ = (z_{1−α/2} + z_{1−β})² the G statistic needs. */
   readonly noncentrality: number;
+  /** The noncentral χ² approximation's n, before rounding (where the exact search starts). */
+  readonly trials_approximate: number;
+  /** The fewest decisions per framing whose exact power reaches the target (independent decisions). */
   readonly trials_exact: number;
+  /** "exact" (the conditional test's power summed exactly), or "approximation" above EXACT_POWER_MAX_TRIALS. */
+  readonly method: "exact" | "approximation";
+  /** The exact power at trials_exact. */
+  readonly achieved_power: number;
   readonly design_effect: number;
   readonly trials_per_framing: number;
 }
 
 /**
  * Trials per framing for the invariance test to exclude R = 1 when two framings of a two-action game have
- * true robustness R < 1. With n decisions per framing the likelihood-ratio statistic is G = 2·(2n)·JSD
- * (the JSD with equal weights is the mutual information of framing and choice), χ²₁ under invariance and
- * noncentral χ²₁ with λ = 4n·JSD otherwise, JSD = (1 − R)·ln 2. Power 1 − β at two-sided level α needs
- * √λ ≈ z_{1−α/2} + z_{1−β} (the far tail ignored), so n = (z_{1−α/2} + z_{1−β})² / (4(1 − R) ln 2),
- * times the design effect for sessions. The permutation test the analysis reports has the same power to
- * first order; bench/coverage/power.ts checks it by simulation.
+ * true robustness R < 1, the baseline framing choosing the first action at `baselineRate` (default ½) and
+ * the other at the rate that gives R. The search starts from the noncentral χ² approximation: the
+ * likelihood-ratio statistic G = 2·(2n)·JSD is noncentral χ²₁ with λ = 4n·JSD, JSD = (1 − R)·ln 2, and
+ * power 1 − β at level α needs √λ ≈ z_{1−α/2} + z_{1−β}, so n ≈ (z_{1−α/2} + z_{1−β})² / (4(1 − R) ln 2).
+ * That undershoots at small n (75% instead of 80% at R = 0.95), so the answer is the fewest n whose exact
+ * power (exact-invariance-power.ts) reaches the target, times the design effect for sessions.
+ * bench/coverage/power.ts checks it by simulation with the analysis's own permutation test.
  */
 export function trialsToExcludeInvariance(options: {
   readonly trueR: number;
+  readonly baselineRate?: number;
   readonly alpha?: number;
   readonly power?: number;
   readonly decisionsPerSession?: number;
@@ -129,18 +142,39 @@ export function trialsToExcludeInvariance(options: {
     );
   }
   const deff = designEffect(options.decisionsPerSession, options.intraSessionCorrelation);
+  if (!(alpha > 0 && alpha < 1))
+    throw new Error(`Alpha ${alpha} is invalid; it must lie strictly between 0 and 1.`);
+  if (!(power > 0 && power < 1))
+    throw new Error(`Power ${power} is invalid; it must lie strictly between 0 and 1.`);
+  const baseline = rate("Baseline rate", options.baselineRate ?? 0.5);
+  const other = rateWithRobustness(baseline, trueR);
+  if (other === null) {
+    throw new Error(
+      `True R ${trueR} is out of reach from a baseline rate of ${baseline}: even the other framing choosing one action always gives a higher R; give a larger true R or a baseline nearer ½.`,
+    );
+  }
   const root = normalQuantile(1 - alpha / 2) + normalQuantile(power);
   const noncentrality = root * root;
-  const exact = noncentrality / (4 * (1 - trueR) * Math.LN2);
+  const approximate = noncentrality / (4 * (1 - trueR) * Math.LN2);
+  const exact = exactTrialsForPower(baseline, other, alpha, power, approximate);
+  const trials = exact ?? Math.ceil(approximate - 1e-9);
   return {
-    test: "likelihood-ratio (G) test of one choice distribution for both framings, noncentral χ²₁ approximation",
+    test:
+      exact === null
+        ? "permutation test of one choice distribution for both framings; n by the noncentral χ²₁ approximation of its G statistic (accurate at this size)"
+        : "permutation test of one choice distribution for both framings; n is the fewest whose exact conditional power reaches the target",
     true_r: trueR,
+    baseline_rate: baseline,
+    other_rate: other,
     alpha,
     power,
     noncentrality,
-    trials_exact: exact,
+    trials_approximate: approximate,
+    trials_exact: trials,
+    method: exact === null ? "approximation" : "exact",
+    achieved_power: exact === null ? power : exactInvariancePower(trials, baseline, other, alpha),
     design_effect: deff,
-    trials_per_framing: Math.ceil(exact * deff - 1e-9),
+    trials_per_framing: Math.ceil(trials * deff - 1e-9),
   };
 }
 
@@ -267,6 +301,7 @@ export function powerAnalysis(options: PowerOptions): PowerResult {
       ? null
       : trialsToExcludeInvariance({
           trueR: options.trueR,
+          baselineRate: options.baselineRate,
           alpha: options.alpha,
           power: options.power,
           decisionsPerSession: options.decisionsPerSession,

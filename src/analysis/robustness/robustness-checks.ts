@@ -1,9 +1,17 @@
 // Verification checks (SPEC §4), computed from a finished result so they judge exactly what is reported.
-// A failed check is reported with the values that failed it, never hidden and never "fixed".
+// A check is an invariant: on healthy data it passes, so a failed check means something is wrong, and it
+// is reported with the values that failed it, never hidden and never "fixed". What is only information
+// about the result (where an interval sits, a bias-corrected R beside its interval) is a note instead.
 
 export interface Check {
   readonly name: string;
   readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** Information about a result that is not a pass/fail verdict: nothing is wrong when a note is present. */
+export interface Note {
+  readonly name: string;
   readonly detail: string;
 }
 
@@ -86,18 +94,15 @@ function rangeCheck(name: string, items: Labelled[], lo: number, hi: number): Ch
   };
 }
 
+const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => lo <= x && x <= hi;
+
 /**
  * Every interval must contain its estimate. Both R intervals contain the plug-in R by construction (the
  * test-inversion one starts from it; the bootstrap one is bias-adjusted to be centred on it — a raw
- * percentile interval of a max over many pairs can lie wholly below it); the bias-corrected
- * R is reported beside it and, when the bias is large, may lie outside (then named).
+ * percentile interval of a max over many pairs can lie wholly below it).
  */
 function containsCheck(items: Labelled[], confidence: number): Check {
-  const inside = (x: number, [lo, hi]: readonly [number, number]): boolean => lo <= x && x <= hi;
   const bad = items.filter(({ value }) => !inside(value.estimate, value.ci));
-  const correctedOutside = items.filter(
-    ({ value, centre }) => centre !== undefined && !inside(centre, value.ci),
-  );
   const pct = `${show(confidence * 100)}%`;
   const explain = ({ label, value, kind }: Labelled): string => {
     const [lo, hi] = value.ci;
@@ -115,27 +120,36 @@ function containsCheck(items: Labelled[], confidence: number): Check {
     name: "ci_contains_estimate",
     ok: bad.length === 0,
     detail:
-      (bad.length === 0
+      bad.length === 0
         ? `All ${items.length} intervals contain their estimates.`
-        : `${bad.map(explain).join("; ")}; the interval is reported as computed, not widened.`) +
-      (correctedOutside.length === 0
-        ? ""
-        : ` Bias-corrected R outside the interval (a large max-JSD bias; read R with care): ${correctedOutside
-            .map(
-              (i) =>
-                `${i.label} = ${show(i.value.estimate)}, bias-corrected ${show(i.centre as number)}, interval [${i.value.ci.map(show).join(", ")}]`,
-            )
-            .join("; ")}.`),
+        : `${bad.map(explain).join("; ")}; the interval is reported as computed, not widened.`,
+  };
+}
+
+/** The bias-corrected R is reported beside the interval and, when the max-JSD bias is large, may lie outside it. */
+function correctedOutsideNote(items: Labelled[]): Note | null {
+  const outside = items.filter(({ value, centre }) => centre !== undefined && !inside(centre, value.ci));
+  if (outside.length === 0) return null;
+  return {
+    name: "bias_corrected_outside_interval",
+    detail: `Bias-corrected R outside the interval (a large max-JSD bias; read R with care): ${outside
+      .map(
+        (i) =>
+          `${i.label} = ${show(i.value.estimate)}, bias-corrected ${show(i.centre as number)}, interval [${i.value.ci.map(show).join(", ")}]`,
+      )
+      .join("; ")}.`,
   };
 }
 
 /**
- * Fires (ok: false) whenever an interval was computed at a boundary, where the bootstrap alone cannot be
- * trusted: an R interval reaching 1 (there the upper end comes from the permutation test not rejecting
- * invariance, so it reads "consistent with R = 1"), an estimate on its bound, or a shift interval that
- * touches ±1 or is a single point (a cell whose decisions all chose one action cannot vary when resampled).
+ * Names every interval computed at a boundary, where it reads "consistent with the bound" rather than as a
+ * bootstrap interval: an R interval reaching 1 (there the upper end comes from the permutation test not
+ * rejecting invariance), an estimate on its bound, or a shift interval that touches ±1 or is a single point
+ * (a cell whose decisions all chose one action cannot vary when resampled). A deterministic agent or an
+ * agent the story does not move lands here on healthy data, so this is a note, not a check; null when no
+ * interval sits at a boundary.
  */
-function boundaryCheck(items: Labelled[]): Check {
+function boundaryNote(items: Labelled[]): Note | null {
   const atBoundary = (i: Labelled): string | null => {
     const [lo, hi] = i.value.ci;
     const bounds = i.kind === "robustness" ? [0, 1] : [-1, 1];
@@ -154,13 +168,10 @@ function boundaryCheck(items: Labelled[]): Check {
     const why = atBoundary(i);
     return why === null ? [] : [why];
   });
+  if (found.length === 0) return null;
   return {
     name: "interval_at_boundary",
-    ok: found.length === 0,
-    detail:
-      found.length === 0
-        ? `No interval of the ${items.length} was computed at a boundary.`
-        : `Computed at a boundary (read as "consistent with the bound", not as a bootstrap interval): ${found.join("; ")}.`,
+    detail: `Computed at a boundary (read as "consistent with the bound", not as a bootstrap interval): ${found.join("; ")}.`,
   };
 }
 
@@ -244,7 +255,6 @@ export function robustnessChecks(
           : `Reversed: ${orderedBad.map((b) => `${b.label} [${b.value.ci.map(show).join(", ")}]`).join("; ")}.`,
     },
     containsCheck(items, result.confidence),
-    boundaryCheck(items),
     meanCheck(result),
   ];
   if (expected) {
@@ -252,4 +262,10 @@ export function robustnessChecks(
     checks.push(designCheck("design_decisions", observed.decisions, expected.decisions));
   }
   return checks;
+}
+
+/** The notes of a robustness result: where its intervals sit, and bias-corrected values outside them. */
+export function robustnessNotes(result: CheckedRobustness): Note[] {
+  const items = everyEstimate(result);
+  return [boundaryNote(items), correctedOutsideNote(items)].filter((n): n is Note => n !== null);
 }

@@ -3,7 +3,14 @@ import type { CountCell } from "../count-cells.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
-import { type Check, type DesignSize, type Estimate, robustnessChecks } from "./robustness-checks.js";
+import {
+  type Check,
+  type DesignSize,
+  type Estimate,
+  type Note,
+  robustnessChecks,
+  robustnessNotes,
+} from "./robustness-checks.js";
 import { RobustnessInferences } from "./robustness-inferences.js";
 import { INVARIANCE_METHOD, ROBUSTNESS_INTERVAL_METHOD } from "./robustness-interval.js";
 import { INVERSION_METHOD } from "./robustness-inversion.js";
@@ -95,6 +102,7 @@ export interface RobustnessResult {
     readonly shift: Estimate | null;
   };
   readonly checks: readonly Check[];
+  readonly notes: readonly Note[];
 }
 
 const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells): ${INVERSION_METHOD}. R and R2 of other games and of players whose sessions span cells, and player and pooled R: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
@@ -169,5 +177,6 @@ export function robustnessAnalysis(
     players,
     pooled,
     checks: robustnessChecks({ confidence, games, players, pooled }, size, options.expected),
+    notes: robustnessNotes({ confidence, games, players, pooled }),
   };
 }

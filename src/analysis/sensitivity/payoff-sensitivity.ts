@@ -1,6 +1,6 @@
 import type { ActionId, StageGame } from "../../domain/types.js";
 import { type CountCell, cellLabel, validateCell } from "../count-cells.js";
-import type { Check, Estimate } from "../robustness/robustness-checks.js";
+import type { Check, Estimate, Note } from "../robustness/robustness-checks.js";
 import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
@@ -123,6 +123,7 @@ export interface PayoffSensitivityResult {
   /** Per player: V_λ of the pooled λ over framings. */
   readonly players: readonly { readonly player: string; readonly v_lambda_pooled: number | null }[];
   readonly checks: readonly Check[];
+  readonly notes: readonly Note[];
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -251,16 +252,23 @@ export function payoffSensitivityAnalysis(
     pooled,
     players,
     checks: sensitivityChecks(analysed, pooled),
+    notes: sensitivityNotes(pooled),
   };
 }
+
+type PooledLambda = { readonly label: string } & Estimate;
+
+const pooledIntervals = (pooled: PayoffSensitivityResult["pooled"]): PooledLambda[] =>
+  pooled.flatMap((p) => (p.lambda === null ? [] : [{ label: `${p.player}/${p.framing}`, ...p.lambda }]));
+
+const onBound = (x: number): boolean => x === 0 || x === LAMBDA_MAX;
+const excludes = (i: PooledLambda): boolean => !(i.ci[0] <= i.estimate && i.estimate <= i.ci[1]);
 
 function sensitivityChecks(
   cells: readonly SensitivityCell[],
   pooled: PayoffSensitivityResult["pooled"],
 ): Check[] {
-  const intervals = pooled.flatMap((p) =>
-    p.lambda === null ? [] : [{ label: `${p.player}/${p.framing}`, ...p.lambda }],
-  );
+  const intervals = pooledIntervals(pooled);
   const values = [
     ...cells.flatMap((c) =>
       c.lambda === null ? [] : [{ label: `λ̂ of ${c.player}/${c.game}/${c.framing}`, v: c.lambda }],
@@ -269,7 +277,9 @@ function sensitivityChecks(
   ];
   const outside = values.filter(({ v }) => !(v >= 0 && v <= LAMBDA_MAX));
   const reversed = intervals.filter((i) => !(i.ci[0] <= i.ci[1]));
-  const excluded = intervals.filter((i) => !(i.ci[0] <= i.estimate && i.estimate <= i.ci[1]));
+  // An estimate on the bound 0 or the cap can legitimately sit outside a percentile interval (resampling
+  // can only move it inward): that is a note. Inside the bounds, excluding the estimate is a failure.
+  const excluded = intervals.filter((i) => excludes(i) && !onBound(i.estimate));
   return [
     {
       name: "lambda_in_range",
@@ -293,7 +303,19 @@ function sensitivityChecks(
       detail:
         excluded.length === 0
           ? `All ${intervals.length} intervals contain their estimates.`
-          : `${excluded.map((i) => `pooled λ of ${i.label} = ${i.estimate} lies outside its percentile interval [${i.ci.join(", ")}]`).join("; ")}; the interval is reported as computed, not widened (an estimate on the bound 0 or ${LAMBDA_MAX} can legitimately sit outside).`,
+          : `${excluded.map((i) => `pooled λ of ${i.label} = ${i.estimate} lies outside its percentile interval [${i.ci.join(", ")}]`).join("; ")}; the interval is reported as computed, not widened.`,
+    },
+  ];
+}
+
+/** Pooled λ estimates on the bound 0 or the cap that their percentile interval leaves out. */
+function sensitivityNotes(pooled: PayoffSensitivityResult["pooled"]): Note[] {
+  const outside = pooledIntervals(pooled).filter((i) => excludes(i) && onBound(i.estimate));
+  if (outside.length === 0) return [];
+  return [
+    {
+      name: "lambda_on_bound",
+      detail: `${outside.map((i) => `pooled λ of ${i.label} = ${i.estimate} sits on the bound, outside its percentile interval [${i.ci.join(", ")}]`).join("; ")}: resampling can only move an estimate on the bound inward; the interval is reported as computed.`,
     },
   ];
 }

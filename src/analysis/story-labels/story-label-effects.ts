@@ -4,6 +4,7 @@ import { jensenShannon } from "../divergence.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { percentileInterval } from "../sampling/percentile.js";
+import { normalUpperTail } from "./normal-tail.js";
 
 // Did the story or the words move the agent? A study crosses stories (business,
 // friend-sharing) with label sets (story-true, familiar); each (player, game) then has one cell per
@@ -15,6 +16,15 @@ import { percentileInterval } from "../sampling/percentile.js";
 // With more levels each later level is contrasted with the first. The simple effects (one factor at a
 // fixed level of the other) are given too, with the JSD of the whole distributions. Intervals are
 // percentile bootstrap intervals, each cell redrawn at its own n (by session when it has sessions).
+//
+// The verdict is one decision from several tests (every main-effect contrast and the interaction), so it
+// controls the family-wise error: each contrast's z-test p-value, its variance computed at the pooled rate
+// (what every cell shares under no effect; by session when cells have sessions), is Holm-adjusted over the
+// family, and a contrast counts only when its adjusted p is at most 1 − confidence. (Percentile bootstrap
+// intervals, the earlier rule, misjudge small cells: one that chose one action every time redraws as a
+// certainty.) A significant interaction is the verdict itself — the main
+// effects of a crossover average opposite simple effects away — and its simple effects say where the
+// factors act.
 
 export interface Presentation {
   readonly story: string;
@@ -55,9 +65,31 @@ export interface StoryLabelUnit {
   readonly label_effects: EffectContrast[];
   /** 2 × 2 crossings only (first two levels of each factor): difference of differences. */
   readonly interaction: Estimate | null;
-  /** Which factor moved the agent: whose main-effect interval excludes 0. */
-  readonly verdict: "story" | "labels" | "both" | "neither";
+  /** Every contrast the verdict rests on, with its bootstrap p-value and the Holm-adjusted one. */
+  readonly tests: readonly EffectTest[];
+  /**
+   * What moved the agent, at family-wise error 1 − confidence: "interaction" when the interaction is
+   * significant (read the simple effects), else the factors with a significant main effect.
+   */
+  readonly verdict: Verdict;
 }
+
+export type Verdict = "story" | "labels" | "both" | "interaction" | "neither";
+
+export interface EffectTest {
+  /** "story business → friend-sharing", "labels story-true → familiar" or "interaction". */
+  readonly contrast: string;
+  readonly estimate: number;
+  /** Two-sided p-value of the contrast's z statistic, its variance at the unit's pooled rate (nullVariances). */
+  readonly p_value: number;
+  /** Holm's step-down adjustment over every test of the unit. */
+  readonly p_holm: number;
+  readonly significant: boolean;
+}
+
+/** How the verdict is reached: stated in every result. */
+export const VERDICT_RULE =
+  "Each main-effect contrast and the interaction is tested by a two-sided z test, its variance at the unit's pooled focal rate (by session when sessions made several decisions), Holm-adjusted over the unit's tests; a test counts when its adjusted p ≤ 1 − confidence, so a false verdict under no effect has probability at most 1 − confidence. A significant interaction is the verdict (read the simple effects); otherwise the factors with a significant main effect.";
 
 export interface StoryLabelResult {
   readonly stories: string[];
@@ -65,6 +97,7 @@ export interface StoryLabelResult {
   readonly bootstrap: number;
   readonly seed: number;
   readonly confidence: number;
+  readonly verdict_rule: string;
   readonly units: StoryLabelUnit[];
   /** (player, game) pairs left out because a (story, labels) combination has no decisions. */
   readonly skipped: { player: string; game: string; missing: string[] }[];
@@ -126,7 +159,16 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
       `No (player, game) has decisions in every combination of stories ${stories.join(", ")} and label sets ${labels.join(", ")}.`,
     );
   }
-  return { stories: [...stories], labels: [...labels], bootstrap, seed, confidence, units, skipped };
+  return {
+    stories: [...stories],
+    labels: [...labels],
+    bootstrap,
+    seed,
+    confidence,
+    verdict_rule: VERDICT_RULE,
+    units,
+    skipped,
+  };
 }
 
 /** p[s][l] of the focal action, from counts[s][l]. */
@@ -243,9 +285,68 @@ function analyseUnit(
       jsd: jensenShannon(distribution(s, 0), distribution(s, k + 1)),
     })),
   }));
-  const excludesZero = (e: Estimate) => e.ci[0] > 0 || e.ci[1] < 0;
-  const storyMoved = storyEffects.some((e) => excludesZero(e.main));
-  const labelsMoved = labelEffects.some((e) => excludesZero(e.main));
+  const hasInteraction = stories.length >= 2 && labels.length >= 2;
+  const S = stories.length;
+  const L = labels.length;
+  // Each contrast as weights on the cells' focal shares, weight[s][l].
+  const weights = (entries: [number, number, number][]): number[][] => {
+    const w = stories.map(() => labels.map(() => 0));
+    for (const [s, l, x] of entries) (w[s] as number[])[l] = ((w[s] as number[])[l] as number) + x;
+    return w;
+  };
+  const family = [
+    ...storyEffects.map((e, k) => ({
+      contrast: `story ${e.baseline} → ${e.comparison}`,
+      estimate: e.main.estimate,
+      weights: weights(
+        labels.flatMap((_, l) => [
+          [k + 1, l, 1 / L] as [number, number, number],
+          [0, l, -1 / L] as [number, number, number],
+        ]),
+      ),
+    })),
+    ...labelEffects.map((e, k) => ({
+      contrast: `labels ${e.baseline} → ${e.comparison}`,
+      estimate: e.main.estimate,
+      weights: weights(
+        stories.flatMap((_, s) => [
+          [s, k + 1, 1 / S] as [number, number, number],
+          [s, 0, -1 / S] as [number, number, number],
+        ]),
+      ),
+    })),
+    ...(hasInteraction
+      ? [
+          {
+            contrast: "interaction",
+            estimate: point.interaction,
+            weights: weights([
+              [1, 1, 1],
+              [0, 1, -1],
+              [1, 0, -1],
+              [0, 0, 1],
+            ]),
+          },
+        ]
+      : []),
+  ];
+  const variances = nullVariances(grid);
+  const tests = holmTests(
+    family.map((f) => ({ ...f, p: contrastPValue(f.estimate, f.weights, variances) })),
+    1 - settings.confidence,
+  );
+  const significant = (prefix: string) => tests.some((t) => t.significant && t.contrast.startsWith(prefix));
+  const storyMoved = significant("story ");
+  const labelsMoved = significant("labels ");
+  const verdict: Verdict = significant("interaction")
+    ? "interaction"
+    : storyMoved && labelsMoved
+      ? "both"
+      : storyMoved
+        ? "story"
+        : labelsMoved
+          ? "labels"
+          : "neither";
   return {
     player,
     game,
@@ -258,9 +359,79 @@ function analyseUnit(
     ),
     story_effects: storyEffects,
     label_effects: labelEffects,
-    interaction: stories.length >= 2 && labels.length >= 2 ? est(point.interaction, reps.interaction) : null,
-    verdict: storyMoved && labelsMoved ? "both" : storyMoved ? "story" : labelsMoved ? "labels" : "neither",
+    interaction: hasInteraction ? est(point.interaction, reps.interaction) : null,
+    tests,
+    verdict,
   };
+}
+
+/**
+ * Each cell's focal-share variance where the tests are computed: at the unit's pooled focal rate p̄, the rate
+ * every cell shares when nothing moves the agent. A cell of n decisions in its own sessions has
+ * p̄(1 − p̄)/n; a cell whose sessions made several decisions takes the larger of that and the variance
+ * between its sessions around p̄ (G/(G − 1) Σ (x_s − n_s p̄)² / n², G sessions), so correlated decisions
+ * within a session are not counted as independent. Evaluating at p̄ rather than at each cell's own share
+ * keeps a small cell that happened to choose one action every time from looking certain.
+ */
+function nullVariances(grid: Grid): number[][] {
+  const all = grid.cells.flat();
+  const total = all.reduce((sum, c) => sum + c.n, 0);
+  const focalTotal = all.reduce((sum, c) => sum + (c.counts[grid.focal] as number), 0);
+  const pooled = focalTotal / total;
+  const focal = grid.actions[grid.focal] as ActionId;
+  return grid.cells.map((row) =>
+    row.map(({ cell, n }) => {
+      const binomial = (pooled * (1 - pooled)) / n;
+      const sessions = (cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
+      if (sessions.length < 2) return binomial;
+      let sum = 0;
+      for (const session of sessions) {
+        const size = Object.values(session).reduce((a, b) => a + b, 0);
+        sum += ((session[focal] ?? 0) - size * pooled) ** 2;
+      }
+      const between = ((sessions.length / (sessions.length - 1)) * sum) / (n * n);
+      return Math.max(binomial, between);
+    }),
+  );
+}
+
+/** Two-sided p-value of "the contrast Σ w·p is 0" by its z statistic under nullVariances. */
+function contrastPValue(
+  estimate: number,
+  weights: readonly number[][],
+  variances: readonly number[][],
+): number {
+  let variance = 0;
+  weights.forEach((row, s) => {
+    row.forEach((w, l) => {
+      variance += w * w * ((variances[s] as number[])[l] as number);
+    });
+  });
+  // No variance at the pooled rate means every decision chose one action: nothing differs.
+  if (!(variance > 0)) return 1;
+  return Math.min(1, 2 * normalUpperTail(Math.abs(estimate) / Math.sqrt(variance)));
+}
+
+/** Holm's step-down adjustment: the k-th smallest p times (m − k + 1), made monotone, capped at 1. */
+function holmTests(
+  family: readonly { contrast: string; estimate: number; p: number }[],
+  alpha: number,
+): EffectTest[] {
+  const raw = family.map((f) => f.p);
+  const order = raw.map((_, i) => i).sort((a, b) => (raw[a] as number) - (raw[b] as number));
+  const adjusted = new Array<number>(raw.length);
+  let running = 0;
+  order.forEach((index, rank) => {
+    running = Math.max(running, Math.min(1, (raw.length - rank) * (raw[index] as number)));
+    adjusted[index] = running;
+  });
+  return family.map((f, i) => ({
+    contrast: f.contrast,
+    estimate: f.estimate,
+    p_value: raw[i] as number,
+    p_holm: adjusted[i] as number,
+    significant: (adjusted[i] as number) <= alpha,
+  }));
 }
 
 /** One bootstrap draw of a cell's focal share: its sessions with replacement, or its decisions. */

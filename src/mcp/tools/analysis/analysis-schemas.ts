@@ -27,7 +27,10 @@ export const bootstrapShape = {
 const estimate = z.looseObject({ estimate: z.number(), ci: interval });
 /** A shift also names the cooperative action it counts. */
 const shiftEstimate = estimate.extend({ cooperative_action: z.string().optional() });
-const check = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
+/** An invariant of the result: on healthy data it passes. */
+export const checkSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
+/** Information about the result (e.g. where an interval sits): never a failure. */
+export const noteSchema = z.object({ name: z.string(), detail: z.string() });
 
 /** The DESIGN.md `analyze robustness --json` contract; further keys pass through. */
 export const robustnessOutputSchema = z.looseObject({
@@ -41,5 +44,6 @@ export const robustnessOutputSchema = z.looseObject({
   ),
   players: z.array(z.looseObject({ player: z.string(), R: estimate, shift: shiftEstimate.nullable() })),
   pooled: z.looseObject({ R: estimate, shift: shiftEstimate.nullable() }),
-  checks: z.array(check),
+  checks: z.array(checkSchema),
+  notes: z.array(noteSchema),
 });

@@ -37,7 +37,10 @@ const deviation = z.object({
     best_response_gain: z.number(),
     raw: z.number(),
     normalized: z.number().nullable(),
+    tied_values: z.array(z.number()),
   }),
+  tied_points: z.number(),
+  tie_rule: z.string().nullable(),
   degenerate: z.boolean(),
   note: z.string().nullable(),
 });
@@ -59,6 +62,13 @@ const outputSchema = z.object({
   ),
 });
 
+/** A tie among nearest equilibria, said where the number is: every tied value, and which one is reported. */
+function tieText(cell: CellDeviation): string {
+  const { tied_points, exploitability } = cell.deviation;
+  if (tied_points <= 1) return "";
+  return `; ${tied_points} equilibrium points tied nearest, exploitability ${exploitability.tied_values.map((v) => v.toFixed(3)).join(" / ")}, the smallest reported`;
+}
+
 function cellText(cell: CellDeviation): string {
   const share = (d: Record<string, number>) =>
     Object.entries(d)
@@ -68,7 +78,7 @@ function cellText(cell: CellDeviation): string {
     cell.base_game === null
       ? ""
       : `; base game: TV ${cell.base_game.base.total_variation.toFixed(3)} to ${share(cell.base_game.base.equilibrium_strategy)}${cell.base_game.template_persistence ? " — template persistence" : ""}`;
-  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, exploitability ${cell.deviation.exploitability.raw.toFixed(3)})${base}`;
+  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, exploitability ${cell.deviation.exploitability.raw.toFixed(3)}${tieText(cell)})${base}`;
 }
 
 export function registerEquilibriumDeviation(server: McpServer, context: ToolContext): void {

@@ -6,7 +6,7 @@ import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
-import { analysisFilterShape, bootstrapShape } from "./analysis-schemas.js";
+import { analysisFilterShape, bootstrapShape, checkSchema, noteSchema } from "./analysis-schemas.js";
 
 const estimate = z.looseObject({ estimate: z.number(), ci: interval });
 
@@ -23,7 +23,8 @@ const outputSchema = z.looseObject({
   ),
   games: z.array(z.looseObject({ player: z.string(), game: z.string(), v_lambda: z.number().nullable() })),
   pooled: z.array(z.looseObject({ player: z.string(), framing: z.string(), lambda: estimate.nullable() })),
-  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
+  checks: z.array(checkSchema),
+  notes: z.array(noteSchema),
 });
 
 export function registerPayoffSensitivity(server: McpServer, context: ToolContext): void {

@@ -1,18 +1,21 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { verificationText } from "../../../queries/verification-text.js";
+import { reportChecks, reportNotes } from "../../../report/report-data.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
-import { bootstrapShape } from "./analysis-schemas.js";
+import { bootstrapShape, checkSchema, noteSchema } from "./analysis-schemas.js";
 
 const id = z.string().trim().min(1).max(200);
 
 const outputSchema = z.looseObject({
   header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
-  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
+  checks: z.array(checkSchema).optional(),
+  notes: z.array(noteSchema).optional(),
 });
 
 export function registerReport(server: McpServer, context: ToolContext): void {
@@ -35,17 +38,15 @@ export function registerReport(server: McpServer, context: ToolContext): void {
     async (args, ctx) =>
       answering("report", async () => {
         const { result: data, meta } = await callAnalysis(context, ctx, "report", args);
-        const checks = [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
-        const failed = checks.filter((c) => !c.ok);
+        const checks = reportChecks(data);
+        const notes = reportNotes(data);
         const text = [
           `${data.header.title}: ${data.header.players.length} player(s) (${data.header.players.join(", ")}).`,
           data.robustness
             ? `Pooled R ${data.robustness.pooled.R.estimate.toFixed(3)} over ${data.robustness.framings.join(" → ")}.`
             : "No robustness analysis (needs one-shot decisions in two framings).",
           `${data.repeated?.length ?? 0} repeated-play cell(s).`,
-          failed.length === 0
-            ? `Verification: all ${checks.length} checks ok.`
-            : `Verification: ${failed.length} of ${checks.length} checks FAILED — ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
+          verificationText(checks, notes),
         ].join("\n");
         return { ...analysisAnswer({ ...data } as Record<string, unknown>, text), _meta: meta };
       }),
