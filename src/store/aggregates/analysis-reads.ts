@@ -115,6 +115,22 @@ export class AnalysisReads extends ImportStore {
   }
 
   /**
+   * Every model call a runner recorded behind the attempts of the matches that pass the filter (raw reply,
+   * latency, retries, reported model, tokens), in the order made: the runner's per-call log.
+   */
+  exportModelCalls(filter: RecordFilter): Record<string, unknown>[] {
+    return this.stmt(
+      `SELECT c.id AS call_id, c.attempt_id, c.match_id, c.round, c.seq, m.player, m.game, m.variant, m.framing,
+              c.provider, c.requested_model, c.reported_model, c.mode, c.style, c.sample_index, c.decoding_json,
+              c.prompt_tokens, c.completion_tokens, c.latency_ms, c.retries, c.finish_reason, c.raw_reply,
+              c.called_at
+       FROM model_calls c JOIN matches m ON m.id = c.match_id
+       WHERE ${this.filter}
+       ORDER BY c.id`,
+    ).all(this.filterParams(filter)) as Record<string, unknown>[];
+  }
+
+  /**
    * Action counts of every one-shot cell, per MCP session, computed by SQLite (GROUP BY), with the imported
    * records (published counts, one-shot transcripts) beside them. Only valid decisions count (SPEC §4: π̂ over valid decisions).
    */
