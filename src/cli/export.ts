@@ -11,7 +11,7 @@ const FORMATS: readonly ExportFormat[] = ["csv", "jsonl"];
 export const exportCommand: Command = {
   name: "export",
   usage:
-    "same-game export decisions|matches|attempts|studies [--format csv|jsonl] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
+    "same-game export decisions|matches|attempts|model-calls|studies [--format csv|jsonl] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
   options: {
     db: { type: "string" },
     format: { type: "string" },

@@ -5,9 +5,11 @@ import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { createServer } from "../mcp/create-server.js";
 import { stdioSizeGuard } from "../mcp/stdio-size-guard.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
+import { isPostgresUrl } from "../store/engines/database-location.js";
+import { canWriteRecord } from "../store/open-record.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
-import { recordName, resolveDatabasePath } from "./database-path.js";
+import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
 import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHttp } from "./serve-http.js";
 
 export const serveCommand: Command = {
@@ -27,7 +29,15 @@ export const serveCommand: Command = {
     const toolsetsFlag = stringFlag(args, "toolsets");
     const toolsets = toolsetsFlag === undefined ? DEFAULT_TOOLSETS : parseToolsets(toolsetsFlag);
     const dbPath = resolveDatabasePath(stringFlag(args, "db"));
-    const store = new Store(dbPath);
+    // A record on read-only media, in a write-protected folder or in a read-only file is served read-only:
+    // the analysis tools answer from it and nothing is written beside it; play is refused, one sentence.
+    const readonly = !isMissingFile(dbPath) && !isPostgresUrl(dbPath) && !canWriteRecord(dbPath);
+    const store = new Store(dbPath, { readonly });
+    if (readonly) {
+      logInfo(
+        `the record ${dbPath} cannot be written here: serving it read-only (analysis answers; play and study registration are refused)`,
+      );
+    }
     const deps = { store, catalog: loadCatalog() };
     // Analyses run in worker threads, so a long one never delays this connection's protocol traffic.
     const analysis = toolsets.includes("analysis") ? new AnalysisPool(dbPath) : undefined;

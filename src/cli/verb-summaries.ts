@@ -9,7 +9,7 @@ export const VERB_SUMMARIES = {
   demo: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",
   report: "write the record (or one study) as a self-contained HTML report with charts",
   export:
-    "write the record as CSV or JSONL: decisions, matches (JSONL = the import format), attempts, studies",
+    "write the record as CSV or JSONL: decisions, matches (JSONL = the import format), attempts, model-calls (the runner's per-call log), studies",
   study: "register a study design from a file, list the studies, show one's design and progress",
   run: "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
   "migrate-record":

@@ -89,21 +89,44 @@ export function loadCatalog(
   source: string | CatalogDirs = packageRoot(),
   userDir: string | undefined = userCatalogDir(),
 ): Catalog {
+  return loadCatalogOrExplain(source, userDir, true);
+}
+
+/**
+ * The catalog's games alone (shipped and the user's), validated, with no framing read or certified: the
+ * game theory of the catalog (`analyze equilibria`) must not depend on what any framing's prose says.
+ */
+export function loadGamesOnly(
+  source: string | CatalogDirs = packageRoot(),
+  userDir: string | undefined = userCatalogDir(),
+): Catalog {
+  return loadCatalogOrExplain(source, userDir, false);
+}
+
+function loadCatalogOrExplain(
+  source: string | CatalogDirs,
+  userDir: string | undefined,
+  withFramings: boolean,
+): Catalog {
   try {
-    return loadCatalogFiles(source, userDir);
+    return loadCatalogFiles(source, userDir, withFramings);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new CatalogError((error as Error).message);
   }
 }
 
-function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefined): Catalog {
+function loadCatalogFiles(
+  source: string | CatalogDirs,
+  userDir: string | undefined,
+  withFramings: boolean,
+): Catalog {
   const dirs =
     typeof source === "string"
       ? { gamesDir: join(source, "games"), framingsDir: join(source, "framings") }
       : source;
   const gameFiles = readJsonFiles(dirs.gamesDir);
-  const framingFiles = readJsonFiles(dirs.framingsDir);
+  const framingFiles = withFramings ? readJsonFiles(dirs.framingsDir) : [];
   if (userDir !== undefined) {
     if (!existsSync(userDir) || !statSync(userDir).isDirectory()) {
       throw new CatalogError(
@@ -112,7 +135,8 @@ function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefi
     }
     gameFiles.push(...readJsonFiles(userDir, "user catalog"));
     if (existsSync(join(userDir, "games"))) gameFiles.push(...readJsonFiles(join(userDir, "games")));
-    if (existsSync(join(userDir, "framings"))) framingFiles.push(...readJsonFiles(join(userDir, "framings")));
+    if (withFramings && existsSync(join(userDir, "framings")))
+      framingFiles.push(...readJsonFiles(join(userDir, "framings")));
   }
   // A catalog with exactly these files already loaded and certified under this code is neither validated
   // nor certified again (certification-cache.ts says why and when it is).

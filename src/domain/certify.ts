@@ -4,6 +4,7 @@ import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { actionLabelled, findLabelMentions, type LabelMap, labelMapProblem, tokenize } from "./labels.js";
 import { numberIn, readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
+import { storyLabelMentions } from "./story-label-mentions.js";
 import { type ActionId, PROMPT_STYLES } from "./types.js";
 
 // Certification (SPEC §3): a framing may be used for a game only if the payoff matrix of BOTH
@@ -134,7 +135,7 @@ function wordingProblem(framing: Framing): string | null {
     if (number !== null) {
       return `its ${where} states "${number}": story, intro and question may contain no amounts or number words`;
     }
-    const mention = findLabelMentions(tokenize(text), framing.labels)[0];
+    const mention = storyLabelMentions(text, framing.labels)[0];
     if (mention !== undefined) {
       return `its ${where} names the label "${framing.labels[mention.action]}": the story must read the same under every label set`;
     }

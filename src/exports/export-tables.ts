@@ -7,7 +7,7 @@ import { UsageError } from "../usage-error.js";
 // One table per kind; CSV and JSONL carry the same columns, except `matches` as JSONL, which is exactly
 // the `import matches` format so export → import round-trips.
 
-export const EXPORT_KINDS = ["decisions", "matches", "attempts", "studies"] as const;
+export const EXPORT_KINDS = ["decisions", "matches", "attempts", "model-calls", "studies"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export type ExportFormat = "csv" | "jsonl";
 
@@ -86,6 +86,33 @@ export const ATTEMPT_COLUMNS = [
   "created_at",
 ] as const;
 
+/** The runner's per-call log (db/003_model_calls.sql says what each column holds). */
+export const MODEL_CALL_COLUMNS = [
+  "call_id",
+  "attempt_id",
+  "match_id",
+  "round",
+  "seq",
+  "player",
+  "game",
+  "variant",
+  "framing",
+  "provider",
+  "requested_model",
+  "reported_model",
+  "mode",
+  "style",
+  "sample_index",
+  "decoding_json",
+  "prompt_tokens",
+  "completion_tokens",
+  "latency_ms",
+  "retries",
+  "finish_reason",
+  "raw_reply",
+  "called_at",
+] as const;
+
 export const STUDY_COLUMNS = [
   "study_id",
   "name",
@@ -122,6 +149,8 @@ export function exportTable(
       };
     case "attempts":
       return { columns: ATTEMPT_COLUMNS, rows: store.exportAttempts(filter) };
+    case "model-calls":
+      return { columns: MODEL_CALL_COLUMNS, rows: store.exportModelCalls(filter) };
     case "studies":
       return {
         columns: STUDY_COLUMNS,

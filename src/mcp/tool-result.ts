@@ -24,6 +24,11 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
       logError(`tool ${tool}: the database is unavailable`, error);
       return { content: [{ type: "text" as const, text: DATABASE_UNAVAILABLE_MESSAGE }], isError: true };
     }
+    if ((error as { code?: unknown }).code === "SQLITE_READONLY") {
+      // `serve` of a record it cannot write (read-only media or folder): a clear refusal, not a failure.
+      const text = `${tool} needs to write the record, and this server can only read it (its file or folder is read-only here); the analysis tools work.`;
+      return { content: [{ type: "text" as const, text }], isError: true };
+    }
     const message = error instanceof Error ? error.message : String(error);
     if (isProgrammingError(error)) logError(`tool ${tool} failed`, error);
     return { content: [{ type: "text" as const, text: message }], isError: true };

@@ -1,4 +1,6 @@
-import { join } from "node:path";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
@@ -12,14 +14,52 @@ import { checkPostgresRecord } from "./record-schema.js";
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
 const BUSY_TIMEOUT_MS = 10_000;
 
+// SQLite reads a file: URI (and its immutable=1 parameter) only when URIs are enabled, which better-sqlite3
+// configures once, from this variable, when its addon first loads: before any record is opened.
+process.env.SQLITE_USE_URI ??= "1";
+
+/**
+ * Whether this process can write the record file and create its -wal and -shm beside it. A WAL record
+ * read on read-only media, in a write-protected folder or from a read-only file cannot be opened the usual
+ * way (SQLite needs the -shm), and must not get files written beside it either.
+ */
+export function canWriteRecord(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(resolve(path)), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The name SQLite opens a read-only record by. Where it could write beside the file, the path itself.
+ * Where it cannot, SQLite's immutable mode (file:…?immutable=1): no lock, no -shm, nothing written — safe
+ * because no one here can write the file either, once no -wal beside it holds commits not yet merged into it
+ * (immutable mode would silently read the file without them).
+ */
+function readOnlyName(path: string): string {
+  if (canWriteRecord(path) || !existsSync(path)) return path.startsWith("file:") ? `./${path}` : path;
+  const wal = `${path}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) {
+    throw new UsageError(
+      `${path} cannot be written here and its write-ahead log ${wal} holds commits not yet merged into it: open the record once where it is writable (serve or import merge them on exit), then analyse it here.`,
+    );
+  }
+  return `${pathToFileURL(resolve(path)).href}?immutable=1`;
+}
 /** Opens (creating when writable) the SQLite file at `path`, checked and migrated. */
 export function openSqlite(path: string, readonly: boolean): SqliteEngine {
   checkSqliteHeader(path);
   const migrations = join(packageRoot(), "db");
   const known = knownSchemaVersion(migrations);
+  const name = readonly ? readOnlyName(path) : path;
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly, fileMustExist: readonly });
+    db = readonly
+      ? new Database(name, { readonly: true, fileMustExist: true })
+      : new Database(path.startsWith("file:") ? `./${path}` : path);
   } catch (error) {
     throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
   }

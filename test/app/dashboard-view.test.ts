@@ -2,12 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { Frame, Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DASHBOARD_URI } from "../../src/mcp/app/dashboard-app.js";
 import { createServer } from "../../src/mcp/create-server.js";
 import { TOOLSET_NAMES } from "../../src/mcp/toolsets.js";
 import { tempDeps } from "../support/harness.js";
-import { launchChromium } from "./chromium.js";
+import { describeWithChromium, launchChromium } from "./chromium.js";
 import { playDashboardRecord, TRIALS } from "./dashboard-record.js";
 import { hostPageHtml } from "./host-page-bundle.js";
 
@@ -31,25 +31,6 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let viewHtml: string;
 let hostHtml: string;
 const calls: ToolCall[] = [];
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  chromium = await launchChromium();
-  deps = tempDeps();
-  client = await connect("chromium-host");
-  await client.listTools();
-  await playDashboardRecord(() => connect("player"));
-  const read = await client.readResource({ uri: DASHBOARD_URI });
-  const content = read.contents[0];
-  viewHtml = content && "text" in content ? content.text : "";
-  hostHtml = await hostPageHtml();
-}, 120_000);
-
-afterAll(async () => {
-  await chromium?.close();
-  await client?.close();
-  deps?.dispose();
-});
 
 /** A real SDK client (declaring MCP Apps support) on a real same-game server over the record. */
 async function connect(name: string): Promise<Client> {
@@ -139,7 +120,26 @@ async function waitForCall(name: string, from: number): Promise<ToolCall> {
   throw new Error(`the view never called ${name}; calls: ${JSON.stringify(calls.slice(from))}`);
 }
 
-describe("the dashboard view in headless Chromium", () => {
+describeWithChromium("the dashboard view in headless Chromium", () => {
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    chromium = await launchChromium();
+    deps = tempDeps();
+    client = await connect("chromium-host");
+    await client.listTools();
+    await playDashboardRecord(() => connect("player"));
+    const read = await client.readResource({ uri: DASHBOARD_URI });
+    const content = read.contents[0];
+    viewHtml = content && "text" in content ? content.text : "";
+    hostHtml = await hostPageHtml();
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await client?.close();
+    deps?.dispose();
+  });
+
   it("draws the report: 6 cooperation bars, R and shift forests of 7 rows, a 16-round comprehension curve", async () => {
     const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     // Drawn under the host's strict policy (no eval, no network): vega runs in its interpreter.

@@ -177,11 +177,76 @@ describe("a user's own game through --catalog", () => {
         question: "What do you do?",
       }),
     );
-    const lie = runCli(["analyze", "equilibria", "--game", "inspection", "--catalog", lying]);
+    // Every verb that presents or analyses play certifies the framings first and refuses the catalog...
+    const lie = runCli(["analyze", "robustness", "--db", db, "--catalog", lying]);
     expect(lie.status).toBe(2);
     expect(lie.stderr.trim().split("\n")).toHaveLength(1);
     expect(lie.stderr).toMatch(
       /^same-game: framing "audit-office" for game "inspection" \(variant base\): in the payoff sentences, profile \(agent audit, other audit\) gives the agent 2 but the game pays the agent 1\.\n$/,
     );
+    // ...but the game theory of the catalog needs no framing: the inspection game's one mixed equilibrium.
+    const equilibria = runCli([
+      "analyze",
+      "equilibria",
+      "--game",
+      "inspection",
+      "--catalog",
+      lying,
+      "--json",
+    ]);
+    expect(equilibria.stderr).toBe("");
+    expect(equilibria.status).toBe(0);
+    expect(JSON.parse(equilibria.stdout).equilibria[0].row.audit).toBeCloseTo(0.5, 9);
   });
+
+  it('certifies a game with action ids a, b, c under the shipped framings whose prose says "a" and "A"', async () => {
+    const letters = join(dir, "letters");
+    mkdirSync(letters);
+    writeFileSync(
+      join(letters, "three-doors.json"),
+      JSON.stringify({
+        id: "three-doors",
+        title: "Three doors",
+        actions: ["a", "b", "c"],
+        cooperative_action: null,
+        rounds: 1,
+        // Coordination on the same door: 2 each, else 0.
+        payoffs: { a: { a: 2, b: 0, c: 0 }, b: { a: 0, b: 2, c: 0 }, c: { a: 0, b: 0, c: 2 } },
+        variants: { base: { labels: "familiar" } },
+      }),
+    );
+    const run = runCli(["analyze", "equilibria", "--game", "three-doors", "--catalog", letters, "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    // 3 pure (same door), 3 mixed over a pair, 1 mixed over all three.
+    expect(JSON.parse(run.stdout).equilibria).toHaveLength(7);
+
+    const client = new Client({ name: "user-catalog-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "--db", join(dir, "letters.db"), "--catalog", letters, "--toolsets", "all"],
+        stderr: "ignore",
+      }),
+    );
+    try {
+      const games = await call<{ games: { id: string; variants: { framings: string[] }[] }[] }>(
+        client,
+        "list_games",
+        {},
+      );
+      // neutral-narrative's story says "presses a button": its familiar presentation labels A, B, C.
+      expect(games.games.find((g) => g.id === "three-doors")?.variants[0]?.framings).toContain(
+        "neutral-narrative+familiar",
+      );
+      const view = await call<{ labels: string[] }>(client, "start_match", {
+        game: "three-doors",
+        framing: "neutral-narrative+familiar",
+        seed: 1,
+      });
+      expect([...view.labels].sort()).toEqual(["A", "B", "C"]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

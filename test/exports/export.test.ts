@@ -126,9 +126,84 @@ describe("same-game export", () => {
     }
   });
 
+  it("writes the runner's per-call log (model-calls) as CSV and JSONL, filtered by player like the others", async () => {
+    // A runner sends the calls behind a reply in the request _meta of submit_move: here one retried call.
+    const runnerCall = {
+      provider: "openai",
+      requested_model: "gpt-x",
+      reported_model: "gpt-x-2026-01-01",
+      mode: "text",
+      style: "zero-shot",
+      sample_index: 0,
+      decoding: { temperature: 0 },
+      prompt_tokens: 120,
+      completion_tokens: 7,
+      latency_ms: 812.5,
+      retries: 2,
+      finish_reason: "stop",
+      raw_reply: 'I choose "Cooperate", because, well.\nYes.',
+      called_at: "2026-12-01T00:00:00.000Z",
+    };
+    const view = await call<View>(client, "start_match", {
+      game: "prisoners-dilemma",
+      seed: 3,
+      player: "runner",
+    });
+    const submitted = await client.callTool({
+      name: "submit_move",
+      arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] as string },
+      _meta: { "same-game/model-calls": [runnerCall] },
+    });
+    expect(submitted.isError ?? false).toBe(false);
+    await call(client, "start_match", { game: "prisoners-dilemma", seed: 4, player: "host" });
+
+    const csv = join(deps.dir, "calls.csv");
+    await exportTo(["model-calls", "--db", deps.dbPath, "--out", csv]);
+    const rows = parse(readFileSync(csv, "utf8"), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      match_id: view.match_id,
+      round: "1",
+      player: "runner",
+      requested_model: "gpt-x",
+      reported_model: "gpt-x-2026-01-01",
+      latency_ms: "812.5",
+      retries: "2",
+      prompt_tokens: "120",
+      completion_tokens: "7",
+      raw_reply: runnerCall.raw_reply,
+    });
+    const jsonl = join(deps.dir, "calls.jsonl");
+    await exportTo([
+      "model-calls",
+      "--format",
+      "jsonl",
+      "--players",
+      "runner",
+      "--db",
+      deps.dbPath,
+      "--out",
+      jsonl,
+    ]);
+    expect(JSON.parse(readFileSync(jsonl, "utf8").trim())).toMatchObject({ retries: 2, latency_ms: 812.5 });
+    const none = join(deps.dir, "none.jsonl");
+    await exportTo([
+      "model-calls",
+      "--format",
+      "jsonl",
+      "--players",
+      "host",
+      "--db",
+      deps.dbPath,
+      "--out",
+      none,
+    ]);
+    expect(readFileSync(none, "utf8")).toBe("");
+  });
+
   it("refuses an unknown kind or format with the valid ones", async () => {
     await expect(exportTo(["votes", "--db", deps.dbPath])).rejects.toThrow(
-      /export needs one of decisions, matches, attempts, studies, got "votes"/,
+      /export needs one of decisions, matches, attempts, model-calls, studies, got "votes"/,
     );
     await expect(exportTo(["decisions", "--format", "parquet", "--db", deps.dbPath])).rejects.toThrow(
       /--format must be one of csv, jsonl, got "parquet"/,

@@ -3,6 +3,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { type ProgressStep, withProgress } from "../../analysis/progress/analysis-progress.js";
 import { loadCatalog } from "../../domain/catalog.js";
 import { logError } from "../../log.js";
+import { isPostgresUrl } from "../../store/engines/database-location.js";
+import { canWriteRecord } from "../../store/open-record.js";
 import { Store } from "../../store/store.js";
 import { UsageError } from "../../usage-error.js";
 import { type AnalysisJob, runJob } from "./analysis-jobs.js";
@@ -23,7 +25,8 @@ if (process.platform === "linux") {
 }
 
 const { dbPath } = workerData as { dbPath: string };
-const store = new Store(dbPath);
+// The server's own record, read-only when the server could not write it either (read-only media or folder).
+const store = new Store(dbPath, { readonly: !isPostgresUrl(dbPath) && !canWriteRecord(dbPath) });
 const deps = { store, catalog: loadCatalog() };
 
 /** Progress goes to the main thread at most this often (and the last step of a stage always). */

@@ -26,6 +26,14 @@ export interface FirstListedRow {
   first_listed: number;
 }
 
+/** The order of the engine's ORDER BY player, game, variant, framing, action (binary, code point order). */
+function byCellAndAction(a: CellActionCountRow, b: CellActionCountRow): number {
+  for (const key of ["player", "game", "variant", "framing", "action"] as const) {
+    if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1;
+  }
+  return 0;
+}
+
 /**
  * What the analyses and exports read: aggregates computed by the engine (GROUP BY over decision_tallies),
  * never every row into JS for counting, and the export listings.
@@ -53,16 +61,28 @@ export class AnalysisReads extends ImportStore {
 
   /**
    * How often each action was chosen in every (player, game, variant, framing) cell, counting the valid
-   * decisions of one-shot and repeated matches alike (live and imported), computed by SQLite (GROUP BY).
+   * decisions of one-shot and repeated matches alike — live, imported transcripts and imported published
+   * counts — computed by the engine (GROUP BY). Imported counts belong to no study, so a study filter
+   * leaves them out.
    */
   cellActionCounts(filter: RecordFilter): CellActionCountRow[] {
-    return this.stmt(
+    const params = this.filterParams(filter);
+    const played = this.stmt(
       `SELECT m.player, m.game, m.variant, m.framing, m.action, sum(m.count) AS count
        FROM decision_tallies m
        WHERE m.count > 0 AND ${this.tallyFilter}
-       GROUP BY m.player, m.game, m.variant, m.framing, m.action
-       ORDER BY m.player, m.game, m.variant, m.framing, m.action`,
-    ).all(this.filterParams(filter)) as CellActionCountRow[];
+       GROUP BY m.player, m.game, m.variant, m.framing, m.action`,
+    ).all(params) as CellActionCountRow[];
+    const published = filter.study_id === undefined ? this.importedCountRows(filter) : [];
+    // One row per cell and action, in key order, whichever kinds of record the cell's decisions came from.
+    const cells = new Map<string, CellActionCountRow>();
+    for (const row of [...played, ...published]) {
+      const key = JSON.stringify([row.player, row.game, row.variant, row.framing, row.action]);
+      const cell = cells.get(key);
+      if (cell) cell.count = Number(cell.count) + Number(row.count);
+      else cells.set(key, { ...row, count: Number(row.count) });
+    }
+    return [...cells.values()].sort(byCellAndAction);
   }
 
   // --- export -----------------------------------------------------------------------------
@@ -95,8 +115,24 @@ export class AnalysisReads extends ImportStore {
   }
 
   /**
-   * Action counts of every one-shot cell, per MCP session, computed by SQLite (GROUP BY), with imported
-   * published counts beside them. Only valid decisions count (SPEC §4: π̂ over valid decisions).
+   * Every model call a runner recorded behind the attempts of the matches that pass the filter (raw reply,
+   * latency, retries, reported model, tokens), in the order made: the runner's per-call log.
+   */
+  exportModelCalls(filter: RecordFilter): Record<string, unknown>[] {
+    return this.stmt(
+      `SELECT c.id AS call_id, c.attempt_id, c.match_id, c.round, c.seq, m.player, m.game, m.variant, m.framing,
+              c.provider, c.requested_model, c.reported_model, c.mode, c.style, c.sample_index, c.decoding_json,
+              c.prompt_tokens, c.completion_tokens, c.latency_ms, c.retries, c.finish_reason, c.raw_reply,
+              c.called_at
+       FROM model_calls c JOIN matches m ON m.id = c.match_id
+       WHERE ${this.filter}
+       ORDER BY c.id`,
+    ).all(this.filterParams(filter)) as Record<string, unknown>[];
+  }
+
+  /**
+   * Action counts of every one-shot cell, per MCP session, computed by SQLite (GROUP BY), with the imported
+   * records (published counts, one-shot transcripts) beside them. Only valid decisions count (SPEC §4: π̂ over valid decisions).
    */
   oneShotCellCounts(filter: RecordFilter): CellCountRow[] {
     const params = this.filterParams(filter);
@@ -111,21 +147,39 @@ export class AnalysisReads extends ImportStore {
     return [...live, ...this.importedCellCounts(filter)];
   }
 
-  /** Imported counts as cell rows; they belong to no study, so a study filter leaves them out. */
+  /**
+   * The one-shot cells of imported records as cell rows without a session (resampled by decision): the
+   * published counts and the one-shot rounds of imported transcripts. Imported counts belong to no study,
+   * so a study filter leaves them out (imported transcripts have none either, and the tally filter drops them).
+   */
   importedCellCounts(filter: RecordFilter): CellCountRow[] {
-    const params = this.filterParams(filter);
+    const transcripts = this.stmt(
+      `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, sum(m.count) AS count,
+              m.source
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source <> '' AND m.count > 0 AND ${this.tallyFilter}
+       GROUP BY m.source, m.player, m.game, m.variant, m.framing, m.action
+       ORDER BY m.source, m.player, m.game, m.variant, m.framing, m.action`,
+    ).all(this.filterParams(filter)) as CellCountRow[];
+    const published =
+      filter.study_id === undefined
+        ? this.importedCountRows(filter).map((row) => ({ ...row, session_id: null }))
+        : [];
+    return [...transcripts.map((row) => ({ ...row, count: Number(row.count) })), ...published];
+  }
+
+  /** The published counts (imported_counts) that pass the filter's player, game, variant and framing. */
+  private importedCountRows(filter: RecordFilter): (CellActionCountRow & { source: string })[] {
     const d = this.dialect;
-    return filter.study_id === undefined
-      ? (this.stmt(
-          `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, m.count, m.source
-             FROM imported_counts m
-             WHERE m.count > 0 AND (${d.isNull("players")} OR ${d.inJsonList("m.player", "players")})
-               AND (${d.isNull("games")} OR ${d.inJsonList("m.game", "games")})
-               AND (${d.isNull("variants")} OR ${d.inJsonList("m.variant", "variants")})
-               AND (${d.isNull("framings")} OR ${d.inJsonList("m.framing", "framings")})
-             ORDER BY m.source, m.player, m.game, m.variant, m.framing, m.action`,
-        ).all(params) as CellCountRow[])
-      : [];
+    return this.stmt(
+      `SELECT m.player, m.game, m.variant, m.framing, m.action, m.count, m.source
+         FROM imported_counts m
+         WHERE m.count > 0 AND (${d.isNull("players")} OR ${d.inJsonList("m.player", "players")})
+           AND (${d.isNull("games")} OR ${d.inJsonList("m.game", "games")})
+           AND (${d.isNull("variants")} OR ${d.inJsonList("m.variant", "variants")})
+           AND (${d.isNull("framings")} OR ${d.inJsonList("m.framing", "framings")})
+         ORDER BY m.source, m.player, m.game, m.variant, m.framing, m.action`,
+    ).all(this.filterParams(filter)) as (CellActionCountRow & { source: string })[];
   }
 
   /**
@@ -180,7 +234,11 @@ export class AnalysisReads extends ImportStore {
     for (const row of statement.all(params) as Record<string, unknown>[]) yield Object.values(row) as Row;
   }
 
-  /** The order-effect counts: live two-action one-shot decisions by whether the choice was listed first. */
+  /**
+   * The order-effect counts: live two-action one-shot decisions by whether the choice was listed first.
+   * Only live play counts: an imported transcript's listing order was never recorded (it is stored in the
+   * catalog's order), and published counts have none.
+   */
   firstListedCounts(filter: RecordFilter): FirstListedRow[] {
     return this.stmt(
       `SELECT m.player, sum(m.count) AS decisions,
