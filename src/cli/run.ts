@@ -1,5 +1,5 @@
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
-import type { Decoding, ModelEndpoint, Provider } from "../runner/endpoint.js";
+import { type Decoding, type ModelEndpoint, type Provider, sentence } from "../runner/endpoint.js";
 import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
@@ -24,11 +24,13 @@ export const runCommand: Command = {
     "same-game run --study ID --model NAME [--provider openai|anthropic] [--base-url URL] [--api-key-env VAR]",
     "              [--player LABEL] [--mode tools|text] [--style zero-shot|cot|persona] [--samples K]",
     "              [--temperature T] [--max-tokens N] [--concurrency N] [--max-trials N] [--timeout SECONDS]",
-    "              [--retries N] [--opponent-model NAME [--opponent-provider P] [--opponent-base-url URL]",
+    "              [--retries N] [--max-wait SECONDS] [--opponent-model NAME [--opponent-provider P] [--opponent-base-url URL]",
     "              [--opponent-api-key-env VAR] [--opponent-player LABEL]]",
     "              [--db PATH | --server URL [--server-token-env VAR]]",
     "  Keys come from the environment (OPENAI_API_KEY / ANTHROPIC_API_KEY, or --api-key-env VAR) and are",
     "  never written anywhere. A local server (Ollama, vLLM) with --base-url needs no key.",
+    "  --max-wait SECONDS: the longest wait between retries, and the most of a Retry-After obeyed (30).",
+    "  Ctrl-C stops the run; the same command resumes it.",
   ].join("\n"),
   options: {
     study: { type: "string" },
@@ -46,6 +48,7 @@ export const runCommand: Command = {
     "max-trials": { type: "string" },
     timeout: { type: "string" },
     retries: { type: "string" },
+    "max-wait": { type: "string" },
     "opponent-model": { type: "string" },
     "opponent-provider": { type: "string" },
     "opponent-base-url": { type: "string" },
@@ -89,10 +92,20 @@ export const runCommand: Command = {
     }
     const target = serverTarget(args);
     const retries = numberFlag(args, "retries", { min: 0, max: 100, integer: true });
+    // The longest backoff between retries, and the most of a Retry-After the run obeys.
+    const maxWait = numberFlag(args, "max-wait", { min: 0, max: 3600 });
     const progress = process.stderr.isTTY
       ? terminalProgress((text) => process.stderr.write(text))
       : lineProgress((text) => process.stderr.write(text));
+    // Ctrl-C: the run stops, a summary is printed with how to resume; a second Ctrl-C quits at once.
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      if (interrupt.signal.aborted) process.exit(130);
+      interrupt.abort();
+    };
+    process.on("SIGINT", onSigint);
     const summary = await runStudy({
+      interrupt: interrupt.signal,
       studyId,
       target,
       seat: main,
@@ -100,18 +113,25 @@ export const runCommand: Command = {
       concurrency: numberFlag(args, "concurrency", { min: 1, max: 256, integer: true }) ?? 4,
       maxTrials: numberFlag(args, "max-trials", { min: 1, max: 10_000_000, integer: true }),
       timeoutMs: (numberFlag(args, "timeout", { min: 0.1, max: 3600 }) ?? 120) * 1000,
-      retry: retries === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, retries },
+      retry: {
+        ...DEFAULT_RETRY,
+        ...(retries === undefined ? {} : { retries }),
+        ...(maxWait === undefined ? {} : { maxDelayMs: maxWait * 1000 }),
+      },
       onProgress: progress,
       onTrialError: (matchId, message) =>
         process.stderr.write(`\nsame-game run: trial ${matchId} failed: ${message}\n`),
     });
+    process.off("SIGINT", onSigint);
     if (process.stderr.isTTY) process.stderr.write("\n");
     const where = target.kind === "stdio" ? ` --db ${target.dbPath}` : "";
     process.stdout.write(
       `${summaryText(summary, `same-game analyze robustness --study ${studyId} --players ${main.player}${where}`)}\n`,
     );
-    if (summary.stats.stopReason !== null) {
-      process.stderr.write(`same-game run: stopped: ${summary.stats.stopReason}\n`);
+    if (summary.interrupted) {
+      process.exitCode = 130;
+    } else if (summary.stats.stopReason !== null) {
+      process.stderr.write(`same-game run: stopped: ${sentence(summary.stats.stopReason)}.\n`);
       process.exitCode = 1;
     }
   },

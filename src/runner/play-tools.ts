@@ -69,10 +69,23 @@ export async function playToolsMatch(seat: Seat, trialText: string, first: Trial
       if (result.finished) finished = true;
     }
     if (finished) return;
-    if (callsThisRound >= MAX_CALLS_PER_ROUND * 2) {
-      throw new Error(
-        `the model made ${callsThisRound} calls in round ${round} of ${matchId} without a decided move`,
-      );
+    if (callsThisRound >= MAX_CALLS_PER_ROUND * 2 && unsent.length > 0) {
+      // The model keeps calling tools without a move the server records: its last text goes in as the
+      // reply (refused, most often, as unreadable), so the round's calls are recorded with an attempt and
+      // the round moves towards its decision or its void instead of the trial being dropped unrecorded.
+      const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
+      if (attemptRecorded(answer)) unsent = [];
+      if (finishedMatch(answer)) return;
+      if (!attemptRecorded(answer)) {
+        throw new Error(
+          `round ${round} of ${matchId}: the runner's own submission was refused: ${answer.text}`,
+        );
+      }
+      messages.push({ role: "user", content: answer.text });
+      if (answer.isError) seat.settings.stats.invalidReplies++;
+      else round = nextRound(answer.structured, round, () => (callsThisRound = 0));
+      // The next forced submission comes after another full budget of calls.
+      if (callsThisRound > 0) callsThisRound = MAX_CALLS_PER_ROUND;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { roundViewText } from "../mcp/tools/play/play-schemas.js";
 import { UsageError } from "../usage-error.js";
 import type { ModelEndpoint } from "./endpoint.js";
@@ -33,6 +34,8 @@ export interface RunOptions {
   readonly retry: RetryPolicy;
   /** Called whenever the totals change, and with the study's size once known. */
   readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
+  /** Aborted on Ctrl-C: the run stops at once, trials in play stay open, and the summary says so. */
+  readonly interrupt?: AbortSignal;
   /** One line per failed trial (never containing a key). */
   readonly onTrialError?: (matchId: string, message: string) => void;
 }
@@ -49,9 +52,14 @@ export interface RunSummary {
   readonly total: RunTotal;
   /** The server said the study is complete for this player. */
   readonly complete: boolean;
-  /** Trials given up after errors; they stay open and the next run resumes them. */
+  /** Trials given up after errors or an interruption; they stay open and the next run resumes them. */
   readonly leftOpen: number;
+  /** The run was interrupted (Ctrl-C). */
+  readonly interrupted: boolean;
 }
+
+/** After Ctrl-C, how long the workers get to unwind (a submit_move in flight finishes) before the summary. */
+const UNWIND_MS = 3000;
 
 /** Trials failing one after another this often mean the setup is wrong (model name, URL): stop. */
 const FAILED_TRIALS_IN_A_ROW = 5;
@@ -74,6 +82,8 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   let complete = false;
   let failuresInARow = 0;
   const report = () => options.onProgress?.(stats, total);
+  stats.onChange = report;
+  const inPlay = new Set<string>();
 
   /**
    * next_trial with `concurrent`: the server never hands this connection a trial it already holds, so
@@ -107,6 +117,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
         return;
       }
       const view = next.trial as TrialView;
+      inPlay.add(view.match_id);
       report();
       try {
         await playTrial(main, opponent, view);
@@ -123,18 +134,35 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
           stats.stop(`${FAILED_TRIALS_IN_A_ROW} trials in a row failed; the last: ${message}`);
         }
       } finally {
+        inPlay.delete(view.match_id);
         report();
       }
     }
   };
 
+  const workers = Promise.all(Array.from({ length: options.concurrency }, worker));
+  const interrupted = new Promise<void>((resolve) => {
+    const onInterrupt = () => {
+      stats.interrupt();
+      resolve();
+    };
+    if (options.interrupt?.aborted) onInterrupt();
+    else options.interrupt?.addEventListener("abort", onInterrupt, { once: true });
+  });
   try {
     report();
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    await Promise.race([
+      workers,
+      interrupted.then(() => Promise.race([workers, sleep(UNWIND_MS, undefined, { ref: false })])),
+    ]);
+    // A worker cut off by the interruption may still fail against the closed connection: nothing to tell.
+    if (stats.interrupted) workers.catch(() => {});
   } finally {
+    // A worker still waiting on the server after the unwind time is abandoned with its connection.
+    for (const matchId of inPlay) abandoned.add(matchId);
     await Promise.all([main.connection.close(), opponent?.connection.close()]);
   }
-  return { stats, total, complete, leftOpen: abandoned.size };
+  return { stats, total, complete, leftOpen: abandoned.size, interrupted: stats.interrupted };
 }
 
 async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
