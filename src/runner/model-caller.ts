@@ -1,4 +1,8 @@
 import type { ModelCall } from "../domain/model-call.js";
+import type { Budget } from "./budget/budget.js";
+import { callCost, type ModelPrice } from "./budget/prices.js";
+import { forMatch, replyKey, type TrialRef, withoutMatchId } from "./cache/reply-key.js";
+import type { ResponseCache } from "./cache/response-cache.js";
 import { type ChatRequest, EndpointError, type ModelEndpoint, type ModelReply } from "./endpoint.js";
 import { cappedReply } from "./reply-cap.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
@@ -11,6 +15,12 @@ export interface CallSettings {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly stats: RunStats;
+  /** `--cache`: replies looked up before, and kept after, every endpoint call. */
+  readonly cache: ResponseCache | null;
+  /** `--max-calls`, `--max-tokens-total`, `--max-cost`: shared by every seat of the run. */
+  readonly budget: Budget | null;
+  /** This seat's model's price (`--prices`), so every call's cost is recorded. */
+  readonly price: ModelPrice | null;
 }
 
 /**
@@ -21,12 +31,57 @@ export interface CallSettings {
 export async function callModel(
   settings: CallSettings,
   request: ChatRequest,
+  trial: TrialRef,
   sampleIndex = 0,
 ): Promise<{ reply: ModelReply; record: ModelCall }> {
-  const { endpoint, stats } = settings;
+  const { endpoint, stats, cache, budget, price } = settings;
   stats.checkStopped();
-  let started = 0;
   const calledAt = new Date().toISOString();
+  const key = cache ? replyKey(endpoint, request, sampleIndex, trial) : null;
+  const hit = key ? cache?.get(key) : null;
+  const describe = (
+    reply: ModelReply,
+    raw: string,
+    call: { latency: number; retries: number; cachedFrom: string | null; cost: number | null },
+  ): ModelCall => ({
+    provider: endpoint.provider,
+    requested_model: endpoint.model,
+    reported_model: reply.reportedModel,
+    mode: settings.mode,
+    style: settings.style,
+    sample_index: sampleIndex,
+    decoding: { ...endpoint.decoding },
+    prompt_tokens: reply.promptTokens,
+    completion_tokens: reply.completionTokens,
+    latency_ms: Math.round(call.latency * 10) / 10,
+    retries: call.retries,
+    finish_reason: reply.finishReason,
+    raw_reply: raw,
+    called_at: calledAt,
+    cache_key: key,
+    cached_from: call.cachedFrom,
+    cost_usd: call.cost,
+  });
+  if (hit && key) {
+    // The reply of the original call, as it came back then (capped then); it costs nothing now.
+    const reply = forMatch(hit.reply, trial.matchId);
+    stats.cacheHits++;
+    const raw = cappedReply(reply).raw;
+    return {
+      reply,
+      record: describe(reply, raw, {
+        latency: 0,
+        retries: 0,
+        cachedFrom: hit.called_at,
+        cost: price ? 0 : null,
+      }),
+    };
+  }
+  if (budget && !budget.allowsCall()) {
+    stats.stopAtBudget(budget.describe());
+    stats.checkStopped();
+  }
+  let started = 0;
   try {
     const { value: answered, retries } = await withRetries(
       () => {
@@ -46,26 +101,31 @@ export async function callModel(
     );
     const latency = performance.now() - started;
     stats.called(answered.promptTokens, answered.completionTokens);
+    const cost = price ? callCost(price, answered.promptTokens ?? 0, answered.completionTokens ?? 0) : null;
+    if (cost !== null) stats.costUsd = (stats.costUsd ?? 0) + cost;
+    if (budget) {
+      budget.charge(
+        trial.budgetKey,
+        (answered.promptTokens ?? 0) + (answered.completionTokens ?? 0),
+        cost ?? 0,
+      );
+      if (budget.countsTokens && answered.promptTokens === null && answered.completionTokens === null) {
+        stats.stop(`${endpoint.url} reports no token usage, so a token or cost budget cannot be kept`);
+      }
+    }
     const { reply, raw } = cappedReply(answered);
-    return {
-      reply,
-      record: {
+    if (cache && key) {
+      cache.put({
+        key,
         provider: endpoint.provider,
-        requested_model: endpoint.model,
-        reported_model: answered.reportedModel,
-        mode: settings.mode,
-        style: settings.style,
-        sample_index: sampleIndex,
-        decoding: { ...endpoint.decoding },
-        prompt_tokens: answered.promptTokens,
-        completion_tokens: answered.completionTokens,
-        latency_ms: Math.round(latency * 10) / 10,
-        retries,
-        finish_reason: answered.finishReason,
-        raw_reply: raw,
+        url: endpoint.url,
+        model: endpoint.model,
         called_at: calledAt,
-      },
-    };
+        latency_ms: latency,
+        reply: withoutMatchId(reply, trial.matchId),
+      });
+    }
+    return { reply, record: describe(reply, raw, { latency, retries, cachedFrom: null, cost }) };
   } catch (error) {
     if (error instanceof EndpointError && (error.kind === "auth" || error.kind === "quota")) {
       stats.fatalFailure(error);

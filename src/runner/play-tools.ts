@@ -1,5 +1,6 @@
 import type { ModelCall } from "../domain/model-call.js";
 import { totalTokens } from "../domain/model-call.js";
+import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ToolCall } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
 import { attemptRecorded, finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
@@ -16,7 +17,12 @@ const NUDGE = "Please answer by calling the submit_move tool.";
  * and must call submit_move itself. Malformed calls, unknown tools and refused choices are answered as
  * a host would (an error tool result) and the model goes on. One conversation per match, started empty.
  */
-export async function playToolsMatch(seat: Seat, trialText: string, first: TrialView): Promise<void> {
+export async function playToolsMatch(
+  seat: Seat,
+  trialText: string,
+  first: TrialView,
+  trial: TrialRef,
+): Promise<void> {
   const matchId = first.match_id;
   const messages: Message[] = [{ role: "user", content: trialText }];
   const offered = new Set(seat.tools.map((t) => t.name));
@@ -25,11 +31,11 @@ export async function playToolsMatch(seat: Seat, trialText: string, first: Trial
   let nudges = 0;
   let round = first.round;
   for (;;) {
-    const { reply, record } = await callModel(seat.settings, {
-      system: seat.system,
-      messages,
-      tools: seat.tools,
-    });
+    const { reply, record } = await callModel(
+      seat.settings,
+      { system: seat.system, messages, tools: seat.tools },
+      trial,
+    );
     unsent.push(record);
     callsThisRound++;
     messages.push({ role: "assistant", text: reply.text, toolCalls: reply.toolCalls });

@@ -12,6 +12,12 @@ export class RunStats {
   retries = 0;
   promptTokens = 0;
   completionTokens = 0;
+  /** Dollars spent at the --prices table (null without one). */
+  costUsd: number | null = null;
+  /** Replies reused from the response cache (no endpoint request). */
+  cacheHits = 0;
+  /** The run stopped because one more trial or call could pass its budget (what was spent, then). */
+  budgetStop: string | null = null;
   readonly retriesByKind: Partial<Record<FailureKind, number>> = {};
   /** Why the run stopped early, once it must. */
   stopReason: string | null = null;
@@ -50,6 +56,13 @@ export class RunStats {
 
   stop(reason: string): void {
     if (this.stopReason === null) this.stopReason = reason;
+  }
+
+  /** The budget allows no more: a clean stop, with what was spent. */
+  stopAtBudget(spent: string): void {
+    if (this.stopReason !== null) return;
+    this.budgetStop = spent;
+    this.stop(`the budget is reached (spent ${spent})`);
   }
 
   /** Ctrl-C: no new request, and the ones in flight are abandoned (their trials stay open to resume). */

@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { roundViewText } from "../mcp/tools/play/play-schemas.js";
 import { UsageError } from "../usage-error.js";
+import type { Budget } from "./budget/budget.js";
+import type { ModelPrice } from "./budget/prices.js";
+import type { TrialRef } from "./cache/reply-key.js";
+import type { ResponseCache } from "./cache/response-cache.js";
 import type { ModelEndpoint } from "./endpoint.js";
 import type { CallSettings } from "./model-caller.js";
 import { playTextMatch } from "./play-text.js";
@@ -19,6 +23,8 @@ export interface SeatOptions {
   readonly mode: "tools" | "text";
   readonly style: RunnerStyle;
   readonly samples: number;
+  /** The model's price from --prices, so each call's cost is recorded; null without a price table. */
+  readonly price: ModelPrice | null;
 }
 
 export interface RunOptions {
@@ -32,6 +38,10 @@ export interface RunOptions {
   readonly maxTrials?: number;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
+  /** `--cache`: the response cache both seats look replies up in. */
+  readonly cache: ResponseCache | null;
+  /** What the run may spend; it stops cleanly before passing it. */
+  readonly budget: Budget | null;
   /** Called whenever the totals change, and with the study's size once known. */
   readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
   /** Aborted on Ctrl-C: the run stops at once, trials in play stay open, and the summary says so. */
@@ -56,6 +66,8 @@ export interface RunSummary {
   readonly leftOpen: number;
   /** The run was interrupted (Ctrl-C). */
   readonly interrupted: boolean;
+  /** What the run spent against its budget, when it had one. */
+  readonly spent: string | null;
 }
 
 /** After Ctrl-C, how long the workers get to unwind (a submit_move in flight finishes) before the summary. */
@@ -106,22 +118,34 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     return next;
   };
 
+  const { budget } = options;
+  let admissions = 0;
   const worker = async () => {
     while (stats.stopReason === null && !complete) {
       if (options.maxTrials !== undefined && started >= options.maxTrials) return;
+      // A trial starts only when the budget can pay for it to the end.
+      const budgetKey = `trial ${++admissions}`;
+      if (budget && !(await budget.admit(budgetKey, () => stats.stopReason !== null))) {
+        stats.stopAtBudget(budget.describe());
+        return;
+      }
+      let finished = false;
       started++;
       const next = await nextTrial();
       if (next.complete === true) {
         complete = true;
         started--;
+        budget?.release(budgetKey, false);
         return;
       }
       const view = next.trial as TrialView;
+      const trial = { trialIndex: next.trial_index as number, budgetKey };
       inPlay.add(view.match_id);
       report();
       try {
-        await playTrial(main, opponent, view);
+        await playTrial(main, opponent, view, trial);
         stats.trials++;
+        finished = true;
         failuresInARow = 0;
       } catch (error) {
         abandoned.add(view.match_id);
@@ -135,6 +159,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
         }
       } finally {
         inPlay.delete(view.match_id);
+        budget?.release(budgetKey, finished);
         report();
       }
     }
@@ -162,7 +187,14 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     for (const matchId of inPlay) abandoned.add(matchId);
     await Promise.all([main.connection.close(), opponent?.connection.close()]);
   }
-  return { stats, total, complete, leftOpen: abandoned.size, interrupted: stats.interrupted };
+  return {
+    stats,
+    total,
+    complete,
+    leftOpen: abandoned.size,
+    interrupted: stats.interrupted,
+    spent: options.budget?.describe() ?? null,
+  };
 }
 
 async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
@@ -174,6 +206,9 @@ async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats)
     timeoutMs: options.timeoutMs,
     retry: options.retry,
     stats,
+    cache: options.cache,
+    budget: options.budget,
+    price: seat.price,
   };
   return {
     connection,
@@ -185,8 +220,13 @@ async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats)
 }
 
 /** One trial: the match from its current round, and the second seat's match when a model sits there. */
-async function playTrial(main: Seat, opponent: Seat | null, view: TrialView): Promise<void> {
-  if (opponent === null) return playSeat(main, view);
+async function playTrial(
+  main: Seat,
+  opponent: Seat | null,
+  view: TrialView,
+  trial: { trialIndex: number; budgetKey: string },
+): Promise<void> {
+  if (opponent === null) return playSeat(main, view, trial);
   const joined = await opponent.connection.call("join_match", {
     match_id: view.match_id,
     player: opponent.connection.player,
@@ -197,11 +237,19 @@ async function playTrial(main: Seat, opponent: Seat | null, view: TrialView): Pr
     }
     throw new Error(`join_match: ${joined.text}`);
   }
-  await Promise.all([playSeat(main, view), playSeat(opponent, joined.structured as unknown as TrialView)]);
+  await Promise.all([
+    playSeat(main, view, trial),
+    playSeat(opponent, joined.structured as unknown as TrialView, trial),
+  ]);
 }
 
-function playSeat(seat: Seat, view: TrialView): Promise<void> {
+function playSeat(
+  seat: Seat,
+  view: TrialView,
+  trial: { trialIndex: number; budgetKey: string },
+): Promise<void> {
+  const ref: TrialRef = { ...trial, matchId: view.match_id, player: seat.connection.player };
   return seat.settings.mode === "tools"
-    ? playToolsMatch(seat, roundViewText(view), view)
-    : playTextMatch(seat, view);
+    ? playToolsMatch(seat, roundViewText(view), view, ref)
+    : playTextMatch(seat, view, ref);
 }
