@@ -110,7 +110,8 @@ describe("same-game run --cache", () => {
     expect(bad.stderr).toContain("--older-than must be a number and a unit");
     const cleared = await runCliAsync(["cache", "clear", "--cache", cache]);
     expect(cleared.stdout).toContain("Removed 32 cached replies");
-  });
+    // Seven runs of the built CLI: about 45 s on an idle 2-core machine.
+  }, 180_000);
 });
 
 describe("same-game run budgets", () => {
