@@ -6,6 +6,8 @@ export interface Command {
   readonly name: string;
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig["options"]>;
+  /** String flags whose value may be left out (`--cache` alone, or `--cache DIR`): they then read "". */
+  readonly optionalValues?: readonly string[];
   run(args: ParsedArgs): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ export interface ParsedArgs {
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: withOptionalValues(argv, command.optionalValues ?? []),
       options: command.options,
       allowPositionals: true,
       strict: true,
@@ -31,6 +33,15 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
     const reason = error instanceof Error ? (error.message.split(". ")[0] ?? error.message) : String(error);
     throw new UsageError(`same-game ${command.name}: ${reason} (its flags: ${flags || "none"}).`);
   }
+}
+
+/** `--flag` with no value after it (the end, or another flag next) becomes `--flag=`. */
+function withOptionalValues(argv: readonly string[], flags: readonly string[]): string[] {
+  return argv.map((arg, i) => {
+    if (!flags.some((flag) => arg === `--${flag}`)) return arg;
+    const next = argv[i + 1];
+    return next === undefined || next.startsWith("--") ? `${arg}=` : arg;
+  });
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {

@@ -1,5 +1,8 @@
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
-import type { Decoding, ModelEndpoint, Provider } from "../runner/endpoint.js";
+import { Budget, type BudgetLimits } from "../runner/budget/budget.js";
+import { priceOf, readPriceTable } from "../runner/budget/prices.js";
+import { defaultCacheDir, ResponseCache } from "../runner/cache/response-cache.js";
+import { type Decoding, type ModelEndpoint, type Provider, sentence } from "../runner/endpoint.js";
 import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
@@ -24,11 +27,18 @@ export const runCommand: Command = {
     "same-game run --study ID --model NAME [--provider openai|anthropic] [--base-url URL] [--api-key-env VAR]",
     "              [--player LABEL] [--mode tools|text] [--style zero-shot|cot|persona] [--samples K]",
     "              [--temperature T] [--max-tokens N] [--concurrency N] [--max-trials N] [--timeout SECONDS]",
-    "              [--retries N] [--opponent-model NAME [--opponent-provider P] [--opponent-base-url URL]",
+    "              [--retries N] [--max-wait SECONDS] [--opponent-model NAME [--opponent-provider P] [--opponent-base-url URL]",
     "              [--opponent-api-key-env VAR] [--opponent-player LABEL]]",
     "              [--db PATH | --server URL [--server-token-env VAR]]",
+    "              [--cache [DIR]] [--prices FILE] [--max-cost USD] [--max-tokens-total N] [--max-calls N]",
     "  Keys come from the environment (OPENAI_API_KEY / ANTHROPIC_API_KEY, or --api-key-env VAR) and are",
     "  never written anywhere. A local server (Ollama, vLLM) with --base-url needs no key.",
+    "  --max-wait SECONDS: the longest wait between retries, and the most of a Retry-After obeyed (30).",
+    "  Ctrl-C stops the run; the same command resumes it.",
+    "  --cache [DIR]: reuse a reply when provider, URL, model, request, decoding and sample all match (and,",
+    "  unless --temperature 0, the trial); DIR defaults to ~/.cache/same-game/responses (same-game cache).",
+    '  --prices FILE: {"MODEL": {"input_per_mtok": USD, "output_per_mtok": USD}}, for --max-cost and the',
+    "  recorded spend. A budget stops the run before it could be passed; a larger one resumes it.",
   ].join("\n"),
   options: {
     study: { type: "string" },
@@ -46,6 +56,7 @@ export const runCommand: Command = {
     "max-trials": { type: "string" },
     timeout: { type: "string" },
     retries: { type: "string" },
+    "max-wait": { type: "string" },
     "opponent-model": { type: "string" },
     "opponent-provider": { type: "string" },
     "opponent-base-url": { type: "string" },
@@ -54,7 +65,13 @@ export const runCommand: Command = {
     db: { type: "string" },
     server: { type: "string" },
     "server-token-env": { type: "string" },
+    cache: { type: "string" },
+    prices: { type: "string" },
+    "max-cost": { type: "string" },
+    "max-tokens-total": { type: "string" },
+    "max-calls": { type: "string" },
   },
+  optionalValues: ["cache"],
   async run(args) {
     if (args.positionals.length > 0) {
       throw new UsageError(`run takes no positional arguments, got "${args.positionals.join(" ")}".`);
@@ -72,12 +89,16 @@ export const runCommand: Command = {
         : {}),
       max_tokens: numberFlag(args, "max-tokens", { min: 1, max: 1_000_000, integer: true }) ?? 1024,
     };
+    const pricesPath = stringFlag(args, "prices");
+    const prices = pricesPath === undefined ? null : readPriceTable(pricesPath);
+    const budget = budgetOf(args, pricesPath);
     const seat = (prefix: "" | "opponent-", model: string): SeatOptions => ({
       endpoint: endpointFor(args, prefix, model, decoding),
       player: stringFlag(args, `${prefix}player`) ?? model,
       mode,
       style,
       samples,
+      price: prices && pricesPath ? priceOf(prices, model, pricesPath) : null,
     });
     const main = seat("", required(args, "model"));
     const opponentModel = stringFlag(args, "opponent-model");
@@ -89,10 +110,20 @@ export const runCommand: Command = {
     }
     const target = serverTarget(args);
     const retries = numberFlag(args, "retries", { min: 0, max: 100, integer: true });
+    // The longest backoff between retries, and the most of a Retry-After the run obeys.
+    const maxWait = numberFlag(args, "max-wait", { min: 0, max: 3600 });
     const progress = process.stderr.isTTY
       ? terminalProgress((text) => process.stderr.write(text))
       : lineProgress((text) => process.stderr.write(text));
+    // Ctrl-C: the run stops, a summary is printed with how to resume; a second Ctrl-C quits at once.
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      if (interrupt.signal.aborted) process.exit(130);
+      interrupt.abort();
+    };
+    process.on("SIGINT", onSigint);
     const summary = await runStudy({
+      interrupt: interrupt.signal,
       studyId,
       target,
       seat: main,
@@ -100,22 +131,55 @@ export const runCommand: Command = {
       concurrency: numberFlag(args, "concurrency", { min: 1, max: 256, integer: true }) ?? 4,
       maxTrials: numberFlag(args, "max-trials", { min: 1, max: 10_000_000, integer: true }),
       timeoutMs: (numberFlag(args, "timeout", { min: 0.1, max: 3600 }) ?? 120) * 1000,
-      retry: retries === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, retries },
+      cache: cacheOf(args),
+      budget,
+      retry: {
+        ...DEFAULT_RETRY,
+        ...(retries === undefined ? {} : { retries }),
+        ...(maxWait === undefined ? {} : { maxDelayMs: maxWait * 1000 }),
+      },
       onProgress: progress,
       onTrialError: (matchId, message) =>
         process.stderr.write(`\nsame-game run: trial ${matchId} failed: ${message}\n`),
     });
+    process.off("SIGINT", onSigint);
     if (process.stderr.isTTY) process.stderr.write("\n");
     const where = target.kind === "stdio" ? ` --db ${target.dbPath}` : "";
     process.stdout.write(
       `${summaryText(summary, `same-game analyze robustness --study ${studyId} --players ${main.player}${where}`)}\n`,
     );
-    if (summary.stats.stopReason !== null) {
-      process.stderr.write(`same-game run: stopped: ${summary.stats.stopReason}\n`);
+    if (summary.interrupted) {
+      process.exitCode = 130;
+    } else if (summary.stats.budgetStop !== null) {
+      // A budget reached is the stop the user asked for: the summary says what was spent and how to go on.
+    } else if (summary.stats.stopReason !== null) {
+      process.stderr.write(`same-game run: stopped: ${sentence(summary.stats.stopReason)}.\n`);
       process.exitCode = 1;
     }
   },
 };
+
+/** `--cache` (the default folder) or `--cache DIR`; null without the flag. */
+function cacheOf(args: ParsedArgs): ResponseCache | null {
+  const dir = stringFlag(args, "cache");
+  if (dir === undefined) return null;
+  return new ResponseCache(dir === "" ? defaultCacheDir() : dir);
+}
+
+function budgetOf(args: ParsedArgs, pricesPath: string | undefined): Budget | null {
+  const limits: BudgetLimits = {
+    calls: numberFlag(args, "max-calls", { min: 1, max: 1e12, integer: true }),
+    tokens: numberFlag(args, "max-tokens-total", { min: 1, max: 1e15, integer: true }),
+    costUsd: numberFlag(args, "max-cost", { min: 0, max: 1e9 }),
+  };
+  if (limits.costUsd !== undefined && pricesPath === undefined) {
+    throw new UsageError(
+      `--max-cost ${limits.costUsd} needs --prices FILE, the price per million input and output tokens of each model.`,
+    );
+  }
+  const budget = new Budget(limits);
+  return budget.limited ? budget : null;
+}
 
 function required(args: ParsedArgs, name: string): string {
   const value = stringFlag(args, name);

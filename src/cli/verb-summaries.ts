@@ -12,6 +12,7 @@ export const VERB_SUMMARIES = {
     "write the record as CSV or JSONL: decisions, matches (JSONL = the import format), attempts, model-calls (the runner's per-call log), studies",
   study: "register a study design from a file, list the studies, show one's design and progress",
   run: "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
+  cache: "list, prune or clear the response cache of run --cache",
   "migrate-record":
     "copy an SQLite record into PostgreSQL, verified by row counts and identical analysis output",
 } as const;

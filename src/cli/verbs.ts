@@ -19,6 +19,7 @@ const LOADERS: Record<VerbName, () => Promise<Command>> = {
   export: async () => (await import("./export.js")).exportCommand,
   study: async () => (await import("./study.js")).studyCommand,
   run: async () => (await import("./run.js")).runCommand,
+  cache: async () => (await import("./cache.js")).cacheCommand,
   "migrate-record": async () => (await import("./migrate-record.js")).migrateRecordCommand,
 };
 

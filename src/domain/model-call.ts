@@ -27,6 +27,11 @@ export const ModelCallSchema = z.object({
   finish_reason: text(100).nullable(),
   raw_reply: text(MAX_RAW_CHARS),
   called_at: text(40),
+  /** The response-cache entry looked up (`run --cache`), and the original call a reused reply came from. */
+  cache_key: text(100).nullable().optional(),
+  cached_from: text(40).nullable().optional(),
+  /** The call's price under the run's --prices table; 0 for a reply from the cache. */
+  cost_usd: z.number().min(0).max(1e9).nullable().optional(),
 });
 export type ModelCall = z.infer<typeof ModelCallSchema>;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/server";
-import type { Caller } from "../play/caller.js";
+import { type Caller, SERVER_NAME } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/result-cache.js";
@@ -49,7 +49,7 @@ export { SERVER_VERSION };
 export function createServer(deps: PlayDeps, connection: ConnectionOptions): McpServer {
   const toolsets = toolsetsOf(connection.toolsets ?? DEFAULT_TOOLSETS);
   const server = new McpServer(
-    { name: "same-game", version: SERVER_VERSION },
+    { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: toolsets.blind ? PLAYER_INSTRUCTIONS : OPERATOR_INSTRUCTIONS },
   );
   const caller: Caller = {

@@ -8,7 +8,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
-import { type Caller, playerLabel } from "./caller.js";
+import { type Caller, sessionLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
 import { currentRoundView, playerRound, type RoundView, requireMatch } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
@@ -56,7 +56,7 @@ export type SubmitOutcome = { kind: "recorded"; result: MoveResult } | { kind: "
  */
 export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs): SubmitOutcome {
   // A reconnected client (new session) may continue a match: its session must exist before it acts.
-  ensureCallerSession(deps, caller, playerLabel(caller, undefined));
+  ensureCallerSession(deps, caller, sessionLabel(caller));
   return deps.store.transaction(() => {
     const match = settleAgentForfeit(deps, requireMatch(deps, args.match_id, caller.principal));
     const recorded = deps.store.getDecision(match.id, args.round);

@@ -17,11 +17,13 @@ export function anthropicEndpoint(options: {
   decoding: Decoding;
 }): ModelEndpoint {
   const client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  const url = options.baseURL ?? "https://api.anthropic.com";
   return {
     provider: "anthropic",
     model: options.model,
     decoding: options.decoding,
-    async complete(request: ChatRequest, timeoutMs: number): Promise<ModelReply> {
+    url,
+    async complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply> {
       try {
         const response = await client.messages.create(
           {
@@ -36,7 +38,7 @@ export function anthropicEndpoint(options: {
               : {}),
             max_tokens: options.decoding.max_tokens,
           },
-          { timeout: timeoutMs },
+          { signal },
         );
         const text = response.content
           .flatMap((block) => (block.type === "text" ? [block.text] : []))
@@ -55,7 +57,7 @@ export function anthropicEndpoint(options: {
           completionTokens: response.usage?.output_tokens ?? null,
         };
       } catch (error) {
-        throw providerError(error, options.apiKey, Anthropic);
+        throw providerError(error, options.apiKey, Anthropic, url);
       }
     },
   };

@@ -54,8 +54,13 @@ export interface ModelEndpoint {
   readonly provider: Provider;
   readonly model: string;
   readonly decoding: Decoding;
-  /** One request; throws EndpointError. `timeoutMs` bounds this request alone. */
-  complete(request: ChatRequest, timeoutMs: number): Promise<ModelReply>;
+  /** The base URL the requests go to (the provider's public API unless --base-url names another). */
+  readonly url: string;
+  /**
+   * One request; throws EndpointError. `signal` aborts it (the runner's deadline for this request, body
+   * included, or Ctrl-C); the caller bounds the wait itself too, so an SDK that ignores it cannot stall.
+   */
+  complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply>;
 }
 
 /**
@@ -97,13 +102,25 @@ export interface ProviderErrorClasses {
   readonly APIError: abstract new (...args: never[]) => Error;
 }
 
-/** A provider SDK's failure as the retry policy reads it; the key never reaches the message. */
-export function providerError(error: unknown, key: string, sdk: ProviderErrorClasses): EndpointError {
+/**
+ * A provider SDK's failure as the retry policy reads it; the key never reaches the message. `url` is the
+ * endpoint's base URL, named when it cannot be reached (the SDKs say only "Connection error.").
+ */
+export function providerError(
+  error: unknown,
+  key: string,
+  sdk: ProviderErrorClasses,
+  url: string,
+): EndpointError {
   if (error instanceof sdk.APIConnectionTimeoutError) {
-    return new EndpointError("timeout", "the request timed out", null, null);
+    return new EndpointError("timeout", `the request to ${url} timed out`, null, null);
   }
   if (error instanceof sdk.APIConnectionError) {
-    return new EndpointError("server", redact(`connection failed: ${error.message}`, key), null, null);
+    const reason = [error.message, causeOf(error)]
+      .filter((part) => part !== "")
+      .map(sentence)
+      .join(": ");
+    return new EndpointError("server", redact(`cannot reach ${url}: ${reason}`, key), null, null);
   }
   if (error instanceof sdk.APIError) {
     const {
@@ -125,6 +142,28 @@ export function providerError(error: unknown, key: string, sdk: ProviderErrorCla
   }
   const message = error instanceof Error ? error.message : String(error);
   return new EndpointError("request", redact(message, key), null, null);
+}
+
+/**
+ * The low-level reason under a connection error (ECONNREFUSED, ENOTFOUND), when the SDK kept it: the
+ * first error code down the cause chain (the SDK's error, fetch's "fetch failed", the socket's error),
+ * else the deepest message.
+ */
+function causeOf(error: Error): string {
+  let deepest = "";
+  let cause = (error as { cause?: unknown }).cause;
+  for (let depth = 0; depth < 5 && cause !== null && typeof cause === "object"; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
+    if (typeof message === "string") deepest = message;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return deepest;
+}
+
+/** A message part without its closing period, so parts join without doubled punctuation. */
+export function sentence(text: string): string {
+  return text.trim().replace(/[.\s]+$/, "");
 }
 
 /** Retry-After in milliseconds: `retry-after-ms`, or `retry-after` as seconds or an HTTP date. */

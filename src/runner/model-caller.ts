@@ -1,7 +1,12 @@
 import type { ModelCall } from "../domain/model-call.js";
+import type { Budget } from "./budget/budget.js";
+import { callCost, type ModelPrice } from "./budget/prices.js";
+import { forMatch, replyKey, type TrialRef, withoutMatchId } from "./cache/reply-key.js";
+import type { ResponseCache } from "./cache/response-cache.js";
 import { type ChatRequest, EndpointError, type ModelEndpoint, type ModelReply } from "./endpoint.js";
+import { cappedReply } from "./reply-cap.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
-import type { RunStats } from "./run-stats.js";
+import { type RunStats, StopSignal } from "./run-stats.js";
 
 export interface CallSettings {
   readonly endpoint: ModelEndpoint;
@@ -10,56 +15,163 @@ export interface CallSettings {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly stats: RunStats;
+  /** `--cache`: replies looked up before, and kept after, every endpoint call. */
+  readonly cache: ResponseCache | null;
+  /** `--max-calls`, `--max-tokens-total`, `--max-cost`: shared by every seat of the run. */
+  readonly budget: Budget | null;
+  /** This seat's model's price (`--prices`), so every call's cost is recorded. */
+  readonly price: ModelPrice | null;
 }
 
 /**
  * One model call with retries, and its record: what the endpoint reported (model id, usage, finish
- * reason), the decoding settings sent, the latency of the request that answered, and the raw reply.
+ * reason), the decoding settings sent, the latency of the request that answered, and the raw reply —
+ * capped, like the reply the runner goes on with, so no reply can outgrow what the protocol carries.
  */
 export async function callModel(
   settings: CallSettings,
   request: ChatRequest,
+  trial: TrialRef,
   sampleIndex = 0,
 ): Promise<{ reply: ModelReply; record: ModelCall }> {
-  const { endpoint, stats } = settings;
+  const { endpoint, stats, cache, budget, price } = settings;
   stats.checkStopped();
-  let started = 0;
   const calledAt = new Date().toISOString();
+  const key = cache ? replyKey(endpoint, request, sampleIndex, trial) : null;
+  const hit = key ? cache?.get(key) : null;
+  const describe = (
+    reply: ModelReply,
+    raw: string,
+    call: { latency: number; retries: number; cachedFrom: string | null; cost: number | null },
+  ): ModelCall => ({
+    provider: endpoint.provider,
+    requested_model: endpoint.model,
+    reported_model: reply.reportedModel,
+    mode: settings.mode,
+    style: settings.style,
+    sample_index: sampleIndex,
+    decoding: { ...endpoint.decoding },
+    prompt_tokens: reply.promptTokens,
+    completion_tokens: reply.completionTokens,
+    latency_ms: Math.round(call.latency * 10) / 10,
+    retries: call.retries,
+    finish_reason: reply.finishReason,
+    raw_reply: raw,
+    called_at: calledAt,
+    cache_key: key,
+    cached_from: call.cachedFrom,
+    cost_usd: call.cost,
+  });
+  if (hit && key) {
+    // The reply of the original call, as it came back then (capped then); it costs nothing now.
+    const reply = forMatch(hit.reply, trial.matchId);
+    stats.cacheHits++;
+    const raw = cappedReply(reply).raw;
+    return {
+      reply,
+      record: describe(reply, raw, {
+        latency: 0,
+        retries: 0,
+        cachedFrom: hit.called_at,
+        cost: price ? 0 : null,
+      }),
+    };
+  }
+  if (budget && !budget.allowsCall()) {
+    stats.stopAtBudget(budget.describe());
+    stats.checkStopped();
+  }
+  let started = 0;
   try {
-    const { value: reply, retries } = await withRetries(
+    const { value: answered, retries } = await withRetries(
       () => {
         stats.checkStopped();
         started = performance.now();
-        return endpoint.complete(request, settings.timeoutMs);
+        return bounded(
+          (signal) => endpoint.complete(request, signal),
+          settings.timeoutMs,
+          endpoint.url,
+          stats.interruption,
+        );
       },
       settings.retry,
       (error) => stats.retried(error.kind),
+      Math.random,
+      stats.interruption,
     );
     const latency = performance.now() - started;
-    stats.called(reply.promptTokens, reply.completionTokens);
-    return {
-      reply,
-      record: {
+    stats.called(answered.promptTokens, answered.completionTokens);
+    const cost = price ? callCost(price, answered.promptTokens ?? 0, answered.completionTokens ?? 0) : null;
+    if (cost !== null) stats.costUsd = (stats.costUsd ?? 0) + cost;
+    if (budget) {
+      budget.charge(
+        trial.budgetKey,
+        (answered.promptTokens ?? 0) + (answered.completionTokens ?? 0),
+        cost ?? 0,
+      );
+      if (budget.countsTokens && answered.promptTokens === null && answered.completionTokens === null) {
+        stats.stop(`${endpoint.url} reports no token usage, so a token or cost budget cannot be kept`);
+      }
+    }
+    const { reply, raw } = cappedReply(answered);
+    if (cache && key) {
+      cache.put({
+        key,
         provider: endpoint.provider,
-        requested_model: endpoint.model,
-        reported_model: reply.reportedModel,
-        mode: settings.mode,
-        style: settings.style,
-        sample_index: sampleIndex,
-        decoding: { ...endpoint.decoding },
-        prompt_tokens: reply.promptTokens,
-        completion_tokens: reply.completionTokens,
-        latency_ms: Math.round(latency * 10) / 10,
-        retries,
-        finish_reason: reply.finishReason,
-        raw_reply: JSON.stringify({ text: reply.text, tool_calls: reply.toolCalls }),
+        url: endpoint.url,
+        model: endpoint.model,
         called_at: calledAt,
-      },
-    };
+        latency_ms: latency,
+        reply: withoutMatchId(reply, trial.matchId),
+      });
+    }
+    return { reply, record: describe(reply, raw, { latency, retries, cachedFrom: null, cost }) };
   } catch (error) {
     if (error instanceof EndpointError && (error.kind === "auth" || error.kind === "quota")) {
       stats.fatalFailure(error);
     }
     throw error;
+  }
+}
+
+/**
+ * `work` given at most `timeoutMs`, headers and body alike (the SDKs' own timeouts stop at the headers,
+ * so a body dripping a byte a second would hold the trial for ever), and cut short by an interruption.
+ * The wait is bounded here whether or not `work` honours its signal.
+ */
+export async function bounded<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  url: string,
+  interruption?: AbortSignal,
+): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new EndpointError(
+          "timeout",
+          `the request to ${url} took longer than the ${timeoutMs / 1000} s --timeout`,
+          null,
+          null,
+        ),
+      ),
+    timeoutMs,
+  );
+  const interrupt = () => controller.abort(interruption?.reason ?? new StopSignal("interrupted"));
+  if (interruption?.aborted) interrupt();
+  else interruption?.addEventListener("abort", interrupt, { once: true });
+  const aborted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(controller.signal.reason);
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+  });
+  try {
+    return await Promise.race([work(controller.signal), aborted]);
+  } catch (error) {
+    // The SDK reports its aborted read in its own words; the reason the request was cut short is ours.
+    throw controller.signal.aborted ? controller.signal.reason : error;
+  } finally {
+    clearTimeout(timer);
+    interruption?.removeEventListener("abort", interrupt);
   }
 }

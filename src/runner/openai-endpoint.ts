@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/reso
 import {
   type ChatRequest,
   type Decoding,
+  EndpointError,
   type Message,
   type ModelEndpoint,
   type ModelReply,
@@ -21,11 +22,13 @@ export function openAiEndpoint(options: {
   decoding: Decoding;
 }): ModelEndpoint {
   const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  const url = options.baseURL ?? "https://api.openai.com/v1";
   return {
     provider: "openai",
     model: options.model,
     decoding: options.decoding,
-    async complete(request: ChatRequest, timeoutMs: number): Promise<ModelReply> {
+    url,
+    async complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply> {
       try {
         const response = await client.chat.completions.create(
           {
@@ -37,8 +40,12 @@ export function openAiEndpoint(options: {
               : {}),
             max_tokens: options.decoding.max_tokens,
           },
-          { timeout: timeoutMs },
+          { signal },
         );
+        // A 200 without a choice is no reply: a failed call, retried like a server error.
+        if (!Array.isArray(response.choices) || response.choices.length === 0) {
+          throw new EndpointError("server", `${url} answered 200 with no choices`, 200, null);
+        }
         const choice = response.choices[0];
         const message = choice?.message;
         return {
@@ -54,7 +61,8 @@ export function openAiEndpoint(options: {
           completionTokens: response.usage?.completion_tokens ?? null,
         };
       } catch (error) {
-        throw providerError(error, options.apiKey, OpenAI);
+        if (error instanceof EndpointError) throw error;
+        throw providerError(error, options.apiKey, OpenAI, url);
       }
     },
   };

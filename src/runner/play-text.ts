@@ -1,6 +1,7 @@
 import type { ModelCall } from "../domain/model-call.js";
 import { totalTokens } from "../domain/model-call.js";
 import { parseReply } from "../domain/parseReply.js";
+import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ModelReply } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
 import { finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
@@ -13,7 +14,7 @@ const MAX_SUBMISSIONS_PER_ROUND = 8;
  * verbatim. One conversation per match, started empty; a refused reply is answered with the server's
  * words and the model replies again, in the same conversation.
  */
-export async function playTextMatch(seat: Seat, first: TrialView): Promise<void> {
+export async function playTextMatch(seat: Seat, first: TrialView, trial: TrialRef): Promise<void> {
   const messages: Message[] = [];
   let view = first;
   let userText = first.prompt;
@@ -21,7 +22,7 @@ export async function playTextMatch(seat: Seat, first: TrialView): Promise<void>
   for (;;) {
     messages.push({ role: "user", content: userText });
     const calls: ModelCall[] = [];
-    const replies = await sample(seat, messages, calls);
+    const replies = await sample(seat, messages, calls, trial);
     const choice = majorityReply(replies, view.labels);
     messages.push({ role: "assistant", text: choice, toolCalls: [] });
     const answer = await submitReply(
@@ -50,10 +51,15 @@ export async function playTextMatch(seat: Seat, first: TrialView): Promise<void>
 }
 
 /** K replies to the same conversation (in parallel), every call recorded. */
-async function sample(seat: Seat, messages: readonly Message[], calls: ModelCall[]): Promise<string[]> {
+async function sample(
+  seat: Seat,
+  messages: readonly Message[],
+  calls: ModelCall[],
+  trial: TrialRef,
+): Promise<string[]> {
   const request = { system: seat.system, messages: [...messages] };
   const results = await Promise.all(
-    Array.from({ length: seat.samples }, (_, i) => callModel(seat.settings, request, i)),
+    Array.from({ length: seat.samples }, (_, i) => callModel(seat.settings, request, trial, i)),
   );
   for (const { record } of results) calls.push(record);
   return results.map(({ reply }) => replyText(reply));

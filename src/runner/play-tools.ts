@@ -1,5 +1,6 @@
 import type { ModelCall } from "../domain/model-call.js";
 import { totalTokens } from "../domain/model-call.js";
+import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ToolCall } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
 import { attemptRecorded, finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
@@ -16,7 +17,12 @@ const NUDGE = "Please answer by calling the submit_move tool.";
  * and must call submit_move itself. Malformed calls, unknown tools and refused choices are answered as
  * a host would (an error tool result) and the model goes on. One conversation per match, started empty.
  */
-export async function playToolsMatch(seat: Seat, trialText: string, first: TrialView): Promise<void> {
+export async function playToolsMatch(
+  seat: Seat,
+  trialText: string,
+  first: TrialView,
+  trial: TrialRef,
+): Promise<void> {
   const matchId = first.match_id;
   const messages: Message[] = [{ role: "user", content: trialText }];
   const offered = new Set(seat.tools.map((t) => t.name));
@@ -25,11 +31,11 @@ export async function playToolsMatch(seat: Seat, trialText: string, first: Trial
   let nudges = 0;
   let round = first.round;
   for (;;) {
-    const { reply, record } = await callModel(seat.settings, {
-      system: seat.system,
-      messages,
-      tools: seat.tools,
-    });
+    const { reply, record } = await callModel(
+      seat.settings,
+      { system: seat.system, messages, tools: seat.tools },
+      trial,
+    );
     unsent.push(record);
     callsThisRound++;
     messages.push({ role: "assistant", text: reply.text, toolCalls: reply.toolCalls });
@@ -69,10 +75,23 @@ export async function playToolsMatch(seat: Seat, trialText: string, first: Trial
       if (result.finished) finished = true;
     }
     if (finished) return;
-    if (callsThisRound >= MAX_CALLS_PER_ROUND * 2) {
-      throw new Error(
-        `the model made ${callsThisRound} calls in round ${round} of ${matchId} without a decided move`,
-      );
+    if (callsThisRound >= MAX_CALLS_PER_ROUND * 2 && unsent.length > 0) {
+      // The model keeps calling tools without a move the server records: its last text goes in as the
+      // reply (refused, most often, as unreadable), so the round's calls are recorded with an attempt and
+      // the round moves towards its decision or its void instead of the trial being dropped unrecorded.
+      const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
+      if (attemptRecorded(answer)) unsent = [];
+      if (finishedMatch(answer)) return;
+      if (!attemptRecorded(answer)) {
+        throw new Error(
+          `round ${round} of ${matchId}: the runner's own submission was refused: ${answer.text}`,
+        );
+      }
+      messages.push({ role: "user", content: answer.text });
+      if (answer.isError) seat.settings.stats.invalidReplies++;
+      else round = nextRound(answer.structured, round, () => (callsThisRound = 0));
+      // The next forced submission comes after another full budget of calls.
+      if (callsThisRound > 0) callsThisRound = MAX_CALLS_PER_ROUND;
     }
   }
 }

@@ -15,14 +15,16 @@ const RETRIED: readonly FailureKind[] = ["rate", "server", "timeout"];
 
 /**
  * Runs `attempt` until it succeeds, retrying rate limits, server errors and timeouts with exponential
- * backoff and full jitter, waiting at least what Retry-After asks. Other failures (auth, quota, a bad
- * request) are thrown at once: waiting cannot fix them. `onRetry` sees every failure that is retried.
+ * backoff and full jitter, waiting what Retry-After asks up to the policy's longest wait. Other failures
+ * (auth, quota, a bad request) are thrown at once: waiting cannot fix them. `onRetry` sees every failure
+ * that is retried, before the wait. An aborted `signal` ends a wait at once with its reason.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   onRetry: (error: EndpointError, delayMs: number) => void,
   random: () => number = Math.random,
+  signal?: AbortSignal,
 ): Promise<{ value: T; retries: number }> {
   for (let retry = 0; ; retry++) {
     try {
@@ -33,12 +35,20 @@ export async function withRetries<T>(
       }
       const delay = backoffDelay(retry, policy, error.retryAfterMs, random);
       onRetry(error, delay);
-      await sleep(delay);
+      try {
+        await sleep(delay, undefined, { signal });
+      } catch {
+        throw signal?.reason ?? error;
+      }
     }
   }
 }
 
-/** Full jitter over base·2^retry (capped), never shorter than the server's Retry-After. */
+/**
+ * Full jitter over base·2^retry (capped), never shorter than the server's Retry-After — which is itself
+ * capped at maxDelayMs: a "come back tomorrow" (Retry-After: 86400) must not park a run for a day; the
+ * retry then fails or succeeds like any other, and the retry budget bounds the whole wait.
+ */
 export function backoffDelay(
   retry: number,
   policy: RetryPolicy,
@@ -47,5 +57,5 @@ export function backoffDelay(
 ): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   const jittered = random() * ceiling;
-  return retryAfterMs === null ? jittered : Math.max(retryAfterMs, jittered);
+  return retryAfterMs === null ? jittered : Math.max(Math.min(retryAfterMs, policy.maxDelayMs), jittered);
 }

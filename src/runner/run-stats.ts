@@ -12,11 +12,23 @@ export class RunStats {
   retries = 0;
   promptTokens = 0;
   completionTokens = 0;
+  /** Dollars spent at the --prices table (null without one). */
+  costUsd: number | null = null;
+  /** Replies reused from the response cache (no endpoint request). */
+  cacheHits = 0;
+  /** The run stopped because one more trial or call could pass its budget (what was spent, then). */
+  budgetStop: string | null = null;
   readonly retriesByKind: Partial<Record<FailureKind, number>> = {};
   /** Why the run stopped early, once it must. */
   stopReason: string | null = null;
   private consecutiveFatal = 0;
-  readonly startedAt = performance.now();
+  private readonly interrupter = new AbortController();
+  /** Aborted by `interrupt()`: every request and backoff wait in flight ends at once. */
+  readonly interruption: AbortSignal = this.interrupter.signal;
+  /** Told of every change a progress line shows between trials (a retry, say). */
+  onChange: () => void = () => {};
+
+  constructor(readonly startedAt = performance.now()) {}
 
   called(prompt: number | null, completion: number | null): void {
     this.modelCalls++;
@@ -28,6 +40,7 @@ export class RunStats {
   retried(kind: FailureKind): void {
     this.retries++;
     this.retriesByKind[kind] = (this.retriesByKind[kind] ?? 0) + 1;
+    this.onChange();
   }
 
   /** An auth or quota failure: after FATAL_REPEATS in a row, the run stops with the reason. */
@@ -43,6 +56,23 @@ export class RunStats {
 
   stop(reason: string): void {
     if (this.stopReason === null) this.stopReason = reason;
+  }
+
+  /** The budget allows no more: a clean stop, with what was spent. */
+  stopAtBudget(spent: string): void {
+    if (this.stopReason !== null) return;
+    this.budgetStop = spent;
+    this.stop(`the budget is reached (spent ${spent})`);
+  }
+
+  /** Ctrl-C: no new request, and the ones in flight are abandoned (their trials stay open to resume). */
+  interrupt(): void {
+    this.stop("interrupted");
+    this.interrupter.abort(new StopSignal("interrupted"));
+  }
+
+  get interrupted(): boolean {
+    return this.interruption.aborted;
   }
 
   /** Throws once the run must stop, so no new request goes out. */

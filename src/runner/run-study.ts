@@ -1,5 +1,10 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { roundViewText } from "../mcp/tools/play/play-schemas.js";
 import { UsageError } from "../usage-error.js";
+import type { Budget } from "./budget/budget.js";
+import type { ModelPrice } from "./budget/prices.js";
+import type { TrialRef } from "./cache/reply-key.js";
+import type { ResponseCache } from "./cache/response-cache.js";
 import type { ModelEndpoint } from "./endpoint.js";
 import type { CallSettings } from "./model-caller.js";
 import { playTextMatch } from "./play-text.js";
@@ -18,6 +23,8 @@ export interface SeatOptions {
   readonly mode: "tools" | "text";
   readonly style: RunnerStyle;
   readonly samples: number;
+  /** The model's price from --prices, so each call's cost is recorded; null without a price table. */
+  readonly price: ModelPrice | null;
 }
 
 export interface RunOptions {
@@ -31,8 +38,14 @@ export interface RunOptions {
   readonly maxTrials?: number;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
+  /** `--cache`: the response cache both seats look replies up in. */
+  readonly cache: ResponseCache | null;
+  /** What the run may spend; it stops cleanly before passing it. */
+  readonly budget: Budget | null;
   /** Called whenever the totals change, and with the study's size once known. */
   readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
+  /** Aborted on Ctrl-C: the run stops at once, trials in play stay open, and the summary says so. */
+  readonly interrupt?: AbortSignal;
   /** One line per failed trial (never containing a key). */
   readonly onTrialError?: (matchId: string, message: string) => void;
 }
@@ -49,9 +62,16 @@ export interface RunSummary {
   readonly total: RunTotal;
   /** The server said the study is complete for this player. */
   readonly complete: boolean;
-  /** Trials given up after errors; they stay open and the next run resumes them. */
+  /** Trials given up after errors or an interruption; they stay open and the next run resumes them. */
   readonly leftOpen: number;
+  /** The run was interrupted (Ctrl-C). */
+  readonly interrupted: boolean;
+  /** What the run spent against its budget, when it had one. */
+  readonly spent: string | null;
 }
+
+/** After Ctrl-C, how long the workers get to unwind (a submit_move in flight finishes) before the summary. */
+const UNWIND_MS = 3000;
 
 /** Trials failing one after another this often mean the setup is wrong (model name, URL): stop. */
 const FAILED_TRIALS_IN_A_ROW = 5;
@@ -74,6 +94,8 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   let complete = false;
   let failuresInARow = 0;
   const report = () => options.onProgress?.(stats, total);
+  stats.onChange = report;
+  const inPlay = new Set<string>();
 
   /**
    * next_trial with `concurrent`: the server never hands this connection a trial it already holds, so
@@ -96,21 +118,34 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     return next;
   };
 
+  const { budget } = options;
+  let admissions = 0;
   const worker = async () => {
     while (stats.stopReason === null && !complete) {
       if (options.maxTrials !== undefined && started >= options.maxTrials) return;
+      // A trial starts only when the budget can pay for it to the end.
+      const budgetKey = `trial ${++admissions}`;
+      if (budget && !(await budget.admit(budgetKey, () => stats.stopReason !== null))) {
+        stats.stopAtBudget(budget.describe());
+        return;
+      }
+      let finished = false;
       started++;
       const next = await nextTrial();
       if (next.complete === true) {
         complete = true;
         started--;
+        budget?.release(budgetKey, false);
         return;
       }
       const view = next.trial as TrialView;
+      const trial = { trialIndex: next.trial_index as number, budgetKey };
+      inPlay.add(view.match_id);
       report();
       try {
-        await playTrial(main, opponent, view);
+        await playTrial(main, opponent, view, trial);
         stats.trials++;
+        finished = true;
         failuresInARow = 0;
       } catch (error) {
         abandoned.add(view.match_id);
@@ -123,18 +158,43 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
           stats.stop(`${FAILED_TRIALS_IN_A_ROW} trials in a row failed; the last: ${message}`);
         }
       } finally {
+        inPlay.delete(view.match_id);
+        budget?.release(budgetKey, finished);
         report();
       }
     }
   };
 
+  const workers = Promise.all(Array.from({ length: options.concurrency }, worker));
+  const interrupted = new Promise<void>((resolve) => {
+    const onInterrupt = () => {
+      stats.interrupt();
+      resolve();
+    };
+    if (options.interrupt?.aborted) onInterrupt();
+    else options.interrupt?.addEventListener("abort", onInterrupt, { once: true });
+  });
   try {
     report();
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    await Promise.race([
+      workers,
+      interrupted.then(() => Promise.race([workers, sleep(UNWIND_MS, undefined, { ref: false })])),
+    ]);
+    // A worker cut off by the interruption may still fail against the closed connection: nothing to tell.
+    if (stats.interrupted) workers.catch(() => {});
   } finally {
+    // A worker still waiting on the server after the unwind time is abandoned with its connection.
+    for (const matchId of inPlay) abandoned.add(matchId);
     await Promise.all([main.connection.close(), opponent?.connection.close()]);
   }
-  return { stats, total, complete, leftOpen: abandoned.size };
+  return {
+    stats,
+    total,
+    complete,
+    leftOpen: abandoned.size,
+    interrupted: stats.interrupted,
+    spent: options.budget?.describe() ?? null,
+  };
 }
 
 async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
@@ -146,6 +206,9 @@ async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats)
     timeoutMs: options.timeoutMs,
     retry: options.retry,
     stats,
+    cache: options.cache,
+    budget: options.budget,
+    price: seat.price,
   };
   return {
     connection,
@@ -157,8 +220,13 @@ async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats)
 }
 
 /** One trial: the match from its current round, and the second seat's match when a model sits there. */
-async function playTrial(main: Seat, opponent: Seat | null, view: TrialView): Promise<void> {
-  if (opponent === null) return playSeat(main, view);
+async function playTrial(
+  main: Seat,
+  opponent: Seat | null,
+  view: TrialView,
+  trial: { trialIndex: number; budgetKey: string },
+): Promise<void> {
+  if (opponent === null) return playSeat(main, view, trial);
   const joined = await opponent.connection.call("join_match", {
     match_id: view.match_id,
     player: opponent.connection.player,
@@ -169,11 +237,19 @@ async function playTrial(main: Seat, opponent: Seat | null, view: TrialView): Pr
     }
     throw new Error(`join_match: ${joined.text}`);
   }
-  await Promise.all([playSeat(main, view), playSeat(opponent, joined.structured as unknown as TrialView)]);
+  await Promise.all([
+    playSeat(main, view, trial),
+    playSeat(opponent, joined.structured as unknown as TrialView, trial),
+  ]);
 }
 
-function playSeat(seat: Seat, view: TrialView): Promise<void> {
+function playSeat(
+  seat: Seat,
+  view: TrialView,
+  trial: { trialIndex: number; budgetKey: string },
+): Promise<void> {
+  const ref: TrialRef = { ...trial, matchId: view.match_id, player: seat.connection.player };
   return seat.settings.mode === "tools"
-    ? playToolsMatch(seat, roundViewText(view), view)
-    : playTextMatch(seat, view);
+    ? playToolsMatch(seat, roundViewText(view), view, ref)
+    : playTextMatch(seat, view, ref);
 }

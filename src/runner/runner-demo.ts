@@ -62,10 +62,13 @@ export async function runRunnerDemo(options: {
           mode: "tools",
           style: styleNamed("zero-shot"),
           samples: 1,
+          price: null,
         },
         concurrency: 8,
         timeoutMs: 30_000,
         retry: DEFAULT_RETRY,
+        cache: null,
+        budget: null,
       });
       options.write(
         `${summaryText(summary, `same-game analyze robustness --study ${studyId} --db ${dbPath}`)}\n`,

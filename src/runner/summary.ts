@@ -1,6 +1,11 @@
+import { usd } from "./budget/budget.js";
+import { sentence } from "./endpoint.js";
 import type { RunSummary } from "./run-study.js";
 
-/** The end-of-run summary: what was played and spent, and how to analyse it. */
+/**
+ * The end-of-run summary: what was played and spent, how to go on when the run stopped short, and how
+ * to analyse what is recorded (nothing to analyse when no trial of the player is done).
+ */
 export function summaryText(summary: RunSummary, analyse: string): string {
   const { stats, total } = summary;
   const retriesByKind = Object.entries(stats.retriesByKind)
@@ -9,12 +14,21 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   const done = (total.finishedBefore ?? 0) + stats.trials;
   const lines = [
     `Trials played: ${stats.trials} this run; ${done} of ${total.trialsPerPlayer ?? "?"} done${summary.complete ? " (study complete for this player)" : ""}.`,
-    `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
-    `Model calls: ${stats.modelCalls}; invalid replies: ${stats.invalidReplies}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
-    `Tokens: ${stats.tokens} (${stats.promptTokens} prompt, ${stats.completionTokens} completion).`,
+    `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 && !summary.interrupted ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
+    `Model calls: ${stats.modelCalls}${stats.cacheHits > 0 ? `; replies from the cache: ${stats.cacheHits}` : ""}; invalid replies: ${stats.invalidReplies}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
+    `Tokens: ${stats.tokens} (${stats.promptTokens} prompt, ${stats.completionTokens} completion)${stats.costUsd !== null ? `; cost ${usd(stats.costUsd)} at the --prices table` : ""}.`,
     `Wall time: ${stats.elapsedSeconds().toFixed(1)} s.`,
   ];
-  if (stats.stopReason !== null) lines.push(`Stopped early: ${stats.stopReason}.`);
-  lines.push(`Analyse: ${analyse}`);
+  if (summary.interrupted) {
+    const open = summary.leftOpen > 0 ? `; ${summary.leftOpen} trial(s) in play were left open` : "";
+    lines.push(`Interrupted${open}: run the same command to resume.`);
+  } else if (stats.budgetStop !== null) {
+    lines.push(
+      `Stopped at the budget, before one more trial could pass it: spent ${summary.spent ?? stats.budgetStop}. Nothing is half recorded; to go on, run the same command with a larger budget.`,
+    );
+  } else if (stats.stopReason !== null) {
+    lines.push(`Stopped early: ${sentence(stats.stopReason)}.`);
+  }
+  if (done > 0) lines.push(`Analyse: ${analyse}`);
   return lines.join("\n");
 }

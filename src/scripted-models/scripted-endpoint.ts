@@ -21,6 +21,14 @@ export interface ScriptedFaults {
   readonly malformedToolEvery?: number;
   /** After this many answered requests, every request is 429 "insufficient_quota". */
   readonly quotaAfter?: number;
+  /** Every n-th reply's text is padded to hugeReplyChars characters (the choice stays on the last line). */
+  readonly hugeReplyEvery?: number;
+  readonly hugeReplyChars?: number;
+  /** Every n-th reply sends its headers at once, then its body one byte every dripMs. */
+  readonly dripEvery?: number;
+  readonly dripMs?: number;
+  /** Every n-th OpenAI reply is a 200 with `choices: []`. */
+  readonly emptyChoicesEvery?: number;
 }
 
 export interface ScriptedEndpointOptions {
@@ -115,13 +123,17 @@ export async function startScriptedEndpoint(
     const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
     const completionTokens = Math.ceil((shown.kind === "text" ? shown.text : shown.arguments).length / 4) + 1;
     const model = `${String(body.model)}-scripted-0001`;
-    send(
-      res,
-      200,
+    const padded: ScriptedReply =
+      every(faults.hugeReplyEvery, k) && shown.kind === "text"
+        ? { kind: "text", text: `${"x".repeat(faults.hugeReplyChars ?? 5_000_000)}\n${shown.text}` }
+        : shown;
+    const answer =
       api === "openai"
-        ? openAiReply(model, shown, k, promptTokens, completionTokens)
-        : anthropicReply(model, shown, k, promptTokens, completionTokens),
-    );
+        ? openAiReply(model, padded, k, promptTokens, completionTokens)
+        : anthropicReply(model, padded, k, promptTokens, completionTokens);
+    if (api === "openai" && every(faults.emptyChoicesEvery, k)) answer.choices = [];
+    if (every(faults.dripEvery, k)) return drip(res, JSON.stringify(answer), faults.dripMs ?? 1000);
+    send(res, 200, answer);
   };
 
   const server: Server = createServer((req, res) => {
@@ -164,6 +176,20 @@ function send(
 }
 
 type Json = Record<string, unknown>;
+
+/** A 200 whose body arrives one byte at a time, as a stalled proxy or a hostile endpoint sends it. */
+async function drip(res: ServerResponse, body: string, everyMs: number): Promise<void> {
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+  });
+  for (const byte of Buffer.from(body)) {
+    if (res.destroyed) return;
+    res.write(Buffer.from([byte]));
+    await sleep(everyMs);
+  }
+  res.end();
+}
 
 function openAiConversation(body: Json): Conversation {
   const messages = (body.messages ?? []) as Json[];

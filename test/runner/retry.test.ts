@@ -21,6 +21,8 @@ describe("runner retries", () => {
     ]);
     expect(backoffDelay(2, policy, null, () => 0.5)).toBe(200);
     expect(backoffDelay(0, policy, 700, () => 0.5)).toBe(700);
+    // Retry-After: 86400 waits the policy's longest wait (1000 ms here), not a day.
+    expect(backoffDelay(0, policy, 86_400_000, () => 0.5)).toBe(1000);
   });
 
   it("classifies failures: 401/403 auth, 429 rate or quota, 5xx/408 server, other 4xx request", () => {

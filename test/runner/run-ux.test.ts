@@ -1,0 +1,136 @@
+import { existsSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { progressLine } from "../../src/runner/progress.js";
+import { RunStats } from "../../src/runner/run-stats.js";
+import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { requireBuiltCli } from "../support/built-cli.js";
+import { finishedPerCell, query, registerStudy, runCliAsync, startCli, tempDir } from "./runner-harness.js";
+
+// What a user of `same-game run` sees: Ctrl-C, a dead endpoint, and the progress line.
+
+let dir: string;
+let db: string;
+let endpoint: ScriptedEndpoint | undefined;
+beforeAll(requireBuiltCli);
+beforeEach(() => {
+  dir = tempDir("same-game-ux-");
+  db = join(dir, "record.db");
+});
+afterEach(async () => {
+  await endpoint?.close();
+  endpoint = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pd = (trials: number) => ({
+  name: "runner ux",
+  games: ["prisoners-dilemma"],
+  framings: ["business", "friend-sharing"],
+  trials_per_cell: trials,
+  seed: 11,
+});
+
+const finished = () =>
+  query<{ n: number }>(db, "SELECT count(*) AS n FROM matches WHERE status = 'finished'")[0]?.n ?? 0;
+
+describe("same-game run, what the user sees", () => {
+  it("Ctrl-C prints the summary and how to resume, exits 130, and the same command finishes the study", async () => {
+    endpoint = await startScriptedEndpoint({ delayMs: 300 });
+    const study = registerStudy(db, pd(10));
+    const args = [
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/payoff-reader",
+      "--base-url",
+      endpoint.openAiBaseUrl,
+      "--mode",
+      "text",
+      "--concurrency",
+      "2",
+      "--db",
+      db,
+    ];
+    const first = startCli(args);
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && (!existsSync(db) || finished() < 3)) await sleep(50);
+    first.child.kill("SIGINT");
+    const stopped = await first.done;
+    expect(stopped.status, stopped.stderr).toBe(130);
+    expect(stopped.stdout).toMatch(/^Trials played: \d+ this run; \d+ of 20 done\.$/m);
+    expect(stopped.stdout).toMatch(
+      /^Interrupted(; [12] trial\(s\) in play were left open)?: run the same command to resume\.$/m,
+    );
+    expect(stopped.stdout).toContain("Analyse: same-game analyze robustness");
+    expect(finished()).toBeLessThan(20);
+
+    const resumed = await runCliAsync(args);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(finishedPerCell(db, study)).toEqual({
+      "scripted/payoff-reader/business": 10,
+      "scripted/payoff-reader/friend-sharing": 10,
+    });
+    expect(query<{ n: number }>(db, "SELECT count(*) AS n FROM matches")[0]?.n).toBe(20);
+  });
+
+  it("a dead endpoint is named by its URL, in sentences without doubled periods, and nothing is offered to analyse", async () => {
+    const study = registerStudy(db, pd(3));
+    const dead = `http://127.0.0.1:${await closedPort()}/v1`;
+    const run = await runCliAsync([
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/payoff-reader",
+      "--base-url",
+      dead,
+      "--retries",
+      "0",
+      "--concurrency",
+      "1",
+      "--db",
+      db,
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`cannot reach ${dead}: Connection error: ECONNREFUSED`);
+    expect(run.stdout).toContain(
+      `Stopped early: 5 trials in a row failed; the last: cannot reach ${dead}: Connection error: ECONNREFUSED.\n`,
+    );
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/\.\./);
+    expect(run.stdout).toContain("Trials played: 0 this run; 0 of 6 done.");
+    expect(run.stdout).not.toContain("Analyse:");
+  });
+});
+
+/** A loopback port nothing listens on (one the system just handed out and took back). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("the progress line", () => {
+  it("shows elapsed time and the ETA at this run's rate, and changes on a retry", () => {
+    const stats = new RunStats(performance.now() - 10_000);
+    stats.trials = 5;
+    const total = { trialsPerPlayer: 40, finishedBefore: 10 };
+    // 5 trials in 10 s: 0.5/s; 25 left: 50 s.
+    expect(progressLine(stats, total).line).toBe(
+      "15/40 trials, 0.5/s, elapsed 0:10, ETA 0:50, 0 tokens, 0 errors, 0 retries",
+    );
+    let changes = 0;
+    stats.onChange = () => changes++;
+    stats.retried("rate");
+    expect(changes).toBe(1);
+    expect(progressLine(stats, total).line).toMatch(/, 1 retries$/);
+    expect(progressLine(new RunStats(), { trialsPerPlayer: 40, finishedBefore: null }).line).toContain(
+      "ETA ?",
+    );
+  });
+});
