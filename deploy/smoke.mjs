@@ -85,7 +85,9 @@ const study = await call(operator, "register_study", {
 });
 await operator.close();
 const started = performance.now();
-const results = await Promise.allSettled(Array.from({ length: CLIENTS }, (_, i) => player(study.study_id, i)));
+const results = await Promise.allSettled(
+  Array.from({ length: CLIENTS }, (_, i) => player(study.study_id, i)),
+);
 await Promise.all(faults);
 const seconds = (performance.now() - started) / 1000;
 
@@ -108,8 +110,7 @@ const key = (r) => `${r.match_id}:${r.round}`;
 const decisions = new Map(decisionRows.map((r) => [key(r), r.n]));
 const attempts = new Map(attemptRows.map((r) => [key(r), r.n]));
 const lost = acknowledged.filter((k) => decisions.get(k) !== 1 || attempts.get(k) !== 1).length;
-const duplicated =
-  decisionRows.filter((r) => r.n > 1).length + attemptRows.filter((r) => r.n > 1).length;
+const duplicated = decisionRows.filter((r) => r.n > 1).length + attemptRows.filter((r) => r.n > 1).length;
 const rows = decisionRows.reduce((a, r) => a + r.n, 0);
 const unacknowledged = [...decisions.keys()].filter((k) => !acknowledged.includes(k)).length;
 console.error(

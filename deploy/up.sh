@@ -52,17 +52,25 @@ services=(postgres)
 for i in $(seq 1 "$replicas"); do services+=("replica-$i"); done
 compose build >"$SAME_GAME_DEPLOY_STATE/build.log" 2>&1 || { tail -30 "$SAME_GAME_DEPLOY_STATE/build.log" >&2; exit 1; }
 compose up -d "${services[@]}"
-# nginx alone: its depends_on names all three replicas, and a smaller set-up runs fewer.
-compose up -d --no-deps proxy
+compose up -d --no-deps loopback-proxy
 
+# Ready: every replica healthy by its own /readyz (database included), and /readyz answers through nginx.
+healthy() {
+  local id
+  for i in $(seq 1 "$replicas"); do
+    id=$(compose ps -q "replica-$i")
+    [ "$(docker inspect -f '{{.State.Health.Status}}' "$id" 2>/dev/null)" = healthy ] || return 1
+  done
+  node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$PROXY_URL/readyz"
+}
 for _ in $(seq 1 240); do
-  if node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$PROXY_URL/readyz"; then
+  if healthy; then
     echo "same-game is up: MCP at $PROXY_URL/mcp (${replicas} replica(s) behind nginx, PostgreSQL 15); bearer tokens in $TOKENS_FILE" >&2
     exit 0
   fi
   sleep 0.5
 done
-echo "no answer from $PROXY_URL/readyz after 120 s:" >&2
+echo "not every replica healthy, or no answer from $PROXY_URL/readyz, after 120 s:" >&2
 compose ps >&2
 compose logs --tail 20 >&2
 exit 1

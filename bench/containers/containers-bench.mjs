@@ -59,15 +59,17 @@ function containerCpuSeconds(id) {
 }
 
 function composeIds(service) {
-  const r = spawnSync(
-    "bash",
-    ["-c", `. "${ROOT}/deploy/lib/settings.sh"; compose ps -q ${service}`],
-    { env, encoding: "utf8" },
-  );
+  const r = spawnSync("bash", ["-c", `. "${ROOT}/deploy/lib/settings.sh"; compose ps -q ${service}`], {
+    env,
+    encoding: "utf8",
+  });
   return r.stdout.trim();
 }
 
-const token = () => readFileSync(join(ROOT, "deploy", "tokens.txt"), "utf8").split("\n")[0].trim();
+const token = () =>
+  readFileSync(join(ROOT, "deploy", "tokens.txt"), "utf8")
+    .split("\n")[0]
+    .trim();
 
 async function connect(url, i) {
   const c = new Client({ name: `containers-bench-${i}`, version: "1" });
@@ -156,13 +158,33 @@ const rows = [];
 // The anchor: the same image as one SQLite server, in a container on the host's network.
 sh("up.sh", { SAME_GAME_DEPLOY_REPLICAS: "1" });
 const sqliteId = docker(
-  "run", "-d", "--rm", "--network", "host", "--entrypoint", "same-game", "same-game:local",
-  "serve", "--http", "--host", "127.0.0.1", "--port", String(SQLITE_PORT), "--db", "/tmp/record.db",
-  "--rate-limit", "1000000", "--max-sessions", "10000",
+  "run",
+  "-d",
+  "--rm",
+  "--network",
+  "host",
+  "--entrypoint",
+  "same-game",
+  "same-game:local",
+  "serve",
+  "--http",
+  "--host",
+  "127.0.0.1",
+  "--port",
+  String(SQLITE_PORT),
+  "--db",
+  "/tmp/record.db",
+  "--rate-limit",
+  "1000000",
+  "--max-sessions",
+  "10000",
 );
 try {
   for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`http://127.0.0.1:${SQLITE_PORT}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${SQLITE_PORT}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -185,7 +207,7 @@ for (const n of [1, 2, 3]) {
       await measure(`PostgreSQL, ${n} replica(s) behind nginx`, "http://127.0.0.1:8080/mcp", clients, {
         server: replicas,
         postgres: [composeIds("postgres")],
-        nginx: [composeIds("proxy")],
+        nginx: [composeIds("loopback-proxy")],
       }),
     );
   }
