@@ -84,25 +84,36 @@ async function connect(url, i) {
 
 async function play(c, state, latencies) {
   while (!state.stopped) {
-    const started = await c.callTool({ name: "start_match", arguments: { game: "prisoners-dilemma" } });
-    if (started.isError) {
-      state.errors.push(JSON.stringify(started.content));
-      continue;
+    try {
+      await decide(c, state, latencies);
+    } catch (error) {
+      // A kept-alive socket closed under a request (a race with a keep-alive timeout on a loaded machine):
+      // counted as an error, and the client goes on.
+      state.errors.push(String(error?.message ?? error));
     }
-    const view = started.structuredContent;
-    const t0 = performance.now();
-    const moved = await c.callTool({
-      name: "submit_move",
-      arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
-    });
-    if (moved.isError) {
-      state.errors.push(JSON.stringify(moved.content));
-      continue;
-    }
-    if (state.measuring) {
-      latencies.push(performance.now() - t0);
-      state.decisions += 1;
-    }
+  }
+}
+
+/** One decision: start_match, then submit_move (timed) with the first label. */
+async function decide(c, state, latencies) {
+  const started = await c.callTool({ name: "start_match", arguments: { game: "prisoners-dilemma" } });
+  if (started.isError) {
+    state.errors.push(JSON.stringify(started.content));
+    return;
+  }
+  const view = started.structuredContent;
+  const t0 = performance.now();
+  const moved = await c.callTool({
+    name: "submit_move",
+    arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
+  });
+  if (moved.isError) {
+    state.errors.push(JSON.stringify(moved.content));
+    return;
+  }
+  if (state.measuring) {
+    latencies.push(performance.now() - t0);
+    state.decisions += 1;
   }
 }
 
