@@ -97,7 +97,10 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const { startHttpServer } = await import("../mcp/http/http-server.js");
   let running: Awaited<ReturnType<typeof startHttpServer>>;
   try {
-    running = await startHttpServer({ store, catalog: loadCatalog() }, { ...options, analysis });
+    running = await startHttpServer(
+      { store, catalog: loadCatalog() },
+      { ...options, analysis, cache: args.values["no-cache"] !== true },
+    );
   } catch (error) {
     await analysis?.close();
     store.close();

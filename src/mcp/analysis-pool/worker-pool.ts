@@ -1,8 +1,9 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import type { ProgressStep } from "../../analysis/progress/analysis-progress.js";
 import { logError } from "../../log.js";
 import { UsageError } from "../../usage-error.js";
-import type { AnalysisRunner } from "../analysis-runner.js";
+import { type AnalysisCall, AnalysisCancelled, type AnalysisRunner } from "../analysis-runner.js";
 import type { AnalysisJob, JobArgs, JobResult } from "./analysis-jobs.js";
 
 export interface JobRequest {
@@ -16,8 +17,15 @@ export type JobReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; usage: boolean; message: string };
 
+/** Sent by a worker while a job runs: how far it got. */
+export interface JobProgress {
+  id: number;
+  progress: ProgressStep;
+}
+
 interface Pending {
   request: JobRequest;
+  call: AnalysisCall;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -49,14 +57,49 @@ export class AnalysisPool implements AnalysisRunner {
     private readonly size: number = defaultPoolSize(),
   ) {}
 
-  run<J extends AnalysisJob>(job: J, args: JobArgs<J>, principal: string): Promise<JobResult<J>> {
+  run<J extends AnalysisJob>(
+    job: J,
+    args: JobArgs<J>,
+    principal: string,
+    call: AnalysisCall = {},
+  ): Promise<JobResult<J>> {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
+    if (call.signal?.aborted) return Promise.reject(new AnalysisCancelled(job));
     return new Promise<JobResult<J>>((resolve, reject) => {
       const request: JobRequest = { id: this.nextId++, job, args, principal };
-      this.queue.push({ request, resolve: resolve as (value: unknown) => void, reject });
+      const pending: Pending = { request, call, resolve: resolve as (value: unknown) => void, reject };
+      const settle = (settled: (value: never) => void) => (value: never) => {
+        call.signal?.removeEventListener("abort", onAbort);
+        settled(value);
+      };
+      pending.resolve = settle(pending.resolve);
+      pending.reject = settle(pending.reject);
+      const onAbort = () => this.cancel(pending);
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      this.queue.push(pending);
       while (this.slots.length < this.size) this.slots.push(this.spawn());
       this.dispatch();
     });
+  }
+
+  /**
+   * A cancelled job: dropped from the queue, or, when it is running, stopped by terminating its worker —
+   * the analysis is one synchronous computation, so terminating is the one way to stop it at once — which
+   * the next job replaces with a fresh worker.
+   */
+  private cancel(pending: Pending): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const slot = this.slots.find((s) => s.busy === pending);
+    if (slot !== undefined) {
+      // Out of the pool at once (a stopping worker takes no job); the next job starts a fresh one.
+      slot.busy = null;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      void slot.worker.terminate();
+    }
+    if (queued >= 0 || slot !== undefined) pending.reject(new AnalysisCancelled(pending.request.job));
+    if (this.queue.length > 0) while (this.slots.length < this.size) this.slots.push(this.spawn());
+    this.dispatch();
   }
 
   async close(): Promise<void> {
@@ -71,7 +114,11 @@ export class AnalysisPool implements AnalysisRunner {
     });
     worker.unref();
     const slot: Slot = { worker, busy: null };
-    worker.on("message", (reply: JobReply) => {
+    worker.on("message", (reply: JobReply | JobProgress) => {
+      if ("progress" in reply) {
+        if (slot.busy?.request.id === reply.id) slot.busy.call.onProgress?.(reply.progress);
+        return;
+      }
       const pending = slot.busy;
       slot.busy = null;
       if (pending && pending.request.id === reply.id) {

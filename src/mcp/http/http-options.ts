@@ -18,6 +18,8 @@ export interface HttpServeOptions {
   readonly toolsets?: readonly ToolsetName[];
   /** Where analyses run (the CLI passes its worker pool); default inline. */
   readonly analysis?: AnalysisRunner;
+  /** `--no-cache` (false): analyses always recompute; default on. */
+  readonly cache?: boolean;
   /** JSON-RPC messages per second per session (token bucket, bursts of one second's worth); a batch
    * counts each message it holds. */
   readonly rateLimitPerSecond: number;

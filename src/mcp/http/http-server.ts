@@ -144,6 +144,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       sessionId: id,
       toolsets: options.toolsets,
       analysis: options.analysis,
+      cache: options.cache,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
