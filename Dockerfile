@@ -1,13 +1,15 @@
 # same-game as one stateless HTTP replica (README, "Running as a shared service"). The record is named by
 # SAME_GAME_DB (a postgres:// URL for a shared service); bearer tokens come from a mounted file.
-FROM node:20-slim AS build
+# NODE_IMAGE: the official image, or deploy/stand-ins' local one where no image registry is reachable.
+ARG NODE_IMAGE=node:20-slim
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-slim
+FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/package.json /app/package-lock.json ./
