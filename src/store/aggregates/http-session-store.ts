@@ -1,0 +1,84 @@
+import type { HttpSessionCaps, HttpSessionRecord, HttpSessionTouch } from "../records.js";
+import { requireWellFormedText } from "../well-formed-text.js";
+import { SessionStore } from "./session-store.js";
+
+/** The HTTP server's sessions, in the record so any replica can serve any request (migration 009). */
+export class HttpSessionStore extends SessionStore {
+  /**
+   * Opens an HTTP session if the caps allow it, counted over the live sessions of every replica on this
+   * record: "full" (all sessions) or "principal-full" (this principal's share) otherwise. Count and insert
+   * are one transaction: on SQLite the write lock serialises replicas, so the caps are exact.
+   */
+  openHttpSession(session: HttpSessionRecord, caps: HttpSessionCaps): "opened" | "full" | "principal-full" {
+    requireWellFormedText(session, { client_name: "client name", client_version: "client version" });
+    return this.transaction(() => {
+      const live = this.stmt(
+        `SELECT count(*) AS n, coalesce(sum(CASE WHEN principal = ? THEN 1 ELSE 0 END), 0) AS mine
+         FROM http_sessions WHERE closed_at IS NULL AND last_seen_at >= ?`,
+      ).get(session.principal, caps.liveSince) as { n: number; mine: number };
+      if (Number(live.n) >= caps.maxSessions) return "full";
+      if (Number(live.mine) >= caps.maxSessionsPerPrincipal) return "principal-full";
+      this.stmt(
+        `INSERT INTO http_sessions (id, principal, protocol_version, initialize_params, client_name,
+           client_version, created_at, last_seen_at, rate_tokens, rate_updated_at, rate_taken)
+         VALUES (@id, @principal, @protocol_version, @initialize_params, @client_name, @client_version,
+           @created_at, @created_at, @rate, @created_at, 1)`,
+      ).run({ ...session, rate: caps.ratePerSecond });
+      return "opened";
+    });
+  }
+
+  /**
+   * One request of a session, in one statement: finds the live row of this id for this principal, marks it
+   * seen, and takes `messages` tokens from its bucket (refilled at `ratePerSecond` since the last request,
+   * capped at one second's worth) — or, when they are not all there, takes none. Undefined when the id is
+   * unknown, closed, expired or another principal's. One UPDATE, so two replicas never both spend a token.
+   */
+  touchHttpSession(
+    id: string,
+    principal: string,
+    at: { now: number; liveSince: number },
+    rate: { messages: number; ratePerSecond: number },
+  ): HttpSessionTouch | undefined {
+    const elapsed = "(CASE WHEN @now > rate_updated_at THEN @now - rate_updated_at ELSE 0 END)";
+    const grown = `(rate_tokens + ${elapsed} * CAST(@rate AS DOUBLE PRECISION) / 1000.0)`;
+    const refill = `(CASE WHEN ${grown} > @rate THEN CAST(@rate AS DOUBLE PRECISION) ELSE ${grown} END)`;
+    const row = this.stmt(
+      `UPDATE http_sessions SET
+         last_seen_at = CASE WHEN @now > last_seen_at THEN @now ELSE last_seen_at END,
+         rate_taken = CASE WHEN ${refill} >= @messages THEN 1 ELSE 0 END,
+         rate_tokens = CASE WHEN ${refill} >= @messages THEN ${refill} - @messages ELSE ${refill} END,
+         rate_updated_at = CASE WHEN @now > rate_updated_at THEN @now ELSE rate_updated_at END
+       WHERE id = @id AND principal = @principal AND closed_at IS NULL AND last_seen_at >= @live_since
+       RETURNING initialize_params, rate_taken, rate_tokens`,
+    ).get({
+      id,
+      principal,
+      now: at.now,
+      live_since: at.liveSince,
+      rate: rate.ratePerSecond,
+      messages: rate.messages,
+    }) as { initialize_params: string; rate_taken: number; rate_tokens: number } | undefined;
+    if (!row) return undefined;
+    return {
+      initialize_params: row.initialize_params,
+      taken: Number(row.rate_taken) === 1,
+      tokens: Number(row.rate_tokens),
+    };
+  }
+
+  /** Ends a session for every replica (DELETE): its id answers 404 from now on. */
+  closeHttpSession(id: string, principal: string, now: number): void {
+    this.stmt(
+      "UPDATE http_sessions SET closed_at = ? WHERE id = ? AND principal = ? AND closed_at IS NULL",
+    ).run(now, id, principal);
+  }
+
+  /** Live sessions over every replica: the readiness check reports it (and proves a round trip). */
+  countLiveHttpSessions(liveSince: number): number {
+    const row = this.stmt(
+      "SELECT count(*) AS n FROM http_sessions WHERE closed_at IS NULL AND last_seen_at >= ?",
+    ).get(liveSince) as { n: number };
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,169 @@
+import { filterParams } from "../filter-params.js";
+import { type MatchRow, toMatchRecord } from "../match-rows.js";
+import type { MatchRecord, RecordFilter, StudyRecord } from "../records.js";
+import { requireWellFormedText } from "../well-formed-text.js";
+import { HttpSessionStore } from "./http-session-store.js";
+
+/** One line of a match listing (the `list_matches` tool). */
+export interface MatchSummaryRow {
+  match_id: string;
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  opponent: string;
+  status: "open" | "finished";
+  rounds_played: number;
+  started_at: string;
+}
+
+/** One (player, cell) of a study's trials, as `study show` reports progress. */
+export interface StudyTrialCountRow {
+  player: string;
+  game: string;
+  variant: string;
+  framing: string;
+  style: string;
+  opponent: string;
+  finished: number;
+  open: number;
+}
+
+/** Registered studies and the matches played (a study's trials among them). */
+export class StudyMatchStore extends HttpSessionStore {
+  insertStudy(study: StudyRecord): void {
+    requireWellFormedText(study, { name: "study name" });
+    this.stmt(
+      `INSERT INTO studies (id, name, design_json, design_hash, seed, created_at)
+       VALUES (@id, @name, @design_json, @design_hash, @seed, @created_at)`,
+    ).run(study);
+  }
+
+  getStudy(id: string): StudyRecord | undefined {
+    return this.stmt("SELECT * FROM studies WHERE id = ?").get(id) as StudyRecord | undefined;
+  }
+
+  findStudyByHash(hash: string): StudyRecord | undefined {
+    return this.stmt("SELECT * FROM studies WHERE design_hash = ? ORDER BY created_at LIMIT 1").get(hash) as
+      | StudyRecord
+      | undefined;
+  }
+
+  listStudies(): StudyRecord[] {
+    return this.stmt("SELECT * FROM studies ORDER BY created_at").all() as StudyRecord[];
+  }
+
+  /**
+   * How many trials of a study this player of this principal has been assigned (its position in the
+   * schedule). Two tokens that use the same player label have two schedules: neither sees the other's.
+   */
+  countStudyTrials(studyId: string, player: string, principal: string): number {
+    const row = this.stmt(
+      "SELECT count(*) AS n FROM matches WHERE study_id = ? AND player = ? AND principal = ?",
+    ).get(studyId, player, principal) as { n: number };
+    return row.n;
+  }
+
+  /** Trials of a study by player and cell: how many are finished and how many still open. */
+  studyTrialCounts(studyId: string): StudyTrialCountRow[] {
+    return this.stmt(
+      `SELECT player, game, variant, framing, style, opponent,
+              sum(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS finished,
+              sum(CASE WHEN status = 'open' THEN 1 ELSE 0 END) AS open
+       FROM matches WHERE study_id = ? GROUP BY player, game, variant, framing, style, opponent
+       ORDER BY player, game, variant, framing, style, opponent`,
+    ).all(studyId) as StudyTrialCountRow[];
+  }
+
+  /**
+   * The player's unfinished trial of a study under this principal, if any, other than those in `skip`
+   * (trials the client is already playing): `next_trial` resumes it instead of assigning anew.
+   */
+  openStudyMatch(
+    studyId: string,
+    player: string,
+    principal: string,
+    skip: readonly string[] = [],
+  ): MatchRecord | undefined {
+    const row = this.stmt(
+      `SELECT * FROM matches WHERE study_id = @study_id AND player = @player AND principal = @principal
+         AND status = 'open' AND NOT ${this.dialect.inJsonList("id", "skip")}
+       ORDER BY trial_index LIMIT 1`,
+    ).get({ study_id: studyId, player, principal, skip: JSON.stringify(skip) }) as MatchRow | undefined;
+    return row && toMatchRecord(row);
+  }
+
+  /** The newest live matches of one principal, for the match resource's listing and id completion. */
+  listPrincipalMatches(principal: string, limit: number, idPrefix = ""): MatchRecord[] {
+    const rows = this.stmt(
+      `SELECT * FROM matches WHERE principal = ? AND source IS NULL AND substr(id, 1, length(CAST(? AS TEXT))) = ?
+       ORDER BY created_at DESC, id LIMIT ?`,
+    ).all(principal, idPrefix, idPrefix, limit) as MatchRow[];
+    return rows.map(toMatchRecord);
+  }
+
+  // --- matches --------------------------------------------------------------------------------------
+
+  insertMatch(match: MatchRecord): void {
+    requireWellFormedText(match, {
+      player: "player label",
+      framing: "framing label",
+      opponent: "opponent label",
+    });
+    this.stmt(
+      `INSERT INTO matches (id, study_id, trial_index, player, session_id, principal, game, variant, framing,
+         style, action_order, opponent, opponent_params, history_mode, reveal_horizon, rounds,
+         partner_match_id, seed, status, next_round, source, created_at, finished_at)
+       VALUES (@id, @study_id, @trial_index, @player, @session_id, @principal, @game, @variant, @framing,
+         @style, @action_order, @opponent, @opponent_params, @history_mode, @reveal_horizon, @rounds,
+         @partner_match_id, @seed, @status, @next_round, @source, @created_at, @finished_at)`,
+    ).run({
+      ...match,
+      action_order: JSON.stringify(match.action_order),
+      opponent_params: JSON.stringify(match.opponent_params),
+      reveal_horizon: match.reveal_horizon ? 1 : 0,
+    });
+  }
+
+  getMatch(id: string): MatchRecord | undefined {
+    const row = this.stmt("SELECT * FROM matches WHERE id = ?").get(id) as MatchRow | undefined;
+    return row && toMatchRecord(row);
+  }
+
+  setPartner(matchId: string, partnerId: string): void {
+    this.stmt("UPDATE matches SET partner_match_id = ? WHERE id = ?").run(partnerId, matchId);
+  }
+
+  /** Moves a match to its next round, finishing it after the last. */
+  advanceMatch(id: string, nextRound: number, finished: boolean, at: string): void {
+    this.stmt(`UPDATE matches SET next_round = ?, status = ?, finished_at = ? WHERE id = ?`).run(
+      nextRound,
+      finished ? "finished" : "open",
+      finished ? at : null,
+      id,
+    );
+  }
+
+  /** Matches of the record (live and imported) that pass the filter, oldest first. */
+  listMatches(filter: RecordFilter & { repeated_only?: boolean }): MatchRecord[] {
+    const rows = this.stmt(
+      `SELECT * FROM matches m WHERE ${this.filter} AND (@repeated_only = 0 OR m.rounds > 1)
+       ORDER BY m.created_at, m.id`,
+    ).all({ ...this.filterParams(filter), repeated_only: filter.repeated_only ? 1 : 0 }) as MatchRow[];
+    return rows.map(toMatchRecord);
+  }
+
+  /**
+   * One principal's matches that pass the filter, newest first, with the number of settled rounds: what a
+   * match listing shows without reading every decision into JS.
+   */
+  listMatchSummaries(filter: RecordFilter & { principal: string; limit: number }): MatchSummaryRow[] {
+    return this.stmt(
+      `SELECT m.id AS match_id, m.player, m.game, m.variant, m.framing, m.opponent, m.status,
+         (SELECT COUNT(*) FROM decisions d WHERE d.match_id = m.id AND d.status <> 'pending') AS rounds_played,
+         m.created_at AS started_at
+       FROM matches m WHERE m.principal = @principal AND ${this.filter}
+       ORDER BY m.created_at DESC, m.id LIMIT @limit`,
+    ).all({ ...filterParams(filter), principal: filter.principal, limit: filter.limit }) as MatchSummaryRow[];
+  }
+}

@@ -1,0 +1,91 @@
+import type Database from "better-sqlite3";
+import { type Dialect, dialectOf, filterSql, tallyFilterSql } from "./dialect.js";
+import { isPostgresUrl } from "./engines/database-location.js";
+import type { Engine, Statement } from "./engines/engine.js";
+import { SqliteEngine } from "./engines/sqlite-engine.js";
+import { filterParams } from "./filter-params.js";
+import { openPostgres, openSqlite } from "./open-record.js";
+import { integrityCheck } from "./record-file.js";
+import type { RecordFilter } from "./records.js";
+
+export interface StoreOptions {
+  /** Open without writing anything (analysis, report, export); the file must exist and be current. */
+  readonly?: boolean;
+}
+
+/**
+ * What every aggregate of the record shares: the open engine, its prepared statements and the analysis
+ * filter in this engine's dialect. The aggregates (aggregates/) extend it one after another, each adding the
+ * statements of one part of the record, and `Store` (store.ts) is the last of them: one face, one file per
+ * aggregate.
+ */
+export class StoreCore {
+  readonly engine: Engine;
+  private readonly statements = new Map<string, Statement>();
+  protected readonly dialect: Dialect;
+  /** The analysis queries' WHERE clause in this engine's dialect. */
+  protected readonly filter: string;
+  /** The same clause over `decision_tallies m`, where '' stands for no study and no source. */
+  protected readonly tallyFilter: string;
+  /**
+   * Set on a view made by `scopedTo`: the analysis queries then read only this principal's live play
+   * (and the imported records, which belong to no client). Null = the whole record (the CLI).
+   */
+  readonly principalScope: string | null = null;
+
+  /** Opened with `readonly`: analysis verbs never write, so a read-only file can still be analysed. */
+  readonly readonly: boolean;
+
+  constructor(
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
+    this.readonly = options.readonly === true;
+    this.engine = isPostgresUrl(path) ? openPostgres(path, this.readonly) : openSqlite(path, this.readonly);
+    this.dialect = dialectOf(this.engine.kind);
+    this.filter = filterSql(this.dialect);
+    this.tallyFilter = tallyFilterSql(this.dialect);
+  }
+
+  /** The better-sqlite3 handle of an SQLite record (tests and tools that inspect the file). */
+  get db(): Database.Database {
+    if (this.engine instanceof SqliteEngine) return this.engine.db;
+    throw new Error("This record is a PostgreSQL database: it has no SQLite handle.");
+  }
+
+  /**
+   * SQLite's integrity_check of the whole file: "ok", or the first problems it found. PostgreSQL checks its
+   * pages itself (a damaged page fails the query that reads it), so a record there that answers is "ok".
+   */
+  integrityCheck(): string {
+    if (this.engine instanceof SqliteEngine) return integrityCheck(this.engine.db);
+    this.stmt("SELECT 1 AS ok").get();
+    return "ok";
+  }
+
+  close(): void {
+    this.engine.close();
+  }
+
+  /**
+   * Runs `work` as one transaction: IMMEDIATE on SQLite (the write lock is taken up front, so no upgrade
+   * deadlock), SERIALIZABLE on PostgreSQL (run again from the start when another replica's transaction
+   * conflicts, so `work` must change nothing but the record).
+   */
+  transaction<T>(work: () => T): T {
+    return this.engine.transaction(work);
+  }
+
+  protected stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.engine.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  protected filterParams(filter: RecordFilter): Record<string, string | null> {
+    return { ...filterParams(filter), principal: this.principalScope };
+  }
+}
