@@ -39,8 +39,8 @@ th { border-bottom: 2px solid var(--line-strong); }
 td { white-space: nowrap; }
 td.detail { white-space: normal; min-width: 16rem; }
 td.wrap { white-space: normal; min-width: 7rem; }
-/* A name and its "(imported: source)" note may take two lines rather than widen every table. */
-td:first-child { white-space: normal; }
+/* A player's "(imported: source)" note goes under its name rather than widen every table. */
+td .imported { display: block; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .no-data { font-style: italic; color: var(--ink-faint); }
 .failed, .banner a { color: var(--bad); }

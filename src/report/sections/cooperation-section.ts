@@ -5,9 +5,9 @@ import type { CooperationCell } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
 
 /**
- * One panel per (player, game), one bar per framing with its interval. A bar's top edge is drawn as a tick
- * as well, so a rate of 0 is a visible bar on the axis rather than an empty panel, and the number of
- * decisions behind it is written above it (the rate axis runs to 1.15 to leave that line room; its ticks
+ * One panel per (player, game), one bar per framing with its interval. A rate of 0 is drawn as a tick on
+ * the axis, a visible bar rather than an empty panel, and the number of decisions behind each bar is
+ * written above it (the rate axis runs to 1.15 to leave that line room; its ticks
  * stop at 1).
  */
 export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLevelSpec {
@@ -43,8 +43,13 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
       height: 150,
       layer: [
         { mark: { type: "bar", opacity: 0.85 }, encoding: { x: framing, y: rate, color } },
-        // 40 px: the bar's own width (a 44 px step less the band padding).
-        { mark: { type: "tick", thickness: 3, size: 40 }, encoding: { x: framing, y: rate, color } },
+        {
+          // A rate of 0 has a bar of no height: a 3 px tick the bar's width (44 px step less the band
+          // padding) draws it. Only there, since every tick is bytes in a report of many cells.
+          transform: [{ filter: "datum.rate === 0" }],
+          mark: { type: "tick", thickness: 3, size: 40 },
+          encoding: { x: framing, y: rate, color },
+        },
         {
           mark: { type: "errorbar", ticks: true, color: "#222" },
           encoding: { x: framing, y: { field: "lo", type: "quantitative", title }, y2: { field: "hi" } },

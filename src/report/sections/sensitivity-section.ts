@@ -88,17 +88,11 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
         encoding: { x, xOffset, y, color: { field: "player", legend: { symbolOpacity: 1 } } },
       },
       {
-        // Each single-game point is labelled with its game's initials (legend under the chart), in its
-        // player's colour, which reads on a light and a dark background alike; stacked where they meet.
+        // Each single-game point is labelled with its game's initials (legend under the chart), stacked
+        // where they meet. One ink for all labels (the dashboard's dark theme swaps it for a light one).
         transform: [{ filter: "datum.kind === 'cell'" }],
-        mark: { type: "text", align: "left", baseline: "middle", dx: 5, fontSize: 10 },
-        encoding: {
-          x,
-          xOffset,
-          y: { ...y, field: "label_lambda" },
-          text: { field: "short" },
-          color: { field: "player" },
-        },
+        mark: { type: "text", align: "left", baseline: "middle", dx: 5, fontSize: 10, color: "#444" },
+        encoding: { x, xOffset, y: { ...y, field: "label_lambda" }, text: { field: "short" } },
       },
       {
         transform: [pooledOnly],
