@@ -1,4 +1,4 @@
-# same-game as one stateless HTTP replica (README, "Running as a shared service"). The record is named by
+# same-game as one stateless HTTP replica (docs/shared-service.md, "Running as a shared service"). The record is named by
 # SAME_GAME_DB (a postgres:// URL for a shared service); bearer tokens come from a mounted file.
 # NODE_IMAGE: the official image, or deploy/stand-ins' local one where no image registry is reachable.
 ARG NODE_IMAGE=node:20-slim

@@ -34,10 +34,15 @@ function config(theme: Theme, width: number): vl.Config {
     : base;
 }
 
-/** The report's specs draw error bars in near-black ink; on a dark background they need light ink. */
+/**
+ * The report's specs draw error bars and n labels in near-black ink and the λ chart's game labels in dark
+ * grey; on a dark background they need light ink.
+ */
 function forTheme(spec: TopLevelSpec, theme: Theme): TopLevelSpec {
   return theme === "dark"
-    ? (JSON.parse(JSON.stringify(spec).replaceAll('"#222"', '"#dddddd"')) as TopLevelSpec)
+    ? (JSON.parse(
+        JSON.stringify(spec).replaceAll('"#222"', '"#dddddd"').replaceAll('"#444"', '"#c8c8c8"'),
+      ) as TopLevelSpec)
     : spec;
 }
 

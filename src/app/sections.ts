@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { formatComprehensionRound } from "../report/format-numbers.js";
 import { cooperationChartSpec } from "../report/sections/cooperation-section.js";
 import { forestChartSpec, forestRows } from "../report/sections/forest-chart.js";
 import { comprehensionChartSpec } from "../report/sections/repeated-section.js";
@@ -162,7 +163,7 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
       el("td", { class: "num" }, String(c.matches)),
       el("td", { class: "num" }, formatNumber(c.mean_total_points, 1)),
       el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),
-      el("td", { class: "num" }, formatNumber(c.mean_comprehension_round, 1)),
+      el("td", { class: "num" }, formatComprehensionRound(c.mean_comprehension_round, c.curve.length)),
     );
     row.addEventListener("click", () =>
       ctx.openCell({ player: c.player, game: c.game, framing: c.framing, variant: c.variant }),

@@ -3,7 +3,7 @@ import type { RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 
-// The record written out for pandas, R and re-import (README "Export the record" documents each column).
+// The record written out for pandas, R and re-import (docs/import-export.md, "Export the record", documents each column).
 // One table per kind; CSV and JSONL carry the same columns, except `matches` as JSONL, which is exactly
 // the `import matches` format so export → import round-trips.
 

@@ -8,6 +8,8 @@ import { useHelveticaTextWidths } from "./text-width.js";
 // One look for every chart: readable sizes, left-aligned titles, light grid lines that print well.
 // Header and legend labels have no length limit: a player's or game's name is never cut short.
 export const CHART_CONFIG: vl.Config = {
+  // Transparent, so a chart sits on the page's own background (and the dark mode's inversion of it).
+  background: "transparent",
   font: "Helvetica, Arial, sans-serif",
   title: { fontSize: 15, anchor: "start", offset: 12 },
   axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", gridColor: "#e6e6e6" },

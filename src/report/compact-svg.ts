@@ -56,6 +56,7 @@ function compact(element: Element): void {
     else element.attrs.set(key, shortNumbers(value));
   }
   if (element.attrs.get("opacity") === "1") element.attrs.delete("opacity");
+  placeText(element);
   // A filled shape without a stroke looks the same with its opacity on the fill, which children inherit.
   const opacity = element.attrs.get("opacity");
   if (opacity !== undefined && element.name === "path" && !element.attrs.has("stroke")) {
@@ -63,6 +64,20 @@ function compact(element: Element): void {
     element.attrs.set("fill-opacity", opacity);
   }
   hoistShared(element);
+}
+
+/**
+ * A text placed by a bare translate is placed by x and y instead: the same position in half the bytes
+ * (a report of many cells has thousands of labels). A text with its own x or y, or a rotation, keeps its
+ * transform.
+ */
+function placeText(element: Element): void {
+  if (element.name !== "text" || element.attrs.has("x") || element.attrs.has("y")) return;
+  const at = /^translate\((-?[\d.]+),(-?[\d.]+)\)$/.exec(element.attrs.get("transform") ?? "");
+  if (!at) return;
+  element.attrs.delete("transform");
+  element.attrs.set("x", at[1] as string);
+  element.attrs.set("y", at[2] as string);
 }
 
 /** Moves an inherited attribute that every element child sets alike (and the group does not) onto the group. */

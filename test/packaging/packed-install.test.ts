@@ -83,6 +83,7 @@ describe("the packed tarball installed into an empty folder", () => {
       "data/lore-heydari-2024-business-vs-friend.csv",
       "data/llm-gm-thesis/traces.jsonl",
       "data/README.md",
+      "docs/tools.md",
     ]) {
       expect(existsSync(join(root, path)), path).toBe(true);
     }

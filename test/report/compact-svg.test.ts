@@ -48,6 +48,15 @@ describe("compactSvg", () => {
     expect(out).toContain('<path d="M50,40h20v10h-20Z" opacity="0.7" stroke="#000"/>');
   });
 
+  it("places a text moved by a bare translate by x and y; a rotated text keeps its transform", () => {
+    const texts = compactSvg(
+      '<svg><text transform="translate(66,72.7)">n=20</text><text transform="translate(5,7) rotate(330)">a</text></svg>',
+      "x",
+    );
+    expect(texts).toContain('<text x="66" y="72.7">n=20</text>');
+    expect(texts).toContain('<text transform="translate(5,7) rotate(330)">a</text>');
+  });
+
   it("returns what it cannot parse as it came", () => {
     expect(compactSvg("<svg><g></svg>", "x")).toBe("<svg><g></svg>");
   });

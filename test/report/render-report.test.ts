@@ -74,7 +74,7 @@ describe("renderReportHtml with every section", () => {
   it("shows the robustness table with the pooled numbers and the settings", () => {
     // pooled R = (1 + 1 + 0.848 + 0.903) / 4 = 0.93775 → 0.938; pooled shift (0.45 + 0.35) / 4 = 0.200
     expect(page).toMatch(
-      /<strong>Pooled<\/strong><\/td><td class="num">0\.938<\/td><td class="num">\[0\.890, 0\.975\]<\/td><td class="num">0\.200<\/td>/,
+      /<strong>Pooled<\/strong><\/td><td class="num" data-label="R">0\.938<\/td><td class="num" data-label="R 95% CI">\[0\.890, 0\.975\]<\/td><td class="num" data-label="Shift">0\.200<\/td>/,
     );
     expect(page).toContain("10,000 bootstrap replicates resampling by decision, seed 1");
     expect(page).toContain(
@@ -241,7 +241,7 @@ describe("the report a reviewer asks for", () => {
     expect(page).toContain("Decisions per cell (n)");
     expect(page).toContain("<h3>λ values</h3>");
     expect(page).toMatch(
-      /<td>payoff<\/td><td>business<\/td><td class="num">300<\/td><td>cooperate 0.00, defect 1.00<\/td><td>cooperate 1.00, defect 0.00<\/td><td class="num">1.000<\/td><td class="num">0.500<\/td><td>yes<\/td>/,
+      /<td>payoff<\/td><td>business<\/td><td class="num">300<\/td><td class="wrap">cooperate\u00a00.00, defect\u00a01.00<\/td><td class="wrap">cooperate\u00a01.00, defect\u00a00.00<\/td><td class="num">1.000<\/td><td class="num">0.500<\/td><td>yes<\/td>/,
     );
   });
 

@@ -363,7 +363,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         return;
       }
       if (req.method !== "POST") {
-        // A GET stream is served by the replica it lands on (see README, "Running as a shared service").
+        // A GET stream is served by the replica it lands on (see docs/shared-service.md, "Running as a shared service").
         const row = await touch(sessionId, principal, res, 1, false);
         if (!row) return;
         await exchange(await instanceOf(sessionId, principal, row.initialize_params), req, res, {});

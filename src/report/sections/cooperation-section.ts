@@ -4,9 +4,23 @@ import { html, type SafeHtml } from "../html.js";
 import type { CooperationCell } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
 
+/**
+ * One panel per (player, game), one bar per framing with its interval. A rate of 0 is drawn as a tick on
+ * the axis, a visible bar rather than an empty panel, and the number of decisions behind each bar is
+ * written above it (the rate axis runs to 1.15 to leave that line room; its ticks
+ * stop at 1).
+ */
 export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLevelSpec {
   const framing = { field: "framing", type: "nominal", title: "Framing", axis: { labelAngle: -30 } } as const;
   const title = "Cooperation rate";
+  const rate = {
+    field: "rate",
+    type: "quantitative" as const,
+    title,
+    scale: { domain: [0, 1.15] },
+    axis: { values: [0, 0.25, 0.5, 0.75, 1] },
+  };
+  const color = { field: "framing", type: "nominal", title: "Framing", legend: null } as const;
   return {
     title: "Cooperation rate by framing",
     data: {
@@ -17,6 +31,7 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
         rate: c.rate,
         lo: c.ci[0],
         hi: c.ci[1],
+        n: `n=${c.n}`,
       })),
     },
     facet: {
@@ -27,17 +42,21 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
       width: { step: 44 },
       height: 150,
       layer: [
+        { mark: { type: "bar", opacity: 0.85 }, encoding: { x: framing, y: rate, color } },
         {
-          mark: { type: "bar", opacity: 0.85 },
-          encoding: {
-            x: framing,
-            y: { field: "rate", type: "quantitative", title, scale: { domain: [0, 1] } },
-            color: { field: "framing", type: "nominal", title: "Framing", legend: null },
-          },
+          // A rate of 0 has a bar of no height: a 3 px tick the bar's width (44 px step less the band
+          // padding) draws it. Only there, since every tick is bytes in a report of many cells.
+          transform: [{ filter: "datum.rate === 0" }],
+          mark: { type: "tick", thickness: 3, size: 40 },
+          encoding: { x: framing, y: rate, color },
         },
         {
           mark: { type: "errorbar", ticks: true, color: "#222" },
           encoding: { x: framing, y: { field: "lo", type: "quantitative", title }, y2: { field: "hi" } },
+        },
+        {
+          mark: { type: "text", baseline: "bottom", dy: -3, fontSize: 10, color: "#222" },
+          encoding: { x: framing, y: { field: "hi", type: "quantitative", title }, text: { field: "n" } },
         },
       ],
     },
@@ -69,7 +88,8 @@ export async function cooperationSection(
       : await chartFigure(
           cooperationChartSpec(cells),
           "One panel per player (rows) and game (columns); each bar is the share of decisions that chose the " +
-            "cooperative action under one framing, with its 95% bootstrap interval. Bars of equal height in a " +
+            "cooperative action under one framing, with its 95% bootstrap interval and, above it, the number of " +
+            "decisions (n) behind it. Bars of equal height in a " +
             "panel mean the story did not change the choice; a gap wider than the whiskers means it did.",
         );
   const sizes = cells.length === 0 ? html`` : cellSizeTable(cells, imported);

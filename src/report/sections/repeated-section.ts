@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { chartFigure } from "../chart-svg.js";
-import { formatNumber } from "../format-numbers.js";
+import { formatComprehensionRound, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { RepeatedCell } from "../report-data.js";
 
@@ -33,6 +33,9 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
       header: { labelExpr: "split(datum.value, '\\n')" },
     },
     columns: 3,
+    // Each panel draws its own round axis: a shared one would sit at the foot of every column, under
+    // the empty places of a last row that is not full.
+    resolve: { axis: { x: "independent" } },
     spec: {
       width: 230,
       height: 130,
@@ -79,10 +82,10 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
 function repeatedTable(cells: readonly RepeatedCell[]): SafeHtml {
   const rows = cells.map(
     (c) =>
-      html`<tr><td>${c.player}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${c.opponent}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatNumber(c.mean_comprehension_round, 1)}</td></tr>`,
+      html`<tr><td>${c.player}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${c.opponent}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatComprehensionRound(c.mean_comprehension_round, c.curve.length)}</td></tr>`,
   );
   return html`<table>
-<thead><tr><th>Player</th><th>Game</th><th>Variant</th><th>Framing</th><th>Opponent</th><th class="num">Matches</th><th class="num">Mean points</th><th class="num">Mean cooperation</th><th class="num">Mean comprehension round</th></tr></thead>
+<thead><tr><th>Player</th><th>Game</th><th>Variant</th><th>Framing</th><th>Opponent</th><th class="num">Matches</th><th class="num">Mean points</th><th class="num">Mean cooperation</th><th class="num">Comprehension m (mean)</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
@@ -103,5 +106,5 @@ export async function repeatedSection(cells: readonly RepeatedCell[]): Promise<S
             "stays above the dashed threshold (0.9); a line that rises early means quick comprehension.",
         );
   return html`<section id="repeated"><h2>Repeated play</h2>${figure}${repeatedTable(cells)}
-<p class="note">Mean comprehension round: the first round from which at least 90% of the remaining rounds succeed, averaged over matches; a match that never gets there counts as one round past its end.</p></section>`;
+<p class="note">Comprehension m: the first round from which at least 90% of the remaining rounds succeed, averaged over matches; a match that never gets there counts as one round past its end, and a cell where no match got there reads “never”.</p></section>`;
 }

@@ -91,26 +91,34 @@ export function shiftForestSpec(result: RobustnessResult): TopLevelSpec {
 }
 
 function shiftCells(shift: EstimateWithCi | null): SafeHtml {
-  if (shift === null) return html`<td class="num">—</td><td class="num">—</td><td>—</td>`;
+  if (shift === null)
+    return html`<td class="num" data-label="Shift">—</td><td class="num" data-label="Shift 95% CI">—</td><td data-label="CI excludes 0">—</td>`;
   const verdict = ciExcludesZero(shift.ci) ? "yes" : "no";
-  return html`<td class="num">${formatNumber(shift.estimate)}</td><td class="num">${formatCi(shift.ci)}</td><td>${verdict}</td>`;
+  return html`<td class="num" data-label="Shift">${formatNumber(shift.estimate)}</td><td class="num" data-label="Shift 95% CI">${formatCi(shift.ci)}</td><td data-label="CI excludes 0">${verdict}</td>`;
 }
 
 function valueRow(label: SafeHtml, values: RobustnessValues): SafeHtml {
-  return html`<tr>${label}<td class="num">${formatNumber(values.R.estimate)}</td><td class="num">${formatCi(values.R.ci)}</td>${shiftCells(values.shift)}</tr>`;
+  return html`<tr>${label}<td class="num" data-label="R">${formatNumber(values.R.estimate)}</td><td class="num" data-label="R 95% CI">${formatCi(values.R.ci)}</td>${shiftCells(values.shift)}</tr>`;
 }
 
 function robustnessTable(result: RobustnessResult, imported: ReadonlyMap<string, string>): SafeHtml {
   const rows = [
     ...result.games.map((g) =>
-      valueRow(html`<td>${playerName(g.player, imported)}</td><td>${g.game}</td>`, g),
+      valueRow(
+        html`<td data-label="Player">${playerName(g.player, imported)}</td><td data-label="Game">${g.game}</td>`,
+        g,
+      ),
     ),
     ...result.players.map((p) =>
-      valueRow(html`<td>${playerName(p.player, imported)}</td><td><em>all games</em></td>`, p),
+      valueRow(
+        html`<td data-label="Player">${playerName(p.player, imported)}</td><td data-label="Game"><em>all games</em></td>`,
+        p,
+      ),
     ),
-    valueRow(html`<td colspan="2"><strong>Pooled</strong></td>`, result.pooled),
+    valueRow(html`<td colspan="2" data-label="Player"><strong>Pooled</strong></td>`, result.pooled),
   ];
-  return html`<table>
+  // data-label: under 40rem the rows stack, each value beside its column name (report-style.ts).
+  return html`<table class="stack">
 <thead><tr><th>Player</th><th>Game</th><th class="num">R</th><th class="num">95% CI</th><th class="num">Shift</th><th class="num">95% CI</th><th>CI excludes 0</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }

@@ -7,6 +7,35 @@ import { playerName } from "./provenance-section.js";
 
 /** λ̂ is clamped to [0, 20] by definition (SPEC §4), so the axis shows that whole range. */
 const LAMBDA_MAX = 20;
+/** The chart's plot height in px, and the height a 10 px game label needs, in λ units of that axis. */
+const PLOT_HEIGHT = 240;
+const LABEL_GAP = (12 / PLOT_HEIGHT) * LAMBDA_MAX;
+
+/**
+ * Where each single-game label sits: beside its point, unless that would overlap the label below it in
+ * the same (player, framing) column — λ̂ of several games is often the same near 0 or at the cap — in
+ * which case the labels stack, in the order of their points, one line apart, kept inside [0, LAMBDA_MAX].
+ */
+export function labelPositions(values: readonly number[]): number[] {
+  const order = values
+    .map((v, i) => [Math.min(Math.max(v, 0), LAMBDA_MAX), i] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const placed = order.map(([v]) => v);
+  for (let k = 1; k < placed.length; k++)
+    placed[k] = Math.max(placed[k] as number, (placed[k - 1] as number) + LABEL_GAP);
+  // A stack that ran past the cap moves down as a whole, as far as its lowest label allows.
+  const over = (placed[placed.length - 1] ?? 0) - LAMBDA_MAX;
+  if (over > 0) {
+    placed[placed.length - 1] = LAMBDA_MAX;
+    for (let k = placed.length - 2; k >= 0; k--)
+      placed[k] = Math.min(placed[k] as number, (placed[k + 1] as number) - LABEL_GAP);
+  }
+  const out = new Array<number>(values.length);
+  order.forEach(([, i], k) => {
+    out[i] = placed[k] as number;
+  });
+  return out;
+}
 
 export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
   const x = { field: "framing", type: "nominal", title: "Framing", axis: { labelAngle: -30 } } as const;
@@ -26,26 +55,30 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
     lo: p.lambda.ci[0],
     hi: p.lambda.ci[1],
   }));
-  const cellRows = result.cells.flatMap((c) =>
-    c.lambda === null
-      ? []
-      : [
-          {
-            kind: "cell",
-            player: c.player,
-            game: c.game,
-            short: shortGame(c.game),
-            framing: c.framing,
-            lambda: c.lambda,
-          },
-        ],
-  );
+  const columns = new Map<string, { player: string; game: string; framing: string; lambda: number }[]>();
+  for (const c of result.cells) {
+    if (c.lambda === null) continue;
+    const key = JSON.stringify([c.player, c.framing]);
+    columns.set(key, [...(columns.get(key) ?? []), { ...c, lambda: c.lambda }]);
+  }
+  const cellRows = [...columns.values()].flatMap((column) => {
+    const labelAt = labelPositions(column.map((c) => c.lambda));
+    return column.map((c, i) => ({
+      kind: "cell",
+      player: c.player,
+      game: c.game,
+      short: shortGame(c.game),
+      framing: c.framing,
+      lambda: c.lambda,
+      label_lambda: labelAt[i],
+    }));
+  });
   const pooledOnly = { filter: "datum.kind === 'pooled'" };
   return {
     title: "Payoff sensitivity λ by framing",
     // `for: "position"`: the step sizes each framing slot, not each player offset within it.
     width: { step: 28 * Math.max(1, players) + 20, for: "position" },
-    height: 240,
+    height: PLOT_HEIGHT,
     data: { values: [...cellRows, ...pooledRows] },
     layer: [
       {
@@ -55,10 +88,11 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
         encoding: { x, xOffset, y, color: { field: "player", legend: { symbolOpacity: 1 } } },
       },
       {
-        // Each single-game point is labelled with its game's initials (legend under the chart).
+        // Each single-game point is labelled with its game's initials (legend under the chart), stacked
+        // where they meet. One ink for all labels (the dashboard's dark theme swaps it for a light one).
         transform: [{ filter: "datum.kind === 'cell'" }],
-        mark: { type: "text", align: "left", dx: 5, fontSize: 9, color: "#444" },
-        encoding: { x, xOffset, y, text: { field: "short" } },
+        mark: { type: "text", align: "left", baseline: "middle", dx: 5, fontSize: 10, color: "#444" },
+        encoding: { x, xOffset, y: { ...y, field: "label_lambda" }, text: { field: "short" } },
       },
       {
         transform: [pooledOnly],
