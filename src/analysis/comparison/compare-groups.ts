@@ -162,7 +162,9 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
       }
     }
     const adjusted = holm(family.map((p) => p.p_value));
-    family.forEach((p, k) => pairs.push({ ...p, p_adjusted: adjusted[k] as number }));
+    family.forEach((p, k) => {
+      pairs.push({ ...p, p_adjusted: adjusted[k] as number });
+    });
   }
 
   const rankedGames = [...(complete[0] as Set<string>)].filter((g) => complete.every((c) => c.has(g))).sort();

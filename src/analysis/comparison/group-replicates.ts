@@ -41,7 +41,9 @@ export function groupReplicates(
     const hasShift = c >= 0 && actionsOf(game).length === 2;
     const stat = gameStatistics(cells, k, hasShift ? c : -1);
     const observed = new Int32Array(sample.cells.length * k);
-    sample.cells.forEach((cell, i) => observed.set(cell.counts, i * k));
+    sample.cells.forEach((cell, i) => {
+      observed.set(cell.counts, i * k);
+    });
     const point = stat(observed);
     const result: GameReplicates = {
       game,
