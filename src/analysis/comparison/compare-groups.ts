@@ -75,7 +75,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: basic bootstrap interval and the matching two-sided bootstrap p-value; Holm within each measure. Ranks: simultaneous studentized max-|t| bootstrap intervals for all pairwise differences of R on the games every group played, and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best.";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value; Holm within each measure. Ranks: simultaneous studentized max-|t| bootstrap intervals for all pairwise differences of R on the games every group played, and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best.";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
