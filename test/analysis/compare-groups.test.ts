@@ -151,3 +151,40 @@ describe("compare groups", () => {
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
   });
 });
+
+describe("compare groups with sessions", () => {
+  /** `sessions` sessions of one group, each making `per` decisions per framing with the given choices. */
+  const sessionRows = (group: string, sessions: string[][]): ComparisonRow[] =>
+    sessions.flatMap((choices, s) =>
+      framings.flatMap((framing, f) =>
+        choices.map((action) => ({
+          group,
+          game: "prisoners-dilemma",
+          framing,
+          action: f === 0 ? action : action === "cooperate" ? "defect" : "cooperate",
+          count: 1,
+          unit: `${group}-session-${s}`,
+          position: null,
+        })),
+      ),
+    );
+
+  it("resamples a group's sessions when it has several, and its decisions when it has one", () => {
+    const many = sessionRows("many", [
+      ["cooperate", "cooperate", "defect"],
+      ["defect", "defect", "cooperate"],
+      ["cooperate", "defect", "defect"],
+    ]);
+    const one = sessionRows("one", [
+      ["cooperate", "cooperate", "defect", "defect", "cooperate", "defect", "defect", "cooperate", "defect"],
+    ]);
+    const result = compareGroups([...many, ...one], options);
+    expect(result.group_details.map((g) => [g.group, g.unit])).toEqual([
+      ["many", "session"],
+      ["one", "decision"],
+    ]);
+    // One session drawn whole would repeat its counts in every replicate: its interval would be a point.
+    const rank = result.ranks.find((r) => r.group === "one");
+    expect(rank?.ci[0]).toBeLessThan(rank?.ci[1] as number);
+  });
+});

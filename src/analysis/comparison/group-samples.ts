@@ -128,7 +128,11 @@ export function groupSample(
       const [cell, action] = entry.split(",").map(Number) as [number, number];
       return { cell, action, count };
     });
-  const clustered = [...units.values()].some((e) => [...e.values()].reduce((s, x) => s + x, 0) > 1);
+  // Sessions are resampled whole only when there are at least two: one session (a host that played every
+  // trial in one connection) says nothing about the spread between sessions, and drawing it whole would
+  // give every replicate the same counts, an interval that is a point. Its decisions are drawn one by one.
+  const clustered =
+    units.size >= 2 && [...units.values()].some((e) => [...e.values()].reduce((s, x) => s + x, 0) > 1);
   const strata: Stratum[] = [];
   let unit: ComparisonUnit = "decision";
   if (clustered) {
@@ -148,8 +152,10 @@ export function groupSample(
     } else {
       cells.forEach((_, c) => {
         const own = ordered.filter((u) => u[0]?.cell === c);
-        if (own.length > 0)
+        // A cell with a single session is drawn by decision, for the reason above.
+        if (own.length >= 2)
           strata.push({ kind: "units", cells: [c], units: own, stream: `${group}:sessions:${c}` });
+        else if (own.length === 1) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
       });
     }
     // Imported cells of a clustered group (decisions without a unit) are still drawn by decision.

@@ -1,11 +1,20 @@
+import { percentileInterval } from "../sampling/percentile.js";
+
 /**
  * Simultaneous rank intervals from simultaneous intervals for all pairwise differences (the "ranking with
- * confidence" construction of Mogstad, Romano, Shaikh & Wilhelm, Review of Economic Studies 2024):
- * studentized max-type bootstrap intervals d̂_jk ± c·se_jk, where c is the `confidence` quantile of
- * max_{j<k} |d*_jk − d̂_jk| / se_jk over the replicates. All of them hold at once with probability
- * `confidence` (asymptotically), so the rank sets they imply — group j is outranked by every group whose
- * difference with it is surely positive, and outranks every group whose difference is surely negative —
- * contain every true rank at once with at least that probability. Rank 1 is the highest value.
+ * confidence" construction of Mogstad, Romano, Shaikh & Wilhelm, Review of Economic Studies 2024): if the
+ * intervals for every d_jk = θ_j − θ_k hold at once with probability `confidence`, the rank sets they
+ * imply — group j is outranked by every group whose difference with it is surely positive, and outranks
+ * every group whose difference is surely negative — contain every true rank at once with at least that
+ * probability. Rank 1 is the highest value.
+ *
+ * The simultaneous intervals are each pair's own bias-corrected percentile interval (pair-differences.ts)
+ * at a wider level 1 − α′, with α′ calibrated by the max-type bootstrap: in each replicate, the most
+ * extreme of the pairs' two-sided percentile positions, min over pairs of min(F_jk(d*_jk), 1 − F_jk(d*_jk));
+ * α′/2 is the (1 − confidence) quantile of that minimum, so all pairs' replicates lie inside their
+ * intervals together in `confidence` of the replicates. With two groups α′ = 1 − confidence: the rank
+ * interval then agrees with the pair's own interval. Unlike studentized symmetric intervals, these keep
+ * the skew of R near 1.
  */
 export interface RankedGroup {
   readonly group: string;
@@ -23,43 +32,50 @@ export function rankIntervals(
 ): RankedGroup[] {
   const G = groups.length;
   const B = replicates[0]?.length ?? 0;
-  const pairs: { j: number; k: number; d: number; se: number }[] = [];
+  const pairs: { j: number; k: number; d: number; star: Float64Array; bias: number }[] = [];
   for (let j = 0; j < G; j++) {
     for (let k = j + 1; k < G; k++) {
       const d = (estimates[j] as number) - (estimates[k] as number);
-      let sum = 0;
-      let sumSq = 0;
       const rj = replicates[j] as Float64Array;
       const rk = replicates[k] as Float64Array;
+      const star = new Float64Array(B);
+      let mean = 0;
       for (let b = 0; b < B; b++) {
-        const x = (rj[b] as number) - (rk[b] as number);
-        sum += x;
-        sumSq += x * x;
+        star[b] = (rj[b] as number) - (rk[b] as number);
+        mean += star[b] as number;
       }
-      const mean = sum / B;
-      const se = Math.sqrt(Math.max(0, sumSq / B - mean * mean));
-      pairs.push({ j, k, d, se });
+      pairs.push({ j, k, d, star, bias: B > 0 ? mean / B - d : 0 });
     }
   }
-  const maxT = new Float64Array(B);
-  for (let b = 0; b < B; b++) {
-    let max = 0;
-    for (const { j, k, d, se } of pairs) {
-      if (!(se > 0)) continue;
-      const x =
-        ((replicates[j] as Float64Array)[b] as number) - ((replicates[k] as Float64Array)[b] as number);
-      const t = Math.abs(x - d) / se;
-      if (t > max) max = t;
+  // Each replicate's most extreme two-sided percentile position over the pairs (ties share a mid-rank).
+  const extreme = new Float64Array(B).fill(0.5);
+  for (const { star } of pairs) {
+    const order = Array.from(star.keys()).sort((x, y) => (star[x] as number) - (star[y] as number));
+    for (let i = 0; i < B; ) {
+      let end = i;
+      while (end + 1 < B && star[order[end + 1] as number] === star[order[i] as number]) end++;
+      const F = ((i + end) / 2 + 0.5) / B;
+      const tail = Math.min(F, 1 - F);
+      for (let t = i; t <= end; t++) {
+        const b = order[t] as number;
+        if (tail < (extreme[b] as number)) extreme[b] = tail;
+      }
+      i = end + 1;
     }
-    maxT[b] = max;
   }
-  maxT.sort();
-  const c = B === 0 ? 0 : (maxT[Math.min(B - 1, Math.ceil(confidence * B) - 1)] as number);
+  extreme.sort();
+  const alpha = 1 - confidence;
+  const halfAlphaPrime =
+    pairs.length <= 1 || B === 0
+      ? alpha / 2
+      : Math.min(alpha / 2, extreme[Math.max(0, Math.floor(alpha * B) - 1)] as number);
+  const level = 1 - 2 * halfAlphaPrime;
   // better[j][k]: j's value is surely above k's.
   const better = Array.from({ length: G }, () => new Array<boolean>(G).fill(false));
-  for (const { j, k, d, se } of pairs) {
-    if (d - c * se > 0) (better[j] as boolean[])[k] = true;
-    if (d + c * se < 0) (better[k] as boolean[])[j] = true;
+  for (const { j, k, star, bias } of pairs) {
+    const [lo, hi] = percentileInterval(star, level);
+    if (lo - bias > 0) (better[j] as boolean[])[k] = true;
+    if (hi - bias < 0) (better[k] as boolean[])[j] = true;
   }
   const ranked = groups.map((group, j) => {
     const above = groups.filter((_, k) => (better[k] as boolean[])[j]).length;

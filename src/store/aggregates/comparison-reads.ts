@@ -17,12 +17,13 @@ export interface ComparisonCountRow {
 }
 
 /**
- * The recorded factor each comparison groups by: the match's player and style, the session's client (name
- * and version), the model the endpoint reported for the runner's calls of the match (else the one asked for).
+ * The recorded factor each comparison groups by: the match's player; the runner's preamble style of the
+ * match's calls, else the study's style of the match; the session's client (name and version); the model
+ * the endpoint reported for the runner's calls of the match (else the one asked for).
  */
 const GROUP_BY: Record<ComparisonFactor, string> = {
   player: "m.player",
-  style: "m.style",
+  style: "coalesce((SELECT max(c.style) FROM model_calls c WHERE c.match_id = m.id), m.style)",
   client:
     "CASE WHEN s.client_name IS NULL THEN NULL ELSE s.client_name || ' ' || coalesce(s.client_version, '') END",
   model:
