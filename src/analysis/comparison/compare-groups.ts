@@ -94,7 +94,11 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     );
   }
   const byGroup = new Map<string, ComparisonRow[]>();
-  for (const row of rows) byGroup.set(row.group, [...(byGroup.get(row.group) ?? []), row]);
+  for (const row of rows) {
+    const list = byGroup.get(row.group);
+    if (list) list.push(row);
+    else byGroup.set(row.group, [row]);
+  }
   const groups = [...byGroup.keys()].sort();
   if (groups.length < 2) {
     throw new NoSharedCells(
@@ -125,6 +129,17 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
 
   const pairs: ComparedPair[] = [];
   const notes: string[] = [];
+  // A group's mean over a set of games, once per (group, games, measure): most pairs share every game.
+  const means = new Map<string, { point: number; star: Float64Array }>();
+  const mean = (g: number, games: readonly string[], measure: "R" | "shift") => {
+    const key = JSON.stringify([g, measure, games]);
+    let m = means.get(key);
+    if (m === undefined) {
+      m = meanOver(replicates[g] as Map<string, GameReplicates>, games, measure, bootstrap);
+      means.set(key, m);
+    }
+    return m;
+  };
   for (const measure of ["R", "shift"] as const) {
     const family: ComparedPair[] = [];
     for (let i = 0; i < groups.length; i++) {
@@ -134,8 +149,8 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
           .sort();
         const games = measure === "R" ? shared : shared.filter((g) => replicates[i]?.get(g)?.shift !== null);
         if (games.length === 0) continue;
-        const a = meanOver(replicates[i] as Map<string, GameReplicates>, games, measure, bootstrap);
-        const b = meanOver(replicates[j] as Map<string, GameReplicates>, games, measure, bootstrap);
+        const a = mean(i, games, measure);
+        const b = mean(j, games, measure);
         const star = new Float64Array(bootstrap);
         for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
         const difference = bootstrapDifference(a.point - b.point, star, confidence);
@@ -174,19 +189,23 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
       "No game was played under every framing by every group, so no ranks are given; each pair is still compared on the cells it shares.",
     );
   } else {
-    const means = replicates.map((r) => meanOver(r, rankedGames, "R", bootstrap));
+    const ranking = groups.map((_, g) => mean(g, rankedGames, "R"));
     const ranked = rankIntervals(
       groups,
-      means.map((m) => m.point),
-      means.map((m) => m.star),
+      ranking.map((m) => m.point),
+      ranking.map((m) => m.star),
       confidence,
     );
     ranked.forEach((r, g) => {
-      const mean = means[g] as { point: number; star: Float64Array };
+      const own = ranking[g] as { point: number; star: Float64Array };
       // The group's own interval: the percentile interval of its replicates, widened to hold the estimate
       // (at R = 1 every replicate lies below it; SPEC §4 checks say so rather than hide it).
-      const [lo, hi] = percentileInterval(Float64Array.from(mean.star), confidence);
-      const ci: [number, number] = [Math.min(lo, mean.point), Math.max(hi, mean.point)];
+      const [lo, hi] = percentileInterval(Float64Array.from(own.star), confidence);
+      // R lives in [0, 1]: the spread replicates (group-replicates.ts) may step outside it.
+      const ci: [number, number] = [
+        Math.max(0, Math.min(lo, own.point)),
+        Math.min(1, Math.max(hi, own.point)),
+      ];
       ranks.push({
         measure: "R",
         group: r.group,

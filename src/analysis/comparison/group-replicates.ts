@@ -1,9 +1,9 @@
 import type { ActionId } from "../../domain/types.js";
-import { jensenShannon } from "../divergence.js";
+import { bernoulliEntropy, jensenShannon } from "../divergence.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { drawMultinomial } from "../sampling/multinomial-sampler.js";
 import { cellKey } from "./comparison-rows.js";
-import type { GroupSample } from "./group-samples.js";
+import type { GroupSample, Stratum } from "./group-samples.js";
 
 /** One game a group played under every compared framing: its R and planned shift, point and replicates. */
 export interface GameReplicates {
@@ -44,7 +44,9 @@ export function groupReplicates(
     sample.cells.forEach((cell, i) => {
       observed.set(cell.counts, i * k);
     });
-    const point = stat(observed);
+    const pointValue = new Float64Array(2);
+    stat(observed, pointValue);
+    const point = { R: pointValue[0] as number, shift: pointValue[1] as number };
     const result: GameReplicates = {
       game,
       R: point.R,
@@ -56,14 +58,18 @@ export function groupReplicates(
     return { stat, result };
   });
   const scratch = new Int32Array(k);
+  const widths = sample.cells.map((c) => c.counts.length);
+  const value = new Float64Array(2);
   for (let b = 0; b < bootstrap; b++) {
     counts.fill(0);
-    sample.strata.forEach((stratum, s) => {
+    for (let s = 0; s < sample.strata.length; s++) {
+      const stratum = sample.strata[s] as Stratum;
       const rng = rngs[s] as UniformSource;
       if (stratum.kind === "decisions") {
         drawMultinomial(stratum.sampler, rng, scratch, 0);
-        counts.set(scratch.subarray(0, sample.cells[stratum.cell]?.counts.length), stratum.cell * k);
-        return;
+        const width = widths[stratum.cell] as number;
+        for (let a = 0; a < width; a++) counts[stratum.cell * k + a] = scratch[a] as number;
+        continue;
       }
       const { units } = stratum;
       for (let i = 0; i < units.length; i++) {
@@ -74,20 +80,47 @@ export function groupReplicates(
       for (const c of stratum.cells) {
         const smooth = sample.smoothing.get(c);
         if (smooth === undefined) continue;
-        const width = sample.cells[c]?.counts.length ?? k;
+        const width = widths[c] as number;
         let n = 0;
         for (let a = 0; a < width; a++) n += counts[c * k + a] as number;
         drawMultinomial(smooth(n), smoothingRng, scratch, 0);
-        counts.set(scratch.subarray(0, width), c * k);
+        for (let a = 0; a < width; a++) counts[c * k + a] = scratch[a] as number;
       }
-    });
+    }
     for (const { stat, result } of evaluators) {
-      const value = stat(counts);
-      result.RStar[b] = value.R;
-      if (result.shiftStar) result.shiftStar[b] = value.shift;
+      stat(counts, value);
+      result.RStar[b] = value[0] as number;
+      if (result.shiftStar) result.shiftStar[b] = value[1] as number;
     }
   }
+  // The bootstrap variance of a mean of m resampled units is (m − 1)/m of the unbiased one, which makes
+  // intervals of small cells too short (Efron's correction): each game's replicates are spread about their
+  // mean by √(m/(m − 1)), m the fewest units any of its framing cells resamples.
+  games.forEach(({ game, cells }) => {
+    const m = Math.min(...cells.map((c) => unitsOf(sample, c)));
+    if (!(m >= 2)) return;
+    const factor = Math.sqrt(m / (m - 1));
+    const result = out.get(game) as GameReplicates;
+    spread(result.RStar, factor);
+    if (result.shiftStar) spread(result.shiftStar, factor);
+  });
   return out;
+}
+
+/** How many units the stratum of cell `c` draws: its decisions, sessions or schedule positions. */
+function unitsOf(sample: GroupSample, c: number): number {
+  for (const s of sample.strata) {
+    if (s.kind === "decisions" && s.cell === c) return s.sampler.n;
+    if (s.kind === "units" && s.cells.includes(c)) return s.units.length;
+  }
+  return sample.cells[c]?.n ?? 0;
+}
+
+function spread(values: Float64Array, factor: number): void {
+  let mean = 0;
+  for (const v of values) mean += v;
+  mean /= values.length;
+  for (let b = 0; b < values.length; b++) values[b] = mean + ((values[b] as number) - mean) * factor;
 }
 
 /** The games the group played under every framing, with the cell index of each framing in order. */
@@ -113,24 +146,55 @@ function gameStatistics(
   cells: readonly number[],
   k: number,
   cooperative: number,
-): (counts: Int32Array) => { R: number; shift: number } {
+): (counts: Int32Array, out: Float64Array) => void {
   const probabilities = cells.map(() => new Float64Array(k));
   const sizes = new Float64Array(cells.length);
-  return (counts) => {
-    cells.forEach((c, f) => {
+  const firsts = new Int32Array(cells.length);
+  // Two actions and one size n in every framing (every draw by decision or position): the JSD of cells
+  // x and y out of n is H2[x + y] − (H2[2x] + H2[2y])/2, H2[s] the binary entropy of s/(2n), a lookup.
+  const tables = new Map<number, Float64Array>();
+  const tableOf = (n: number): Float64Array => {
+    let table = tables.get(n);
+    if (table === undefined) {
+      table = new Float64Array(2 * n + 1);
+      for (let t = 0; t <= 2 * n; t++) table[t] = bernoulliEntropy(t / (2 * n));
+      tables.set(n, table);
+    }
+    return table;
+  };
+  return (counts, out) => {
+    let equal = k === 2;
+    for (let f = 0; f < cells.length; f++) {
+      const c = cells[f] as number;
       let n = 0;
       for (let a = 0; a < k; a++) n += counts[c * k + a] as number;
       sizes[f] = n;
+      firsts[f] = counts[c * k] as number;
+      if (n !== sizes[0] || n === 0) equal = false;
       const p = probabilities[f] as Float64Array;
       for (let a = 0; a < k; a++) p[a] = n > 0 ? (counts[c * k + a] as number) / n : 0;
-    });
+    }
     let max = 0;
-    for (let f = 0; f < cells.length; f++) {
-      if (sizes[f] === 0) continue;
-      for (let g = f + 1; g < cells.length; g++) {
-        if (sizes[g] === 0) continue;
-        const jsd = jensenShannon(probabilities[f] as Float64Array, probabilities[g] as Float64Array);
-        if (jsd > max) max = jsd;
+    if (equal) {
+      const h = tableOf(sizes[0] as number);
+      for (let f = 0; f < cells.length; f++) {
+        const x = firsts[f] as number;
+        const hx = h[2 * x] as number;
+        for (let g = f + 1; g < cells.length; g++) {
+          const y = firsts[g] as number;
+          const jsd = (h[x + y] as number) - (hx + (h[2 * y] as number)) / 2;
+          if (jsd > max) max = jsd;
+        }
+      }
+      max = Math.min(max, Math.LN2);
+    } else {
+      for (let f = 0; f < cells.length; f++) {
+        if (sizes[f] === 0) continue;
+        for (let g = f + 1; g < cells.length; g++) {
+          if (sizes[g] === 0) continue;
+          const jsd = jensenShannon(probabilities[f] as Float64Array, probabilities[g] as Float64Array);
+          if (jsd > max) max = jsd;
+        }
       }
     }
     const shift =
@@ -138,6 +202,7 @@ function gameStatistics(
         ? 0
         : ((probabilities[1] as Float64Array)[cooperative] as number) -
           ((probabilities[0] as Float64Array)[cooperative] as number);
-    return { R: 1 - max / Math.LN2, shift };
+    out[0] = 1 - max / Math.LN2;
+    out[1] = shift;
   };
 }

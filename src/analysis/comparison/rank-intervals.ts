@@ -49,18 +49,17 @@ export function rankIntervals(
   }
   // Each replicate's most extreme two-sided percentile position over the pairs (ties share a mid-rank).
   const extreme = new Float64Array(B).fill(0.5);
+  const sorted = new Float64Array(B);
   for (const { star } of pairs) {
-    const order = Array.from(star.keys()).sort((x, y) => (star[x] as number) - (star[y] as number));
-    for (let i = 0; i < B; ) {
-      let end = i;
-      while (end + 1 < B && star[order[end + 1] as number] === star[order[i] as number]) end++;
-      const F = ((i + end) / 2 + 0.5) / B;
+    sorted.set(star);
+    sorted.sort();
+    for (let b = 0; b < B; b++) {
+      const x = star[b] as number;
+      const first = lowerBound(sorted, x);
+      const last = upperBound(sorted, x) - 1;
+      const F = ((first + last) / 2 + 0.5) / B;
       const tail = Math.min(F, 1 - F);
-      for (let t = i; t <= end; t++) {
-        const b = order[t] as number;
-        if (tail < (extreme[b] as number)) extreme[b] = tail;
-      }
-      i = end + 1;
+      if (tail < (extreme[b] as number)) extreme[b] = tail;
     }
   }
   extreme.sort();
@@ -100,4 +99,28 @@ export function rankIntervals(
     (ranked[j] as { tied_group: number }).tied_group = tier;
   }
   return ranked;
+}
+
+/** The first index of `sorted` whose value is ≥ x. */
+function lowerBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index of `sorted` whose value is > x (so ties of x end just before it). */
+function upperBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
