@@ -4,12 +4,17 @@
  * Each row simulates `STUDIES` records from known framing distributions, analyses each with
  * `robustnessAnalysis` (B = `REPLICATES` bootstrap replicates and as many permutations), and reports how
  * often the 95% interval of R covers the true R, how often the shift interval covers the true shift, the
- * mean plug-in and bias-corrected R, and how often the permutation test rejects invariance at 5%.
- * Monte Carlo standard error of a 95% coverage with 1,000 studies: 0.7 percentage points.
+ * root mean squared error of the plug-in and the bias-corrected R, and how often the permutation test
+ * rejects invariance at 5%, beside Pearson's χ² test of homogeneity on the same records' pooled counts
+ * (which ignores sessions). Monte Carlo standard error of a 95% coverage with 1,000 studies: 0.7
+ * percentage points; of a 5% rejection rate: 0.7 points.
  *
- * Sessions: a session is `decisions` choices of one player that share a session-level propensity
- * p_s ~ Beta with mean p and intra-session correlation ρ (a beta-binomial cluster), one session per cell
- * (sessions nested in cells). The true R and shift are those of the marginal distributions.
+ * Sessions nested in cells: a session is `decisions` choices of one player that share a session-level
+ * propensity p_s ~ Beta with mean p and intra-session correlation ρ (a beta-binomial cluster); a framing
+ * may have its own number of sessions (so its own session length). Sessions that span cells: one
+ * propensity per session for the whole record (see simulateSpanning); with ρ = 0 every decision is
+ * independent, as a live agent's sessions of one decision per cell. The true R and shift are those of the
+ * marginal distributions.
  *
  * Usage: npm run coverage [-- --studies 1000 --replicates 1000 --only <substring>]
  */
@@ -18,13 +23,24 @@ import { jensenShannon } from "../../src/analysis/divergence.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 
+/** A framing's distribution: P(cooperate) of a two-action game, or the probability of every action. */
+type Framing = number | readonly number[];
+
 interface Case {
   readonly name: string;
-  /** P(cooperate) per framing, per game (games × framings). */
-  readonly p: readonly (readonly number[])[];
-  readonly n: number;
-  /** Sessions per cell and intra-session correlation; absent = independent decisions. */
-  readonly sessions?: { readonly perCell: number; readonly rho: number; readonly span?: boolean };
+  /** Per game, the distribution of every framing (games × framings). */
+  readonly p: readonly (readonly Framing[])[];
+  /** Decisions per cell, or per framing. */
+  readonly n: number | readonly number[];
+  /**
+   * Sessions per cell (or per framing) and intra-session correlation; `span`: one session decides in every
+   * cell. Absent = independent decisions without sessions.
+   */
+  readonly sessions?: {
+    readonly perCell: number | readonly number[];
+    readonly rho: number;
+    readonly span?: boolean;
+  };
 }
 
 const arg = (name: string, fallback: string): string => {
@@ -35,7 +51,8 @@ const STUDIES = Number(arg("studies", "1000"));
 const REPLICATES = Number(arg("replicates", "1000"));
 const ONLY = arg("only", "");
 
-const same = (p: number, framings: number): number[] => Array.from({ length: framings }, () => p);
+const same = (p: Framing, framings: number): Framing[] => Array.from({ length: framings }, () => p);
+const fourGames = (p: readonly Framing[]): Framing[][] => [0, 1, 2, 3].map(() => [...p]);
 const CASES: Case[] = [
   { name: "identical, 2 framings, p .5, n 20", p: [same(0.5, 2)], n: 20 },
   { name: "identical, 2 framings, p .5, n 300", p: [same(0.5, 2)], n: 300 },
@@ -54,9 +71,39 @@ const CASES: Case[] = [
   { name: ".3 vs .5, n 100", p: [[0.3, 0.5]], n: 100 },
   { name: ".5 vs .6, n 300", p: [[0.5, 0.6]], n: 300 },
   { name: ".5 vs .55, n 30 (near R = 1)", p: [[0.5, 0.55]], n: 30 },
+  { name: ".93 vs .97, n 50 (near R = 1)", p: [[0.93, 0.97]], n: 50 },
   { name: ".98 vs 1.0, n 300", p: [[0.98, 1]], n: 300 },
   { name: ".02 vs .10, n 30", p: [[0.02, 0.1]], n: 30 },
   { name: "11 framings .3 … .7, n 100", p: [Array.from({ length: 11 }, (_, f) => 0.3 + 0.04 * f)], n: 100 },
+  // Deterministic agents played live: every session decides once in every cell of 4 games.
+  {
+    name: "live deterministic 1.0 vs 1.0, 4 games, 4 sessions × 1 per cell",
+    p: fourGames([1, 1]),
+    n: 4,
+    sessions: { perCell: 4, rho: 0, span: true },
+  },
+  {
+    name: "live deterministic 1.0 vs 1.0, 4 games, 20 sessions × 1 per cell",
+    p: fourGames([1, 1]),
+    n: 20,
+    sessions: { perCell: 20, rho: 0, span: true },
+  },
+  {
+    name: "live .99 vs 1.0, 4 games, 20 sessions × 1 per cell",
+    p: fourGames([0.99, 1]),
+    n: 20,
+    sessions: { perCell: 20, rho: 0, span: true },
+  },
+  {
+    name: "live .99 vs 1.0, 4 games, 100 sessions × 1 per cell",
+    p: fourGames([0.99, 1]),
+    n: 100,
+    sessions: { perCell: 100, rho: 0, span: true },
+  },
+  // Unequal framing sizes: the small framing (n 20) true in the middle, at an extreme, and all alike.
+  { name: "unequal n 20/300/80, identical p .5", p: [same(0.5, 3)], n: [20, 300, 80] },
+  { name: "unequal n 20/300/80, small in the middle: .45/.3/.6", p: [[0.45, 0.3, 0.6]], n: [20, 300, 80] },
+  { name: "unequal n 20/300/80, small at an extreme: .7/.3/.6", p: [[0.7, 0.3, 0.6]], n: [20, 300, 80] },
   {
     name: "sessions: identical, 30 × 10, ρ .3",
     p: [same(0.5, 2)],
@@ -64,63 +111,156 @@ const CASES: Case[] = [
     sessions: { perCell: 30, rho: 0.3 },
   },
   { name: "sessions: .3 vs .5, 30 × 10, ρ .3", p: [[0.3, 0.5]], n: 300, sessions: { perCell: 30, rho: 0.3 } },
+  // Each framing its own session design: 300 sessions of one decision against 10 of 30.
+  {
+    name: "sessions per framing 300 × 1 vs 10 × 30, identical .5, ρ .3",
+    p: [same(0.5, 2)],
+    n: 300,
+    sessions: { perCell: [300, 10], rho: 0.3 },
+  },
+  {
+    name: "sessions per framing 300 × 1 vs 10 × 30, .4 vs .5, ρ .3",
+    p: [[0.4, 0.5]],
+    n: 300,
+    sessions: { perCell: [300, 10], rho: 0.3 },
+  },
+  {
+    name: "sessions per framing 60 × 5 vs 10 × 30, identical .5, ρ .3",
+    p: [same(0.5, 2)],
+    n: 300,
+    sessions: { perCell: [60, 10], rho: 0.3 },
+  },
+  {
+    name: "sessions per framing 60 × 5 vs 10 × 30, .4 vs .5, ρ .3",
+    p: [[0.4, 0.5]],
+    n: 300,
+    sessions: { perCell: [60, 10], rho: 0.3 },
+  },
+  {
+    name: "sessions span framings and 4 games: identical .5, 60 × 5, ρ .3",
+    p: fourGames([0.5, 0.5]),
+    n: 300,
+    sessions: { perCell: 60, rho: 0.3, span: true },
+  },
   {
     name: "sessions span framings and 4 games: .3 vs .5, 60 × 5, ρ .3",
-    p: [0, 1, 2, 3].map(() => [0.3, 0.5]),
+    p: fourGames([0.3, 0.5]),
     n: 300,
     sessions: { perCell: 60, rho: 0.3, span: true },
   },
   {
     name: "sessions span framings and 4 games, one decision per cell: .3 vs .5, 300 × 1, ρ .3",
-    p: [0, 1, 2, 3].map(() => [0.3, 0.5]),
+    p: fourGames([0.3, 0.5]),
     n: 300,
     sessions: { perCell: 300, rho: 0.3, span: true },
   },
+  // Games with more actions.
+  { name: "3 actions, identical (.2, .3, .5), n 100", p: [same([0.2, 0.3, 0.5], 2)], n: 100 },
+  {
+    name: "3 actions, (.2, .3, .5) vs (.3, .3, .4), n 100",
+    p: [
+      [
+        [0.2, 0.3, 0.5],
+        [0.3, 0.3, 0.4],
+      ],
+    ],
+    n: 100,
+  },
+  { name: "4 actions, identical uniform, n 100", p: [same([0.25, 0.25, 0.25, 0.25], 3)], n: 100 },
+  {
+    name: "4 actions, (.1, .2, .3, .4) vs (.25, .25, .25, .25), n 100",
+    p: [
+      [
+        [0.1, 0.2, 0.3, 0.4],
+        [0.25, 0.25, 0.25, 0.25],
+      ],
+    ],
+    n: 100,
+  },
 ];
 
-function trueR(ps: readonly number[]): number {
+const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
+const distribution = (p: Framing): readonly number[] => (typeof p === "number" ? [p, 1 - p] : p);
+const sizeOf = (c: Case, f: number): number => (typeof c.n === "number" ? c.n : (c.n[f] as number));
+const sessionsOf = (perCell: number | readonly number[], f: number): number =>
+  typeof perCell === "number" ? perCell : (perCell[f] as number);
+
+function trueR(framings: readonly Framing[]): number {
   let max = 0;
-  for (const a of ps) for (const b of ps) max = Math.max(max, jensenShannon([a, 1 - a], [b, 1 - b]));
+  for (const a of framings)
+    for (const b of framings) max = Math.max(max, jensenShannon(distribution(a), distribution(b)));
   return 1 - max / Math.LN2;
 }
 
-function binomial(n: number, p: number, rng: UniformSource): number {
-  let x = 0;
-  for (let i = 0; i < n; i++) if (rng.next() < p) x++;
-  return x;
+/** One categorical draw of each of `n` decisions, added into counts. */
+function categorical(n: number, p: readonly number[], rng: UniformSource): number[] {
+  const counts = p.map(() => 0);
+  for (let i = 0; i < n; i++) {
+    let u = rng.next();
+    let a = 0;
+    while (a < p.length - 1 && u >= (p[a] as number)) {
+      u -= p[a] as number;
+      a++;
+    }
+    counts[a] = (counts[a] as number) + 1;
+  }
+  return counts;
 }
 
-/** Beta(a, b) by Jöhnk's method (small a, b) — enough for a simulation, not for the analysis. */
-function beta(a: number, b: number, rng: UniformSource): number {
+/** Gamma(shape, 1) by Marsaglia–Tsang (with the shape < 1 boost) — for the Dirichlet propensities. */
+function gamma(shape: number, rng: UniformSource): number {
+  if (shape < 1) return gamma(shape + 1, rng) * rng.next() ** (1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
   for (;;) {
-    const x = rng.next() ** (1 / a);
-    const y = rng.next() ** (1 / b);
-    if (x + y <= 1 && x + y > 0) return x / (x + y);
+    let x: number;
+    let v: number;
+    do {
+      // Box–Muller normal.
+      x = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = rng.next();
+    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
   }
 }
 
+/** A session's propensities: Dirichlet with mean p and intra-session correlation ρ (p itself at ρ = 0). */
+function propensity(p: readonly number[], rho: number, rng: UniformSource): readonly number[] {
+  if (rho === 0 || p.some((q) => q <= 0 || q >= 1)) return p;
+  const concentration = (1 - rho) / rho;
+  const g = p.map((q) => gamma(q * concentration, rng));
+  const sum = g.reduce((s, v) => s + v, 0);
+  return g.map((v) => v / sum);
+}
+
+const toCounts = (counts: readonly number[]): Record<string, number> =>
+  Object.fromEntries(counts.map((x, a) => [ACTIONS[a] as string, x]).filter(([, x]) => (x as number) > 0));
+
 /**
  * Sessions that span cells: session s has one propensity q_s ~ Beta(mean ½, ρ) for the whole record and
- * chooses cooperate with probability 2·p_f·q_s in every framing f (so the marginal rate is p_f), making
- * `n / perCell` decisions in every cell; its clusters carry ids, so the joint cluster bootstrap applies.
+ * chooses cooperate with probability min(1, 2·p_f·q_s) in every framing f (so the marginal rate is p_f
+ * where 2·p_f ≤ 1; with ρ = 0, q_s = ½ and every decision has rate p_f), making `n / perCell` decisions in
+ * every cell; its clusters carry ids, so the joint cluster bootstrap applies.
  */
 function simulateSpanning(c: Case, rng: UniformSource): CountCell[] {
   const { perCell, rho } = c.sessions as { perCell: number; rho: number };
-  const size = c.n / perCell;
-  const concentration = (1 - rho) / rho;
-  const q = Array.from({ length: perCell }, () => beta(0.5 * concentration, 0.5 * concentration, rng));
+  const size = (c.n as number) / perCell;
+  const q = Array.from({ length: perCell }, () => (rho === 0 ? 0.5 : propensity([0.5, 0.5], rho, rng)[0]));
   return c.p.flatMap((framings, g) =>
     framings.map((p, f): CountCell => {
       const clusters = q.map((qs) => {
-        const x = binomial(size, Math.min(1, 2 * p * qs), rng);
-        return { cooperate: x, defect: size - x };
+        const rate = Math.min(1, 2 * (p as number) * (qs as number));
+        const x = categorical(size, [rate, 1 - rate], rng)[0] as number;
+        return toCounts([x, size - x]);
       });
-      const x = clusters.reduce((sum, k) => sum + k.cooperate, 0);
+      const x = clusters.reduce((sum, k) => sum + (k.cooperate ?? 0), 0);
       return {
         player: "m",
         game: `g${g}`,
         framing: `f${String(f).padStart(2, "0")}`,
-        counts: { cooperate: x, defect: c.n - x },
+        counts: toCounts([x, (c.n as number) - x]),
         clusters,
         cluster_ids: q.map((_, s) => `s${s}`),
       };
@@ -131,49 +271,131 @@ function simulateSpanning(c: Case, rng: UniformSource): CountCell[] {
 function simulate(c: Case, rng: UniformSource): CountCell[] {
   if (c.sessions?.span) return simulateSpanning(c, rng);
   return c.p.flatMap((framings, g) =>
-    framings.map((p, f): CountCell => {
-      const framing = `f${String(f).padStart(2, "0")}`;
-      const game = `g${g}`;
-      if (c.sessions === undefined) {
-        const x = binomial(c.n, p, rng);
-        return { player: "m", game, framing, counts: { cooperate: x, defect: c.n - x } };
-      }
-      const { perCell, rho } = c.sessions;
-      const size = c.n / perCell;
-      const concentration = (1 - rho) / rho;
-      const clusters = Array.from({ length: perCell }, () => {
-        const ps = p <= 0 || p >= 1 ? p : beta(p * concentration, (1 - p) * concentration, rng);
-        const x = binomial(size, ps, rng);
-        return { cooperate: x, defect: size - x };
-      });
-      const x = clusters.reduce((s, k) => s + k.cooperate, 0);
-      return { player: "m", game, framing, counts: { cooperate: x, defect: c.n - x }, clusters };
+    framings.map((framing, f): CountCell => {
+      const p = distribution(framing);
+      const cell = { player: "m", game: `g${g}`, framing: `f${String(f).padStart(2, "0")}` };
+      const n = sizeOf(c, f);
+      if (c.sessions === undefined) return { ...cell, counts: toCounts(categorical(n, p, rng)) };
+      const perCell = sessionsOf(c.sessions.perCell, f);
+      const size = n / perCell;
+      const clusters = Array.from({ length: perCell }, () =>
+        categorical(size, propensity(p, (c.sessions as { rho: number }).rho, rng), rng),
+      );
+      const counts = p.map((_, a) => clusters.reduce((s, k) => s + (k[a] as number), 0));
+      return { ...cell, counts: toCounts(counts), clusters: clusters.map(toCounts) };
     }),
   );
 }
 
+/** Regularized upper incomplete gamma Q(s, x) (series / continued fraction, Numerical Recipes §6.2). */
+function upperGamma(s: number, x: number): number {
+  if (x <= 0) return 1;
+  const lnGammaS = lnGamma(s);
+  if (x < s + 1) {
+    let sum = 1 / s;
+    let term = sum;
+    for (let k = 1; k < 500; k++) {
+      term *= x / (s + k);
+      sum += term;
+      if (term < sum * 1e-15) break;
+    }
+    return 1 - sum * Math.exp(-x + s * Math.log(x) - lnGammaS);
+  }
+  let b = x + 1 - s;
+  let cc = 1e300;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 500; i++) {
+    const an = -i * (i - s);
+    b += 2;
+    d = an * d + b;
+    d = Math.abs(d) < 1e-300 ? 1e-300 : d;
+    cc = b + an / cc;
+    cc = Math.abs(cc) < 1e-300 ? 1e-300 : cc;
+    d = 1 / d;
+    const delta = d * cc;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-15) break;
+  }
+  return Math.exp(-x + s * Math.log(x) - lnGammaS) * h;
+}
+
+function lnGamma(z: number): number {
+  const g = [
+    76.18009172947146, -86.50532032941678, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
+    -0.5395239384953e-5,
+  ];
+  let x = z;
+  let y = z;
+  let tmp = x + 5.5;
+  tmp -= (x + 0.5) * Math.log(tmp);
+  let ser = 1.000000000190015;
+  for (const c of g) ser += c / ++y;
+  x = z;
+  return -tmp + Math.log((2.5066282746310007 * ser) / x);
+}
+
+/** Pearson's χ² test of homogeneity of the first game's framings (actions never chosen dropped). */
+function pearsonP(cells: readonly CountCell[]): number {
+  const first = cells.filter((c) => c.game === "g0");
+  const actions = [...new Set(first.flatMap((c) => Object.keys(c.counts)))];
+  const n = first.map((c) => Object.values(c.counts).reduce((s, x) => s + x, 0));
+  const total = n.reduce((s, x) => s + x, 0);
+  let chi2 = 0;
+  for (const a of actions) {
+    const column = first.reduce((s, c) => s + (c.counts[a] ?? 0), 0);
+    first.forEach((c, f) => {
+      const expected = ((n[f] as number) * column) / total;
+      chi2 += ((c.counts[a] ?? 0) - expected) ** 2 / expected;
+    });
+  }
+  const df = (first.length - 1) * (actions.length - 1);
+  return df === 0 ? 1 : upperGamma(df / 2, chi2 / 2);
+}
+
+/** Whether framing f00's first-action rate lies strictly between the lowest and highest of the others. */
+function observedBetween(distributions: Record<string, { distribution: Record<string, number> }>): boolean {
+  const rates = Object.entries(distributions)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, d]) => d.distribution.cooperate ?? 0);
+  const others = rates.slice(1);
+  const own = rates[0] as number;
+  return own > Math.min(...others) && own < Math.max(...others);
+}
+
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 const rows: string[] = [
-  "| case | true R | R coverage | R misses (truth below / above) | player R cov. | shift coverage | mean R̂ | mean R bias-corr. | rejects invariance |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  "| case | true R | R coverage | R misses (truth below / above) | player R cov. | R cov. when framing 0 is observed between the others | shift coverage | RMSE R̂ | RMSE R bias-corr. | rejects invariance | Pearson χ² rejects |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ];
 const started = Date.now();
 for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
   const rng = createBootstrapRng(`coverage:${c.name}`);
   const truths = c.p.map(trueR);
   const playerTruth = truths.reduce((s, r) => s + r, 0) / truths.length;
-  const shiftTruth = (c.p[0]?.[1] ?? 0) - (c.p[0]?.[0] ?? 0);
+  const first = c.p[0] as readonly Framing[];
+  const twoActions = typeof first[0] === "number";
+  const shiftTruth = twoActions ? (first[1] as number) - (first[0] as number) : Number.NaN;
+  const cooperativeAction = twoActions ? "cooperate" : null;
   let covered = 0;
   let missBelow = 0;
   let missAbove = 0;
   let playerCovered = 0;
   let shiftCovered = 0;
-  let plugIn = 0;
-  let corrected = 0;
+  let squared = 0;
+  let correctedSquared = 0;
   let rejected = 0;
+  let pearsonRejected = 0;
+  let middle = 0;
+  let middleCovered = 0;
   for (let s = 0; s < STUDIES; s++) {
-    const result = robustnessAnalysis(simulate(c, rng), {
-      cooperativeAction: Object.fromEntries(c.p.map((_, g) => [`g${g}`, "cooperate"])),
+    const cells = simulate(c, rng);
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: Object.fromEntries(c.p.map((_, g) => [`g${g}`, cooperativeAction])),
+      // The game's actions, as the catalog gives them: a cell that chose one action lists only that one.
+      actions: Object.fromEntries(
+        c.p.map((framings, g) => [`g${g}`, ACTIONS.slice(0, distribution(framings[0] as Framing).length)]),
+      ),
       bootstrap: REPLICATES,
       seed: s + 1,
     });
@@ -182,14 +404,20 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
     if (game === undefined || player === undefined) throw new Error("no game analysed");
     const inside = (x: number, [lo, hi]: readonly [number, number]): boolean =>
       lo <= x + 1e-12 && x <= hi + 1e-12;
-    if (inside(truths[0] as number, game.R.ci)) covered++;
-    else if ((truths[0] as number) < game.R.ci[0]) missBelow++;
+    const truth = truths[0] as number;
+    if (inside(truth, game.R.ci)) covered++;
+    else if (truth < game.R.ci[0]) missBelow++;
     else missAbove++;
     if (inside(playerTruth, player.R.ci)) playerCovered++;
+    if (observedBetween(game.distributions)) {
+      middle++;
+      if (inside(truth, game.R.ci)) middleCovered++;
+    }
     if (game.shift && inside(shiftTruth, game.shift.ci)) shiftCovered++;
-    plugIn += game.R.estimate;
-    corrected += game.R_bias_corrected;
+    squared += (game.R.estimate - truth) ** 2;
+    correctedSquared += (game.R_bias_corrected - truth) ** 2;
     if (game.invariance.p_value <= 0.05) rejected++;
+    if (pearsonP(cells) <= 0.05) pearsonRejected++;
   }
   const row = [
     c.name,
@@ -197,10 +425,12 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
     pct(covered / STUDIES),
     `${pct(missBelow / STUDIES)} / ${pct(missAbove / STUDIES)}`,
     c.p.length > 1 ? pct(playerCovered / STUDIES) : "—",
-    pct(shiftCovered / STUDIES),
-    (plugIn / STUDIES).toFixed(4),
-    (corrected / STUDIES).toFixed(4),
+    middle > 0 && typeof c.n !== "number" ? `${pct(middleCovered / middle)} of ${middle}` : "—",
+    twoActions ? pct(shiftCovered / STUDIES) : "—",
+    Math.sqrt(squared / STUDIES).toFixed(4),
+    Math.sqrt(correctedSquared / STUDIES).toFixed(4),
     pct(rejected / STUDIES),
+    pct(pearsonRejected / STUDIES),
   ];
   rows.push(`| ${row.join(" | ")} |`);
   process.stderr.write(`${rows[rows.length - 1]}\n`);

@@ -1,7 +1,9 @@
+import { withProgress } from "../analysis/progress/analysis-progress.js";
 import { loadCatalog } from "../domain/catalog.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
+import { analysisProgressLine } from "./analysis-progress-line.js";
 import { type ParsedArgs, stringFlag } from "./command.js";
 import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
 
@@ -26,9 +28,14 @@ export async function withDeps<T>(
     );
   }
   const store = new Store(dbPath, { readonly: !options.create });
+  // The analysis runs synchronously inside `work` (before its first await): its progress, on a terminal.
+  const line = analysisProgressLine();
   try {
-    return await work({ store, catalog: loadCatalog() }, recordName(dbPath));
+    return await withProgress(line?.listener ?? null, () =>
+      work({ store, catalog: loadCatalog() }, recordName(dbPath)),
+    );
   } finally {
+    line?.done();
     store.close();
   }
 }

@@ -2,7 +2,12 @@ import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
 import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { readTokenFile } from "../mcp/http/bearer-tokens.js";
-import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "../mcp/http/http-options.js";
+import {
+  defaultInFlightPerPrincipal,
+  HTTP_DEFAULTS,
+  type HttpServeOptions,
+  isLoopbackHost,
+} from "../mcp/http/http-options.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -21,12 +26,13 @@ export const HTTP_SERVE_FLAGS: Command["options"] = {
   "rate-limit": { type: "string" },
   "max-body": { type: "string" },
   "max-in-flight": { type: "string" },
+  "max-in-flight-per-principal": { type: "string" },
   "db-pool": { type: "string" },
   "drain-timeout": { type: "string" },
 };
 
 export const HTTP_SERVE_USAGE =
-  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES] [--max-in-flight N] [--db-pool N] [--drain-timeout SECONDS]";
+  "same-game serve --http [--host 127.0.0.1] [--port 8787] [--token-file FILE] [--db PATH] [--player NAME] [--toolsets LIST] [--idle-timeout SECONDS] [--max-sessions N] [--max-sessions-per-principal N] [--rate-limit PER_SECOND] [--max-body BYTES] [--max-in-flight N] [--max-in-flight-per-principal N] [--db-pool N] [--drain-timeout SECONDS]";
 
 /** Reads and checks the HTTP flags; binding beyond loopback without tokens is refused here. */
 export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
@@ -44,6 +50,8 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
     numberFlag(args, "max-sessions", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxSessions;
   const idleSeconds =
     numberFlag(args, "idle-timeout", { min: 0.1, max: 86_400 }) ?? HTTP_DEFAULTS.idleTimeoutSeconds;
+  const maxInFlight =
+    numberFlag(args, "max-in-flight", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxInFlight;
   return {
     host,
     port: numberFlag(args, "port", { min: 0, max: 65_535, integer: true }) ?? HTTP_DEFAULTS.port,
@@ -64,8 +72,10 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
     shutdownGraceMs:
       (numberFlag(args, "drain-timeout", { min: 0, max: 3600 }) ?? HTTP_DEFAULTS.shutdownGraceMs / 1000) *
       1000,
-    maxInFlight:
-      numberFlag(args, "max-in-flight", { min: 1, max: 100_000, integer: true }) ?? HTTP_DEFAULTS.maxInFlight,
+    maxInFlight,
+    maxInFlightPerPrincipal:
+      numberFlag(args, "max-in-flight-per-principal", { min: 1, max: 100_000, integer: true }) ??
+      defaultInFlightPerPrincipal(maxInFlight, tokens.length),
   };
 }
 
@@ -74,7 +84,8 @@ export function httpServeOptions(args: ParsedArgs): HttpServeOptions {
  * Store is synchronous, so a process runs one statement at a time and a second connection would sit idle
  * (a service grows by replicas, each with its one connection) — and each analysis worker holds its own. So
  * N bounds the analysis workers at N − 1; N = 1 runs analyses inline on the request path's connection.
- * The default, unset, is one connection plus the default worker pool.
+ * The default, unset, is one connection plus the default worker pool (one worker per core, at most four,
+ * and up to four more while principals with nothing running wait for a busy pool).
  */
 export function dbPoolFlag(args: ParsedArgs): number | undefined {
   return numberFlag(args, "db-pool", { min: 1, max: 64, integer: true });
@@ -91,13 +102,18 @@ export async function serveHttp(args: ParsedArgs): Promise<void> {
   const store = new Store(dbPath);
   const analysis =
     options.toolsets?.includes("analysis") && pool !== 1
-      ? new AnalysisPool(dbPath, pool === undefined ? undefined : pool - 1)
+      ? pool === undefined
+        ? new AnalysisPool(dbPath)
+        : new AnalysisPool(dbPath, pool - 1, 0)
       : undefined;
   // Loaded only here: a stdio `serve` (what a host launches, where start-up time shows) never needs it.
   const { startHttpServer } = await import("../mcp/http/http-server.js");
   let running: Awaited<ReturnType<typeof startHttpServer>>;
   try {
-    running = await startHttpServer({ store, catalog: loadCatalog() }, { ...options, analysis });
+    running = await startHttpServer(
+      { store, catalog: loadCatalog() },
+      { ...options, analysis, cache: args.values["no-cache"] !== true },
+    );
   } catch (error) {
     await analysis?.close();
     store.close();

@@ -12,11 +12,13 @@ import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHt
 
 export const serveCommand: Command = {
   name: "serve",
-  usage: `same-game serve [--db PATH] [--player NAME] [--toolsets play|studies|analysis|all]\n       ${HTTP_SERVE_USAGE}`,
+  usage: `same-game serve [--db PATH] [--player NAME] [--toolsets play|studies|analysis|all] [--no-cache]\n       ${HTTP_SERVE_USAGE} [--no-cache]`,
   options: {
     db: { type: "string" },
     player: { type: "string" },
     toolsets: { type: "string" },
+    // Analyses recompute on every call instead of answering an unchanged record from the cache.
+    "no-cache": { type: "boolean" },
     ...HTTP_SERVE_FLAGS,
   },
   async run(args) {
@@ -34,6 +36,7 @@ export const serveCommand: Command = {
       player: stringFlag(args, "player") ?? null,
       toolsets,
       analysis,
+      cache: args.values["no-cache"] !== true,
     });
     // Oversize lines are answered with an error here rather than closing the transport (and the server).
     const stdin = process.stdin.pipe(

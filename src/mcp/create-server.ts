@@ -3,6 +3,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import type { Caller } from "../play/caller.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { SERVER_VERSION } from "../server-version.js";
+import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/result-cache.js";
 import type { AnalysisRunner } from "./analysis-runner.js";
 import { inlineAnalysis } from "./analysis-runner.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
@@ -27,6 +28,8 @@ export interface ConnectionOptions {
   readonly toolsets?: readonly ToolsetName[];
   /** Where analyses run; default inline on this thread (`serve` passes its worker pool). */
   readonly analysis?: AnalysisRunner;
+  /** `serve --no-cache` (false): analyses always recompute. Default on, unless SAME_GAME_CACHE=off. */
+  readonly cache?: boolean;
 }
 
 /** What the player's surface says about itself: how to play, nothing about what is measured. */
@@ -60,7 +63,11 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     },
   };
   const analysis = connection.analysis ?? inlineAnalysis(deps);
-  const context: ToolContext = { deps, caller, toolsets, analysis };
+  const cache =
+    connection.cache === false || cacheDisabledByEnvironment()
+      ? null
+      : analysisCacheOf(deps.store, deps.catalog.fingerprint);
+  const context: ToolContext = { deps, caller, toolsets, analysis, cache };
   if (toolsets.play) {
     registerPlayToolset(server, context);
     registerPlayPrompt(server, context);

@@ -7,8 +7,11 @@ import { Transform, type TransformCallback } from "node:stream";
  */
 export const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
 
-/** How much of a refused line is kept to find its request id. */
-const HEAD_BYTES = 256;
+/**
+ * How much of each end of a refused line is kept to find its request id: a client may write the id
+ * before the params or after them (the SDK writes `{"method":…,"params":{…},"jsonrpc":"2.0","id":5}`).
+ */
+const END_BYTES = 256;
 
 /**
  * A stream between stdin and the transport that passes complete lines of at most `maxBytes` and, for a
@@ -18,6 +21,7 @@ export function stdioSizeGuard(reply: (line: string) => void, maxBytes = MAX_STD
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let refusing: Buffer | null = null; // the head of a line being dropped
+  let tail: Buffer = Buffer.alloc(0); // the last bytes of it seen so far
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       let start = 0;
@@ -26,17 +30,23 @@ export function stdioSizeGuard(reply: (line: string) => void, maxBytes = MAX_STD
         const end = newline === -1 ? chunk.length : newline + 1;
         const piece = chunk.subarray(start, end);
         if (refusing === null && pendingBytes + piece.length - (newline === -1 ? 0 : 1) > maxBytes) {
-          refusing = Buffer.concat([...pending, piece]).subarray(0, HEAD_BYTES);
+          const line = Buffer.concat([...pending, piece]);
+          refusing = line.subarray(0, END_BYTES);
+          tail = line.subarray(Math.max(0, line.length - END_BYTES));
           pending = [];
           pendingBytes = 0;
-        } else if (refusing === null) {
+        } else if (refusing !== null) {
+          tail = Buffer.concat([tail, piece]);
+          tail = tail.subarray(Math.max(0, tail.length - END_BYTES));
+        } else {
           pending.push(piece);
           pendingBytes += piece.length;
         }
         if (newline !== -1) {
           if (refusing !== null) {
-            reply(oversizeReply(refusing, maxBytes));
+            reply(oversizeReply(refusing, tail, maxBytes));
             refusing = null;
+            tail = Buffer.alloc(0);
           } else {
             this.push(Buffer.concat(pending));
             pending = [];
@@ -50,11 +60,26 @@ export function stdioSizeGuard(reply: (line: string) => void, maxBytes = MAX_STD
   });
 }
 
-function oversizeReply(head: Buffer, maxBytes: number): string {
-  const id = /"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,16})/.exec(head.toString("utf8"))?.[1];
+const ID = String.raw`"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,16})`;
+const SHORT_MEMBER = String.raw`"(?:jsonrpc|method)"\s*:\s*"[^"]{0,100}"`;
+/** The request id among the members before the params: `{"jsonrpc":"2.0","id":5,"method":…,"params":…`. */
+const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:${SHORT_MEMBER}\s*,\s*)*${ID}`);
+/** The request id among the members after the params: `…},"jsonrpc":"2.0","id":5}`. */
+const TRAILING_ID = new RegExp(String.raw`[,{]\s*${ID}\s*(?:,\s*${SHORT_MEMBER}\s*)*\}\s*$`);
+
+/** The top-level id of a refused request from the two ends of its line, or undefined (a notification). */
+export function refusedRequestId(head: Buffer, tail: Buffer): string | number | undefined {
+  const found =
+    LEADING_ID.exec(head.toString("utf8"))?.[1] ??
+    TRAILING_ID.exec(tail.toString("utf8").replace(/\n$/, ""))?.[1];
+  return found === undefined ? undefined : (JSON.parse(found) as string | number);
+}
+
+function oversizeReply(head: Buffer, tail: Buffer, maxBytes: number): string {
+  const id = refusedRequestId(head, tail);
   return `${JSON.stringify({
     jsonrpc: "2.0",
-    id: id === undefined ? null : JSON.parse(id),
+    id: id ?? null,
     error: {
       code: -32600,
       message: `Message refused: longer than ${maxBytes} bytes (the limit of one stdio message); send less.`,

@@ -1,5 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { logError } from "../log.js";
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from "../store/engines/database-unavailable.js";
 import { UsageError } from "../usage-error.js";
 
 /** A tool's answer: the machine-readable object plus its readable text twin. */
@@ -16,6 +20,10 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
   try {
     return await body();
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      logError(`tool ${tool}: the database is unavailable`, error);
+      return { content: [{ type: "text" as const, text: DATABASE_UNAVAILABLE_MESSAGE }], isError: true };
+    }
     const message = error instanceof Error ? error.message : String(error);
     if (isProgrammingError(error)) logError(`tool ${tool} failed`, error);
     return { content: [{ type: "text" as const, text: message }], isError: true };

@@ -48,7 +48,7 @@ export function studyCatalog(deps: PlayDeps): StudyCatalog {
   };
 }
 
-/** The frozen design of a stored study and its expanded cells. */
+/** The frozen design of a stored study and its expanded cells, if `deps.store` may see the study. */
 export function loadStudy(
   deps: PlayDeps,
   studyId: string,
@@ -63,12 +63,12 @@ export function loadStudy(
  * `register_study`: validates a design against the catalog, freezes it with its SHA-256 hash and returns
  * its id. Registering an identical design again returns the existing study, so a retried call is harmless.
  */
-export function registerStudy(deps: PlayDeps, input: unknown): RegisteredStudy {
+export function registerStudy(deps: PlayDeps, input: unknown, principal = "local"): RegisteredStudy {
   const design = StudyDesignSchema.parse(input);
   const cells = studyCells(design, studyCatalog(deps));
   const hash = designHash(design);
   return deps.store.transaction(() => {
-    const existing = deps.store.findStudyByHash(hash);
+    const existing = deps.store.scopedTo(principal).findStudyByHash(hash);
     const study = existing ?? {
       id: `study-${randomBytes(6).toString("hex")}`,
       name: design.name,
@@ -76,6 +76,7 @@ export function registerStudy(deps: PlayDeps, input: unknown): RegisteredStudy {
       design_hash: hash,
       seed: String(design.seed),
       created_at: new Date().toISOString(),
+      principal,
     };
     if (!existing) deps.store.insertStudy(study);
     return {
@@ -107,7 +108,9 @@ export function nextTrial(
   requestedPlayer?: string,
   held: readonly string[] = [],
 ): NextTrial {
-  const { study, design, cells } = loadStudy(deps, studyId);
+  // Another principal's study does not exist for this caller.
+  const visible = { ...deps, store: deps.store.scopedTo(caller.principal) };
+  const { study, design, cells } = loadStudy(visible, studyId);
   const player = playerLabel(caller, requestedPlayer);
   const total = cells.length * design.trials_per_cell;
   ensureCallerSession(deps, caller, player);

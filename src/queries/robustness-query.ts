@@ -73,6 +73,7 @@ export function robustnessReport(
   }
   const games = [...new Set(complete.map((c) => c.game))];
   const cooperativeAction = Object.fromEntries(games.map((g) => [g, deps.catalog.game(g).cooperativeAction]));
+  const actions = Object.fromEntries(games.map((g) => [g, deps.catalog.game(g).actions]));
   const result = robustnessAnalysis(complete, {
     framings,
     attenuation: query.attenuation,
@@ -80,6 +81,7 @@ export function robustnessReport(
     seed: query.seed,
     confidence: query.confidence,
     cooperativeAction,
+    actions,
     expected: study ? designSize(study.design, complete, framings) : undefined,
   });
   const isPlanned = study?.design.planned_contrasts.some(

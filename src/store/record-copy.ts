@@ -83,10 +83,12 @@ export function copyRecord(
 
 function sqliteTables(source: Store): TableShape[] {
   const db = source.db;
+  // Not copied: the migrations (the target has its own), the record's version (the target counts its own
+  // writes, the copy among them) and cached analysis results (recomputed on the target when asked).
   const names = (
     db
       .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name",
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'record_version', 'analysis_cache') ORDER BY name",
       )
       .all() as { name: string }[]
   ).map((r) => r.name);

@@ -17,6 +17,8 @@ export interface StudyRecord {
   design_hash: string;
   seed: string;
   created_at: string;
+  /** Who registered it: a bearer token's principal, or 'local' (the operator, stdio, no tokens). */
+  principal: string;
 }
 
 export type MatchStatus = "open" | "finished";

@@ -33,6 +33,9 @@ export class StoreCore {
    */
   readonly principalScope: string | null = null;
 
+  /** 1 inside an outermost `transaction()`: nested calls are savepoints and do not count again. */
+  private transactionDepth = 0;
+
   /** Opened with `readonly`: analysis verbs never write, so a read-only file can still be analysed. */
   readonly readonly: boolean;
 
@@ -73,7 +76,39 @@ export class StoreCore {
    * conflicts, so `work` must change nothing but the record).
    */
   transaction<T>(work: () => T): T {
-    return this.engine.transaction(work);
+    if (this.transactionDepth > 0) return this.engine.transaction(work);
+    this.transactionDepth = 1;
+    try {
+      return this.engine.transaction(() => {
+        const result = work();
+        this.bumpRecordVersion();
+        return result;
+      });
+    } finally {
+      this.transactionDepth = 0;
+    }
+  }
+
+  /**
+   * The record's version: the number of writing transactions committed so far (record_version). It changes
+   * exactly when a write becomes visible to this connection, so an analysis result computed after reading
+   * version v describes the record at v or later, and no reader sees v again after a later write.
+   */
+  recordVersion(): number {
+    const row = this.stmt("SELECT sum(changes) AS version FROM record_version").get() as {
+      version: number | string | null;
+    };
+    return Number(row.version ?? 0);
+  }
+
+  /**
+   * Every outermost transaction counts once, inside itself (a transaction that rolls back counts nothing).
+   * A random one of the 16 rows: concurrent PostgreSQL writers (replicas) then seldom touch the same row,
+   * which SERIALIZABLE would answer by running one of them again. SQLite has one writer at a time.
+   */
+  private bumpRecordVersion(): void {
+    const shard = this.engine.kind === "sqlite" ? 0 : Math.floor(Math.random() * 16);
+    this.stmt("UPDATE record_version SET changes = changes + 1 WHERE shard = ?").run(shard);
   }
 
   protected stmt(sql: string): Statement {

@@ -253,7 +253,7 @@ describe("collapsed session permutation", () => {
     const plan = planRobustness(cells, undefined, COOPERATE);
     expect(plan.units[0]?.unit).toBe("session");
     const B = 20_000;
-    const fill = permutationFill(plan, createBootstrapRng(8));
+    const fill = permutationFill(plan, createBootstrapRng(8), true);
     const second = new Int32Array(B * 2);
     fill(0, B, new Int32Array(B * 2));
     fill(1, B, second);

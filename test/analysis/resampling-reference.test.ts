@@ -120,7 +120,7 @@ describe("fast resampling loops draw what the reference loops drew", () => {
     // Three framings of sessions (not single decisions): the Fisher–Yates path.
     const cells = ["a", "b", "c"].map((f, i) => sessionCell("m", "pd", f, 7 + 3 * i, 40 + i));
     const plan = planRobustness(cells, undefined, COOPERATE);
-    const fill = permutationFill(plan, createBootstrapRng("9:permutation"));
+    const fill = permutationFill(plan, createBootstrapRng("9:permutation"), true);
     const fast = (plan.units[0]?.cells ?? []).map((c) => {
       const out = new Int32Array(B * 2);
       fill(c, B, out);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ExtremePairTails } from "../../src/analysis/robustness/extreme-pair-tails.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import {
-  designEffect,
+  designEffects,
   type InversionFraming,
   RobustnessInversion,
   robustnessOf,
@@ -137,19 +137,46 @@ describe("the test-inversion interval of R (two actions)", () => {
     }
   });
 
-  it("counts sessions by their design effect", () => {
-    // Four sessions of 10 at 0, 10, 0, 10: rate ½, Σ(x − 10·½)² = 100, ×4/3 = 133.3 against the binomial
-    // 40·¼ = 10: deff 13.33. Independent decisions (no sessions) add nothing to either sum.
+  it("counts sessions by each framing's own design effect", () => {
+    // Four sessions of 10 at 0, 10, 0, 10 (rate ½): between-session sum Σ 10·(0 or 1 − ½)² = 10 over 3
+    // degrees of freedom, no variation within a session, m₀ = (40 − 400/40)/3 = 10, so ρ̂ = 1 and
+    // deff = 1 + (10 − 1)·1 = 10. Independent decisions (no sessions) keep deff 1.
     const sessions = [0, 10, 0, 10].map((c) => ({ x: c, n: 10, weight: 1 }));
     expect(
-      designEffect([
+      designEffects([
         { x: 20, n: 40, sessions },
         { x: 3, n: 30 },
       ]),
-    ).toBeCloseTo(400 / 30, 9);
+    ).toEqual([10, 1]);
     // Sessions as alike as binomial draws can be never make the effect below 1.
     const even = [5, 5, 5, 5].map((c) => ({ x: c, n: 10, weight: 1 }));
-    expect(designEffect([{ x: 20, n: 40, sessions: even }])).toBe(1);
+    expect(designEffects([{ x: 20, n: 40, sessions: even }])).toEqual([1]);
+  });
+
+  it("leaves a framing of one-decision sessions at deff 1 beside a framing of long correlated sessions", () => {
+    // Framing a: 300 sessions of one decision (150 cooperate); framing b: 10 sessions of 30, five at 6
+    // and five at 24 (rate ½, strongly correlated). One pooled effect would divide a's 300 decisions too.
+    const a = {
+      x: 150,
+      n: 300,
+      sessions: [
+        { x: 1, n: 1, weight: 150 },
+        { x: 0, n: 1, weight: 150 },
+      ],
+    };
+    const b = {
+      x: 150,
+      n: 300,
+      sessions: [
+        { x: 6, n: 30, weight: 5 },
+        { x: 24, n: 30, weight: 5 },
+      ],
+    };
+    const [deffA, deffB] = designEffects([a, b]) as [number, number];
+    expect(deffA).toBe(1);
+    // b's m̃ = 30: deff = 1 + 29·ρ̂ with ρ̂ the pooled ANOVA estimate, well above 1.
+    expect(deffB).toBeGreaterThan(5);
+    expect(deffB).toBeLessThanOrEqual(30);
   });
 });
 

@@ -273,6 +273,10 @@ describe("the stdio server survives its edges", () => {
     child.stdin.write(
       `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"submit_move","arguments":{"choice":"${huge}"}}}\n`,
     );
+    // The SDK's own order puts the id after the params, at the far end of the line.
+    child.stdin.write(
+      `{"method":"tools/call","params":{"name":"submit_move","arguments":{"choice":"${huge}","id":3}},"jsonrpc":"2.0","id":9}\n`,
+    );
     send({ jsonrpc: "2.0", id: 8, method: "ping" });
     await waitFor(stdout, '"id":8');
     child.kill("SIGTERM");
@@ -284,6 +288,8 @@ describe("the stdio server survives its edges", () => {
       code: -32600,
       message: expect.stringMatching(/longer than 8388608 bytes/),
     });
+    expect(replies.find((r) => r.id === 9)?.error).toMatchObject({ code: -32600 });
+    expect(replies.filter((r) => r.id === null)).toEqual([]);
     expect(replies.find((r) => r.id === 8)).toMatchObject({ result: {} });
   }, 30_000);
 });

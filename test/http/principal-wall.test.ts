@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerStudy } from "../../src/play/studies.js";
 import { connectHttp } from "./support/http-client.js";
 import {
   INITIALIZE,
@@ -50,8 +51,9 @@ afterAll(async () => {
 });
 
 describe("two tokens over HTTP: to B, A's trials, matches and ids do not exist", () => {
-  it("gives each token its own schedule of one study under one player label", async () => {
-    const study = await call(alice, "register_study", {
+  it("gives each token its own schedule of one operator study under one player label", async () => {
+    // Registered on the record itself (`same-game study register`): the operator's, open to every token.
+    const study = registerStudy(server.deps, {
       name: "wall study",
       games: ["prisoners-dilemma"],
       framings: ["business", "team"],
@@ -82,6 +84,42 @@ describe("two tokens over HTTP: to B, A's trials, matches and ids do not exist",
         `No match with id "${id}" for this client; start one with start_match or next_trial (get_match lists nothing else).`,
       );
     }
+  });
+
+  it("shows B neither the name nor the design of a study A registered", async () => {
+    const design = {
+      name: "acme-confidential-gpt6-eval",
+      games: ["stag-hunt"],
+      framings: ["business", "team"],
+      trials_per_cell: 1,
+      seed: 11,
+    };
+    const mine = await call(alice, "register_study", design);
+    const id = mine.study_id as string;
+    const aliceListed = (await alice.listResources()).resources.map((r) => r.name);
+    expect(aliceListed).toContain("Report of acme-confidential-gpt6-eval");
+    const bobListed = (await bob.listResources()).resources;
+    expect(JSON.stringify(bobListed)).not.toContain("acme-confidential");
+    expect(bobListed.map((r) => r.uri)).not.toContain(`same-game://studies/${id}/report`);
+    await expect(bob.readResource({ uri: `same-game://studies/${id}/report` })).rejects.toThrow(
+      new RegExp(`No study with id "${id}"`),
+    );
+    const completion = await bob.complete({
+      ref: { type: "ref/resource", uri: "same-game://studies/{id}/report" },
+      argument: { name: "id", value: id.slice(0, 8) },
+    });
+    expect(completion.completion.values).toEqual([]);
+    expect(await errorText(bob, "next_trial", { study_id: id })).toMatch(
+      new RegExp(`No study with id "${id}"`),
+    );
+    expect(await errorText(bob, "robustness", { study_id: id })).toMatch(
+      new RegExp(`No study with id "${id}"`),
+    );
+    // The same design registered by B is B's own study, not A's.
+    const theirs = await call(bob, "register_study", design);
+    expect(theirs).toMatchObject({ created: true });
+    expect(theirs.study_id).not.toBe(id);
+    expect(await call(alice, "register_study", design)).toMatchObject({ study_id: id, created: false });
   });
 
   it("lets B neither join nor learn the opponent of A's matches", async () => {

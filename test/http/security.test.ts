@@ -75,6 +75,28 @@ describe("HTTP access control", () => {
     expect(await errorMessage(origin)).toMatch(/Origin/i);
   });
 
+  it("refuses a Host header that is not host[:port] with 400, not an internal error", async () => {
+    const { request } = await import("node:http");
+    const port = new URL(server.url).port;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        server.url,
+        { method: "POST", headers: { ...MCP_HEADERS, host: `x@127.0.0.1:${port}` } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify(INITIALIZE));
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toContain(`the Host header \\"x@127.0.0.1:${port}\\" is not host[:port]`);
+  });
+
   it("refuses an oversize body with 413, declared or streamed", async () => {
     const big = JSON.stringify({ ...INITIALIZE, padding: "x".repeat(100 * 1024) });
     const declared = await post(big);

@@ -225,6 +225,7 @@ describeEachEngine("Store", (engine) => {
       design_hash: "h",
       seed: "1",
       created_at: at,
+      principal: "local",
     });
     for (const [id, status] of [
       ["t1", "finished"],

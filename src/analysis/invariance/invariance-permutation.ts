@@ -7,6 +7,7 @@ import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.
 import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
+import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
 
 /** What one (player, game) reshuffles: its items (decisions or sessions) and how many each framing gets. */
 interface Pool {
@@ -47,7 +48,12 @@ function poolOf(cells: readonly PlannedCell[]): Pool {
  * cells of one (player, game) one after another; on the first, all its framings' replicates are drawn at
  * once (one shuffle per replicate serves every framing) and kept until the others are read.
  */
-export function permutationFill(plan: RobustnessPlan, stream: UniformSource): FillCell {
+export function permutationFill(
+  plan: RobustnessPlan,
+  stream: UniformSource,
+  /** Permute sessions of unequal lengths too (the machinery's own tests); the analysis never does. */
+  permuteUnequalSessions = false,
+): FillCell {
   const rng = new BufferedUniforms(stream);
   const unitOfCell = new Map<number, { unit: number; framing: number }>();
   plan.units.forEach((u, i) => {
@@ -67,6 +73,9 @@ export function permutationFill(plan: RobustnessPlan, stream: UniformSource): Fi
       if (decisions && (cells.length - 1) * (k - 1) * COLLAPSE_GAIN < total) {
         // Single decisions reassigned without a shuffle need only the counts, not one item per decision.
         buffers = drawMultivariateHypergeometric(cells, replicates, rng);
+      } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
+        // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
+        buffers = drawSessionDesignNull(cells, replicates, rng);
       } else {
         const pool = poolOf(cells);
         const types = decisions ? null : sessionTypes(pool);

@@ -26,6 +26,7 @@ export interface PermutationJob {
   readonly cells: readonly CountCell[];
   readonly framings: readonly string[] | undefined;
   readonly cooperativeAction: Readonly<Record<string, string | null>>;
+  readonly actions?: Readonly<Record<string, readonly string[]>>;
   readonly attenuation: number;
   readonly seed: number;
   readonly bootstrap: number;
@@ -92,7 +93,7 @@ export function fillPermutationRows(
 
 /** The rows from the job alone (planning it again): the worker's body, and the reference path. */
 export function permutationRows(job: PermutationJob, out: Float64Array): void {
-  const plan = planRobustness(job.cells, job.framings, job.cooperativeAction);
+  const plan = planRobustness(job.cells, job.framings, job.cooperativeAction, job.actions);
   fillPermutationRows(plan, new StatisticsEvaluator(plan, job.attenuation), job.seed, job.bootstrap, out);
 }
 

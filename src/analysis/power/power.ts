@@ -1,5 +1,6 @@
 import type { CountCell } from "../count-cells.js";
 import { jensenShannon } from "../divergence.js";
+import { reportProgress, withProgress } from "../progress/analysis-progress.js";
 import { robustnessAnalysis } from "../robustness/robustness.js";
 import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
@@ -200,14 +201,17 @@ export function expectedR2HalfWidth(options: R2PrecisionOptions): R2PrecisionRes
       cell("baseline", drawBinomial(baseline, rng)),
       cell("shifted", drawBinomial(shifted, rng)),
     ];
-    const result = robustnessAnalysis(cells, {
+    const options = {
       framings: ["baseline", "shifted"],
       bootstrap,
       // Each data set gets its own bootstrap stream, drawn from the simulation's seeded stream.
       seed: Math.floor(rng.next() * 2 ** 31),
       confidence,
       cooperativeAction: { simulated: "cooperate" },
-    });
+    };
+    // One report per data set, not the cells of each one's bootstrap.
+    const result = withProgress(null, () => robustnessAnalysis(cells, options));
+    reportProgress(`power by simulation (n = ${n})`, s + 1, simulations, "data set");
     const r2 = (result.games[0] as (typeof result.games)[number]).R2;
     sumR2 += r2.estimate;
     sumHalfWidth += (r2.ci[1] - r2.ci[0]) / 2;

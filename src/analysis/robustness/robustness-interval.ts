@@ -23,13 +23,28 @@ export const INVARIANCE_METHOD =
 export interface RobustnessInference {
   readonly estimate: number;
   readonly ci: readonly [number, number];
-  /** 1 − D_bc² with D_bc = 2D̂ − mean D*: the bootstrap bias correction (Efron & Tibshirani 1993, §10.6) on the root scale. */
+  /**
+   * 1 − D_bc² with D_bc = 2D̂ − mean D*: the bootstrap bias correction (Efron & Tibshirani 1993, §10.6) on
+   * the root scale, where the invariance test rejects and it raises R; the plug-in R elsewhere.
+   */
   readonly biasCorrected: number;
   /** Permutation p-value of "all framings share one distribution". */
   readonly pValue: number;
 }
 
 const clip = (x: number): number => Math.min(1, Math.max(0, x));
+
+/**
+ * The largest upper end reported when the invariance test rejects R = 1: the test excludes 1 itself but no
+ * value below it, so an end that would otherwise be 1 is reported just below it, and "the upper end is 1"
+ * stays the same statement as "the test does not reject".
+ */
+export const BELOW_ONE = 1 - 1e-6;
+
+/** An upper end when the test rejects R = 1: below 1, and never below the estimate. */
+export function belowOne(upper: number, estimate: number): number {
+  return Math.max(Math.min(estimate, BELOW_ONE), Math.min(upper, BELOW_ONE));
+}
 
 /** Relative slack for "T* ≥ T": the permuted and observed statistics are the same sums in another order. */
 const TIE = 1e-12;
@@ -81,11 +96,17 @@ export function withInvariance(
     if ((permutation[r] as number) <= half.estimate + TIE) extreme++;
   }
   const pValue = (1 + extreme) / (1 + permutation.length);
-  const upper = pValue > 1 - confidence ? 1 : half.upper;
+  const rejects = pValue <= 1 - confidence;
+  const upper = rejects ? belowOne(half.upper, half.estimate) : 1;
   return {
     estimate: half.estimate,
     ci: [Math.min(half.lower, upper), upper],
-    biasCorrected: half.biasCorrected,
+    // Measured on the coverage grid: where the test does not reject (R near 1, small n) the correction
+    // moves R̂ the wrong way as often as the right one and adds error (RMSE up by a third at .93 vs .97,
+    // n 50), so it is applied only where the test rejects. And only upward: max JSD is biased up, so R̂
+    // down; a correction below R̂ comes from replicates less spread than the data (rates near 0 or 1,
+    // resampled from smoothed rates) and added error at .98 vs 1.0 and .02 vs .10.
+    biasCorrected: rejects ? Math.max(half.estimate, half.biasCorrected) : half.estimate,
     pValue,
   };
 }

@@ -6,8 +6,8 @@
 // not surprising when the true R is r (Casella & Berger 2002, §9.2):
 //
 //   lower end: the r ≤ R̂ at which P_r(R* ≥ R̂) = α/2, P_r the framings' binomials at the restricted
-//              maximum-likelihood configuration with R = r (the two extreme framings pulled apart, the
-//              others kept);
+//              maximum-likelihood configuration with R = r (the most likely pair of framings, any pair,
+//              pulled apart, the others clipped between them);
 //   upper end: the r ≥ R̂ at which P_r(R* ≤ R̂) = α/2, P_r at the configuration with R = r on the path
 //              that shrinks every framing toward the pooled rate on the logit scale; 1 when the
 //              permutation test of invariance does not reject at α (the boundary value R = 1 itself);
@@ -17,16 +17,18 @@
 // smoothly in r, the search for each end is stable and the interval is the same on every run. Rates are
 // Jeffreys-smoothed, (x + ½)/(n + 1), so a framing with no cooperation can still vary.
 //
-// Sessions nested in cells enter by their design effect (Rao & Scott 1992): the pooled ratio of the
-// between-session variance of a framing's rate to its binomial variance, deff ≥ 1, and each framing is
-// a binomial of n / deff decisions in the tails. (Sessions that span cells, and games with more actions,
-// keep the bootstrap interval of `robustness-interval.ts`.) Measured on `npm run coverage`.
+// Sessions enter by each framing's design effect (Rao & Scott 1992; Kish's 1 + (m̃ − 1)ρ with the
+// framing's own session lengths, see designEffects): each framing is a binomial of n_f / deff_f decisions
+// in the tails. Sessions that span cells enter through their part in each cell (the correlation between
+// framings that a shared session adds is left out: positive, it only narrows the true spread of R*).
+// Games with more actions keep the bootstrap interval of `robustness-interval.ts`. Measured on
+// `npm run coverage`.
 import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../divergence.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
 
 export const INVERSION_METHOD =
-  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r; upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions nested in cells by their pooled design effect (binomials of n / deff); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
+  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (over every pair of framings as the extremes); upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions by each framing's own design effect 1 + (m̃_f − 1)ρ̂, ρ̂ the intra-session correlation pooled over framings (binomials of n_f / deff_f); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
 
 /** One framing of a two-action game: decisions that chose the first action, of n, and its sessions. */
 export interface InversionFraming {
@@ -124,8 +126,12 @@ function argmax(f: (a: number) => number, lo: number, hi: number): number {
 }
 
 /**
- * The most likely rates with R = r ≤ R(smoothed rates): the lowest and highest framing pulled apart to
- * JSD (1 − r)·ln 2, where along that curve the likelihood of their counts is largest; the others kept.
+ * The most likely rates with R = r ≤ R(smoothed rates): some framing `low` and some framing `high` pulled
+ * apart to JSD (1 − r)·ln 2, the others at their own rates clipped into [rate_low, rate_high] (a rate
+ * outside the pair would make R smaller still), where along that curve the likelihood of every framing's
+ * counts is largest — over every pair (low, high) with rate_low ≤ rate_high, not only the two observed
+ * extremes: a small framing observed in the middle may be the true extreme (its counts cost little
+ * likelihood to move), and the lower end must consider it.
  */
 export function stretchedRates(
   x: readonly number[],
@@ -134,26 +140,37 @@ export function stretchedRates(
   r: number,
 ): number[] {
   const c = (1 - r) * LN2;
-  let low = 0;
-  let high = 0;
-  rates.forEach((p, f) => {
-    if (p < (rates[low] as number)) low = f;
-    if (p > (rates[high] as number)) high = f;
-  });
-  if (low === high) high = low === 0 ? 1 : 0;
-  // Each partner is searched from the last one found (the golden section's points close in): a few
-  // Newton steps instead of a dozen.
-  let b = Number.NaN;
-  const score = (a: number): number => {
-    b = partnerAbove(a, c, b);
-    return (
-      logLikelihood(x[low] as number, n[low] as number, a) +
-      logLikelihood(x[high] as number, n[high] as number, b)
-    );
-  };
-  const a = argmax(score, 1e-9, Math.min(rates[low] as number, rates[high] as number));
-  const partner = partnerAbove(a, c, b);
-  return rates.map((p, f) => (f === low ? a : f === high ? partner : p));
+  const F = rates.length;
+  let best: { a: number; b: number; low: number; high: number; score: number } | null = null;
+  for (let low = 0; low < F; low++) {
+    for (let high = 0; high < F; high++) {
+      if (high === low) continue;
+      const rl = rates[low] as number;
+      const rh = rates[high] as number;
+      // Each unordered pair once: the lower rate is `low` (ties broken by index).
+      if (rl > rh || (rl === rh && low > high)) continue;
+      // Each partner is searched from the last one found (the golden section's points close in): a few
+      // Newton steps instead of a dozen.
+      let b = Number.NaN;
+      const score = (a: number): number => {
+        b = partnerAbove(a, c, b);
+        let sum =
+          logLikelihood(x[low] as number, n[low] as number, a) +
+          logLikelihood(x[high] as number, n[high] as number, b);
+        for (let f = 0; f < F; f++) {
+          if (f === low || f === high) continue;
+          const q = Math.min(b, Math.max(a, rates[f] as number));
+          sum += logLikelihood(x[f] as number, n[f] as number, q);
+        }
+        return sum;
+      };
+      const a = argmax(score, 1e-9, rl);
+      const total = score(a);
+      if (best === null || total > best.score) best = { a, b, low, high, score: total };
+    }
+  }
+  const { a, b, low, high } = best as NonNullable<typeof best>;
+  return rates.map((p, f) => (f === low ? a : f === high ? b : Math.min(b, Math.max(a, p))));
 }
 
 /** The rates with R = r ≥ R(smoothed rates) on the logit path toward the pooled rate (t = 0 is invariance). */
@@ -259,24 +276,48 @@ function intervalEnd(g: (r: number) => number, near: Point, far: Point, guess: n
   return crossing(g, a, b)[side];
 }
 
-/** The design effect of sessions nested in the framings: pooled between-session over binomial variance, ≥ 1. */
-export function designEffect(framings: readonly InversionFraming[]): number {
-  let between = 0;
-  let binomial = 0;
-  for (const f of framings) {
-    if (f.sessions === undefined || f.x === 0 || f.x === f.n) continue;
+/**
+ * The design effect of each framing's sessions (Kish 1965): deff_f = 1 + (m̃_f − 1)·ρ̂, with m̃_f = Σm²/Σm
+ * the framing's own size-weighted session length and ρ̂ the intra-session correlation, estimated once from
+ * every framing's sessions (the one-way ANOVA estimator, each framing about its own rate, clipped to
+ * [0, 1]). Per framing, because framings may have different session designs (sessions of one decision
+ * in one, long sessions in another): one pooled effect would shrink the one-decision framing as if its
+ * decisions were correlated, and widen the interval for nothing. Where ρ̂ cannot be estimated (no framing
+ * with two sessions, or no session of two decisions) it is taken as 0, as for decisions without sessions.
+ */
+export function designEffects(framings: readonly InversionFraming[]): number[] {
+  let between = 0; // Σ m_s (p_s − p_f)²
+  let within = 0; // Σ x_s (m_s − x_s) / m_s
+  let sessions = 0;
+  let decisions = 0;
+  let squaredSizes = 0; // Σ_f Σ_s m_s² / n_f
+  let groups = 0;
+  const lengths = framings.map((f) => {
+    if (f.sessions === undefined || f.sessions.length === 0) return 1;
     const p = f.x / f.n;
+    let sizes = 0;
     let squares = 0;
-    let count = 0;
     for (const s of f.sessions) {
-      squares += s.weight * (s.x - s.n * p) ** 2;
-      count += s.weight;
+      between += s.weight * s.n * (s.x / s.n - p) ** 2;
+      within += (s.weight * s.x * (s.n - s.x)) / s.n;
+      sessions += s.weight;
+      sizes += s.weight * s.n;
+      squares += s.weight * s.n * s.n;
     }
-    if (count < 2) continue;
-    between += (count / (count - 1)) * squares;
-    binomial += f.n * p * (1 - p);
+    decisions += sizes;
+    squaredSizes += squares / sizes;
+    groups++;
+    return squares / sizes;
+  });
+  let rho = 0;
+  if (sessions > groups && decisions > sessions) {
+    const msb = between / (sessions - groups);
+    const msw = within / (decisions - sessions);
+    const m0 = (decisions - squaredSizes) / (sessions - groups);
+    const denominator = msb + (m0 - 1) * msw;
+    if (denominator > 0) rho = Math.min(1, Math.max(0, (msb - msw) / denominator));
   }
-  return binomial > 0 ? Math.max(1, between / binomial) : 1;
+  return lengths.map((m) => 1 + (m - 1) * rho);
 }
 
 /**
@@ -298,9 +339,9 @@ export class RobustnessInversion {
     this.x = framings.map((f) => f.x);
     this.n = framings.map((f) => f.n);
     this.estimate = robustnessOf(framings.map((f) => f.x / f.n));
-    const deff = designEffect(framings);
+    const deff = designEffects(framings);
     // The framings' binomial sizes: the decisions a framing is worth once its sessions' correlation is counted.
-    const size = this.n.map((m) => Math.max(1, Math.round(m / deff)));
+    const size = this.n.map((m, f) => Math.max(1, Math.round(m / (deff[f] as number))));
     this.tails = new ExtremePairTails(size, (1 - this.estimate) * LN2);
     this.rates = framings.map((f) => smoothed(f.x, f.n));
     this.pooled = smoothed(

@@ -46,13 +46,16 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Validate the cells against the framings to analyse and lay them out: players and games sorted by name,
- * each game's actions the sorted union of the ids seen in its cells (plus its cooperative action).
+ * each game's actions the sorted union of the ids seen in its cells, its cooperative action and the
+ * actions the caller knows it has.
  * Cells of framings outside the analysis are left out.
  */
 export function planRobustness(
   cells: readonly CountCell[],
   framingsOption: readonly string[] | undefined,
   cooperativeAction: Readonly<Record<string, ActionId | null>>,
+  /** Every action of a game where known (added to those the cells chose). */
+  knownActions: Readonly<Record<string, readonly ActionId[]>> = {},
 ): RobustnessPlan {
   const sizes = cells.map(validateCell);
   const framings = framingsOption ?? [...new Set(cells.map((c) => c.framing))].sort(byText);
@@ -94,6 +97,7 @@ export function planRobustness(
     }
     const c = cooperativeAction[game];
     if (c !== null && c !== undefined) actions.add(c);
+    for (const a of knownActions[game] ?? []) actions.add(a);
     actionsOf.set(game, [...actions].sort(byText));
   }
 

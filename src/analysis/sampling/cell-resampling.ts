@@ -32,7 +32,11 @@ export function createCellResampler(pc: PlannedCell): CellResampler {
   const k = pc.actions.length;
   const counts = Int32Array.from(pc.actions, (a) => pc.cell.counts[a] ?? 0);
   const types = clusterTypes(pc);
-  if (pc.unit === "session" && types.weights.length > 0) {
+  // Sessions whose decisions all chose one action have no variation to resample: every draw would
+  // reproduce the cell, and the interval would be a point. Such a cell is redrawn like one without
+  // sessions, from the smoothed rates below, so a deterministic agent played live gets the same interval
+  // as its counts imported without sessions.
+  if (pc.unit === "session" && types.weights.length > 0 && !isSingleAction(counts)) {
     return {
       kind: "sessions",
       k,
@@ -46,6 +50,13 @@ export function createCellResampler(pc: PlannedCell): CellResampler {
   const probabilities = Array.from(counts, (c) => (c + smooth) / (pc.n + smooth * k));
   if (k === 2) return { kind: "binomial", sampler: createBinomialSampler(pc.n, probabilities[0] as number) };
   return { kind: "multinomial", k, sampler: createMultinomialSampler(pc.n, probabilities) };
+}
+
+/** Whether every decision of the cell chose one action. */
+export function isSingleAction(counts: ArrayLike<number>): boolean {
+  let used = 0;
+  for (let a = 0; a < counts.length; a++) if ((counts[a] as number) > 0) used++;
+  return used <= 1;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
+import { type ProgressStep, withProgress } from "../../analysis/progress/analysis-progress.js";
 import { loadCatalog } from "../../domain/catalog.js";
 import { logError } from "../../log.js";
 import { Store } from "../../store/store.js";
 import { UsageError } from "../../usage-error.js";
 import { type AnalysisJob, runJob } from "./analysis-jobs.js";
-import type { JobReply, JobRequest } from "./worker-pool.js";
+import type { JobProgress, JobReply, JobRequest } from "./worker-pool.js";
 
 // One analysis worker: its own connection to the record (SQLite in WAL mode lets it read while the main
 // thread writes) and its own catalog; it answers one job at a time with plain data.
@@ -25,10 +26,24 @@ const { dbPath } = workerData as { dbPath: string };
 const store = new Store(dbPath);
 const deps = { store, catalog: loadCatalog() };
 
+/** Progress goes to the main thread at most this often (and the last step of a stage always). */
+const PROGRESS_EVERY_MS = 250;
+
 parentPort?.on("message", (request: JobRequest) => {
   let reply: JobReply;
+  let lastSent = -Infinity;
+  const progress = (step: ProgressStep): void => {
+    const now = performance.now();
+    if (now - lastSent < PROGRESS_EVERY_MS && step.done < step.total) return;
+    lastSent = now;
+    const message: JobProgress = { id: request.id, progress: step };
+    parentPort?.postMessage(message);
+  };
   try {
-    const result = runJob(deps, request.job as AnalysisJob, request.args as never, request.principal);
+    progress({ stage: "reading the record", done: 0, total: 1, unit: "step" });
+    const result = withProgress(progress, () =>
+      runJob(deps, request.job as AnalysisJob, request.args as never, request.principal),
+    );
     reply = { id: request.id, ok: true, result };
   } catch (error) {
     const usage = error instanceof UsageError || (error instanceof Error && error.name === "ZodError");

@@ -1,9 +1,11 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import type { ProgressStep } from "../../analysis/progress/analysis-progress.js";
 import { logError } from "../../log.js";
 import { UsageError } from "../../usage-error.js";
-import type { AnalysisRunner } from "../analysis-runner.js";
+import { type AnalysisCall, AnalysisCancelled, type AnalysisRunner } from "../analysis-runner.js";
 import type { AnalysisJob, JobArgs, JobResult } from "./analysis-jobs.js";
+import { PrincipalQueues } from "./principal-queues.js";
 
 export interface JobRequest {
   id: number;
@@ -16,8 +18,15 @@ export type JobReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; usage: boolean; message: string };
 
+/** Sent by a worker while a job runs: how far it got. */
+export interface JobProgress {
+  id: number;
+  progress: ProgressStep;
+}
+
 interface Pending {
   request: JobRequest;
+  call: AnalysisCall;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -25,55 +34,117 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | null;
+  /** A worker started beyond the pool's size for a principal that had none; it stops when idle. */
+  extra: boolean;
 }
 
-/** Workers beside the event loop: at most one per spare core, at least one, at most four. */
+/**
+ * Workers the pool may start beyond its size, one each for a principal whose first job finds every worker
+ * busy with other principals' jobs: that job then shares the cores at once instead of waiting for a long
+ * analysis of someone else to end.
+ */
+const EXTRA_WORKERS = 4;
+
+/**
+ * Workers beside the event loop: one per core, at most four. They run at a lower priority than the event
+ * loop (see analysis-worker.ts), so on a machine of two cores both work on analyses while moves still
+ * come first.
+ */
 export function defaultPoolSize(): number {
-  return Math.max(1, Math.min(4, availableParallelism() - 1));
+  return Math.max(1, Math.min(4, availableParallelism()));
 }
 
 /**
  * A small fixed pool of analysis workers (node:worker_threads) over one record file, so a heavy analysis
- * of one client never stalls another client's moves on the event loop. Jobs wait in one FIFO queue; a
- * worker that dies fails its job and is replaced. Workers start with the first job (a server that is
+ * of one client never stalls another client's moves on the event loop. Each principal's jobs wait in a
+ * FIFO queue of its own and a free worker takes the next job of the principals in turn (round-robin), so
+ * a client that queues many heavy analyses delays its own, not another client's. A principal with
+ * nothing running goes first, on an extra worker when every worker is busy (EXTRA_WORKERS). A worker that
+ * dies fails its job and is replaced. Workers start with the first job (a server that is
  * never asked for an analysis pays nothing at start-up) and are unref'd: they never keep the process alive.
  */
 export class AnalysisPool implements AnalysisRunner {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly queues = new PrincipalQueues<Pending>();
+  /** Jobs running now, by principal. */
+  private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
 
   constructor(
     private readonly dbPath: string,
     private readonly size: number = defaultPoolSize(),
+    /** EXTRA_WORKERS, or 0 where the operator bounds the record's connections (`--db-pool`). */
+    private readonly extraWorkers: number = EXTRA_WORKERS,
   ) {}
 
-  run<J extends AnalysisJob>(job: J, args: JobArgs<J>, principal: string): Promise<JobResult<J>> {
+  run<J extends AnalysisJob>(
+    job: J,
+    args: JobArgs<J>,
+    principal: string,
+    call: AnalysisCall = {},
+  ): Promise<JobResult<J>> {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
+    if (call.signal?.aborted) return Promise.reject(new AnalysisCancelled(job));
     return new Promise<JobResult<J>>((resolve, reject) => {
       const request: JobRequest = { id: this.nextId++, job, args, principal };
-      this.queue.push({ request, resolve: resolve as (value: unknown) => void, reject });
-      while (this.slots.length < this.size) this.slots.push(this.spawn());
+      const pending: Pending = { request, call, resolve: resolve as (value: unknown) => void, reject };
+      const settle = (settled: (value: never) => void) => (value: never) => {
+        call.signal?.removeEventListener("abort", onAbort);
+        settled(value);
+      };
+      pending.resolve = settle(pending.resolve);
+      pending.reject = settle(pending.reject);
+      const onAbort = () => this.cancel(pending);
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      this.queues.push(principal, pending);
+      while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+      const idle = this.slots.some((slot) => slot.busy === null);
+      if (!idle && !this.running.has(principal) && this.slots.length < this.size + this.extraWorkers) {
+        this.slots.push(this.spawn(true));
+      }
       this.dispatch();
     });
   }
 
+  /**
+   * A cancelled job: dropped from the queue, or, when it is running, stopped by terminating its worker —
+   * the analysis is one synchronous computation, so terminating is the one way to stop it at once — which
+   * the next job replaces with a fresh worker.
+   */
+  private cancel(pending: Pending): void {
+    const queued = this.queues.remove((waiting) => waiting === pending).length > 0;
+    const slot = this.slots.find((s) => s.busy === pending);
+    if (slot !== undefined) {
+      // Out of the pool at once (a stopping worker takes no job); the next job starts a fresh one.
+      this.release(slot);
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      void slot.worker.terminate();
+    }
+    if (queued || slot !== undefined) pending.reject(new AnalysisCancelled(pending.request.job));
+    if (this.queues.size > 0) while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+    this.dispatch();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new Error("The server is shutting down."));
+    for (const pending of this.queues.drain()) pending.reject(new Error("The server is shutting down."));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
-  private spawn(): Slot {
+  private spawn(extra: boolean): Slot {
     const worker = new Worker(new URL("./analysis-worker.js", import.meta.url), {
       workerData: { dbPath: this.dbPath },
     });
     worker.unref();
-    const slot: Slot = { worker, busy: null };
-    worker.on("message", (reply: JobReply) => {
+    const slot: Slot = { worker, busy: null, extra };
+    worker.on("message", (reply: JobReply | JobProgress) => {
+      if ("progress" in reply) {
+        if (slot.busy?.request.id === reply.id) slot.busy.call.onProgress?.(reply.progress);
+        return;
+      }
       const pending = slot.busy;
-      slot.busy = null;
+      this.release(slot);
       if (pending && pending.request.id === reply.id) {
         if (reply.ok) pending.resolve(reply.result);
         else pending.reject(reply.usage ? new UsageError(reply.message) : new Error(reply.message));
@@ -84,23 +155,45 @@ export class AnalysisPool implements AnalysisRunner {
       logError("analysis worker failed", error);
     });
     worker.on("exit", () => {
-      if (this.closed) return;
-      slot.busy?.reject(new Error("The analysis worker stopped; try the call again."));
-      slot.busy = null;
       const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots[index] = this.spawn();
+      if (this.closed || index < 0) return;
+      slot.busy?.reject(new Error("The analysis worker stopped; try the call again."));
+      this.release(slot);
+      this.slots[index] = this.spawn(slot.extra);
       this.dispatch();
     });
     return slot;
   }
 
+  /** A slot's job is over: it no longer counts as its principal's running job. */
+  private release(slot: Slot): void {
+    const principal = slot.busy?.request.principal;
+    slot.busy = null;
+    if (principal === undefined) return;
+    const left = (this.running.get(principal) ?? 1) - 1;
+    if (left === 0) this.running.delete(principal);
+    else this.running.set(principal, left);
+  }
+
   private dispatch(): void {
-    for (const slot of this.slots) {
+    for (const slot of [...this.slots]) {
       if (slot.busy !== null) continue;
-      const next = this.queue.shift();
-      if (!next) return;
+      // Principals with nothing running first, then the rest in turn.
+      const next = this.queues.shift((principal) => !this.running.has(principal));
+      if (!next) {
+        if (slot.extra) this.retire(slot);
+        continue;
+      }
       slot.busy = next;
+      const principal = next.request.principal;
+      this.running.set(principal, (this.running.get(principal) ?? 0) + 1);
       slot.worker.postMessage(next.request);
     }
+  }
+
+  /** An extra worker with nothing to do leaves the pool (its exit is then no failure to replace). */
+  private retire(slot: Slot): void {
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    void slot.worker.terminate();
   }
 }

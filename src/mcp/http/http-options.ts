@@ -18,6 +18,8 @@ export interface HttpServeOptions {
   readonly toolsets?: readonly ToolsetName[];
   /** Where analyses run (the CLI passes its worker pool); default inline. */
   readonly analysis?: AnalysisRunner;
+  /** `--no-cache` (false): analyses always recompute; default on. */
+  readonly cache?: boolean;
   /** JSON-RPC messages per second per session (token bucket, bursts of one second's worth); a batch
    * counts each message it holds. */
   readonly rateLimitPerSecond: number;
@@ -26,6 +28,8 @@ export interface HttpServeOptions {
   readonly shutdownGraceMs: number;
   /** Requests this replica works on at once (`--max-in-flight`); more get 503 + Retry-After. */
   readonly maxInFlight?: number;
+  /** Of those, how many one principal may hold (`--max-in-flight-per-principal`); more get 429. */
+  readonly maxInFlightPerPrincipal?: number;
 }
 
 export const HTTP_DEFAULTS = {
@@ -38,6 +42,15 @@ export const HTTP_DEFAULTS = {
   shutdownGraceMs: 10_000,
   maxInFlight: 256,
 } as const;
+
+/**
+ * Requests one principal may have in flight on a replica unless `--max-in-flight-per-principal` says
+ * otherwise: the whole bound when there is one principal (no tokens), else an equal share among up to four
+ * tokens, so a client that fills its share leaves the rest of the replica to the others.
+ */
+export function defaultInFlightPerPrincipal(maxInFlight: number, tokenCount: number): number {
+  return Math.max(1, Math.floor(maxInFlight / Math.min(4, Math.max(1, tokenCount))));
+}
 
 /** True for addresses only this machine can reach; anything else needs bearer tokens. */
 export function isLoopbackHost(host: string): boolean {

@@ -11,14 +11,26 @@ import {
 } from "@modelcontextprotocol/server";
 import { logError, logInfo } from "../../log.js";
 import type { PlayDeps } from "../../play/play-deps.js";
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from "../../store/engines/database-unavailable.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { BearerTokens } from "./bearer-tokens.js";
-import { HTTP_DEFAULTS, type HttpServeOptions, isLoopbackHost } from "./http-options.js";
+import {
+  defaultInFlightPerPrincipal,
+  HTTP_DEFAULTS,
+  type HttpServeOptions,
+  isLoopbackHost,
+} from "./http-options.js";
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { rebuildSession } from "./session-rebuild.js";
+
+/** What a Host header may hold: a name or address with an optional port (RFC 9110 §7.2). */
+const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/;
 
 /** The one path the MCP endpoint answers on; `/healthz` (liveness) and `/readyz` (readiness) are the others. */
 export const MCP_PATH = "/mcp";
@@ -52,6 +64,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
   const rebuilding = new Map<string, Promise<HttpSession>>();
+  const maxInFlightPerPrincipal =
+    options.maxInFlightPerPrincipal ?? defaultInFlightPerPrincipal(maxInFlight, options.tokens.length);
+  /** This replica's requests being worked on (POST and DELETE; a GET stream is not work), by principal. */
+  const inFlightOf = new Map<string, number>();
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
@@ -71,10 +87,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     res.on("close", () => {
       if (!res.writableFinished) clientGone.abort();
     });
-    if (counted) {
-      inFlight += 1;
-      session.inFlight += 1;
-    }
+    if (counted) session.inFlight += 1;
     session.lastActiveAt = Date.now();
     try {
       const request = toWebRequest(req, body.text);
@@ -86,15 +99,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       return response.status;
     } catch (error) {
       logError(`session ${session.id}: request failed`, error);
-      sendJsonError(res, 500, "Internal server error.", { code: -32603 });
-      return 500;
+      return failed(res, error);
     } finally {
       session.lastActiveAt = Date.now();
-      if (counted) {
-        session.inFlight -= 1;
-        inFlight -= 1;
-        if (inFlight === 0) drained?.();
-      }
+      if (counted) session.inFlight -= 1;
     }
   }
 
@@ -144,6 +152,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       sessionId: id,
       toolsets: options.toolsets,
       analysis: options.analysis,
+      cache: options.cache,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -238,6 +247,17 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The endpoint itself, as clients send it on every request, needs no URL parser.
     const path = req.url === MCP_PATH ? MCP_PATH : new URL(req.url ?? "/", "http://localhost").pathname;
+    const hostHeader = req.headers.host;
+    if (hostHeader !== undefined && !HOST_SYNTAX.test(hostHeader)) {
+      // A Host with userinfo, a path or spaces ("x@127.0.0.1:8787") names no host: the request URL built
+      // from it would be refused deeper down as an internal error.
+      return sendJsonError(
+        res,
+        400,
+        `Bad Request: the Host header ${JSON.stringify(hostHeader.slice(0, 100))} is not host[:port].`,
+        { closeConnection: true },
+      );
+    }
     if (loopback) {
       const host = validateHostHeader(req.headers.host, allowedHosts);
       if (!host.ok) return sendJsonError(res, 403, `Forbidden: ${host.message}`, { closeConnection: true });
@@ -295,6 +315,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         headers: { allow: "POST, GET, DELETE" },
       });
     }
+    if (req.method === "GET") return serve(principal, req, res);
     if (inFlight >= maxInFlight) {
       // Bounded work per replica: a refusal here was not processed, so any replica may take it again.
       return sendJsonError(
@@ -304,6 +325,32 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         { headers: { "retry-after": "1" } },
       );
     }
+    // Each principal's own share of the replica: one client's flood waits on its own share, so another
+    // client's initialize and moves are still served.
+    const mine = inFlightOf.get(principal) ?? 0;
+    if (mine >= maxInFlightPerPrincipal) {
+      return sendJsonError(
+        res,
+        429,
+        `Busy: this client has ${maxInFlightPerPrincipal} requests in flight on this replica (--max-in-flight-per-principal); retry when one has answered.`,
+        { headers: { "retry-after": "1" } },
+      );
+    }
+    inFlight += 1;
+    inFlightOf.set(principal, mine + 1);
+    try {
+      await serve(principal, req, res);
+    } finally {
+      inFlight -= 1;
+      const left = (inFlightOf.get(principal) ?? 1) - 1;
+      if (left === 0) inFlightOf.delete(principal);
+      else inFlightOf.set(principal, left);
+      if (inFlight === 0) drained?.();
+    }
+  }
+
+  /** A request past the guards: to the session it names, or a new session by initialize. */
+  async function serve(principal: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       if (req.method === "DELETE") {
@@ -361,7 +408,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const httpServer = createNodeServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       logError("HTTP request failed", error);
-      sendJsonError(res, 500, "Internal server error.", { code: -32603 });
+      failed(res, error);
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -405,6 +452,19 @@ export function parseMessages(text: string): { parsed: unknown; count: number } 
   } catch {
     return { parsed: undefined, count: 1 };
   }
+}
+
+/**
+ * The answer to a request that failed inside the server: 503 with Retry-After while the record's database
+ * is unavailable (a restart: load balancers and clients retry 503, not 500), else 500. Returns the status.
+ */
+function failed(res: ServerResponse, error: unknown): number {
+  if (isDatabaseUnavailable(error)) {
+    sendJsonError(res, 503, DATABASE_UNAVAILABLE_MESSAGE, { code: -32603, headers: { "retry-after": "2" } });
+    return 503;
+  }
+  sendJsonError(res, 500, "Internal server error.", { code: -32603 });
+  return 500;
 }
 
 function tooLarge(res: ServerResponse, maxBodyBytes: number): void {

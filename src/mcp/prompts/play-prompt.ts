@@ -25,16 +25,19 @@ export function registerPlayPrompt(server: McpServer, context: ToolContext): voi
   else registerOperatorPrompt(server, context);
 }
 
-function studyIdCompleter({ deps }: ToolContext) {
+function studyIdCompleter({ deps, caller }: ToolContext) {
   return (typed: string | undefined) =>
     startingWith(
-      deps.store.listStudies().map((s) => s.id),
+      deps.store
+        .scopedTo(caller.principal)
+        .listStudies()
+        .map((s) => s.id),
       typed ?? "",
     );
 }
 
-function checkStudy({ deps }: ToolContext, studyId: string): void {
-  if (!deps.store.getStudy(studyId)) {
+function checkStudy({ deps, caller }: ToolContext, studyId: string): void {
+  if (!deps.store.scopedTo(caller.principal).getStudy(studyId)) {
     invalid(`Unknown study_id "${studyId}"; use the study id you were given (completion lists them).`);
   }
 }

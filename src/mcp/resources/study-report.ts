@@ -8,11 +8,14 @@ import { startingWith } from "./catalog-resources.js";
  * part of the study's play (a principal never sees another's); one resource is listed per study.
  */
 export function registerStudyReport(server: McpServer, { deps, caller }: ToolContext): void {
+  // The caller's view of the record: its own studies and play (and the operator's studies), never another
+  // principal's, not even a study's name.
+  const visible = deps.store.scopedTo(caller.principal);
   server.registerResource(
     "study-report",
     new ResourceTemplate("same-game://studies/{id}/report", {
       list: () => ({
-        resources: deps.store.listStudies().map((study) => ({
+        resources: visible.listStudies().map((study) => ({
           uri: `same-game://studies/${study.id}/report`,
           name: `Report of ${study.name}`,
           mimeType: "text/html",
@@ -21,7 +24,7 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
       complete: {
         id: (typed) =>
           startingWith(
-            deps.store.listStudies().map((s) => s.id),
+            visible.listStudies().map((s) => s.id),
             typed ?? "",
           ),
       },
@@ -33,7 +36,7 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
       mimeType: "text/html",
     },
     async (uri, { id }) => {
-      const study = deps.store.getStudy(String(id));
+      const study = visible.getStudy(String(id));
       if (!study) {
         throw new ResourceNotFoundError(
           uri.href,
@@ -46,9 +49,7 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
         import("../../queries/report-data-query.js"),
         import("../../report/render-report.js"),
       ]);
-      const text = await renderReportHtml(
-        reportData({ ...deps, store: deps.store.scopedTo(caller.principal) }, { study_id: study.id }),
-      );
+      const text = await renderReportHtml(reportData({ ...deps, store: visible }, { study_id: study.id }));
       return { contents: [{ uri: uri.href, mimeType: "text/html", text }] };
     },
   );

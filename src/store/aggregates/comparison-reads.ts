@@ -1,5 +1,5 @@
 import type { RecordFilter } from "../records.js";
-import { AnalysisReads } from "./analysis-reads.js";
+import { AnalysisCacheStore } from "./analysis-cache-store.js";
 
 /** What `compare` groups decisions by: the player label, the prompting style, the MCP client, the model. */
 export const COMPARISON_FACTORS = ["player", "style", "client", "model"] as const;
@@ -31,7 +31,7 @@ const GROUP_BY: Record<ComparisonFactor, string> = {
 };
 
 /** The reads of `compare`: decisions counted by group, cell, resampling unit and schedule position. */
-export class ComparisonReads extends AnalysisReads {
+export class ComparisonReads extends AnalysisCacheStore {
   /**
    * Valid live one-shot decisions counted (GROUP BY) by group, game, framing, action, unit and position;
    * then, when grouping by player, the imported counts (no unit, no position). The unit of a runner trial

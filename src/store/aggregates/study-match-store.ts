@@ -29,28 +29,41 @@ export interface StudyTrialCountRow {
   open: number;
 }
 
+/** The studies a viewer (@viewer: a principal, or null for the whole record) may see. */
+const VISIBLE_STUDY = `(CAST(@viewer AS TEXT) IS NULL OR principal = @viewer OR principal = 'local')`;
+
 /** Registered studies and the matches played (a study's trials among them). */
 export class StudyMatchStore extends HttpSessionStore {
   insertStudy(study: StudyRecord): void {
     requireWellFormedText(study, { name: "study name" });
     this.stmt(
-      `INSERT INTO studies (id, name, design_json, design_hash, seed, created_at)
-       VALUES (@id, @name, @design_json, @design_hash, @seed, @created_at)`,
+      `INSERT INTO studies (id, name, design_json, design_hash, seed, created_at, principal)
+       VALUES (@id, @name, @design_json, @design_hash, @seed, @created_at, @principal)`,
     ).run(study);
   }
 
+  // A study belongs to the principal that registered it. A view scoped to a principal (`scopedTo`) sees
+  // its own studies and the operator's (registered on the record itself, as 'local', e.g. by `same-game
+  // study register`); the whole record (the CLI) sees every study.
+
   getStudy(id: string): StudyRecord | undefined {
-    return this.stmt("SELECT * FROM studies WHERE id = ?").get(id) as StudyRecord | undefined;
+    return this.stmt(`SELECT * FROM studies WHERE id = @id AND ${VISIBLE_STUDY}`).get({
+      id,
+      viewer: this.principalScope,
+    }) as StudyRecord | undefined;
   }
 
+  /** The oldest study of this design the viewer can see: registering it again returns that one. */
   findStudyByHash(hash: string): StudyRecord | undefined {
-    return this.stmt("SELECT * FROM studies WHERE design_hash = ? ORDER BY created_at LIMIT 1").get(hash) as
-      | StudyRecord
-      | undefined;
+    return this.stmt(
+      `SELECT * FROM studies WHERE design_hash = @hash AND ${VISIBLE_STUDY} ORDER BY created_at LIMIT 1`,
+    ).get({ hash, viewer: this.principalScope }) as StudyRecord | undefined;
   }
 
   listStudies(): StudyRecord[] {
-    return this.stmt("SELECT * FROM studies ORDER BY created_at").all() as StudyRecord[];
+    return this.stmt(`SELECT * FROM studies WHERE ${VISIBLE_STUDY} ORDER BY created_at`).all({
+      viewer: this.principalScope,
+    }) as StudyRecord[];
   }
 
   /**

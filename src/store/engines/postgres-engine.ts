@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "./database-unavailable.js";
 import type { Engine, Statement } from "./engine.js";
 import { postgresWorker, type WorkerReply, type WorkerRequest } from "./postgres-worker.js";
 import { type NumberedSql, numberParameters, orderValues } from "./sql-params.js";
@@ -41,6 +42,8 @@ export class PostgresEngine implements Engine {
   private closed = false;
   /** The number of the last request posted (see call). */
   private requests = 0;
+  /** Set once the first connection is made: from then on a lost database is a passing outage. */
+  private connected = false;
 
   /** Connects (throwing a PostgresError when the server cannot be reached or refuses the login). */
   constructor(url: string, options: { readonly: boolean }) {
@@ -59,6 +62,7 @@ export class PostgresEngine implements Engine {
     this.worker.unref();
     try {
       this.call({ op: "connect" });
+      this.connected = true;
     } catch (error) {
       this.stop();
       throw error;
@@ -78,7 +82,13 @@ export class PostgresEngine implements Engine {
     const reply = this.awaitReply(id, deadline);
     if (!reply.ok) {
       const { message, code, detail, constraint } = reply.error;
-      throw new PostgresError(message, code, detail, constraint);
+      const error = new PostgresError(message, code, detail, constraint);
+      // Mid-service, an unreachable or restarting database is said in one sentence wherever the error
+      // surfaces (a tool result, a resource read, an HTTP answer); the driver's words go to the log only.
+      if (this.connected && isDatabaseUnavailable(error)) {
+        throw new PostgresError(DATABASE_UNAVAILABLE_MESSAGE, code, message);
+      }
+      throw error;
     }
     return reply.result;
   }

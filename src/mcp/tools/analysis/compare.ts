@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { compareText } from "../../../queries/compare-text.js";
 import { COMPARISON_FACTORS } from "../../../store/store.js";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
@@ -67,7 +68,7 @@ export const compareOutputSchema = z.looseObject({
   skipped: z.array(z.object({ measure, reason: z.string() })),
 });
 
-export function registerCompare(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerCompare(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "compare",
     {
@@ -78,10 +79,10 @@ export function registerCompare(server: McpServer, { analysis, caller }: ToolCon
       outputSchema: advertisedOutputSchema(compareOutputSchema),
       annotations: READ_ONLY,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("compare", async () => {
-        const report = await analysis.run("compare", args, caller.principal);
-        return analysisAnswer({ ...report }, compareText(report));
+        const { result: report, meta } = await callAnalysis(context, ctx, "compare", args);
+        return { ...analysisAnswer({ ...report }, compareText(report)), _meta: meta };
       }),
   );
 }

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
 import type { CellDeviation } from "../../../queries/equilibrium-deviation-query.js";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -70,7 +71,7 @@ function cellText(cell: CellDeviation): string {
   return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, exploitability ${cell.deviation.exploitability.raw.toFixed(3)})${base}`;
 }
 
-export function registerEquilibriumDeviation(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerEquilibriumDeviation(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "equilibrium_deviation",
     {
@@ -81,14 +82,15 @@ export function registerEquilibriumDeviation(server: McpServer, { analysis, call
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("equilibrium_deviation", async () => {
-        const { cells } = await analysis.run("equilibrium_deviation", args, caller.principal);
+        const { result, meta } = await callAnalysis(context, ctx, "equilibrium_deviation", args);
+        const { cells } = result;
         const text =
           cells.length === 0
             ? `No valid decisions of ${args.game} match these filters.`
             : cells.map(cellText).join("\n");
-        return analysisAnswer({ cells }, text);
+        return { ...analysisAnswer({ cells }, text), _meta: meta };
       }),
   );
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { sensitivityText } from "../../../queries/sensitivity-query.js";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
@@ -25,7 +26,7 @@ const outputSchema = z.looseObject({
   checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
 });
 
-export function registerPayoffSensitivity(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerPayoffSensitivity(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "payoff_sensitivity",
     {
@@ -44,10 +45,10 @@ export function registerPayoffSensitivity(server: McpServer, { analysis, caller 
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("payoff_sensitivity", async () => {
-        const report = await analysis.run("payoff_sensitivity", args, caller.principal);
-        return analysisAnswer({ ...report }, sensitivityText(report));
+        const { result: report, meta } = await callAnalysis(context, ctx, "payoff_sensitivity", args);
+        return { ...analysisAnswer({ ...report }, sensitivityText(report)), _meta: meta };
       }),
   );
 }

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { powerText } from "../../../queries/power-text.js";
 import { UsageError } from "../../../usage-error.js";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -64,7 +65,7 @@ export function plannedShift(args: { baseline: number; delta?: number; compariso
 
 const outputSchema = z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) });
 
-export function registerPower(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerPower(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "power",
     {
@@ -75,26 +76,25 @@ export function registerPower(server: McpServer, { analysis, caller }: ToolConte
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("power", async () => {
-        const result = await analysis.run(
-          "power",
-          {
-            baselineRate: args.baseline,
-            shift: plannedShift(args),
-            alpha: args.alpha,
-            power: args.power,
-            n: args.n,
-            simulations: args.simulations,
-            bootstrap: args.bootstrap,
-            seed: args.seed,
-            decisionsPerSession: args.decisions_per_session,
-            intraSessionCorrelation: args.rho,
-            trueR: args.true_r,
-          },
-          caller.principal,
-        );
-        return analysisAnswer({ ...result } as Record<string, unknown>, powerText(result));
+        const { result, meta } = await callAnalysis(context, ctx, "power", {
+          baselineRate: args.baseline,
+          shift: plannedShift(args),
+          alpha: args.alpha,
+          power: args.power,
+          n: args.n,
+          simulations: args.simulations,
+          bootstrap: args.bootstrap,
+          seed: args.seed,
+          decisionsPerSession: args.decisions_per_session,
+          intraSessionCorrelation: args.rho,
+          trueR: args.true_r,
+        });
+        return {
+          ...analysisAnswer({ ...result } as Record<string, unknown>, powerText(result)),
+          _meta: meta,
+        };
       }),
   );
 }

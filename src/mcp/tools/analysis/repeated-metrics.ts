@@ -3,6 +3,7 @@ import { z } from "zod";
 import { INVALID_ROUND_SCORINGS } from "../../../analysis/repeated/invalid-round-scoring.js";
 import { repeatedMetricsInputSchema } from "../../../queries/repeated-metrics-input.js";
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
@@ -76,7 +77,7 @@ export function repeatedMetricsText(report: RepeatedMetricsReport): string {
   return [head, ...lines].join("\n");
 }
 
-export function registerRepeatedMetrics(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerRepeatedMetrics(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "repeated_metrics",
     {
@@ -88,10 +89,10 @@ export function registerRepeatedMetrics(server: McpServer, { analysis, caller }:
       annotations: READ_ONLY,
       _meta: DASHBOARD_TOOL_META,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("repeated_metrics", async () => {
-        const report = await analysis.run("repeated_metrics", args, caller.principal);
-        return analysisAnswer({ ...report }, repeatedMetricsText(report));
+        const { result: report, meta } = await callAnalysis(context, ctx, "repeated_metrics", args);
+        return { ...analysisAnswer({ ...report }, repeatedMetricsText(report)), _meta: meta };
       }),
   );
 }

@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
@@ -14,7 +15,7 @@ const outputSchema = z.looseObject({
   checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
 });
 
-export function registerReport(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerReport(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "report",
     {
@@ -31,9 +32,9 @@ export function registerReport(server: McpServer, { analysis, caller }: ToolCont
       annotations: READ_ONLY,
       _meta: DASHBOARD_TOOL_META,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("report", async () => {
-        const data = await analysis.run("report", args, caller.principal);
+        const { result: data, meta } = await callAnalysis(context, ctx, "report", args);
         const checks = [...(data.robustness?.checks ?? []), ...(data.checks ?? [])];
         const failed = checks.filter((c) => !c.ok);
         const text = [
@@ -46,7 +47,7 @@ export function registerReport(server: McpServer, { analysis, caller }: ToolCont
             ? `Verification: all ${checks.length} checks ok.`
             : `Verification: ${failed.length} of ${checks.length} checks FAILED — ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
         ].join("\n");
-        return analysisAnswer({ ...data } as Record<string, unknown>, text);
+        return { ...analysisAnswer({ ...data } as Record<string, unknown>, text), _meta: meta };
       }),
   );
 }

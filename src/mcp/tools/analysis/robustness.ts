@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { robustnessText } from "../../../queries/robustness-text.js";
+import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
@@ -20,7 +21,7 @@ const inputSchema = z.object({
   ...bootstrapShape,
 });
 
-export function registerRobustness(server: McpServer, { analysis, caller }: ToolContext): void {
+export function registerRobustness(server: McpServer, context: ToolContext): void {
   server.registerTool(
     "robustness",
     {
@@ -32,10 +33,10 @@ export function registerRobustness(server: McpServer, { analysis, caller }: Tool
       annotations: READ_ONLY,
       _meta: DASHBOARD_TOOL_META,
     },
-    async (args) =>
+    async (args, ctx) =>
       answering("robustness", async () => {
-        const report = await analysis.run("robustness", args, caller.principal);
-        return analysisAnswer({ ...report }, robustnessText(report));
+        const { result: report, meta } = await callAnalysis(context, ctx, "robustness", args);
+        return { ...analysisAnswer({ ...report }, robustnessText(report)), _meta: meta };
       }),
   );
 }

@@ -16,7 +16,7 @@ const outputSchema = z.object({
   created: z.boolean(),
 });
 
-export function registerRegisterStudy(server: McpServer, { deps }: ToolContext): void {
+export function registerRegisterStudy(server: McpServer, { deps, caller }: ToolContext): void {
   server.registerTool(
     "register_study",
     {
@@ -29,7 +29,7 @@ export function registerRegisterStudy(server: McpServer, { deps }: ToolContext):
     },
     async (design) =>
       answering("register_study", () => {
-        const study = registerStudy(deps, design);
+        const study = registerStudy(deps, design, caller.principal);
         return toolAnswer(
           { ...study },
           `Study ${study.study_id} (${study.created ? "registered" : "already registered"}): ${study.cells} cells, ${study.trials_per_player} trials per player; design hash ${study.design_hash}.`,

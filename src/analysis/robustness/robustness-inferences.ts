@@ -1,0 +1,165 @@
+// The inference of every statistic of one analysis, from its point estimates, bootstrap replicates and
+// (once they are in) permutation replicates: the R intervals, bias-corrected R and invariance p-values,
+// and the percentile intervals of the shifts. Each statistic's inference is computed once, on demand.
+import type { ActionId } from "../../domain/types.js";
+import { percentileInterval } from "../sampling/percentile.js";
+import type { Estimate } from "./robustness-checks.js";
+import {
+  type BootstrapInference,
+  belowOne,
+  bootstrapInference,
+  type RobustnessInference,
+  withInvariance,
+} from "./robustness-interval.js";
+import { type InversionFraming, RobustnessInversion } from "./robustness-inversion.js";
+import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
+import type { StatisticLayout } from "./robustness-statistics.js";
+
+/** R with its interval, bias-corrected R and the invariance test: one row's R columns. */
+export interface RColumns {
+  readonly R: Estimate;
+  readonly R_bias_corrected: number;
+  readonly invariance: { readonly p_value: number; readonly permutations: number };
+}
+
+export class RobustnessInferences {
+  private readonly halves = new Map<number, BootstrapInference>();
+  private readonly inverted = new Map<number, { inversion: RobustnessInversion; lower: number }>();
+  private readonly inferences = new Map<number, RobustnessInference>();
+  private readonly percentiles = new Map<number, readonly [number, number]>();
+  private permuted: Float64Array | null = null;
+
+  constructor(
+    private readonly plan: RobustnessPlan,
+    private readonly layout: StatisticLayout,
+    private readonly point: Float64Array,
+    private readonly replicates: Float64Array,
+    private readonly bootstrap: number,
+    private readonly confidence: number,
+    private readonly attenuation: number,
+  ) {}
+
+  private rows(a: Float64Array, stat: number): Float64Array {
+    return a.subarray(stat * this.bootstrap, (stat + 1) * this.bootstrap);
+  }
+
+  private attenuate(r: number): number {
+    return 1 - this.attenuation * (1 - r);
+  }
+
+  private unattenuate(r: number): number {
+    return 1 - (1 - r) / this.attenuation;
+  }
+
+  /** The bootstrap half of an R's inference, once per statistic (it reorders the statistic's row). */
+  private bootstrapHalf(stat: number): BootstrapInference {
+    let half = this.halves.get(stat);
+    if (half === undefined) {
+      half = bootstrapInference(
+        this.point[stat] as number,
+        this.rows(this.replicates, stat),
+        this.confidence,
+      );
+      this.halves.set(stat, half);
+    }
+    return half;
+  }
+
+  /**
+   * Game-level R of a two-action game gets the test-inversion interval, its sessions (nested in its cells,
+   * or spanning cells, each cell then holding its part of every session) entering by their design effect.
+   * Its lower ends need the bootstrap alone, so they are placed here, while the permutation rows may still
+   * be computing on the other core; the upper ends wait for the permutation test's verdict.
+   */
+  placeLowerEnds(): void {
+    const { plan, layout } = this;
+    plan.units.forEach((u, i) => {
+      const first = plan.cells[u.cells[0] as number] as PlannedCell;
+      if (first.actions.length !== 2) return;
+      const framingCells = u.cells.map((c) => plan.cells[c] as PlannedCell);
+      this.invert(layout.unitR[i] as number, framingCells);
+      if (layout.unitR2 !== layout.unitR) this.invert(layout.unitR2[i] as number, framingCells.slice(0, 2));
+    });
+  }
+
+  private invert(stat: number, cells: readonly PlannedCell[]): void {
+    const inversion = new RobustnessInversion(cells.map(inversionFraming), this.confidence);
+    const lower = inversion.lowerEnd(this.unattenuate(this.bootstrapHalf(stat).lower));
+    this.inverted.set(stat, { inversion, lower });
+  }
+
+  /** The permutation replicates (the invariance test's null distribution), needed by every R from here on. */
+  withPermutations(permuted: Float64Array): void {
+    this.permuted = permuted;
+  }
+
+  private inversionInterval(stat: number, inference: RobustnessInference): readonly [number, number] {
+    const target = this.inverted.get(stat);
+    if (target === undefined) return inference.ci;
+    const rejects = inference.pValue <= 1 - this.confidence;
+    const searched = this.attenuate(target.inversion.upperEnd(rejects, this.unattenuate(inference.ci[1])));
+    const hi = rejects ? belowOne(searched, inference.estimate) : 1;
+    const lower = Number.isNaN(target.lower)
+      ? Math.min(inference.ci[0], inference.estimate)
+      : this.attenuate(target.lower);
+    return [Math.min(lower, hi), hi];
+  }
+
+  /** The full inference of an R statistic. */
+  robustness(stat: number): RobustnessInference {
+    let inference = this.inferences.get(stat);
+    if (inference === undefined) {
+      if (this.permuted === null) throw new Error("The permutation replicates are not in yet.");
+      const resampled = withInvariance(
+        this.bootstrapHalf(stat),
+        this.rows(this.permuted, stat),
+        this.confidence,
+      );
+      inference = { ...resampled, ci: this.inversionInterval(stat, resampled) };
+      this.inferences.set(stat, inference);
+    }
+    return inference;
+  }
+
+  rColumns(stat: number): RColumns {
+    const { estimate, ci, biasCorrected, pValue } = this.robustness(stat);
+    return {
+      R: { estimate, ci },
+      R_bias_corrected: biasCorrected,
+      invariance: { p_value: pValue, permutations: this.bootstrap },
+    };
+  }
+
+  /** A statistic with its percentile-bootstrap interval (the shifts). */
+  percentile(stat: number): Estimate {
+    let ci = this.percentiles.get(stat);
+    if (ci === undefined) {
+      // Every replicate on one side of the estimate (a shift of ±1, where no replicate can go further)
+      // leaves the estimate outside the percentile interval; the interval is then extended to it.
+      const [lo, hi] = percentileInterval(this.rows(this.replicates, stat), this.confidence);
+      const estimate = this.point[stat] as number;
+      ci = [Math.min(lo, estimate), Math.max(hi, estimate)];
+      this.percentiles.set(stat, ci);
+    }
+    return { estimate: this.point[stat] as number, ci };
+  }
+
+  /** `percentile`, or null for a statistic the layout leaves undefined (−1). */
+  optionalPercentile(stat: number): Estimate | null {
+    return stat < 0 ? null : this.percentile(stat);
+  }
+}
+
+/** A two-action cell as the inversion sees it: first-action count, size and (nested) sessions. */
+function inversionFraming(pc: PlannedCell): InversionFraming {
+  const first = pc.actions[0] as ActionId;
+  const x = pc.cell.counts[first] ?? 0;
+  const clusters = pc.cell.clusters;
+  if (pc.unit !== "session" || clusters === undefined) return { x, n: pc.n };
+  const sessions = clusters.map((cluster, i) => ({
+    x: cluster[first] ?? 0,
+    n: Object.values(cluster).reduce((sum, c) => sum + c, 0),
+    weight: pc.cell.cluster_weights?.[i] ?? 1,
+  }));
+  return { x, n: pc.n, sessions: sessions.filter((s) => s.n > 0) };
+}

@@ -1,0 +1,323 @@
+// The R interval and the invariance test at the edges a real study reaches: deterministic agents played
+// live (sessions without variance), shifts of ±1, and random records of every shape — each number finite,
+// the upper end 1 exactly when the invariance test does not reject, and every result valid under the
+// `robustness` tool's advertised output schema (listed by a real SDK client).
+import type { Client } from "@modelcontextprotocol/client";
+import { Ajv as Ajv07 } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CountCell } from "../../src/analysis/count-cells.js";
+import { type RobustnessResult, robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
+import { connectClient, tempDeps } from "../support/harness.js";
+import { oneShotMatch } from "../support/match-record.js";
+import { memorySession } from "../support/session-record.js";
+
+const GAMES = ["g0", "g1", "g2", "g3"];
+const COOPERATE = Object.fromEntries(GAMES.map((g) => [g, "cooperate"]));
+/** The games' actions, as the catalog gives them (a cell that chose one action does not list the other). */
+const ACTIONS_OF = Object.fromEntries(GAMES.map((g) => [g, ["cooperate", "defect"]]));
+
+/**
+ * A deterministic agent played live: `sessions` MCP sessions, each deciding once in every cell of 4 games
+ * × 2 framings, always the same action per game (as the demo's payoff reader does).
+ */
+function liveDeterministic(sessions: number): CountCell[] {
+  return GAMES.flatMap((game, g) =>
+    ["a", "b"].map((framing) => {
+      const action = g % 2 === 0 ? "cooperate" : "defect";
+      return {
+        player: "m",
+        game,
+        framing,
+        counts: { [action]: sessions },
+        clusters: Array.from({ length: sessions }, () => ({ [action]: 1 })),
+        cluster_ids: Array.from({ length: sessions }, (_, s) => `s${s}`),
+      };
+    }),
+  );
+}
+
+/** Every number anywhere in a value (NaN and ±Infinity included), with its path. */
+function numbers(value: unknown, path = ""): { path: string; value: number }[] {
+  if (typeof value === "number") return [{ path, value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => numbers(v, `${path}/${i}`));
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => numbers(v, `${path}/${k}`));
+  return [];
+}
+
+/** Every R row of a result (games, players, pooled) with its estimate, interval and p-value. */
+function rRows(result: RobustnessResult) {
+  return [...result.games, ...result.players, result.pooled].map((row) => ({
+    R: row.R,
+    p: row.invariance.p_value,
+    corrected: row.R_bias_corrected,
+  }));
+}
+
+describe("a deterministic agent played live", () => {
+  for (const [sessions, expected] of [
+    [20, 0.935],
+    [4, null],
+  ] as const) {
+    it(`gets the interval its counts get without sessions (${sessions} per cell), finite and not a point`, () => {
+      const live = robustnessAnalysis(liveDeterministic(sessions), {
+        cooperativeAction: COOPERATE,
+        actions: ACTIONS_OF,
+        bootstrap: 2000,
+      });
+      const imported = robustnessAnalysis(
+        liveDeterministic(sessions).map(({ player, game, framing, counts }) => ({
+          player,
+          game,
+          framing,
+          counts,
+        })),
+        { cooperativeAction: COOPERATE, actions: ACTIONS_OF, bootstrap: 2000 },
+      );
+      expect(live.unit).toBe("session");
+      expect(live.players[0]?.cluster_scope).toBe("player");
+      expect(numbers(live).filter((n) => !Number.isFinite(n.value))).toEqual([]);
+      for (const [g, game] of live.games.entries()) {
+        const twin = imported.games[g];
+        expect(game.R.estimate).toBe(1);
+        expect(game.R_bias_corrected).toBe(1);
+        expect(game.R.ci[1]).toBe(1);
+        expect(game.R.ci[0]).toBeCloseTo(twin?.R.ci[0] as number, 3);
+        expect(game.R.ci[0]).toBeLessThan(0.99);
+        if (expected !== null) expect(game.R.ci[0]).toBeCloseTo(expected, 3);
+      }
+      // The player's R is not a point either: the cells vary as decisions do.
+      const player = live.players[0];
+      expect(player?.R.ci[0]).toBeLessThan(1);
+      expect(player?.R.ci[1]).toBe(1);
+    });
+  }
+
+  it("gets the same interval with each session nested in one cell", () => {
+    const nested = liveDeterministic(20).map(({ cluster_ids: _, ...cell }) => cell);
+    const result = robustnessAnalysis(nested, {
+      cooperativeAction: COOPERATE,
+      actions: ACTIONS_OF,
+      bootstrap: 2000,
+    });
+    expect(result.players[0]?.cluster_scope).toBe("cell");
+    expect(result.games[0]?.R.ci[0]).toBeCloseTo(0.935, 3);
+    expect(result.games[0]?.R.ci[1]).toBe(1);
+  });
+});
+
+describe("shift intervals of a story-driven agent", () => {
+  it("contain their estimate when every game's shift is ±1 (player and pooled too)", () => {
+    // 12 games: framing b always cooperates and framing a never in g0–g10, the reverse in g11; shifts +1
+    // eleven times and −1 once, so the player's shift is (11 − 1)/12 = 0.8333. Every replicate of a game
+    // lies at or inside its bound, and with 12 games almost every replicate of the mean lies strictly
+    // below the estimate: a percentile interval alone would exclude it.
+    const games = Array.from({ length: 12 }, (_, g) => `h${String(g).padStart(2, "0")}`);
+    const cells: CountCell[] = games.flatMap((game, g) =>
+      ["a", "b"].map((framing) => {
+        const cooperates = (framing === "b") === g < 11;
+        const action = cooperates ? "cooperate" : "defect";
+        return {
+          player: "m",
+          game,
+          framing,
+          counts: { [action]: 10 },
+          clusters: Array.from({ length: 10 }, () => ({ [action]: 1 })),
+          cluster_ids: Array.from({ length: 10 }, (_, s) => `s${s}`),
+        };
+      }),
+    );
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: Object.fromEntries(games.map((g) => [g, "cooperate"])),
+      actions: Object.fromEntries(games.map((g) => [g, ["cooperate", "defect"]])),
+      bootstrap: 2000,
+    });
+    expect(result.games.map((g) => g.shift?.estimate)).toEqual([...Array(11).fill(1), -1]);
+    expect(result.players[0]?.shift?.estimate).toBeCloseTo(10 / 12, 12);
+    for (const row of [...result.games, ...result.players, result.pooled]) {
+      const shift = row.shift;
+      expect(shift?.ci[0]).toBeLessThanOrEqual(shift?.estimate as number);
+      expect(shift?.ci[1]).toBeGreaterThanOrEqual(shift?.estimate as number);
+    }
+    expect(result.players[0]?.shift?.ci[1]).toBe(result.players[0]?.shift?.estimate);
+  });
+});
+
+// Random records: 1–2 players × 1–2 games of 2–6 actions × 2–4 framings; each cell 1–5 decisions, or up
+// to 300 (very unequal sizes), deterministic, all one action or mixed; decisions alone, sessions nested
+// in cells (1–50 decisions each), or sessions spanning the player's cells.
+const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
+const record = fc
+  .record({
+    players: fc.integer({ min: 1, max: 2 }),
+    actions: fc.array(fc.integer({ min: 2, max: 6 }), { minLength: 2, maxLength: 2 }),
+    games: fc.integer({ min: 1, max: 2 }),
+    framings: fc.integer({ min: 2, max: 4 }),
+    design: fc.constantFrom("decisions", "nested", "spanning"),
+    cells: fc.array(
+      fc.record({
+        size: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 300 })),
+        shape: fc.constantFrom("one action", "mixed", "mixed"),
+        first: fc.integer({ min: 0, max: 5 }),
+        weights: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 6, maxLength: 6 }),
+        sessionLength: fc.integer({ min: 1, max: 50 }),
+      }),
+      { minLength: 32, maxLength: 32 },
+    ),
+    seed: fc.integer({ min: 0, max: 1_000_000 }),
+  })
+  .map(({ players, actions, games, framings, design, cells, seed }) => {
+    const out: CountCell[] = [];
+    let i = 0;
+    for (let p = 0; p < players; p++) {
+      for (let g = 0; g < games; g++) {
+        const k = actions[g] as number;
+        for (let f = 0; f < framings; f++) {
+          const spec = cells[i++ % cells.length] as (typeof cells)[number];
+          // The cell's decisions in order, spread over its actions by the weights (or all on one).
+          const choices: string[] = [];
+          for (let d = 0; d < spec.size; d++) {
+            if (spec.shape === "one action") choices.push(ACTIONS[spec.first % k] as string);
+            else {
+              const w = spec.weights.slice(0, k).map((x) => x + 1);
+              let u = (d * 7919 + spec.first) % w.reduce((s, x) => s + x, 0);
+              let a = 0;
+              while (u >= (w[a] as number)) u -= w[a++] as number;
+              choices.push(ACTIONS[a] as string);
+            }
+          }
+          const counts: Record<string, number> = {};
+          for (const c of choices) counts[c] = (counts[c] ?? 0) + 1;
+          const cell: CountCell = { player: `p${p}`, game: `g${g}`, framing: `f${f}`, counts };
+          if (design === "decisions") {
+            out.push(cell);
+            continue;
+          }
+          // Sessions of spec.sessionLength decisions (the last one shorter); spanning: ids shared by
+          // position across the player's cells, so session s decides in every cell.
+          const clusters: Record<string, number>[] = [];
+          for (let d = 0; d < choices.length; d += spec.sessionLength) {
+            const session: Record<string, number> = {};
+            for (const c of choices.slice(d, d + spec.sessionLength)) session[c] = (session[c] ?? 0) + 1;
+            clusters.push(session);
+          }
+          const ids = clusters.map((_, s) =>
+            design === "spanning" ? `p${p}-s${s}` : `p${p}-g${g}-f${f}-s${s}`,
+          );
+          out.push({ ...cell, clusters, cluster_ids: ids });
+        }
+      }
+    }
+    const cooperativeAction = { g0: "cooperate", g1: null };
+    return { cells: out, seed, cooperativeAction };
+  });
+
+describe("random records of every shape", () => {
+  let deps: ReturnType<typeof tempDeps>;
+  let client: Client;
+  let schema: object;
+  beforeAll(async () => {
+    deps = tempDeps();
+    client = await connectClient(deps);
+    const { tools } = await client.listTools();
+    schema = tools.find((t) => t.name === "robustness")?.outputSchema as object;
+  });
+  afterAll(async () => {
+    await client.close();
+    deps.dispose();
+  });
+
+  it("give finite numbers, results valid under the advertised schema, and an upper end of 1 exactly when the test does not reject", () => {
+    const validators = [new Ajv07({ allErrors: true }), new Ajv2020({ allErrors: true })].map((ajv) => ({
+      ajv,
+      validate: ajv.compile(schema),
+    }));
+    fc.assert(
+      fc.property(record, ({ cells, seed, cooperativeAction }) => {
+        const result = robustnessAnalysis(cells, { seed, cooperativeAction, bootstrap: 200 });
+        expect(numbers(result).filter((n) => !Number.isFinite(n.value))).toEqual([]);
+        // As a client receives it: JSON, where a NaN would arrive as null.
+        const wire = JSON.parse(JSON.stringify(result));
+        for (const { ajv, validate } of validators) {
+          expect(validate(wire), ajv.errorsText(validate.errors)).toBe(true);
+        }
+        for (const { R, p, corrected } of rRows(result)) {
+          expect(R.ci[0]).toBeLessThanOrEqual(R.ci[1]);
+          expect(R.ci[0]).toBeGreaterThanOrEqual(0);
+          expect(R.ci[1] === 1, `upper end ${R.ci[1]} with p = ${p}`).toBe(p > 0.05);
+          expect(corrected).toBeGreaterThanOrEqual(0);
+          expect(corrected).toBeLessThanOrEqual(1);
+        }
+        for (const row of [...result.games, ...result.players, result.pooled]) {
+          if (row.shift === null) continue;
+          expect(row.shift.ci[0]).toBeLessThanOrEqual(row.shift.estimate);
+          expect(row.shift.ci[1]).toBeGreaterThanOrEqual(row.shift.estimate);
+        }
+      }),
+      { seed: 20_261_201, numRuns: 120 },
+    );
+  }, 300_000);
+
+  it("reach an MCP client valid under the schema for a deterministic agent played live", async () => {
+    // Two MCP sessions of one player, each deciding once in every cell of 2 games × 2 framings, always
+    // cooperating in the prisoner's dilemma and defecting in the stag hunt; written to a real record.
+    const at = "2026-12-01T00:00:00.000Z";
+    let m = 0;
+    for (const session of ["s1", "s2", "s3", "s4"]) {
+      deps.store.saveSession(memorySession(session, { player: "live" }));
+      for (const game of ["prisoners-dilemma", "stag-hunt"]) {
+        for (const framing of ["business", "friend-sharing"]) {
+          const id = `m${m++}`;
+          deps.store.insertMatch(
+            oneShotMatch(id, {
+              player: "live",
+              session_id: session,
+              game,
+              framing,
+              opponent: "agent",
+              created_at: at,
+            }),
+          );
+          const action = game === "prisoners-dilemma" ? "cooperate" : "defect";
+          const decision: DecisionRecord = {
+            match_id: id,
+            round: 1,
+            session_id: session,
+            raw_text: action,
+            action,
+            rationale: null,
+            tokens: null,
+            opponent_action: null,
+            payoff: null,
+            opponent_payoff: null,
+            invalid_attempts: 0,
+            status: "decided",
+            decided_at: at,
+          };
+          deps.store.saveDecision(decision, deps.store.getMatch(id) as MatchRecord);
+        }
+      }
+    }
+    const result = await client.callTool({
+      name: "robustness",
+      arguments: { players: ["live"], framings: ["business", "friend-sharing"], bootstrap: 500 },
+    });
+    expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+    const data = result.structuredContent as unknown as RobustnessResult;
+    expect(data.unit).toBe("session");
+    expect(numbers(data).filter((n) => !Number.isFinite(n.value))).toEqual([]);
+    for (const ajv of [new Ajv07({ allErrors: true }), new Ajv2020({ allErrors: true })]) {
+      const validate = ajv.compile(schema);
+      expect(validate(data), ajv.errorsText(validate.errors)).toBe(true);
+    }
+    for (const game of data.games) {
+      expect(game.R.estimate).toBe(1);
+      expect(game.R.ci[1]).toBe(1);
+      expect(game.R.ci[0]).toBeGreaterThan(0);
+      expect(game.R.ci[0]).toBeLessThan(0.9);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { ProgressStep } from "../../src/analysis/progress/analysis-progress.js";
+import { requireBuiltCli } from "../support/built-cli.js";
+import { tempDeps } from "../support/harness.js";
+
+// The analysis pool's side of cancellation, on the built pool (its worker file is compiled JavaScript):
+// one worker, a long job running and one queued behind it. Cancelling the queued job drops it (it never
+// reports progress and is refused at once, while the first still runs); cancelling the running one stops
+// it; the next job is answered by a fresh worker.
+
+type Pool = import("../../src/mcp/analysis-pool/worker-pool.js").AnalysisPool;
+let deps: ReturnType<typeof tempDeps>;
+let pool: Pool;
+
+beforeAll(async () => {
+  requireBuiltCli();
+  deps = tempDeps();
+  const built = "../../dist/mcp/analysis-pool/worker-pool.js";
+  const { AnalysisPool } = (await import(
+    built
+  )) as typeof import("../../src/mcp/analysis-pool/worker-pool.js");
+  pool = new AnalysisPool(deps.dbPath, 1);
+});
+afterAll(async () => {
+  await pool.close();
+  deps.dispose();
+});
+
+// Power by simulation: 1,000 data sets of 60 trials, each with a bootstrap of 500 — seconds of work.
+const LONG = { baselineRate: 0.5, shift: 0.25, n: 60, simulations: 1_000, bootstrap: 500 };
+
+it("drops a cancelled queued job, stops a cancelled running one, and answers the next", async () => {
+  const first = new AbortController();
+  const firstSteps: ProgressStep[] = [];
+  const running = pool.run("power", LONG, "local", {
+    signal: first.signal,
+    onProgress: (s) => firstSteps.push(s),
+  });
+  running.catch(() => {});
+  const queuedSteps: ProgressStep[] = [];
+  const second = new AbortController();
+  const queued = pool.run("power", { ...LONG, seed: 2 }, "local", {
+    signal: second.signal,
+    onProgress: (s) => queuedSteps.push(s),
+  });
+  let runningSettled = false;
+  running.then(
+    () => (runningSettled = true),
+    () => (runningSettled = true),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  second.abort();
+  await expect(queued).rejects.toThrow("The power analysis was cancelled.");
+  expect(runningSettled).toBe(false);
+
+  // The running job reports simulations as it goes (once its worker has started); then it is cancelled too.
+  const simulating = () => firstSteps.some((s) => s.stage.startsWith("power by simulation"));
+  for (let waited = 0; !simulating() && waited < 30_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const step = firstSteps.find((s) => s.stage.startsWith("power by simulation"));
+  expect(step?.total).toBe(1_000);
+  expect(step?.unit).toBe("data set");
+  expect(runningSettled).toBe(false);
+  first.abort();
+  await expect(running).rejects.toThrow("The power analysis was cancelled.");
+
+  // n = 60 per framing at 50% against 75%: the shift test alone, with 2 data sets of R2, answers quickly.
+  const next = await pool.run("power", { ...LONG, simulations: 2 }, "local");
+  expect(next.r2_precision.simulations).toBe(2);
+  expect(next.r2_precision.n).toBe(60);
+  // The dropped job never ran (in the queue it would have run before this one, FIFO).
+  expect(queuedSteps).toEqual([]);
+}, 60_000);
