@@ -10,6 +10,7 @@ type Analysis = (args: ParsedArgs) => Promise<void>;
  */
 const ANALYSES: Record<string, () => Promise<Analysis>> = {
   robustness: async () => (await import("./analyze-robustness.js")).analyzeRobustness,
+  compare: async () => (await import("./analyze-compare.js")).analyzeCompare,
   sensitivity: async () => (await import("./analyze-others.js")).analyzeSensitivity,
   equilibria: async () => (await import("./analyze-others.js")).analyzeEquilibria,
   power: async () => (await import("./analyze-others.js")).analyzePower,
@@ -23,6 +24,8 @@ export const analyzeCommand: Command = {
     "same-game analyze <analysis> [--db PATH] [filters] [--json]",
     "  robustness   [--players a,b] [--games g,h] [--framings b,s] [--variant base] [--study ID]",
     "               [--attenuation 1] [--bootstrap 10000] [--seed 1] [--confidence 0.95]",
+    "  compare      [--by player|style|client|model] [--players a,b] [--games g,h] [--framings b,s] [--variant base]",
+    "               [--study ID] [--bootstrap 10000] [--seed 1] [--confidence 0.95]   which group is more robust?",
     "  sensitivity  [--players a,b] [--games g,h] [--framings f,g] [--variant base] [--study ID]",
     "               [--bootstrap 10000] [--seed 1] [--confidence 0.95]",
     "  equilibria   --game ID [--variant base]",
@@ -36,6 +39,7 @@ export const analyzeCommand: Command = {
   options: {
     db: { type: "string" },
     json: { type: "boolean" },
+    by: { type: "string" },
     players: { type: "string" },
     games: { type: "string" },
     framings: { type: "string" },

@@ -1,6 +1,11 @@
-import { AnalysisCacheStore } from "./aggregates/analysis-cache-store.js";
+import { ComparisonReads } from "./aggregates/comparison-reads.js";
 
 export type { CellActionCountRow, FirstListedRow, RepeatedRoundRow } from "./aggregates/analysis-reads.js";
+export {
+  COMPARISON_FACTORS,
+  type ComparisonCountRow,
+  type ComparisonFactor,
+} from "./aggregates/comparison-reads.js";
 export { promptHash } from "./aggregates/decision-store.js";
 export type { MatchSummaryRow, StudyTrialCountRow } from "./aggregates/study-match-store.js";
 export type { StoreOptions } from "./store-core.js";
@@ -10,9 +15,10 @@ export type { StoreOptions } from "./store-core.js";
  * operation of the play loop runs inside `transaction()` so one tool call is one transaction. The record is
  * an SQLite file (a path) or a PostgreSQL database (a postgres:// URL); see engines/ and dialect.ts. Its
  * statements live by aggregate in aggregates/ (sessions, HTTP sessions, studies and matches, decisions and
- * attempts, imports, analysis reads, the analysis result cache), each class extending the one before.
+ * attempts, imports, analysis reads, the analysis result cache, the comparison's reads), each class
+ * extending the one before.
  */
-export class Store extends AnalysisCacheStore {
+export class Store extends ComparisonReads {
   /**
    * The same record seen by one principal (a bearer token): its analysis queries leave out every other
    * principal's matches, so to token B the play of token A does not exist. The view shares this store's

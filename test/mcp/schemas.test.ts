@@ -136,6 +136,8 @@ function argumentsFor(name: string): Record<string, unknown> {
       return {};
     case "robustness":
       return { framings: ["business", "friend-sharing"], bootstrap: 200 };
+    case "compare":
+      return { bootstrap: 200 };
     case "payoff_sensitivity":
       return { bootstrap: 200 };
     case "equilibria":
@@ -177,6 +179,7 @@ function walk(node: unknown, visit: (key: string, value: unknown) => void): void
 
 const ANALYSIS = [
   "robustness",
+  "compare",
   "payoff_sensitivity",
   "equilibria",
   "equilibrium_deviation",

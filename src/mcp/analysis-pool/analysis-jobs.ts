@@ -1,5 +1,6 @@
 import { type PowerOptions, powerAnalysis } from "../../analysis/power/power.js";
 import type { PlayDeps } from "../../play/play-deps.js";
+import { type CompareQuery, compareReport } from "../../queries/compare-query.js";
 import {
   type EquilibriumDeviationQuery,
   equilibriumDeviationByCell,
@@ -15,6 +16,7 @@ import { type SensitivityQuery, sensitivityReport } from "../../queries/sensitiv
  */
 export const ANALYSIS_JOBS = {
   robustness: (deps: PlayDeps, args: RobustnessQuery) => robustnessReport(deps, args),
+  compare: (deps: PlayDeps, args: CompareQuery) => compareReport(deps, args),
   payoff_sensitivity: (deps: PlayDeps, args: SensitivityQuery) => sensitivityReport(deps, args),
   power: (_deps: PlayDeps, args: PowerOptions) => powerAnalysis(args),
   report: (deps: PlayDeps, args: ReportQuery) => reportData(deps, args),

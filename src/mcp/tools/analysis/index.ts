@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { registerDashboardApp } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
+import { registerCompare } from "./compare.js";
 import { registerEquilibria } from "./equilibria.js";
 import { registerEquilibriumDeviation } from "./equilibrium-deviation.js";
 import { registerListMatches } from "./list-matches.js";
@@ -13,6 +14,7 @@ import { registerRobustness } from "./robustness.js";
 /** Toolset `analysis`: read-only analyses of the caller's part of the record. */
 export function registerAnalysisToolset(server: McpServer, context: ToolContext): void {
   registerRobustness(server, context);
+  registerCompare(server, context);
   registerPayoffSensitivity(server, context);
   registerEquilibria(server, context);
   registerPower(server, context);

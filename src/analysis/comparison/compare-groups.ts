@@ -1,0 +1,281 @@
+import type { ActionId } from "../../domain/types.js";
+import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { percentileInterval } from "../sampling/percentile.js";
+import { type CellRef, type ComparisonRow, cellKey } from "./comparison-rows.js";
+import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
+import { type ComparisonUnit, type GroupSample, groupSample } from "./group-samples.js";
+import { bootstrapDifference, holm } from "./pair-differences.js";
+import { rankIntervals } from "./rank-intervals.js";
+
+/** The measures a comparison can hold, in the order it reports them. */
+export const COMPARISON_MEASURES = [
+  "R",
+  "shift",
+  "lambda",
+  "exploitability",
+  "points",
+  "cooperation",
+  "comprehension_m",
+] as const;
+export type ComparisonMeasure = (typeof COMPARISON_MEASURES)[number];
+
+export interface CompareOptions extends BootstrapOptions {
+  /** The framings compared; [0] and [1] are the planned pair of the shift. At least two. */
+  readonly framings: readonly string[];
+  readonly actionsOf: (game: string) => readonly ActionId[];
+  readonly cooperativeAction: (game: string) => ActionId | null;
+}
+
+export interface ComparedPair {
+  readonly measure: ComparisonMeasure;
+  readonly a: string;
+  readonly b: string;
+  /** a − b over the cells both played. */
+  readonly difference: { readonly estimate: number; readonly ci: [number, number] };
+  readonly p_value: number;
+  /** Holm over the pairs of the same measure (the family). */
+  readonly p_adjusted: number;
+  /** True when every cell used was resampled position by position for both (the same schedule). */
+  readonly paired: boolean;
+  readonly cells_used: CellRef[];
+  readonly cells_left_out: CellRef[];
+}
+
+export interface GroupRank {
+  readonly measure: ComparisonMeasure;
+  readonly group: string;
+  readonly estimate: number;
+  /** The group's own bootstrap interval of the measure: its percentile interval, widened to hold the estimate. */
+  readonly ci: [number, number];
+  readonly rank: { readonly estimate: number; readonly ci: [number, number] };
+  readonly tied_group: number;
+}
+
+export interface ComparisonGroup {
+  readonly group: string;
+  readonly unit: ComparisonUnit;
+  readonly cells: number;
+  readonly decisions: number;
+}
+
+export interface ComparisonResult {
+  readonly confidence: number;
+  readonly bootstrap: number;
+  readonly seed: number;
+  readonly framings: readonly string[];
+  readonly groups: string[];
+  readonly group_details: ComparisonGroup[];
+  readonly pairs: ComparedPair[];
+  readonly ranks: GroupRank[];
+  /** The games every group played under every framing: the cells the ranks are computed on. */
+  readonly ranked_games: string[];
+  readonly family: string;
+  readonly method: string;
+  readonly notes: string[];
+}
+
+export const COMPARISON_METHOD =
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best.";
+
+/** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
+export class NoSharedCells extends Error {}
+
+/**
+ * Pairwise comparisons of groups (players, styles, clients, models) on R and the planned shift over the
+ * cells each pair shares, with Holm-adjusted p-values and simultaneous rank intervals of R. R of a group
+ * over a set of games is the mean of its game-level R (SPEC §4, player level), the shift the mean Δ_C.
+ */
+export function compareGroups(rows: readonly ComparisonRow[], options: CompareOptions): ComparisonResult {
+  const { bootstrap, seed, confidence } = bootstrapSettings(options);
+  const { framings } = options;
+  if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    throw new Error(
+      `A comparison needs at least two distinct framings; got ${framings.join(", ") || "none"}.`,
+    );
+  }
+  const byGroup = new Map<string, ComparisonRow[]>();
+  for (const row of rows) {
+    const list = byGroup.get(row.group);
+    if (list) list.push(row);
+    else byGroup.set(row.group, [row]);
+  }
+  const groups = [...byGroup.keys()].sort();
+  if (groups.length < 2) {
+    throw new NoSharedCells(
+      `A comparison needs at least two groups; the record has ${groups.length === 0 ? "none" : `only '${groups[0]}'`}.`,
+    );
+  }
+  const samples = groups.map((g) => groupSample(g, byGroup.get(g) ?? [], options.actionsOf));
+  const complete = samples.map((s) => new Set(completeGames(s, framings).map((c) => c.game)));
+  // Refuse before any bootstrap: every pair must share at least one game played under every framing.
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      const shared = [...(complete[i] as Set<string>)].filter((g) => (complete[j] as Set<string>).has(g));
+      if (shared.length === 0)
+        throw new NoSharedCells(
+          noSharedMessage(
+            samples[i] as GroupSample,
+            samples[j] as GroupSample,
+            framings,
+            complete[i] as Set<string>,
+            complete[j] as Set<string>,
+          ),
+        );
+    }
+  }
+  const replicates = samples.map((s) =>
+    groupReplicates(s, framings, options.cooperativeAction, options.actionsOf, bootstrap, seed),
+  );
+
+  const pairs: ComparedPair[] = [];
+  const notes: string[] = [];
+  // A group's mean over a set of games, once per (group, games, measure): most pairs share every game.
+  const means = new Map<string, { point: number; star: Float64Array }>();
+  const mean = (g: number, games: readonly string[], measure: "R" | "shift") => {
+    const key = JSON.stringify([g, measure, games]);
+    let m = means.get(key);
+    if (m === undefined) {
+      m = meanOver(replicates[g] as Map<string, GameReplicates>, games, measure, bootstrap);
+      means.set(key, m);
+    }
+    return m;
+  };
+  for (const measure of ["R", "shift"] as const) {
+    const family: ComparedPair[] = [];
+    for (let i = 0; i < groups.length; i++) {
+      for (let j = i + 1; j < groups.length; j++) {
+        const shared = [...(complete[i] as Set<string>)]
+          .filter((g) => (complete[j] as Set<string>).has(g))
+          .sort();
+        const games = measure === "R" ? shared : shared.filter((g) => replicates[i]?.get(g)?.shift !== null);
+        if (games.length === 0) continue;
+        const a = mean(i, games, measure);
+        const b = mean(j, games, measure);
+        const star = new Float64Array(bootstrap);
+        for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
+        const difference = bootstrapDifference(a.point - b.point, star, confidence);
+        const used = games.flatMap((game) => framings.map((framing) => ({ game, framing })));
+        const usedKeys = new Set(used.map((c) => cellKey(c.game, c.framing)));
+        const leftOut = new Map<string, CellRef>();
+        for (const s of [samples[i], samples[j]] as GroupSample[]) {
+          for (const c of s.cells) {
+            const key = cellKey(c.game, c.framing);
+            if (!usedKeys.has(key)) leftOut.set(key, { game: c.game, framing: c.framing });
+          }
+        }
+        family.push({
+          measure,
+          a: groups[i] as string,
+          b: groups[j] as string,
+          difference: { estimate: difference.estimate, ci: difference.ci },
+          p_value: difference.p_value,
+          p_adjusted: difference.p_value,
+          paired: used.every((c) => pairedCell(samples[i] as GroupSample, samples[j] as GroupSample, c)),
+          cells_used: used,
+          cells_left_out: [...leftOut.values()].sort(byCell),
+        });
+      }
+    }
+    const adjusted = holm(family.map((p) => p.p_value));
+    family.forEach((p, k) => {
+      pairs.push({ ...p, p_adjusted: adjusted[k] as number });
+    });
+  }
+
+  const rankedGames = [...(complete[0] as Set<string>)].filter((g) => complete.every((c) => c.has(g))).sort();
+  const ranks: GroupRank[] = [];
+  if (rankedGames.length === 0) {
+    notes.push(
+      "No game was played under every framing by every group, so no ranks are given; each pair is still compared on the cells it shares.",
+    );
+  } else {
+    const ranking = groups.map((_, g) => mean(g, rankedGames, "R"));
+    const ranked = rankIntervals(
+      groups,
+      ranking.map((m) => m.point),
+      ranking.map((m) => m.star),
+      confidence,
+    );
+    ranked.forEach((r, g) => {
+      const own = ranking[g] as { point: number; star: Float64Array };
+      // The group's own interval: the percentile interval of its replicates, widened to hold the estimate
+      // (at R = 1 every replicate lies below it; SPEC §4 checks say so rather than hide it).
+      const [lo, hi] = percentileInterval(Float64Array.from(own.star), confidence);
+      // R lives in [0, 1]: the spread replicates (group-replicates.ts) may step outside it.
+      const ci: [number, number] = [
+        Math.max(0, Math.min(lo, own.point)),
+        Math.min(1, Math.max(hi, own.point)),
+      ];
+      ranks.push({
+        measure: "R",
+        group: r.group,
+        estimate: r.estimate,
+        ci,
+        rank: r.rank,
+        tied_group: r.tied_group,
+      });
+    });
+    ranks.sort((x, y) => x.rank.estimate - y.rank.estimate || (x.group < y.group ? -1 : 1));
+  }
+  return {
+    confidence,
+    bootstrap,
+    seed,
+    framings,
+    groups,
+    group_details: samples.map((s) => ({
+      group: s.group,
+      unit: s.unit,
+      cells: s.cells.length,
+      decisions: s.decisions,
+    })),
+    pairs,
+    ranks,
+    ranked_games: rankedGames,
+    family: `For each measure, the ${(groups.length * (groups.length - 1)) / 2} pairs of the ${groups.length} groups (pairs with no shared cell for the measure are not in it); Holm's step-down adjustment within it.`,
+    method: COMPARISON_METHOD,
+    notes,
+  };
+}
+
+function meanOver(
+  replicates: Map<string, GameReplicates>,
+  games: readonly string[],
+  measure: "R" | "shift",
+  bootstrap: number,
+): { point: number; star: Float64Array } {
+  const star = new Float64Array(bootstrap);
+  let point = 0;
+  for (const game of games) {
+    const g = replicates.get(game) as GameReplicates;
+    const values = measure === "R" ? g.RStar : (g.shiftStar as Float64Array);
+    point += measure === "R" ? g.R : (g.shift as number);
+    for (let b = 0; b < bootstrap; b++) star[b] = (star[b] as number) + (values[b] as number);
+  }
+  for (let b = 0; b < bootstrap; b++) star[b] = (star[b] as number) / games.length;
+  return { point: point / games.length, star };
+}
+
+function pairedCell(a: GroupSample, b: GroupSample, cell: CellRef): boolean {
+  const key = cellKey(cell.game, cell.framing);
+  const x = a.cells[a.cellIndex.get(key) ?? -1]?.positions;
+  const y = b.cells[b.cellIndex.get(key) ?? -1]?.positions;
+  return a.unit === "trial" && b.unit === "trial" && x != null && y != null && x.join("|") === y.join("|");
+}
+
+const byCell = (x: CellRef, y: CellRef) =>
+  x.game < y.game ? -1 : x.game > y.game ? 1 : x.framing < y.framing ? -1 : x.framing > y.framing ? 1 : 0;
+
+function noSharedMessage(
+  a: GroupSample,
+  b: GroupSample,
+  framings: readonly string[],
+  completeA: Set<string>,
+  completeB: Set<string>,
+): string {
+  const describe = (s: GroupSample, complete: Set<string>) =>
+    complete.size > 0
+      ? `'${s.group}' played ${[...complete].sort().join(", ")} under all of them`
+      : `'${s.group}' played no game under all of them (its cells: ${s.cells.map((c) => `${c.game}/${c.framing}`).join(", ")})`;
+  return `Groups '${a.group}' and '${b.group}' share no game played under every framing of ${framings.join(", ")}: ${describe(a, completeA)}; ${describe(b, completeB)}. Narrow the groups (--players) or the framings (--framings).`;
+}

@@ -1,0 +1,32 @@
+import type { ActionId } from "../../domain/types.js";
+
+/**
+ * The comparison's input: how often one group chose one action in one (game, framing) cell, per resampling
+ * unit. Rows of one group, cell and unit add up; a group's rows are all it played in the analysed variant.
+ */
+export interface ComparisonRow {
+  /** What is compared: a player, a prompting style, an MCP client, a reported model. */
+  readonly group: string;
+  readonly game: string;
+  readonly framing: string;
+  readonly action: ActionId;
+  readonly count: number;
+  /**
+   * The unit that is resampled whole: an MCP session (one conversation, whose decisions are not
+   * independent) or one runner trial (a fresh context each); null for imported counts, resampled by decision.
+   */
+  readonly unit: string | null;
+  /**
+   * Where a single-decision unit sits in a study's schedule ("study#trial"), else null. Two groups that
+   * played the same positions of a cell are resampled position by position together (a paired bootstrap).
+   */
+  readonly position: string | null;
+}
+
+/** A (game, framing) cell of the comparison. */
+export interface CellRef {
+  readonly game: string;
+  readonly framing: string;
+}
+
+export const cellKey = (game: string, framing: string): string => JSON.stringify([game, framing]);

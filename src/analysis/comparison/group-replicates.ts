@@ -1,0 +1,208 @@
+import type { ActionId } from "../../domain/types.js";
+import { bernoulliEntropy, jensenShannon } from "../divergence.js";
+import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
+import { drawMultinomial } from "../sampling/multinomial-sampler.js";
+import { cellKey } from "./comparison-rows.js";
+import type { GroupSample, Stratum } from "./group-samples.js";
+
+/** One game a group played under every compared framing: its R and planned shift, point and replicates. */
+export interface GameReplicates {
+  readonly game: string;
+  readonly R: number;
+  /** R in each bootstrap replicate. */
+  readonly RStar: Float64Array;
+  /** Δ_C = π_s(C) − π_b(C) of the planned pair, or null for a game without a cooperative action. */
+  readonly shift: number | null;
+  readonly shiftStar: Float64Array | null;
+}
+
+/**
+ * Every replicate of every complete game of one group, from the group's own strata. Each stratum draws
+ * from a stream named by its `stream` key (under the seed), so two groups with the same schedule block
+ * draw the same positions: their replicates are paired; every other block is independent.
+ */
+export function groupReplicates(
+  sample: GroupSample,
+  framings: readonly string[],
+  cooperativeAction: (game: string) => ActionId | null,
+  actionsOf: (game: string) => readonly ActionId[],
+  bootstrap: number,
+  seed: number,
+): Map<string, GameReplicates> {
+  const games = completeGames(sample, framings);
+  const k = Math.max(1, ...sample.cells.map((c) => c.counts.length));
+  const counts = new Int32Array(sample.cells.length * k);
+  const rngs = sample.strata.map((s) => createBootstrapRng(`${seed}:${s.stream}`));
+  const smoothingRng = createBootstrapRng(`${seed}:${sample.group}:smoothing`);
+  const out = new Map<string, GameReplicates>();
+  const evaluators = games.map(({ game, cells }) => {
+    const cooperative = cooperativeAction(game);
+    const c = cooperative === null ? -1 : actionsOf(game).indexOf(cooperative);
+    const hasShift = c >= 0 && actionsOf(game).length === 2;
+    const stat = gameStatistics(cells, k, hasShift ? c : -1);
+    const observed = new Int32Array(sample.cells.length * k);
+    sample.cells.forEach((cell, i) => {
+      observed.set(cell.counts, i * k);
+    });
+    const pointValue = new Float64Array(2);
+    stat(observed, pointValue);
+    const point = { R: pointValue[0] as number, shift: pointValue[1] as number };
+    const result: GameReplicates = {
+      game,
+      R: point.R,
+      RStar: new Float64Array(bootstrap),
+      shift: hasShift ? point.shift : null,
+      shiftStar: hasShift ? new Float64Array(bootstrap) : null,
+    };
+    out.set(game, result);
+    return { stat, result };
+  });
+  const scratch = new Int32Array(k);
+  const widths = sample.cells.map((c) => c.counts.length);
+  const value = new Float64Array(2);
+  for (let b = 0; b < bootstrap; b++) {
+    counts.fill(0);
+    for (let s = 0; s < sample.strata.length; s++) {
+      const stratum = sample.strata[s] as Stratum;
+      const rng = rngs[s] as UniformSource;
+      if (stratum.kind === "decisions") {
+        drawMultinomial(stratum.sampler, rng, scratch, 0);
+        const width = widths[stratum.cell] as number;
+        for (let a = 0; a < width; a++) counts[stratum.cell * k + a] = scratch[a] as number;
+        continue;
+      }
+      const { units } = stratum;
+      for (let i = 0; i < units.length; i++) {
+        const unit = units[Math.floor(rng.next() * units.length)] ?? [];
+        for (const e of unit) counts[e.cell * k + e.action] += e.count;
+      }
+      // A degenerate cell's draw: its replicate size from the units, its counts from the smoothed cell.
+      for (const c of stratum.cells) {
+        const smooth = sample.smoothing.get(c);
+        if (smooth === undefined) continue;
+        const width = widths[c] as number;
+        let n = 0;
+        for (let a = 0; a < width; a++) n += counts[c * k + a] as number;
+        drawMultinomial(smooth(n), smoothingRng, scratch, 0);
+        for (let a = 0; a < width; a++) counts[c * k + a] = scratch[a] as number;
+      }
+    }
+    for (const { stat, result } of evaluators) {
+      stat(counts, value);
+      result.RStar[b] = value[0] as number;
+      if (result.shiftStar) result.shiftStar[b] = value[1] as number;
+    }
+  }
+  // The bootstrap variance of a mean of m resampled units is (m − 1)/m of the unbiased one, which makes
+  // intervals of small cells too short (Efron's correction): each game's replicates are spread about their
+  // mean by √(m/(m − 1)), m the fewest units any of its framing cells resamples.
+  games.forEach(({ game, cells }) => {
+    const m = Math.min(...cells.map((c) => unitsOf(sample, c)));
+    if (!(m >= 2)) return;
+    const factor = Math.sqrt(m / (m - 1));
+    const result = out.get(game) as GameReplicates;
+    spread(result.RStar, factor);
+    if (result.shiftStar) spread(result.shiftStar, factor);
+  });
+  return out;
+}
+
+/** How many units the stratum of cell `c` draws: its decisions, sessions or schedule positions. */
+function unitsOf(sample: GroupSample, c: number): number {
+  for (const s of sample.strata) {
+    if (s.kind === "decisions" && s.cell === c) return s.sampler.n;
+    if (s.kind === "units" && s.cells.includes(c)) return s.units.length;
+  }
+  return sample.cells[c]?.n ?? 0;
+}
+
+function spread(values: Float64Array, factor: number): void {
+  let mean = 0;
+  for (const v of values) mean += v;
+  mean /= values.length;
+  for (let b = 0; b < values.length; b++) values[b] = mean + ((values[b] as number) - mean) * factor;
+}
+
+/** The games the group played under every framing, with the cell index of each framing in order. */
+export function completeGames(
+  sample: GroupSample,
+  framings: readonly string[],
+): { game: string; cells: number[] }[] {
+  const games = [...new Set(sample.cells.map((c) => c.game))].sort();
+  const complete: { game: string; cells: number[] }[] = [];
+  for (const game of games) {
+    const cells = framings.map((f) => sample.cellIndex.get(cellKey(game, f)));
+    if (cells.every((c) => c !== undefined)) complete.push({ game, cells: cells as number[] });
+  }
+  return complete;
+}
+
+/**
+ * R = 1 − max_{f,f'} JSD(π_f, π_f') / ln 2 over the framings' cells, and the planned shift π_1(C) − π_0(C),
+ * from counts laid out `k` per cell. A replicate cell with no decisions (a session draw that missed it)
+ * counts as the uniform distribution's absence: it is left out of the maximum.
+ */
+function gameStatistics(
+  cells: readonly number[],
+  k: number,
+  cooperative: number,
+): (counts: Int32Array, out: Float64Array) => void {
+  const probabilities = cells.map(() => new Float64Array(k));
+  const sizes = new Float64Array(cells.length);
+  const firsts = new Int32Array(cells.length);
+  // Two actions and one size n in every framing (every draw by decision or position): the JSD of cells
+  // x and y out of n is H2[x + y] − (H2[2x] + H2[2y])/2, H2[s] the binary entropy of s/(2n), a lookup.
+  const tables = new Map<number, Float64Array>();
+  const tableOf = (n: number): Float64Array => {
+    let table = tables.get(n);
+    if (table === undefined) {
+      table = new Float64Array(2 * n + 1);
+      for (let t = 0; t <= 2 * n; t++) table[t] = bernoulliEntropy(t / (2 * n));
+      tables.set(n, table);
+    }
+    return table;
+  };
+  return (counts, out) => {
+    let equal = k === 2;
+    for (let f = 0; f < cells.length; f++) {
+      const c = cells[f] as number;
+      let n = 0;
+      for (let a = 0; a < k; a++) n += counts[c * k + a] as number;
+      sizes[f] = n;
+      firsts[f] = counts[c * k] as number;
+      if (n !== sizes[0] || n === 0) equal = false;
+      const p = probabilities[f] as Float64Array;
+      for (let a = 0; a < k; a++) p[a] = n > 0 ? (counts[c * k + a] as number) / n : 0;
+    }
+    let max = 0;
+    if (equal) {
+      const h = tableOf(sizes[0] as number);
+      for (let f = 0; f < cells.length; f++) {
+        const x = firsts[f] as number;
+        const hx = h[2 * x] as number;
+        for (let g = f + 1; g < cells.length; g++) {
+          const y = firsts[g] as number;
+          const jsd = (h[x + y] as number) - (hx + (h[2 * y] as number)) / 2;
+          if (jsd > max) max = jsd;
+        }
+      }
+      max = Math.min(max, Math.LN2);
+    } else {
+      for (let f = 0; f < cells.length; f++) {
+        if (sizes[f] === 0) continue;
+        for (let g = f + 1; g < cells.length; g++) {
+          if (sizes[g] === 0) continue;
+          const jsd = jensenShannon(probabilities[f] as Float64Array, probabilities[g] as Float64Array);
+          if (jsd > max) max = jsd;
+        }
+      }
+    }
+    const shift =
+      cooperative < 0 || sizes[0] === 0 || sizes[1] === 0
+        ? 0
+        : ((probabilities[1] as Float64Array)[cooperative] as number) -
+          ((probabilities[0] as Float64Array)[cooperative] as number);
+    out[0] = 1 - max / Math.LN2;
+    out[1] = shift;
+  };
+}

@@ -1,0 +1,212 @@
+import type { ActionId } from "../../domain/types.js";
+import { createMultinomialSampler, type MultinomialSampler } from "../sampling/multinomial-sampler.js";
+import { type ComparisonRow, cellKey } from "./comparison-rows.js";
+
+/** One (game, framing) cell of one group: its observed counts over the game's actions. */
+export interface GroupCell {
+  readonly game: string;
+  readonly framing: string;
+  /** Counts in the order of the game's actions. */
+  readonly counts: Int32Array;
+  readonly n: number;
+  /** Every decision made one action: the plain bootstrap of such a cell never varies (see below). */
+  readonly degenerate: boolean;
+  /** The schedule positions (sorted, one decision each) when every decision of the cell has one. */
+  readonly positions: readonly string[] | null;
+}
+
+/** A unit drawn whole: its decisions as (cell, action index, count) entries. */
+type Unit = readonly { readonly cell: number; readonly action: number; readonly count: number }[];
+
+/**
+ * One independent block of the group's resampling: its units are drawn with replacement, as many as
+ * it holds, from a stream of its own. `stream` names that stream: two groups whose blocks share a name
+ * (the same schedule positions of one cell) draw the same positions in every replicate: paired.
+ */
+export type Stratum =
+  | {
+      readonly kind: "decisions";
+      readonly cell: number;
+      readonly sampler: MultinomialSampler;
+      readonly stream: string;
+    }
+  | {
+      readonly kind: "units";
+      readonly cells: readonly number[];
+      readonly units: readonly Unit[];
+      readonly stream: string;
+    };
+
+export type ComparisonUnit = "decision" | "session" | "trial";
+
+export interface GroupSample {
+  readonly group: string;
+  readonly cells: readonly GroupCell[];
+  readonly cellIndex: ReadonlyMap<string, number>;
+  readonly strata: readonly Stratum[];
+  /** What was resampled: decisions (imported counts), sessions, or schedule positions (trials). */
+  readonly unit: ComparisonUnit;
+  /** The smoothed multinomial of each degenerate cell, drawn at the replicate's cell size. */
+  readonly smoothing: ReadonlyMap<number, (n: number) => MultinomialSampler>;
+  readonly decisions: number;
+}
+
+/**
+ * A cell where every decision made the same action is resampled from the add-½ (Jeffreys) smoothed
+ * distribution (x + ½)/(n + k/2) rather than from itself: its plain bootstrap is a single point, so two
+ * deterministic groups would get the difference interval [0, 0], which claims a certainty n decisions
+ * cannot give. Cells with any variation are resampled as observed.
+ */
+export function smoothed(counts: Int32Array, n: number): number[] {
+  const k = counts.length;
+  return Array.from(counts, (x) => (x + 0.5) / (n + k / 2));
+}
+
+/**
+ * The resampling plan of one group over the cells it played (games' actions in catalog order):
+ * - a group with a unit (session) that made several decisions resamples those units, across its cells when
+ *   some unit spans cells (one block), else within each cell;
+ * - otherwise each cell is drawn alone: by schedule position when every decision of it has one (so groups
+ *   that played the same positions are paired), else as a Multinomial of its decisions.
+ */
+export function groupSample(
+  group: string,
+  rows: readonly ComparisonRow[],
+  actionsOf: (game: string) => readonly ActionId[],
+): GroupSample {
+  const cellIndex = new Map<string, number>();
+  const raw: { game: string; framing: string; counts: Int32Array; positions: Map<string, number> | null }[] =
+    [];
+  const units = new Map<string, Map<string, number>>(); // unit → "cell,action" → count
+  const unitCells = new Map<string, Set<number>>();
+  for (const row of rows) {
+    if (row.count <= 0) continue;
+    const actions = actionsOf(row.game);
+    const a = actions.indexOf(row.action);
+    if (a < 0) {
+      throw new Error(
+        `Action '${row.action}' of group '${group}' is not an action of game '${row.game}' (${actions.join(", ")}).`,
+      );
+    }
+    const key = cellKey(row.game, row.framing);
+    let c = cellIndex.get(key);
+    if (c === undefined) {
+      c = raw.length;
+      cellIndex.set(key, c);
+      raw.push({
+        game: row.game,
+        framing: row.framing,
+        counts: new Int32Array(actions.length),
+        positions: new Map(),
+      });
+    }
+    const cell = raw[c] as (typeof raw)[number];
+    cell.counts[a] = (cell.counts[a] as number) + row.count;
+    if (row.position === null || row.count !== 1 || cell.positions?.has(row.position)) cell.positions = null;
+    else cell.positions?.set(row.position, a);
+    if (row.unit !== null) {
+      const entries = units.get(row.unit) ?? new Map<string, number>();
+      const entry = `${c},${a}`;
+      entries.set(entry, (entries.get(entry) ?? 0) + row.count);
+      units.set(row.unit, entries);
+      unitCells.set(row.unit, (unitCells.get(row.unit) ?? new Set()).add(c));
+    } else cell.positions = null;
+  }
+  const cells: GroupCell[] = raw.map(({ game, framing, counts, positions }) => {
+    const n = counts.reduce((s, x) => s + x, 0);
+    return {
+      game,
+      framing,
+      counts,
+      n,
+      degenerate: counts.some((x) => x === n),
+      positions: positions === null ? null : [...positions.keys()].sort(),
+    };
+  });
+  const unitOf = (entries: Map<string, number>): Unit =>
+    [...entries].map(([entry, count]) => {
+      const [cell, action] = entry.split(",").map(Number) as [number, number];
+      return { cell, action, count };
+    });
+  // Sessions are resampled whole only when there are at least two: one session (a host that played every
+  // trial in one connection) says nothing about the spread between sessions, and drawing it whole would
+  // give every replicate the same counts, an interval that is a point. Its decisions are drawn one by one.
+  const clustered =
+    units.size >= 2 && [...units.values()].some((e) => [...e.values()].reduce((s, x) => s + x, 0) > 1);
+  const strata: Stratum[] = [];
+  let unit: ComparisonUnit = "decision";
+  if (clustered) {
+    unit = "session";
+    const spans = [...unitCells.values()].some((s) => s.size > 1);
+    // Units in stable order (by content): unit ids are random, and the draws go by position.
+    const ordered = [...units.entries()]
+      .map(([, e]) => unitOf(e))
+      .sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
+    if (spans) {
+      strata.push({
+        kind: "units",
+        cells: cells.map((_, i) => i),
+        units: ordered,
+        stream: `${group}:sessions`,
+      });
+    } else {
+      cells.forEach((_, c) => {
+        const own = ordered.filter((u) => u[0]?.cell === c);
+        // A cell with a single session is drawn by decision, for the reason above.
+        if (own.length >= 2)
+          strata.push({ kind: "units", cells: [c], units: own, stream: `${group}:sessions:${c}` });
+        else if (own.length === 1) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
+      });
+    }
+    // Imported cells of a clustered group (decisions without a unit) are still drawn by decision.
+    const covered = new Set(ordered.flatMap((u) => u.map((e) => e.cell)));
+    cells.forEach((cell, c) => {
+      if (!covered.has(c)) strata.push(decisionStratum(group, cell, c));
+    });
+  } else {
+    cells.forEach((cell, c) => {
+      if (cell.positions === null) {
+        strata.push(decisionStratum(group, cell, c));
+        return;
+      }
+      unit = "trial";
+      const actions = new Map(
+        rows
+          .filter((r) => r.game === cell.game && r.framing === cell.framing && r.count > 0)
+          .map((r) => [r.position as string, actionsOf(cell.game).indexOf(r.action)]),
+      );
+      strata.push({
+        kind: "units",
+        cells: [c],
+        units: cell.positions.map((p) => [{ cell: c, action: actions.get(p) as number, count: 1 }]),
+        stream: `schedule:${cellKey(cell.game, cell.framing)}:${cell.positions.join("|")}`,
+      });
+    });
+  }
+  const smoothing = new Map<number, (n: number) => MultinomialSampler>();
+  cells.forEach((cell, c) => {
+    if (!cell.degenerate) return;
+    const p = smoothed(cell.counts, cell.n);
+    const cache = new Map<number, MultinomialSampler>();
+    smoothing.set(c, (n) => {
+      let sampler = cache.get(n);
+      if (sampler === undefined) {
+        sampler = createMultinomialSampler(n, p);
+        cache.set(n, sampler);
+      }
+      return sampler;
+    });
+  });
+  const decisions = cells.reduce((s, c) => s + c.n, 0);
+  return { group, cells, cellIndex, strata, unit, smoothing, decisions };
+}
+
+function decisionStratum(group: string, cell: GroupCell, c: number): Stratum {
+  const p = cell.degenerate ? smoothed(cell.counts, cell.n) : Array.from(cell.counts, (x) => x / cell.n);
+  return {
+    kind: "decisions",
+    cell: c,
+    sampler: createMultinomialSampler(cell.n, p),
+    stream: `${group}:decisions:${cellKey(cell.game, cell.framing)}`,
+  };
+}

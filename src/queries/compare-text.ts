@@ -1,0 +1,56 @@
+import type { CompareReport } from "./compare-query.js";
+import { fixed, interval, printable, table } from "./format.js";
+
+/** The readable twin of a comparison: the ranks (a leaderboard), then every pair, then what was left out. */
+export function compareText(report: CompareReport): string {
+  const level = `${Math.round(report.confidence * 100)}%`;
+  const lines = [
+    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${report.framings[1]} minus ${report.framings[0]}.`,
+    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${report.group_details.map((g) => `${printable(g.group)} ${g.unit}`).join(", ")}.`,
+    "",
+  ];
+  if (report.ranks.length > 0) {
+    lines.push(
+      `Ranks of R on ${report.ranked_games.join(", ")} (simultaneous ${level} rank intervals; a tier holds the groups not surely below its best):`,
+      table(
+        ["rank", "group", "R", `R ${level} CI`, "rank interval", "tier"],
+        report.ranks.map((r) => [
+          String(r.rank.estimate),
+          r.group,
+          fixed(r.estimate),
+          interval(r.ci),
+          `[${r.rank.ci[0]}, ${r.rank.ci[1]}]`,
+          String(r.tied_group),
+        ]),
+      ),
+      "",
+    );
+  }
+  lines.push(
+    `Pairs (difference = a − b on the cells both played; p adjusted by Holm within each measure):`,
+    table(
+      ["measure", "a", "b", "difference", `${level} CI`, "p", "p (Holm)", "paired", "games used"],
+      report.pairs.map((p) => [
+        p.measure,
+        p.a,
+        p.b,
+        fixed(p.difference.estimate),
+        interval(p.difference.ci),
+        fixed(p.p_value),
+        fixed(p.p_adjusted),
+        p.paired ? "yes" : "no",
+        [...new Set(p.cells_used.map((c) => c.game))].join(", "),
+      ]),
+    ),
+  );
+  const leftOut = report.pairs.filter((p) => p.measure === "R" && p.cells_left_out.length > 0);
+  for (const p of leftOut) {
+    lines.push(
+      `Left out of ${printable(p.a)} vs ${printable(p.b)}: ${p.cells_left_out.map((c) => `${c.game}/${c.framing}`).join(", ")}.`,
+    );
+  }
+  for (const note of report.notes) lines.push(note);
+  if (report.skipped.length > 0)
+    lines.push(`Not compared: ${report.skipped.map((s) => s.measure).join(", ")}.`);
+  return lines.join("\n");
+}

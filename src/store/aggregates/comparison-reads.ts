@@ -1,0 +1,77 @@
+import type { RecordFilter } from "../records.js";
+import { AnalysisCacheStore } from "./analysis-cache-store.js";
+
+/** What `compare` groups decisions by: the player label, the prompting style, the MCP client, the model. */
+export const COMPARISON_FACTORS = ["player", "style", "client", "model"] as const;
+export type ComparisonFactor = (typeof COMPARISON_FACTORS)[number];
+
+/** One group's valid one-shot choices of one action in one cell, per resampling unit (see ComparisonRow). */
+export interface ComparisonCountRow {
+  group: string;
+  game: string;
+  framing: string;
+  action: string;
+  count: number;
+  unit: string | null;
+  position: string | null;
+}
+
+/**
+ * The recorded factor each comparison groups by: the match's player; the runner's preamble style of the
+ * match's calls, else the study's style of the match; the session's client (name and version); the model
+ * the endpoint reported for the runner's calls of the match (else the one asked for).
+ */
+const GROUP_BY: Record<ComparisonFactor, string> = {
+  player: "m.player",
+  style: "coalesce((SELECT max(c.style) FROM model_calls c WHERE c.match_id = m.id), m.style)",
+  client:
+    "CASE WHEN s.client_name IS NULL THEN NULL ELSE s.client_name || ' ' || coalesce(s.client_version, '') END",
+  model:
+    "(SELECT max(coalesce(c.reported_model, c.requested_model)) FROM model_calls c WHERE c.match_id = m.id)",
+};
+
+/** The reads of `compare`: decisions counted by group, cell, resampling unit and schedule position. */
+export class ComparisonReads extends AnalysisCacheStore {
+  /**
+   * Valid live one-shot decisions counted (GROUP BY) by group, game, framing, action, unit and position;
+   * then, when grouping by player, the imported counts (no unit, no position). The unit of a runner trial
+   * (a match with model calls: one fresh model context each) is the trial itself, else the MCP session.
+   * A trial's position is its visit of its cell in the study's schedule (study, style, opponent, and the
+   * how-many-th trial of that cell the player played): players of one study visit every cell alike.
+   * Decisions whose factor is not recorded (no client name, no model call) are left out.
+   */
+  comparisonCounts(filter: RecordFilter, by: ComparisonFactor): ComparisonCountRow[] {
+    const live = this.stmt(
+      `SELECT grp AS "group", game, framing, action, count(*) AS count, unit, position FROM (
+         SELECT ${GROUP_BY[by]} AS grp, m.game, m.framing, d.action,
+                CASE WHEN EXISTS (SELECT 1 FROM model_calls c WHERE c.match_id = m.id) THEN 'trial:' || m.id
+                     ELSE d.session_id END AS unit,
+                CASE WHEN m.study_id IS NULL OR m.trial_index IS NULL THEN NULL
+                     ELSE m.study_id || '#' || m.style || '#' || m.opponent || '#' || (ROW_NUMBER() OVER (
+                       PARTITION BY m.player, m.study_id, m.game, m.variant, m.framing, m.style, m.opponent
+                       ORDER BY m.trial_index)) END AS position
+         FROM decisions d JOIN matches m ON m.id = d.match_id LEFT JOIN sessions s ON s.id = d.session_id
+         WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
+           AND ${this.filter}) x
+       WHERE grp IS NOT NULL
+       GROUP BY grp, game, framing, action, unit, position
+       ORDER BY grp, game, framing, action, unit, position`,
+    ).all(this.filterParams(filter)) as ComparisonCountRow[];
+    if (by !== "player") return live.map(numeric);
+    const imported = this.importedCellCounts(filter).map((r) => ({
+      group: r.player,
+      game: r.game,
+      framing: r.framing,
+      action: r.action,
+      count: r.count,
+      unit: null,
+      position: null,
+    }));
+    return [...live.map(numeric), ...imported];
+  }
+}
+
+/** PostgreSQL returns count(*) as a string (a bigint). */
+function numeric(row: ComparisonCountRow): ComparisonCountRow {
+  return { ...row, count: Number(row.count) };
+}
