@@ -1,17 +1,18 @@
 import { toCsv, toJsonl } from "../exports/csv-writer.js";
 import { EXPORT_KINDS, type ExportFormat, type ExportKind, exportTable } from "../exports/export-tables.js";
+import { toParquet } from "../exports/parquet-writer.js";
 import { logInfo } from "../log.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, listFlag, stringFlag } from "./command.js";
 import { withDeps } from "./open-deps.js";
 import { outputPath, writeOutput } from "./output-file.js";
 
-const FORMATS: readonly ExportFormat[] = ["csv", "jsonl"];
+const FORMATS: readonly ExportFormat[] = ["csv", "jsonl", "parquet"];
 
 export const exportCommand: Command = {
   name: "export",
   usage:
-    "same-game export decisions|matches|attempts|model-calls|studies [--format csv|jsonl] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
+    "same-game export decisions|matches|attempts|model-calls|studies [--format csv|jsonl|parquet] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
   options: {
     db: { type: "string" },
     format: { type: "string" },
@@ -35,6 +36,9 @@ export const exportCommand: Command = {
     }
     const outFlag = stringFlag(args, "out");
     const out = outFlag === undefined ? undefined : outputPath(outFlag);
+    if (format === "parquet" && out === undefined) {
+      throw new UsageError("--format parquet writes a binary file: give its path with --out FILE.parquet.");
+    }
     await withDeps(args, ({ store, catalog }) => {
       const table = exportTable(store, catalog, kind as ExportKind, {
         players: listFlag(args, "players"),
@@ -43,7 +47,12 @@ export const exportCommand: Command = {
         framings: listFlag(args, "framings"),
         study_id: stringFlag(args, "study"),
       });
-      const text = format === "csv" ? toCsv(table.columns, table.rows) : toJsonl(table.jsonl ?? table.rows);
+      const text =
+        format === "parquet"
+          ? toParquet(table.columns, table.rows)
+          : format === "csv"
+            ? toCsv(table.columns, table.rows)
+            : toJsonl(table.jsonl ?? table.rows);
       if (out === undefined) {
         process.stdout.write(text);
         return;

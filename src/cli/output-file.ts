@@ -16,7 +16,7 @@ export function outputPath(flag: string, name = "--out"): string {
 }
 
 /** Writes an output file; a file-system refusal is one sentence naming the path (exit 2), not a stack. */
-export function writeOutput(path: string, text: string): void {
+export function writeOutput(path: string, text: string | Uint8Array): void {
   try {
     writeFileSync(path, text);
   } catch (error) {

@@ -9,7 +9,7 @@ import { UsageError } from "../usage-error.js";
 
 export const EXPORT_KINDS = ["decisions", "matches", "attempts", "model-calls", "studies"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
-export type ExportFormat = "csv" | "jsonl";
+export type ExportFormat = "csv" | "jsonl" | "parquet";
 
 export const DECISION_COLUMNS = [
   "match_id",

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { parse } from "csv-parse/sync";
+import { parquetReadObjects } from "hyparquet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { exportCommand } from "../../src/cli/export.js";
@@ -205,8 +206,64 @@ describe("same-game export", () => {
     await expect(exportTo(["votes", "--db", deps.dbPath])).rejects.toThrow(
       /export needs one of decisions, matches, attempts, model-calls, studies, got "votes"/,
     );
-    await expect(exportTo(["decisions", "--format", "parquet", "--db", deps.dbPath])).rejects.toThrow(
-      /--format must be one of csv, jsonl, got "parquet"/,
+    await expect(exportTo(["decisions", "--format", "xlsx", "--db", deps.dbPath])).rejects.toThrow(
+      /--format must be one of csv, jsonl, parquet, got "xlsx"/,
     );
+    await expect(exportTo(["decisions", "--format", "parquet", "--db", deps.dbPath])).rejects.toThrow(
+      /--format parquet writes a binary file: give its path with --out FILE.parquet/,
+    );
+  });
+
+  it("writes every table as Parquet that an independent reader returns with the CSV's values and typed columns", async () => {
+    const view = await call<View>(client, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business",
+      opponent: "always-defect",
+      player: "parquet-agent",
+    });
+    await call(client, "submit_move", {
+      match_id: view.match_id,
+      round: 1,
+      choice: `"${view.labels[0]}", surely`,
+    });
+    const repeated = await call<View>(client, "start_match", {
+      game: "repeated-pd",
+      opponent: "tit-for-tat",
+    });
+    await call(client, "submit_move", { match_id: repeated.match_id, round: 1, choice: repeated.labels[0] });
+    for (const kind of ["decisions", "matches", "attempts", "model-calls", "studies"]) {
+      const file = join(deps.dir, `${kind}.parquet`);
+      const csv = join(deps.dir, `${kind}.csv`);
+      await exportTo([kind, "--db", deps.dbPath, "--format", "parquet", "--out", file]);
+      await exportTo([kind, "--db", deps.dbPath, "--out", csv]);
+      const bytes = readFileSync(file);
+      const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      const rows = (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[];
+      const csvRows = parse(readFileSync(csv, "utf8"), { columns: true }) as Record<string, string>[];
+      expect(rows, kind).toHaveLength(csvRows.length);
+      // Every value reads back as the CSV wrote it: numbers as numbers, nulls as empty fields.
+      rows.forEach((row, i) => {
+        const text = Object.fromEntries(
+          Object.entries(row).map(([k, v]) => [
+            k,
+            v === null ? "" : typeof v === "bigint" ? v.toString() : String(v),
+          ]),
+        );
+        expect(text, `${kind} row ${i}`).toEqual(csvRows[i]);
+      });
+    }
+    const file = join(deps.dir, "decisions.parquet");
+    const bytes = readFileSync(file);
+    const decisions = (await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    })) as Record<string, unknown>[];
+    const oneShot = decisions.find((d) => d.match_id === view.match_id) as Record<string, unknown>;
+    expect(oneShot).toMatchObject({
+      round: 1n,
+      player: "parquet-agent",
+      raw_text: `"${view.labels[0]}", surely`,
+      source: null,
+    });
+    expect(typeof oneShot.payoff).toBe("bigint");
   });
 });
