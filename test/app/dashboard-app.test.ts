@@ -89,7 +89,14 @@ describe("the dashboard an MCP Apps host needs", () => {
     const plain = await plainHost.callTool({ name: "robustness", arguments: args });
     const apps = await appsHost.callTool({ name: "robustness", arguments: args });
     expect(plain.isError).toBeFalsy();
-    expect(plain).toEqual(apps);
+    // The second call is answered from the result cache; everything but where it came from is the same.
+    const { _meta: plainMeta, ...plainResult } = plain;
+    const { _meta: appsMeta, ...appsResult } = apps;
+    expect(plainResult).toEqual(appsResult);
+    expect([plainMeta?.["same-game/cache"], appsMeta?.["same-game/cache"]]).toMatchObject([
+      { outcome: "computed" },
+      { outcome: "memory" },
+    ]);
     // Only the text twins (summary and full JSON) and the structured result: no embedded UI, no link.
     expect((plain.content as { type: string }[]).map((c) => c.type)).toEqual(["text", "text"]);
     const result = plain.structuredContent as {

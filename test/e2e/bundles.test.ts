@@ -113,7 +113,7 @@ describe("the bundled verbs", () => {
       const out = run(script, ["analyze", "robustnes", "--db", join(dir, "none.db")]);
       expect(out.status).toBe(2);
       expect(out.stderr).toBe(
-        'same-game: analyze needs one of robustness, sensitivity, equilibria, power, repeated, story-labels, got "robustnes".\n',
+        'same-game: analyze needs one of robustness, compare, sensitivity, equilibria, power, repeated, story-labels, got "robustnes".\n',
       );
     }
   });
