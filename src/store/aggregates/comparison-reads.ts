@@ -34,7 +34,7 @@ const GROUP_BY: Record<ComparisonFactor, string> = {
 export class ComparisonReads extends AnalysisCacheStore {
   /**
    * Valid live one-shot decisions counted (GROUP BY) by group, game, framing, action, unit and position;
-   * then, when grouping by player, the imported counts (no unit, no position). The unit of a runner trial
+   * then, when grouping by player, the imported records (their session label as unit, if any; no position). The unit of a runner trial
    * (a match with model calls: one fresh model context each) is the trial itself, else the MCP session.
    * A trial's position is its visit of its cell in the study's schedule (study, style, opponent, and the
    * how-many-th trial of that cell the player played): players of one study visit every cell alike.
@@ -64,7 +64,8 @@ export class ComparisonReads extends AnalysisCacheStore {
       framing: r.framing,
       action: r.action,
       count: r.count,
-      unit: null,
+      // An imported session is resampled whole, like a live one; decisions without one each alone.
+      unit: r.session_id,
       position: null,
     }));
     return [...live.map(numeric), ...imported];
