@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/client";
 import { Ajv as Ajv07 } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "csv-parse/sync";
