@@ -260,5 +260,6 @@ function countsBySession(store: Store, filter: RecordFilter): Record<string, unk
       counts.set(key, { player, game, variant, framing, session, action, count });
     }
   }
-  return [...counts.values()];
+  // In key order (player, game, variant, framing, session, action), whichever kind of record a row came from.
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
