@@ -9,8 +9,8 @@ import { withDeps } from "./open-deps.js";
 
 /**
  * `import counts FILE.csv | --reference ID [--source LABEL] [--free-framings]`: published aggregate counts
- * (or counts per session of another harness) beside live play. Every row is checked against the catalog (game, variant, action, framing) before
- * anything is written; re-importing the same source replaces it whole.
+ * (or counts per session of another harness) beside live play. Every row is checked against the catalog
+ * (game, variant, action, framing) before anything is written; re-importing the same source replaces it whole.
  */
 export async function importCounts(args: ParsedArgs, file: string | undefined): Promise<void> {
   const { path, source } = importedFile(args, file, "counts");

@@ -21,10 +21,9 @@ interface CsvRecord {
 }
 
 /**
- * Parses published aggregate counts (`player,game,framing,action,count`, optional `variant` and
- * `session`) with a real
- * CSV parser: quoted fields, quoted commas, CRLF and a BOM are read as R's `write.csv`, Excel and pandas
- * write them (an unnamed first column, R's row names, is ignored). Every row is checked against the
+ * Parses published aggregate counts (`player,game,framing,action,count`, optional `variant` and `session`)
+ * with a real CSV parser: quoted fields, quoted commas, CRLF and a BOM are read as R's `write.csv`, Excel
+ * and pandas write them (an unnamed first column, R's row names, is ignored). Every row is checked against the
  * catalog. All or nothing: the first bad row is reported with its line in the file and nothing is returned.
  *
  * `session` (counts per session: a conversation id, an epoch) is scoped to the file's import and player:
