@@ -46,12 +46,12 @@ export class RobustnessInferences {
       const rows = games.map((g) => this.rows(replicates, g));
       this.means.set(stat, { games, factor: correlationFactor(this.rows(replicates, stat), rows) });
     };
-    plan.players.forEach((p, i) =>
+    plan.players.forEach((p, i) => {
       mean(
         layout.playerR[i] as number,
         p.units.map((u) => layout.unitR[u] as number),
-      ),
-    );
+      );
+    });
     mean(layout.pooledR, Array.from(layout.unitR));
   }
 
