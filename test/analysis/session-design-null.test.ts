@@ -2,15 +2,18 @@
 // the same ANOVA estimate as the record's, computed from the null record's own sessions.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { jensenShannon } from "../../src/analysis/divergence.js";
+import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
 import {
   drawSessionDesignNull,
   intraSessionCorrelation,
 } from "../../src/analysis/invariance/session-design-null.js";
 import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
-import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import { StatisticsEvaluator } from "../../src/analysis/robustness/robustness-statistics.js";
+import { BufferedUniforms, createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 
 /** Framing a: `singles` one-decision sessions (xa cooperate); framing b: sessions of 4 (their cooperations). */
-function record(singles: number, xa: number, longSessions: readonly number[]) {
+function recordCells(singles: number, xa: number, longSessions: readonly number[]): CountCell[] {
   const cells: CountCell[] = [
     {
       player: "m",
@@ -30,8 +33,12 @@ function record(singles: number, xa: number, longSessions: readonly number[]) {
       clusters: longSessions.map((x) => ({ cooperate: x, defect: 4 - x })),
     },
   ];
-  return planRobustness(cells, undefined, { g: "cooperate" }, { g: ["cooperate", "defect"] }).cells;
+  return cells;
 }
+const plan = (cells: readonly CountCell[]) =>
+  planRobustness(cells, undefined, { g: "cooperate" }, { g: ["cooperate", "defect"] });
+const record = (singles: number, xa: number, longSessions: readonly number[]) =>
+  plan(recordCells(singles, xa, longSessions)).cells;
 
 describe("drawSessionDesignNull", () => {
   it("scales each null record by v(ρ̂)/v(ρ̂*), ρ̂* recomputed from that record's sessions", () => {
@@ -52,5 +59,25 @@ describe("drawSessionDesignNull", () => {
     }
     // The check ran over more than one kind of null record.
     expect(seen.size).toBeGreaterThan(3);
+  });
+
+  it("is what the invariance test compares: R* = 1 − (1 − R(null counts))·scale in the permutation rows", () => {
+    const planned = plan(recordCells(10, 3, [1, 3, 4, 2]));
+    const B = 50;
+    const evaluator = new StatisticsEvaluator(planned, 1);
+    const out = new Float64Array(evaluator.layout.count * B);
+    evaluator.evaluate(permutationFill(planned, createBootstrapRng("rows")), B, out);
+    // The same draws, by the same stream, outside the evaluator.
+    const drawn = drawSessionDesignNull(planned.cells, B, new BufferedUniforms(createBootstrapRng("rows")));
+    const row = evaluator.layout.unitR[0] as number;
+    let scaled = 0;
+    for (let r = 0; r < B; r++) {
+      const rate = (f: number): number =>
+        (drawn.counts[f]?.[2 * r] as number) / (planned.cells[f]?.n as number);
+      const jsd = jensenShannon([rate(0), 1 - rate(0)], [rate(1), 1 - rate(1)]);
+      expect(out[row * B + r]).toBeCloseTo(1 - (jsd / Math.LN2) * (drawn.scale[r] as number), 12);
+      if (drawn.scale[r] !== 1 && jsd > 0) scaled++;
+    }
+    expect(scaled).toBeGreaterThan(10);
   });
 });
