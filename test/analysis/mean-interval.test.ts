@@ -62,12 +62,18 @@ describe("player and pooled R of a live near-deterministic agent", () => {
   const cells: CountCell[] = ["g0", "g1", "g2", "g3"].flatMap((game) =>
     ["a", "b"].map((framing) => {
       const defects = game === "g0" && framing === "b" ? 1 : 0;
-      const clusters = Array.from({ length: 20 }, (_, s) => (s < defects ? { defect: 1 } : { cooperate: 1 }));
+      const clusters = Array.from(
+        { length: 20 },
+        (_, s): Record<string, number> => (s < defects ? { defect: 1 } : { cooperate: 1 }),
+      );
       return {
         player: "m",
         game,
         framing,
-        counts: defects > 0 ? { cooperate: 20 - defects, defect: defects } : { cooperate: 20 },
+        counts: (defects > 0 ? { cooperate: 20 - defects, defect: defects } : { cooperate: 20 }) as Record<
+          string,
+          number
+        >,
         clusters,
         cluster_ids: Array.from({ length: 20 }, (_, s) => `s${s}`),
       };

@@ -20,7 +20,10 @@ function recordCells(singles: number, xa: number, longSessions: readonly number[
       game: "g",
       framing: "a",
       counts: { cooperate: xa, defect: singles - xa },
-      clusters: Array.from({ length: singles }, (_, s) => (s < xa ? { cooperate: 1 } : { defect: 1 })),
+      clusters: Array.from(
+        { length: singles },
+        (_, s): Record<string, number> => (s < xa ? { cooperate: 1 } : { defect: 1 }),
+      ),
     },
     {
       player: "m",

@@ -12,6 +12,7 @@ import {
   robustnessNotes,
 } from "./robustness-checks.js";
 import { RobustnessInferences } from "./robustness-inferences.js";
+import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import { INVARIANCE_METHOD, ROBUSTNESS_INTERVAL_METHOD } from "./robustness-interval.js";
 import { INVERSION_METHOD } from "./robustness-inversion.js";
 import { planRobustness, type ResamplingUnit } from "./robustness-plan.js";
@@ -105,7 +106,7 @@ export interface RobustnessResult {
   readonly notes: readonly Note[];
 }
 
-const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells): ${INVERSION_METHOD}. R and R2 of other games and of players whose sessions span cells, and player and pooled R: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
+const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of other games: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
