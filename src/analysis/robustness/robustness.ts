@@ -3,6 +3,7 @@ import type { CountCell } from "../count-cells.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import {
   type Check,
   type DesignSize,
@@ -12,7 +13,6 @@ import {
   robustnessNotes,
 } from "./robustness-checks.js";
 import { RobustnessInferences } from "./robustness-inferences.js";
-import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import { INVARIANCE_METHOD, ROBUSTNESS_INTERVAL_METHOD } from "./robustness-interval.js";
 import { INVERSION_METHOD } from "./robustness-inversion.js";
 import { planRobustness, type ResamplingUnit } from "./robustness-plan.js";
