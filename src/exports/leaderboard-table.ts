@@ -1,4 +1,4 @@
-import type { Leaderboard } from "../queries/leaderboard-query.js";
+import type { Leaderboard } from "../report/report-data.js";
 import type { ExportTable } from "./export-tables.js";
 
 // `export leaderboard`: the leaderboard the report and the dashboard show, one row per (measure, group),

@@ -1,36 +1,8 @@
 import { COMPARISON_MEASURES, type ComparisonMeasure } from "../analysis/comparison/compare-groups.js";
 import type { PlayDeps } from "../play/play-deps.js";
-import type { ComparisonFactor } from "../store/store.js";
+import type { Leaderboard } from "../report/report-data.js";
 import { UsageError } from "../usage-error.js";
 import { type CompareQuery, type CompareReport, compareReport } from "./compare-query.js";
-
-/** One line of the leaderboard: a group's measure with its interval, its rank interval and its tier. */
-export interface LeaderboardRow {
-  measure: ComparisonMeasure;
-  group: string;
-  estimate: number;
-  ci: [number, number];
-  rank: { estimate: number; ci: [number, number] };
-  /** 1 for the top tier; groups of one tier are statistically tied with its best. */
-  tied_group: number;
-}
-
-/**
- * The ranks of a comparison, sorted for reading: by measure, then by rank (best first). The report, the
- * dashboard and `export leaderboard` all show this one object, so they cannot disagree.
- */
-export interface Leaderboard {
-  by: ComparisonFactor;
-  confidence: number;
-  bootstrap: number;
-  seed: number;
-  variant: string;
-  study_id: string | null;
-  framings: string[];
-  /** The games every group played under every framing: the cells the ranks are computed on. */
-  games: string[];
-  rows: LeaderboardRow[];
-}
 
 /** The leaderboard of `compare` under the same filters; refuses (UsageError) what `compare` refuses. */
 export function leaderboard(deps: PlayDeps, query: CompareQuery): Leaderboard {
@@ -50,8 +22,12 @@ export function leaderboardOrReason(
   }
 }
 
+/**
+ * The ranks of a comparison, sorted for reading: by measure, then by rank (best first). The report, the
+ * dashboard and `export leaderboard` all show this one object, so they cannot disagree.
+ */
 export function leaderboardOf(report: CompareReport): Leaderboard {
-  const order = (m: ComparisonMeasure) => COMPARISON_MEASURES.indexOf(m);
+  const order = (m: string) => COMPARISON_MEASURES.indexOf(m as ComparisonMeasure);
   const rows = report.ranks
     .map(({ measure, group, estimate, ci, rank, tied_group }) => ({
       measure,

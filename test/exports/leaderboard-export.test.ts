@@ -1,14 +1,14 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { parquetReadObjects } from "hyparquet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { exportCommand } from "../../src/cli/export.js";
-import { importCommand } from "../../src/cli/import.js";
 import { LEADERBOARD_COLUMNS } from "../../src/exports/leaderboard-table.js";
 import { compareReport } from "../../src/queries/compare-query.js";
 import { tempDeps } from "../support/harness.js";
+import { importCounts } from "../support/imported-counts.js";
 
 // `export leaderboard` on records built from counts a reader can check by hand: the ranks of `compare`,
 // one row per (measure, group), with the filters that made them.
@@ -20,23 +20,6 @@ beforeEach(() => {
 afterEach(() => deps.dispose());
 
 const exportTo = async (argv: string[]) => exportCommand.run(parseCommandArgs(exportCommand, argv));
-
-/** Imports `cooperate` of 30 per framing in the prisoner's dilemma for each player. */
-async function importCounts(players: Record<string, { business: number; friend: number }>): Promise<void> {
-  const lines = ["player,game,framing,action,count"];
-  for (const [player, { business, friend }] of Object.entries(players)) {
-    for (const [framing, c] of [
-      ["business", business],
-      ["friend-sharing", friend],
-    ] as const) {
-      lines.push(`${player},prisoners-dilemma,${framing},cooperate,${c}`);
-      lines.push(`${player},prisoners-dilemma,${framing},defect,${30 - c}`);
-    }
-  }
-  const file = join(deps.dir, "counts.csv");
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  await importCommand.run(parseCommandArgs(importCommand, ["counts", file, "--db", deps.dbPath]));
-}
 
 async function exportCsv(extra: string[] = []): Promise<Record<string, string>[]> {
   const out = join(deps.dir, "leaderboard.csv");
@@ -59,7 +42,7 @@ async function exportCsv(extra: string[] = []): Promise<Record<string, string>[]
 
 describe("same-game export leaderboard", () => {
   it("gives two players with identical counts one tied group, both with the rank interval [1, 2]", async () => {
-    await importCounts({ alpha: { business: 20, friend: 10 }, beta: { business: 20, friend: 10 } });
+    await importCounts(deps, { alpha: { business: 20, friend: 10 }, beta: { business: 20, friend: 10 } });
     const rows = await exportCsv();
     expect(rows.map((r) => [r.measure, r.group, r.rank_ci_low, r.rank_ci_high, r.tied_group])).toEqual([
       ["R", "alpha", "1", "2", "1"],
@@ -83,7 +66,7 @@ describe("same-game export leaderboard", () => {
   });
 
   it("ranks an always-dominant player first with the rank interval [1, 1], above a story-swayed one", async () => {
-    await importCounts({ swayed: { business: 3, friend: 27 }, dominant: { business: 0, friend: 0 } });
+    await importCounts(deps, { swayed: { business: 3, friend: 27 }, dominant: { business: 0, friend: 0 } });
     const rows = await exportCsv();
     expect(
       rows.map((r) => [r.group, r.estimate, r.rank, r.rank_ci_low, r.rank_ci_high, r.tied_group]),
@@ -95,7 +78,7 @@ describe("same-game export leaderboard", () => {
   });
 
   it("is the ranks of compare under the same filters, in CSV, JSONL and Parquet alike", async () => {
-    await importCounts({
+    await importCounts(deps, {
       dominant: { business: 0, friend: 0 },
       swayed: { business: 3, friend: 27 },
       other: { business: 12, friend: 15 },
@@ -162,7 +145,7 @@ describe("same-game export leaderboard", () => {
   });
 
   it("refuses bad flags and a record with one player in one line, naming the value and the valid ones", async () => {
-    await importCounts({ alone: { business: 20, friend: 10 } });
+    await importCounts(deps, { alone: { business: 20, friend: 10 } });
     await expect(exportTo(["leaderboard", "--db", deps.dbPath, "--by", "mood"])).rejects.toThrow(
       /--by must be one of player, style, client, model, got "mood"/,
     );
