@@ -1,8 +1,10 @@
+import { Ajv as Ajv07 } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leaderboard } from "../../src/queries/leaderboard-query.js";
 import { reportData } from "../../src/queries/report-data-query.js";
 import { renderReportHtml } from "../../src/report/render-report.js";
-import { tempDeps } from "../support/harness.js";
+import { connectClient, tempDeps } from "../support/harness.js";
 import { importCounts } from "../support/imported-counts.js";
 
 // The report's leaderboard on hand-checkable records: the ranks of `compare` (one query for the report,
@@ -55,6 +57,28 @@ describe("the report's leaderboard", () => {
     expect(section).toContain(">tier 1</text>");
     expect(section).toContain(">tier 2</text>");
     expect(page).toContain('<a href="#leaderboard">');
+  });
+
+  it("comes with the report tool's result, validated against its advertised schema (draft-07 and 2020-12)", async () => {
+    await importCounts(deps, { swayed: { business: 3, friend: 27 }, dominant: { business: 0, friend: 0 } });
+    const client = await connectClient(deps, { clientName: "dashboard-host" });
+    try {
+      const { tools } = await client.listTools();
+      const schema = tools.find((t) => t.name === "report")?.outputSchema as object;
+      const result = await client.callTool({ name: "report", arguments: { bootstrap: 500, seed: 3 } });
+      for (const ajv of [new Ajv07({ allErrors: true }), new Ajv2020({ allErrors: true })]) {
+        const validate = ajv.compile(schema);
+        expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
+      }
+      const board = (result.structuredContent as { leaderboard: { rows: unknown[] } }).leaderboard;
+      expect(board).toEqual(leaderboard(deps, { bootstrap: 500, seed: 3 }));
+      expect(board.rows).toMatchObject([
+        { group: "dominant", estimate: 1, rank: { estimate: 1, ci: [1, 1] }, tied_group: 1 },
+        { group: "swayed", rank: { estimate: 2, ci: [2, 2] }, tied_group: 2 },
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 
   it("is one sentence saying why when the record has a single player", async () => {
