@@ -21,21 +21,16 @@ afterEach(() => deps.dispose());
 
 const exportTo = async (argv: string[]) => exportCommand.run(parseCommandArgs(exportCommand, argv));
 
+/** Exports the leaderboard (B = 2000, seed 3) in `format` with the `extra` flags; the file's path. */
+async function exportAs(format: string, extra: string[] = []): Promise<string> {
+  const out = join(deps.dir, `leaderboard.${format}`);
+  const settings = ["--bootstrap", "2000", "--seed", "3", "--format", format];
+  await exportTo(["leaderboard", "--db", deps.dbPath, ...settings, "--out", out, ...extra]);
+  return out;
+}
+
 async function exportCsv(extra: string[] = []): Promise<Record<string, string>[]> {
-  const out = join(deps.dir, "leaderboard.csv");
-  await exportTo([
-    "leaderboard",
-    "--db",
-    deps.dbPath,
-    "--bootstrap",
-    "2000",
-    "--seed",
-    "3",
-    "--out",
-    out,
-    ...extra,
-  ]);
-  const text = readFileSync(out, "utf8");
+  const text = readFileSync(await exportAs("csv", extra), "utf8");
   expect(text.split("\n")[0]).toBe(LEADERBOARD_COLUMNS.join(","));
   return parse(text, { columns: true }) as Record<string, string>[];
 }
@@ -99,44 +94,14 @@ describe("same-game export leaderboard", () => {
       expect([Number(row.rank_ci_low), Number(row.rank_ci_high)]).toEqual(rank?.rank.ci);
       expect(row.players).toBe('["swayed","other"]');
     }
-    const jsonlFile = join(deps.dir, "leaderboard.jsonl");
-    await exportTo([
-      "leaderboard",
-      "--db",
-      deps.dbPath,
-      "--bootstrap",
-      "2000",
-      "--seed",
-      "3",
-      "--format",
-      "jsonl",
-      "--out",
-      jsonlFile,
-      ...filter,
-    ]);
-    const jsonl = readFileSync(jsonlFile, "utf8")
+    const jsonl = readFileSync(await exportAs("jsonl", filter), "utf8")
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(jsonl.map((r) => [r.group, r.estimate, r.rank_ci_low, r.rank_ci_high])).toEqual(
       csv.map((r) => [r.group, Number(r.estimate), Number(r.rank_ci_low), Number(r.rank_ci_high)]),
     );
-    const parquetFile = join(deps.dir, "leaderboard.parquet");
-    await exportTo([
-      "leaderboard",
-      "--db",
-      deps.dbPath,
-      "--bootstrap",
-      "2000",
-      "--seed",
-      "3",
-      "--format",
-      "parquet",
-      "--out",
-      parquetFile,
-      ...filter,
-    ]);
-    const buffer = readFileSync(parquetFile);
+    const buffer = readFileSync(await exportAs("parquet", filter));
     const file = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength);
     const parquet = (await parquetReadObjects({ file })) as Record<string, unknown>[];
     expect(parquet.map((r) => [r.group, Number(r.rank), r.ci_low])).toEqual(
