@@ -9,8 +9,8 @@ import {
 import { toParquet } from "../exports/parquet-writer.js";
 import { logInfo } from "../log.js";
 import { UsageError } from "../usage-error.js";
-import { COMPARE_FLAGS, compareQueryOf } from "./analyze-compare.js";
 import { type Command, listFlag, type ParsedArgs, stringFlag } from "./command.js";
+import { COMPARE_FLAGS, compareQueryOf } from "./compare-flags.js";
 import { withDeps } from "./open-deps.js";
 import { outputPath, writeOutput } from "./output-file.js";
 
