@@ -204,7 +204,7 @@ describe("same-game export", () => {
 
   it("refuses an unknown kind or format with the valid ones", async () => {
     await expect(exportTo(["votes", "--db", deps.dbPath])).rejects.toThrow(
-      /export needs one of decisions, matches, attempts, model-calls, studies, counts, got "votes"/,
+      /export needs one of decisions, matches, attempts, model-calls, studies, counts, leaderboard, got "votes"/,
     );
     await expect(exportTo(["decisions", "--format", "xlsx", "--db", deps.dbPath])).rejects.toThrow(
       /--format must be one of csv, jsonl, parquet, got "xlsx"/,
