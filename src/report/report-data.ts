@@ -160,6 +160,8 @@ export function repeatedCellOf(cell: RepeatedMetricsCellResult): RepeatedCell {
   };
 }
 
+import type { SpendSummary } from "../queries/spend-query.js";
+
 export interface ReportData {
   header: ReportHeader;
   cooperation?: CooperationCell[];
@@ -167,6 +169,8 @@ export interface ReportData {
   sensitivity?: SensitivityResult | null;
   repeated?: RepeatedCell[];
   equilibrium?: EquilibriumCell[];
+  /** What the runner's model calls cost per cell; absent or null when the record has none. */
+  spend?: SpendSummary | null;
   /** Sections that could not be computed, with the reason (e.g. one framing only). */
   missing?: { section: string; reason: string }[];
   /** Checks beyond the robustness ones (which the report takes from `robustness.checks`). */

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -119,4 +119,100 @@ describe("same-game run --batch", () => {
       ]);
     }, 240_000);
   }
+
+  it("a cached reply skips the batch; a budget counts batch spend at the batch price and stops before passing it", async () => {
+    endpoint = await startScriptedEndpoint({ batches: { batchMs: 200 } });
+    const cache = join(dir, "cache");
+    const prices = join(dir, "prices.json");
+    writeFileSync(
+      prices,
+      JSON.stringify({ "scripted/payoff-reader": { input_per_mtok: 1, output_per_mtok: 2 } }),
+    );
+    const first = join(dir, "first.db");
+    const studyA = registerStudy(first, design(5));
+    // --max-calls 7: a first wave of one trial (its cost unknown until then), then six more, one call each.
+    const budgeted = await runCliAsync(
+      batchArgs(first, studyA, "openai", "--cache", cache, "--prices", prices, "--max-calls", "7"),
+    );
+    expect(budgeted.status, budgeted.stderr).toBe(0);
+    expect(creates().map((c) => c.requests)).toEqual([1, 6]);
+    expect(decisionCounts(first)).toEqual({ decisions: 7, doubled: 0, finished: 7 });
+    expect(budgeted.stdout).toContain(
+      "Stopped at the budget, before one more trial could pass it: spent 7 calls",
+    );
+    // Each batch reply costs half its list price: (prompt · $1 + completion · $2) per million tokens, halved.
+    const spend = query<{ cost: number; list: number }>(
+      first,
+      "SELECT sum(cost_usd) AS cost, sum(prompt_tokens * 1.0 + completion_tokens * 2.0) / 1e6 AS list FROM model_calls",
+    )[0] as { cost: number; list: number };
+    expect(spend.cost).toBeCloseTo(spend.list / 2, 12);
+    expect(spend.cost).toBeGreaterThan(0);
+    // study show and the report give the spend per (player, game, framing) cell and the total.
+    const tokens = query<{ framing: string; n: number; pin: number; pout: number; cost: number }>(
+      first,
+      `SELECT m.framing, count(*) AS n, sum(c.prompt_tokens) AS pin, sum(c.completion_tokens) AS pout, sum(c.cost_usd) AS cost
+       FROM model_calls c JOIN matches m ON m.id = c.match_id GROUP BY m.framing ORDER BY m.framing`,
+    );
+    expect(tokens.map((t) => t.n).reduce((a, b) => a + b)).toBe(7);
+    const show = await runCliAsync(["study", "show", studyA, "--db", first]);
+    expect(show.status, show.stderr).toBe(0);
+    for (const t of tokens) {
+      expect(show.stdout).toContain(
+        `  scripted/payoff-reader prisoners-dilemma ${t.framing}: ${t.n} calls (${t.n} by batch), ${t.pin} tokens in, ${t.pout} out, $${t.cost.toFixed(4)}`,
+      );
+    }
+    const sum = (f: (t: (typeof tokens)[number]) => number) => tokens.reduce((a, t) => a + f(t), 0);
+    expect(show.stdout).toContain(
+      `  total: 7 calls (7 by batch), ${sum((t) => t.pin)} tokens in, ${sum((t) => t.pout)} out, $${spend.cost.toFixed(4)}`,
+    );
+    const reportFile = join(dir, "report.html");
+    const report = await runCliAsync([
+      "report",
+      "--db",
+      first,
+      "--study",
+      studyA,
+      "--bootstrap",
+      "200",
+      "--out",
+      reportFile,
+    ]);
+    expect(report.status, report.stderr).toBe(0);
+    const page = readFileSync(reportFile, "utf8");
+    expect(page).toContain('<section id="spend"><h2>Spend per cell</h2>');
+    expect(page).toContain(
+      `<td colspan="3">Total</td><td class="num">7</td><td class="num">7</td><td class="num">0</td><td class="num">${sum((t) => t.pin)}</td><td class="num">${sum((t) => t.pout)}</td><td class="num">$${spend.cost.toFixed(4)}</td>`,
+    );
+
+    // The same study in a fresh record: the seven trials whose prompts are cached are played at once from the
+    // cache, and only the other three go to a batch.
+    const second = join(dir, "second.db");
+    const studyB = registerStudy(second, design(5));
+    const replay = await runCliAsync(batchArgs(second, studyB, "openai", "--cache", cache));
+    expect(replay.status, replay.stderr).toBe(0);
+    expect(decisionCounts(second)).toEqual({ decisions: 10, doubled: 0, finished: 10 });
+    expect(endpoint.requests).toHaveLength(0);
+    const origins = query<{ cached: number; batched: number }>(
+      second,
+      "SELECT sum(cached_from IS NOT NULL) AS cached, sum(batch_id IS NOT NULL) AS batched FROM model_calls",
+    );
+    expect(origins).toEqual([{ cached: 7, batched: 3 }]);
+    expect(creates().map((c) => c.requests)).toEqual([1, 6, 3]);
+    const replayShow = await runCliAsync(["study", "show", studyB, "--db", second]);
+    expect(replayShow.stdout).toMatch(
+      / {2}total: 3 calls \(3 by batch, 7 from the cache\), \d+ tokens in, \d+ out, —\n/,
+    );
+  }, 180_000);
+
+  it("refuses --batch where it cannot work, in one line naming the flag", async () => {
+    endpoint = await startScriptedEndpoint();
+    const db = join(dir, "record.db");
+    const study = registerStudy(db, design(1));
+    const tools = await runCliAsync(batchArgs(db, study, "openai", "--mode", "tools"));
+    expect(tools.status).toBe(2);
+    expect(tools.stderr).toContain("--batch needs --mode text");
+    const size = await runCliAsync(batchArgs(db, study, "openai", "--batch-size", "0"));
+    expect(size.status).toBe(2);
+    expect(size.stderr).toContain("--batch-size");
+  }, 60_000);
 });

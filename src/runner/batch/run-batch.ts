@@ -66,6 +66,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   let complete = false;
   let started = 0;
   let admissions = 0;
+  let budgetFull = false;
   const leftOpen = new Set<string>();
   const budgetKeys = new Map<string, string>();
   const warn = (message: string) => batch.onWarning?.(message);
@@ -102,14 +103,15 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           .flatMap((b) => ledger.runnerBatchRequests(b.batch_id).map((r) => r.match_id)),
       );
       const wave: BatchTrial[] = [];
-      while (!complete && stats.stopReason === null) {
+      while (!complete && !budgetFull && stats.stopReason === null) {
         if (options.maxTrials !== undefined && started >= options.maxTrials) break;
         const budgetKey = `trial ${++admissions}`;
         const admitted = budget?.admitNow(budgetKey) ?? "admitted";
         // Until a trial has finished its cost is unknown: the wave goes with what it has.
         if (admitted === "wait") break;
+        // The budget holds no more trials: this wave is the last (the run stops once it is recorded).
         if (admitted === "full") {
-          stats.stopAtBudget((budget as NonNullable<typeof budget>).describe());
+          budgetFull = true;
           break;
         }
         const next = await nextTrial();
@@ -136,6 +138,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       report();
       await submitWave(wave);
       await drainBatches();
+      if (budgetFull) stats.stopAtBudget((budget as NonNullable<typeof budget>).describe());
       if (complete || wave.length === 0 || stats.stopReason !== null) break;
     }
   } catch (error) {
