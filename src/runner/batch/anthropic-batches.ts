@@ -2,8 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageBatchIndividualResponse } from "@anthropic-ai/sdk/resources/messages/batches";
 import { anthropicBody, anthropicReply } from "../anthropic-endpoint.js";
 import type { Decoding } from "../endpoint.js";
-import { providerError } from "../endpoint.js";
-import type { BatchApi, BatchResult } from "./batch-api.js";
+import { type BatchApi, type BatchResult, inProviderTerms } from "./batch-api.js";
 
 /**
  * Anthropic's Message Batches: one batch of `requests[{custom_id, params}]`, polled until its processing
@@ -17,13 +16,7 @@ export function anthropicBatches(
   apiKey: string,
   url: string,
 ): BatchApi {
-  const wrap = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      throw providerError(error, apiKey, Anthropic, url);
-    }
-  };
+  const wrap = inProviderTerms(apiKey, Anthropic, url);
   return {
     submit: (requests) =>
       wrap(async () => {

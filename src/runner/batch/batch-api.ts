@@ -1,4 +1,10 @@
-import type { ChatRequest, ModelReply } from "../endpoint.js";
+import {
+  type ChatRequest,
+  EndpointError,
+  type ModelReply,
+  type ProviderErrorClasses,
+  providerError,
+} from "../endpoint.js";
 
 // What `same-game run --batch` needs of a provider's batch API, independent of its wire format: submit
 // many one-shot requests under ids of our choosing, ask whether the batch has ended, and read each
@@ -51,4 +57,20 @@ export function jsonLines(text: string, onBad: (line: string) => void): unknown[
     }
   }
   return out;
+}
+
+/** Runs a batch API call, its failure told as the retry policy reads it (the key never in the message). */
+export function inProviderTerms(
+  apiKey: string,
+  sdk: ProviderErrorClasses,
+  url: string,
+): <T>(work: () => Promise<T>) => Promise<T> {
+  return async (work) => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof EndpointError) throw error;
+      throw providerError(error, apiKey, sdk, url);
+    }
+  };
 }

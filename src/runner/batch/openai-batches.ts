@@ -1,10 +1,8 @@
 import OpenAI, { toFile } from "openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { Decoding } from "../endpoint.js";
-import { EndpointError, providerError } from "../endpoint.js";
 import { openAiBody, openAiReply } from "../openai-endpoint.js";
-import type { BatchApi, BatchResult } from "./batch-api.js";
-import { jsonLines } from "./batch-api.js";
+import { type BatchApi, type BatchResult, inProviderTerms, jsonLines } from "./batch-api.js";
 
 type Json = Record<string, unknown>;
 
@@ -23,14 +21,7 @@ export function openAiBatches(
   apiKey: string,
   url: string,
 ): BatchApi {
-  const wrap = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof EndpointError) throw error;
-      throw providerError(error, apiKey, OpenAI, url);
-    }
-  };
+  const wrap = inProviderTerms(apiKey, OpenAI, url);
   const download = async (fileId: string | null | undefined, into: Json[]) => {
     if (!fileId) return;
     const text = await (await client.files.content(fileId)).text();

@@ -70,6 +70,17 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const leftOpen = new Set<string>();
   const budgetKeys = new Map<string, string>();
   const warn = (message: string) => batch.onWarning?.(message);
+  /** A batch API call with the run's retries (rate limits, server errors), cut short by Ctrl-C. */
+  const retried = async <T>(work: () => Promise<T>): Promise<T> =>
+    (
+      await withRetries(
+        work,
+        seat.settings.retry,
+        (error) => stats.retried(error.kind),
+        Math.random,
+        stats.interruption,
+      )
+    ).value;
 
   /** A trial's replies are in (from the batch, the cache or a direct call): submit them and play on. */
   const finishTrial = async (
@@ -197,13 +208,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       const requests = chunk;
       chunk = [];
       bytes = 0;
-      const { value: batchId } = await withRetries(
-        () => api.submit(requests.map((r) => r.request)),
-        seat.settings.retry,
-        (error) => stats.retried(error.kind),
-        Math.random,
-        stats.interruption,
-      );
+      const batchId = await retried(() => api.submit(requests.map((r) => r.request)));
       ledger.insertRunnerBatch(
         {
           ...ledgerKey,
@@ -243,13 +248,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       let ended = 0;
       for (const { batch_id } of open) {
         stats.checkStopped();
-        const { value: status } = await withRetries(
-          () => api.status(batch_id),
-          seat.settings.retry,
-          (error) => stats.retried(error.kind),
-          Math.random,
-          stats.interruption,
-        );
+        const status = await retried(() => api.status(batch_id));
         if (!status.ended) continue;
         ended++;
         await mapBack(batch_id);
@@ -267,13 +266,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   /** An ended batch: each result to its trial by custom_id, each trial submitted once, then the batch closed. */
   async function mapBack(batchId: string): Promise<void> {
     const rows = ledger.runnerBatchRequests(batchId);
-    const { value: results } = await withRetries(
-      () => api.results(batchId),
-      seat.settings.retry,
-      (error) => stats.retried(error.kind),
-      Math.random,
-      stats.interruption,
-    );
+    const results = await retried(() => api.results(batchId));
     const known = new Set(rows.map((r) => r.custom_id));
     const byId = new Map<string, BatchResult>();
     for (const result of results) {
