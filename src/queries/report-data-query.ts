@@ -27,6 +27,7 @@ import { oneShotCells } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
+import { spendSummary } from "./spend-query.js";
 
 export interface ReportQuery {
   /** Only this study's live play; imported counts belong to no study and are then left out. */
@@ -106,6 +107,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     },
     cooperation,
     equilibrium: equilibriumCells(deps, cells, query.study_id),
+    spend: spendSummary(deps.store, query.study_id ?? null),
     missing,
     robustness: robustness?.result ?? null,
     leaderboard: "leaderboard" in ranked ? ranked.leaderboard : null,

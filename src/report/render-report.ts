@@ -10,6 +10,7 @@ import { importedPlayers, provenanceSection } from "./sections/provenance-sectio
 import { repeatedSection } from "./sections/repeated-section.js";
 import { robustnessSection } from "./sections/robustness-section.js";
 import { sensitivitySection } from "./sections/sensitivity-section.js";
+import { spendSection } from "./sections/spend-section.js";
 
 /** Links to every section, so a reader finds the table they cite without scrolling. */
 function tableOfContents(data: ReportData): SafeHtml {
@@ -24,6 +25,7 @@ function tableOfContents(data: ReportData): SafeHtml {
     ["sensitivity", "Payoff sensitivity λ"],
     ...(data.equilibrium ? ([["equilibrium", "Equilibrium comparison"]] as [string, string][]) : []),
     ["repeated", "Repeated play and comprehension"],
+    ...(data.spend ? ([["spend", "Spend per cell"]] as [string, string][]) : []),
     ["checks", "Verification"],
   ];
   return html`<nav id="contents"><h2>Contents</h2><ol>${entries.map(([id, title]) => html`<li><a href="#${id}">${title}</a></li>`)}</ol></nav>`;
@@ -63,6 +65,7 @@ ${leaderboard}
 ${sensitivity}
 ${data.equilibrium ? equilibriumSection(data.equilibrium, imported) : ""}
 ${repeated}
+${data.spend ? spendSection(data.spend, imported) : ""}
 ${checksSection(checks, reportNotes(data))}
 </body>
 </html>

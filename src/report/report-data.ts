@@ -2,6 +2,8 @@
 // an empty section renders a "no data" sentence instead of an empty chart. Keys are snake_case because
 // they mirror the tools' structuredContent.
 
+import type { SpendSummary } from "../queries/spend-query.js";
+
 /** A point estimate with its 95% bootstrap interval. */
 export interface EstimateWithCi {
   estimate: number;
@@ -196,6 +198,8 @@ export interface ReportData {
   equilibrium?: EquilibriumCell[];
   /** The players ranked by R (absent or null with fewer than two players to rank; `missing` says why). */
   leaderboard?: Leaderboard | null;
+  /** What the runner's model calls cost per cell; absent or null when the record has none. */
+  spend?: SpendSummary | null;
   /** Sections that could not be computed, with the reason (e.g. one framing only). */
   missing?: { section: string; reason: string }[];
   /** Checks beyond the robustness ones (which the report takes from `robustness.checks`). */

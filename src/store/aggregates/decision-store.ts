@@ -124,10 +124,10 @@ export class DecisionStore extends StudyMatchStore {
     const insert = this.stmt(
       `INSERT INTO model_calls (attempt_id, match_id, round, seq, provider, requested_model, reported_model,
          mode, style, sample_index, decoding_json, prompt_tokens, completion_tokens, latency_ms, retries,
-         finish_reason, raw_reply, called_at, cache_key, cached_from, cost_usd)
+         finish_reason, raw_reply, called_at, cache_key, cached_from, cost_usd, batch_id)
        VALUES (@attempt_id, @match_id, @round, @seq, @provider, @requested_model, @reported_model,
          @mode, @style, @sample_index, @decoding_json, @prompt_tokens, @completion_tokens, @latency_ms,
-         @retries, @finish_reason, @raw_reply, @called_at, @cache_key, @cached_from, @cost_usd)`,
+         @retries, @finish_reason, @raw_reply, @called_at, @cache_key, @cached_from, @cost_usd, @batch_id)`,
     );
     for (const [seq, { decoding, ...call }] of calls.entries()) {
       insert.run({
@@ -135,6 +135,7 @@ export class DecisionStore extends StudyMatchStore {
         cache_key: call.cache_key ?? null,
         cached_from: call.cached_from ?? null,
         cost_usd: call.cost_usd ?? null,
+        batch_id: call.batch_id ?? null,
         attempt_id: attemptId,
         match_id: matchId,
         round,
