@@ -132,6 +132,9 @@ describeOnPostgres("migrate-record", () => {
       // One tally row per decided (cell, action) of the two decisions (migration 007), no HTTP session (009).
       decision_tallies: 2,
       http_sessions: 0,
+      // The runner's provider batches (migration 017): none in a record played over MCP.
+      runner_batches: 0,
+      runner_batch_requests: 0,
     });
     expect(result.analyses_identical).toEqual(["robustness", "sensitivity", "repeated", "story-labels"]);
 
