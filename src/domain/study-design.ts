@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { AdaptiveStoppingSchema } from "./adaptive/adaptive-design.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
 
@@ -72,6 +73,9 @@ export const StudyDesignSchema = z.object({
     .default("full")
     .describe("Repeated games: which past rounds the prompt shows"),
   reveal_horizon: z.boolean().default(false).describe("Repeated games: tell the agent the number of rounds"),
+  adaptive: AdaptiveStoppingSchema.optional().describe(
+    "Opt-in adaptive stopping: each (player, game) gets no more trials once its rule fires; trials_per_cell is then the maximum",
+  ),
 });
 export type StudyDesign = z.infer<typeof StudyDesignSchema>;
 
