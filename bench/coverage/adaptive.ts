@@ -55,11 +55,32 @@ const ROWS: Row[] = [
   { name: "no effect, 11 framings, 3 actions (.6 .3 .1)", p: times(11, [0.6, 0.3, 0.1]), max: 300 },
   { name: "no effect, 4 framings, 6 actions, uniform", p: times(4, Array(6).fill(1 / 6)), max: 300 },
   { name: "no effect, 2 framings, p .5, at most 5 blocks", p: times(2, two(0.5)), max: 5 },
-  { name: "no effect, 11 framings, p .5, look every 10 from 10", p: times(11, two(0.5)), max: 300, look: 10, min: 10 },
+  {
+    name: "no effect, 11 framings, p .5, look every 10 from 10",
+    p: times(11, two(0.5)),
+    max: 300,
+    look: 10,
+    min: 10,
+  },
   { name: "strong effect, 2 framings, .2 vs .8", p: [two(0.2), two(0.8)], max: 300 },
-  { name: "strong effect, 11 framings, 6 at .2 and 5 at .8", p: [...times(6, two(0.2)), ...times(5, two(0.8))], max: 300 },
-  { name: "strong effect, 11 framings, one at .9, ten at .2", p: [two(0.9), ...times(10, two(0.2))], max: 300 },
-  { name: "strong effect, 2 framings, 3 actions (.7 .2 .1) vs (.1 .2 .7)", p: [[0.7, 0.2, 0.1], [0.1, 0.2, 0.7]], max: 300 },
+  {
+    name: "strong effect, 11 framings, 6 at .2 and 5 at .8",
+    p: [...times(6, two(0.2)), ...times(5, two(0.8))],
+    max: 300,
+  },
+  {
+    name: "strong effect, 11 framings, one at .9, ten at .2",
+    p: [two(0.9), ...times(10, two(0.2))],
+    max: 300,
+  },
+  {
+    name: "strong effect, 2 framings, 3 actions (.7 .2 .1) vs (.1 .2 .7)",
+    p: [
+      [0.7, 0.2, 0.1],
+      [0.1, 0.2, 0.7],
+    ],
+    max: 300,
+  },
   { name: "deterministic effect, 2 framings, 1 vs 0", p: [two(1), two(0)], max: 300 },
   { name: "moderate effect, 2 framings, .35 vs .65", p: [two(0.35), two(0.65)], max: 300 },
 ];
@@ -81,7 +102,10 @@ function trueR(p: readonly (readonly number[])[]): number {
 }
 
 /** One (player, game) under the rule: the counts at the stop, its block, and whether it rejected. */
-function sequentialStudy(row: Row, rng: UniformSource): { counts: number[][]; blocks: number; rejected: boolean } {
+function sequentialStudy(
+  row: Row,
+  rng: UniformSource,
+): { counts: number[][]; blocks: number; rejected: boolean } {
   const k = (row.p[0] as number[]).length;
   const process = new InvarianceEProcess(k);
   const counts = row.p.map(() => new Array<number>(k).fill(0));
@@ -139,7 +163,9 @@ function covers(counts: readonly (readonly number[])[], truth: number, seed: num
     player: "m",
     game: "g",
     framing: `f${String(f).padStart(2, "0")}`,
-    counts: Object.fromEntries(c.map((x, a) => [ACTIONS[a] as string, x]).filter(([, x]) => (x as number) > 0)),
+    counts: Object.fromEntries(
+      c.map((x, a) => [ACTIONS[a] as string, x]).filter(([, x]) => (x as number) > 0),
+    ),
   }));
   const result = robustnessAnalysis(cells, {
     cooperativeAction: { g: k === 2 ? "cooperate" : null },
@@ -181,4 +207,6 @@ for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
     `| ${row.name} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${pct(covered / STUDIES)} |`,
   );
 }
-console.error(`${STUDIES} studies per row, B = ${REPLICATES}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.error(
+  `${STUDIES} studies per row, B = ${REPLICATES}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);

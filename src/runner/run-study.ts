@@ -68,6 +68,8 @@ export interface RunSummary {
   readonly interrupted: boolean;
   /** What the run spent against its budget, when it had one. */
   readonly spent: string | null;
+  /** The games the study's adaptive rule stopped early for this player, with why (once complete). */
+  readonly stoppedEarly: readonly { game: string; reason: string }[];
 }
 
 /** After Ctrl-C, how long the workers get to unwind (a submit_move in flight finishes) before the summary. */
@@ -92,6 +94,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   let started = 0;
   let resumed = 0;
   let complete = false;
+  let stoppedEarly: { game: string; reason: string }[] = [];
   let failuresInARow = 0;
   const report = () => options.onProgress?.(stats, total);
   stats.onChange = report;
@@ -114,6 +117,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
       else total.finishedBefore ??= (next.trial_index as number) - resumed;
     } else {
       total.finishedBefore ??= total.trialsPerPlayer - resumed;
+      stoppedEarly = (next.stopped_early as { game: string; reason: string }[] | undefined) ?? [];
     }
     return next;
   };
@@ -194,6 +198,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     leftOpen: abandoned.size,
     interrupted: stats.interrupted,
     spent: options.budget?.describe() ?? null,
+    stoppedEarly: stoppedEarly.map(({ game, reason }) => ({ game, reason })),
   };
 }
 
