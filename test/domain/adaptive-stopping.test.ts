@@ -73,18 +73,26 @@ describe("the adaptive schedule", () => {
   });
 
   it("does not look at a block with a trial still open, and finishes a block already under way", () => {
-    const trials = played(20);
-    const open = trials.map((t, i) => (i === 3 ? { ...t, finished: false, action: null } : t));
+    const open = played(20).map((t, i) => (i === 3 ? { ...t, finished: false, action: null } : t));
     const waiting = adaptiveSchedule(adaptive, cells, "seed", "p", open, 400, actions);
     expect(waiting.games.find((s) => s.game === "g")?.stopped).toBeNull();
-    // Block 5 (indices 20–23) started with g's cell at 20 or 21: its other g cell is still assigned.
-    const first = played(21);
-    const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", first, 400, actions);
-    const started = scheduledCell(cells, "seed", "p", 20).game === "g";
-    const assigned = scheduledCell(cells, "seed", "p", schedule.next_index);
-    if (started) expect(schedule.next_index).toBe(21);
-    else expect(assigned.game).toBe("h");
-    expect(schedule.games.find((s) => s.game === "g")?.stopped?.blocks_played).toBe(started ? 6 : 5);
+    // Block 5 (indices 20–23) started with one of g's two cells: the rule fired after block 5, yet the
+    // other g cell of block 5 is still assigned; no g cell of a later block is.
+    const firstG = [20, 21, 22, 23].find((i) => scheduledCell(cells, "seed", "p", i).game === "g") as number;
+    const trials = played(firstG + 1);
+    for (;;) {
+      const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions);
+      if (schedule.next_index >= 32) break;
+      trials.push({ trial_index: schedule.next_index, finished: true, action: "C" });
+    }
+    const gBlocks = trials
+      .filter((t) => scheduledCell(cells, "seed", "p", t.trial_index).game === "g")
+      .map((t) => Math.floor(t.trial_index / 4));
+    expect(gBlocks).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    // h plays on to the end of the design (8 blocks), g stopped with 6 blocks played.
+    expect(trials).toHaveLength(12 + 16);
+    const final = adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions);
+    expect(final.games.find((s) => s.game === "g")?.stopped?.blocks_played).toBe(6);
   });
 
   it("completes when every game stopped", () => {
