@@ -1,7 +1,8 @@
 import type { GameStopping } from "../domain/adaptive/adaptive-stops.js";
 import type { StudyDesign } from "../domain/study-design.js";
 import type { PlayDeps } from "../play/play-deps.js";
-import { loadStudy, schedulePosition } from "../play/studies.js";
+import { loadStudy } from "../play/studies.js";
+import { studyStops } from "./adaptive-stops-query.js";
 
 export interface StudySummary {
   study_id: string;
@@ -75,13 +76,7 @@ export function studyProgress(deps: PlayDeps, studyId: string): StudyProgress {
     design,
     trials_per_player: cells.length * design.trials_per_cell,
     players: [...players.values()].sort((a, b) => (a.player < b.player ? -1 : 1)),
-    adaptive: design.adaptive
-      ? deps.store.studyPlayers(study.id).map(({ player, principal }) => ({
-          player,
-          principal,
-          games: schedulePosition(deps, study, design, cells, player, principal).games,
-        }))
-      : [],
+    adaptive: studyStops(deps, { study, design, cells }),
     cells: cells.map((cell) => {
       const row = {
         game: cell.game,

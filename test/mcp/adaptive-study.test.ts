@@ -68,6 +68,31 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
     }
     // 5 blocks of the 4 cells, of the 80 the design allows.
     expect(played).toBe(20);
+    // The analysis says where and why, and checks the record against the design as stopped (5 blocks).
+    const robustness = await call<{
+      decisions: number;
+      checks: { name: string; ok: boolean; detail: string }[];
+      notes: { name: string; detail: string }[];
+    }>(client, "robustness", { study_id: study.study_id, bootstrap: 200 });
+    expect(robustness.decisions).toBe(20);
+    expect(robustness.checks.find((c) => c.name === "design_decisions")).toMatchObject({
+      ok: true,
+      detail: "20 decisions analysed; the design says 20.",
+    });
+    expect(robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail).toBe(
+      "Adaptive stopping (rule invariance, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); 5 blocks played); scripted / stag-hunt after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); 5 blocks played). Its framings stay balanced (whole blocks).",
+    );
+    // The report (and its HTML page, which lists the robustness notes under Verification) says it too.
+    const report = await client.callTool({
+      name: "report",
+      arguments: { study_id: study.study_id, bootstrap: 200 },
+    });
+    const robustnessNotes = (report.structuredContent as { robustness: { notes: { name: string }[] } })
+      .robustness.notes;
+    expect(robustnessNotes.some((n) => n.name === "adaptive_stopping")).toBe(true);
+    expect(JSON.stringify(report.content)).toContain(
+      "Adaptive stopping (rule invariance, alpha 0.05) stopped early",
+    );
     const result = await client.callTool({ name: "next_trial", arguments: { study_id: study.study_id } });
     expect(JSON.stringify(result.content)).toContain(
       "prisoners-dilemma: stopped early, invariance rejected after block 5",
