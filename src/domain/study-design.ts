@@ -153,6 +153,11 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
     );
   }
   checkPlannedContrasts(design);
+  if (design.adaptive && design.adaptive.min_blocks > design.trials_per_cell) {
+    throw new Error(
+      `adaptive.min_blocks ${design.adaptive.min_blocks} is more than trials_per_cell ${design.trials_per_cell}: the rule would never look; use at most ${design.trials_per_cell}.`,
+    );
+  }
   return cells;
 }
 

@@ -102,5 +102,10 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
   it("refuses an adaptive rule it does not know, naming the one it does", async () => {
     const error = await callError(client, "register_study", { ...design, adaptive: { rule: "width" } });
     expect(error).toContain("invariance");
+    const late = await callError(client, "register_study", {
+      ...design,
+      adaptive: { rule: "invariance", min_blocks: 4 },
+    });
+    expect(late).toContain("adaptive.min_blocks 4 is more than trials_per_cell 3");
   });
 });

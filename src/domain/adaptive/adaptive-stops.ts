@@ -76,7 +76,9 @@ export function adaptiveSchedule(
     const block = Math.floor(trial.trial_index / perBlock);
     started.get(game)?.add(block);
     const blocks = byGameBlock.get(game) as Map<number, AssignedTrial[]>;
-    blocks.set(block, [...(blocks.get(block) ?? []), trial]);
+    const inBlock = blocks.get(block);
+    if (inBlock) inBlock.push(trial);
+    else blocks.set(block, [trial]);
     nextIndex = Math.max(nextIndex, trial.trial_index + 1);
   }
   const states = games.map((game) =>
