@@ -101,6 +101,17 @@ export function adaptiveSchedule(
   return { games: states, next_index: nextIndex };
 }
 
+/** The stratum a cell's choices are compared within: its variant, style and opponent (framing aside). */
+const strata = new WeakMap<StudyCell, string>();
+function stratumOf(cell: StudyCell): string {
+  let key = strata.get(cell);
+  if (key === undefined) {
+    key = JSON.stringify([cell.variant, cell.style, cell.opponent]);
+    strata.set(cell, key);
+  }
+  return key;
+}
+
 function gameLooks(
   adaptive: AdaptiveStopping,
   game: string,
@@ -121,8 +132,7 @@ function gameLooks(
       const action = actions.indexOf(trial.action);
       if (action < 0) continue;
       const cell = cellAt(trial.trial_index);
-      const stratum = JSON.stringify([cell.variant, cell.style, cell.opponent]);
-      process.add(stratum, cell.framing, action);
+      process.add(stratumOf(cell), cell.framing, action);
     }
     block++;
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;

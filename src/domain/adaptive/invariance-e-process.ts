@@ -15,7 +15,7 @@
 export class InvarianceEProcess {
   /** log KT of every (stratum, framing), kept as choices arrive. */
   private readonly logMixture = new Map<string, number>();
-  /** Counts per (stratum, framing) and pooled per stratum. */
+  /** Counts per (stratum, framing), its total last, and pooled per stratum. */
   private readonly framingCounts = new Map<string, number[]>();
   private readonly pooledCounts = new Map<string, number[]>();
 
@@ -32,12 +32,17 @@ export class InvarianceEProcess {
       throw new Error(`Action index ${action} is outside 0…${this.actions - 1}.`);
     }
     const key = `${stratum}\u0000${framing}`;
-    const counts = this.framingCounts.get(key) ?? new Array<number>(this.actions).fill(0);
-    const n = counts.reduce((a, b) => a + b, 0);
+    // counts[k] holds the framing's total, so the predictive needs no sum.
+    let counts = this.framingCounts.get(key);
+    if (!counts) {
+      counts = new Array<number>(this.actions + 1).fill(0);
+      this.framingCounts.set(key, counts);
+    }
+    const n = counts[this.actions] as number;
     const predictive = ((counts[action] as number) + 0.5) / (n + this.actions / 2);
     this.logMixture.set(key, (this.logMixture.get(key) ?? 0) + Math.log(predictive));
     counts[action] = (counts[action] as number) + 1;
-    this.framingCounts.set(key, counts);
+    counts[this.actions] = n + 1;
     const pooled = this.pooledCounts.get(stratum) ?? new Array<number>(this.actions).fill(0);
     pooled[action] = (pooled[action] as number) + 1;
     this.pooledCounts.set(stratum, pooled);
