@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { adaptiveSchedule, type GameStopping } from "../domain/adaptive/adaptive-stops.js";
+import {
+  adaptiveSchedule,
+  emptyScheduleMemo,
+  type GameStopping,
+  type ScheduleMemo,
+} from "../domain/adaptive/adaptive-stops.js";
 import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
 import {
   designHash,
@@ -107,6 +112,23 @@ export type NextTrial =
   | { complete: false; trial_index: number; trials_per_player: number; resumed: boolean; view: RoundView }
   | { complete: true; trials_per_player: number; stopped_early: StoppedEarly[] };
 
+// Looks over complete blocks never change, so they are kept per record (its store) and player: an
+// assignment then reads the record but only looks at blocks completed since the last one.
+const looksByStore = new WeakMap<object, Map<string, ScheduleMemo>>();
+function lookMemo(store: object, key: string): ScheduleMemo {
+  let byPlayer = looksByStore.get(store);
+  if (!byPlayer) {
+    byPlayer = new Map();
+    looksByStore.set(store, byPlayer);
+  }
+  let memo = byPlayer.get(key);
+  if (!memo) {
+    memo = emptyScheduleMemo();
+    byPlayer.set(key, memo);
+  }
+  return memo;
+}
+
 /** Where the player stands in the schedule: the next index to assign and the games stopped early. */
 export function schedulePosition(
   deps: PlayDeps,
@@ -131,6 +153,7 @@ export function schedulePosition(
     deps.store.studyTrialOutcomes(study.id, player, principal),
     cells.length * design.trials_per_cell,
     (game) => deps.catalog.game(game).actions,
+    lookMemo(deps.store, `${study.id}\u0000${study.design_hash}\u0000${player}\u0000${principal}`),
   );
   const stopped_early = schedule.games.flatMap((g) => (g.stopped ? [{ game: g.game, ...g.stopped }] : []));
   return { next_index: schedule.next_index, stopped_early, games: [...schedule.games] };

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AdaptiveStoppingSchema } from "../../src/domain/adaptive/adaptive-design.js";
-import { type AssignedTrial, adaptiveSchedule } from "../../src/domain/adaptive/adaptive-stops.js";
+import {
+  type AssignedTrial,
+  adaptiveSchedule,
+  emptyScheduleMemo,
+} from "../../src/domain/adaptive/adaptive-stops.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import type { StudyCell } from "../../src/domain/study-design.js";
 import { scheduledCell } from "../../src/domain/study-schedule.js";
@@ -80,8 +84,11 @@ describe("the adaptive schedule", () => {
     // other g cell of block 5 is still assigned; no g cell of a later block is.
     const firstG = [20, 21, 22, 23].find((i) => scheduledCell(cells, "seed", "p", i).game === "g") as number;
     const trials = played(firstG + 1);
+    // Kept between assignments, as the server keeps it: it must give what a fresh look gives.
+    const memo = emptyScheduleMemo();
     for (;;) {
-      const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions);
+      const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions, memo);
+      expect(schedule).toEqual(adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions));
       if (schedule.next_index >= 32) break;
       trials.push({ trial_index: schedule.next_index, finished: true, action: "C" });
     }

@@ -29,6 +29,29 @@ export interface GameStopping {
   } | null;
 }
 
+/**
+ * How far a game's looks have gone: the blocks consumed, the e-process over them, and the stop if it
+ * fired. Blocks it consumed were complete — every trial finished — so they never change, and a caller
+ * that keeps this between assignments (per record, study, player and game) resumes instead of redoing
+ * every look.
+ */
+export interface LookMemo {
+  block: number;
+  process: InvarianceEProcess | null;
+  lastLook: GameStopping["last_look"];
+  fired: { block: number; e_value: number } | null;
+}
+
+/** What a caller may keep between assignments of one player: the looks by game, the blocks' cell orders. */
+export interface ScheduleMemo {
+  readonly looks: Map<string, LookMemo>;
+  readonly blockOrders: Map<number, StudyCell[]>;
+}
+
+export function emptyScheduleMemo(): ScheduleMemo {
+  return { looks: new Map(), blockOrders: new Map() };
+}
+
 /** A player's schedule under adaptive stopping: every game's state and the next trial index to assign. */
 export interface AdaptiveSchedule {
   readonly games: readonly GameStopping[];
@@ -54,9 +77,11 @@ export function adaptiveSchedule(
   trials: readonly AssignedTrial[],
   total: number,
   actionsOf: (game: string) => readonly string[],
+  /** Looks already done and block orders drawn (filled in as they advance); a fresh one redoes them all. */
+  memo: ScheduleMemo = emptyScheduleMemo(),
 ): AdaptiveSchedule {
   const perBlock = cells.length;
-  const blockCells = new Map<number, StudyCell[]>();
+  const blockCells = memo.blockOrders;
   const cellAt = (index: number): StudyCell => {
     const block = Math.floor(index / perBlock);
     let order = blockCells.get(block);
@@ -81,16 +106,22 @@ export function adaptiveSchedule(
     else blocks.set(block, [trial]);
     nextIndex = Math.max(nextIndex, trial.trial_index + 1);
   }
-  const states = games.map((game) =>
-    gameLooks(
+  const states = games.map((game) => {
+    let looks = memo.looks.get(game);
+    if (!looks) {
+      looks = { block: 0, process: null, lastLook: null, fired: null };
+      memo.looks.set(game, looks);
+    }
+    return gameLooks(
       adaptive,
       game,
       cellsPerGame.get(game) as number,
       byGameBlock.get(game) as Map<number, AssignedTrial[]>,
       cellAt,
       actionsOf(game),
-    ),
-  );
+      looks,
+    );
+  });
   const stoppedAt = new Set(states.filter((s) => s.stopped).map((s) => s.game));
   // Skip the indices of stopped games in blocks they have not started.
   while (nextIndex < total) {
@@ -119,40 +150,40 @@ function gameLooks(
   blocks: Map<number, AssignedTrial[]>,
   cellAt: (index: number) => StudyCell,
   actions: readonly string[],
+  looks: LookMemo,
 ): GameStopping {
   const threshold = rejectionThreshold(adaptive);
-  const process = new InvarianceEProcess(actions.length);
-  let lastLook: GameStopping["last_look"] = null;
-  let block = 0;
-  for (;;) {
-    const trials = blocks.get(block) ?? [];
+  looks.process ??= new InvarianceEProcess(actions.length);
+  while (looks.fired === null) {
+    const trials = blocks.get(looks.block) ?? [];
     if (trials.length < cellsPerBlock || trials.some((t) => !t.finished)) break;
     for (const trial of trials) {
       if (trial.action === null) continue;
       const action = actions.indexOf(trial.action);
       if (action < 0) continue;
       const cell = cellAt(trial.trial_index);
-      process.add(stratumOf(cell), cell.framing, action);
+      looks.process.add(stratumOf(cell), cell.framing, action);
     }
-    block++;
+    const block = ++looks.block;
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;
-    const eValue = process.eValue();
-    lastLook = { block, e_value: eValue };
-    if (eValue >= threshold) {
-      const blocksPlayed = Math.max(block, ...[...blocks.keys()].map((b) => b + 1));
-      return {
-        game,
-        complete_blocks: block,
-        last_look: lastLook,
-        stopped: {
-          block,
-          e_value: eValue,
-          threshold,
-          blocks_played: blocksPlayed,
-          reason: `invariance rejected after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`,
-        },
-      };
-    }
+    const eValue = looks.process.eValue();
+    looks.lastLook = { block, e_value: eValue };
+    if (eValue >= threshold) looks.fired = { block, e_value: eValue };
   }
-  return { game, complete_blocks: block, last_look: lastLook, stopped: null };
+  if (looks.fired === null) {
+    return { game, complete_blocks: looks.block, last_look: looks.lastLook, stopped: null };
+  }
+  const { block, e_value } = looks.fired;
+  return {
+    game,
+    complete_blocks: block,
+    last_look: looks.lastLook,
+    stopped: {
+      block,
+      e_value,
+      threshold,
+      blocks_played: Math.max(block, ...[...blocks.keys()].map((b) => b + 1)),
+      reason: `invariance rejected after block ${block} (e = ${e_value.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`,
+    },
+  };
 }
