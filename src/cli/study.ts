@@ -1,7 +1,7 @@
 import { ZodError } from "zod";
 import { registerStudy } from "../play/studies.js";
 import { spendLine, spendSummary } from "../queries/spend-query.js";
-import { studyOverview, studyProgress } from "../queries/study-progress-query.js";
+import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
 import type { Command, ParsedArgs } from "./command.js";
 import { readText } from "./import-counts.js";
@@ -79,9 +79,28 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
     printResult(
       args,
       spend ? { ...progress, spend } : progress,
-      [...header, ...players, "cells:", ...cells, ...spent].join("\n"),
+      [...header, ...players, ...adaptiveLines(progress), "cells:", ...cells, ...spent].join("\n"),
     );
   });
+}
+
+/** Under adaptive stopping, where each player's games stand: stopped early (where and why) or still going. */
+function adaptiveLines(progress: StudyProgress): string[] {
+  const rule = progress.design.adaptive;
+  if (!rule) return [];
+  const lines = [
+    `adaptive stopping: rule ${rule.rule}, alpha ${rule.alpha} (stop at e ≥ ${Number((1 / rule.alpha).toPrecision(4))}), a look every ${rule.look_every_blocks} block(s) from block ${rule.min_blocks}; a block = one trial of every cell`,
+  ];
+  for (const { player, principal, games } of progress.adaptive) {
+    const who = principal === "local" ? player : `${player} (${principal})`;
+    for (const g of games) {
+      const state = g.stopped
+        ? `stopped early: ${g.stopped.reason}; played ${g.stopped.blocks_played} of ${progress.design.trials_per_cell} blocks`
+        : `not stopped: ${g.complete_blocks} complete block(s)${g.last_look ? `, e = ${g.last_look.e_value.toFixed(2)} at the last look` : ""}`;
+      lines.push(`  ${who} ${g.game}: ${state}`);
+    }
+  }
+  return lines;
 }
 
 const ACTIONS: Record<string, Action> = { register, list, show };

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { AdaptiveStoppingSchema } from "./adaptive/adaptive-design.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
 
@@ -72,6 +73,9 @@ export const StudyDesignSchema = z.object({
     .default("full")
     .describe("Repeated games: which past rounds the prompt shows"),
   reveal_horizon: z.boolean().default(false).describe("Repeated games: tell the agent the number of rounds"),
+  adaptive: AdaptiveStoppingSchema.optional().describe(
+    "Opt-in adaptive stopping: each (player, game) gets no more trials once its rule fires; trials_per_cell is then the maximum",
+  ),
 });
 export type StudyDesign = z.infer<typeof StudyDesignSchema>;
 
@@ -149,6 +153,11 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
     );
   }
   checkPlannedContrasts(design);
+  if (design.adaptive && design.adaptive.min_blocks > design.trials_per_cell) {
+    throw new Error(
+      `adaptive.min_blocks ${design.adaptive.min_blocks} is more than trials_per_cell ${design.trials_per_cell}: the rule would never look; use at most ${design.trials_per_cell}.`,
+    );
+  }
   return cells;
 }
 

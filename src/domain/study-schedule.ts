@@ -12,9 +12,18 @@ export function scheduledCell<Cell>(
   trialIndex: number,
 ): Cell {
   if (cells.length === 0) throw new Error("A study needs at least one cell to schedule.");
-  const block = Math.floor(trialIndex / cells.length);
-  const order = shuffled(createRng(`${studySeed}:${player}:block:${block}`), cells);
+  const order = scheduledBlock(cells, studySeed, player, Math.floor(trialIndex / cells.length));
   return order[trialIndex % cells.length] as Cell;
+}
+
+/** The cells of one block of a player's schedule, in the order they are played. */
+export function scheduledBlock<Cell>(
+  cells: readonly Cell[],
+  studySeed: string,
+  player: string,
+  block: number,
+): Cell[] {
+  return shuffled(createRng(`${studySeed}:${player}:block:${block}`), cells);
 }
 
 /** All orderings of the items (k! of them; catalog games have at most a handful of actions). */

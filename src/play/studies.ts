@@ -1,4 +1,10 @@
 import { randomBytes } from "node:crypto";
+import {
+  adaptiveSchedule,
+  emptyScheduleMemo,
+  type GameStopping,
+  type ScheduleMemo,
+} from "../domain/adaptive/adaptive-stops.js";
 import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
 import {
   designHash,
@@ -90,9 +96,68 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
   });
 }
 
+/** A game that adaptive stopping ended early for the player, as next_trial and `study show` say it. */
+export interface StoppedEarly {
+  game: string;
+  /** The look that fired: after this many complete blocks of the game. */
+  block: number;
+  e_value: number;
+  threshold: number;
+  /** Blocks the game was played in: the stop block plus those already under way, finished for balance. */
+  blocks_played: number;
+  reason: string;
+}
+
 export type NextTrial =
   | { complete: false; trial_index: number; trials_per_player: number; resumed: boolean; view: RoundView }
-  | { complete: true; trials_per_player: number };
+  | { complete: true; trials_per_player: number; stopped_early: StoppedEarly[] };
+
+// Looks over complete blocks never change, so they are kept per record (its store) and player: an
+// assignment then reads the record but only looks at blocks completed since the last one.
+const looksByStore = new WeakMap<object, Map<string, ScheduleMemo>>();
+function lookMemo(store: object, key: string): ScheduleMemo {
+  let byPlayer = looksByStore.get(store);
+  if (!byPlayer) {
+    byPlayer = new Map();
+    looksByStore.set(store, byPlayer);
+  }
+  let memo = byPlayer.get(key);
+  if (!memo) {
+    memo = emptyScheduleMemo();
+    byPlayer.set(key, memo);
+  }
+  return memo;
+}
+
+/** Where the player stands in the schedule: the next index to assign and the games stopped early. */
+export function schedulePosition(
+  deps: PlayDeps,
+  study: StudyRecord,
+  design: StudyDesign,
+  cells: readonly StudyCell[],
+  player: string,
+  principal: string,
+): { next_index: number; stopped_early: StoppedEarly[]; games: GameStopping[] } {
+  if (!design.adaptive) {
+    return {
+      next_index: deps.store.countStudyTrials(study.id, player, principal),
+      stopped_early: [],
+      games: [],
+    };
+  }
+  const schedule = adaptiveSchedule(
+    design.adaptive,
+    cells,
+    study.seed,
+    player,
+    deps.store.studyTrialOutcomes(study.id, player, principal),
+    cells.length * design.trials_per_cell,
+    (game) => deps.catalog.game(game).actions,
+    lookMemo(deps.store, `${study.id}\u0000${study.design_hash}\u0000${player}\u0000${principal}`),
+  );
+  const stopped_early = schedule.games.flatMap((g) => (g.stopped ? [{ game: g.game, ...g.stopped }] : []));
+  return { next_index: schedule.next_index, stopped_early, games: [...schedule.games] };
+}
 
 /**
  * `next_trial`: the player's unfinished trial of the study if there is one, else the next cell of its
@@ -126,8 +191,10 @@ export function nextTrial(
         view,
       };
     }
-    const index = deps.store.countStudyTrials(study.id, player, caller.principal);
-    if (index >= total) return { complete: true, trials_per_player: total };
+    const position = schedulePosition(deps, study, design, cells, player, caller.principal);
+    const index = position.next_index;
+    if (index >= total)
+      return { complete: true, trials_per_player: total, stopped_early: position.stopped_early };
     const cell = scheduledCell(cells, study.seed, player, index);
     const actions = deps.catalog.game(cell.game).actions;
     const cellKey = JSON.stringify(cell);

@@ -6,6 +6,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
+import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
 import { oneShotCells } from "./one-shot-cells.js";
 
 export interface RobustnessQuery {
@@ -72,6 +73,7 @@ export function robustnessReport(
     );
   }
   const games = [...new Set(complete.map((c) => c.game))];
+  const stops = study ? studyStops(deps, study) : [];
   const cooperativeAction = Object.fromEntries(games.map((g) => [g, deps.catalog.game(g).cooperativeAction]));
   const actions = Object.fromEntries(games.map((g) => [g, deps.catalog.game(g).actions]));
   const result = robustnessAnalysis(complete, {
@@ -82,8 +84,11 @@ export function robustnessReport(
     confidence: query.confidence,
     cooperativeAction,
     actions,
-    expected: study ? designSize(study.design, complete, framings) : undefined,
+    expected: study
+      ? designSize(study.design, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
+      : undefined,
   });
+  const note = study && adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)));
   const isPlanned = study?.design.planned_contrasts.some(
     (c) => c.baseline === framings[0] && c.comparison === framings[1],
   );
@@ -101,6 +106,7 @@ export function robustnessReport(
     .map((row) => orderEffect(row.player, row.first_listed, row.decisions, confidence));
   return {
     ...result,
+    notes: note ? [...result.notes, note] : result.notes,
     order_effect,
     variant,
     study_id: query.study_id ?? null,
@@ -133,12 +139,15 @@ function designSize(
   design: ReturnType<typeof loadStudy>["design"],
   cells: readonly CountCell[],
   framings: readonly string[],
+  trialsPerCell: (player: string, game: string) => number,
 ): DesignSize {
-  const players = new Set(cells.map((c) => c.player)).size;
-  const games = new Set(cells.map((c) => c.game)).size;
-  const analysedCells = players * games * framings.length;
-  const perCell = design.trials_per_cell * design.styles.length * design.opponents.length;
-  return { cells: analysedCells, decisions: analysedCells * perCell };
+  const players = [...new Set(cells.map((c) => c.player))];
+  const games = [...new Set(cells.map((c) => c.game))];
+  const analysedCells = players.length * games.length * framings.length;
+  // Under adaptive stopping a stopped (player, game) was designed to end at its stop: whole blocks.
+  const trials = players.reduce((sum, p) => sum + games.reduce((s, g) => s + trialsPerCell(p, g), 0), 0);
+  const perTrial = framings.length * design.styles.length * design.opponents.length;
+  return { cells: analysedCells, decisions: trials * perTrial };
 }
 
 function noDecisionsMessage(query: RobustnessQuery, variant: string): string {

@@ -1,6 +1,8 @@
+import type { GameStopping } from "../domain/adaptive/adaptive-stops.js";
 import type { StudyDesign } from "../domain/study-design.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
+import { studyStops } from "./adaptive-stops-query.js";
 
 export interface StudySummary {
   study_id: string;
@@ -30,6 +32,8 @@ export interface StudyProgress {
   trials_per_player: number;
   players: { player: string; finished: number; open: number }[];
   cells: CellProgress[];
+  /** Under adaptive stopping: every player's games, where each stands and where and why it stopped. */
+  adaptive: { player: string; principal: string; games: GameStopping[] }[];
 }
 
 /** Every registered study with its size and how many players have taken trials. */
@@ -72,6 +76,7 @@ export function studyProgress(deps: PlayDeps, studyId: string): StudyProgress {
     design,
     trials_per_player: cells.length * design.trials_per_cell,
     players: [...players.values()].sort((a, b) => (a.player < b.player ? -1 : 1)),
+    adaptive: studyStops(deps, { study, design, cells }),
     cells: cells.map((cell) => {
       const row = {
         game: cell.game,

@@ -58,6 +58,8 @@ export interface RunTotal {
   trialsPerPlayer: number | null;
   /** Trials finished before this run started, once it can be told. */
   finishedBefore: number | null;
+  /** The games the study's adaptive rule stopped early for this player, with why (once complete). */
+  stoppedEarly: { game: string; reason: string }[];
 }
 
 export interface RunSummary {
@@ -71,6 +73,8 @@ export interface RunSummary {
   readonly interrupted: boolean;
   /** What the run spent against its budget, when it had one. */
   readonly spent: string | null;
+  /** The games the study's adaptive rule stopped early for this player, with why (once complete). */
+  readonly stoppedEarly: readonly { game: string; reason: string }[];
 }
 
 /** After Ctrl-C, how long the workers get to unwind (a submit_move in flight finishes) before the summary. */
@@ -91,7 +95,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   const stats = new RunStats();
   const main = await openSeat(options, options.seat, stats);
   const opponent = options.opponent ? await openSeat(options, options.opponent, stats) : null;
-  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null };
+  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null, stoppedEarly: [] };
   const abandoned = new Set<string>();
   let started = 0;
   let complete = false;
@@ -178,6 +182,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     leftOpen: abandoned.size,
     interrupted: stats.interrupted,
     spent: options.budget?.describe() ?? null,
+    stoppedEarly: total.stoppedEarly,
   };
 }
 
@@ -205,6 +210,8 @@ export function trialDealer(
       else total.finishedBefore ??= (next.trial_index as number) - resumed;
     } else {
       total.finishedBefore ??= total.trialsPerPlayer - resumed;
+      const stopped = (next.stopped_early as { game: string; reason: string }[] | undefined) ?? [];
+      total.stoppedEarly = stopped.map(({ game, reason }) => ({ game, reason }));
     }
     return next;
   };

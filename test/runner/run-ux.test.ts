@@ -119,7 +119,7 @@ describe("the progress line", () => {
   it("shows elapsed time and the ETA at this run's rate, and changes on a retry", () => {
     const stats = new RunStats(performance.now() - 10_000);
     stats.trials = 5;
-    const total = { trialsPerPlayer: 40, finishedBefore: 10 };
+    const total = { trialsPerPlayer: 40, finishedBefore: 10, stoppedEarly: [] };
     // 5 trials in 10 s: 0.5/s; 25 left: 50 s.
     expect(progressLine(stats, total).line).toBe(
       "15/40 trials, 0.5/s, elapsed 0:10, ETA 0:50, 0 tokens, 0 errors, 0 retries",
@@ -129,7 +129,7 @@ describe("the progress line", () => {
     stats.retried("rate");
     expect(changes).toBe(1);
     expect(progressLine(stats, total).line).toMatch(/, 1 retries$/);
-    expect(progressLine(new RunStats(), { trialsPerPlayer: 40, finishedBefore: null }).line).toContain(
+    expect(progressLine(new RunStats(), { trialsPerPlayer: 40, finishedBefore: null, stoppedEarly: [] }).line).toContain(
       "ETA ?",
     );
   });

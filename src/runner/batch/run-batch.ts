@@ -48,7 +48,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const { endpoint } = seat.settings;
   const api = endpoint.batches as BatchApi;
   const { ledger } = batch;
-  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null };
+  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null, stoppedEarly: [] };
   const nextTrial = trialDealer(seat, options.studyId, total);
   const report = () => options.onProgress?.(stats, total);
   stats.onChange = report;
@@ -165,6 +165,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
     leftOpen: leftOpen.size,
     interrupted: stats.interrupted,
     spent: budget?.describe() ?? null,
+    stoppedEarly: total.stoppedEarly,
   };
 
   /** The wave's cached trials are played at once; the others' requests go to the provider in chunks. */

@@ -1,3 +1,4 @@
+import type { AssignedTrial } from "../../domain/adaptive/adaptive-stops.js";
 import { filterParams } from "../filter-params.js";
 import { type MatchRow, toMatchRecord } from "../match-rows.js";
 import type { MatchRecord, RecordFilter, StudyRecord } from "../records.js";
@@ -75,6 +76,30 @@ export class StudyMatchStore extends HttpSessionStore {
       "SELECT count(*) AS n FROM matches WHERE study_id = ? AND player = ? AND principal = ?",
     ).get(studyId, player, principal) as { n: number };
     return row.n;
+  }
+
+  /**
+   * Every trial of a study this player of this principal was assigned, in schedule order, with its first
+   * decided choice (round 1): what adaptive stopping looks at.
+   */
+  studyTrialOutcomes(studyId: string, player: string, principal: string): AssignedTrial[] {
+    const rows = this.stmt(
+      `SELECT m.trial_index, m.status, d.action FROM matches m
+       LEFT JOIN decisions d ON d.match_id = m.id AND d.round = 1 AND d.status = 'decided'
+       WHERE m.study_id = ? AND m.player = ? AND m.principal = ? ORDER BY m.trial_index`,
+    ).all(studyId, player, principal) as { trial_index: number; status: string; action: string | null }[];
+    return rows.map((r) => ({
+      trial_index: Number(r.trial_index),
+      finished: r.status === "finished",
+      action: r.action ?? null,
+    }));
+  }
+
+  /** The players (and their principals) that were assigned trials of a study. */
+  studyPlayers(studyId: string): { player: string; principal: string }[] {
+    return this.stmt(
+      "SELECT DISTINCT player, principal FROM matches WHERE study_id = ? ORDER BY player, principal",
+    ).all(studyId) as { player: string; principal: string }[];
   }
 
   /** Trials of a study by player and cell: how many are finished and how many still open. */

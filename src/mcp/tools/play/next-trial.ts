@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { playerLabel } from "../../../play/caller.js";
-import { nextTrial } from "../../../play/studies.js";
+import { nextTrial, type StoppedEarly } from "../../../play/studies.js";
 import { heldTrials, openTrialSession } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
@@ -15,6 +15,21 @@ const outputSchema = z.object({
   trial_index: z.number().nullable(),
   resumed: z.boolean(),
   trial: roundViewSchema.nullable(),
+  stopped_early: z
+    .array(
+      z.object({
+        game: z.string(),
+        block: z.number(),
+        e_value: z.number(),
+        threshold: z.number(),
+        blocks_played: z.number(),
+        reason: z.string(),
+      }),
+    )
+    .optional()
+    .describe(
+      "When complete: the games the study's adaptive rule stopped early for this player, where and why",
+    ),
 });
 
 export function registerNextTrial(server: McpServer, { deps, caller }: ToolContext): void {
@@ -51,8 +66,9 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
               trial_index: null,
               resumed: false,
               trial: null,
+              stopped_early: next.stopped_early,
             },
-            `Study ${study_id} is complete for this player: all ${next.trials_per_player} trials are done.`,
+            completeText(study_id, next.trials_per_player, next.stopped_early),
           );
         }
         return toolAnswer(
@@ -67,4 +83,11 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
         );
       }),
   );
+}
+
+function completeText(studyId: string, total: number, stopped: readonly StoppedEarly[]): string {
+  if (stopped.length === 0)
+    return `Study ${studyId} is complete for this player: all ${total} trials are done.`;
+  const games = stopped.map((s) => `${s.game}: stopped early, ${s.reason}`);
+  return `Study ${studyId} is complete for this player (at most ${total} trials).\n${games.join("\n")}`;
 }

@@ -1,0 +1,214 @@
+/**
+ * `npm run adaptive-check`: adaptive stopping by simulation, a benchmark and not a test — it prints a table.
+ *
+ * Each row simulates `STUDIES` (player, game) cells of a study under the "invariance" rule exactly as the
+ * server runs it: one trial per framing per block (the permuted-block schedule), the sequential
+ * e-process of src/domain/adaptive updated with every choice, a look after every `look` complete blocks
+ * from `min` on, a stop when e ≥ 1/α = 20, at most `max` blocks (the design's trials_per_cell).
+ *
+ * - "declares an effect": the share of studies that stopped. With no framing effect it is the false
+ *   rejection rate under continuous monitoring (looks after every block), which must be ≤ 5%.
+ * - "mean trials": trials played per (player, game) (blocks × framings), beside the registered fixed
+ *   design (every block played), whose power is at least the sequential one's. "Smallest fixed design at
+ *   that power": the fewest trials per framing with which a fixed design's Pearson χ² test at 5% rejects
+ *   in at least min(the sequential power, 99%) of `STUDIES` fresh studies — a design one could only choose
+ *   knowing the effect in advance, so the stricter comparison.
+ * - "R coverage at the stop": how often the 95% R interval of `robustnessAnalysis` (the one the study's
+ *   analysis reports) on the counts at the stop covers the true R (B = `REPLICATES`).
+ *
+ * Usage: npm run adaptive-check [-- --studies 1000 --replicates 1000 --only <substring> --coverage no]
+ */
+import { jensenShannon } from "../../src/analysis/divergence.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { pearsonHomogeneityP } from "./chi-square.js";
+
+interface Row {
+  readonly name: string;
+  /** Every framing's choice distribution. */
+  readonly p: readonly (readonly number[])[];
+  /** At most this many blocks (trials per cell), a look every `look` blocks from `min` on. */
+  readonly max: number;
+  readonly look?: number;
+  readonly min?: number;
+}
+
+const arg = (name: string, fallback: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+};
+const STUDIES = Number(arg("studies", "1000"));
+const REPLICATES = Number(arg("replicates", "1000"));
+const ONLY = arg("only", "");
+/** `--coverage no`: skip the R intervals (the e-process alone is fast; the analysis at n = 300 is not). */
+const COVERAGE = arg("coverage", "yes") !== "no";
+const ALPHA = 0.05;
+
+const two = (p: number): number[] => [p, 1 - p];
+const times = (n: number, p: readonly number[]): number[][] => Array.from({ length: n }, () => [...p]);
+const third = [1 / 3, 1 / 3, 1 / 3];
+const ROWS: Row[] = [
+  { name: "no effect, 2 framings, 2 actions, p .5", p: times(2, two(0.5)), max: 300 },
+  { name: "no effect, 2 framings, 2 actions, p .95", p: times(2, two(0.95)), max: 300 },
+  { name: "no effect, 2 framings, deterministic (p 1)", p: times(2, two(1)), max: 300 },
+  { name: "no effect, 11 framings, 2 actions, p .5", p: times(11, two(0.5)), max: 300 },
+  { name: "no effect, 2 framings, 3 actions, uniform", p: times(2, third), max: 300 },
+  { name: "no effect, 11 framings, 3 actions (.6 .3 .1)", p: times(11, [0.6, 0.3, 0.1]), max: 300 },
+  { name: "no effect, 4 framings, 6 actions, uniform", p: times(4, Array(6).fill(1 / 6)), max: 300 },
+  { name: "no effect, 2 framings, p .5, at most 5 blocks", p: times(2, two(0.5)), max: 5 },
+  {
+    name: "no effect, 11 framings, p .5, look every 10 from 10",
+    p: times(11, two(0.5)),
+    max: 300,
+    look: 10,
+    min: 10,
+  },
+  { name: "strong effect, 2 framings, .2 vs .8", p: [two(0.2), two(0.8)], max: 300 },
+  {
+    name: "strong effect, 11 framings, 6 at .2 and 5 at .8",
+    p: [...times(6, two(0.2)), ...times(5, two(0.8))],
+    max: 300,
+  },
+  {
+    name: "strong effect, 11 framings, one at .9, ten at .2",
+    p: [two(0.9), ...times(10, two(0.2))],
+    max: 300,
+  },
+  {
+    name: "strong effect, 2 framings, 3 actions (.7 .2 .1) vs (.1 .2 .7)",
+    p: [
+      [0.7, 0.2, 0.1],
+      [0.1, 0.2, 0.7],
+    ],
+    max: 300,
+  },
+  { name: "deterministic effect, 2 framings, 1 vs 0", p: [two(1), two(0)], max: 300 },
+  { name: "moderate effect, 2 framings, .35 vs .65", p: [two(0.35), two(0.65)], max: 300 },
+];
+
+function draw(p: readonly number[], rng: UniformSource): number {
+  let u = rng.next();
+  let a = 0;
+  while (a < p.length - 1 && u >= (p[a] as number)) {
+    u -= p[a] as number;
+    a++;
+  }
+  return a;
+}
+
+function trueR(p: readonly (readonly number[])[]): number {
+  let max = 0;
+  for (const a of p) for (const b of p) max = Math.max(max, jensenShannon(a, b));
+  return 1 - max / Math.LN2;
+}
+
+/** One (player, game) under the rule: the counts at the stop, its block, and whether it rejected. */
+function sequentialStudy(
+  row: Row,
+  rng: UniformSource,
+): { counts: number[][]; blocks: number; rejected: boolean } {
+  const k = (row.p[0] as number[]).length;
+  const process = new InvarianceEProcess(k);
+  const counts = row.p.map(() => new Array<number>(k).fill(0));
+  const look = row.look ?? 1;
+  const min = row.min ?? 1;
+  for (let block = 1; block <= row.max; block++) {
+    row.p.forEach((p, f) => {
+      const a = draw(p, rng);
+      (counts[f] as number[])[a] = ((counts[f] as number[])[a] as number) + 1;
+      process.add("", String(f), a);
+    });
+    if (block >= min && block % look === 0 && process.eValue() >= 1 / ALPHA) {
+      return { counts, blocks: block, rejected: true };
+    }
+  }
+  return { counts, blocks: row.max, rejected: false };
+}
+
+/** Power of the fixed design's χ² test with n trials per framing. */
+function fixedPower(row: Row, n: number, rng: UniformSource): number {
+  let rejected = 0;
+  for (let s = 0; s < STUDIES; s++) {
+    const counts = row.p.map((p) => {
+      const c = new Array<number>(p.length).fill(0);
+      for (let i = 0; i < n; i++) {
+        const a = draw(p, rng);
+        c[a] = (c[a] as number) + 1;
+      }
+      return c;
+    });
+    if (pearsonHomogeneityP(counts) < ALPHA) rejected++;
+  }
+  return rejected / STUDIES;
+}
+
+/** The smallest n per framing (≤ 4 × max) whose fixed design reaches the power; null if none does. */
+function fixedN(row: Row, power: number, rng: UniformSource): number | null {
+  let lo = 1;
+  let hi = row.max * 4;
+  if (fixedPower(row, hi, rng) < power) return null;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fixedPower(row, mid, rng) >= power) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
+
+/** Whether the analysis's 95% R interval on the counts covers the true R. */
+function covers(counts: readonly (readonly number[])[], truth: number, seed: number): boolean {
+  const k = (counts[0] as number[]).length;
+  const cells = counts.map((c, f) => ({
+    player: "m",
+    game: "g",
+    framing: `f${String(f).padStart(2, "0")}`,
+    counts: Object.fromEntries(
+      c.map((x, a) => [ACTIONS[a] as string, x]).filter(([, x]) => (x as number) > 0),
+    ),
+  }));
+  const result = robustnessAnalysis(cells, {
+    cooperativeAction: { g: k === 2 ? "cooperate" : null },
+    actions: { g: ACTIONS.slice(0, k) },
+    bootstrap: REPLICATES,
+    seed,
+  });
+  const ci = result.games[0]?.R.ci;
+  if (!ci) throw new Error("no game analysed");
+  return ci[0] <= truth + 1e-12 && truth <= ci[1] + 1e-12;
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+console.log(
+  "| case | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop |",
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+const started = Date.now();
+for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
+  const rng = createBootstrapRng(`adaptive:${row.name}`);
+  const truth = trueR(row.p);
+  const framings = row.p.length;
+  let rejected = 0;
+  let trials = 0;
+  let covered = 0;
+  for (let s = 0; s < STUDIES; s++) {
+    const study = sequentialStudy(row, rng);
+    if (study.rejected) rejected++;
+    trials += study.blocks * framings;
+    if (COVERAGE && covers(study.counts, truth, s + 1)) covered++;
+  }
+  const power = rejected / STUDIES;
+  const meanTrials = trials / STUDIES;
+  const effect = truth < 1;
+  const n = effect ? fixedN(row, Math.min(power, 0.99), rng) : null;
+  const fixed = n === null ? "—" : `${n * framings} (${n} per framing)`;
+  const saving = n === null ? "—" : pct(1 - meanTrials / (n * framings));
+  console.log(
+    `| ${row.name} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} |`,
+  );
+}
+console.error(
+  `${STUDIES} studies per row, B = ${REPLICATES}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);

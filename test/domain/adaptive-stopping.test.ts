@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { AdaptiveStoppingSchema } from "../../src/domain/adaptive/adaptive-design.js";
+import {
+  type AssignedTrial,
+  adaptiveSchedule,
+  emptyScheduleMemo,
+} from "../../src/domain/adaptive/adaptive-stops.js";
+import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import type { StudyCell } from "../../src/domain/study-design.js";
+import { scheduledCell } from "../../src/domain/study-schedule.js";
+
+describe("the invariance e-process", () => {
+  it("is KT mixture over pooled maximum likelihood: 3 × C against 3 × D gives 6.25", () => {
+    // KT(3, 0) = (½ · 3⁄2 · 5⁄2) / (1 · 2 · 3) = 0.3125 per framing; pooled (3, 3) at ½: 1/64.
+    const e = new InvarianceEProcess(2);
+    for (let i = 0; i < 3; i++) {
+      e.add("s", "a", 0);
+      e.add("s", "b", 1);
+    }
+    expect(e.eValue()).toBeCloseTo((0.3125 * 0.3125) / (1 / 64), 12);
+    expect(e.eValue()).toBeCloseTo(6.25, 12);
+  });
+
+  it("stays below 1 when every framing chose alike (identical counts), and is 1 before any choice", () => {
+    const e = new InvarianceEProcess(3);
+    expect(e.eValue()).toBe(1);
+    for (let i = 0; i < 10; i++) for (const f of ["a", "b"]) e.add("s", f, i % 3);
+    expect(e.eValue()).toBeLessThan(1);
+  });
+
+  it("multiplies across strata, each against its own pooled rate", () => {
+    const e = new InvarianceEProcess(2);
+    for (const stratum of ["x", "y"]) {
+      for (let i = 0; i < 3; i++) {
+        e.add(stratum, "a", 0);
+        e.add(stratum, "b", 1);
+      }
+    }
+    expect(e.eValue()).toBeCloseTo(6.25 * 6.25, 10);
+  });
+
+  it("refuses an action outside the game", () => {
+    expect(() => new InvarianceEProcess(2).add("s", "a", 2)).toThrow("Action index 2 is outside 0…1");
+  });
+});
+
+describe("the adaptive schedule", () => {
+  const cell = (game: string, framing: string): StudyCell => ({
+    game,
+    variant: "base",
+    framing,
+    style: "zero-shot",
+    opponent: { id: "random", params: {} },
+  });
+  const cells = [cell("g", "a"), cell("g", "b"), cell("h", "a"), cell("h", "b")];
+  const actions = () => ["C", "D"];
+  const adaptive = AdaptiveStoppingSchema.parse({ rule: "invariance" });
+  /** The first n trials of the schedule, finished: framing a of game g always C, b always D; h all C. */
+  const played = (n: number): AssignedTrial[] =>
+    Array.from({ length: n }, (_, i) => {
+      const c = scheduledCell(cells, "seed", "p", i);
+      return { trial_index: i, finished: true, action: c.game === "g" && c.framing === "b" ? "D" : "C" };
+    });
+
+  it("stops g after block 5 (e = 62.0 ≥ 20) and never h, skipping g's later cells", () => {
+    // e after b blocks of one C in a and one D in b: KT(b, 0)² · 2^(2b), KT(b, 0) = Π_{j<b} (j + ½)/(j + 1):
+    // b = 4: 0.2734² · 256 = 19.1 < 20; b = 5: 0.2461² · 1024 = 62.0.
+    const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", played(20), 400, actions);
+    const g = schedule.games.find((s) => s.game === "g");
+    expect(g?.stopped?.block).toBe(5);
+    expect(g?.stopped?.e_value).toBeCloseTo(62.016, 3);
+    expect(g?.stopped?.reason).toBe("invariance rejected after block 5 (e = 62.0 ≥ 20)");
+    expect(schedule.games.find((s) => s.game === "h")?.stopped).toBeNull();
+    const next = scheduledCell(cells, "seed", "p", schedule.next_index);
+    expect(next.game).toBe("h");
+    expect(schedule.next_index).toBeGreaterThanOrEqual(20);
+  });
+
+  it("does not look at a block with a trial still open, and finishes a block already under way", () => {
+    const open = played(20).map((t, i) => (i === 3 ? { ...t, finished: false, action: null } : t));
+    const waiting = adaptiveSchedule(adaptive, cells, "seed", "p", open, 400, actions);
+    expect(waiting.games.find((s) => s.game === "g")?.stopped).toBeNull();
+    // Block 5 (indices 20–23) started with one of g's two cells: the rule fired after block 5, yet the
+    // other g cell of block 5 is still assigned; no g cell of a later block is.
+    const firstG = [20, 21, 22, 23].find((i) => scheduledCell(cells, "seed", "p", i).game === "g") as number;
+    const trials = played(firstG + 1);
+    // Kept between assignments, as the server keeps it: it must give what a fresh look gives.
+    const memo = emptyScheduleMemo();
+    for (;;) {
+      const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions, memo);
+      expect(schedule).toEqual(adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions));
+      if (schedule.next_index >= 32) break;
+      trials.push({ trial_index: schedule.next_index, finished: true, action: "C" });
+    }
+    const gBlocks = trials
+      .filter((t) => scheduledCell(cells, "seed", "p", t.trial_index).game === "g")
+      .map((t) => Math.floor(t.trial_index / 4));
+    expect(gBlocks).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    // h plays on to the end of the design (8 blocks), g stopped with 6 blocks played.
+    expect(trials).toHaveLength(12 + 16);
+    const final = adaptiveSchedule(adaptive, cells, "seed", "p", trials, 32, actions);
+    expect(final.games.find((s) => s.game === "g")?.stopped?.blocks_played).toBe(6);
+  });
+
+  it("completes when every game stopped", () => {
+    const both = Array.from({ length: 40 }, (_, i): AssignedTrial => {
+      const c = scheduledCell(cells, "seed", "p", i);
+      return { trial_index: i, finished: true, action: c.framing === "b" ? "D" : "C" };
+    });
+    const schedule = adaptiveSchedule(adaptive, cells, "seed", "p", both, 400, actions);
+    expect(schedule.games.every((s) => s.stopped?.block === 5)).toBe(true);
+    expect(schedule.next_index).toBe(400);
+  });
+
+  it("refuses an unknown rule, naming the valid one", () => {
+    const result = AdaptiveStoppingSchema.safeParse({ rule: "width" });
+    expect(result.success).toBe(false);
+    expect(JSON.stringify(result.error?.issues)).toContain("invariance");
+  });
+});

@@ -1,0 +1,111 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { call, callError, connectClient, tempDeps } from "../support/harness.js";
+import { describeEachEngine } from "../support/postgres.js";
+
+// Adaptive stopping over MCP, on both engines: register_study takes the rule, next_trial applies it.
+
+const design = {
+  name: "business vs friends",
+  games: ["prisoners-dilemma", "stag-hunt"],
+  // The familiar labels, so the scripted player can answer Cooperate / Defect by name.
+  framings: ["business+familiar", "friend-sharing+familiar"],
+  trials_per_cell: 3,
+  seed: 11,
+};
+
+interface Trial {
+  complete: boolean;
+  trial: { match_id: string; prompt: string } | null;
+  stopped_early?: { game: string; block: number; reason: string }[];
+}
+
+/** A player swayed by the story alone: cooperates when the prompt talks of friends, defects otherwise. */
+function storySwayedChoice(prompt: string): string {
+  return /friend/i.test(prompt) ? "Cooperate" : "Defect";
+}
+
+describeEachEngine("adaptive stopping over MCP", (engine) => {
+  let deps: ReturnType<typeof tempDeps>;
+  let client: Client;
+  beforeEach(async () => {
+    deps = tempDeps(engine);
+    client = await connectClient(deps, { player: "scripted" });
+  });
+  afterEach(async () => {
+    await client.close();
+    deps.dispose();
+  });
+
+  it("under adaptive stopping, stops both games after block 5 (e = 62.0) and says so when complete", async () => {
+    const adaptive = { ...design, name: "adaptive", trials_per_cell: 20, adaptive: { rule: "invariance" } };
+    const study = await call<{ study_id: string; design_hash: string }>(client, "register_study", adaptive);
+    const fixed = await call<{ design_hash: string }>(client, "register_study", {
+      ...adaptive,
+      adaptive: undefined,
+    });
+    // The rule is part of the frozen design: another rule, another hash.
+    expect(study.design_hash).not.toBe(fixed.design_hash);
+    let played = 0;
+    for (;;) {
+      const next = await call<Trial>(client, "next_trial", { study_id: study.study_id });
+      if (next.complete) {
+        // Cooperate in every friend-sharing trial, defect in every business one: after b blocks
+        // e = KT(b, 0)² · 2^(2b) per game, 19.1 after 4 blocks and 62.0 after 5, so both stop at 5.
+        expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason])).toEqual([
+          ["prisoners-dilemma", 5, "invariance rejected after block 5 (e = 62.0 ≥ 20)"],
+          ["stag-hunt", 5, "invariance rejected after block 5 (e = 62.0 ≥ 20)"],
+        ]);
+        break;
+      }
+      const trial = next.trial as NonNullable<Trial["trial"]>;
+      await call(client, "submit_move", {
+        match_id: trial.match_id,
+        round: 1,
+        choice: storySwayedChoice(trial.prompt),
+      });
+      played++;
+    }
+    // 5 blocks of the 4 cells, of the 80 the design allows.
+    expect(played).toBe(20);
+    // The analysis says where and why, and checks the record against the design as stopped (5 blocks).
+    const robustness = await call<{
+      decisions: number;
+      checks: { name: string; ok: boolean; detail: string }[];
+      notes: { name: string; detail: string }[];
+    }>(client, "robustness", { study_id: study.study_id, bootstrap: 200 });
+    expect(robustness.decisions).toBe(20);
+    expect(robustness.checks.find((c) => c.name === "design_decisions")).toMatchObject({
+      ok: true,
+      detail: "20 decisions analysed; the design says 20.",
+    });
+    expect(robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail).toBe(
+      "Adaptive stopping (rule invariance, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); 5 blocks played); scripted / stag-hunt after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); 5 blocks played). Its framings stay balanced (whole blocks).",
+    );
+    // The report (and its HTML page, which lists the robustness notes under Verification) says it too.
+    const report = await client.callTool({
+      name: "report",
+      arguments: { study_id: study.study_id, bootstrap: 200 },
+    });
+    const robustnessNotes = (report.structuredContent as { robustness: { notes: { name: string }[] } })
+      .robustness.notes;
+    expect(robustnessNotes.some((n) => n.name === "adaptive_stopping")).toBe(true);
+    expect(JSON.stringify(report.content)).toContain(
+      "Adaptive stopping (rule invariance, alpha 0.05) stopped early",
+    );
+    const result = await client.callTool({ name: "next_trial", arguments: { study_id: study.study_id } });
+    expect(JSON.stringify(result.content)).toContain(
+      "prisoners-dilemma: stopped early, invariance rejected after block 5",
+    );
+  });
+
+  it("refuses an adaptive rule it does not know, naming the one it does", async () => {
+    const error = await callError(client, "register_study", { ...design, adaptive: { rule: "width" } });
+    expect(error).toContain("invariance");
+    const late = await callError(client, "register_study", {
+      ...design,
+      adaptive: { rule: "invariance", min_blocks: 4 },
+    });
+    expect(late).toContain("adaptive.min_blocks 4 is more than trials_per_cell 3");
+  });
+});

@@ -1,0 +1,141 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { requireBuiltCli } from "../support/built-cli.js";
+import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
+
+// Adaptive stopping end to end: the built CLI runs a study against a scripted model endpoint through
+// `same-game serve` over stdio; the server's next_trial decides when a (player, game) is done.
+
+let dir: string;
+let db: string;
+let endpoint: ScriptedEndpoint | undefined;
+beforeAll(requireBuiltCli);
+beforeEach(() => {
+  dir = tempDir("same-game-adaptive-");
+  db = join(dir, "record.db");
+});
+afterEach(async () => {
+  await endpoint?.close();
+  endpoint = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const MAX_BLOCKS = 40;
+const design = {
+  name: "adaptive runner test",
+  games: ["prisoners-dilemma"],
+  framings: ["business", "friend-sharing"],
+  trials_per_cell: MAX_BLOCKS,
+  seed: 5,
+  adaptive: { rule: "invariance", alpha: 0.05 },
+};
+
+const run = (study: string, model: string, player: string, concurrency: number) =>
+  runCliAsync([
+    "run",
+    "--study",
+    study,
+    "--model",
+    `scripted/${model}`,
+    "--player",
+    player,
+    "--base-url",
+    (endpoint as ScriptedEndpoint).openAiBaseUrl,
+    "--mode",
+    "text",
+    "--concurrency",
+    String(concurrency),
+    "--db",
+    db,
+  ]);
+
+/** The player's first-round choices per framing, block by block (trial_index order). */
+function choicesByBlock(study: string, player: string): { framing: string; action: string; block: number }[] {
+  return query<{ framing: string; action: string; trial_index: number }>(
+    db,
+    `SELECT m.framing, d.action, m.trial_index FROM matches m JOIN decisions d ON d.match_id = m.id AND d.round = 1
+     WHERE m.study_id = ? AND m.player = ? ORDER BY m.trial_index`,
+    study,
+    player,
+  ).map((r) => ({ framing: r.framing, action: r.action, block: Math.floor(r.trial_index / 2) }));
+}
+
+/** The e-value of the first `blocks` blocks, recomputed from the record. */
+function eAfter(choices: { framing: string; action: string; block: number }[], blocks: number): number {
+  const e = new InvarianceEProcess(2);
+  for (const c of choices) if (c.block < blocks) e.add("", c.framing, c.action === "cooperate" ? 0 : 1);
+  return e.eValue();
+}
+
+describe("same-game run under adaptive stopping", () => {
+  it("stops the story-swayed model early, balanced across framings, and plays the payoff reader's every trial", async () => {
+    endpoint = await startScriptedEndpoint();
+    const study = registerStudy(db, design);
+
+    const swayed = await run(study, "story-swayed", "swayed", 1);
+    expect(swayed.status, swayed.stderr).toBe(0);
+    const show = await runCliAsync(["study", "show", study, "--db", db, "--json"]);
+    const progress = JSON.parse(show.stdout) as {
+      adaptive: {
+        player: string;
+        games: {
+          game: string;
+          stopped: { block: number; e_value: number; blocks_played: number; reason: string } | null;
+        }[];
+      }[];
+    };
+    const stop = progress.adaptive.find((p) => p.player === "swayed")?.games[0]?.stopped;
+    expect(stop).toBeTruthy();
+    const { block, blocks_played } = stop as { block: number; blocks_played: number };
+    // The scripted story-swayed model (one trial at a time, so its replies are reproducible) cooperated
+    // 8 of 31 times in business and 23 of 31 in friend-sharing when the rule fired.
+    expect(block).toBe(31);
+    // Balanced at the stop: every framing played the same number of trials, the blocks under way included.
+    expect(finishedPerCell(db, study)).toEqual({
+      "swayed/business": blocks_played,
+      "swayed/friend-sharing": blocks_played,
+    });
+    // One trial at a time: no block was under way when the rule fired.
+    expect(blocks_played).toBe(block);
+    // The stop is the first look whose e-value reached 20, recomputed here from the recorded choices.
+    const choices = choicesByBlock(study, "swayed");
+    const tally: Record<string, number> = {};
+    for (const c of choices) tally[`${c.framing}/${c.action}`] = (tally[`${c.framing}/${c.action}`] ?? 0) + 1;
+    expect(tally).toEqual({
+      "business/cooperate": 8,
+      "business/defect": 23,
+      "friend-sharing/cooperate": 23,
+      "friend-sharing/defect": 8,
+    });
+    expect(eAfter(choices, block)).toBeGreaterThanOrEqual(20);
+    for (let b = 1; b < block; b++) expect(eAfter(choices, b)).toBeLessThan(20);
+    expect(stop?.e_value).toBeCloseTo(eAfter(choices, block), 9);
+    expect(stop?.reason).toBe(
+      `invariance rejected after block ${block} (e = ${eAfter(choices, block).toFixed(1)} ≥ 20)`,
+    );
+    expect(swayed.stdout).toContain(
+      `adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,
+    );
+
+    const reader = await run(study, "payoff-reader", "reader", 3);
+    expect(reader.status, reader.stderr).toBe(0);
+    expect(reader.stdout).toContain(
+      `${2 * MAX_BLOCKS} of ${2 * MAX_BLOCKS} done (study complete for this player)`,
+    );
+    const text = await runCliAsync(["study", "show", study, "--db", db]);
+    expect(text.stdout).toContain(
+      `swayed prisoners-dilemma: stopped early: invariance rejected after block ${block}`,
+    );
+    // The payoff reader always defects: e = KT(40, 0)² / 1 = 0.0079 at the last look, far from 20.
+    expect(text.stdout).toContain(
+      `reader prisoners-dilemma: not stopped: ${MAX_BLOCKS} complete block(s), e = 0.01`,
+    );
+    // Running the stopped player again plays nothing: the study is complete for it.
+    const again = await run(study, "story-swayed", "swayed", 1);
+    expect(again.stdout).toContain("Trials played: 0 this run");
+    expect(endpoint.requests.length).toBe(2 * blocks_played + 2 * MAX_BLOCKS);
+  }, 120_000);
+});
