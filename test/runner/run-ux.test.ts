@@ -129,8 +129,8 @@ describe("the progress line", () => {
     stats.retried("rate");
     expect(changes).toBe(1);
     expect(progressLine(stats, total).line).toMatch(/, 1 retries$/);
-    expect(progressLine(new RunStats(), { trialsPerPlayer: 40, finishedBefore: null, stoppedEarly: [] }).line).toContain(
-      "ETA ?",
-    );
+    expect(
+      progressLine(new RunStats(), { trialsPerPlayer: 40, finishedBefore: null, stoppedEarly: [] }).line,
+    ).toContain("ETA ?");
   });
 });
