@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareGroups, NoSharedCells } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
-import { holm } from "../../src/analysis/comparison/pair-differences.js";
+import { bootstrapDifference, holm } from "../../src/analysis/comparison/pair-differences.js";
 
 const framings = ["business", "friend-sharing"];
 const options = {
@@ -149,6 +149,20 @@ describe("compare groups", () => {
   it("adjusts by Holm's step-down rule", () => {
     expect(holm([0.01, 0.04, 0.03])).toEqual([0.03, 0.06, 0.06]);
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
+  });
+});
+
+describe("the p-value of a difference", () => {
+  // 1,000 replicates alternating 0.1 and 0.3 about the estimate 0.2: none reaches 0, so the bootstrap tail
+  // is its floor 1/1001; their sd is 0.1 (0.10005 with B − 1), so the normal tail is 2·Φ(−2) ≈ 0.0455.
+  const replicates = Float64Array.from({ length: 1000 }, (_, b) => (b % 2 === 0 ? 0.1 : 0.3));
+
+  it("is the bootstrap tail for R", () => {
+    expect(bootstrapDifference(0.2, replicates, 0.95).p_value).toBeCloseTo(1 / 1001, 6);
+  });
+
+  it("is never below the normal tail for a mean of choices (the shift), whose bootstrap tail is a lattice", () => {
+    expect(bootstrapDifference(0.2, replicates, 0.95, true).p_value).toBeCloseTo(0.0455, 3);
   });
 });
 

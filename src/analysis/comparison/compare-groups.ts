@@ -153,7 +153,7 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
         const b = mean(j, games, measure);
         const star = new Float64Array(bootstrap);
         for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-        const difference = bootstrapDifference(a.point - b.point, star, confidence);
+        const difference = bootstrapDifference(a.point - b.point, star, confidence, measure === "shift");
         const used = games.flatMap((game) => framings.map((framing) => ({ game, framing })));
         const usedKeys = new Set(used.map((c) => cellKey(c.game, c.framing)));
         const leftOut = new Map<string, CellRef>();
