@@ -113,6 +113,28 @@ const DIFFERENCE_ROWS: Row[] = [
     ],
   },
   {
+    name: "λ inside (0, 20): cooperation .2 vs .1, n 50",
+    groups: [
+      { p: one(0.2, 0.25), n: 50 },
+      { p: one(0.1, 0.1), n: 50 },
+    ],
+  },
+  {
+    name: "λ inside, paired schedule: cooperation .2 vs .1, n 50",
+    paired: true,
+    groups: [
+      { p: one(0.2, 0.25), n: 50 },
+      { p: one(0.1, 0.1), n: 50 },
+    ],
+  },
+  {
+    name: "λ inside, sessions of 5, ρ .3: cooperation .2 vs .1, n 50",
+    groups: [
+      { p: one(0.2, 0.25), n: 50, sessions: { decisions: 5, rho: 0.3 } },
+      { p: one(0.1, 0.1), n: 50, sessions: { decisions: 5, rho: 0.3 } },
+    ],
+  },
+  {
     name: "very unequal sizes, n 5 vs 300",
     groups: [
       { p: one(0.4, 0.6), n: 5 },
