@@ -233,7 +233,7 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
         const b = values[j] as PooledReplicates;
         const star = new Float64Array(bootstrap);
         for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-        const difference = bootstrapDifference(a.point - b.point, star, confidence);
+        const difference = bootstrapDifference(a.point - b.point, star, confidence, true);
         family.push({
           measure,
           a: groups[i] as string,
