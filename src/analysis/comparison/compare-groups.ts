@@ -162,6 +162,32 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     }
     return m;
   };
+  /** Groups i and j on one measure: a − b over the cells used, its interval and unadjusted p. */
+  const pair = (
+    measure: ComparisonMeasure,
+    i: number,
+    j: number,
+    a: { point: number; star: Float64Array },
+    b: { point: number; star: Float64Array },
+    used: CellRef[],
+  ): ComparedPair => {
+    const star = new Float64Array(bootstrap);
+    for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
+    // R keeps its bootstrap tail; the other measures' p is floored by the normal tail (pair-differences.ts).
+    const difference = bootstrapDifference(a.point - b.point, star, confidence, measure !== "R");
+    const [x, y] = [samples[i], samples[j]] as [GroupSample, GroupSample];
+    return {
+      measure,
+      a: groups[i] as string,
+      b: groups[j] as string,
+      difference: { estimate: difference.estimate, ci: difference.ci },
+      p_value: difference.p_value,
+      p_adjusted: difference.p_value,
+      paired: used.every((c) => pairedCell(x, y, c)),
+      cells_used: used,
+      cells_left_out: leftOutOf(x, y, used),
+    };
+  };
   for (const measure of ["R", "shift"] as const) {
     const family: ComparedPair[] = [];
     for (let i = 0; i < groups.length; i++) {
@@ -171,29 +197,11 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
           .sort();
         const games = measure === "R" ? shared : shared.filter((g) => replicates[i]?.get(g)?.shift !== null);
         if (games.length === 0) continue;
-        const a = mean(i, games, measure);
-        const b = mean(j, games, measure);
-        const star = new Float64Array(bootstrap);
-        for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-        const difference = bootstrapDifference(a.point - b.point, star, confidence, measure === "shift");
         const used = games.flatMap((game) => framings.map((framing) => ({ game, framing })));
-        family.push({
-          measure,
-          a: groups[i] as string,
-          b: groups[j] as string,
-          difference: { estimate: difference.estimate, ci: difference.ci },
-          p_value: difference.p_value,
-          p_adjusted: difference.p_value,
-          paired: used.every((c) => pairedCell(samples[i] as GroupSample, samples[j] as GroupSample, c)),
-          cells_used: used,
-          cells_left_out: leftOutOf(samples[i] as GroupSample, samples[j] as GroupSample, used),
-        });
+        family.push(pair(measure, i, j, mean(i, games, measure), mean(j, games, measure), used));
       }
     }
-    const adjusted = holm(family.map((p) => p.p_value));
-    family.forEach((p, k) => {
-      pairs.push({ ...p, p_adjusted: adjusted[k] as number });
-    });
+    pairs.push(...holmAdjusted(family));
   }
 
   const ranks: GroupRank[] = [];
@@ -229,28 +237,10 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     const family: ComparedPair[] = [];
     for (let i = 0; i < groups.length; i++) {
       for (let j = i + 1; j < groups.length; j++) {
-        const a = values[i] as PooledReplicates;
-        const b = values[j] as PooledReplicates;
-        const star = new Float64Array(bootstrap);
-        for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-        const difference = bootstrapDifference(a.point - b.point, star, confidence, true);
-        family.push({
-          measure,
-          a: groups[i] as string,
-          b: groups[j] as string,
-          difference: { estimate: difference.estimate, ci: difference.ci },
-          p_value: difference.p_value,
-          p_adjusted: difference.p_value,
-          paired: used.every((c) => pairedCell(samples[i] as GroupSample, samples[j] as GroupSample, c)),
-          cells_used: used,
-          cells_left_out: leftOutOf(samples[i] as GroupSample, samples[j] as GroupSample, used),
-        });
+        family.push(pair(measure, i, j, values[i] as PooledReplicates, values[j] as PooledReplicates, used));
       }
     }
-    const adjusted = holm(family.map((p) => p.p_value));
-    family.forEach((p, k) => {
-      pairs.push({ ...p, p_adjusted: adjusted[k] as number });
-    });
+    pairs.push(...holmAdjusted(family));
     ranks.push(...rankMeasure(measure, groups, values, confidence, POOLED_BOUNDS[measure]));
   }
   return {
@@ -273,6 +263,12 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     notes,
     skipped,
   };
+}
+
+/** A measure's family with Holm's adjusted p-values. */
+function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
+  const adjusted = holm(family.map((p) => p.p_value));
+  return family.map((p, k) => ({ ...p, p_adjusted: adjusted[k] as number }));
 }
 
 /**
