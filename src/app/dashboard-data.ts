@@ -1,6 +1,7 @@
 import {
   type AnalysisNote,
   type CooperationCell,
+  type Leaderboard,
   type RepeatedCell,
   type RepeatedMetricsCellResult,
   type ReportData,
@@ -22,6 +23,9 @@ export interface DashboardData {
   robustness: RobustnessResult | null;
   sensitivity: SensitivityResult | null;
   repeated: RepeatedCell[];
+  /** The players ranked by R (report only); `leaderboardMissing` says why there is none. */
+  leaderboard: Leaderboard | null;
+  leaderboardMissing: string | null;
   checks: VerificationCheck[];
   notes: AnalysisNote[];
   study: { id: string; name: string } | null;
@@ -37,6 +41,8 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       robustness: report.robustness ?? null,
       sensitivity: report.sensitivity ?? null,
       repeated: report.repeated ?? [],
+      leaderboard: report.leaderboard ?? null,
+      leaderboardMissing: report.missing?.find((m) => m.section === "leaderboard")?.reason ?? null,
       checks: reportChecks(report),
       notes: reportNotes(report),
       study: report.header.study ? { id: report.header.study.id, name: report.header.study.name } : null,
@@ -49,6 +55,8 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       robustness: null,
       sensitivity: null,
       repeated: (structured.cells as RepeatedMetricsCellResult[]).map(repeatedCellOf),
+      leaderboard: null,
+      leaderboardMissing: null,
       checks: [],
       notes: [],
       study: null,
@@ -62,6 +70,8 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       robustness,
       sensitivity: null,
       repeated: [],
+      leaderboard: null,
+      leaderboardMissing: null,
       checks: robustness.checks ?? [],
       notes: robustness.notes ?? [],
       study: null,

@@ -44,6 +44,7 @@ table { border-collapse: collapse; font-size: .82rem; margin: .4rem 0; }
 th, td { text-align: left; padding: .2rem .45rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.clickable { cursor: pointer; }
+tr.selected td { background: var(--bg-soft); font-weight: bold; }
 tr.clickable:hover { background: var(--bg-soft); }
 ul.checks { list-style: none; padding: 0; margin: .3rem 0; }
 ul.checks li { padding: .15rem 0; }

@@ -9,6 +9,7 @@ import { type DashboardData, dashboardData, namesIn } from "./dashboard-data.js"
 import { DASHBOARD_CSS } from "./dashboard-style.js";
 import { el, selectOf } from "./dom.js";
 import { type Filters, NO_FILTERS, toolArguments } from "./filters.js";
+import { leaderboardSection } from "./leaderboard-panel.js";
 import { matchesPanel } from "./matches-panel.js";
 import {
   checksSection,
@@ -157,8 +158,19 @@ async function render(): Promise<void> {
     width: state.width,
     charts,
     openCell: (cell: ClickedDatum & { variant?: string }) => void openCell(cell),
+    selectPlayer: (player: string) => {
+      state.filters = { ...state.filters, player };
+      void rerun();
+    },
   };
-  const sections = [cooperationSection, robustnessSection, sensitivitySection, repeatedSection, checksSection]
+  const sections = [
+    cooperationSection,
+    robustnessSection,
+    leaderboardSection,
+    sensitivitySection,
+    repeatedSection,
+    checksSection,
+  ]
     .map((make) => make(ctx))
     .filter((s): s is HTMLElement => s !== null);
   main.replaceChildren(...sections);

@@ -23,15 +23,26 @@ export interface SectionContext {
   width: number;
   charts: PendingChart[];
   openCell(cell: ClickedDatum & { variant?: string }): void;
+  /** Filters every view to one player (the leaderboard's click), or back to all with "". */
+  selectPlayer(player: string): void;
 }
 
-function figure(ctx: SectionContext, name: string, spec: TopLevelSpec, caption: string, click = true) {
+/** A chart and its caption; a click on a mark opens its cell's matches, or does what `click` says. */
+export function figure(
+  ctx: SectionContext,
+  name: string,
+  spec: TopLevelSpec,
+  caption: string,
+  click: boolean | ((datum: ClickedDatum) => void) = true,
+) {
   const container = el("div", { class: "chart", "data-chart": name });
-  ctx.charts.push({ container, spec, onClick: click ? (d) => ctx.openCell(d) : undefined });
+  const onClick =
+    typeof click === "function" ? click : click ? (d: ClickedDatum) => ctx.openCell(d) : undefined;
+  ctx.charts.push({ container, spec, onClick });
   return el("figure", {}, container, el("figcaption", {}, caption));
 }
 
-function section(name: string, title: string, ...children: (Node | null)[]) {
+export function section(name: string, title: string, ...children: (Node | null)[]) {
   return el("section", { "data-section": name }, el("h2", {}, title), ...children);
 }
 

@@ -1,29 +1,14 @@
 import { compareReport } from "../queries/compare-query.js";
 import { compareText } from "../queries/compare-text.js";
-import { COMPARISON_FACTORS, type ComparisonFactor } from "../store/store.js";
-import { UsageError } from "../usage-error.js";
-import { variantFlag } from "./analyze-robustness.js";
-import { listFlag, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
+import type { ParsedArgs } from "./command.js";
+import { compareQueryOf } from "./compare-flags.js";
 import { printResult, withDeps } from "./open-deps.js";
 
 /** `analyze compare`: the same object the `compare` tool returns, or its tables. */
 export async function analyzeCompare(args: ParsedArgs): Promise<void> {
-  const by = stringFlag(args, "by") ?? "player";
-  if (!(COMPARISON_FACTORS as readonly string[]).includes(by)) {
-    throw new UsageError(`--by must be one of ${COMPARISON_FACTORS.join(", ")}, got "${by}".`);
-  }
+  const query = compareQueryOf(args);
   await withDeps(args, (deps) => {
-    const report = compareReport(deps, {
-      by: by as ComparisonFactor,
-      players: listFlag(args, "players"),
-      games: listFlag(args, "games"),
-      framings: listFlag(args, "framings"),
-      variant: variantFlag(args),
-      study_id: stringFlag(args, "study"),
-      bootstrap: numberFlag(args, "bootstrap", { min: 1, max: 1_000_000, integer: true }),
-      seed: numberFlag(args, "seed", { min: 0, max: 2 ** 31 - 1, integer: true }),
-      confidence: numberFlag(args, "confidence", { min: 0.5, max: 0.999 }),
-    });
+    const report = compareReport(deps, query);
     printResult(args, report, compareText(report));
   });
 }

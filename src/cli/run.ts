@@ -1,4 +1,5 @@
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
+import type { BatchSettings } from "../runner/batch/run-batch.js";
 import { Budget, type BudgetLimits } from "../runner/budget/budget.js";
 import { priceOf, readPriceTable } from "../runner/budget/prices.js";
 import { defaultCacheDir, ResponseCache } from "../runner/cache/response-cache.js";
@@ -10,6 +11,7 @@ import { runStudy, type SeatOptions } from "../runner/run-study.js";
 import type { ServerTarget } from "../runner/server-connection.js";
 import { styleNamed } from "../runner/styles.js";
 import { summaryText } from "../runner/summary.js";
+import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
 import { resolveDatabasePath } from "./database-path.js";
@@ -31,6 +33,7 @@ export const runCommand: Command = {
     "              [--opponent-api-key-env VAR] [--opponent-player LABEL]]",
     "              [--db PATH | --server URL [--server-token-env VAR]]",
     "              [--cache [DIR]] [--prices FILE] [--max-cost USD] [--max-tokens-total N] [--max-calls N]",
+    "              [--batch [--batch-size N]]",
     "  Keys come from the environment (OPENAI_API_KEY / ANTHROPIC_API_KEY, or --api-key-env VAR) and are",
     "  never written anywhere. A local server (Ollama, vLLM) with --base-url needs no key.",
     "  --max-wait SECONDS: the longest wait between retries, and the most of a Retry-After obeyed (30).",
@@ -39,6 +42,8 @@ export const runCommand: Command = {
     "  unless --temperature 0, the trial); DIR defaults to ~/.cache/same-game/responses (same-game cache).",
     '  --prices FILE: {"MODEL": {"input_per_mtok": USD, "output_per_mtok": USD}}, for --max-cost and the',
     "  recorded spend. A budget stops the run before it could be passed; a larger one resumes it.",
+    "  --batch: text mode through the provider's batch API (about half price, replies within 24 h), chunks of",
+    "  --batch-size requests (1000); the batch ids are kept in the --db record, so the same command resumes.",
   ].join("\n"),
   options: {
     study: { type: "string" },
@@ -70,6 +75,8 @@ export const runCommand: Command = {
     "max-cost": { type: "string" },
     "max-tokens-total": { type: "string" },
     "max-calls": { type: "string" },
+    batch: { type: "boolean" },
+    "batch-size": { type: "string" },
   },
   optionalValues: ["cache"],
   async run(args) {
@@ -77,7 +84,8 @@ export const runCommand: Command = {
       throw new UsageError(`run takes no positional arguments, got "${args.positionals.join(" ")}".`);
     }
     const studyId = required(args, "study");
-    const mode = oneOf(args, "mode", MODES) ?? "tools";
+    const batch = args.values.batch === true;
+    const mode = oneOf(args, "mode", MODES) ?? (batch ? "text" : "tools");
     const samples = numberFlag(args, "samples", { min: 1, max: 25, integer: true }) ?? 1;
     if (samples > 1 && mode !== "text") {
       throw new UsageError(`--samples ${samples} needs --mode text (majority voting reads text replies).`);
@@ -109,6 +117,10 @@ export const runCommand: Command = {
       );
     }
     const target = serverTarget(args);
+    const batchSettings = batch ? batchOf(args, mode, opponent !== undefined, target) : undefined;
+    if (!batch && args.values["batch-size"] !== undefined) {
+      throw new UsageError("--batch-size needs --batch.");
+    }
     const retries = numberFlag(args, "retries", { min: 0, max: 100, integer: true });
     // The longest backoff between retries, and the most of a Retry-After the run obeys.
     const maxWait = numberFlag(args, "max-wait", { min: 0, max: 3600 });
@@ -123,6 +135,7 @@ export const runCommand: Command = {
     };
     process.on("SIGINT", onSigint);
     const summary = await runStudy({
+      batch: batchSettings,
       interrupt: interrupt.signal,
       studyId,
       target,
@@ -143,6 +156,7 @@ export const runCommand: Command = {
         process.stderr.write(`\nsame-game run: trial ${matchId} failed: ${message}\n`),
     });
     process.off("SIGINT", onSigint);
+    batchSettings?.ledger.close();
     if (process.stderr.isTTY) process.stderr.write("\n");
     const where = target.kind === "stdio" ? ` --db ${target.dbPath}` : "";
     process.stdout.write(
@@ -164,6 +178,28 @@ function cacheOf(args: ParsedArgs): ResponseCache | null {
   const dir = stringFlag(args, "cache");
   if (dir === undefined) return null;
   return new ResponseCache(dir === "" ? defaultCacheDir() : dir);
+}
+
+/** The most requests per batch unless --batch-size says otherwise: a study's worth of trials per file. */
+const DEFAULT_BATCH_SIZE = 1000;
+
+/** `--batch`: one seat in text mode, and a record the runner can open itself to keep the batch ids in. */
+function batchOf(args: ParsedArgs, mode: string, withOpponent: boolean, target: ServerTarget): BatchSettings {
+  if (mode !== "text") {
+    throw new UsageError(`--batch needs --mode text (a batch holds one-shot requests), got --mode ${mode}.`);
+  }
+  if (withOpponent) throw new UsageError("--batch plays one seat; it cannot be used with --opponent-model.");
+  if (target.kind !== "stdio") {
+    throw new UsageError(
+      "--batch keeps its batch ids in the record, so it needs --db PATH (a record it can open), not --server.",
+    );
+  }
+  const size = numberFlag(args, "batch-size", { min: 1, max: 100_000, integer: true }) ?? DEFAULT_BATCH_SIZE;
+  return {
+    size,
+    ledger: new Store(target.dbPath),
+    onWarning: (message) => process.stderr.write(`same-game run: ${message}\n`),
+  };
 }
 
 function budgetOf(args: ParsedArgs, pricesPath: string | undefined): Budget | null {

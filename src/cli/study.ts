@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { registerStudy } from "../play/studies.js";
+import { spendLine, spendSummary } from "../queries/spend-query.js";
 import { studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
 import type { Command, ParsedArgs } from "./command.js";
@@ -66,7 +67,20 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
             .join(", ") || "no trials yet"
         }`,
     );
-    printResult(args, progress, [...header, ...players, "cells:", ...cells].join("\n"));
+    const spend = spendSummary(deps.store, progress.study_id);
+    // Only a record with runner calls has a spend to show: a host agent's play costs the record nothing.
+    const spent = spend
+      ? [
+          "spend (model calls of same-game run):",
+          ...spend.cells.map((c) => `  ${c.player} ${c.game} ${c.framing}: ${spendLine(c)}`),
+          `  total: ${spendLine(spend.total)}`,
+        ]
+      : [];
+    printResult(
+      args,
+      spend ? { ...progress, spend } : progress,
+      [...header, ...players, "cells:", ...cells, ...spent].join("\n"),
+    );
   });
 }
 

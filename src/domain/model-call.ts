@@ -32,6 +32,8 @@ export const ModelCallSchema = z.object({
   cached_from: text(40).nullable().optional(),
   /** The call's price under the run's --prices table; 0 for a reply from the cache. */
   cost_usd: z.number().min(0).max(1e9).nullable().optional(),
+  /** The provider batch the reply came from (`run --batch`); null for a direct call or a cached reply. */
+  batch_id: text(200).nullable().optional(),
 });
 export type ModelCall = z.infer<typeof ModelCallSchema>;
 

@@ -8,7 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 
-// Repeated games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
+// Games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
 // ids, validated against the catalog so the same metrics code measures them. Game and variant must exist
 // because the metrics read their payoffs; framing and opponent are free provenance labels.
 
@@ -16,6 +16,16 @@ import { UsageError } from "../usage-error.js";
 const NOT_RECORDED = "unspecified";
 
 const label = z.string().trim().min(1).max(200);
+
+/**
+ * The session a match was played in (a conversation id, an epoch), scoped to the import and player: matches
+ * of one player with the same label are one session (across games and framings too), resampled whole by the
+ * analyses as a live MCP session is. Absent or null: the match's decisions are each their own.
+ */
+const session = label
+  .refine((value) => !/\p{Cc}/u.test(value), "a session label holds no control characters")
+  .nullable()
+  .optional();
 
 const ImportedRoundSchema = z.strictObject({
   move: z.string().nullable(),
@@ -31,6 +41,7 @@ const ImportedMatchSchema = z.strictObject({
   variant: z.enum(VARIANT_IDS),
   framing: label.optional(),
   opponent: label,
+  session,
   rounds: z.array(ImportedRoundSchema).min(1).max(10_000),
 });
 
@@ -174,6 +185,7 @@ function importedMatchRecord(
     status: "finished",
     next_round: game.rounds + 1,
     source,
+    import_session: imported.session ?? null,
     created_at: at,
     finished_at: at,
   };

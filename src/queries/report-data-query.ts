@@ -22,10 +22,12 @@ import {
 import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
+import { leaderboardOrReason } from "./leaderboard-query.js";
 import { oneShotCells } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
+import { spendSummary } from "./spend-query.js";
 
 export interface ReportQuery {
   /** Only this study's live play; imported counts belong to no study and are then left out. */
@@ -57,12 +59,19 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const sensitivity =
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
+  // The players ranked by R: `compare` under the report's study, framings, bootstrap and seed.
+  const ranked = leaderboardOrReason(deps, {
+    study_id: query.study_id,
+    framings: query.framings,
+    bootstrap,
+    seed,
+  });
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
   const imported =
     query.study_id === undefined
       ? deps.store.importedCountSources().map((s) => ({ ...s, citation: referenceCitation(s.source) }))
       : [];
-  const missing = robustness?.result
+  const missing: { section: string; reason: string }[] = robustness?.result
     ? []
     : [
         {
@@ -73,6 +82,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
               : (robustness?.notes[0]?.detail ?? "not computed"),
         },
       ];
+  if ("reason" in ranked) missing.push({ section: "leaderboard", reason: ranked.reason });
   return {
     header: {
       title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
@@ -97,8 +107,10 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     },
     cooperation,
     equilibrium: equilibriumCells(deps, cells, query.study_id),
+    spend: spendSummary(deps.store, query.study_id ?? null),
     missing,
     robustness: robustness?.result ?? null,
+    leaderboard: "leaderboard" in ranked ? ranked.leaderboard : null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
     checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],

@@ -5,10 +5,12 @@ import { checksSection } from "./sections/checks-section.js";
 import { cooperationSection } from "./sections/cooperation-section.js";
 import { equilibriumSection } from "./sections/equilibrium-section.js";
 import { headerSection } from "./sections/header-section.js";
+import { leaderboardSection } from "./sections/leaderboard-section.js";
 import { importedPlayers, provenanceSection } from "./sections/provenance-section.js";
 import { repeatedSection } from "./sections/repeated-section.js";
 import { robustnessSection } from "./sections/robustness-section.js";
 import { sensitivitySection } from "./sections/sensitivity-section.js";
+import { spendSection } from "./sections/spend-section.js";
 
 /** Links to every section, so a reader finds the table they cite without scrolling. */
 function tableOfContents(data: ReportData): SafeHtml {
@@ -19,9 +21,11 @@ function tableOfContents(data: ReportData): SafeHtml {
       : []),
     ["cooperation", "Cooperation by framing, n per cell"],
     ["robustness", "Robustness and the planned shift"],
+    ["leaderboard", "Leaderboard: which player is more robust"],
     ["sensitivity", "Payoff sensitivity λ"],
     ...(data.equilibrium ? ([["equilibrium", "Equilibrium comparison"]] as [string, string][]) : []),
     ["repeated", "Repeated play and comprehension"],
+    ...(data.spend ? ([["spend", "Spend per cell"]] as [string, string][]) : []),
     ["checks", "Verification"],
   ];
   return html`<nav id="contents"><h2>Contents</h2><ol>${entries.map(([id, title]) => html`<li><a href="#${id}">${title}</a></li>`)}</ol></nav>`;
@@ -35,9 +39,11 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
   const checks = reportChecks(data);
   const imported = importedPlayers(data.header);
   const missingRobustness = data.missing?.find((m) => m.section === "robustness")?.reason;
-  const [cooperation, robustness, sensitivity, repeated] = await Promise.all([
+  const missingLeaderboard = data.missing?.find((m) => m.section === "leaderboard")?.reason;
+  const [cooperation, robustness, leaderboard, sensitivity, repeated] = await Promise.all([
     cooperationSection(data.cooperation ?? [], imported),
     robustnessSection(data.robustness, imported, missingRobustness),
+    leaderboardSection(data.leaderboard, imported, missingLeaderboard),
     sensitivitySection(data.sensitivity, imported),
     repeatedSection(data.repeated ?? []),
   ]);
@@ -55,9 +61,11 @@ ${tableOfContents(data)}
 ${provenanceSection(data.header)}
 ${cooperation}
 ${robustness}
+${leaderboard}
 ${sensitivity}
 ${data.equilibrium ? equilibriumSection(data.equilibrium, imported) : ""}
 ${repeated}
+${data.spend ? spendSection(data.spend, imported) : ""}
 ${checksSection(checks, reportNotes(data))}
 </body>
 </html>

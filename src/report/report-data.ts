@@ -2,6 +2,8 @@
 // an empty section renders a "no data" sentence instead of an empty chart. Keys are snake_case because
 // they mirror the tools' structuredContent.
 
+import type { SpendSummary } from "../queries/spend-query.js";
+
 /** A point estimate with its 95% bootstrap interval. */
 export interface EstimateWithCi {
   estimate: number;
@@ -160,6 +162,33 @@ export function repeatedCellOf(cell: RepeatedMetricsCellResult): RepeatedCell {
   };
 }
 
+/** One line of the leaderboard: a group's measure with its interval, its rank interval and its tier. */
+export interface LeaderboardRow {
+  /** A measure of `compare`: R, shift, lambda, … */
+  measure: string;
+  group: string;
+  estimate: number;
+  ci: [number, number];
+  rank: { estimate: number; ci: [number, number] };
+  /** 1 for the top tier; the groups of one tier are statistically tied with its best. */
+  tied_group: number;
+}
+
+/** The ranks of `compare`, sorted by measure then rank (queries/leaderboard-query.ts makes it). */
+export interface Leaderboard {
+  /** What a group is: player, style, client or model. */
+  by: string;
+  confidence: number;
+  bootstrap: number;
+  seed: number;
+  variant: string;
+  study_id: string | null;
+  framings: string[];
+  /** The games every group played under every framing: the cells the ranks are computed on. */
+  games: string[];
+  rows: LeaderboardRow[];
+}
+
 export interface ReportData {
   header: ReportHeader;
   cooperation?: CooperationCell[];
@@ -167,6 +196,10 @@ export interface ReportData {
   sensitivity?: SensitivityResult | null;
   repeated?: RepeatedCell[];
   equilibrium?: EquilibriumCell[];
+  /** The players ranked by R (absent or null with fewer than two players to rank; `missing` says why). */
+  leaderboard?: Leaderboard | null;
+  /** What the runner's model calls cost per cell; absent or null when the record has none. */
+  spend?: SpendSummary | null;
   /** Sections that could not be computed, with the reason (e.g. one framing only). */
   missing?: { section: string; reason: string }[];
   /** Checks beyond the robustness ones (which the report takes from `robustness.checks`). */

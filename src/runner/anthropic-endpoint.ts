@@ -1,5 +1,12 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlockParam, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  Message as AnthropicMessage,
+  ContentBlockParam,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages";
+import { anthropicBatches } from "./batch/anthropic-batches.js";
 import {
   type ChatRequest,
   type Decoding,
@@ -25,41 +32,48 @@ export function anthropicEndpoint(options: {
     url,
     async complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply> {
       try {
-        const response = await client.messages.create(
-          {
-            model: options.model,
-            system: request.system,
-            messages: toAnthropicMessages(request.messages),
-            ...(request.tools && request.tools.length > 0
-              ? { tools: request.tools.map(toAnthropicTool) }
-              : {}),
-            ...(options.decoding.temperature !== undefined
-              ? { temperature: options.decoding.temperature }
-              : {}),
-            max_tokens: options.decoding.max_tokens,
-          },
-          { signal },
+        return anthropicReply(
+          await client.messages.create(anthropicBody(options.model, options.decoding, request), { signal }),
         );
-        const text = response.content
-          .flatMap((block) => (block.type === "text" ? [block.text] : []))
-          .join("");
-        const toolCalls = response.content.flatMap((block) =>
-          block.type === "tool_use"
-            ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }]
-            : [],
-        );
-        return {
-          text,
-          toolCalls,
-          reportedModel: response.model ?? null,
-          finishReason: response.stop_reason ?? null,
-          promptTokens: response.usage?.input_tokens ?? null,
-          completionTokens: response.usage?.output_tokens ?? null,
-        };
       } catch (error) {
         throw providerError(error, options.apiKey, Anthropic, url);
       }
     },
+    batches: anthropicBatches(client, options.model, options.decoding, options.apiKey, url),
+  };
+}
+
+/** The Messages API request of one call: the same for a direct call and a batch's `params`. */
+export function anthropicBody(
+  model: string,
+  decoding: Decoding,
+  request: ChatRequest,
+): MessageCreateParamsNonStreaming {
+  return {
+    model,
+    system: request.system,
+    messages: toAnthropicMessages(request.messages),
+    ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+    ...(decoding.temperature !== undefined ? { temperature: decoding.temperature } : {}),
+    max_tokens: decoding.max_tokens,
+  };
+}
+
+/** A message as the runner reads it, whether it came back directly or as a batch's succeeded result. */
+export function anthropicReply(response: AnthropicMessage): ModelReply {
+  const text = response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  const toolCalls = response.content.flatMap((block) =>
+    block.type === "tool_use"
+      ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }]
+      : [],
+  );
+  return {
+    text,
+    toolCalls,
+    reportedModel: response.model ?? null,
+    finishReason: response.stop_reason ?? null,
+    promptTokens: response.usage?.input_tokens ?? null,
+    completionTokens: response.usage?.output_tokens ?? null,
   };
 }
 

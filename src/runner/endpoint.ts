@@ -1,3 +1,5 @@
+import type { BatchApi } from "./batch/batch-api.js";
+
 // What the runner needs of a model endpoint, independent of the provider's wire format: one conversation
 // in, one reply out. Each provider file maps this to its official client library.
 
@@ -61,6 +63,8 @@ export interface ModelEndpoint {
    * included, or Ctrl-C); the caller bounds the wait itself too, so an SDK that ignores it cannot stall.
    */
   complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply>;
+  /** The provider's batch API (`run --batch`): the same requests at the provider's batch price. */
+  readonly batches?: BatchApi;
 }
 
 /**

@@ -34,49 +34,11 @@ export async function callModel(
   trial: TrialRef,
   sampleIndex = 0,
 ): Promise<{ reply: ModelReply; record: ModelCall }> {
-  const { endpoint, stats, cache, budget, price } = settings;
+  const { endpoint, stats, budget } = settings;
   stats.checkStopped();
+  const cached = fromCache(settings, request, trial, sampleIndex);
+  if (cached.hit) return cached.hit;
   const calledAt = new Date().toISOString();
-  const key = cache ? replyKey(endpoint, request, sampleIndex, trial) : null;
-  const hit = key ? cache?.get(key) : null;
-  const describe = (
-    reply: ModelReply,
-    raw: string,
-    call: { latency: number; retries: number; cachedFrom: string | null; cost: number | null },
-  ): ModelCall => ({
-    provider: endpoint.provider,
-    requested_model: endpoint.model,
-    reported_model: reply.reportedModel,
-    mode: settings.mode,
-    style: settings.style,
-    sample_index: sampleIndex,
-    decoding: { ...endpoint.decoding },
-    prompt_tokens: reply.promptTokens,
-    completion_tokens: reply.completionTokens,
-    latency_ms: Math.round(call.latency * 10) / 10,
-    retries: call.retries,
-    finish_reason: reply.finishReason,
-    raw_reply: raw,
-    called_at: calledAt,
-    cache_key: key,
-    cached_from: call.cachedFrom,
-    cost_usd: call.cost,
-  });
-  if (hit && key) {
-    // The reply of the original call, as it came back then (capped then); it costs nothing now.
-    const reply = forMatch(hit.reply, trial.matchId);
-    stats.cacheHits++;
-    const raw = cappedReply(reply).raw;
-    return {
-      reply,
-      record: describe(reply, raw, {
-        latency: 0,
-        retries: 0,
-        cachedFrom: hit.called_at,
-        cost: price ? 0 : null,
-      }),
-    };
-  }
   if (budget && !budget.allowsCall()) {
     stats.stopAtBudget(budget.describe());
     stats.checkStopped();
@@ -100,38 +62,131 @@ export async function callModel(
       stats.interruption,
     );
     const latency = performance.now() - started;
-    stats.called(answered.promptTokens, answered.completionTokens);
-    const cost = price ? callCost(price, answered.promptTokens ?? 0, answered.completionTokens ?? 0) : null;
-    if (cost !== null) stats.costUsd = (stats.costUsd ?? 0) + cost;
-    if (budget) {
-      budget.charge(
-        trial.budgetKey,
-        (answered.promptTokens ?? 0) + (answered.completionTokens ?? 0),
-        cost ?? 0,
-      );
-      if (budget.countsTokens && answered.promptTokens === null && answered.completionTokens === null) {
-        stats.stop(`${endpoint.url} reports no token usage, so a token or cost budget cannot be kept`);
-      }
-    }
-    const { reply, raw } = cappedReply(answered);
-    if (cache && key) {
-      cache.put({
-        key,
-        provider: endpoint.provider,
-        url: endpoint.url,
-        model: endpoint.model,
-        called_at: calledAt,
-        latency_ms: latency,
-        reply: withoutMatchId(reply, trial.matchId),
-      });
-    }
-    return { reply, record: describe(reply, raw, { latency, retries, cachedFrom: null, cost }) };
+    return answeredCall(settings, trial, answered, {
+      key: cached.key,
+      sampleIndex,
+      calledAt,
+      latency,
+      retries,
+      batchId: null,
+    });
   } catch (error) {
     if (error instanceof EndpointError && (error.kind === "auth" || error.kind === "quota")) {
       stats.fatalFailure(error);
     }
     throw error;
   }
+}
+
+/**
+ * The cache's reply to this call, when `--cache` has one (recorded as cached, costing nothing), and the
+ * key it was looked up under (null without --cache), which an answered call is then kept under.
+ */
+export function fromCache(
+  settings: CallSettings,
+  request: ChatRequest,
+  trial: TrialRef,
+  sampleIndex: number,
+): { key: string | null; hit: { reply: ModelReply; record: ModelCall } | null } {
+  const { endpoint, cache, stats, price } = settings;
+  const key = cache ? replyKey(endpoint, request, sampleIndex, trial) : null;
+  const entry = key ? cache?.get(key) : null;
+  if (!entry || !key) return { key, hit: null };
+  // The reply of the original call, as it came back then (capped then); it costs nothing now.
+  const reply = forMatch(entry.reply, trial.matchId);
+  stats.cacheHits++;
+  const record = describeCall(settings, reply, cappedReply(reply).raw, {
+    key,
+    sampleIndex,
+    calledAt: new Date().toISOString(),
+    latency: 0,
+    retries: 0,
+    cachedFrom: entry.called_at,
+    cost: price ? 0 : null,
+    batchId: null,
+  });
+  return { key, hit: { reply, record } };
+}
+
+/** How an endpoint's reply was obtained: directly (batchId null) or as a result of a provider batch. */
+export interface AnsweredHow {
+  readonly key: string | null;
+  readonly sampleIndex: number;
+  readonly calledAt: string;
+  readonly latency: number;
+  readonly retries: number;
+  readonly batchId: string | null;
+}
+
+/**
+ * A reply the endpoint gave: counted, priced (a batch reply at the batch price), charged to the budget,
+ * kept in the cache, capped, and described for the record.
+ */
+export function answeredCall(
+  settings: CallSettings,
+  trial: TrialRef,
+  answered: ModelReply,
+  how: AnsweredHow,
+): { reply: ModelReply; record: ModelCall } {
+  const { endpoint, stats, cache, budget, price } = settings;
+  stats.called(answered.promptTokens, answered.completionTokens);
+  if (how.batchId !== null) stats.batchReplies++;
+  const cost = price
+    ? callCost(price, answered.promptTokens ?? 0, answered.completionTokens ?? 0, how.batchId !== null)
+    : null;
+  if (cost !== null) stats.costUsd = (stats.costUsd ?? 0) + cost;
+  if (budget) {
+    budget.charge(
+      trial.budgetKey,
+      (answered.promptTokens ?? 0) + (answered.completionTokens ?? 0),
+      cost ?? 0,
+    );
+    if (budget.countsTokens && answered.promptTokens === null && answered.completionTokens === null) {
+      stats.stop(`${endpoint.url} reports no token usage, so a token or cost budget cannot be kept`);
+    }
+  }
+  const { reply, raw } = cappedReply(answered);
+  if (cache && how.key) {
+    cache.put({
+      key: how.key,
+      provider: endpoint.provider,
+      url: endpoint.url,
+      model: endpoint.model,
+      called_at: how.calledAt,
+      latency_ms: how.latency,
+      reply: withoutMatchId(reply, trial.matchId),
+    });
+  }
+  return { reply, record: describeCall(settings, reply, raw, { ...how, cachedFrom: null, cost }) };
+}
+
+function describeCall(
+  settings: CallSettings,
+  reply: ModelReply,
+  raw: string,
+  call: AnsweredHow & { cachedFrom: string | null; cost: number | null },
+): ModelCall {
+  const { endpoint } = settings;
+  return {
+    provider: endpoint.provider,
+    requested_model: endpoint.model,
+    reported_model: reply.reportedModel,
+    mode: settings.mode,
+    style: settings.style,
+    sample_index: call.sampleIndex,
+    decoding: { ...endpoint.decoding },
+    prompt_tokens: reply.promptTokens,
+    completion_tokens: reply.completionTokens,
+    latency_ms: Math.round(call.latency * 10) / 10,
+    retries: call.retries,
+    finish_reason: reply.finishReason,
+    raw_reply: raw,
+    called_at: call.calledAt,
+    cache_key: call.key,
+    cached_from: call.cachedFrom,
+    cost_usd: call.cost,
+    ...(call.batchId !== null ? { batch_id: call.batchId } : {}),
+  };
 }
 
 /**

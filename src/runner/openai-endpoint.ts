@@ -1,5 +1,11 @@
 import OpenAI from "openai";
-import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
+import { openAiBatches } from "./batch/openai-batches.js";
 import {
   type ChatRequest,
   type Decoding,
@@ -30,41 +36,55 @@ export function openAiEndpoint(options: {
     url,
     async complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply> {
       try {
-        const response = await client.chat.completions.create(
-          {
-            model: options.model,
-            messages: toOpenAiMessages(request),
-            ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toOpenAiTool) } : {}),
-            ...(options.decoding.temperature !== undefined
-              ? { temperature: options.decoding.temperature }
-              : {}),
-            max_tokens: options.decoding.max_tokens,
-          },
-          { signal },
+        return openAiReply(
+          await client.chat.completions.create(openAiBody(options.model, options.decoding, request), {
+            signal,
+          }),
+          url,
         );
-        // A 200 without a choice is no reply: a failed call, retried like a server error.
-        if (!Array.isArray(response.choices) || response.choices.length === 0) {
-          throw new EndpointError("server", `${url} answered 200 with no choices`, 200, null);
-        }
-        const choice = response.choices[0];
-        const message = choice?.message;
-        return {
-          text: message?.content ?? "",
-          toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
-            call.type === "function"
-              ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? "" }]
-              : [],
-          ),
-          reportedModel: response.model ?? null,
-          finishReason: choice?.finish_reason ?? null,
-          promptTokens: response.usage?.prompt_tokens ?? null,
-          completionTokens: response.usage?.completion_tokens ?? null,
-        };
       } catch (error) {
         if (error instanceof EndpointError) throw error;
         throw providerError(error, options.apiKey, OpenAI, url);
       }
     },
+    batches: openAiBatches(client, options.model, options.decoding, options.apiKey, url),
+  };
+}
+
+/** The chat-completions request body of one call: the same for a direct call and a batch line. */
+export function openAiBody(
+  model: string,
+  decoding: Decoding,
+  request: ChatRequest,
+): ChatCompletionCreateParamsNonStreaming {
+  return {
+    model,
+    messages: toOpenAiMessages(request),
+    ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toOpenAiTool) } : {}),
+    ...(decoding.temperature !== undefined ? { temperature: decoding.temperature } : {}),
+    max_tokens: decoding.max_tokens,
+  };
+}
+
+/** A chat completion as the runner reads it, whether it came back directly or in a batch's output file. */
+export function openAiReply(response: ChatCompletion, url: string): ModelReply {
+  // A 200 without a choice is no reply: a failed call, retried like a server error.
+  if (!Array.isArray(response.choices) || response.choices.length === 0) {
+    throw new EndpointError("server", `${url} answered 200 with no choices`, 200, null);
+  }
+  const choice = response.choices[0];
+  const message = choice?.message;
+  return {
+    text: message?.content ?? "",
+    toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
+      call.type === "function"
+        ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? "" }]
+        : [],
+    ),
+    reportedModel: response.model ?? null,
+    finishReason: choice?.finish_reason ?? null,
+    promptTokens: response.usage?.prompt_tokens ?? null,
+    completionTokens: response.usage?.completion_tokens ?? null,
   };
 }
 

@@ -14,15 +14,21 @@ const MAX_SUBMISSIONS_PER_ROUND = 8;
  * verbatim. One conversation per match, started empty; a refused reply is answered with the server's
  * words and the model replies again, in the same conversation.
  */
-export async function playTextMatch(seat: Seat, first: TrialView, trial: TrialRef): Promise<void> {
+export async function playTextMatch(
+  seat: Seat,
+  first: TrialView,
+  trial: TrialRef,
+  answered?: FirstReplies,
+): Promise<void> {
+  let given = answered;
   const messages: Message[] = [];
   let view = first;
   let userText = first.prompt;
   let submissions = 0;
   for (;;) {
     messages.push({ role: "user", content: userText });
-    const calls: ModelCall[] = [];
-    const replies = await sample(seat, messages, calls, trial);
+    const calls: ModelCall[] = [...(given?.calls ?? [])];
+    const replies = given ? given.replies : await sample(seat, messages, calls, trial);
     const choice = majorityReply(replies, view.labels);
     messages.push({ role: "assistant", text: choice, toolCalls: [] });
     const answer = await submitReply(
@@ -30,6 +36,8 @@ export async function playTextMatch(seat: Seat, first: TrialView, trial: TrialRe
       { match_id: view.match_id, round: view.round, choice, tokens: totalTokens(calls) ?? undefined },
       calls,
     );
+    given?.submitted();
+    given = undefined;
     if (finishedMatch(answer)) return;
     const next = answer.structured?.next as TrialView | null | undefined;
     if (!answer.isError && next) {
@@ -48,6 +56,14 @@ export async function playTextMatch(seat: Seat, first: TrialView, trial: TrialRe
     }
     userText = answer.text;
   }
+}
+
+/** The replies to a match's first prompt obtained beforehand (a provider batch, `run --batch`). */
+export interface FirstReplies {
+  readonly replies: readonly string[];
+  readonly calls: readonly ModelCall[];
+  /** Told once they have been submitted, so they are never submitted again. */
+  readonly submitted: () => void;
 }
 
 /** K replies to the same conversation (in parallel), every call recorded. */

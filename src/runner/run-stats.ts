@@ -16,6 +16,12 @@ export class RunStats {
   costUsd: number | null = null;
   /** Replies reused from the response cache (no endpoint request). */
   cacheHits = 0;
+  /** Replies that came back in a provider batch (`--batch`), at the batch price. */
+  batchReplies = 0;
+  /** Provider batches submitted by this run (`--batch`). */
+  batchesSubmitted = 0;
+  /** Requests a batch did not answer (errored, expired, canceled, missing), made again directly. */
+  batchFailures = 0;
   /** The run stopped because one more trial or call could pass its budget (what was spent, then). */
   budgetStop: string | null = null;
   readonly retriesByKind: Partial<Record<FailureKind, number>> = {};

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { roundViewText } from "../mcp/tools/play/play-schemas.js";
 import { UsageError } from "../usage-error.js";
+import { type BatchSettings, runBatchStudy } from "./batch/run-batch.js";
 import type { Budget } from "./budget/budget.js";
 import type { ModelPrice } from "./budget/prices.js";
 import type { TrialRef } from "./cache/reply-key.js";
@@ -42,6 +43,8 @@ export interface RunOptions {
   readonly cache: ResponseCache | null;
   /** What the run may spend; it stops cleanly before passing it. */
   readonly budget: Budget | null;
+  /** `--batch`: the trials' first replies through the provider's batch API (text mode, one seat). */
+  readonly batch?: BatchSettings;
   /** Called whenever the totals change, and with the study's size once known. */
   readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
   /** Aborted on Ctrl-C: the run stops at once, trials in play stay open, and the summary says so. */
@@ -84,39 +87,20 @@ const FAILED_TRIALS_IN_A_ROW = 5;
  * exactly the designed trials.
  */
 export async function runStudy(options: RunOptions): Promise<RunSummary> {
+  if (options.batch) return runBatchStudy(options, options.batch);
   const stats = new RunStats();
   const main = await openSeat(options, options.seat, stats);
   const opponent = options.opponent ? await openSeat(options, options.opponent, stats) : null;
   const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null };
   const abandoned = new Set<string>();
   let started = 0;
-  let resumed = 0;
   let complete = false;
   let failuresInARow = 0;
   const report = () => options.onProgress?.(stats, total);
   stats.onChange = report;
   const inPlay = new Set<string>();
 
-  /**
-   * next_trial with `concurrent`: the server never hands this connection a trial it already holds, so
-   * workers ask at the same time without racing, and a trial given up on is not retried in this run.
-   */
-  const nextTrial = async (): Promise<Record<string, unknown>> => {
-    const next = await main.connection.require("next_trial", {
-      study_id: options.studyId,
-      player: main.connection.player,
-      concurrent: true,
-    });
-    total.trialsPerPlayer = next.trials_per_player as number;
-    if (next.complete !== true) {
-      if (next.resumed === true) resumed++;
-      // Open trials are resumed before any new one is assigned, so the first new index counts them.
-      else total.finishedBefore ??= (next.trial_index as number) - resumed;
-    } else {
-      total.finishedBefore ??= total.trialsPerPlayer - resumed;
-    }
-    return next;
-  };
+  const nextTrial = trialDealer(main, options.studyId, total);
 
   const { budget } = options;
   let admissions = 0;
@@ -197,7 +181,36 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   };
 }
 
-async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
+/**
+ * next_trial with `concurrent`: the server never hands this connection a trial it already holds, so
+ * workers ask at the same time without racing, and a trial given up on is not retried in this run.
+ * Keeps `total` (the study's size, and how many trials were done before this run) up to date.
+ */
+export function trialDealer(
+  seat: Seat,
+  studyId: string,
+  total: RunTotal,
+): () => Promise<Record<string, unknown>> {
+  let resumed = 0;
+  return async () => {
+    const next = await seat.connection.require("next_trial", {
+      study_id: studyId,
+      player: seat.connection.player,
+      concurrent: true,
+    });
+    total.trialsPerPlayer = next.trials_per_player as number;
+    if (next.complete !== true) {
+      if (next.resumed === true) resumed++;
+      // Open trials are resumed before any new one is assigned, so the first new index counts them.
+      else total.finishedBefore ??= (next.trial_index as number) - resumed;
+    } else {
+      total.finishedBefore ??= total.trialsPerPlayer - resumed;
+    }
+    return next;
+  };
+}
+
+export async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
   const connection = await ServerConnection.open(options.target, seat.player);
   const settings: CallSettings = {
     endpoint: seat.endpoint,

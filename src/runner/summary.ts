@@ -16,6 +16,11 @@ export function summaryText(summary: RunSummary, analyse: string): string {
     `Trials played: ${stats.trials} this run; ${done} of ${total.trialsPerPlayer ?? "?"} done${summary.complete ? " (study complete for this player)" : ""}.`,
     `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 && !summary.interrupted ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
     `Model calls: ${stats.modelCalls}${stats.cacheHits > 0 ? `; replies from the cache: ${stats.cacheHits}` : ""}; invalid replies: ${stats.invalidReplies}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
+    ...(stats.batchesSubmitted > 0 || stats.batchReplies > 0
+      ? [
+          `Batches: ${stats.batchesSubmitted} submitted this run; replies by batch: ${stats.batchReplies}; requests a batch did not answer, made directly: ${stats.batchFailures}.`,
+        ]
+      : []),
     `Tokens: ${stats.tokens} (${stats.promptTokens} prompt, ${stats.completionTokens} completion)${stats.costUsd !== null ? `; cost ${usd(stats.costUsd)} at the --prices table` : ""}.`,
     `Wall time: ${stats.elapsedSeconds().toFixed(1)} s.`,
   ];

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { ScriptedBatches, type ScriptedBatchOptions } from "./scripted-batches.js";
 import { type Conversation, type ScriptedReply, scriptedReply } from "./scripted-policy.js";
 
 // A model endpoint for tests, benchmarks and the runner demo: real HTTP on loopback speaking the
 // OpenAI chat-completions API (POST /v1/chat/completions) and the Anthropic Messages API (POST
 // /v1/messages), answering from the prompt through a reference agent, reporting usage, and injecting
-// the failures a real endpoint has on a schedule the caller sets.
+// the failures a real endpoint has on a schedule the caller sets. Both providers' batch APIs are served
+// too (scripted-batches.ts).
 
 export interface ScriptedFaults {
   /** Every n-th request is answered 429 with Retry-After: retryAfterSeconds. */
@@ -37,6 +39,8 @@ export interface ScriptedEndpointOptions {
   /** When set, requests must carry this key (Bearer / x-api-key); a wrong key is refused 401, echoing it. */
   readonly apiKey?: string;
   readonly faults?: ScriptedFaults;
+  /** The batch APIs: how long a batch is in flight, and its faults. */
+  readonly batches?: ScriptedBatchOptions;
 }
 
 /** A request as the endpoint received it, kept for tests to inspect. */
@@ -52,6 +56,8 @@ export interface ScriptedEndpoint {
   /** The base URL for an OpenAI client (origin + /v1); an Anthropic client takes `origin`. */
   readonly openAiBaseUrl: string;
   readonly requests: ReceivedRequest[];
+  /** The batch APIs, and every call made to them. */
+  readonly batches: ScriptedBatches;
   close(): Promise<void>;
 }
 
@@ -64,7 +70,15 @@ export async function startScriptedEndpoint(
   const faults = options.faults ?? {};
   const every = (n: number | undefined, k: number) => n !== undefined && n > 0 && k % n === 0;
 
+  let origin = "";
+  const batches = new ScriptedBatches(options.batches ?? {}, () => origin);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const batchAnswer = await batches.handle(req, () => readBody(req));
+    if (batchAnswer?.text !== undefined) {
+      res.writeHead(batchAnswer.status, { "content-type": "application/binary" });
+      return res.end(batchAnswer.text);
+    }
+    if (batchAnswer) return send(res, batchAnswer.status, batchAnswer.body);
     const api = req.url?.startsWith("/v1/chat/completions")
       ? "openai"
       : req.url?.startsWith("/v1/messages")
@@ -111,8 +125,7 @@ export async function startScriptedEndpoint(
     if (every(faults.slowEvery, k)) await sleep(faults.slowMs ?? 5000);
     if (options.delayMs) await sleep(options.delayMs);
     if (res.destroyed) return log(499);
-    const conversation = api === "openai" ? openAiConversation(body) : anthropicConversation(body);
-    const reply = scriptedReply(conversation, k);
+    const reply = scriptedReply(api === "openai" ? openAiConversation(body) : anthropicConversation(body), k);
     const malformed = reply.kind === "tool" && every(faults.malformedToolEvery, k);
     const shown: ScriptedReply =
       malformed && reply.kind === "tool"
@@ -120,17 +133,11 @@ export async function startScriptedEndpoint(
         : reply;
     answered++;
     log(200);
-    const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
-    const completionTokens = Math.ceil((shown.kind === "text" ? shown.text : shown.arguments).length / 4) + 1;
-    const model = `${String(body.model)}-scripted-0001`;
     const padded: ScriptedReply =
       every(faults.hugeReplyEvery, k) && shown.kind === "text"
         ? { kind: "text", text: `${"x".repeat(faults.hugeReplyChars ?? 5_000_000)}\n${shown.text}` }
         : shown;
-    const answer =
-      api === "openai"
-        ? openAiReply(model, padded, k, promptTokens, completionTokens)
-        : anthropicReply(model, padded, k, promptTokens, completionTokens);
+    const answer = scriptedAnswer(api, body, padded, k);
     if (api === "openai" && every(faults.emptyChoicesEvery, k)) answer.choices = [];
     if (every(faults.dripEvery, k)) return drip(res, JSON.stringify(answer), faults.dripMs ?? 1000);
     send(res, 200, answer);
@@ -142,11 +149,12 @@ export async function startScriptedEndpoint(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
     openAiBaseUrl: `${origin}/v1`,
     requests,
+    batches,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -189,6 +197,24 @@ async function drip(res: ServerResponse, body: string, everyMs: number): Promise
     await sleep(everyMs);
   }
   res.end();
+}
+
+/** The API's reply body to one request: the reference agent's reply with the usage a real endpoint reports. */
+export function scriptedAnswer(
+  api: "openai" | "anthropic",
+  body: Json,
+  reply: ScriptedReply = scriptedReply(
+    api === "openai" ? openAiConversation(body) : anthropicConversation(body),
+    0,
+  ),
+  k = 0,
+): Json {
+  const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+  const completionTokens = Math.ceil((reply.kind === "text" ? reply.text : reply.arguments).length / 4) + 1;
+  const model = `${String(body.model)}-scripted-0001`;
+  return api === "openai"
+    ? openAiReply(model, reply, k, promptTokens, completionTokens)
+    : anthropicReply(model, reply, k, promptTokens, completionTokens);
 }
 
 function openAiConversation(body: Json): Conversation {

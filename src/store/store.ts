@@ -1,4 +1,4 @@
-import { ComparisonReads } from "./aggregates/comparison-reads.js";
+import { SpendReads } from "./aggregates/spend-reads.js";
 
 export type { CellActionCountRow, FirstListedRow, RepeatedRoundRow } from "./aggregates/analysis-reads.js";
 export {
@@ -7,6 +7,8 @@ export {
   type ComparisonFactor,
 } from "./aggregates/comparison-reads.js";
 export { promptHash } from "./aggregates/decision-store.js";
+export type { RunnerBatchRequestRow, RunnerBatchRow } from "./aggregates/runner-batch-store.js";
+export type { SpendCellRow } from "./aggregates/spend-reads.js";
 export type { MatchSummaryRow, StudyTrialCountRow } from "./aggregates/study-match-store.js";
 export type { StoreOptions } from "./store-core.js";
 
@@ -18,7 +20,7 @@ export type { StoreOptions } from "./store-core.js";
  * attempts, imports, analysis reads, the analysis result cache, the comparison's reads), each class
  * extending the one before.
  */
-export class Store extends ComparisonReads {
+export class Store extends SpendReads {
   /**
    * The same record seen by one principal (a bearer token): its analysis queries leave out every other
    * principal's matches, so to token B the play of token A does not exist. The view shares this store's

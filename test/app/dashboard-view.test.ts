@@ -244,6 +244,82 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
     await page.close();
   });
 
+  it("leaderboard: steady, mixed, story in rank order; a click on a player filters the other views to it", async () => {
+    const { page, view } = await openView(
+      "report",
+      { bootstrap: 200, seed: 3 },
+      { theme: "light", width: 760 },
+    );
+    // R: steady-agent 1 (same choices), mixed-agent 0.918, story-agent 0 (disjoint): TRIALS decisions each.
+    const rows = () =>
+      view.$$eval("[data-table=leaderboard] tbody tr", (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+      );
+    const table = await rows();
+    expect(table.map((r) => [r[0], r[1], r[2]])).toEqual([
+      ["1", "steady-agent", "1.000"],
+      ["2", "mixed-agent", "0.918"],
+      ["3", "story-agent", "0.000"],
+    ]);
+    expect(await axisLabels(view, "leaderboard")).toEqual(
+      expect.arrayContaining(["steady-agent", "mixed-agent", "story-agent"]),
+    );
+    expect(await markCount(view, "leaderboard", "layer_2", "symbol")).toBe(3);
+    const from = calls.length;
+    // A click on story-agent's dot in the forest plot: the player filter, without a call (report takes none).
+    const dots = await view.$$(layerMarks("leaderboard", "layer_2", "symbol"));
+    await dots[2]?.click();
+    const bars = layerMarks("cooperation", "child_layer_0", "rect");
+    await view.waitForFunction(`document.querySelectorAll('${bars}').length === 2`);
+    expect(await view.$eval('select[name="player"]', (s) => (s as unknown as { value: string }).value)).toBe(
+      "story-agent",
+    );
+    // The R forest keeps story-agent's rows and the pool; the leaderboard keeps every player, story-agent marked.
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(3);
+    expect(
+      await view.$$eval("[data-table=leaderboard] tr.selected", (trs) => trs.map((t) => t.dataset.group)),
+    ).toEqual(["story-agent"]);
+    expect(calls.length).toBe(from);
+    await screenshot(page, "leaderboard-selected-760px");
+    // A click on mixed-agent's name switches to it; a second click shows every player again.
+    await view.click('[data-table=leaderboard] button[data-group="mixed-agent"]');
+    await view.waitForFunction('document.querySelector("select[name=player]").value === "mixed-agent"');
+    await view.click('[data-table=leaderboard] button[data-group="mixed-agent"]');
+    await view.waitForFunction(`document.querySelectorAll('${bars}').length === 6`);
+    expect(await view.$eval('select[name="player"]', (s) => (s as unknown as { value: string }).value)).toBe(
+      "",
+    );
+    await page.close();
+  });
+
+  it("leaderboard at 400 and 1280 px, light and dark: no page overflow; screenshots", async () => {
+    for (const theme of ["light", "dark"] as const) {
+      for (const width of [400, 1280]) {
+        const opened = await openView("report", { bootstrap: 200, seed: 3 }, { theme, width });
+        const overflow = await opened.view.evaluate("document.documentElement.scrollWidth");
+        expect(overflow).toBeLessThanOrEqual(width);
+        // The panel's box in the frame, moved by the frame's place on the page (the page may be taller than
+        // its viewport: the frame grows with the view).
+        const inFrame = await opened.view.$eval("[data-section=leaderboard]", (s) => {
+          const r = s.getBoundingClientRect();
+          return {
+            x: r.x,
+            y: r.y + (globalThis as unknown as { scrollY: number }).scrollY,
+            width: r.width,
+            height: r.height,
+          };
+        });
+        const frame = await (await opened.page.$("iframe"))?.boundingBox();
+        await opened.page.screenshot({
+          path: join(ARTIFACTS, `leaderboard-${theme}-${width}px.png`),
+          captureBeyondViewport: true,
+          clip: { ...inFrame, x: inFrame.x + (frame?.x ?? 0), y: inFrame.y + (frame?.y ?? 0) },
+        });
+        await opened.page.close();
+      }
+    }
+  }, 180_000);
+
   it("a click on a cooperation bar lists the cell's 6 matches; a click on one opens its transcript", async () => {
     const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     const from = calls.length;

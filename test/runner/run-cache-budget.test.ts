@@ -199,5 +199,5 @@ describe("same-game run budgets", () => {
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(Object.values(finishedPerCell(db, study))).toEqual([10, 10]);
     expect(query<{ n: number }>(db, "SELECT count(*) AS n FROM matches")[0]?.n).toBe(20);
-  });
+  }, 120_000);
 });

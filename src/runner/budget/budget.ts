@@ -49,14 +49,24 @@ export class Budget {
    * more trial could pass a limit (the run then stops taking trials).
    */
   async admit(trial: string, stopped: () => boolean): Promise<boolean> {
-    if (!this.limited) {
-      this.inPlay.set(trial, zero());
-      return true;
-    }
-    while (this.largestTrial === null && this.inPlay.size > 0) {
+    for (;;) {
+      const answer = this.admitNow(trial);
+      if (answer !== "wait") return answer === "admitted";
       if (stopped()) return false;
       await sleep(20);
     }
+  }
+
+  /**
+   * Admits a trial now, or says why not: "wait" while the cost of a trial is still unknown and another is
+   * in play (a batch then submits what it has), "full" when one more trial could pass a limit.
+   */
+  admitNow(trial: string): "admitted" | "wait" | "full" {
+    if (!this.limited) {
+      this.inPlay.set(trial, zero());
+      return "admitted";
+    }
+    if (this.largestTrial === null && this.inPlay.size > 0) return "wait";
     const projected = this.largestTrial ?? zero();
     const inPlay = [...this.inPlay.values()];
     // A trial in play may still spend up to the projection, beyond what it has spent already.
@@ -65,10 +75,10 @@ export class Budget {
     const fits = (field: keyof Spend, limit: number | undefined) =>
       limit === undefined ||
       committed(field) + Math.max(projected[field], field === "calls" ? 1 : 0) <= limit;
-    if (!fits("calls", this.limits.calls) || !fits("tokens", this.limits.tokens)) return false;
-    if (!fits("costUsd", this.limits.costUsd)) return false;
+    if (!fits("calls", this.limits.calls) || !fits("tokens", this.limits.tokens)) return "full";
+    if (!fits("costUsd", this.limits.costUsd)) return "full";
     this.inPlay.set(trial, zero());
-    return true;
+    return "admitted";
   }
 
   /** Whether one more endpoint call fits: a call, of the largest call's tokens and cost so far. */

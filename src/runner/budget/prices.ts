@@ -5,13 +5,22 @@ import { UsageError } from "../../usage-error.js";
 export interface ModelPrice {
   readonly input_per_mtok: number;
   readonly output_per_mtok: number;
+  /**
+   * The share of the price taken off a reply obtained through the provider's batch API (`run --batch`):
+   * 0.5 unless the table says otherwise (OpenAI and Anthropic both charge half for batches).
+   */
+  readonly batch_discount: number;
 }
+
+/** What OpenAI and Anthropic take off for a batch: half the price. */
+export const DEFAULT_BATCH_DISCOUNT = 0.5;
 
 export type PriceTable = ReadonlyMap<string, ModelPrice>;
 
 /**
  * `--prices FILE`: a JSON object from model name (as --model gives it) to
- * `{ "input_per_mtok": USD, "output_per_mtok": USD }`. Prices change and differ by contract, so the
+ * `{ "input_per_mtok": USD, "output_per_mtok": USD, "batch_discount": 0.5 }` (batch_discount optional: the
+ * share taken off a batch reply, 0.5 when absent). Prices change and differ by contract, so the
  * table is the user's: same-game ships none. A bad file is one line naming the file, the entry and the
  * rule.
  */
@@ -30,16 +39,24 @@ export function readPriceTable(path: string): PriceTable {
   const table = new Map<string, ModelPrice>();
   for (const [model, entry] of Object.entries(parsed as Record<string, unknown>)) {
     const price = entry as Record<string, unknown> | null;
-    const usd = (field: string) => {
-      const value = price?.[field];
-      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    const usd = (field: string, fallback?: number, max = Number.POSITIVE_INFINITY) => {
+      const value = price?.[field] ?? fallback;
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > max) {
+        const rule =
+          max === 1
+            ? "a share of the price between 0 and 1"
+            : "a price in USD per million tokens (a number ≥ 0)";
         throw new UsageError(
-          `--prices ${path}: "${model}".${field} must be a price in USD per million tokens (a number ≥ 0), got ${JSON.stringify(value)}.`,
+          `--prices ${path}: "${model}".${field} must be ${rule}, got ${JSON.stringify(value)}.`,
         );
       }
       return value;
     };
-    table.set(model, { input_per_mtok: usd("input_per_mtok"), output_per_mtok: usd("output_per_mtok") });
+    table.set(model, {
+      input_per_mtok: usd("input_per_mtok"),
+      output_per_mtok: usd("output_per_mtok"),
+      batch_discount: usd("batch_discount", DEFAULT_BATCH_DISCOUNT, 1),
+    });
   }
   return table;
 }
@@ -52,7 +69,13 @@ export function priceOf(table: PriceTable, model: string, path: string): ModelPr
   throw new UsageError(`--prices ${path} has no price for --model "${model}"; it prices: ${known}.`);
 }
 
-/** The cost in USD of one call's tokens. */
-export function callCost(price: ModelPrice, promptTokens: number, completionTokens: number): number {
-  return (promptTokens * price.input_per_mtok + completionTokens * price.output_per_mtok) / 1e6;
+/** The cost in USD of one call's tokens; a reply from a provider batch at the batch price. */
+export function callCost(
+  price: ModelPrice,
+  promptTokens: number,
+  completionTokens: number,
+  batch = false,
+): number {
+  const list = (promptTokens * price.input_per_mtok + completionTokens * price.output_per_mtok) / 1e6;
+  return batch ? list * (1 - price.batch_discount) : list;
 }

@@ -44,8 +44,10 @@ export class DecisionStore extends StudyMatchStore {
       d: Pick<DecisionRecord, "action" | "status"> | undefined,
     ): d is { action: string; status: "decided" } =>
       d !== undefined && d.status === "decided" && d.action !== null;
-    if (counted(before)) this.tally(match, before.session_id, before.action, -1);
-    if (counted(decision)) this.tally(match, decision.session_id, decision.action, 1);
+    // An imported match has no MCP session; its decisions are tallied under the import's session label.
+    const session = (d: Pick<DecisionRecord, "session_id">) => d.session_id ?? match.import_session ?? null;
+    if (counted(before)) this.tally(match, session(before), before.action, -1);
+    if (counted(decision)) this.tally(match, session(decision), decision.action, 1);
     this.stmt(
       `INSERT INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
@@ -122,10 +124,10 @@ export class DecisionStore extends StudyMatchStore {
     const insert = this.stmt(
       `INSERT INTO model_calls (attempt_id, match_id, round, seq, provider, requested_model, reported_model,
          mode, style, sample_index, decoding_json, prompt_tokens, completion_tokens, latency_ms, retries,
-         finish_reason, raw_reply, called_at, cache_key, cached_from, cost_usd)
+         finish_reason, raw_reply, called_at, cache_key, cached_from, cost_usd, batch_id)
        VALUES (@attempt_id, @match_id, @round, @seq, @provider, @requested_model, @reported_model,
          @mode, @style, @sample_index, @decoding_json, @prompt_tokens, @completion_tokens, @latency_ms,
-         @retries, @finish_reason, @raw_reply, @called_at, @cache_key, @cached_from, @cost_usd)`,
+         @retries, @finish_reason, @raw_reply, @called_at, @cache_key, @cached_from, @cost_usd, @batch_id)`,
     );
     for (const [seq, { decoding, ...call }] of calls.entries()) {
       insert.run({
@@ -133,6 +135,7 @@ export class DecisionStore extends StudyMatchStore {
         cache_key: call.cache_key ?? null,
         cached_from: call.cached_from ?? null,
         cost_usd: call.cost_usd ?? null,
+        batch_id: call.batch_id ?? null,
         attempt_id: attemptId,
         match_id: matchId,
         round,

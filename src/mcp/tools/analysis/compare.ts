@@ -37,6 +37,16 @@ const measure = z.enum([
   "comprehension_m",
 ]);
 
+/** A group's rank: its measure with the interval, the simultaneous rank interval, its tier (also the leaderboard's row). */
+export const rankSchema = z.looseObject({
+  measure,
+  group: z.string(),
+  estimate: z.number(),
+  ci: interval,
+  rank: z.object({ estimate: z.number(), ci: interval }),
+  tied_group: z.number().int(),
+});
+
 /** The `compare` contract: pairs (a − b with CI, p, Holm-adjusted p), ranks (rank interval, tier), skipped. */
 export const compareOutputSchema = z.looseObject({
   by: z.enum(COMPARISON_FACTORS),
@@ -55,16 +65,7 @@ export const compareOutputSchema = z.looseObject({
       cells_left_out: z.array(cell),
     }),
   ),
-  ranks: z.array(
-    z.looseObject({
-      measure,
-      group: z.string(),
-      estimate: z.number(),
-      ci: interval,
-      rank: z.object({ estimate: z.number(), ci: interval }),
-      tied_group: z.number().int(),
-    }),
-  ),
+  ranks: z.array(rankSchema),
   skipped: z.array(z.object({ measure, reason: z.string() })),
 });
 

@@ -9,6 +9,7 @@ import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
 import { bootstrapShape, checkSchema, noteSchema } from "./analysis-schemas.js";
+import { rankSchema } from "./compare.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -16,6 +17,17 @@ const outputSchema = z.looseObject({
   header: z.looseObject({ title: z.string(), players: z.array(z.string()) }),
   checks: z.array(checkSchema).optional(),
   notes: z.array(noteSchema).optional(),
+  /** The players ranked by R (null with fewer than two; `missing` says why): the dashboard's leaderboard. */
+  leaderboard: z
+    .looseObject({
+      by: z.string(),
+      confidence: z.number(),
+      framings: z.array(z.string()),
+      games: z.array(z.string()),
+      rows: z.array(rankSchema),
+    })
+    .nullable()
+    .optional(),
 });
 
 export function registerReport(server: McpServer, context: ToolContext): void {
@@ -24,7 +36,7 @@ export function registerReport(server: McpServer, context: ToolContext): void {
     {
       title: "Report",
       description:
-        "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
+        "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, the leaderboard of players by R (the ranks of compare), payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
       inputSchema: z.object({
         study_id: id.optional().describe("Only this study (the whole record when absent)"),
         framings: z.array(id).min(2).max(50).optional().describe("Framings to compare, baseline first"),

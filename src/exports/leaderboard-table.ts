@@ -1,0 +1,58 @@
+import type { Leaderboard } from "../report/report-data.js";
+import type { ExportTable } from "./export-tables.js";
+
+// `export leaderboard`: the leaderboard the report and the dashboard show, one row per (measure, group),
+// with the filters that made it on every row so a file read alone says what it ranks.
+
+export const LEADERBOARD_COLUMNS = [
+  "measure",
+  "group",
+  "estimate",
+  "ci_low",
+  "ci_high",
+  "rank",
+  "rank_ci_low",
+  "rank_ci_high",
+  "tied_group",
+  "by",
+  "confidence",
+  "bootstrap",
+  "seed",
+  "variant",
+  "study_id",
+  "framings",
+  "players",
+  "games",
+  "ranked_games",
+] as const;
+
+/** What the leaderboard was restricted to, as the command line said it (null = not restricted). */
+export interface LeaderboardFilters {
+  players?: string[];
+  games?: string[];
+}
+
+export function leaderboardTable(board: Leaderboard, filters: LeaderboardFilters): ExportTable {
+  const rows = board.rows.map((r) => ({
+    measure: r.measure,
+    group: r.group,
+    estimate: r.estimate,
+    ci_low: r.ci[0],
+    ci_high: r.ci[1],
+    rank: r.rank.estimate,
+    rank_ci_low: r.rank.ci[0],
+    rank_ci_high: r.rank.ci[1],
+    tied_group: r.tied_group,
+    by: board.by,
+    confidence: board.confidence,
+    bootstrap: board.bootstrap,
+    seed: board.seed,
+    variant: board.variant,
+    study_id: board.study_id,
+    framings: board.framings,
+    players: filters.players ?? null,
+    games: filters.games ?? null,
+    ranked_games: board.games,
+  }));
+  return { columns: LEADERBOARD_COLUMNS, rows };
+}

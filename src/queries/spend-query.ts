@@ -1,0 +1,42 @@
+import type { SpendCellRow, Store } from "../store/store.js";
+
+/** The runner's spend per cell and in all, for `study show` and the report. */
+export interface SpendSummary {
+  readonly cells: readonly SpendCellRow[];
+  readonly total: Omit<SpendCellRow, "player" | "game" | "framing">;
+}
+
+/** The spend of one study (or of the whole record); null when the record has no runner calls there. */
+export function spendSummary(store: Store, studyId: string | null): SpendSummary | null {
+  const cells = store.spendPerCell(studyId);
+  if (cells.length === 0) return null;
+  const sum = (field: "calls" | "batched" | "cached" | "prompt_tokens" | "completion_tokens" | "priced") =>
+    cells.reduce((total, c) => total + c[field], 0);
+  const priced = cells.filter((c) => c.cost_usd !== null);
+  return {
+    cells,
+    total: {
+      calls: sum("calls"),
+      batched: sum("batched"),
+      cached: sum("cached"),
+      prompt_tokens: sum("prompt_tokens"),
+      completion_tokens: sum("completion_tokens"),
+      cost_usd: priced.length === 0 ? null : priced.reduce((total, c) => total + (c.cost_usd as number), 0),
+      priced: sum("priced"),
+    },
+  };
+}
+
+/** "$0.0123" to four decimals, "—" without a price: the cost of a few calls is a fraction of a cent. */
+export function spendUsd(cost: number | null): string {
+  return cost === null ? "—" : `$${cost.toFixed(4)}`;
+}
+
+/** One cell's (or the total's) spend as a line of text. */
+export function spendLine(row: SpendSummary["total"]): string {
+  const origins = [
+    row.batched > 0 ? `${row.batched} by batch` : "",
+    row.cached > 0 ? `${row.cached} from the cache` : "",
+  ].filter((part) => part !== "");
+  return `${row.calls} calls${origins.length > 0 ? ` (${origins.join(", ")})` : ""}, ${row.prompt_tokens} tokens in, ${row.completion_tokens} out, ${spendUsd(row.cost_usd)}`;
+}
