@@ -5,9 +5,15 @@
 // counts, resampled by decision), B = 10,000. Anchor: `robustnessAnalysis` run once per player (20 runs,
 // its permutation test and interval inversion included, as `analyze robustness --players P` would).
 // Measured: `compareGroups` over all 20 players (190 pairs × 2 measures, ranks of 20). Rounds alternate
-// anchor and compare; the medians are reported.
+// anchor and compare; the medians are reported. Then λ and exploitability too (every game a prisoner's
+// dilemma's payoffs, for timing), against the anchor plus `payoffSensitivityAnalysis` once per player.
 import { compareGroups } from "../dist/analysis/comparison/compare-groups.js";
+import { equilibriumDeviation } from "../dist/analysis/equilibrium/deviation.js";
 import { robustnessAnalysis } from "../dist/analysis/robustness/robustness.js";
+import {
+  payoffDifference,
+  payoffSensitivityAnalysis,
+} from "../dist/analysis/sensitivity/payoff-sensitivity.js";
 
 const PLAYERS = 20;
 const GAMES = ["prisoners-dilemma", "snowdrift", "stag-hunt", "harmony"];
@@ -53,6 +59,40 @@ function compare() {
     seed: 1,
   });
 }
+const stage = {
+  actions: ["cooperate", "defect"],
+  u1: [
+    [3, 0],
+    [5, 1],
+  ],
+  u2: [
+    [3, 5],
+    [0, 1],
+  ],
+};
+const pooled = {
+  deltaU: () => payoffDifference("pd", { stage, cooperativeAction: "cooperate" }).delta_u,
+  cooperative: () => 0,
+  exploitability: (_, d) =>
+    equilibriumDeviation(stage, { cooperate: d[0], defect: d[1] }).exploitability.normalized,
+};
+const sensitivityGames = Object.fromEntries(GAMES.map((g) => [g, { stage, cooperativeAction: "cooperate" }]));
+function anchorWithSensitivity() {
+  anchor();
+  for (const cells of cellsOf.values()) {
+    payoffSensitivityAnalysis(cells, { games: sensitivityGames, bootstrap: B, seed: 1 });
+  }
+}
+function compareWithPooled() {
+  compareGroups(rows, {
+    framings: FRAMINGS,
+    actionsOf: () => ["cooperate", "defect"],
+    cooperativeAction: () => "cooperate",
+    pooled,
+    bootstrap: B,
+    seed: 1,
+  });
+}
 const time = (f) => {
   const t = process.hrtime.bigint();
   f();
@@ -75,3 +115,16 @@ console.log(
   `compare (all 20 players):        median ${median(c).toFixed(0)} ms  [${c.map((x) => x.toFixed(0)).join(", ")}]`,
 );
 console.log(`ratio compare / per-player robustness: ${(median(c) / median(a)).toFixed(2)}`);
+const as = [];
+const cs = [];
+for (let r = 0; r < ROUNDS; r++) {
+  as.push(time(anchorWithSensitivity));
+  cs.push(time(compareWithPooled));
+}
+console.log(
+  `per-player robustness + sensitivity: median ${median(as).toFixed(0)} ms  [${as.map((x) => x.toFixed(0)).join(", ")}]`,
+);
+console.log(
+  `compare with λ and exploitability:   median ${median(cs).toFixed(0)} ms  [${cs.map((x) => x.toFixed(0)).join(", ")}]`,
+);
+console.log(`ratio: ${(median(cs) / median(as)).toFixed(2)}`);

@@ -13,12 +13,17 @@
  * sees positions and pairs them. Sessions: a session is `decisions` choices sharing a propensity drawn
  * from a Beta with the cell's mean and intra-session correlation ρ.
  *
- * Usage: npm run coverage:compare [-- --studies 1000 --replicates 1000 --only <substring>]
+ * Usage: npm run coverage:compare [-- --studies 1000 --replicates 1000 --only <substring>
+ *   --tables differences,fwer,ranks]
  */
 import { compareGroups } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
+import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { jensenShannon } from "../../src/analysis/divergence.js";
+import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
+import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
 
 interface Group {
   /** Probabilities of each action per framing, per game: p[game][framing][action]. */
@@ -42,6 +47,8 @@ const arg = (name: string, fallback: string): string => {
 const STUDIES = Number(arg("studies", "1000"));
 const REPLICATES = Number(arg("replicates", "1000"));
 const ONLY = arg("only", "");
+/** Which tables to run: differences, fwer, ranks (comma-separated; default all). */
+const TABLES = arg("tables", "differences,fwer,ranks").split(",");
 
 const binary = (...cooperate: number[]) => cooperate.map((c) => [c, 1 - c]);
 const one = (...cooperate: number[]): Group["p"] => [binary(...cooperate)];
@@ -103,6 +110,28 @@ const DIFFERENCE_ROWS: Row[] = [
     groups: [
       { p: one(0.97, 0.97), n: 100 },
       { p: one(0.9, 0.97), n: 100 },
+    ],
+  },
+  {
+    name: "λ inside (0, 20): cooperation .2 vs .1, n 50",
+    groups: [
+      { p: one(0.2, 0.25), n: 50 },
+      { p: one(0.1, 0.1), n: 50 },
+    ],
+  },
+  {
+    name: "λ inside, paired schedule: cooperation .2 vs .1, n 50",
+    paired: true,
+    groups: [
+      { p: one(0.2, 0.25), n: 50 },
+      { p: one(0.1, 0.1), n: 50 },
+    ],
+  },
+  {
+    name: "λ inside, sessions of 5, ρ .3: cooperation .2 vs .1, n 50",
+    groups: [
+      { p: one(0.2, 0.25), n: 50, sessions: { decisions: 5, rho: 0.3 } },
+      { p: one(0.1, 0.1), n: 50, sessions: { decisions: 5, rho: 0.3 } },
     ],
   },
   {
@@ -336,6 +365,41 @@ function simulate(row: Row, rng: UniformSource): ComparisonRow[] {
   return rows;
 }
 
+/**
+ * Two-action games are a prisoner's dilemma for λ and exploitability (Δu_G = −0.3: defecting pays more
+ * against a neutral belief; its one equilibrium is mutual defection, a1). Their truths: λ fitted to the
+ * true rates (cooperative = n·p), exploitability the mean over cells at the true distributions.
+ */
+const PD = {
+  actions: ["a0", "a1"],
+  u1: [
+    [3, 0],
+    [5, 1],
+  ],
+  u2: [
+    [3, 5],
+    [0, 1],
+  ],
+};
+const PD_MODEL: PooledModel = {
+  deltaU: () => payoffDifference("g", { stage: PD, cooperativeAction: "a0" }).delta_u,
+  cooperative: () => 0,
+  exploitability: (_, d) =>
+    equilibriumDeviation(PD, { a0: d[0] as number, a1: d[1] as number }).exploitability.normalized,
+};
+const twoActions = (row: Row) =>
+  row.groups.every((g) => g.p.every((game) => game.every((c) => c.length === 2)));
+function trueLambda(g: Group): number {
+  const deltaU = PD_MODEL.deltaU("g") as number;
+  return fitPooledLambda(
+    g.p.flat().map((c) => ({ cooperative: g.n * (c[0] as number), n: g.n, deltaU })),
+  ) as number;
+}
+function trueExploitability(g: Group): number {
+  const cells = g.p.flat();
+  return cells.reduce((s, c) => s + (PD_MODEL.exploitability("g", c) as number), 0) / cells.length;
+}
+
 function analyse(row: Row, rows: ComparisonRow[], seed: number) {
   const k = (game: string) => row.groups[0]?.p[Number(game.slice(1))]?.[0]?.length ?? 2;
   const framings = Array.from({ length: row.groups[0]?.p[0]?.length ?? 2 }, (_, f) => `f${f}`);
@@ -343,6 +407,7 @@ function analyse(row: Row, rows: ComparisonRow[], seed: number) {
     framings,
     actionsOf: (game) => Array.from({ length: k(game) }, (_, a) => `a${a}`),
     cooperativeAction: () => "a0",
+    pooled: twoActions(row) ? PD_MODEL : undefined,
     bootstrap: REPLICATES,
     seed,
   });
@@ -354,15 +419,22 @@ const rng = createBootstrapRng("compare-coverage");
 const selected = (r: Row) => ONLY === "" || r.name.includes(ONLY);
 
 console.log(`compare coverage: ${STUDIES} studies per row, B = ${REPLICATES}\n`);
-console.log("| row | true ΔR | cover ΔR | mean width ΔR | cover Δshift | paired |");
-console.log("|---|---|---|---|---|---|");
-for (const row of DIFFERENCE_ROWS.filter(selected)) {
+console.log(
+  "| row | true ΔR | cover ΔR | mean width ΔR | cover Δshift | cover Δλ (true Δλ) | cover Δexploitability (true) | paired |",
+);
+console.log("|---|---|---|---|---|---|---|---|");
+for (const row of DIFFERENCE_ROWS.filter(selected).filter(() => TABLES.includes("differences"))) {
   const [a, b] = row.groups as [Group, Group];
   const dR = trueR(a.p) - trueR(b.p);
   const dShift = trueShift(a.p) - trueShift(b.p);
   let coverR = 0;
   let coverShift = 0;
   let shiftStudies = 0;
+  let coverLambda = 0;
+  let coverExploit = 0;
+  const pooledRow = twoActions(row);
+  const dLambda = pooledRow ? trueLambda(a) - trueLambda(b) : 0;
+  const dExploit = pooledRow ? trueExploitability(a) - trueExploitability(b) : 0;
   let width = 0;
   let paired = 0;
   for (let s = 0; s < STUDIES; s++) {
@@ -376,25 +448,35 @@ for (const row of DIFFERENCE_ROWS.filter(selected)) {
     if (lo <= dR + 1e-12 && dR - 1e-12 <= hi) coverR++;
     width += hi - lo;
     if (r.paired) paired++;
+    const covers = (measure: string, truth: number) => {
+      const p = result.pairs.find((x) => x.measure === measure && x.a === "G0" && x.b === "G1");
+      return p !== undefined && p.difference.ci[0] <= truth + 1e-9 && truth - 1e-9 <= p.difference.ci[1];
+    };
+    if (pooledRow && covers("lambda", dLambda)) coverLambda++;
+    if (pooledRow && covers("exploitability", dExploit)) coverExploit++;
     if (sh && (a.p[0]?.[0]?.length ?? 0) === 2) {
       shiftStudies++;
       if (sh.difference.ci[0] <= dShift + 1e-12 && dShift - 1e-12 <= sh.difference.ci[1]) coverShift++;
     }
   }
   console.log(
-    `| ${row.name} | ${dR.toFixed(3)} | ${pct(coverR / STUDIES)} | ${(width / STUDIES).toFixed(3)} | ${shiftStudies ? pct(coverShift / shiftStudies) : "—"} | ${pct(paired / STUDIES)} |`,
+    `| ${row.name} | ${dR.toFixed(3)} | ${pct(coverR / STUDIES)} | ${(width / STUDIES).toFixed(3)} | ${shiftStudies ? pct(coverShift / shiftStudies) : "—"} | ${pooledRow ? `${pct(coverLambda / STUDIES)} (${dLambda.toFixed(2)})` : "—"} | ${pooledRow ? `${pct(coverExploit / STUDIES)} (${dExploit.toFixed(3)})` : "—"} | ${pct(paired / STUDIES)} |`,
   );
 }
 
 console.log(
-  "\n| all groups equal | family | FWER (any Holm-adjusted p ≤ .05), R | FWER, shift | unadjusted: any p ≤ .05, R |",
+  "\n| all groups equal | family | FWER (any Holm-adjusted p ≤ .05), R | FWER, shift | unadjusted: any p ≤ .05, R | one pair's shift p ≤ .05 | one pair's shift p ≤ .005 | FWER, λ | FWER, exploitability |",
 );
-console.log("|---|---|---|---|---|");
-for (const row of FWER_ROWS.filter(selected)) {
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const row of FWER_ROWS.filter(selected).filter(() => TABLES.includes("fwer"))) {
   let anyR = 0;
   let anyShift = 0;
   let anyRaw = 0;
   let family = 0;
+  let oneShift05 = 0;
+  let oneShift005 = 0;
+  let anyLambda = 0;
+  let anyExploit = 0;
   for (let s = 0; s < STUDIES; s++) {
     const result = analyse(row, simulate(row, rng), s + 1);
     const rPairs = result.pairs.filter((p) => p.measure === "R");
@@ -402,32 +484,54 @@ for (const row of FWER_ROWS.filter(selected)) {
     if (rPairs.some((p) => p.p_adjusted <= 0.05)) anyR++;
     if (rPairs.some((p) => p.p_value <= 0.05)) anyRaw++;
     if (result.pairs.some((p) => p.measure === "shift" && p.p_adjusted <= 0.05)) anyShift++;
+    if (result.pairs.some((p) => p.measure === "lambda" && p.p_adjusted <= 0.05)) anyLambda++;
+    if (result.pairs.some((p) => p.measure === "exploitability" && p.p_adjusted <= 0.05)) anyExploit++;
+    const first = result.pairs.find((p) => p.measure === "shift");
+    if (first && first.p_value <= 0.05) oneShift05++;
+    if (first && first.p_value <= 0.005) oneShift005++;
   }
   console.log(
-    `| ${row.name} | ${family} pairs | ${pct(anyR / STUDIES)} | ${pct(anyShift / STUDIES)} | ${pct(anyRaw / STUDIES)} |`,
+    `| ${row.name} | ${family} pairs | ${pct(anyR / STUDIES)} | ${pct(anyShift / STUDIES)} | ${pct(anyRaw / STUDIES)} | ${pct(oneShift05 / STUDIES)} | ${pct(oneShift005 / STUDIES)} | ${pct(anyLambda / STUDIES)} | ${pct(anyExploit / STUDIES)} |`,
   );
 }
 
-console.log("\n| row | all true ranks inside their rank intervals | mean rank-interval length | one tier |");
-console.log("|---|---|---|---|");
-for (const row of RANK_ROWS.filter(selected)) {
+console.log(
+  "\n| row | all true ranks of R inside their rank intervals | mean rank-interval length | one tier | all true ranks of λ inside |",
+);
+console.log("|---|---|---|---|---|");
+for (const row of RANK_ROWS.filter(selected).filter(() => TABLES.includes("ranks"))) {
   const truth = row.groups.map((g) => trueR(g.p));
   const trueRank = truth.map((t) => 1 + truth.filter((u) => u > t + 1e-12).length);
   let covered = 0;
   let length = 0;
   let oneTier = 0;
+  let lambdaCovered = 0;
   for (let s = 0; s < STUDIES; s++) {
     const result = analyse(row, simulate(row, rng), s + 1);
-    const all = result.ranks.every((r) => {
-      const g = Number(r.group.slice(1));
-      return r.rank.ci[0] <= (trueRank[g] as number) && (trueRank[g] as number) <= r.rank.ci[1];
-    });
+    const all = result.ranks
+      .filter((r) => r.measure === "R")
+      .every((r) => {
+        const g = Number(r.group.slice(1));
+        return r.rank.ci[0] <= (trueRank[g] as number) && (trueRank[g] as number) <= r.rank.ci[1];
+      });
     if (all) covered++;
-    length += result.ranks.reduce((sum, r) => sum + r.rank.ci[1] - r.rank.ci[0] + 1, 0) / result.ranks.length;
-    if (result.ranks.every((r) => r.tied_group === 1)) oneTier++;
+    const rRanks = result.ranks.filter((r) => r.measure === "R");
+    length += rRanks.reduce((sum, r) => sum + r.rank.ci[1] - r.rank.ci[0] + 1, 0) / rRanks.length;
+    if (rRanks.every((r) => r.tied_group === 1)) oneTier++;
+    const lambdaTruth = row.groups.map(trueLambda);
+    const lambdaRank = lambdaTruth.map((t) => 1 + lambdaTruth.filter((u) => u > t + 1e-9).length);
+    if (
+      result.ranks
+        .filter((r) => r.measure === "lambda")
+        .every((r) => {
+          const g = Number(r.group.slice(1));
+          return r.rank.ci[0] <= (lambdaRank[g] as number) && (lambdaRank[g] as number) <= r.rank.ci[1];
+        })
+    )
+      lambdaCovered++;
   }
   console.log(
-    `| ${row.name} | ${pct(covered / STUDIES)} | ${(length / STUDIES).toFixed(2)} | ${pct(oneTier / STUDIES)} |`,
+    `| ${row.name} | ${pct(covered / STUDIES)} | ${(length / STUDIES).toFixed(2)} | ${pct(oneTier / STUDIES)} | ${pct(lambdaCovered / STUDIES)} |`,
   );
 }
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -5,6 +5,9 @@ import {
   NoSharedCells,
 } from "../analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../analysis/comparison/comparison-rows.js";
+import type { PooledModel } from "../analysis/comparison/pooled-measures.js";
+import { equilibriumDeviation } from "../analysis/equilibrium/deviation.js";
+import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
@@ -34,12 +37,8 @@ export type CompareReport = ComparisonResult & {
   skipped: { measure: ComparisonMeasure; reason: string }[];
 };
 
-/** Why the measures `compare` does not resample are left out (the contract lists them in `skipped`). */
-const NOT_COMPARED: Record<Exclude<ComparisonMeasure, "R" | "shift">, string> = {
-  lambda:
-    "Pairwise differences of pooled λ are not computed by compare; `analyze sensitivity` gives each player's λ with its interval.",
-  exploitability:
-    "Pairwise differences of exploitability are not computed by compare; `equilibrium_deviation` gives it per cell.",
+/** Why the repeated-play measures are left out (the contract lists them in `skipped`). */
+const NOT_COMPARED: Record<"points" | "cooperation" | "comprehension_m", string> = {
   points:
     "Repeated-play measures are not compared yet; `analyze repeated` gives each player's points with their spread.",
   cooperation:
@@ -90,6 +89,7 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
         const game = deps.catalog.game(g);
         return game.actions.length === 2 ? game.cooperativeAction : null;
       },
+      pooled: pooledModel(deps, variant),
       bootstrap: query.bootstrap,
       seed: query.seed,
       confidence: query.confidence,
@@ -105,10 +105,32 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
       reason: "No shared game has two actions and a cooperative one, so no pair has a planned shift.",
     });
   }
+  skipped.push(...result.skipped);
   for (const [measure, reason] of Object.entries(NOT_COMPARED)) {
     skipped.push({ measure: measure as ComparisonMeasure, reason });
   }
   return { by, variant, study_id: query.study_id ?? null, ...result, skipped };
+}
+
+/** λ's Δu_G and each distribution's exploitability, from the catalog's stage games of the variant. */
+function pooledModel(deps: PlayDeps, variant: VariantId): PooledModel {
+  const stage = (g: string) => deps.catalog.stageGame(g, variant);
+  return {
+    deltaU: (g) => {
+      const cooperativeAction = deps.catalog.game(g).cooperativeAction;
+      if (cooperativeAction === null) return null;
+      return payoffDifference(g, { stage: stage(g), cooperativeAction }).delta_u;
+    },
+    cooperative: (g) => {
+      const game = deps.catalog.game(g);
+      return game.cooperativeAction === null ? -1 : game.actions.indexOf(game.cooperativeAction);
+    },
+    exploitability: (g, distribution) => {
+      const game = stage(g);
+      const named = Object.fromEntries(game.actions.map((a, i) => [a, distribution[i] as number]));
+      return equilibriumDeviation(game, named).exploitability.normalized;
+    },
+  };
 }
 
 /** The study's planned pair, else every framing each group played (sorted). */

@@ -9,19 +9,22 @@ export function compareText(report: CompareReport): string {
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${report.group_details.map((g) => `${printable(g.group)} ${g.unit}`).join(", ")}.`,
     "",
   ];
-  if (report.ranks.length > 0) {
+  for (const measure of [...new Set(report.ranks.map((r) => r.measure))]) {
+    const name = measure === "lambda" ? "λ" : measure;
     lines.push(
-      `Ranks of R on ${report.ranked_games.join(", ")} (simultaneous ${level} rank intervals; a tier holds the groups not surely below its best):`,
+      `Ranks of ${name} on ${report.ranked_games.join(", ")} (rank 1 = highest; simultaneous ${level} rank intervals; a tier holds the groups not surely below its best):`,
       table(
-        ["rank", "group", "R", `R ${level} CI`, "rank interval", "tier"],
-        report.ranks.map((r) => [
-          String(r.rank.estimate),
-          r.group,
-          fixed(r.estimate),
-          interval(r.ci),
-          `[${r.rank.ci[0]}, ${r.rank.ci[1]}]`,
-          String(r.tied_group),
-        ]),
+        ["rank", "group", name, `${name} ${level} CI`, "rank interval", "tier"],
+        report.ranks
+          .filter((r) => r.measure === measure)
+          .map((r) => [
+            String(r.rank.estimate),
+            r.group,
+            fixed(r.estimate),
+            interval(r.ci),
+            `[${r.rank.ci[0]}, ${r.rank.ci[1]}]`,
+            String(r.tied_group),
+          ]),
       ),
       "",
     );

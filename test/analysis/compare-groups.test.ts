@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { compareGroups, NoSharedCells } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
 import { groupSample } from "../../src/analysis/comparison/group-samples.js";
-import { holm } from "../../src/analysis/comparison/pair-differences.js";
+import { bootstrapDifference, holm } from "../../src/analysis/comparison/pair-differences.js";
+import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
+import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
+import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
+import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
 
 const framings = ["business", "friend-sharing"];
 const options = {
@@ -150,6 +154,78 @@ describe("compare groups", () => {
   it("adjusts by Holm's step-down rule", () => {
     expect(holm([0.01, 0.04, 0.03])).toEqual([0.03, 0.06, 0.06]);
     expect(holm([0.5, 0.9])).toEqual([1, 1]);
+  });
+});
+
+describe("compare groups on λ and exploitability", () => {
+  // A prisoner's dilemma: Δu_G = (½·3 + ½·0 − ½·5 − ½·1)/5 = −0.3; its only equilibrium is mutual defection.
+  const stage = {
+    actions: ["cooperate", "defect"],
+    u1: [
+      [3, 0],
+      [5, 1],
+    ],
+    u2: [
+      [3, 5],
+      [0, 1],
+    ],
+  };
+  const pooled: PooledModel = {
+    deltaU: () => payoffDifference("pd", { stage, cooperativeAction: "cooperate" }).delta_u,
+    cooperative: () => 0,
+    exploitability: (_, d) =>
+      equilibriumDeviation(stage, { cooperate: d[0] as number, defect: d[1] as number }).exploitability
+        .normalized,
+  };
+  const result = compareGroups(
+    [
+      ...counts("a", { business: 3, "friend-sharing": 3 }),
+      ...counts("b", { business: 3, "friend-sharing": 3 }),
+      ...counts("dominant", { business: 0, "friend-sharing": 0 }),
+    ],
+    { ...options, pooled },
+  );
+
+  it("fits λ by maximum likelihood: 3 of 30 cooperate, so σ(−0.3λ) = 0.1 and λ = ln 9 / 0.3", () => {
+    const lambda = result.ranks.filter((r) => r.measure === "lambda");
+    expect(lambda.find((r) => r.group === "a")?.estimate).toBeCloseTo(Math.log(9) / 0.3, 9);
+    const pair = result.pairs.find((p) => p.measure === "lambda" && p.a === "a" && p.b === "b");
+    expect(pair?.difference.estimate).toBe(0);
+    expect(pair?.difference.ci[0]).toBeLessThan(0);
+    expect(pair?.difference.ci[1]).toBeGreaterThan(0);
+  });
+
+  it("gives the player of the dominant action (the equilibrium) exploitability 0 and ranks it last", () => {
+    const exploitability = result.ranks.filter((r) => r.measure === "exploitability");
+    expect(exploitability.find((r) => r.group === "dominant")).toMatchObject({
+      estimate: 0,
+      rank: { estimate: 3 },
+    });
+    // Against 10% cooperation a best-responding opponent defects and earns 0.1·5 + 0.9·1 = 1.4 instead of
+    // 1 at the equilibrium: 0.4 over the payoff range 5.
+    expect(exploitability.find((r) => r.group === "a")?.estimate).toBeCloseTo(0.08, 9);
+  });
+
+  it("warm-starts a replicate's fit at no cost to its value", () => {
+    const observations = [
+      { cooperative: 7, n: 30, deltaU: -0.3 },
+      { cooperative: 20, n: 25, deltaU: 0.2 },
+    ];
+    expect(fitPooledLambda(observations, 3.5)).toBeCloseTo(fitPooledLambda(observations) as number, 10);
+  });
+});
+
+describe("the p-value of a difference", () => {
+  // 1,000 replicates alternating 0.1 and 0.3 about the estimate 0.2: none reaches 0, so the bootstrap tail
+  // is its floor 1/1001; their sd is 0.1 (0.10005 with B − 1), so the normal tail is 2·Φ(−2) ≈ 0.0455.
+  const replicates = Float64Array.from({ length: 1000 }, (_, b) => (b % 2 === 0 ? 0.1 : 0.3));
+
+  it("is the bootstrap tail for R", () => {
+    expect(bootstrapDifference(0.2, replicates, 0.95).p_value).toBeCloseTo(1 / 1001, 6);
+  });
+
+  it("is never below the normal tail for a mean of choices (the shift), whose bootstrap tail is a lattice", () => {
+    expect(bootstrapDifference(0.2, replicates, 0.95, true).p_value).toBeCloseTo(0.0455, 3);
   });
 });
 

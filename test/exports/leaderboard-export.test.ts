@@ -32,7 +32,8 @@ async function exportAs(format: string, extra: string[] = []): Promise<string> {
 async function exportCsv(extra: string[] = []): Promise<Record<string, string>[]> {
   const text = readFileSync(await exportAs("csv", extra), "utf8");
   expect(text.split("\n")[0]).toBe(LEADERBOARD_COLUMNS.join(","));
-  return parse(text, { columns: true }) as Record<string, string>[];
+  // The R rows: λ and exploitability rows follow them when the games have payoffs (compare's other measures).
+  return (parse(text, { columns: true }) as Record<string, string>[]).filter((r) => r.measure === "R");
 }
 
 describe("same-game export leaderboard", () => {
@@ -88,7 +89,7 @@ describe("same-game export leaderboard", () => {
     });
     expect(csv.map((r) => r.group).sort()).toEqual(["other", "swayed"]);
     for (const row of csv) {
-      const rank = compared.ranks.find((r) => r.group === row.group);
+      const rank = compared.ranks.find((r) => r.measure === "R" && r.group === row.group);
       expect(Number(row.estimate)).toBe(rank?.estimate);
       expect([Number(row.ci_low), Number(row.ci_high)]).toEqual(rank?.ci);
       expect([Number(row.rank_ci_low), Number(row.rank_ci_high)]).toEqual(rank?.rank.ci);
@@ -97,13 +98,16 @@ describe("same-game export leaderboard", () => {
     const jsonl = readFileSync(await exportAs("jsonl", filter), "utf8")
       .trimEnd()
       .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.measure === "R");
     expect(jsonl.map((r) => [r.group, r.estimate, r.rank_ci_low, r.rank_ci_high])).toEqual(
       csv.map((r) => [r.group, Number(r.estimate), Number(r.rank_ci_low), Number(r.rank_ci_high)]),
     );
     const buffer = readFileSync(await exportAs("parquet", filter));
     const file = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength);
-    const parquet = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    const parquet = ((await parquetReadObjects({ file })) as Record<string, unknown>[]).filter(
+      (r) => r.measure === "R",
+    );
     expect(parquet.map((r) => [r.group, Number(r.rank), r.ci_low])).toEqual(
       csv.map((r) => [r.group, Number(r.rank), Number(r.ci_low)]),
     );

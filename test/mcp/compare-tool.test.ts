@@ -109,6 +109,7 @@ interface Compared {
     cells_used: { game: string; framing: string }[];
   }[];
   ranks: {
+    measure: string;
     group: string;
     estimate: number;
     rank: { estimate: number; ci: [number, number] };
@@ -148,13 +149,12 @@ describe("the compare tool", () => {
       "scripted/story-swayed",
     ]);
     expect(byPlayer.pairs.filter((p) => p.measure === "R")).toHaveLength(15);
-    expect(byPlayer.skipped.map((s) => s.measure)).toEqual([
-      "lambda",
-      "exploitability",
-      "points",
-      "cooperation",
-      "comprehension_m",
-    ]);
+    // λ and exploitability on the prisoner's dilemma every group played; repeated play is not compared.
+    expect(byPlayer.skipped.map((s) => s.measure)).toEqual(["points", "cooperation", "comprehension_m"]);
+    for (const measure of ["lambda", "exploitability"]) {
+      expect(byPlayer.pairs.filter((p) => p.measure === measure)).toHaveLength(15);
+      expect(byPlayer.ranks.filter((r) => r.measure === measure)).toHaveLength(6);
+    }
     const byModel = await compared({ by: "model" });
     expect(byModel.groups).toEqual([
       "scripted/payoff-reader-scripted-0001",
@@ -165,6 +165,15 @@ describe("the compare tool", () => {
     expect(byClient.groups.some((g) => g.startsWith("same-game-runner "))).toBe(true);
     const byStyle = await compared({ by: "style" });
     expect(byStyle.groups).toEqual(["cot", "zero-shot"]);
+    // No number of any result is NaN or missing (JSON would carry NaN as null).
+    for (const result of [byPlayer, byModel, byClient, byStyle]) {
+      for (const p of result.pairs)
+        for (const x of [p.difference.estimate, ...p.difference.ci, p.p_adjusted])
+          expect(Number.isFinite(x), `${p.measure} ${p.a} − ${p.b}`).toBe(true);
+      for (const r of result.ranks)
+        for (const x of [r.estimate, ...r.rank.ci])
+          expect(Number.isFinite(x), `${r.measure} ${r.group}`).toBe(true);
+    }
   });
 
   it("pairs the two models of one schedule and ranks the payoff-reader first with the rank interval [1, 1]", async () => {
@@ -179,7 +188,12 @@ describe("the compare tool", () => {
       paired: true,
     });
     expect(pair?.difference.ci[0]).toBeGreaterThan(0);
+    // The payoff-reader plays the dominant action, an equilibrium: nothing to exploit.
+    expect(
+      result.ranks.find((r) => r.measure === "exploitability" && r.group === "scripted/payoff-reader"),
+    ).toMatchObject({ estimate: 0 });
     expect(result.ranks[0]).toMatchObject({
+      measure: "R",
       group: "scripted/payoff-reader",
       estimate: 1,
       rank: { estimate: 1, ci: [1, 1] },

@@ -5,6 +5,12 @@ import { type CellRef, type ComparisonRow, cellKey } from "./comparison-rows.js"
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample } from "./group-samples.js";
 import { bootstrapDifference, holm } from "./pair-differences.js";
+import {
+  POOLED_BOUNDS,
+  type PooledMeasure,
+  type PooledModel,
+  type PooledReplicates,
+} from "./pooled-measures.js";
 import { rankIntervals } from "./rank-intervals.js";
 
 /** The measures a comparison can hold, in the order it reports them. */
@@ -24,6 +30,8 @@ export interface CompareOptions extends BootstrapOptions {
   readonly framings: readonly string[];
   readonly actionsOf: (game: string) => readonly ActionId[];
   readonly cooperativeAction: (game: string) => ActionId | null;
+  /** The games' payoffs for λ and exploitability; without it those measures are not compared. */
+  readonly pooled?: PooledModel;
 }
 
 export interface ComparedPair {
@@ -72,10 +80,12 @@ export interface ComparisonResult {
   readonly family: string;
   readonly method: string;
   readonly notes: string[];
+  /** λ or exploitability when they could not be compared, with the reason. */
+  readonly skipped: { measure: PooledMeasure; reason: string }[];
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best.";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest value).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -123,9 +133,21 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
         );
     }
   }
-  const replicates = samples.map((s) =>
-    groupReplicates(s, framings, options.cooperativeAction, options.actionsOf, bootstrap, seed),
+  // The games every group played under every framing: ranks, λ and exploitability are computed on them.
+  const rankedGames = [...(complete[0] as Set<string>)].filter((g) => complete.every((c) => c.has(g))).sort();
+  const pooledModel = options.pooled;
+  const drawn = samples.map((s) =>
+    groupReplicates(
+      s,
+      framings,
+      options.cooperativeAction,
+      options.actionsOf,
+      bootstrap,
+      seed,
+      pooledModel && rankedGames.length > 0 ? { games: rankedGames, model: pooledModel } : undefined,
+    ),
   );
+  const replicates = drawn.map((d) => d.games);
 
   const pairs: ComparedPair[] = [];
   const notes: string[] = [];
@@ -140,6 +162,32 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     }
     return m;
   };
+  /** Groups i and j on one measure: a − b over the cells used, its interval and unadjusted p. */
+  const pair = (
+    measure: ComparisonMeasure,
+    i: number,
+    j: number,
+    a: { point: number; star: Float64Array },
+    b: { point: number; star: Float64Array },
+    used: CellRef[],
+  ): ComparedPair => {
+    const star = new Float64Array(bootstrap);
+    for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
+    // R keeps its bootstrap tail; the other measures' p is floored by the normal tail (pair-differences.ts).
+    const difference = bootstrapDifference(a.point - b.point, star, confidence, measure !== "R");
+    const [x, y] = [samples[i], samples[j]] as [GroupSample, GroupSample];
+    return {
+      measure,
+      a: groups[i] as string,
+      b: groups[j] as string,
+      difference: { estimate: difference.estimate, ci: difference.ci },
+      p_value: difference.p_value,
+      p_adjusted: difference.p_value,
+      paired: used.every((c) => pairedCell(x, y, c)),
+      cells_used: used,
+      cells_left_out: leftOutOf(x, y, used),
+    };
+  };
   for (const measure of ["R", "shift"] as const) {
     const family: ComparedPair[] = [];
     for (let i = 0; i < groups.length; i++) {
@@ -149,73 +197,51 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
           .sort();
         const games = measure === "R" ? shared : shared.filter((g) => replicates[i]?.get(g)?.shift !== null);
         if (games.length === 0) continue;
-        const a = mean(i, games, measure);
-        const b = mean(j, games, measure);
-        const star = new Float64Array(bootstrap);
-        for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-        const difference = bootstrapDifference(a.point - b.point, star, confidence);
         const used = games.flatMap((game) => framings.map((framing) => ({ game, framing })));
-        const usedKeys = new Set(used.map((c) => cellKey(c.game, c.framing)));
-        const leftOut = new Map<string, CellRef>();
-        for (const s of [samples[i], samples[j]] as GroupSample[]) {
-          for (const c of s.cells) {
-            const key = cellKey(c.game, c.framing);
-            if (!usedKeys.has(key)) leftOut.set(key, { game: c.game, framing: c.framing });
-          }
-        }
-        family.push({
-          measure,
-          a: groups[i] as string,
-          b: groups[j] as string,
-          difference: { estimate: difference.estimate, ci: difference.ci },
-          p_value: difference.p_value,
-          p_adjusted: difference.p_value,
-          paired: used.every((c) => pairedCell(samples[i] as GroupSample, samples[j] as GroupSample, c)),
-          cells_used: used,
-          cells_left_out: [...leftOut.values()].sort(byCell),
-        });
+        family.push(pair(measure, i, j, mean(i, games, measure), mean(j, games, measure), used));
       }
     }
-    const adjusted = holm(family.map((p) => p.p_value));
-    family.forEach((p, k) => {
-      pairs.push({ ...p, p_adjusted: adjusted[k] as number });
-    });
+    pairs.push(...holmAdjusted(family));
   }
 
-  const rankedGames = [...(complete[0] as Set<string>)].filter((g) => complete.every((c) => c.has(g))).sort();
   const ranks: GroupRank[] = [];
+  const skipped: { measure: PooledMeasure; reason: string }[] = [];
   if (rankedGames.length === 0) {
     notes.push(
       "No game was played under every framing by every group, so no ranks are given; each pair is still compared on the cells it shares.",
     );
   } else {
-    const ranking = groups.map((_, g) => mean(g, rankedGames, "R"));
-    const ranked = rankIntervals(
-      groups,
-      ranking.map((m) => m.point),
-      ranking.map((m) => m.star),
-      confidence,
+    ranks.push(
+      ...rankMeasure(
+        "R",
+        groups,
+        groups.map((_, g) => mean(g, rankedGames, "R")),
+        confidence,
+        [0, 1],
+      ),
     );
-    ranked.forEach((r, g) => {
-      const own = ranking[g] as { point: number; star: Float64Array };
-      // The group's own interval: the percentile interval of its replicates, widened to hold the estimate
-      // (at R = 1 every replicate lies below it; SPEC §4 checks say so rather than hide it).
-      const [lo, hi] = percentileInterval(Float64Array.from(own.star), confidence);
-      // R lives in [0, 1]: the spread replicates (group-replicates.ts) may step outside it.
-      const ci: [number, number] = [
-        Math.max(0, Math.min(lo, own.point)),
-        Math.min(1, Math.max(hi, own.point)),
-      ];
-      ranks.push({
-        measure: "R",
-        group: r.group,
-        estimate: r.estimate,
-        ci,
-        rank: r.rank,
-        tied_group: r.tied_group,
-      });
-    });
-    ranks.sort((x, y) => x.rank.estimate - y.rank.estimate || (x.group < y.group ? -1 : 1));
+  }
+  for (const measure of ["lambda", "exploitability"] as const) {
+    const reason = pooledReason(
+      measure,
+      pooledModel !== undefined,
+      rankedGames,
+      drawn.map((d) => d.pooled),
+    );
+    if (reason !== null) {
+      skipped.push({ measure, reason });
+      continue;
+    }
+    const values = drawn.map((d) => d.pooled.find((p) => p.measure === measure) as PooledReplicates);
+    const used = rankedGames.flatMap((game) => framings.map((framing) => ({ game, framing })));
+    const family: ComparedPair[] = [];
+    for (let i = 0; i < groups.length; i++) {
+      for (let j = i + 1; j < groups.length; j++) {
+        family.push(pair(measure, i, j, values[i] as PooledReplicates, values[j] as PooledReplicates, used));
+      }
+    }
+    pairs.push(...holmAdjusted(family));
+    ranks.push(...rankMeasure(measure, groups, values, confidence, POOLED_BOUNDS[measure]));
   }
   return {
     confidence,
@@ -232,10 +258,80 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     pairs,
     ranks,
     ranked_games: rankedGames,
-    family: `For each measure, the ${(groups.length * (groups.length - 1)) / 2} pairs of the ${groups.length} groups (pairs with no shared cell for the measure are not in it); Holm's step-down adjustment within it.`,
+    family: `For each measure, the ${(groups.length * (groups.length - 1)) / 2} pairs of the ${groups.length} groups (pairs with no shared cell for the measure are not in it); Holm's step-down adjustment within it. R and the shift use the games each pair shares; λ and exploitability the games every group shares.`,
     method: COMPARISON_METHOD,
     notes,
+    skipped,
   };
+}
+
+/** A measure's family with Holm's adjusted p-values. */
+function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
+  const adjusted = holm(family.map((p) => p.p_value));
+  return family.map((p, k) => ({ ...p, p_adjusted: adjusted[k] as number }));
+}
+
+/**
+ * Ranks of one measure (rank 1 = the highest value) with each group's own interval: the percentile
+ * interval of its replicates, widened to hold the estimate (at R = 1 every replicate lies below it; SPEC
+ * §4 checks say so rather than hide it) and clamped to the measure's range, which the spread replicates
+ * (group-replicates.ts) may step outside.
+ */
+function rankMeasure(
+  measure: ComparisonMeasure,
+  groups: readonly string[],
+  values: readonly { point: number; star: Float64Array }[],
+  confidence: number,
+  [min, max]: [number, number],
+): GroupRank[] {
+  const ranked = rankIntervals(
+    groups,
+    values.map((m) => m.point),
+    values.map((m) => m.star),
+    confidence,
+  );
+  return ranked
+    .map((r, g) => {
+      const own = values[g] as { point: number; star: Float64Array };
+      const [lo, hi] = percentileInterval(Float64Array.from(own.star), confidence);
+      const ci: [number, number] = [
+        Math.max(min, Math.min(lo, own.point)),
+        Math.min(max, Math.max(hi, own.point)),
+      ];
+      return { measure, group: r.group, estimate: r.estimate, ci, rank: r.rank, tied_group: r.tied_group };
+    })
+    .sort((x, y) => x.rank.estimate - y.rank.estimate || (x.group < y.group ? -1 : 1));
+}
+
+/** Why a pooled measure cannot be compared, or null when every group has it on the ranked games. */
+function pooledReason(
+  measure: PooledMeasure,
+  modelled: boolean,
+  rankedGames: readonly string[],
+  pooled: readonly PooledReplicates[][],
+): string | null {
+  const name = measure === "lambda" ? "λ" : "Exploitability";
+  if (!modelled) return `${name} needs the games' payoffs, which this comparison was not given.`;
+  if (rankedGames.length === 0)
+    return `${name} is compared on the games every group played under every framing, and there are none.`;
+  if (pooled.some((p) => !p.some((x) => x.measure === measure)))
+    return measure === "lambda"
+      ? "λ needs a two-action game with a cooperative action whose payoffs make cooperating and defecting differ against a neutral belief (Δu_G ≠ 0); no game every group played has one."
+      : "Exploitability is undefined in every game every group played (all payoffs equal).";
+  return null;
+}
+
+/** The cells either group played that a pair's comparison does not use. */
+function leftOutOf(a: GroupSample, b: GroupSample, used: readonly CellRef[]): CellRef[] {
+  const usedKeys = new Set(used.map((c) => cellKey(c.game, c.framing)));
+  const leftOut = new Map<string, CellRef>();
+  for (const s of [a, b]) {
+    for (const c of s.cells) {
+      const key = cellKey(c.game, c.framing);
+      if (!usedKeys.has(key)) leftOut.set(key, { game: c.game, framing: c.framing });
+    }
+  }
+  return [...leftOut.values()].sort(byCell);
 }
 
 function meanOver(

@@ -4,6 +4,7 @@ import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js"
 import { drawMultinomial } from "../sampling/multinomial-sampler.js";
 import { cellKey } from "./comparison-rows.js";
 import type { GroupSample, Stratum } from "./group-samples.js";
+import { type PooledModel, type PooledReplicates, pooledEvaluator } from "./pooled-measures.js";
 
 /** One game a group played under every compared framing: its R and planned shift, point and replicates. */
 export interface GameReplicates {
@@ -19,7 +20,8 @@ export interface GameReplicates {
 /**
  * Every replicate of every complete game of one group, from the group's own strata. Each stratum draws
  * from a stream named by its `stream` key (under the seed), so two groups with the same schedule block
- * draw the same positions: their replicates are paired; every other block is independent.
+ * draw the same positions: their replicates are paired; every other block is independent. The pooled
+ * measures (λ, exploitability) over `pooled.games` are evaluated on the same replicates' counts.
  */
 export function groupReplicates(
   sample: GroupSample,
@@ -28,7 +30,8 @@ export function groupReplicates(
   actionsOf: (game: string) => readonly ActionId[],
   bootstrap: number,
   seed: number,
-): Map<string, GameReplicates> {
+  pooled?: { readonly games: readonly string[]; readonly model: PooledModel },
+): { games: Map<string, GameReplicates>; pooled: PooledReplicates[] } {
   const games = completeGames(sample, framings);
   const k = Math.max(1, ...sample.cells.map((c) => c.counts.length));
   const counts = new Int32Array(sample.cells.length * k);
@@ -57,6 +60,16 @@ export function groupReplicates(
     out.set(game, result);
     return { stat, result };
   });
+  const pooledGames = pooled ? games.filter((g) => pooled.games.includes(g.game)) : [];
+  const pool =
+    pooled && pooledGames.length > 0 ? pooledEvaluator(pooledGames, k, pooled.model, bootstrap) : null;
+  if (pool) {
+    const observed = new Int32Array(sample.cells.length * k);
+    sample.cells.forEach((cell, i) => {
+      observed.set(cell.counts, i * k);
+    });
+    pool.observe(observed);
+  }
   const scratch = new Int32Array(k);
   const widths = sample.cells.map((c) => c.counts.length);
   const value = new Float64Array(2);
@@ -92,6 +105,7 @@ export function groupReplicates(
       result.RStar[b] = value[0] as number;
       if (result.shiftStar) result.shiftStar[b] = value[1] as number;
     }
+    pool?.replicate(counts, b);
   }
   // The bootstrap variance of a mean of m resampled units is (m − 1)/m of the unbiased one, which makes
   // intervals of small cells too short (Efron's correction): each game's replicates are spread about their
@@ -104,7 +118,11 @@ export function groupReplicates(
     spread(result.RStar, factor);
     if (result.shiftStar) spread(result.shiftStar, factor);
   });
-  return out;
+  // The pooled measures, spread by the fewest units of any cell they use.
+  const pooledResults = pool?.results() ?? [];
+  const m = Math.min(...pooledGames.flatMap(({ cells }) => cells.map((c) => unitsOf(sample, c))));
+  if (m >= 2) for (const r of pooledResults) spread(r.star, Math.sqrt(m / (m - 1)));
+  return { games: out, pooled: pooledResults };
 }
 
 /** How many units the stratum of cell `c` draws: its decisions, sessions or schedule positions. */

@@ -1,4 +1,5 @@
 import { percentileInterval } from "../sampling/percentile.js";
+import { normalUpperTail } from "../story-labels/normal-tail.js";
 
 /**
  * A difference a − b with its bootstrap interval and two-sided p-value of d = 0.
@@ -14,6 +15,17 @@ import { percentileInterval } from "../sampling/percentile.js";
  * The p-value is the share of the bias-corrected replicates on the far side of 0, doubled:
  * (2·min(#{d* − bias ≤ 0}, #{d* − bias ≥ 0}) + 1)/(B + 1), at most 1, so p ≤ 1 − confidence exactly when
  * the interval leaves 0 out (up to ties and the +1).
+ *
+ * For the shift, λ and exploitability (smooth functions of the cells' rates, the shift a plain mean of 0/1
+ * choices), the p-value is the larger of that bootstrap tail and the normal tail 2·Φ(−|d̂|/sd(d*)); the
+ * larger of the two can only make Holm more conservative. The bootstrap tail of such a mean is a lattice:
+ * when a few units carry the whole difference (paired positions that mostly agree, so a handful of
+ * discordant ones), the chance that a resample draws none of them is far smaller than the chance under
+ * "no difference", and Holm, which tests the smallest p at (1 − confidence)/(pairs), sees those tails.
+ * On the grid the bootstrap tail alone gave a family-wise error of 6.8% over 10 equal groups and 9.4%
+ * over 5 paired ones; with the normal floor 3.9% and 4.9%. λ and exploitability with the bootstrap tail
+ * alone: 8.2% and 7.6% over 5 paired groups, 0.8% and 6.4% over 10. R keeps the bootstrap tail: near R = 1 its
+ * replicates are skewed, the normal tail would overstate p, and its family-wise error was already ≤ 1.5%.
  */
 export interface Difference {
   readonly estimate: number;
@@ -25,11 +37,16 @@ export function bootstrapDifference(
   estimate: number,
   replicates: Float64Array,
   confidence: number,
+  normalFloor = false,
 ): Difference {
   const B = replicates.length;
   let mean = 0;
   for (let b = 0; b < B; b++) mean += replicates[b] as number;
-  const bias = mean / B - estimate;
+  mean /= B;
+  const bias = mean - estimate;
+  let squares = 0;
+  for (let b = 0; b < B; b++) squares += ((replicates[b] as number) - mean) ** 2;
+  const sd = Math.sqrt(squares / Math.max(1, B - 1));
   let atOrBelow = 0;
   let atOrAbove = 0;
   for (let b = 0; b < B; b++) {
@@ -37,7 +54,10 @@ export function bootstrapDifference(
     if (corrected <= 0) atOrBelow++;
     if (corrected >= 0) atOrAbove++;
   }
-  const p_value = Math.min(1, (2 * Math.min(atOrAbove, atOrBelow) + 1) / (B + 1));
+  const tail = Math.min(1, (2 * Math.min(atOrAbove, atOrBelow) + 1) / (B + 1));
+  // No spread at all (every replicate equal): the bootstrap tail alone speaks.
+  const normal = sd > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(estimate) / sd)) : 0;
+  const p_value = normalFloor ? Math.max(tail, normal) : tail;
   const [lo, hi] = percentileInterval(Float64Array.from(replicates), confidence);
   return { estimate, ci: [lo - bias, hi - bias], p_value };
 }

@@ -52,7 +52,7 @@ const MAX_ITERATIONS = 200;
  * is never returned as converged (the wave-1 fit did exactly that, e.g. 7.525 instead of 5.05).
  * Observations with Δu = 0 carry no information about λ; null when no observation has Δu ≠ 0.
  */
-export function fitPooledLambda(observations: readonly LogitObservation[]): number | null {
+export function fitPooledLambda(observations: readonly LogitObservation[], start = 1): number | null {
   const informative = observations.filter((o) => o.deltaU !== 0 && o.n > 0);
   if (informative.length === 0) return null;
   if (score(informative, 0) <= 0) return 0;
@@ -60,8 +60,9 @@ export function fitPooledLambda(observations: readonly LogitObservation[]): numb
   const tolerance = 1e-12 * informative.reduce((s, o) => s + o.n * Math.abs(o.deltaU), 0);
   let lo = 0;
   let hi = LAMBDA_MAX;
-  // Start where one logit-scale unit of the typical |Δu| puts the rates: inside the bracket, near most roots.
-  let lambda = 1;
+  // Start where one logit-scale unit of the typical |Δu| puts the rates: inside the bracket, near most roots
+  // (or at a caller's warm start, a nearby fit's λ: a bootstrap replicate starts from the point estimate).
+  let lambda = start > 0 && start < LAMBDA_MAX ? start : 1;
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     const s = score(informative, lambda);
     if (Math.abs(s) <= tolerance) return lambda;

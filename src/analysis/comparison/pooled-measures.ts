@@ -1,0 +1,121 @@
+import { fitPooledLambda, LAMBDA_MAX, type LogitObservation } from "../sensitivity/logit-response-mle.js";
+
+/** The measures of a group pooled over a set of games (not a mean of per-game values like R and the shift). */
+export type PooledMeasure = "lambda" | "exploitability";
+
+/** What the pooled measures need to know about a game, beyond its actions. */
+export interface PooledModel {
+  /**
+   * Δu_G of a two-action game with a cooperative action (payoff-sensitivity.ts), else null: the game
+   * then says nothing about λ and is left out of its fit.
+   */
+  readonly deltaU: (game: string) => number | null;
+  /** The index of the game's cooperative action, or −1. */
+  readonly cooperative: (game: string) => number;
+  /** The normalised exploitability of a row distribution (in action order), null when undefined. */
+  readonly exploitability: (game: string, distribution: readonly number[]) => number | null;
+}
+
+/** The bounds a pooled measure lives in: its interval is clamped to them. */
+export const POOLED_BOUNDS: Record<PooledMeasure, [number, number]> = {
+  lambda: [0, LAMBDA_MAX],
+  exploitability: [0, 1],
+};
+
+export interface PooledReplicates {
+  readonly measure: PooledMeasure;
+  readonly point: number;
+  readonly star: Float64Array;
+}
+
+/**
+ * λ and exploitability of one group over the given games (each with its cells, one per compared framing),
+ * evaluated on the observed counts and then on every bootstrap replicate's counts (laid out `k` per cell):
+ * - λ: the maximum-likelihood logit response pooled over every cell of the games with Δu_G ≠ 0
+ *   (fitPooledLambda); a replicate's fit starts from the point estimate, so safeguarded Newton converges
+ *   in a few steps instead of searching from λ = 1;
+ * - exploitability: the mean over the cells of the cell's normalised exploitability (what an opponent who
+ *   knows the cell's distribution gains over the nearest equilibrium, in units of the payoff range). A
+ *   cell of n decisions has at most n + 1 distinct two-action distributions, so each is computed once.
+ * A measure no game defines is absent from `results()`.
+ */
+export function pooledEvaluator(
+  games: readonly { game: string; cells: readonly number[] }[],
+  k: number,
+  model: PooledModel,
+  bootstrap: number,
+) {
+  const observations: (LogitObservation & { cell: number; c: number })[] = [];
+  const exploitable: { game: string; cell: number; cache: Map<string, number | null> }[] = [];
+  for (const { game, cells } of games) {
+    const deltaU = model.deltaU(game);
+    const c = model.cooperative(game);
+    for (const cell of cells) {
+      if (deltaU !== null && deltaU !== 0 && c >= 0)
+        observations.push({ cooperative: 0, n: 0, deltaU, cell, c });
+      exploitable.push({ game, cell, cache: new Map() });
+    }
+  }
+  const lambda = { point: Number.NaN, star: new Float64Array(bootstrap), defined: observations.length > 0 };
+  const exploitability = { point: Number.NaN, star: new Float64Array(bootstrap), defined: false };
+  const distribution = new Float64Array(k);
+
+  /** The exploitability mean of these counts, or null when no cell has decisions and a defined value. */
+  const meanExploitability = (counts: Int32Array): number | null => {
+    let sum = 0;
+    let cells = 0;
+    for (const e of exploitable) {
+      let n = 0;
+      for (let a = 0; a < k; a++) n += counts[e.cell * k + a] as number;
+      if (n === 0) continue;
+      const key = Array.from(counts.subarray(e.cell * k, e.cell * k + k)).join(",");
+      let value = e.cache.get(key);
+      if (value === undefined) {
+        for (let a = 0; a < k; a++) distribution[a] = (counts[e.cell * k + a] as number) / n;
+        value = model.exploitability(e.game, Array.from(distribution));
+        e.cache.set(key, value);
+      }
+      if (value === null) continue;
+      sum += value;
+      cells++;
+    }
+    return cells > 0 ? sum / cells : null;
+  };
+
+  const fitLambda = (counts: Int32Array, start: number): number | null => {
+    for (const o of observations) {
+      let n = 0;
+      for (let a = 0; a < k; a++) n += counts[o.cell * k + a] as number;
+      (o as { n: number }).n = n;
+      (o as { cooperative: number }).cooperative = counts[o.cell * k + o.c] as number;
+    }
+    return fitPooledLambda(observations, start);
+  };
+
+  return {
+    /** The observed counts: the point estimates (and the warm start of every replicate's λ). */
+    observe(counts: Int32Array): void {
+      if (lambda.defined) {
+        const value = fitLambda(counts, 1);
+        if (value === null) lambda.defined = false;
+        else lambda.point = value;
+      }
+      const e = meanExploitability(counts);
+      exploitability.defined = e !== null;
+      if (e !== null) exploitability.point = e;
+    },
+    /** Replicate b's counts. A replicate where the measure is undefined (every informative cell missed by a
+     * session draw) keeps the point estimate rather than a NaN. */
+    replicate(counts: Int32Array, b: number): void {
+      if (lambda.defined) lambda.star[b] = fitLambda(counts, lambda.point) ?? lambda.point;
+      if (exploitability.defined) exploitability.star[b] = meanExploitability(counts) ?? exploitability.point;
+    },
+    results(): PooledReplicates[] {
+      const out: PooledReplicates[] = [];
+      if (lambda.defined) out.push({ measure: "lambda", point: lambda.point, star: lambda.star });
+      if (exploitability.defined)
+        out.push({ measure: "exploitability", point: exploitability.point, star: exploitability.star });
+      return out;
+    },
+  };
+}
