@@ -77,7 +77,8 @@ function designOf(cells: readonly PlannedCell[]): SpanningDesign {
   // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
   // decisions whatever their ids.
   const key = (t: Int32Array, w: number): string => `${w}:${t.join(",")}`;
-  spanning.sort((a, b) => (key(a.table, a.weight) < key(b.table, b.weight) ? -1 : 1));
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  spanning.sort((a, b) => byText(key(a.table, a.weight), key(b.table, b.weight)));
 
   const items: { length: number; vector: number[]; framing: number }[] = [];
   cells.forEach((pc, f) => {
@@ -100,7 +101,9 @@ function designOf(cells: readonly PlannedCell[]): SpanningDesign {
         items.push({ length: 1, vector: Array.from({ length: k }, (_, a) => (a === j ? 1 : 0)), framing: f });
     });
   });
-  items.sort((a, b) => a.length - b.length || a.framing - b.framing || (a.vector < b.vector ? -1 : 1));
+  items.sort(
+    (a, b) => a.length - b.length || a.framing - b.framing || byText(a.vector.join(), b.vector.join()),
+  );
   const strata = new Map<number, LengthStratum>();
   for (const item of items) {
     const stratum = strata.get(item.length) ?? { vectors: [], framings: [] };
