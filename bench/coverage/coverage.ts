@@ -41,6 +41,8 @@ interface Case {
     readonly perCell: number | readonly number[];
     readonly rho: number;
     readonly span?: boolean;
+    /** With `span`: of the `perCell` sessions of a cell, how many decide in that framing only. */
+    readonly inOneFraming?: number;
   };
 }
 
@@ -150,6 +152,25 @@ const CASES: Case[] = [
     sessions: { perCell: 60, rho: 0.3, span: true },
   },
   {
+    name: "sessions span framings and 4 games: mild .45 vs .5, 60 × 5, ρ .3",
+    p: fourGames([0.45, 0.5]),
+    n: 300,
+    sessions: { perCell: 60, rho: 0.3, span: true },
+  },
+  // A record mixing both kinds: 30 sessions decide in both framings, 30 more per framing in that one only.
+  {
+    name: "sessions span framings, half in one framing only, 4 games: identical .5, 60 × 5, ρ .3",
+    p: fourGames([0.5, 0.5]),
+    n: 300,
+    sessions: { perCell: 60, rho: 0.3, span: true, inOneFraming: 30 },
+  },
+  {
+    name: "sessions span framings, half in one framing only, 4 games: mild .45 vs .5, 60 × 5, ρ .3",
+    p: fourGames([0.45, 0.5]),
+    n: 300,
+    sessions: { perCell: 60, rho: 0.3, span: true, inOneFraming: 30 },
+  },
+  {
     name: "sessions span framings and 4 games, one decision per cell: .3 vs .5, 300 × 1, ρ .3",
     p: fourGames([0.3, 0.5]),
     n: 300,
@@ -246,13 +267,24 @@ const toCounts = (counts: readonly number[]): Record<string, number> =>
  * every cell; its clusters carry ids, so the joint cluster bootstrap applies.
  */
 function simulateSpanning(c: Case, rng: UniformSource): CountCell[] {
-  const { perCell, rho } = c.sessions as { perCell: number; rho: number };
+  const {
+    perCell,
+    rho,
+    inOneFraming = 0,
+  } = c.sessions as { perCell: number; rho: number; inOneFraming?: number };
   const size = (c.n as number) / perCell;
-  const q = Array.from({ length: perCell }, () => (rho === 0 ? 0.5 : propensity([0.5, 0.5], rho, rng)[0]));
+  const framingCount = (c.p[0] as readonly Framing[]).length;
+  const spanning = perCell - inOneFraming;
+  // Sessions 0 … spanning − 1 decide in every framing; then inOneFraming sessions per framing, in it only.
+  const sessions = spanning + framingCount * inOneFraming;
+  const q = Array.from({ length: sessions }, () => (rho === 0 ? 0.5 : propensity([0.5, 0.5], rho, rng)[0]));
+  const decidesIn = (s: number, f: number): boolean =>
+    s < spanning || Math.floor((s - spanning) / inOneFraming) === f;
   return c.p.flatMap((framings, g) =>
     framings.map((p, f): CountCell => {
-      const clusters = q.map((qs) => {
-        const rate = Math.min(1, 2 * (p as number) * (qs as number));
+      const ids = q.map((_, s) => s).filter((s) => decidesIn(s, f));
+      const clusters = ids.map((s) => {
+        const rate = Math.min(1, 2 * (p as number) * (q[s] as number));
         const x = categorical(size, [rate, 1 - rate], rng)[0] as number;
         return toCounts([x, size - x]);
       });
@@ -263,7 +295,7 @@ function simulateSpanning(c: Case, rng: UniformSource): CountCell[] {
         framing: `f${String(f).padStart(2, "0")}`,
         counts: toCounts([x, (c.n as number) - x]),
         clusters,
-        cluster_ids: q.map((_, s) => `s${s}`),
+        cluster_ids: ids.map((s) => `s${s}`),
       };
     }),
   );

@@ -7,7 +7,9 @@ import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.
 import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
+import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
 import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
+import { drawWithinSessionPermutations, sessionsSpanFramings } from "./within-session-permutation.js";
 
 /** What one (player, game) reshuffles: its items (decisions or sessions) and how many each framing gets. */
 interface Pool {
@@ -75,6 +77,9 @@ export function permutationFill(
       if (decisions && (cells.length - 1) * (k - 1) * COLLAPSE_GAIN < total) {
         // Single decisions reassigned without a shuffle need only the counts, not one item per decision.
         buffers = drawMultivariateHypergeometric(cells, replicates, rng);
+      } else if (!decisions && sessionsSpanFramings(cells)) {
+        // Sessions that decided in several framings: their decisions' framing labels shuffled within each.
+        buffers = drawWithinSessionPermutations(cells, replicates, rng);
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
         const drawn = drawSessionDesignNull(cells, replicates, rng);
@@ -388,56 +393,4 @@ function drawSessionTypeTables(
     }
   }
   return out;
-}
-
-/**
- * X ~ Hypergeometric(N items, K of the kind, m drawn) by inversion of u from the mode outwards: P(mode)
- * from ln-factorials, then the support is walked alternately below and above the mode, each mass from its
- * neighbour by the ratio P(x+1)/P(x) = (K − x)(m − x) / ((x + 1)(N − K − m + x + 1)), until the masses
- * visited exceed u. Every value is returned for a set of u of measure its probability (to rounding), so
- * the draw is exact in distribution; it costs O(standard deviation) steps. Should rounding leave u above
- * all the mass, the last value visited is returned (a set of measure ~1e-15).
- */
-function hypergeometricFromMode(
-  N: number,
-  K: number,
-  m: number,
-  lnFactorial: Float64Array,
-  u: number,
-): number {
-  const lo = Math.max(0, m - (N - K));
-  const hi = Math.min(m, K);
-  if (lo === hi) return lo;
-  const mode = Math.min(hi, Math.max(lo, Math.floor(((m + 1) * (K + 1)) / (N + 2))));
-  const f = lnFactorial;
-  const pMode = Math.exp(
-    (f[K] as number) -
-      (f[mode] as number) -
-      (f[K - mode] as number) +
-      (f[N - K] as number) -
-      (f[m - mode] as number) -
-      (f[N - K - m + mode] as number) -
-      ((f[N] as number) - (f[m] as number) - (f[N - m] as number)),
-  );
-  let sum = pMode;
-  if (u < sum) return mode;
-  let down = mode;
-  let up = mode;
-  let pDown = pMode;
-  let pUp = pMode;
-  for (;;) {
-    if (up < hi) {
-      pUp = (pUp * ((K - up) * (m - up))) / ((up + 1) * (N - K - m + up + 1));
-      up++;
-      sum += pUp;
-      if (u < sum) return up;
-    }
-    if (down > lo) {
-      pDown = (pDown * (down * (N - K - m + down))) / ((K - down + 1) * (m - down + 1));
-      down--;
-      sum += pDown;
-      if (u < sum) return down;
-    }
-    if (up >= hi && down <= lo) return up < hi ? up : down;
-  }
 }

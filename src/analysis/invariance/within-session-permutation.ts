@@ -1,0 +1,226 @@
+// The permutation null of the invariance test when sessions span framings (SPEC §4 "inference for
+// invariance"). A live agent's MCP session plays several trials of a game in several framings, and the
+// study schedule gives a player's trials their cells in permuted blocks (every cell once per block, in a
+// seeded random order: domain/study-schedule.ts), so under the sharp null — the agent's decisions do not
+// depend on the framings it was shown — which of a session's decisions in the game carried which framing
+// is exchangeable. Moving whole sessions between framings cannot reproduce that: a session decided in both
+// framings, its propensity is in both framings' rates, so a contrast varies less than the moves make it
+// vary, and that test essentially never rejected under no effect. Here each spanning session keeps its
+// decisions and each framing's number of them, and only which of its decisions carry which framing label
+// is shuffled (a restricted permutation, Good 2005 §3.7): its framing × action table is redrawn with the
+// same margins, a multivariate hypergeometric.
+//
+// Sessions of the same unit that decided in one framing only (and single decisions without a session)
+// are not split across framings: they are permuted as whole sessions between framings, each length on its
+// own (a session of 5 trades places only with sessions of 5), which keeps every framing's number of
+// sessions of every length, so the strata stay exchangeable whatever the session design. The two kinds
+// are independent under the null, so their shuffles combine into one exact permutation distribution.
+import type { PlannedCell } from "../robustness/robustness-plan.js";
+import type { UniformSource } from "../sampling/fast-rng.js";
+import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+
+/** One session that decided in several framings: its framing × action table (F·k), `weight` sessions of it. */
+interface SpanningSession {
+  readonly table: Int32Array;
+  readonly weight: number;
+}
+
+/** Sessions (or decisions) wholly inside one framing, all of one length: each one's counts and framing. */
+interface LengthStratum {
+  readonly vectors: Int32Array[];
+  readonly framings: number[];
+}
+
+interface SpanningDesign {
+  readonly k: number;
+  readonly spanning: readonly SpanningSession[];
+  readonly strata: readonly LengthStratum[];
+}
+
+/** Each listed session of the unit's cells by id (sessions without an id get none), with its framing. */
+function sessionsById(
+  cells: readonly PlannedCell[],
+): Map<string, { perFraming: Map<number, number[]>; weight: number }> {
+  const byId = new Map<string, { perFraming: Map<number, number[]>; weight: number }>();
+  cells.forEach((pc, f) => {
+    if (pc.unit !== "session" || pc.cell.clusters === undefined || pc.cell.cluster_ids === undefined) return;
+    pc.cell.clusters.forEach((cluster, i) => {
+      const v = pc.actions.map((a) => cluster[a] ?? 0);
+      if (!v.some((c) => c > 0)) return;
+      const id = pc.cell.cluster_ids?.[i] as string;
+      const entry = byId.get(id) ?? { perFraming: new Map<number, number[]>(), weight: 1 };
+      entry.perFraming.set(f, v);
+      entry.weight = pc.cell.cluster_weights?.[i] ?? 1;
+      byId.set(id, entry);
+    });
+  });
+  return byId;
+}
+
+/** Whether some session of this (player, game) decided in two or more of its framings. */
+export function sessionsSpanFramings(cells: readonly PlannedCell[]): boolean {
+  for (const { perFraming } of sessionsById(cells).values()) if (perFraming.size > 1) return true;
+  return false;
+}
+
+function designOf(cells: readonly PlannedCell[]): SpanningDesign {
+  const k = (cells[0] as PlannedCell).actions.length;
+  const F = cells.length;
+  const byId = sessionsById(cells);
+  const spanningIds = new Set([...byId].filter(([, s]) => s.perFraming.size > 1).map(([id]) => id));
+  const spanning: SpanningSession[] = [...spanningIds].map((id) => {
+    const { perFraming, weight } = byId.get(id) as { perFraming: Map<number, number[]>; weight: number };
+    const table = new Int32Array(F * k);
+    for (const [f, v] of perFraming) table.set(v, f * k);
+    return { table, weight };
+  });
+  // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
+  // decisions whatever their ids.
+  const key = (t: Int32Array, w: number): string => `${w}:${t.join(",")}`;
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  spanning.sort((a, b) => byText(key(a.table, a.weight), key(b.table, b.weight)));
+
+  const items: { length: number; vector: number[]; framing: number }[] = [];
+  cells.forEach((pc, f) => {
+    const vector = (counts: Readonly<Record<string, number>>): number[] =>
+      pc.actions.map((a) => counts[a] ?? 0);
+    if (pc.unit === "session" && pc.cell.clusters !== undefined) {
+      pc.cell.clusters.forEach((cluster, i) => {
+        const id = pc.cell.cluster_ids?.[i];
+        if (id !== undefined && spanningIds.has(id)) return;
+        const v = vector(cluster);
+        const length = v.reduce((s, c) => s + c, 0);
+        if (length === 0) return;
+        const weight = pc.cell.cluster_weights?.[i] ?? 1;
+        for (let w = 0; w < weight; w++) items.push({ length, vector: v, framing: f });
+      });
+      return;
+    }
+    vector(pc.cell.counts).forEach((count, j) => {
+      for (let d = 0; d < count; d++)
+        items.push({ length: 1, vector: Array.from({ length: k }, (_, a) => (a === j ? 1 : 0)), framing: f });
+    });
+  });
+  items.sort(
+    (a, b) => a.length - b.length || a.framing - b.framing || byText(a.vector.join(), b.vector.join()),
+  );
+  const strata = new Map<number, LengthStratum>();
+  for (const item of items) {
+    const stratum = strata.get(item.length) ?? { vectors: [], framings: [] };
+    stratum.vectors.push(Int32Array.from(item.vector));
+    stratum.framings.push(item.framing);
+    strata.set(item.length, stratum);
+  }
+  return { k, spanning, strata: [...strata.values()] };
+}
+
+/**
+ * `replicates` draws of the restricted permutation null, per framing (replicate r's counts at r·k): every
+ * spanning session's framing × action table redrawn with its margins kept (framing by framing, action by
+ * action, x ~ Hypergeometric(decisions left, of them this action, still to label with this framing)), and
+ * the sessions inside one framing shuffled between framings within their length.
+ */
+export function drawWithinSessionPermutations(
+  cells: readonly PlannedCell[],
+  replicates: number,
+  rng: UniformSource,
+): Int32Array[] {
+  const F = cells.length;
+  const { k, spanning, strata } = designOf(cells);
+  const out = cells.map(() => new Int32Array(replicates * k));
+  // What never moves: sessions whose table has one action or one framing's decisions only.
+  const fixed = new Int32Array(F * k);
+  const moving: SpanningSession[] = [];
+  let longest = 1;
+  for (const s of spanning) {
+    const rowsUsed = new Set<number>();
+    const columnsUsed = new Set<number>();
+    let size = 0;
+    s.table.forEach((x, i) => {
+      if (x === 0) return;
+      rowsUsed.add(Math.floor(i / k));
+      columnsUsed.add(i % k);
+      size += x;
+    });
+    if (rowsUsed.size < 2 || columnsUsed.size < 2) {
+      for (let i = 0; i < F * k; i++) fixed[i] = (fixed[i] as number) + s.weight * (s.table[i] as number);
+    } else {
+      moving.push(s);
+      longest = Math.max(longest, size);
+    }
+  }
+  // A length whose sessions all sit in one framing has nothing to trade.
+  const shuffled = strata.filter((stratum) => {
+    if (new Set(stratum.framings).size > 1) return true;
+    stratum.vectors.forEach((v, i) => {
+      const at = (stratum.framings[i] as number) * k;
+      for (let a = 0; a < k; a++) fixed[at + a] = (fixed[at + a] as number) + (v[a] as number);
+    });
+    return false;
+  });
+  const lnFactorial = new Float64Array(longest + 1);
+  for (let i = 2; i <= longest; i++) lnFactorial[i] = (lnFactorial[i - 1] as number) + Math.log(i);
+  const rowTotals = moving.map((s) =>
+    Array.from({ length: F }, (_, f) => s.table.subarray(f * k, f * k + k).reduce((a, x) => a + x, 0)),
+  );
+  const columnTotals = moving.map((s) =>
+    Array.from({ length: k }, (_, a) => {
+      let sum = 0;
+      for (let f = 0; f < F; f++) sum += s.table[f * k + a] as number;
+      return sum;
+    }),
+  );
+  const left = new Int32Array(k);
+  const order = shuffled.map((s) => Int32Array.from(s.vectors.keys()));
+  for (let r = 0; r < replicates; r++) {
+    for (let f = 0; f < F; f++) (out[f] as Int32Array).set(fixed.subarray(f * k, f * k + k), r * k);
+    moving.forEach((s, i) => {
+      const rows = rowTotals[i] as number[];
+      const columns = columnTotals[i] as number[];
+      for (let w = 0; w < s.weight; w++) {
+        left.set(columns);
+        let pooled = rows.reduce((a, m) => a + m, 0);
+        for (let f = 0; f < F; f++) {
+          const target = out[f] as Int32Array;
+          let place = rows[f] as number;
+          if (f === F - 1) {
+            for (let a = 0; a < k; a++)
+              target[r * k + a] = (target[r * k + a] as number) + (left[a] as number);
+            break;
+          }
+          let rest = pooled;
+          for (let a = 0; a < k - 1; a++) {
+            const K = left[a] as number;
+            let x = 0;
+            if (place > 0 && K > 0) {
+              x = K === rest ? place : hypergeometricFromMode(rest, K, place, lnFactorial, rng.next());
+            }
+            target[r * k + a] = (target[r * k + a] as number) + x;
+            left[a] = K - x;
+            rest -= K;
+            place -= x;
+          }
+          target[r * k + k - 1] = (target[r * k + k - 1] as number) + place;
+          left[k - 1] = (left[k - 1] as number) - place;
+          pooled -= rows[f] as number;
+        }
+      }
+    });
+    // Sessions inside one framing: a Fisher–Yates shuffle of each length's sessions over its framing slots.
+    shuffled.forEach((stratum, t) => {
+      const idx = order[t] as Int32Array;
+      for (let i = idx.length - 1; i > 0; i--) {
+        const j = (rng.next() * (i + 1)) | 0;
+        const swap = idx[i] as number;
+        idx[i] = idx[j] as number;
+        idx[j] = swap;
+      }
+      idx.forEach((item, slot) => {
+        const target = out[stratum.framings[slot] as number] as Int32Array;
+        const v = stratum.vectors[item] as Int32Array;
+        for (let a = 0; a < k; a++) target[r * k + a] = (target[r * k + a] as number) + (v[a] as number);
+      });
+    });
+  }
+  return out;
+}
