@@ -1,4 +1,5 @@
 import type { ImportedCountRow } from "../records.js";
+import { requireWellFormedText } from "../well-formed-text.js";
 import { DecisionStore } from "./decision-store.js";
 
 /** Published counts and matches imported from elsewhere, by their source label. */
@@ -21,7 +22,14 @@ export class ImportStore extends DecisionStore {
     );
     this.transaction(() => {
       remove.run(source);
-      for (const row of rows) insert.run({ ...row, source, imported_at: at });
+      for (const row of rows) {
+        // Refused on both engines alike, so a record holds the same text wherever it is moved.
+        requireWellFormedText(
+          { ...row, source },
+          { source: "source label", player: "player label", framing: "framing label", action: "action" },
+        );
+        insert.run({ ...row, source, imported_at: at });
+      }
     });
   }
 
