@@ -38,15 +38,16 @@ describe("--catalog DIR reads only regular files inside the folder", () => {
   it("refuses a FIFO named x.json at once, naming it, on every verb instead of hanging", () => {
     const fifo = join(catalog, "x.json");
     execFileSync("mkfifo", [fifo]);
-    expect(load).toThrow(
-      `${fifo} is a FIFO (named pipe), not a regular file; a catalog holds JSON files only.`,
-    );
+    // In a child process first: a reader that blocks on the FIFO fails here instead of hanging the tests.
     const t0 = performance.now();
     const run = runCli(["analyze", "equilibria", "--game", "inspection", "--catalog", catalog]);
     expect(performance.now() - t0).toBeLessThan(20_000);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(
       `same-game: ${fifo} is a FIFO (named pipe), not a regular file; a catalog holds JSON files only.\n`,
+    );
+    expect(load).toThrow(
+      `${fifo} is a FIFO (named pipe), not a regular file; a catalog holds JSON files only.`,
     );
   });
 
