@@ -141,10 +141,13 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
         const controllers = Array.from({ length: A_SHARE - 1 }, () => new AbortController());
         const endless = controllers.map((controller, i) =>
           other
-            .callTool({ name: "power", arguments: { ...ENDLESS, seed: 100 + i } }, {
-              signal: controller.signal,
-              timeout: 600_000,
-            })
+            .callTool(
+              { name: "power", arguments: { ...ENDLESS, seed: 100 + i } },
+              {
+                signal: controller.signal,
+                timeout: 600_000,
+              },
+            )
             .then(
               () => "answered",
               (error: unknown) => String(error),
