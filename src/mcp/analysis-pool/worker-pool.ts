@@ -122,7 +122,9 @@ export class AnalysisPool implements AnalysisRunner {
       void slot.worker.terminate();
     }
     if (queued || slot !== undefined) pending.reject(new AnalysisCancelled(pending.request.job));
-    if (this.queues.size > 0) while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+    // The pool is refilled at once, queue or not: the next job (often the same client's next try) then finds
+    // a worker already started rather than paying a worker's start-up after the cancellation.
+    while (this.slots.length < this.size) this.slots.push(this.spawn(false));
     this.dispatch();
   }
 
