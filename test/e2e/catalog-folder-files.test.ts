@@ -6,20 +6,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import { packageRoot } from "../../src/package-root.js";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
+import { INSPECTION } from "../support/inspection-game.js";
 
 // A --catalog folder is read as the user's own files, never through them: a FIFO must not block a verb, a
 // symlink must not lead out of the folder (nor echo what it found there), and every refusal names the path.
-
-const INSPECTION = {
-  id: "inspection",
-  title: "Inspection game",
-  actions: ["audit", "skip"],
-  cooperative_action: null,
-  rounds: 1,
-  payoffs: { audit: { audit: 1, skip: 3 }, skip: { audit: 2, skip: 0 } },
-  column_payoffs: { audit: { audit: 2, skip: 2 }, skip: { audit: 0, skip: 4 } },
-  variants: { base: { labels: "familiar" } },
-};
 
 let dir: string;
 let catalog: string;
