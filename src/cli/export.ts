@@ -12,7 +12,7 @@ const FORMATS: readonly ExportFormat[] = ["csv", "jsonl", "parquet"];
 export const exportCommand: Command = {
   name: "export",
   usage:
-    "same-game export decisions|matches|attempts|model-calls|studies [--format csv|jsonl|parquet] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
+    "same-game export decisions|matches|attempts|model-calls|studies|counts [--format csv|jsonl|parquet] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]",
   options: {
     db: { type: "string" },
     format: { type: "string" },

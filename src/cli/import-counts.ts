@@ -11,8 +11,8 @@ import { withDeps } from "./open-deps.js";
 
 /**
  * `import counts FILE.csv | --reference ID [--source LABEL] [--free-framings]`: published aggregate counts
- * beside live play. Every row is checked against the catalog (game, variant, action, framing) before
- * anything is written; re-importing the same source replaces it whole.
+ * (or counts per session of another harness) beside live play. Every row is checked against the catalog
+ * (game, variant, action, framing) before anything is written; re-importing the same source replaces it whole.
  */
 export async function importCounts(args: ParsedArgs, file: string | undefined): Promise<void> {
   const { path, source } = importedFile(args, file, "counts");
@@ -25,8 +25,12 @@ export async function importCounts(args: ParsedArgs, file: string | undefined): 
       });
       store.importCounts(source, rows, new Date().toISOString());
       const decisions = rows.reduce((sum, r) => sum + r.count, 0);
+      // A session is a label of one player (the same label under two players is two sessions).
+      const sessions = new Set(
+        rows.filter((r) => r.session !== undefined).map((r) => JSON.stringify([r.player, r.session])),
+      ).size;
       logInfo(
-        `imported ${rows.length} count rows (${decisions} decisions) from ${printable(path)} as "${source}" into ${dbPath}`,
+        `imported ${rows.length} count rows (${decisions} decisions${sessions > 0 ? `, ${sessions} sessions` : ""}) from ${printable(path)} as "${source}" into ${dbPath}`,
       );
     },
     { create: true },

@@ -1,13 +1,13 @@
 import type { Catalog } from "../domain/catalog.js";
-import type { RecordFilter } from "../store/records.js";
+import type { MatchRecord, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 
 // The record written out for pandas, R and re-import (docs/import-export.md, "Export the record", documents each column).
 // One table per kind; CSV and JSONL carry the same columns, except `matches` as JSONL, which is exactly
-// the `import matches` format so export → import round-trips.
+// the `import matches` format so export → import round-trips. `counts` is the `import counts` format.
 
-export const EXPORT_KINDS = ["decisions", "matches", "attempts", "model-calls", "studies"] as const;
+export const EXPORT_KINDS = ["decisions", "matches", "attempts", "model-calls", "studies", "counts"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export type ExportFormat = "csv" | "jsonl" | "parquet";
 
@@ -66,6 +66,7 @@ export const MATCH_COLUMNS = [
   "trial_index",
   "seed",
   "source",
+  "session",
   "created_at",
   "finished_at",
 ] as const;
@@ -112,6 +113,9 @@ export const MODEL_CALL_COLUMNS = [
   "raw_reply",
   "called_at",
 ] as const;
+
+/** Exactly the columns `import counts` reads, so a record's one-shot counts move to another record. */
+export const COUNT_COLUMNS = ["player", "game", "variant", "framing", "session", "action", "count"] as const;
 
 export const STUDY_COLUMNS = [
   "study_id",
@@ -168,6 +172,8 @@ export function exportTable(
       };
     case "matches":
       return matchesTable(store, catalog, filter);
+    case "counts":
+      return { columns: COUNT_COLUMNS, rows: countsBySession(store, filter) };
     default:
       throw new UsageError(`Unknown export "${String(kind)}"; exports: ${EXPORT_KINDS.join(", ")}.`);
   }
@@ -195,6 +201,7 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
       trial_index: match.trial_index,
       seed: match.seed,
       source: match.source,
+      session: matchSession(match),
       created_at: match.created_at,
       finished_at: match.finished_at,
     });
@@ -206,6 +213,7 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
       variant: match.variant,
       framing: match.framing,
       opponent: match.opponent,
+      ...(matchSession(match) === null ? {} : { session: matchSession(match) }),
       rounds: decisions.map((d) => ({
         move: d.action,
         opponent_move: d.opponent_action,
@@ -216,4 +224,42 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
     });
   }
   return { columns: MATCH_COLUMNS, rows, jsonl };
+}
+
+/** The session a match was played in: its MCP session when live, its session label when imported. */
+function matchSession(match: MatchRecord): string | null {
+  return match.source === null ? match.session_id : (match.import_session ?? null);
+}
+
+/**
+ * The one-shot counts the analyses read, per cell, session and action, in the `import counts` format:
+ * a live decision's MCP session id, an imported one's session label ('' for none). A label is scoped to
+ * its import, so where two imports of one player used the same label it is written as "source / label"
+ * (two sessions stay two when the file is imported). Decisions without a session of one cell and action
+ * are one row, whichever import they came from.
+ */
+function countsBySession(store: Store, filter: RecordFilter): Record<string, unknown>[] {
+  const rows = store.oneShotCountsBySession(filter);
+  const importsOfLabel = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (row.kind === "live" || row.session === "") continue;
+    const key = JSON.stringify([row.player, row.session]);
+    const imports = importsOfLabel.get(key) ?? new Set<string>();
+    imports.add(JSON.stringify([row.kind, row.source]));
+    importsOfLabel.set(key, imports);
+  }
+  const counts = new Map<string, Record<string, unknown> & { count: number }>();
+  for (const row of rows) {
+    const shared = (importsOfLabel.get(JSON.stringify([row.player, row.session]))?.size ?? 0) > 1;
+    const session = shared ? `${row.source} / ${row.session}` : row.session;
+    const key = JSON.stringify([row.player, row.game, row.variant, row.framing, session, row.action]);
+    const seen = counts.get(key);
+    if (seen) seen.count += row.count;
+    else {
+      const { player, game, variant, framing, action, count } = row;
+      counts.set(key, { player, game, variant, framing, session, action, count });
+    }
+  }
+  // In key order (player, game, variant, framing, session, action), whichever kind of record a row came from.
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }

@@ -6,8 +6,10 @@ import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
 
 const REQUIRED_COLUMNS = ["player", "game", "framing", "action", "count"] as const;
-const OPTIONAL_COLUMNS = ["variant"] as const;
+const OPTIONAL_COLUMNS = ["variant", "session"] as const;
 const MAX_LABEL_LENGTH = 200;
+/** NUL, line breaks, tabs and the other C0/C1 controls: never part of a label (PostgreSQL cannot store NUL). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 
 export interface CountsCsvOptions {
   /** Accept framings the catalog does not know, as free provenance labels of the published study. */
@@ -20,10 +22,15 @@ interface CsvRecord {
 }
 
 /**
- * Parses published aggregate counts (`player,game,framing,action,count`, optional `variant`) with a real
- * CSV parser: quoted fields, quoted commas, CRLF and a BOM are read as R's `write.csv`, Excel and pandas
- * write them (an unnamed first column, R's row names, is ignored). Every row is checked against the
+ * Parses published aggregate counts (`player,game,framing,action,count`, optional `variant` and `session`)
+ * with a real CSV parser: quoted fields, quoted commas, CRLF and a BOM are read as R's `write.csv`, Excel
+ * and pandas write them (an unnamed first column, R's row names, is ignored). Every row is checked against the
  * catalog. All or nothing: the first bad row is reported with its line in the file and nothing is returned.
+ *
+ * `session` (counts per session: a conversation id, an epoch) is scoped to the file's import and player:
+ * the same label in two games or framings of one player is one session spanning those cells, resampled
+ * whole as a live MCP session is. A row with an empty session holds decisions without one (each its
+ * own), so a file may mix both (as `export counts` writes a record with live and published counts).
  */
 export function parseCountsCsv(
   text: string,
@@ -61,10 +68,11 @@ export function parseCountsCsv(
     const where = `${fileLabel}: line ${info.lines}`;
     const row = countRow(record, where, catalog, options);
     const cell = JSON.stringify([row.player, row.game, row.variant, row.framing]);
-    const key = JSON.stringify([cell, row.action]);
+    const key = JSON.stringify([cell, row.session ?? "", row.action]);
     if (seen.has(key)) {
+      const session = row.session === undefined ? "" : ` in session "${row.session}"`;
       throw new UsageError(
-        `${where}: a second count for ${row.player} / ${row.game} / ${row.framing} / ${row.action}.`,
+        `${where}: a second count for ${row.player} / ${row.game} / ${row.framing} / ${row.action}${session}.`,
       );
     }
     seen.add(key);
@@ -96,7 +104,7 @@ function checkHeader(header: readonly string[], fileLabel: string): void {
     const problem =
       missing.length > 0 ? `missing ${missing.join(", ")}` : `unknown column "${unknown[0] ?? ""}"`;
     throw new UsageError(
-      `${fileLabel}: line 1: the header must name the columns ${REQUIRED_COLUMNS.join(",")} (and optionally variant); ${problem}.`,
+      `${fileLabel}: line 1: the header must name the columns ${REQUIRED_COLUMNS.join(",")} (and optionally ${OPTIONAL_COLUMNS.join(", ")}); ${problem}.`,
     );
   }
 }
@@ -120,6 +128,12 @@ function countRow(
   const gameId = field("game");
   const variant = record.variant === undefined || record.variant === "" ? "base" : field("variant");
   const framing = field("framing");
+  const session = record.session === undefined || record.session === "" ? undefined : field("session");
+  if (session !== undefined && CONTROL_CHARACTER.test(session)) {
+    throw new UsageError(
+      `${where}: session "${JSON.stringify(session).slice(1, -1)}" contains a control character; a session label is printable text.`,
+    );
+  }
   const action = field("action");
   const countText = record.count ?? "";
   if (countText === "") throw new UsageError(`${where}: count is empty; give a whole number of decisions.`);
@@ -153,7 +167,15 @@ function countRow(
       `${where}: unknown framing "${framing}"; valid: ${catalog.framings.map((f) => f.id).join(", ")} (or pass --free-framings to keep the study's own labels).`,
     );
   }
-  return { player, game: gameId, variant, framing, action, count };
+  return {
+    player,
+    game: gameId,
+    variant,
+    framing,
+    ...(session === undefined ? {} : { session }),
+    action,
+    count,
+  };
 }
 
 function firstSentence(message: string): string {

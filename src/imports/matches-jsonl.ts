@@ -9,7 +9,7 @@ import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
 
-// Repeated games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
+// Games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
 // ids, validated against the catalog so the same metrics code measures them. Game and variant must exist
 // because the metrics read their payoffs; framing and opponent are free provenance labels.
 
@@ -27,6 +27,16 @@ const label = z
     if (problem !== null) ctx.addIssue({ code: "custom", message: problem.replace(/\.$/, "") });
   });
 
+/**
+ * The session a match was played in (a conversation id, an epoch), scoped to the import and player: matches
+ * of one player with the same label are one session (across games and framings too), resampled whole by the
+ * analyses as a live MCP session is. Absent or null: the match's decisions are each their own.
+ */
+const session = label
+  .refine((value) => !/\p{Cc}/u.test(value), "a session label holds no control characters")
+  .nullable()
+  .optional();
+
 const ImportedRoundSchema = z.strictObject({
   move: z.string().nullable(),
   opponent_move: z.string().nullable(),
@@ -41,6 +51,7 @@ const ImportedMatchSchema = z.strictObject({
   variant: z.enum(VARIANT_IDS),
   framing: label.optional(),
   opponent: label,
+  session,
   rounds: z.array(ImportedRoundSchema).min(1).max(10_000),
 });
 
@@ -184,6 +195,7 @@ function importedMatchRecord(
     status: "finished",
     next_round: game.rounds + 1,
     source,
+    import_session: imported.session ?? null,
     created_at: at,
     finished_at: at,
   };

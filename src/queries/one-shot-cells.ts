@@ -14,15 +14,17 @@ interface CellBuilder {
 }
 
 /**
- * Folds the store's GROUP BY rows (one per cell × action × session) into analysis cells. Live cells keep
- * their per-session split as clusters, so the bootstrap can resample whole MCP sessions; imported
- * published counts have none. A cell may not mix both: its resampling unit would be undefined.
+ * Folds the store's GROUP BY rows (one per cell × action × session) into analysis cells. Sessions are
+ * kept as clusters, so the bootstrap can resample whole sessions: live MCP sessions, and the sessions of
+ * imported records that gave one. A cell may not mix live and imported decisions: its resampling unit
+ * would be undefined. An imported cell whose imports gave sessions to only some of its decisions counts
+ * each of the others as a session of its own (one decision each, as decisions without sessions are drawn).
  */
 export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
-  const cells = new Map<string, CellBuilder>();
+  const cells = new Map<string, CellBuilder & { live: boolean; loose: ActionCounts }>();
   for (const row of rows) {
     const key = JSON.stringify([row.player, row.game, row.framing]);
-    const imported = row.session_id === null;
+    const live = row.source === null;
     let cell = cells.get(key);
     if (!cell) {
       cell = {
@@ -30,43 +32,65 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
         game: row.game,
         framing: row.framing,
         counts: {},
-        sessions: imported ? null : new Map(),
+        sessions: new Map(),
+        live,
+        loose: {},
       };
       cells.set(key, cell);
     }
-    if (imported !== (cell.sessions === null)) {
+    if (live !== cell.live) {
       throw new UsageError(
         `Player "${row.player}" has both live and imported decisions for ${row.game} / ${row.framing}; import the published counts under another player label.`,
       );
     }
     cell.counts[row.action] = (cell.counts[row.action] ?? 0) + row.count;
-    if (cell.sessions && row.session_id !== null) {
-      const cluster = cell.sessions.get(row.session_id) ?? {};
-      cluster[row.action] = (cluster[row.action] ?? 0) + row.count;
-      cell.sessions.set(row.session_id, cluster);
-    }
+    const sessions = cell.sessions as Map<string, ActionCounts>;
+    const cluster = row.session_id === null ? cell.loose : (sessions.get(row.session_id) ?? {});
+    cluster[row.action] = (cluster[row.action] ?? 0) + row.count;
+    if (row.session_id !== null) sessions.set(row.session_id, cluster);
   }
-  return [...cells.values()].map(({ player, game, framing, counts, sessions }) =>
-    sessions
-      ? { player, game, framing, counts, ...inStableOrder(sessions) }
-      : { player, game, framing, counts },
+  return [...cells.values()].map(({ player, game, framing, counts, sessions, loose }) =>
+    sessions === null || sessions.size === 0
+      ? { player, game, framing, counts }
+      : {
+          player,
+          game,
+          framing,
+          counts,
+          ...inStableOrder(sessions, loose, JSON.stringify([player, game, framing])),
+        },
   );
 }
 
 /**
  * Session ids are random, so the order SQLite groups them in changes between runs of the same study; the
  * bootstrap draws clusters by position, so a fixed order (by content) keeps a seed's intervals identical.
+ * Decisions without a session (`loose`) join as one-decision sessions, one weighted cluster per action.
  */
-function inStableOrder(sessions: Map<string, ActionCounts>): {
+function inStableOrder(
+  sessions: Map<string, ActionCounts>,
+  loose: ActionCounts,
+  cell: string,
+): {
   clusters: ActionCounts[];
   cluster_ids: string[];
+  cluster_weights?: number[];
 } {
-  const key = (c: ActionCounts) =>
-    JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const sorted = [...sessions]
-    .map(([id, cluster]) => ({ id, cluster, key: key(cluster) }))
+  const singles = Object.entries(loose)
+    .filter(([, count]) => count > 0)
+    .map(([action, count]) => ({
+      id: JSON.stringify(["one decision", cell, action]),
+      cluster: { [action]: 1 } as ActionCounts,
+      weight: count,
+    }));
+  const sorted = [...[...sessions].map(([id, cluster]) => ({ id, cluster, weight: 1 })), ...singles]
+    .map((s) => ({ ...s, key: contentKey(s.cluster) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { clusters: sorted.map((s) => s.cluster), cluster_ids: sorted.map((s) => s.id) };
+  return {
+    clusters: sorted.map((s) => s.cluster),
+    cluster_ids: sorted.map((s) => s.id),
+    ...(singles.length === 0 ? {} : { cluster_weights: sorted.map((s) => s.weight) }),
+  };
 }
 
 /**

@@ -8,8 +8,11 @@ export type MatchRow = Omit<MatchRecord, "action_order" | "opponent_params" | "r
 };
 
 export function toMatchRecord(row: MatchRow): MatchRecord {
+  // import_session is only ever set on imported matches: a live match's record does not carry the field.
+  const { import_session, ...rest } = row;
   return {
-    ...row,
+    ...rest,
+    ...(import_session === null || import_session === undefined ? {} : { import_session }),
     action_order: JSON.parse(row.action_order) as string[],
     opponent_params: JSON.parse(row.opponent_params) as Record<string, unknown>,
     reveal_horizon: row.reveal_horizon === 1,

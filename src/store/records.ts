@@ -45,6 +45,11 @@ export interface MatchRecord {
   status: MatchStatus;
   next_round: number;
   source: string | null;
+  /**
+   * The session label an imported match came with (`import matches`, field `session`), scoped to its
+   * source and player; absent for live play (its session is session_id) and for imports without one.
+   */
+  import_session?: string | null;
   created_at: string;
   finished_at: string | null;
 }
@@ -91,7 +96,11 @@ export interface CellCountRow {
   variant: string;
   framing: string;
   action: string;
-  /** The MCP session the decisions came from; null for imported aggregate counts. */
+  /**
+   * The session the decisions came from: the MCP session of live play; for imported records the import's
+   * session label, made unique across imports (see importedSessionId); null for imported decisions
+   * without a session (each decision independent).
+   */
   session_id: string | null;
   count: number;
   source: string | null;
@@ -102,6 +111,8 @@ export interface ImportedCountRow {
   game: string;
   variant: string;
   framing: string;
+  /** The session label of the counts (scoped to the import and player); absent: decisions without one. */
+  session?: string;
   action: string;
   count: number;
 }

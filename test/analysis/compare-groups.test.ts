@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareGroups, NoSharedCells } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
+import { groupSample } from "../../src/analysis/comparison/group-samples.js";
 import { holm } from "../../src/analysis/comparison/pair-differences.js";
 
 const framings = ["business", "friend-sharing"];
@@ -186,5 +187,39 @@ describe("compare groups with sessions", () => {
     // One session drawn whole would repeat its counts in every replicate: its interval would be a point.
     const rank = result.ranks.find((r) => r.group === "one");
     expect(rank?.ci[0]).toBeLessThan(rank?.ci[1] as number);
+  });
+});
+
+describe("groupSample: an imported cell with sessions for some of its decisions", () => {
+  it("draws each decision without a session as a unit of its own, so every decision is drawn", () => {
+    const row = (framing: string, action: string, count: number, unit: string | null): ComparisonRow => ({
+      group: "m",
+      game: "prisoners-dilemma",
+      framing,
+      action,
+      count,
+      unit,
+      position: null,
+    });
+    const sample = groupSample(
+      "m",
+      [
+        row("business", "cooperate", 3, "s1"),
+        row("business", "defect", 2, "s2"),
+        row("business", "defect", 2, null),
+        row("business", "cooperate", 1, null),
+        // A cell without any session stays drawn by decision.
+        row("friend-sharing", "cooperate", 4, null),
+      ],
+      () => ["cooperate", "defect"],
+    );
+    expect(sample.unit).toBe("session");
+    const business = sample.strata.find((s) => s.kind === "units");
+    // Two sessions (3 and 2 decisions) and three one-decision units: 8 decisions, 5 units.
+    expect(business?.kind === "units" ? business.units.map((u) => u.map((e) => e.count)) : null).toEqual(
+      expect.arrayContaining([[3], [2], [1], [1], [1]]),
+    );
+    expect(business?.kind === "units" ? business.units.length : 0).toBe(5);
+    expect(sample.strata.filter((s) => s.kind !== "units")).toHaveLength(1);
   });
 });

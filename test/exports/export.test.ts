@@ -204,7 +204,7 @@ describe("same-game export", () => {
 
   it("refuses an unknown kind or format with the valid ones", async () => {
     await expect(exportTo(["votes", "--db", deps.dbPath])).rejects.toThrow(
-      /export needs one of decisions, matches, attempts, model-calls, studies, got "votes"/,
+      /export needs one of decisions, matches, attempts, model-calls, studies, counts, got "votes"/,
     );
     await expect(exportTo(["decisions", "--format", "xlsx", "--db", deps.dbPath])).rejects.toThrow(
       /--format must be one of csv, jsonl, parquet, got "xlsx"/,
@@ -231,7 +231,7 @@ describe("same-game export", () => {
       opponent: "tit-for-tat",
     });
     await call(client, "submit_move", { match_id: repeated.match_id, round: 1, choice: repeated.labels[0] });
-    for (const kind of ["decisions", "matches", "attempts", "model-calls", "studies"]) {
+    for (const kind of ["decisions", "matches", "attempts", "model-calls", "studies", "counts"]) {
       const file = join(deps.dir, `${kind}.parquet`);
       const csv = join(deps.dir, `${kind}.csv`);
       await exportTo([kind, "--db", deps.dbPath, "--format", "parquet", "--out", file]);

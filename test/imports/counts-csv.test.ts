@@ -93,6 +93,63 @@ describe("parseCountsCsv (csv-parse)", () => {
   });
 });
 
+describe("parseCountsCsv: the optional session column", () => {
+  const SESSIONS = "player,game,framing,session,action,count";
+
+  it("keeps each row's session, leaves it out for an empty field, and a file without the column as before", () => {
+    const text = `${SESSIONS}\np,snowdrift,business,conv-1,cooperate,3\np,snowdrift,business,,defect,2\n`;
+    expect(parse(text).map((r) => [r.session, r.action, r.count])).toEqual([
+      ["conv-1", "cooperate", 3],
+      [undefined, "defect", 2],
+    ]);
+    // The empty session is absent, not "": the row is stored as decisions without a session.
+    expect(Object.keys(parse(text)[1] ?? {})).not.toContain("session");
+    expect(Object.keys(parse(`${HEADER}\np,snowdrift,business,cooperate,7\n`)[0] ?? {})).toEqual([
+      "player",
+      "game",
+      "variant",
+      "framing",
+      "action",
+      "count",
+    ]);
+  });
+
+  it("counts one action once per session: two sessions may both hold it, one session not twice", () => {
+    const twoSessions = `${SESSIONS}\np,snowdrift,business,1,cooperate,3\np,snowdrift,business,2,cooperate,1\n`;
+    expect(parse(twoSessions)).toHaveLength(2);
+    expect(() => parse(`${twoSessions}p,snowdrift,business,2,cooperate,4\n`)).toThrow(
+      /^f\.csv: line 4: a second count for p \/ snowdrift \/ business \/ cooperate in session "2"\.$/,
+    );
+    // The cell's total over its sessions is what the analysis holds.
+    expect(() =>
+      parse(
+        `${SESSIONS}\np,snowdrift,business,1,cooperate,600000\np,snowdrift,business,2,cooperate,600000\n`,
+      ),
+    ).toThrow(/line 3: the cell p \/ snowdrift \/ business would hold 1200000 decisions/);
+  });
+
+  it("refuses a session label that is too long or holds a control character, naming the line", () => {
+    expect(() => parse(`${SESSIONS}\np,snowdrift,business,${"s".repeat(201)},cooperate,1\n`)).toThrow(
+      /^f\.csv: line 2: session is longer than 200 characters\.$/,
+    );
+    expect(
+      parse(`${SESSIONS}\np,snowdrift,business,${"s".repeat(200)},cooperate,1\n`)[0]?.session,
+    ).toHaveLength(200);
+    expect(() => parse(`${SESSIONS}\np,snowdrift,business,"a\tb",cooperate,1\n`)).toThrow(
+      /^f\.csv: line 2: session "a\\tb" contains a control character/,
+    );
+    expect(() => parse(`${SESSIONS}\np,snowdrift,business,a\u0000b,cooperate,1\n`)).toThrow(
+      /line 2: session "a\\u0000b" contains a control character/,
+    );
+  });
+
+  it("names the optional columns when the header has an unknown one", () => {
+    expect(() => parse("player,game,framing,conversation,action,count\n")).toThrow(
+      /line 1: the header must name the columns player,game,framing,action,count \(and optionally variant, session\); unknown column "conversation"/,
+    );
+  });
+});
+
 describe("the shipped reference data", () => {
   it("lives in the package's own data/ folder, where the demo and an installed package look", () => {
     expect(PUBLISHED_COUNTS).toBe(join(packageRoot(), "data", "lore-heydari-2024-business-vs-friend.csv"));

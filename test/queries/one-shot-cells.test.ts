@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { type CountCell, validateCell } from "../../src/analysis/count-cells.js";
 import { cellsFromRows } from "../../src/queries/one-shot-cells.js";
 import type { CellCountRow } from "../../src/store/records.js";
 
@@ -29,6 +30,28 @@ describe("cellsFromRows", () => {
     expect(a[0]?.clusters).toEqual([{ cooperate: 1 }, { defect: 3 }]);
     expect(a[0]?.cluster_ids).toEqual(["aa", "zz"]);
     expect(b[0]?.cluster_ids).toEqual(["zz", "aa"]);
+  });
+
+  it("keeps an imported cell's sessions, and draws its decisions without one as one-decision sessions", () => {
+    const imported = (session: string | null, action: string, count: number): CellCountRow => ({
+      ...row(session, action, count),
+      source: "harness",
+    });
+    const [cell] = cellsFromRows([
+      imported('["counts","harness","1"]', "cooperate", 2),
+      imported(null, "defect", 3),
+      imported(null, "cooperate", 1),
+    ]);
+    expect(cell?.counts).toEqual({ cooperate: 3, defect: 3 });
+    // By content: {cooperate: 1} (1 decision without a session), {cooperate: 2} (session 1), {defect: 1} × 3.
+    expect(cell?.clusters).toEqual([{ cooperate: 1 }, { cooperate: 2 }, { defect: 1 }]);
+    expect(cell?.cluster_weights).toEqual([1, 1, 3]);
+    expect(cell?.cluster_ids?.[1]).toBe('["counts","harness","1"]');
+    expect(validateCell(cell as CountCell)).toBe(6);
+    // An imported cell without any session is analysed by decision, exactly as before sessions existed.
+    expect(cellsFromRows([imported(null, "defect", 3)])).toEqual([
+      { player: "p", game: "prisoners-dilemma", framing: "business", counts: { defect: 3 } },
+    ]);
   });
 
   it("refuses a cell that mixes live sessions with imported counts under one player label", () => {

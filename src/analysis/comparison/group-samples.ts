@@ -79,6 +79,7 @@ export function groupSample(
     [];
   const units = new Map<string, Map<string, number>>(); // unit → "cell,action" → count
   const unitCells = new Map<string, Set<number>>();
+  const loose: { cell: number; action: number; count: number }[] = []; // decisions without a unit
   for (const row of rows) {
     if (row.count <= 0) continue;
     const actions = actionsOf(row.game);
@@ -110,7 +111,22 @@ export function groupSample(
       entries.set(entry, (entries.get(entry) ?? 0) + row.count);
       units.set(row.unit, entries);
       unitCells.set(row.unit, (unitCells.get(row.unit) ?? new Set()).add(c));
-    } else cell.positions = null;
+    } else {
+      cell.positions = null;
+      loose.push({ cell: c, action: a, count: row.count });
+    }
+  }
+  // A cell whose import gave sessions to only some of its decisions: each of the others is a unit of its
+  // own (as the robustness analysis draws them), so drawing the cell's units draws all its decisions.
+  const cellsWithUnits = new Set([...unitCells.values()].flatMap((s) => [...s]));
+  let single = 0;
+  for (const { cell, action, count } of loose) {
+    if (!cellsWithUnits.has(cell)) continue;
+    for (let i = 0; i < count; i++) {
+      const id = `one decision ${single++}`;
+      units.set(id, new Map([[`${cell},${action}`, 1]]));
+      unitCells.set(id, new Set([cell]));
+    }
   }
   const cells: GroupCell[] = raw.map(({ game, framing, counts, positions }) => {
     const n = counts.reduce((s, x) => s + x, 0);

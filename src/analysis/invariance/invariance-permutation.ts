@@ -63,9 +63,11 @@ export function permutationFill(
   });
   let current = -1;
   let buffers: Int32Array[] = [];
-  return (cell, replicates, out) => {
+  let scale: Float64Array | null = null;
+  const fill = (cell: number, replicates: number, out: Int32Array): void => {
     const { unit, framing } = unitOfCell.get(cell) as { unit: number; framing: number };
     if (unit !== current) {
+      scale = null;
       const cells = (plan.units[unit]?.cells ?? []).map((c) => plan.cells[c] as PlannedCell);
       const k = (cells[0] as PlannedCell).actions.length;
       const decisions = cells.every((c) => c.unit === "decision");
@@ -75,7 +77,9 @@ export function permutationFill(
         buffers = drawMultivariateHypergeometric(cells, replicates, rng);
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
-        buffers = drawSessionDesignNull(cells, replicates, rng);
+        const drawn = drawSessionDesignNull(cells, replicates, rng);
+        buffers = drawn.counts;
+        scale = drawn.scale;
       } else {
         const pool = poolOf(cells);
         const types = decisions ? null : sessionTypes(pool);
@@ -91,6 +95,8 @@ export function permutationFill(
     }
     out.set(buffers[framing] as Int32Array);
   };
+  // The session-design null's statistics are studentized: each replicate's on the scale of its own ρ̂*.
+  return Object.assign(fill, { statisticScale: (unit: number) => (unit === current ? scale : null) });
 }
 
 /**

@@ -9,6 +9,13 @@
 // draw at the framings' pooled distribution with the intra-session correlation ρ̂ estimated from the
 // record (a parametric bootstrap of the null, Efron & Tibshirani 1993 §16.4). It is the beta-binomial
 // model the coverage grid simulates, and with ρ̂ = 0 each framing is a multinomial at the pooled rates.
+//
+// ρ̂ itself is poorly known where a framing has few sessions (10 of 30 decisions): a record whose ρ̂ came
+// out low gets a null too narrow, and the test rejected 6.5% of records with no effect. So the statistic
+// is studentized (a parametric bootstrap-t, Efron & Tibshirani 1993 §12.5): every null record's ρ̂* is
+// estimated like the record's, and its statistic T* is compared on the scale of its own design,
+// T*·v(ρ̂)/v(ρ̂*) ≥ T, with v(ρ) = Σ_f deff_f(ρ)/n_f the variance scale of a framing contrast
+// (deff_f = 1 + (m̃_f − 1)ρ, Kish). A null record drawn with a low ρ̂* then counts as one from a low ρ̂.
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable } from "../sampling/guide-table.js";
@@ -48,17 +55,13 @@ export function sessionsExchangeable(cells: readonly PlannedCell[]): boolean {
  * estimated (fewer sessions than two in every framing, or no session of two decisions).
  */
 export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
+  const design = anovaDesign(cells);
   let between = 0;
   let within = 0;
-  let sessions = 0;
-  let decisions = 0;
-  let squaredSizes = 0;
-  let groups = 0;
-  for (const pc of cells) {
-    if (pc.unit !== "session" || pc.cell.clusters === undefined) continue;
-    let count = 0;
-    let squares = 0;
-    pc.cell.clusters.forEach((cluster, i) => {
+  design.counted.forEach((counted, f) => {
+    if (!counted) return;
+    const pc = cells[f] as PlannedCell;
+    (pc.cell.clusters ?? []).forEach((cluster, i) => {
       const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
       if (m === 0) return;
       const weight = pc.cell.cluster_weights?.[i] ?? 1;
@@ -68,15 +71,57 @@ export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
         between += weight * m * (x / m - p) ** 2;
         within += (weight * x * (m - x)) / m;
       }
-      count += weight;
-      squares += weight * m * m;
     });
+  });
+  return anovaCorrelation(design, between, within);
+}
+
+/** What the ANOVA estimator needs of the design alone (the same for the record and its null records). */
+interface AnovaDesign {
+  /** Whether framing f's sessions enter the estimate (a cell with sessions). */
+  readonly counted: readonly boolean[];
+  readonly sessions: number;
+  readonly decisions: number;
+  readonly squaredSizes: number;
+  readonly groups: number;
+  /** Per framing, m̃_f = Σm²/Σm (1 for a framing without sessions). */
+  readonly lengths: readonly number[];
+  readonly sizes: readonly number[];
+}
+
+function anovaDesign(cells: readonly PlannedCell[]): AnovaDesign {
+  let sessions = 0;
+  let decisions = 0;
+  let squaredSizes = 0;
+  let groups = 0;
+  const counted: boolean[] = [];
+  const lengths: number[] = [];
+  for (const pc of cells) {
+    let count = 0;
+    let squares = 0;
+    if (pc.unit === "session" && pc.cell.clusters !== undefined) {
+      pc.cell.clusters.forEach((cluster, i) => {
+        const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
+        if (m === 0) return;
+        const weight = pc.cell.cluster_weights?.[i] ?? 1;
+        count += weight;
+        squares += weight * m * m;
+      });
+    }
+    counted.push(count > 0);
+    lengths.push(count > 0 ? squares / pc.n : 1);
     if (count === 0) continue;
     sessions += count;
     decisions += pc.n;
     squaredSizes += squares / pc.n;
     groups++;
   }
+  return { counted, sessions, decisions, squaredSizes, groups, lengths, sizes: cells.map((c) => c.n) };
+}
+
+/** The one-way ANOVA estimator from the between- and within-session sums, clipped to [0, 0.999]. */
+function anovaCorrelation(design: AnovaDesign, between: number, within: number): number {
+  const { sessions, groups, decisions, squaredSizes } = design;
   if (!(sessions > groups && decisions > sessions)) return 0;
   const msb = between / (sessions - groups);
   const msw = within / (decisions - sessions);
@@ -84,6 +129,17 @@ export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
   const denominator = msb + (m0 - 1) * msw;
   if (!(denominator > 0)) return 0;
   return Math.min(0.999, Math.max(0, (msb - msw) / denominator));
+}
+
+/** v(ρ) = Σ_f (1 + (m̃_f − 1)ρ)/n_f: the variance scale of a framing contrast at correlation ρ. */
+function contrastScale(design: AnovaDesign, rho: number): number {
+  return design.lengths.reduce((v, m, f) => v + (1 + (m - 1) * rho) / (design.sizes[f] as number), 0);
+}
+
+/** The session-design null records and, per replicate, the factor v(ρ̂)/v(ρ̂*) its statistic is scaled by. */
+export interface SessionDesignNull {
+  readonly counts: Int32Array[];
+  readonly scale: Float64Array;
 }
 
 /**
@@ -94,7 +150,7 @@ export function drawSessionDesignNull(
   cells: readonly PlannedCell[],
   replicates: number,
   rng: UniformSource,
-): Int32Array[] {
+): SessionDesignNull {
   const { actions } = cells[0] as PlannedCell;
   const k = actions.length;
   const total = cells.reduce((s, c) => s + c.n, 0);
@@ -104,15 +160,50 @@ export function drawSessionDesignNull(
   // Dirichlet concentration α₀ = (1 − ρ)/ρ: a session's propensities vary about the pooled rates.
   const concentration = rho > 0 ? (1 - rho) / rho : 0;
   const alpha = pooled.map((p) => p * concentration);
-  const propensity = new Float64Array(k);
   const out = cells.map(() => new Int32Array(replicates * k));
+  // Per framing and replicate, Σ_s Σ_a x_sa² / m_s: with the counts, the ANOVA's sums of the null record.
+  const squares = cells.map(() => new Float64Array(replicates));
   if (k === 2) {
-    drawTwoActionSessions(designs, pooled[0] as number, concentration, replicates, rng, out);
-    return out;
+    drawTwoActionSessions(designs, pooled[0] as number, concentration, replicates, rng, out, squares);
+  } else drawSessions(designs, pooled, alpha, rho, replicates, rng, out, squares);
+  const design = anovaDesign(cells);
+  const observed = contrastScale(design, rho);
+  const scale = new Float64Array(replicates);
+  for (let r = 0; r < replicates; r++) {
+    let between = 0;
+    let within = 0;
+    design.counted.forEach((counted, f) => {
+      if (!counted) return;
+      const n = (cells[f] as PlannedCell).n;
+      const q = (squares[f] as Float64Array)[r] as number;
+      let sumSquares = 0;
+      for (let a = 0; a < k; a++) sumSquares += ((out[f] as Int32Array)[r * k + a] as number) ** 2;
+      between += q - sumSquares / n;
+      within += n - q;
+    });
+    scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
   }
+  return { counts: out, scale };
+}
+
+/** k actions: every session's propensities Dirichlet about the pooled rates, then its m decisions. */
+function drawSessions(
+  designs: readonly FramingSessions[],
+  pooled: readonly number[],
+  alpha: readonly number[],
+  rho: number,
+  replicates: number,
+  rng: UniformSource,
+  out: Int32Array[],
+  squares: Float64Array[],
+): void {
+  const k = pooled.length;
+  const propensity = new Float64Array(k);
+  const session = new Int32Array(k);
   for (let r = 0; r < replicates; r++) {
     designs.forEach((design, f) => {
       const target = out[f] as Int32Array;
+      const square = squares[f] as Float64Array;
       for (const m of design.lengths) {
         if (rho > 0 && m > 1) {
           let sum = 0;
@@ -123,6 +214,7 @@ export function drawSessionDesignNull(
           }
           for (let a = 0; a < k; a++) propensity[a] = sum > 0 ? (propensity[a] as number) / sum : 0;
         } else propensity.set(pooled);
+        session.fill(0);
         for (let d = 0; d < m; d++) {
           let u = rng.next();
           let a = 0;
@@ -130,12 +222,17 @@ export function drawSessionDesignNull(
             u -= propensity[a] as number;
             a++;
           }
-          target[r * k + a] = (target[r * k + a] as number) + 1;
+          session[a] = (session[a] as number) + 1;
         }
+        let q = 0;
+        for (let a = 0; a < k; a++) {
+          target[r * k + a] = (target[r * k + a] as number) + (session[a] as number);
+          q += (session[a] as number) ** 2;
+        }
+        square[r] = (square[r] as number) + q / m;
       }
     });
   }
-  return out;
 }
 
 /**
@@ -149,6 +246,7 @@ function drawTwoActionSessions(
   replicates: number,
   rng: UniformSource,
   out: Int32Array[],
+  squares: Float64Array[],
 ): void {
   const tables = new Map<number, GuideTable>();
   const tableFor = (m: number): GuideTable => {
@@ -161,10 +259,12 @@ function drawTwoActionSessions(
   };
   designs.forEach((design, f) => {
     const target = out[f] as Int32Array;
+    const square = squares[f] as Float64Array;
     const lengths = design.lengths.map((m) => ({ m, table: tableFor(m) }));
     for (let r = 0; r < replicates; r++) {
       let x = 0;
       let n = 0;
+      let q = 0;
       for (const { m, table } of lengths) {
         const u = rng.next();
         const { cdf, guide } = table;
@@ -172,9 +272,11 @@ function drawTwoActionSessions(
         while ((cdf[i] as number) <= u) i++;
         x += i;
         n += m;
+        q += (i * i + (m - i) * (m - i)) / m;
       }
       target[2 * r] = x;
       target[2 * r + 1] = n - x;
+      square[r] = q;
     }
   });
 }

@@ -3,6 +3,7 @@
 // and the percentile intervals of the shifts. Each statistic's inference is computed once, on demand.
 import type { ActionId } from "../../domain/types.js";
 import { percentileInterval } from "../sampling/percentile.js";
+import { correlationFactor, meanInterval } from "./mean-interval.js";
 import type { Estimate } from "./robustness-checks.js";
 import {
   type BootstrapInference,
@@ -28,6 +29,8 @@ export class RobustnessInferences {
   private readonly inferences = new Map<number, RobustnessInference>();
   private readonly percentiles = new Map<number, readonly [number, number]>();
   private permuted: Float64Array | null = null;
+  /** Per player or pooled R statistic: its games' R statistics and their correlation factor κ. */
+  private readonly means = new Map<number, { games: readonly number[]; factor: number }>();
 
   constructor(
     private readonly plan: RobustnessPlan,
@@ -37,7 +40,20 @@ export class RobustnessInferences {
     private readonly bootstrap: number,
     private readonly confidence: number,
     private readonly attenuation: number,
-  ) {}
+  ) {
+    // κ needs the replicates paired across games, so it is read before any inference reorders a row.
+    const mean = (stat: number, games: readonly number[]): void => {
+      const rows = games.map((g) => this.rows(replicates, g));
+      this.means.set(stat, { games, factor: correlationFactor(this.rows(replicates, stat), rows) });
+    };
+    plan.players.forEach((p, i) => {
+      mean(
+        layout.playerR[i] as number,
+        p.units.map((u) => layout.unitR[u] as number),
+      );
+    });
+    mean(layout.pooledR, Array.from(layout.unitR));
+  }
 
   private rows(a: Float64Array, stat: number): Float64Array {
     return a.subarray(stat * this.bootstrap, (stat + 1) * this.bootstrap);
@@ -105,6 +121,20 @@ export class RobustnessInferences {
     return [Math.min(lower, hi), hi];
   }
 
+  /** A player's or the pool's R interval from its games' (mean-interval.ts), with the test's rule at R = 1. */
+  private meanCi(
+    mean: { games: readonly number[]; factor: number },
+    inference: RobustnessInference,
+  ): readonly [number, number] {
+    const [lower, upper] = meanInterval(
+      mean.games.map((g) => this.robustness(g)),
+      mean.factor,
+    );
+    const rejects = inference.pValue <= 1 - this.confidence;
+    const hi = rejects ? belowOne(upper, inference.estimate) : 1;
+    return [Math.min(lower, inference.estimate, hi), hi];
+  }
+
   /** The full inference of an R statistic. */
   robustness(stat: number): RobustnessInference {
     let inference = this.inferences.get(stat);
@@ -115,7 +145,9 @@ export class RobustnessInferences {
         this.rows(this.permuted, stat),
         this.confidence,
       );
-      inference = { ...resampled, ci: this.inversionInterval(stat, resampled) };
+      const mean = this.means.get(stat);
+      const ci = mean === undefined ? this.inversionInterval(stat, resampled) : this.meanCi(mean, resampled);
+      inference = { ...resampled, ci };
       this.inferences.set(stat, inference);
     }
     return inference;
@@ -156,7 +188,9 @@ function inversionFraming(pc: PlannedCell): InversionFraming {
   const x = pc.cell.counts[first] ?? 0;
   const clusters = pc.cell.clusters;
   if (pc.unit !== "session" || clusters === undefined) return { x, n: pc.n };
+  const ids = pc.cell.cluster_ids;
   const sessions = clusters.map((cluster, i) => ({
+    ...(ids === undefined ? {} : { id: ids[i] as string }),
     x: cluster[first] ?? 0,
     n: Object.values(cluster).reduce((sum, c) => sum + c, 0),
     weight: pc.cell.cluster_weights?.[i] ?? 1,

@@ -18,7 +18,7 @@ export const ROBUSTNESS_INTERVAL_METHOD =
   "bias-adjusted percentile bootstrap on D = √(1 − R): [q_lo(D*), q_hi(D*)] − (mean D* − D̂), mapped back by R = 1 − D² and clipped to [0, 1]; the upper end is 1 whenever the permutation test of invariance does not reject at level 1 − confidence (test inversion at R = 1)";
 
 export const INVARIANCE_METHOD =
-  "permutation test: framing labels reassigned at random within each game (whole sessions when the player's sessions made several decisions), framing sizes kept; statistic max JSD (mean over games for players and the pool); p = (1 + #{T* ≥ T})/(1 + permutations)";
+  "permutation test: framing labels reassigned at random within each game (whole sessions when the player's sessions made several decisions), framing sizes kept; where sessions differ in length, a parametric null instead that keeps every framing's sessions and redraws them beta-/Dirichlet-multinomial at the pooled rates with the record's intra-session correlation ρ̂, each null record's statistic studentized by v(ρ̂)/v(ρ̂*), v(ρ) = Σ_f (1 + (m̃_f − 1)ρ)/n_f; statistic max JSD (mean over games for players and the pool); p = (1 + #{T* ≥ T})/(1 + permutations)";
 
 export interface RobustnessInference {
   readonly estimate: number;

@@ -19,23 +19,29 @@
 //
 // Sessions enter by each framing's design effect (Rao & Scott 1992; Kish's 1 + (m̃ − 1)ρ with the
 // framing's own session lengths, see designEffects): each framing is a binomial of n_f / deff_f decisions
-// in the tails. Sessions that span cells enter through their part in each cell (the correlation between
-// framings that a shared session adds is left out: positive, it only narrows the true spread of R*).
+// in the tails. Sessions that span cells enter through their part in each cell, and the correlation between
+// framings that a shared session adds divides every size by one more factor (shared-session-factor.ts).
 // Games with more actions keep the bootstrap interval of `robustness-interval.ts`. Measured on
 // `npm run coverage`.
 import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../divergence.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
+import { sharedSessionFactor } from "./shared-session-factor.js";
 
 export const INVERSION_METHOD =
-  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (over every pair of framings as the extremes); upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions by each framing's own design effect 1 + (m̃_f − 1)ρ̂, ρ̂ the intra-session correlation pooled over framings (binomials of n_f / deff_f); where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
+  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (over every pair of framings as the extremes); upper end where P_r(R* ≤ R̂) = α/2 on the logit path toward the pooled rate (at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions by each framing's own design effect 1 + (m̃_f − 1)ρ̂, ρ̂ the intra-session correlation pooled over framings (binomials of n_f / deff_f), and, where 20 or more sessions decided in several framings, divided again by c = Var(p̂_a − p̂_b)/(Var p̂_a + Var p̂_b) (cluster-robust, in [0.1, 1]) for the covariance they add; where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
 
 /** One framing of a two-action game: decisions that chose the first action, of n, and its sessions. */
 export interface InversionFraming {
   readonly x: number;
   readonly n: number;
   /** Per session (each listed `weight` times): first-action count and size; absent = independent decisions. */
-  readonly sessions?: readonly { readonly x: number; readonly n: number; readonly weight: number }[];
+  readonly sessions?: readonly {
+    readonly id?: string;
+    readonly x: number;
+    readonly n: number;
+    readonly weight: number;
+  }[];
 }
 
 const LN2 = Math.LN2;
@@ -340,8 +346,10 @@ export class RobustnessInversion {
     this.n = framings.map((f) => f.n);
     this.estimate = robustnessOf(framings.map((f) => f.x / f.n));
     const deff = designEffects(framings);
-    // The framings' binomial sizes: the decisions a framing is worth once its sessions' correlation is counted.
-    const size = this.n.map((m, f) => Math.max(1, Math.round(m / (deff[f] as number))));
+    const shared = sharedSessionFactor(framings);
+    // The framings' binomial sizes: the decisions a framing is worth once its sessions' correlation is
+    // counted, and the covariance between framings of sessions that decided in several of them.
+    const size = this.n.map((m, f) => Math.max(1, Math.round(m / ((deff[f] as number) * shared))));
     this.tails = new ExtremePairTails(size, (1 - this.estimate) * LN2);
     this.rates = framings.map((f) => smoothed(f.x, f.n));
     this.pooled = smoothed(

@@ -21,8 +21,14 @@ export interface StatisticLayout {
   readonly pooledShift: number;
 }
 
-/** Writes `replicates` sets of counts of plan cell `cell` into `out` (replicate r at r·k). */
-export type FillCell = (cell: number, replicates: number, out: Int32Array) => void;
+/**
+ * Writes `replicates` sets of counts of plan cell `cell` into `out` (replicate r at r·k). A fill may also
+ * give, once a (player, game)'s cells are filled, a factor per replicate its largest JSDs are multiplied by
+ * (the session-design null's studentization); none = 1.
+ */
+export type FillCell = ((cell: number, replicates: number, out: Int32Array) => void) & {
+  readonly statisticScale?: (unit: number) => Float64Array | null;
+};
 
 function layoutStatistics(plan: RobustnessPlan): StatisticLayout {
   let count = 0;
@@ -89,6 +95,14 @@ export class StatisticsEvaluator {
         layout.unitR2 === layout.unitR ? null : row(layout.unitR2[u] as number),
         shift < 0 ? null : row(shift),
       );
+      const scale = fill.statisticScale?.(u);
+      if (scale != null) {
+        // 1 − R is a·JSD/ln 2: scaling it scales the JSD.
+        for (const r of layout.unitR2 === layout.unitR ? [layout.unitR] : [layout.unitR, layout.unitR2]) {
+          const target = row(r[u] as number);
+          for (let i = 0; i < B; i++) target[i] = 1 - (1 - (target[i] as number)) * (scale[i] as number);
+        }
+      }
     });
 
     const definedRows = (rows: Int32Array, units: readonly number[]): number[] =>

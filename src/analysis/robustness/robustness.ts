@@ -3,6 +3,7 @@ import type { CountCell } from "../count-cells.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import {
   type Check,
   type DesignSize,
@@ -105,7 +106,7 @@ export interface RobustnessResult {
   readonly notes: readonly Note[];
 }
 
-const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells): ${INVERSION_METHOD}. R and R2 of other games and of players whose sessions span cells, and player and pooled R: ${ROBUSTNESS_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
+const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of other games: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { jsonList } from "../filter-params.js";
+import { importedSessionId } from "../imported-session-id.js";
 import type { CellCountRow, ImportedCountRow, RecordFilter } from "../records.js";
 import { ImportStore } from "./import-store.js";
 
@@ -76,23 +77,27 @@ export class AnalysisReads extends ImportStore {
     const published = filter.study_id === undefined ? this.importedCountRows(filter) : [];
     // One row per cell and action, in key order, whichever kinds of record the cell's decisions came from.
     const cells = new Map<string, CellActionCountRow>();
-    for (const row of [...played, ...published]) {
-      const key = JSON.stringify([row.player, row.game, row.variant, row.framing, row.action]);
+    for (const { player, game, variant, framing, action, count } of [...played, ...published]) {
+      const key = JSON.stringify([player, game, variant, framing, action]);
       const cell = cells.get(key);
-      if (cell) cell.count = Number(cell.count) + Number(row.count);
-      else cells.set(key, { ...row, count: Number(row.count) });
+      if (cell) cell.count = Number(cell.count) + Number(count);
+      else cells.set(key, { player, game, variant, framing, action, count: Number(count) });
     }
     return [...cells.values()].sort(byCellAndAction);
   }
 
   // --- export -----------------------------------------------------------------------------
 
-  /** Every decision that passes the filter with its match's condition, session and prompt, in record order. */
+  /**
+   * Every decision that passes the filter with its match's condition, session (an imported match's session
+   * label) and prompt, in record order.
+   */
   exportDecisions(filter: RecordFilter): Record<string, unknown>[] {
     return this.stmt(
       `SELECT d.match_id, d.round, m.player, m.game, m.variant, m.framing, m.style, m.action_order,
               m.opponent, m.opponent_params, m.history_mode, m.reveal_horizon, m.rounds, m.study_id,
-              m.trial_index, m.seed, m.source, d.session_id, s.client_name, s.client_version, s.transport,
+              m.trial_index, m.seed, m.source, coalesce(d.session_id, m.import_session) AS session_id,
+              s.client_name, s.client_version, s.transport,
               d.status, d.action, d.opponent_action, d.payoff, d.opponent_payoff, d.raw_text, d.rationale,
               d.tokens, d.invalid_attempts, d.decided_at, d.prompt_hash, p.text AS prompt, d.server_version,
               d.catalog_fingerprint
@@ -148,38 +153,93 @@ export class AnalysisReads extends ImportStore {
   }
 
   /**
-   * The one-shot cells of imported records as cell rows without a session (resampled by decision): the
-   * published counts and the one-shot rounds of imported transcripts. Imported counts belong to no study,
-   * so a study filter leaves them out (imported transcripts have none either, and the tally filter drops them).
+   * The one-shot cells of imported records as cell rows: the published counts and the one-shot rounds of
+   * imported transcripts, each with its import's session (importedSessionId) where the file gave one, else
+   * without a session (resampled by decision). Imported counts belong to no study, so a study filter
+   * leaves them out (imported transcripts have none either, and the tally filter drops them).
    */
   importedCellCounts(filter: RecordFilter): CellCountRow[] {
-    const transcripts = this.stmt(
-      `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, sum(m.count) AS count,
-              m.source
-       FROM decision_tallies m
-       WHERE m.one_shot = 1 AND m.source <> '' AND m.count > 0 AND ${this.tallyFilter}
-       GROUP BY m.source, m.player, m.game, m.variant, m.framing, m.action
-       ORDER BY m.source, m.player, m.game, m.variant, m.framing, m.action`,
-    ).all(this.filterParams(filter)) as CellCountRow[];
+    const transcripts = this.importedTranscriptRows(filter).map((row) => ({
+      ...row,
+      session_id: row.session_id === "" ? null : importedSessionId("matches", row.source, row.session_id),
+    }));
     const published =
       filter.study_id === undefined
-        ? this.importedCountRows(filter).map((row) => ({ ...row, session_id: null }))
+        ? this.importedCountRows(filter).map(({ session, ...row }) => ({
+            ...row,
+            session_id: session === "" ? null : importedSessionId("counts", row.source, session),
+          }))
         : [];
-    return [...transcripts.map((row) => ({ ...row, count: Number(row.count) })), ...published];
+    return [...transcripts, ...published];
   }
 
-  /** The published counts (imported_counts) that pass the filter's player, game, variant and framing. */
-  private importedCountRows(filter: RecordFilter): (CellActionCountRow & { source: string })[] {
+  /**
+   * The one-shot decisions the analyses read, counted per cell, session and action in the `import counts`
+   * shape (`export counts`): live play per MCP session, imported records per session label ('' for
+   * none), each row with where it came from.
+   */
+  oneShotCountsBySession(filter: RecordFilter): (CellActionCountRow & {
+    session: string;
+    kind: "live" | "counts" | "matches";
+    source: string;
+  })[] {
+    const live = this.stmt(
+      `SELECT m.player, m.game, m.variant, m.framing, m.session_id AS session, m.action, sum(m.count) AS count
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
+       GROUP BY m.player, m.session_id, m.game, m.variant, m.framing, m.action
+       ORDER BY m.player, m.session_id, m.game, m.variant, m.framing, m.action`,
+    ).all(this.filterParams(filter)) as (CellActionCountRow & { session: string })[];
+    const transcripts = this.importedTranscriptRows(filter).map(({ session_id, ...row }) => ({
+      ...row,
+      session: session_id,
+      kind: "matches" as const,
+    }));
+    const published =
+      filter.study_id === undefined
+        ? this.importedCountRows(filter).map((row) => ({ ...row, kind: "counts" as const }))
+        : [];
+    return [
+      ...live.map((row) => ({ ...row, count: Number(row.count), kind: "live" as const, source: "" })),
+      ...transcripts,
+      ...published,
+    ];
+  }
+
+  /** The one-shot rounds of imported transcripts per source, player, session label ('' for none), cell and action. */
+  private importedTranscriptRows(
+    filter: RecordFilter,
+  ): (CellActionCountRow & { session_id: string; source: string })[] {
+    return (
+      this.stmt(
+        `SELECT m.player, m.game, m.variant, m.framing, m.action, m.session_id, sum(m.count) AS count, m.source
+         FROM decision_tallies m
+         WHERE m.one_shot = 1 AND m.source <> '' AND m.count > 0 AND ${this.tallyFilter}
+         GROUP BY m.source, m.player, m.session_id, m.game, m.variant, m.framing, m.action
+         ORDER BY m.source, m.player, m.session_id, m.game, m.variant, m.framing, m.action`,
+      ).all(this.filterParams(filter)) as (CellActionCountRow & { session_id: string; source: string })[]
+    ).map((row) => ({ ...row, count: Number(row.count) }));
+  }
+
+  /**
+   * The published counts (imported_counts) that pass the filter's player, game, variant and framing, with
+   * their session label ('' for none).
+   */
+  private importedCountRows(
+    filter: RecordFilter,
+  ): (CellActionCountRow & { source: string; session: string })[] {
     const d = this.dialect;
-    return this.stmt(
-      `SELECT m.player, m.game, m.variant, m.framing, m.action, m.count, m.source
+    return (
+      this.stmt(
+        `SELECT m.player, m.game, m.variant, m.framing, m.action, m.count, m.source, m.session
          FROM imported_counts m
          WHERE m.count > 0 AND (${d.isNull("players")} OR ${d.inJsonList("m.player", "players")})
            AND (${d.isNull("games")} OR ${d.inJsonList("m.game", "games")})
            AND (${d.isNull("variants")} OR ${d.inJsonList("m.variant", "variants")})
            AND (${d.isNull("framings")} OR ${d.inJsonList("m.framing", "framings")})
-         ORDER BY m.source, m.player, m.game, m.variant, m.framing, m.action`,
-    ).all(this.filterParams(filter)) as (CellActionCountRow & { source: string })[];
+         ORDER BY m.source, m.player, m.session, m.game, m.variant, m.framing, m.action`,
+      ).all(this.filterParams(filter)) as (CellActionCountRow & { source: string; session: string })[]
+    ).map((row) => ({ ...row, count: Number(row.count) }));
   }
 
   /**

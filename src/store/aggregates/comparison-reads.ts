@@ -34,8 +34,9 @@ const GROUP_BY: Record<ComparisonFactor, string> = {
 export class ComparisonReads extends AnalysisCacheStore {
   /**
    * Valid live one-shot decisions counted (GROUP BY) by group, game, framing, action, unit and position;
-   * then, when grouping by player, the imported counts (no unit, no position). The unit of a runner trial
-   * (a match with model calls: one fresh model context each) is the trial itself, else the MCP session.
+   * then, when grouping by player, the imported records (their import's session as unit, if any; no
+   * position). The unit of a runner trial (a match with model calls: one fresh model context each) is the
+   * trial itself, else the MCP session.
    * A trial's position is its visit of its cell in the study's schedule (study, style, opponent, and the
    * how-many-th trial of that cell the player played): players of one study visit every cell alike.
    * Decisions whose factor is not recorded (no client name, no model call) are left out.
@@ -64,7 +65,8 @@ export class ComparisonReads extends AnalysisCacheStore {
       framing: r.framing,
       action: r.action,
       count: r.count,
-      unit: null,
+      // An imported session is resampled whole, like a live one; decisions without one each alone.
+      unit: r.session_id,
       position: null,
     }));
     return [...live.map(numeric), ...imported];

@@ -44,8 +44,10 @@ export class DecisionStore extends StudyMatchStore {
       d: Pick<DecisionRecord, "action" | "status"> | undefined,
     ): d is { action: string; status: "decided" } =>
       d !== undefined && d.status === "decided" && d.action !== null;
-    if (counted(before)) this.tally(match, before.session_id, before.action, -1);
-    if (counted(decision)) this.tally(match, decision.session_id, decision.action, 1);
+    // An imported match has no MCP session; its decisions are tallied under the import's session label.
+    const session = (d: Pick<DecisionRecord, "session_id">) => d.session_id ?? match.import_session ?? null;
+    if (counted(before)) this.tally(match, session(before), before.action, -1);
+    if (counted(decision)) this.tally(match, session(decision), decision.action, 1);
     this.stmt(
       `INSERT INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,

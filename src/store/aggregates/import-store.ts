@@ -11,14 +11,14 @@ export class ImportStore extends DecisionStore {
   }
 
   /**
-   * Stores published counts under `source`; importing the same source again replaces it whole (a
-   * corrected, shorter file leaves none of the old rows behind).
+   * Stores published counts under `source`, per session where the file gave one; importing the same
+   * source again replaces it whole (a corrected, shorter file leaves none of the old rows behind).
    */
   importCounts(source: string, rows: readonly ImportedCountRow[], at: string): void {
     const remove = this.stmt("DELETE FROM imported_counts WHERE source = ?");
     const insert = this.stmt(
-      `INSERT INTO imported_counts (source, player, game, variant, framing, action, count, imported_at)
-       VALUES (@source, @player, @game, @variant, @framing, @action, @count, @imported_at)`,
+      `INSERT INTO imported_counts (source, player, session, game, variant, framing, action, count, imported_at)
+       VALUES (@source, @player, @session, @game, @variant, @framing, @action, @count, @imported_at)`,
     );
     this.transaction(() => {
       remove.run(source);
@@ -26,9 +26,16 @@ export class ImportStore extends DecisionStore {
         // Refused on both engines alike, so a record holds the same text wherever it is moved.
         requireWellFormedText(
           { ...row, source },
-          { source: "source label", player: "player label", framing: "framing label", action: "action" },
+          {
+            source: "source label",
+            player: "player label",
+            session: "session label",
+            framing: "framing label",
+            action: "action",
+          },
         );
-        insert.run({ ...row, source, imported_at: at });
+        // '' stands for "no session" (the key has no NULLs, as in decision_tallies).
+        insert.run({ ...row, session: row.session ?? "", source, imported_at: at });
       }
     });
   }

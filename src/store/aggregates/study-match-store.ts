@@ -126,12 +126,13 @@ export class StudyMatchStore extends HttpSessionStore {
     this.stmt(
       `INSERT INTO matches (id, study_id, trial_index, player, session_id, principal, game, variant, framing,
          style, action_order, opponent, opponent_params, history_mode, reveal_horizon, rounds,
-         partner_match_id, seed, status, next_round, source, created_at, finished_at)
+         partner_match_id, seed, status, next_round, source, import_session, created_at, finished_at)
        VALUES (@id, @study_id, @trial_index, @player, @session_id, @principal, @game, @variant, @framing,
          @style, @action_order, @opponent, @opponent_params, @history_mode, @reveal_horizon, @rounds,
-         @partner_match_id, @seed, @status, @next_round, @source, @created_at, @finished_at)`,
+         @partner_match_id, @seed, @status, @next_round, @source, @import_session, @created_at, @finished_at)`,
     ).run({
       ...match,
+      import_session: match.import_session ?? null,
       action_order: JSON.stringify(match.action_order),
       opponent_params: JSON.stringify(match.opponent_params),
       reveal_horizon: match.reveal_horizon ? 1 : 0,
