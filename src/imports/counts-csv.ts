@@ -128,12 +128,13 @@ function countRow(
   const gameId = field("game");
   const variant = record.variant === undefined || record.variant === "" ? "base" : field("variant");
   const framing = field("framing");
-  const session = record.session === undefined || record.session === "" ? undefined : field("session");
-  if (session !== undefined && CONTROL_CHARACTER.test(session)) {
+  const rawSession = record.session ?? "";
+  if (CONTROL_CHARACTER.test(rawSession)) {
     throw new UsageError(
-      `${where}: session "${JSON.stringify(session).slice(1, -1)}" contains a control character; a session label is printable text.`,
+      `${where}: session "${JSON.stringify(rawSession).slice(1, -1)}" contains a control character; a session label is printable text.`,
     );
   }
+  const session = rawSession === "" ? undefined : field("session");
   const action = field("action");
   const countText = record.count ?? "";
   if (countText === "") throw new UsageError(`${where}: count is empty; give a whole number of decisions.`);
