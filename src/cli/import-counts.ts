@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseCountsCsv } from "../imports/counts-csv.js";
+import { readImportFile } from "../imports/import-file.js";
+import { checkSourceLabel } from "../imports/source-label.js";
 import { logInfo } from "../log.js";
+import { printable } from "../queries/format.js";
 import { referenceDataset } from "../reference-data/reference-data.js";
 import { UsageError } from "../usage-error.js";
 import { type ParsedArgs, stringFlag } from "./command.js";
@@ -14,7 +16,7 @@ import { withDeps } from "./open-deps.js";
  */
 export async function importCounts(args: ParsedArgs, file: string | undefined): Promise<void> {
   const { path, source } = importedFile(args, file, "counts");
-  const text = readText(path);
+  const text = readImportFile(path);
   await withDeps(
     args,
     ({ store, catalog }, dbPath) => {
@@ -28,7 +30,7 @@ export async function importCounts(args: ParsedArgs, file: string | undefined): 
         rows.filter((r) => r.session !== undefined).map((r) => JSON.stringify([r.player, r.session])),
       ).size;
       logInfo(
-        `imported ${rows.length} count rows (${decisions} decisions${sessions > 0 ? `, ${sessions} sessions` : ""}) from ${path} as "${source}" into ${dbPath}`,
+        `imported ${rows.length} count rows (${decisions} decisions${sessions > 0 ? `, ${sessions} sessions` : ""}) from ${printable(path)} as "${source}" into ${dbPath}`,
       );
     },
     { create: true },
@@ -46,18 +48,8 @@ export function importedFile(
     if (file !== undefined)
       throw new UsageError(`import ${kind} takes a file or --reference, not both (got "${file}").`);
     const dataset = referenceDataset(reference, kind);
-    return { path: dataset.path, source: stringFlag(args, "source") ?? dataset.id };
+    return { path: dataset.path, source: checkSourceLabel(stringFlag(args, "source") ?? dataset.id) };
   }
   if (file === undefined) throw new UsageError(`import ${kind} needs a file name or --reference ID.`);
-  return { path: file, source: stringFlag(args, "source") ?? basename(file) };
-}
-
-/** A file's text; a leading byte-order mark is dropped so every import format accepts it. */
-export function readText(file: string): string {
-  try {
-    return readFileSync(file, "utf8").replace(/^\uFEFF/, "");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read ${file}${code ? ` (${code})` : ""}.`);
-  }
+  return { path: file, source: checkSourceLabel(stringFlag(args, "source") ?? basename(file)) };
 }

@@ -1,8 +1,10 @@
 import { basename } from "node:path";
+import { readImportFile } from "../imports/import-file.js";
 import { importMatches, parseMatchesJsonl } from "../imports/matches-jsonl.js";
 import { logInfo } from "../log.js";
+import { printable } from "../queries/format.js";
 import type { ParsedArgs } from "./command.js";
-import { importedFile, readText } from "./import-counts.js";
+import { importedFile } from "./import-counts.js";
 import { withDeps } from "./open-deps.js";
 
 /**
@@ -12,13 +14,13 @@ import { withDeps } from "./open-deps.js";
  */
 export async function importMatchesFile(args: ParsedArgs, file: string | undefined): Promise<void> {
   const { path, source } = importedFile(args, file, "matches");
-  const text = readText(path);
+  const text = readImportFile(path);
   await withDeps(
     args,
     (deps, dbPath) => {
       const matches = parseMatchesJsonl(text, basename(path), deps.catalog);
       const count = importMatches(deps, matches, source);
-      logInfo(`imported ${count} match(es) from ${path} as source "${source}" into ${dbPath}`);
+      logInfo(`imported ${count} match(es) from ${printable(path)} as source "${source}" into ${dbPath}`);
     },
     { create: true },
   );

@@ -1,10 +1,10 @@
 import { ZodError } from "zod";
+import { readImportFile } from "../imports/import-file.js";
 import { registerStudy } from "../play/studies.js";
 import { spendLine, spendSummary } from "../queries/spend-query.js";
 import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
 import type { Command, ParsedArgs } from "./command.js";
-import { readText } from "./import-counts.js";
 import { printResult, withDeps } from "./open-deps.js";
 
 type Action = (args: ParsedArgs, rest: string[]) => Promise<void>;
@@ -15,7 +15,7 @@ async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<v
   refuseExtra("register", extra);
   let design: unknown;
   try {
-    design = JSON.parse(readText(file));
+    design = JSON.parse(readImportFile(file));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} is not JSON: ${(error as Error).message}.`);

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
+import { hasSubfolder, readJsonFiles } from "./catalog-files.js";
 import {
   type CatalogFileText,
   certificationKey,
@@ -125,8 +126,8 @@ function loadCatalogFiles(
     typeof source === "string"
       ? { gamesDir: join(source, "games"), framingsDir: join(source, "framings") }
       : source;
-  const gameFiles = readJsonFiles(dirs.gamesDir);
-  const framingFiles = withFramings ? readJsonFiles(dirs.framingsDir) : [];
+  const gameFiles = readJsonFiles(dirs.gamesDir, basename(dirs.gamesDir));
+  const framingFiles = withFramings ? readJsonFiles(dirs.framingsDir, basename(dirs.framingsDir)) : [];
   if (userDir !== undefined) {
     if (!existsSync(userDir) || !statSync(userDir).isDirectory()) {
       throw new CatalogError(
@@ -134,9 +135,9 @@ function loadCatalogFiles(
       );
     }
     gameFiles.push(...readJsonFiles(userDir, "user catalog"));
-    if (existsSync(join(userDir, "games"))) gameFiles.push(...readJsonFiles(join(userDir, "games")));
-    if (withFramings && existsSync(join(userDir, "framings")))
-      framingFiles.push(...readJsonFiles(join(userDir, "framings")));
+    if (hasSubfolder(userDir, "games")) gameFiles.push(...readJsonFiles(join(userDir, "games"), "games"));
+    if (withFramings && hasSubfolder(userDir, "framings"))
+      framingFiles.push(...readJsonFiles(join(userDir, "framings"), "framings"));
   }
   // A catalog with exactly these files already loaded and certified under this code is neither validated
   // nor certified again (certification-cache.ts says why and when it is).
@@ -316,17 +317,6 @@ function variantsOf(game: Game): GameVariant[] {
 
 function unknown(kind: string, id: string, valid: readonly string[]): never {
   throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
-}
-
-function readJsonFiles(dir: string, where = basename(dir)): CatalogFileText[] {
-  return readdirSync(dir)
-    .filter((file) => file.endsWith(".json"))
-    .sort()
-    .map((file) => ({
-      source: `${where}/${file}`,
-      name: file.slice(0, -".json".length),
-      text: readFileSync(join(dir, file), "utf8"),
-    }));
 }
 
 function jsonOf(file: CatalogFileText): unknown {

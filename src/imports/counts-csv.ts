@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import type { Catalog } from "../domain/catalog.js";
 import { MAX_CELL_DECISIONS } from "../store/limits.js";
 import type { ImportedCountRow } from "../store/records.js";
+import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
 
 const REQUIRED_COLUMNS = ["player", "game", "framing", "action", "count"] as const;
@@ -91,6 +92,12 @@ export function parseCountsCsv(
 function checkHeader(header: readonly string[], fileLabel: string): void {
   const named = header.filter((h, i) => !(h === "" && i === 0));
   const known: readonly string[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
+  const twice = named.find((h, i) => named.indexOf(h) !== i);
+  if (twice !== undefined) {
+    throw new UsageError(
+      `${fileLabel}: line 1: the header names the column "${twice}" twice; name each of ${REQUIRED_COLUMNS.join(",")} (and optionally variant) once.`,
+    );
+  }
   const missing = REQUIRED_COLUMNS.filter((c) => !named.includes(c));
   const unknown = named.filter((h) => !known.includes(h));
   if (missing.length > 0 || unknown.length > 0) {
@@ -113,18 +120,21 @@ function countRow(
     if (value === "") throw new UsageError(`${where}: ${name} is empty.`);
     if (value.length > MAX_LABEL_LENGTH)
       throw new UsageError(`${where}: ${name} is longer than ${MAX_LABEL_LENGTH} characters.`);
+    const problem = textProblem(value);
+    if (problem !== null) throw new UsageError(`${where}: ${name} ${problem}`);
     return value;
   };
   const player = field("player");
   const gameId = field("game");
   const variant = record.variant === undefined || record.variant === "" ? "base" : field("variant");
   const framing = field("framing");
-  const session = record.session === undefined || record.session === "" ? undefined : field("session");
-  if (session !== undefined && CONTROL_CHARACTER.test(session)) {
+  const rawSession = record.session ?? "";
+  if (CONTROL_CHARACTER.test(rawSession)) {
     throw new UsageError(
-      `${where}: session "${JSON.stringify(session).slice(1, -1)}" contains a control character; a session label is printable text.`,
+      `${where}: session "${JSON.stringify(rawSession).slice(1, -1)}" contains a control character; a session label is printable text.`,
     );
   }
+  const session = rawSession === "" ? undefined : field("session");
   const action = field("action");
   const countText = record.count ?? "";
   if (countText === "") throw new UsageError(`${where}: count is empty; give a whole number of decisions.`);

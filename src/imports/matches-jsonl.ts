@@ -6,6 +6,7 @@ import { VARIANT_IDS } from "../domain/types.js";
 import { roundPayoffs } from "../play/match-engine.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
+import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
 
 // Games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
@@ -15,7 +16,16 @@ import { UsageError } from "../usage-error.js";
 /** What an imported match records where live play would record a prompt setting it never had. */
 const NOT_RECORDED = "unspecified";
 
-const label = z.string().trim().min(1).max(200);
+// A label the record can hold on either engine: no NUL (PostgreSQL text cannot), no lone surrogate.
+const label = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .superRefine((value, ctx) => {
+    const problem = textProblem(value);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem.replace(/\.$/, "") });
+  });
 
 /**
  * The session a match was played in (a conversation id, an epoch), scoped to the import and player: matches

@@ -10,6 +10,7 @@ import { registerPlayPrompt } from "./prompts/play-prompt.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
+import { guardToolCalls } from "./tool-call-guard.js";
 import type { ToolContext } from "./tool-context.js";
 import { registerAnalysisToolset } from "./tools/analysis/index.js";
 import { registerPlayToolset } from "./tools/play/index.js";
@@ -79,5 +80,6 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     registerMatchResource(server, context);
     registerStudyReport(server, context);
   }
+  guardToolCalls(server);
   return server;
 }

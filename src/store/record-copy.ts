@@ -160,6 +160,7 @@ function copyTable(source: Store, target: Store, table: TableShape): void {
   const order = table.primaryKey.length > 0 ? table.primaryKey.map((c) => `"${c}"`).join(", ") : "rowid";
   const read = source.db.prepare(`SELECT ${columns} FROM ${table.name} ORDER BY ${order}`).raw(true);
   for (const row of read.iterate() as Iterable<unknown[]>) {
+    refuseNul(table, row);
     // A row may point at one of its own table that is not copied yet: the pointer is set once all are in.
     if (self.size > 0) {
       const values = table.columns.map((c, i) => (self.has(c) ? null : row[i]));
@@ -182,6 +183,23 @@ function copyTable(source: Store, target: Store, table: TableShape): void {
     const value = (c: string) => row[table.columns.indexOf(c)];
     update.run(...table.selfReferences.map(value), ...table.primaryKey.map(value));
   }
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, which an SQLite record written before NUL was refused at the door may
+ * still hold. The copy is refused (nothing is written) naming the table, the row and the column, rather than
+ * altering what was recorded: the operator decides what the text should be, then migrates again.
+ */
+function refuseNul(table: TableShape, row: unknown[]): void {
+  const column = row.findIndex((value) => typeof value === "string" && value.includes("\u0000"));
+  if (column === -1) return;
+  const key =
+    table.primaryKey.length > 0
+      ? table.primaryKey.map((c) => `${c} = ${JSON.stringify(row[table.columns.indexOf(c)])}`).join(", ")
+      : `row ${JSON.stringify(row.slice(0, 3))}…`;
+  throw new UsageError(
+    `The ${table.name} row with ${key} holds a NUL character (U+0000) in ${table.columns[column]}, which PostgreSQL cannot store; nothing was written. Replace it in the SQLite file (e.g. sqlite3 FILE "UPDATE ${table.name} SET ${table.columns[column]} = replace(${table.columns[column]}, char(0), '') WHERE …") and migrate again.`,
+  );
 }
 
 /** The copied ids came with the rows; the identity sequences must continue after the largest of them. */

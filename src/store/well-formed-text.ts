@@ -16,18 +16,24 @@ export function requireWellFormedText<T extends object>(
   for (const [key, label] of Object.entries(names) as [keyof T & string, string][]) {
     const value: unknown = fields[key];
     if (typeof value !== "string") continue;
-    const nul = value.indexOf(NUL);
-    if (nul !== -1) {
-      throw new UsageError(
-        `The ${label} contains a NUL character (U+0000 at position ${nul}), which the record cannot store; send text without it.`,
-      );
-    }
-    const match = LONE_SURROGATE.exec(value);
-    if (match) {
-      const code = value.charCodeAt(match.index).toString(16).toUpperCase();
-      throw new UsageError(
-        `The ${label} contains a lone surrogate (U+${code} at position ${match.index}), which is not valid Unicode text; send well-formed UTF-8/UTF-16 text.`,
-      );
-    }
+    const problem = textProblem(value);
+    if (problem !== null) throw new UsageError(`The ${label} ${problem}`);
   }
+}
+
+/**
+ * What makes `value` unstorable, as the end of a sentence ("contains a NUL character (…), which …"), or
+ * null when it is well-formed text the record can hold on either engine.
+ */
+export function textProblem(value: string): string | null {
+  const nul = value.indexOf(NUL);
+  if (nul !== -1) {
+    return `contains a NUL character (U+0000 at position ${nul}), which the record cannot store; send text without it.`;
+  }
+  const match = LONE_SURROGATE.exec(value);
+  if (match) {
+    const code = value.charCodeAt(match.index).toString(16).toUpperCase();
+    return `contains a lone surrogate (U+${code} at position ${match.index}), which is not valid Unicode text; send well-formed UTF-8/UTF-16 text.`;
+  }
+  return null;
 }

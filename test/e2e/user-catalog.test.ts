@@ -5,21 +5,10 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
+import { INSPECTION } from "../support/inspection-game.js";
 
 // A user game added through --catalog is played, certified and analysed without
 // touching the package. An inspection game (asymmetric: the column player's payoffs differ) in a folder.
-
-const INSPECTION = {
-  id: "inspection",
-  title: "Inspection game",
-  actions: ["audit", "skip"],
-  cooperative_action: null,
-  rounds: 1,
-  // Row (the agent) is the inspector, column the inspectee choosing audit = comply, skip = cheat.
-  payoffs: { audit: { audit: 1, skip: 3 }, skip: { audit: 2, skip: 0 } },
-  column_payoffs: { audit: { audit: 2, skip: 2 }, skip: { audit: 0, skip: 4 } },
-  variants: { base: { labels: "familiar" } },
-};
 
 let dir: string;
 let catalogDir: string;

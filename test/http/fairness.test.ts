@@ -18,6 +18,10 @@ const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef0";
 const HEAVY = { baseline: 0.5, delta: 0.2, n: 1000, simulations: 100, bootstrap: 1000 };
 const SMALL = { baseline: 0.5, delta: 0.2, n: 50, simulations: 20, bootstrap: 100 };
+/** Minutes of work each: a job the pool kept running after its caller gave up would hold a worker that long. */
+const ENDLESS = { baseline: 0.5, delta: 0.2, n: 5000, simulations: 5000, bootstrap: 10_000 };
+/** A's share of the replica's in-flight requests (16 over two tokens): the most it can have cancelled at once. */
+const A_SHARE = 8;
 const TRIALS = 20;
 
 function p99(values: number[]): number {
@@ -30,6 +34,8 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
     let dir: string;
     let record: { location: string; dispose(): void };
     let server: ServerProcess;
+    /** How long the replica's first small analysis took: a fresh pool starting its workers, then the job. */
+    let coldMs: number | undefined;
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "same-game-fairness-"));
@@ -65,6 +71,7 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
         const a0 = performance.now();
         expect((await bob.callTool({ name: "power", arguments: SMALL })).isError).toBeFalsy();
         const aloneMs = performance.now() - a0;
+        coldMs ??= aloneMs;
 
         // 24 heavy calls at once from A: 8 run (A's share), the rest are refused with 429 and retried.
         let flooding = true;
@@ -116,6 +123,58 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
         expect(analysisMs).toBeLessThanOrEqual(Math.max(2000, 4 * aloneMs));
       } finally {
         await Promise.all([bob.close(), ...alices.map((a) => a.close())]);
+      }
+    }, 120_000);
+
+    it("frees the pool within 1 s of A cancelling its jobs, running and queued", async () => {
+      const alices: Client[] = [];
+      for (let i = 0; i < 2; i++) alices.push((await connectHttp(server.url, { token: ALICE })).client);
+      try {
+        const [alice, other] = alices as [Client, Client];
+        // A's small analysis alone (a seed of its own each time: a cached result would not use the pool).
+        const small = async (seed: number) => {
+          const t0 = performance.now();
+          const result = await alice.callTool({ name: "power", arguments: { ...SMALL, seed } });
+          expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+          return performance.now() - t0;
+        };
+        const first = await small(9000);
+        coldMs ??= first;
+        const aloneMs = await small(9001);
+
+        // A fills its share with endless jobs: the pool's workers run some, A's queue holds the rest.
+        const controllers = Array.from({ length: A_SHARE - 1 }, () => new AbortController());
+        const endless = controllers.map((controller, i) =>
+          other
+            .callTool(
+              { name: "power", arguments: { ...ENDLESS, seed: 100 + i } },
+              {
+                signal: controller.signal,
+                timeout: 600_000,
+              },
+            )
+            .then(
+              () => "answered",
+              (error: unknown) => String(error),
+            ),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const cancelledAt = performance.now();
+        for (const controller of controllers) controller.abort("changed my mind");
+        // A's next analysis waits behind A's own jobs (its queue is FIFO): it is answered promptly only if
+        // the cancelled ones left the pool, the running ones stopped and the queued ones dropped.
+        const probeMs = await small(9002);
+        const freedMs = performance.now() - cancelledAt - Math.min(probeMs, aloneMs);
+        const outcomes = await Promise.all(endless);
+        process.stderr.write(
+          `fairness (${engine}): A's small analysis ${aloneMs.toFixed(0)} ms alone (${coldMs.toFixed(0)} ms on a fresh pool), ${probeMs.toFixed(0)} ms right after cancelling ${controllers.length} endless jobs (pool free after ≈${freedMs.toFixed(0)} ms)\n`,
+        );
+        expect(outcomes.every((o) => o !== "answered")).toBe(true);
+        // Stopped workers are replaced: within 1 s the pool answers as a fresh one does (its workers starting,
+        // then the job). Jobs that kept running would hold it for minutes.
+        expect(probeMs).toBeLessThanOrEqual(1000 + coldMs);
+      } finally {
+        await Promise.all(alices.map((a) => a.close()));
       }
     }, 120_000);
   });

@@ -183,6 +183,34 @@ describeOnPostgres("migrate-record", () => {
     );
   });
 
+  it("refuses a record that holds a NUL (written before NUL was refused), naming table, row and column", () => {
+    // An older same-game stored a NUL in an imported label; PostgreSQL text cannot hold it.
+    const store = new Store(file.location);
+    store.db
+      .prepare("UPDATE imported_counts SET player = 'q' || char(0) || 'x' WHERE source = 'paper'")
+      .run();
+    store.close();
+    const run = runCli(["migrate-record", "--from", file.location, "--to", target.location]);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^same-game: The imported_counts row with source = "paper", player = "q\\u0000x", .* holds a NUL character \(U\+0000\) in player, which PostgreSQL cannot store; nothing was written\. Replace it in the SQLite file/,
+    );
+    // Nothing was written: the target is still empty, and the file still holds its rows.
+    const copy = new Store(target.location);
+    try {
+      expect(copy.engine.prepare("SELECT count(*) AS n FROM matches").get()).toEqual({ n: 0 });
+    } finally {
+      copy.close();
+    }
+    const source = new Store(file.location, { readonly: true });
+    try {
+      expect(source.importedCountSources()).toMatchObject([{ source: "paper", rows: 1, decisions: 3 }]);
+    } finally {
+      source.close();
+    }
+  });
+
   it("names the bad flag value: a URL as --from, a path as --to, a missing file", () => {
     const pgAsSource = runCli([
       "migrate-record",

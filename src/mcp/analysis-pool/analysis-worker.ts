@@ -8,7 +8,7 @@ import { canWriteRecord } from "../../store/open-record.js";
 import { Store } from "../../store/store.js";
 import { UsageError } from "../../usage-error.js";
 import { type AnalysisJob, runJob } from "./analysis-jobs.js";
-import type { JobProgress, JobReply, JobRequest } from "./worker-pool.js";
+import type { JobProgress, JobReply, JobRequest, WorkerReady } from "./worker-pool.js";
 
 // One analysis worker: its own connection to the record (SQLite in WAL mode lets it read while the main
 // thread writes) and its own catalog; it answers one job at a time with plain data.
@@ -28,6 +28,8 @@ const { dbPath } = workerData as { dbPath: string };
 // The server's own record, read-only when the server could not write it either (read-only media or folder).
 const store = new Store(dbPath, { readonly: !isPostgresUrl(dbPath) && !canWriteRecord(dbPath) });
 const deps = { store, catalog: loadCatalog() };
+// Ready for jobs: the pool sends none before this, so a job cancelled meanwhile never needs this worker stopped.
+parentPort?.postMessage({ ready: true } satisfies WorkerReady);
 
 /** Progress goes to the main thread at most this often (and the last step of a stage always). */
 const PROGRESS_EVERY_MS = 250;

@@ -18,6 +18,11 @@ export type JobReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; usage: boolean; message: string };
 
+/** Sent by a worker once it has opened the record and loaded the catalog: it can take a job. */
+export interface WorkerReady {
+  ready: true;
+}
+
 /** Sent by a worker while a job runs: how far it got. */
 export interface JobProgress {
   id: number;
@@ -34,6 +39,11 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | null;
+  /**
+   * Whether the worker has started (WorkerReady). A job waits in its queue until then, where cancelling it
+   * costs nothing, instead of in a starting worker that would have to be stopped to cancel it.
+   */
+  ready: boolean;
   /** A worker started beyond the pool's size for a principal that had none; it stops when idle. */
   extra: boolean;
 }
@@ -122,7 +132,9 @@ export class AnalysisPool implements AnalysisRunner {
       void slot.worker.terminate();
     }
     if (queued || slot !== undefined) pending.reject(new AnalysisCancelled(pending.request.job));
-    if (this.queues.size > 0) while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+    // The pool is refilled at once, queue or not: the next job (often the same client's next try) then finds
+    // a worker already started rather than paying a worker's start-up after the cancellation.
+    while (this.slots.length < this.size) this.slots.push(this.spawn(false));
     this.dispatch();
   }
 
@@ -137,8 +149,13 @@ export class AnalysisPool implements AnalysisRunner {
       workerData: { dbPath: this.dbPath },
     });
     worker.unref();
-    const slot: Slot = { worker, busy: null, extra };
-    worker.on("message", (reply: JobReply | JobProgress) => {
+    const slot: Slot = { worker, busy: null, ready: false, extra };
+    worker.on("message", (reply: JobReply | JobProgress | WorkerReady) => {
+      if ("ready" in reply) {
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
       if ("progress" in reply) {
         if (slot.busy?.request.id === reply.id) slot.busy.call.onProgress?.(reply.progress);
         return;
@@ -177,7 +194,7 @@ export class AnalysisPool implements AnalysisRunner {
 
   private dispatch(): void {
     for (const slot of [...this.slots]) {
-      if (slot.busy !== null) continue;
+      if (slot.busy !== null || !slot.ready) continue;
       // Principals with nothing running first, then the rest in turn.
       const next = this.queues.shift((principal) => !this.running.has(principal));
       if (!next) {

@@ -1,4 +1,5 @@
 import type { ImportedCountRow } from "../records.js";
+import { requireWellFormedText } from "../well-formed-text.js";
 import { DecisionStore } from "./decision-store.js";
 
 /** Published counts and matches imported from elsewhere, by their source label. */
@@ -21,8 +22,21 @@ export class ImportStore extends DecisionStore {
     );
     this.transaction(() => {
       remove.run(source);
-      // '' stands for "no session" (the key has no NULLs, as in decision_tallies).
-      for (const row of rows) insert.run({ ...row, session: row.session ?? "", source, imported_at: at });
+      for (const row of rows) {
+        // Refused on both engines alike, so a record holds the same text wherever it is moved.
+        requireWellFormedText(
+          { ...row, source },
+          {
+            source: "source label",
+            player: "player label",
+            session: "session label",
+            framing: "framing label",
+            action: "action",
+          },
+        );
+        // '' stands for "no session" (the key has no NULLs, as in decision_tallies).
+        insert.run({ ...row, session: row.session ?? "", source, imported_at: at });
+      }
     });
   }
 

@@ -1,0 +1,108 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+} from "node:fs";
+import { join, sep } from "node:path";
+import type { CatalogFileText } from "./certification-cache.js";
+
+/** Far above any game or framing file (the largest shipped one is a few KB); a larger file is not one. */
+const MAX_CATALOG_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The `*.json` files of a catalog folder, sorted by name. Only regular files inside the folder are read:
+ * a FIFO would block every verb, a symlink could lead anywhere (and a parse error would echo what it found
+ * there), so either is refused with its path — as is a folder named `x.json`. Errors are plain Errors
+ * naming the path; the catalog loader turns them into one-sentence CatalogErrors.
+ */
+export function readJsonFiles(dir: string, where: string): CatalogFileText[] {
+  const root = realpathSync(dir);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .sort()
+    .map((file) => ({
+      source: `${where}/${file}`,
+      name: file.slice(0, -".json".length),
+      text: readCatalogFile(join(dir, file), root),
+    }));
+}
+
+/** Whether `dir` holds a sub-folder `name` of its own (not a symlink to one elsewhere); refused if odd. */
+export function hasSubfolder(dir: string, name: string): boolean {
+  const path = join(dir, name);
+  let kind: string;
+  try {
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) return true;
+    kind = describe(stat);
+  } catch {
+    return false;
+  }
+  throw new Error(`${path} is ${kind}, not a folder of the catalog; make it a folder or remove it.`);
+}
+
+function readCatalogFile(path: string, root: string): string {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) {
+    const target = safeRealpath(path);
+    if (target === null || !target.startsWith(root + sep)) {
+      throw new Error(
+        `${path} is a symbolic link out of the catalog folder; only files inside the folder are read (copy the file in instead).`,
+      );
+    }
+  }
+  // O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then says what was opened.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) {
+      throw new Error(`${path} is ${describe(opened)}, not a regular file; a catalog holds JSON files only.`);
+    }
+    if (opened.size > MAX_CATALOG_FILE_BYTES) {
+      throw new Error(
+        `${path} holds ${opened.size} bytes, more than a game or framing file may (${MAX_CATALOG_FILE_BYTES}).`,
+      );
+    }
+    const bytes = Buffer.alloc(opened.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function safeRealpath(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function describe(stat: {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSymbolicLink(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
+  if (stat.isFile()) return "a file";
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isFIFO()) return "a FIFO (named pipe)";
+  if (stat.isSymbolicLink()) return "a symbolic link";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
+  return "something other than a file";
+}

@@ -1,0 +1,62 @@
+import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+
+type RequestHandler = (request: unknown, ctx: unknown) => Promise<unknown>;
+
+interface ToolCallRequest {
+  params?: { name?: unknown; arguments?: unknown };
+}
+
+/**
+ * Answers two kinds of malformed `tools/call` before the SDK sees them, each in one sentence:
+ * - a name that is not one of this server's tools. The SDK looks tools up on a plain object, so
+ *   `constructor`, `toString` or `__proto__` find Object.prototype's members and are answered "Tool …
+ *   disabled"; here only the server's own tools count, and any other name is "Unknown tool" (a JSON-RPC
+ *   error, as the MCP specification answers an unknown tool).
+ * - arguments that are not a JSON object (an array, a string, null). The SDK's answer is a multi-line dump
+ *   of its request validation; here it is a tool error naming what was expected.
+ *
+ * The SDK has no hook in front of its own validation, so its stored handler is wrapped in place; the test of
+ * these answers fails loudly if an SDK update moves it.
+ */
+export function guardToolCalls(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const tools = (server as unknown as { _registeredTools?: Record<string, { enabled: boolean }> })
+    ._registeredTools;
+  if (!(handlers instanceof Map) || tools === undefined) {
+    throw new Error("The MCP SDK no longer keeps its request handlers where guardToolCalls expects them.");
+  }
+  const inner = handlers.get("tools/call") as RequestHandler | undefined;
+  if (inner === undefined) return; // no tool registered: the SDK answers tools/call as an unknown method
+  handlers.set("tools/call", async (request: unknown, ctx: unknown) => {
+    const params = (request as ToolCallRequest).params;
+    const name = params?.name;
+    const known = Object.keys(tools).filter((tool) => tools[tool]?.enabled);
+    if (typeof name !== "string") {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `tools/call needs params.name, the name of a tool as a string; tools: ${known.join(", ")}.`,
+      );
+    }
+    if (!Object.hasOwn(tools, name) || tools[name]?.enabled !== true) {
+      const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(shown)}; tools: ${known.join(", ")}.`,
+      );
+    }
+    const args = params?.arguments;
+    if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
+      const got = args === null ? "null" : Array.isArray(args) ? "an array" : `a ${typeof args}`;
+      return {
+        content: [
+          {
+            type: "text",
+            text: `${name} takes its arguments as a JSON object of named values (as its inputSchema in tools/list describes), got ${got}.`,
+          },
+        ],
+        isError: true,
+      };
+    }
+    return inner(request, ctx);
+  });
+}
