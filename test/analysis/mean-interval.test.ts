@@ -30,6 +30,21 @@ describe("meanInterval", () => {
     ).toBeCloseTo(0.95 - Math.sqrt(0.0272) / 2, 12);
   });
 
+  it("lets a game whose upper end is the bound 1 stand in with its larger distance", () => {
+    // Game a's own test did not reject (upper end 1): its distance above, 0.02, was cut off by the bound,
+    // so its distance below, 0.08, stands in. Upper: 0.94 + √(0.08² + 0.05²)/2 = 0.94 + √0.0089/2.
+    // Without the stand-in it would be 0.94 + √(0.02² + 0.05²)/2 = 0.96693, too tight near R = 1.
+    const [lo, hi] = meanInterval(
+      [
+        { estimate: 0.98, ci: [0.9, 1] },
+        { estimate: 0.9, ci: [0.8, 0.95] },
+      ],
+      1,
+    );
+    expect(hi).toBeCloseTo(0.94 + Math.sqrt(0.0089) / 2, 12);
+    expect(lo).toBeCloseTo(0.94 - Math.sqrt(0.0164) / 2, 12);
+  });
+
   it("stays inside [0, 1]", () => {
     expect(
       meanInterval(

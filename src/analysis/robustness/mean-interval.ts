@@ -51,7 +51,9 @@ export function meanInterval(games: readonly GameInterval[], factor: number): [n
   for (const { estimate: r, ci } of games) {
     estimate += r;
     below += (r - ci[0]) ** 2;
-    above += (ci[1] - r) ** 2;
+    // A game whose upper end is the bound 1 (its own test did not reject) says nothing of how far R
+    // could lie above its estimate: the bound cut that distance off. Its lower distance stands in.
+    above += (ci[1] >= 1 ? Math.max(ci[1] - r, r - ci[0]) : ci[1] - r) ** 2;
   }
   estimate /= G;
   const lower = Math.max(0, estimate - Math.sqrt(factor * below) / G);
