@@ -29,6 +29,9 @@ import { readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { rebuildSession } from "./session-rebuild.js";
 
+/** How long an idle kept-alive connection stays open: past nginx's upstream keepalive (60 s). */
+const IDLE_CONNECTION_MS = 75_000;
+
 /** What a Host header may hold: a name or address with an optional port (RFC 9110 §7.2). */
 const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/;
 
@@ -411,6 +414,12 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       failed(res, error);
     });
   });
+  // A client that sends on an idle kept-alive connection at the moment the server closes it gets a reset,
+  // and a POST is not retried: the call fails although nothing was wrong with it. Node closes idle
+  // connections after 5 s; Node's fetch keeps them 4 s, under load a little longer, and nginx's upstream
+  // keepalive 60 s. The server keeps them longer than any of its clients, so the client always closes first.
+  httpServer.keepAliveTimeout = IDLE_CONNECTION_MS;
+  httpServer.headersTimeout = IDLE_CONNECTION_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(options.port, options.host, () => {
