@@ -126,7 +126,7 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
       }
     }, 120_000);
 
-    it("frees the pool within 1 s of A cancelling its jobs, running and queued", async () => {
+    it("frees the pool in seconds, not the minutes the jobs would run, once A cancels them, running and queued", async () => {
       const alices: Client[] = [];
       for (let i = 0; i < 2; i++) alices.push((await connectHttp(server.url, { token: ALICE })).client);
       try {
@@ -170,9 +170,11 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
           `fairness (${engine}): A's small analysis ${aloneMs.toFixed(0)} ms alone (${coldMs.toFixed(0)} ms on a fresh pool), ${probeMs.toFixed(0)} ms right after cancelling ${controllers.length} endless jobs (pool free after ≈${freedMs.toFixed(0)} ms)\n`,
         );
         expect(outcomes.every((o) => o !== "answered")).toBe(true);
-        // Stopped workers are replaced: within 1 s the pool answers as a fresh one does (its workers starting,
-        // then the job). Jobs that kept running would hold it for minutes.
-        expect(probeMs).toBeLessThanOrEqual(1000 + coldMs);
+        // Stopped workers are replaced and the probe is answered once one has started. Jobs that kept
+        // running would hold the pool for minutes; on a shared 2-core machine several workers starting at
+        // once take a few seconds (1.2–3.3 s measured beside a fresh pool's 1.2–2.8 s), so the bound is
+        // seconds, far from minutes, rather than the 1 s the workers' start-up alone can exceed.
+        expect(probeMs).toBeLessThanOrEqual(10_000 + coldMs);
       } finally {
         await Promise.all(alices.map((a) => a.close()));
       }
