@@ -40,8 +40,9 @@ export async function callModel(
   if (cached.hit) return cached.hit;
   const calledAt = new Date().toISOString();
   if (budget && !budget.allowsCall()) {
+    // This trial's next call could pass the budget: it stops here, left open for a run with a larger one.
     stats.stopAtBudget(budget.describe());
-    stats.checkStopped();
+    throw new StopSignal("the budget is reached");
   }
   let started = 0;
   try {

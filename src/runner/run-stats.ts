@@ -64,11 +64,19 @@ export class RunStats {
     if (this.stopReason === null) this.stopReason = reason;
   }
 
-  /** The budget allows no more: a clean stop, with what was spent. */
+  /**
+   * The budget allows no more trials: a clean stop, with what was spent. Unlike stop(), the trials already
+   * in play go on: each was admitted because the budget could pay for it to the end, and each of its calls
+   * is still checked against the budget before it is made.
+   */
   stopAtBudget(spent: string): void {
-    if (this.stopReason !== null) return;
+    if (this.stopReason !== null || this.budgetStop !== null) return;
     this.budgetStop = spent;
-    this.stop(`the budget is reached (spent ${spent})`);
+  }
+
+  /** Whether a new trial may start: not once the run is stopping, interrupted or at its budget. */
+  get takesNewTrials(): boolean {
+    return this.stopReason === null && this.budgetStop === null;
   }
 
   /** Ctrl-C: no new request, and the ones in flight are abandoned (their trials stay open to resume). */

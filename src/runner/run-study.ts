@@ -109,11 +109,11 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   const { budget } = options;
   let admissions = 0;
   const worker = async () => {
-    while (stats.stopReason === null && !complete) {
+    while (stats.takesNewTrials && !complete) {
       if (options.maxTrials !== undefined && started >= options.maxTrials) return;
       // A trial starts only when the budget can pay for it to the end.
       const budgetKey = `trial ${++admissions}`;
-      if (budget && !(await budget.admit(budgetKey, () => stats.stopReason !== null))) {
+      if (budget && !(await budget.admit(budgetKey, () => !stats.takesNewTrials))) {
         stats.stopAtBudget(budget.describe());
         return;
       }

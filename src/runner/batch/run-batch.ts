@@ -106,7 +106,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   };
 
   try {
-    while (stats.stopReason === null) {
+    while (stats.takesNewTrials) {
       // Trials of batches already in flight (a killed run's) are mapped back from the record, not taken again.
       const inFlight = new Set(
         ledger
@@ -114,7 +114,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           .flatMap((b) => ledger.runnerBatchRequests(b.batch_id).map((r) => r.match_id)),
       );
       const wave: BatchTrial[] = [];
-      while (!complete && !budgetFull && stats.stopReason === null) {
+      while (!complete && !budgetFull && stats.takesNewTrials) {
         if (options.maxTrials !== undefined && started >= options.maxTrials) break;
         const budgetKey = `trial ${++admissions}`;
         const admitted = budget?.admitNow(budgetKey) ?? "admitted";
@@ -150,7 +150,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       await submitWave(wave);
       await drainBatches();
       if (budgetFull) stats.stopAtBudget((budget as NonNullable<typeof budget>).describe());
-      if (complete || wave.length === 0 || stats.stopReason !== null) break;
+      if (complete || wave.length === 0 || !stats.takesNewTrials) break;
     }
   } catch (error) {
     if (!(error instanceof StopSignal)) throw error;
