@@ -23,6 +23,7 @@ import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js"
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import { pearsonHomogeneityP } from "./chi-square.js";
+import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
 interface Row {
   readonly name: string;
@@ -34,13 +35,6 @@ interface Row {
   readonly min?: number;
 }
 
-const arg = (name: string, fallback: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-};
-const STUDIES = Number(arg("studies", "1000"));
-const REPLICATES = Number(arg("replicates", "1000"));
-const ONLY = arg("only", "");
 /** `--coverage no`: skip the R intervals (the e-process alone is fast; the analysis at n = 300 is not). */
 const COVERAGE = arg("coverage", "yes") !== "no";
 const ALPHA = 0.05;

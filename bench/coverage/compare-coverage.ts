@@ -24,6 +24,7 @@ import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.j
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
 import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
+import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
 interface Group {
   /** Probabilities of each action per framing, per game: p[game][framing][action]. */
@@ -40,13 +41,6 @@ interface Row {
   readonly paired?: boolean;
 }
 
-const arg = (name: string, fallback: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-};
-const STUDIES = Number(arg("studies", "1000"));
-const REPLICATES = Number(arg("replicates", "1000"));
-const ONLY = arg("only", "");
 /** Which tables to run: differences, fwer, ranks (comma-separated; default all). */
 const TABLES = arg("tables", "differences,fwer,ranks").split(",");
 

@@ -23,6 +23,7 @@ import { jensenShannon } from "../../src/analysis/divergence.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { upperGamma } from "./chi-square.js";
+import { ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
 /** A framing's distribution: P(cooperate) of a two-action game, or the probability of every action. */
 type Framing = number | readonly number[];
@@ -45,14 +46,6 @@ interface Case {
     readonly inOneFraming?: number;
   };
 }
-
-const arg = (name: string, fallback: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-};
-const STUDIES = Number(arg("studies", "1000"));
-const REPLICATES = Number(arg("replicates", "1000"));
-const ONLY = arg("only", "");
 
 const same = (p: Framing, framings: number): Framing[] => Array.from({ length: framings }, () => p);
 const fourGames = (p: readonly Framing[]): Framing[][] => [0, 1, 2, 3].map(() => [...p]);
