@@ -8,6 +8,7 @@ import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+import { addJointShuffle, type JointShuffle, jointShuffleOf } from "./joint-session-shuffle.js";
 import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
 import { drawWithinSessionPermutations, sessionsSpanFramings } from "./within-session-permutation.js";
 
@@ -56,6 +57,19 @@ export function permutationFill(
   /** Permute sessions of unequal lengths too (the machinery's own tests); the analysis never does. */
   permuteUnequalSessions = false,
 ): FillCell {
+  // The players' sessions that decided in one framing in several games, shuffled for all games at once;
+  // their streams' seeds are drawn first, and only where such sessions exist (other records keep theirs).
+  const joint = new Map<number, JointShuffle>();
+  plan.players.forEach((_, p) => {
+    const shuffle = jointShuffleOf(plan, p, `joint:${p}`);
+    if (shuffle !== null) joint.set(p, shuffle);
+  });
+  const jointSeed = joint.size > 0 ? stream.next() : 0;
+  const jointOfUnit = new Map<number, JointShuffle>();
+  for (const [p, shuffle] of joint) {
+    const seeded = { ...shuffle, seed: `${jointSeed}:${shuffle.seed}` };
+    for (const u of plan.players[p]?.units ?? []) jointOfUnit.set(u, seeded);
+  }
   const rng = new BufferedUniforms(stream);
   const unitOfCell = new Map<number, { unit: number; framing: number }>();
   plan.units.forEach((u, i) => {
@@ -74,12 +88,15 @@ export function permutationFill(
       const k = (cells[0] as PlannedCell).actions.length;
       const decisions = cells.every((c) => c.unit === "decision");
       const total = cells.reduce((sum, c) => sum + c.n, 0);
+      const shuffle = jointOfUnit.get(unit);
       if (decisions && (cells.length - 1) * (k - 1) * COLLAPSE_GAIN < total) {
         // Single decisions reassigned without a shuffle need only the counts, not one item per decision.
         buffers = drawMultivariateHypergeometric(cells, replicates, rng);
-      } else if (!decisions && sessionsSpanFramings(cells)) {
-        // Sessions that decided in several framings: their decisions' framing labels shuffled within each.
-        buffers = drawWithinSessionPermutations(cells, replicates, rng);
+      } else if (!decisions && (sessionsSpanFramings(cells) || (shuffle && sessionsExchangeable(cells)))) {
+        // Sessions that decided in several framings: their decisions' framing labels shuffled within each;
+        // and sessions of one framing that decided in several games: shuffled for all of them at once.
+        buffers = drawWithinSessionPermutations(cells, replicates, rng, shuffle?.ids);
+        if (shuffle) addJointShuffle(shuffle, unit, k, replicates, buffers);
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
         const drawn = drawSessionDesignNull(cells, replicates, rng);

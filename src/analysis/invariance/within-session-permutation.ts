@@ -63,7 +63,7 @@ export function sessionsSpanFramings(cells: readonly PlannedCell[]): boolean {
   return false;
 }
 
-function designOf(cells: readonly PlannedCell[]): SpanningDesign {
+function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>): SpanningDesign {
   const k = (cells[0] as PlannedCell).actions.length;
   const F = cells.length;
   const byId = sessionsById(cells);
@@ -87,7 +87,7 @@ function designOf(cells: readonly PlannedCell[]): SpanningDesign {
     if (pc.unit === "session" && pc.cell.clusters !== undefined) {
       pc.cell.clusters.forEach((cluster, i) => {
         const id = pc.cell.cluster_ids?.[i];
-        if (id !== undefined && spanningIds.has(id)) return;
+        if (id !== undefined && (spanningIds.has(id) || leaveOut.has(id))) return;
         const v = vector(cluster);
         const length = v.reduce((s, c) => s + c, 0);
         if (length === 0) return;
@@ -118,15 +118,17 @@ function designOf(cells: readonly PlannedCell[]): SpanningDesign {
  * `replicates` draws of the restricted permutation null, per framing (replicate r's counts at r·k): every
  * spanning session's framing × action table redrawn with its margins kept (framing by framing, action by
  * action, x ~ Hypergeometric(decisions left, of them this action, still to label with this framing)), and
- * the sessions inside one framing shuffled between framings within their length.
+ * the sessions inside one framing shuffled between framings within their length. Sessions in `leaveOut`
+ * (shuffled jointly across the player's games: joint-session-shuffle.ts) are not counted here.
  */
 export function drawWithinSessionPermutations(
   cells: readonly PlannedCell[],
   replicates: number,
   rng: UniformSource,
+  leaveOut: ReadonlySet<string> = new Set(),
 ): Int32Array[] {
   const F = cells.length;
-  const { k, spanning, strata } = designOf(cells);
+  const { k, spanning, strata } = designOf(cells, leaveOut);
   const out = cells.map(() => new Int32Array(replicates * k));
   // What never moves: sessions whose table has one action or one framing's decisions only.
   const fixed = new Int32Array(F * k);

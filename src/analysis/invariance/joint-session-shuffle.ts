@@ -1,0 +1,143 @@
+// The permutation null of a player's sessions that decided in one framing only but in several of the
+// player's games (a session shown one framing and playing every game in it). Under the sharp null which
+// framing such a session was given is exchangeable, and it was given one framing for all its games: a
+// draw of the null moves it to another framing in every game at once. Shuffled in each game on its own
+// (as each game's test does), the games' permuted statistics came out independent although the
+// session ties them together — its own propensity sits in one framing of every game — so the player's
+// mean statistic varied less under the permutation than in the data, and the player's test rejected too
+// often (7.9% at a nominal 5% with half the sessions in one framing only, 60 × 5 per cell, ρ .3).
+//
+// Here the player's one-framing sessions that decided in two or more of its games are shuffled once per
+// replicate for all of them: each stratum (sessions with the same decisions per game, so they trade
+// places without changing any framing's size) is permuted by a stream seeded for the player, which every
+// game replays from its start, so every game moves the same session to the same framing. Each game's
+// own null is unchanged in distribution (a permutation of its one-framing sessions within strata of one
+// length), so a game's test keeps its size; the player's mean now carries the tie between its games.
+import type { RobustnessPlan } from "../robustness/robustness-plan.js";
+import { createBootstrapRng } from "../sampling/fast-rng.js";
+
+/** Sessions that decided in the same games with the same number of decisions in each. */
+interface JointStratum {
+  /** Framing of each slot (the sessions' own, in slot order). */
+  readonly framings: Int32Array;
+  /** Per game of the player (by position in its units), every session's counts: session i's at i·k. */
+  readonly vectors: ReadonlyMap<number, Int32Array>;
+}
+
+/** The one-framing sessions of a player shuffled jointly across its games. */
+export interface JointShuffle {
+  /** The stream's seed: every game of the player replays it from the start. */
+  readonly seed: string;
+  /** The ids of the sessions shuffled here, which each game's own shuffle leaves out. */
+  readonly ids: ReadonlySet<string>;
+  readonly strata: readonly JointStratum[];
+  /** The player's units, in order (a unit's position is its key in a stratum's vectors). */
+  readonly units: readonly number[];
+}
+
+interface SessionEntry {
+  framing: number;
+  oneFraming: boolean;
+  weighted: boolean;
+  /** Per unit position: the session's counts in that game. */
+  readonly parts: Map<number, number[]>;
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The joint shuffle of player `p`, or null when no session of it decided in one framing only in two or
+ * more of its games (nothing ties the games' nulls together then). Listed clusters that stand for several
+ * sessions (weights) and sessions without ids stay with each game's own shuffle.
+ */
+export function jointShuffleOf(plan: RobustnessPlan, p: number, seed: string): JointShuffle | null {
+  const units = plan.players[p]?.units ?? [];
+  if (units.length < 2) return null;
+  const sessions = new Map<string, SessionEntry>();
+  units.forEach((u, position) => {
+    (plan.units[u]?.cells ?? []).forEach((c, f) => {
+      const pc = plan.cells[c];
+      if (pc === undefined || pc.unit !== "session") return;
+      const { clusters, cluster_ids: ids, cluster_weights: weights } = pc.cell;
+      if (clusters === undefined || ids === undefined) return;
+      clusters.forEach((cluster, i) => {
+        const v = pc.actions.map((a) => cluster[a] ?? 0);
+        if (!v.some((x) => x > 0)) return;
+        const id = ids[i] as string;
+        const entry = sessions.get(id) ?? { framing: f, oneFraming: true, weighted: false, parts: new Map() };
+        if (entry.framing !== f || entry.parts.has(position)) entry.oneFraming = false;
+        if ((weights?.[i] ?? 1) !== 1) entry.weighted = true;
+        entry.parts.set(position, v);
+        sessions.set(id, entry);
+      });
+    });
+  });
+  // Strata by the session's decisions per game: sessions in one stratum trade places in every game.
+  const grouped = new Map<string, { id: string; entry: SessionEntry; content: string }[]>();
+  for (const [id, entry] of sessions) {
+    if (!entry.oneFraming || entry.weighted || entry.parts.size < 2) continue;
+    const games = [...entry.parts.keys()].sort((a, b) => a - b);
+    const shape = games.map((g) => `${g}:${(entry.parts.get(g) as number[]).reduce((s, x) => s + x, 0)}`);
+    const content = games.map((g) => (entry.parts.get(g) as number[]).join(",")).join(";");
+    const list = grouped.get(shape.join(" ")) ?? [];
+    list.push({ id, entry, content: `${entry.framing}|${content}` });
+    grouped.set(shape.join(" "), list);
+  }
+  const ids = new Set<string>();
+  const strata: JointStratum[] = [];
+  // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
+  // decisions whatever their ids.
+  for (const key of [...grouped.keys()].sort(byText)) {
+    const members = (grouped.get(key) ?? []).sort((a, b) => byText(a.content, b.content));
+    if (new Set(members.map((m) => m.entry.framing)).size < 2) continue; // one framing: nothing to trade
+    const vectors = new Map<number, Int32Array>();
+    const first = (members[0] as (typeof members)[number]).entry.parts;
+    for (const [position, part] of first) {
+      const k = part.length;
+      const flat = new Int32Array(members.length * k);
+      members.forEach((m, i) => {
+        flat.set(m.entry.parts.get(position) as number[], i * k);
+      });
+      vectors.set(position, flat);
+    }
+    for (const m of members) ids.add(m.id);
+    strata.push({ framings: Int32Array.from(members, (m) => m.entry.framing), vectors });
+  }
+  return strata.length === 0 ? null : { seed, ids, strata, units };
+}
+
+/**
+ * Adds the jointly shuffled sessions' counts of unit `unit` to its framings' replicates (`out[f]`,
+ * replicate r at r·k): replicate r's permutation of every stratum, the same in every game of the player.
+ */
+export function addJointShuffle(
+  shuffle: JointShuffle,
+  unit: number,
+  k: number,
+  replicates: number,
+  out: readonly Int32Array[],
+): void {
+  const position = shuffle.units.indexOf(unit);
+  const rng = createBootstrapRng(shuffle.seed);
+  const orders = shuffle.strata.map((s) => Int32Array.from(s.framings.keys()));
+  for (let r = 0; r < replicates; r++) {
+    shuffle.strata.forEach((stratum, t) => {
+      // Every game draws the same uniforms in the same order, so the same permutation, even where this
+      // game is not among the stratum's.
+      const idx = orders[t] as Int32Array;
+      for (let i = idx.length - 1; i > 0; i--) {
+        const j = (rng.next() * (i + 1)) | 0;
+        const swap = idx[i] as number;
+        idx[i] = idx[j] as number;
+        idx[j] = swap;
+      }
+      const vectors = stratum.vectors.get(position);
+      if (vectors === undefined) return;
+      idx.forEach((session, slot) => {
+        const target = out[stratum.framings[slot] as number] as Int32Array;
+        for (let a = 0; a < k; a++)
+          target[r * k + a] = (target[r * k + a] as number) + (vectors[session * k + a] as number);
+      });
+    });
+  }
+}
