@@ -31,6 +31,8 @@ export class RobustnessInferences {
   private permuted: Float64Array | null = null;
   /** Per player or pooled R statistic: its games' R statistics and their correlation factor κ. */
   private readonly means = new Map<number, { games: readonly number[]; factor: number }>();
+  /** The R statistics of games with three or more actions (multi-action-interval.ts). */
+  private readonly multiAction = new Set<number>();
 
   constructor(
     private readonly plan: RobustnessPlan,
@@ -41,6 +43,11 @@ export class RobustnessInferences {
     private readonly confidence: number,
     private readonly attenuation: number,
   ) {
+    plan.units.forEach((u, i) => {
+      if ((plan.cells[u.cells[0] as number] as PlannedCell).actions.length <= 2) return;
+      this.multiAction.add(layout.unitR[i] as number);
+      this.multiAction.add(layout.unitR2[i] as number);
+    });
     // κ needs the replicates paired across games, so it is read before any inference reorders a row.
     const mean = (stat: number, games: readonly number[]): void => {
       const rows = games.map((g) => this.rows(replicates, g));
@@ -75,6 +82,7 @@ export class RobustnessInferences {
         this.point[stat] as number,
         this.rows(this.replicates, stat),
         this.confidence,
+        this.multiAction.has(stat),
       );
       this.halves.set(stat, half);
     }

@@ -13,6 +13,7 @@
 // - at the boundary, test inversion: R = 1 belongs to the confidence set exactly when the permutation test
 //   of invariance does not reject it at level 1 − confidence, so then the upper end is 1.
 import { percentileInterval } from "../sampling/percentile.js";
+import { multiActionInterval } from "./multi-action-interval.js";
 
 export const ROBUSTNESS_INTERVAL_METHOD =
   "bias-adjusted percentile bootstrap on D = √(1 − R): [q_lo(D*), q_hi(D*)] − (mean D* − D̂), mapped back by R = 1 − D² and clipped to [0, 1]; the upper end is 1 whenever the permutation test of invariance does not reject at level 1 − confidence (test inversion at R = 1)";
@@ -63,6 +64,8 @@ export function bootstrapInference(
   estimate: number,
   bootstrap: Float64Array,
   confidence: number,
+  /** A game with three or more actions: its ends by `multiActionInterval` instead. */
+  multiAction = false,
 ): BootstrapInference {
   // On the root scale D = √(1 − R) (a distance, near-linear in the framing effect) the bootstrap bias
   // b = mean D* − D̂ is removed from the percentile interval: [q_lo − b, q_hi − b].
@@ -76,10 +79,13 @@ export function bootstrapInference(
   const shift = root(estimate) - rootSum / bootstrap.length; // −b
   const [dLow, dHigh] = percentileInterval(bootstrap, confidence);
   const back = (d: number): number => clip(1 - Math.max(0, d) ** 2);
+  const [lower, upper] = multiAction
+    ? multiActionInterval(estimate, bootstrap, confidence)
+    : [back(dHigh + shift), back(dLow + shift)];
   return {
     estimate,
-    lower: back(dHigh + shift),
-    upper: back(dLow + shift),
+    lower,
+    upper,
     biasCorrected: back(2 * root(estimate) - rootSum / bootstrap.length),
   };
 }

@@ -4,6 +4,7 @@ import { fillPermutationRows, startPermutationRows } from "../invariance/permuta
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
+import { MULTI_ACTION_INTERVAL_METHOD } from "./multi-action-interval.js";
 import {
   type Check,
   type DesignSize,
@@ -106,7 +107,7 @@ export interface RobustnessResult {
   readonly notes: readonly Note[];
 }
 
-const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of other games: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
+const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of games with more actions: ${MULTI_ACTION_INTERVAL_METHOD}; the bootstrap interval where an inversion cannot place an end: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
