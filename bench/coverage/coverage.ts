@@ -488,7 +488,7 @@ for (const c of CASES.filter((k) => k.name.includes(ONLY))) {
     pct(covered / STUDIES),
     `${pct(missBelow / STUDIES)} / ${pct(missAbove / STUDIES)}`,
     c.p.length > 1 ? pct(playerCovered / STUDIES) : "—",
-    middle > 0 && typeof c.n !== "number" ? `${pct(middleCovered / middle)} of ${middle}` : "—",
+    twoActions && middle > 0 && typeof c.n !== "number" ? `${pct(middleCovered / middle)} of ${middle}` : "—",
     twoActions ? pct(shiftCovered / STUDIES) : "—",
     Math.sqrt(squared / STUDIES).toFixed(4),
     Math.sqrt(correctedSquared / STUDIES).toFixed(4),
