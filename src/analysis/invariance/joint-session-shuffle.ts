@@ -15,6 +15,7 @@
 // length), so a game's test keeps its size; the player's mean now carries the tie between its games.
 import type { RobustnessPlan } from "../robustness/robustness-plan.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
 
 /** Sessions that decided in the same games with the same number of decisions in each. */
 interface JointStratum {
@@ -125,12 +126,7 @@ export function addJointShuffle(
       // Every game draws the same uniforms in the same order, so the same permutation, even where this
       // game is not among the stratum's.
       const idx = orders[t] as Int32Array;
-      for (let i = idx.length - 1; i > 0; i--) {
-        const j = (rng.next() * (i + 1)) | 0;
-        const swap = idx[i] as number;
-        idx[i] = idx[j] as number;
-        idx[j] = swap;
-      }
+      shuffleInPlace(idx, rng);
       const vectors = stratum.vectors.get(position);
       if (vectors === undefined) return;
       idx.forEach((session, slot) => {

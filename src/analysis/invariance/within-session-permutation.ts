@@ -18,6 +18,7 @@
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
 
 /** One session that decided in several framings: its framing × action table (F·k), `weight` sessions of it. */
 interface SpanningSession {
@@ -211,12 +212,7 @@ export function drawWithinSessionPermutations(
     // Sessions inside one framing: a Fisher–Yates shuffle of each length's sessions over its framing slots.
     shuffled.forEach((stratum, t) => {
       const idx = order[t] as Int32Array;
-      for (let i = idx.length - 1; i > 0; i--) {
-        const j = (rng.next() * (i + 1)) | 0;
-        const swap = idx[i] as number;
-        idx[i] = idx[j] as number;
-        idx[j] = swap;
-      }
+      shuffleInPlace(idx, rng);
       idx.forEach((item, slot) => {
         const target = out[stratum.framings[slot] as number] as Int32Array;
         const v = stratum.vectors[item] as Int32Array;
