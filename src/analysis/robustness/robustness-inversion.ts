@@ -21,7 +21,7 @@
 // framing's own session lengths, see designEffects): each framing is a binomial of n_f / deff_f decisions
 // in the tails. Sessions that span cells enter through their part in each cell, and the correlation between
 // framings that a shared session adds divides every size by one more factor (shared-session-factor.ts).
-// Games with more actions keep the bootstrap interval of `robustness-interval.ts`. Measured on
+// Games with more actions get the interval of `multi-action-interval.ts`. Measured on
 // `npm run coverage`.
 import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../divergence.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
