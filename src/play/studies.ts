@@ -5,6 +5,7 @@ import {
   type GameStopping,
   type ScheduleMemo,
 } from "../domain/adaptive/adaptive-stops.js";
+import type { AnytimeRInterval } from "../domain/adaptive/r-confidence-sequence.js";
 import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
 import {
   designHash,
@@ -103,6 +104,8 @@ export interface StoppedEarly {
   block: number;
   e_value: number;
   threshold: number;
+  /** R's anytime-valid interval at the stop (the fixed-n interval is not valid after a stop). */
+  r_interval: AnytimeRInterval;
   /** Blocks the game was played in: the stop block plus those already under way, finished for balance. */
   blocks_played: number;
   reason: string;

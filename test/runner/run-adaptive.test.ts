@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import { requireBuiltCli } from "../support/built-cli.js";
 import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
@@ -113,8 +114,15 @@ describe("same-game run under adaptive stopping", () => {
     expect(eAfter(choices, block)).toBeGreaterThanOrEqual(20);
     for (let b = 1; b < block; b++) expect(eAfter(choices, b)).toBeLessThan(20);
     expect(stop?.e_value).toBeCloseTo(eAfter(choices, block), 9);
+    // With the interval valid after the stop (r-confidence-sequence.ts) on the same choices: 8 of 31
+    // against 23 of 31 leave each framing's rate of cooperation in [0.066, 0.555] and [0.445, 0.934]
+    // (overlapping, so R reaches 1), and R ≥ 1 − JSD(0.066, 0.934)/ln 2 = 0.350.
+    const e = new InvarianceEProcess(2);
+    for (const c of choices) e.add("", c.framing, c.action === "cooperate" ? 0 : 1);
+    const interval = anytimeRInterval(e.cells(), ["business", "friend-sharing"], 2, 0.05, 2);
+    expect([interval.lower, interval.upper]).toEqual([expect.closeTo(0.35, 2), 1]);
     expect(stop?.reason).toBe(
-      `invariance rejected after block ${block} (e = ${eAfter(choices, block).toFixed(1)} ≥ 20)`,
+      `invariance rejected after block ${block} (e = ${eAfter(choices, block).toFixed(1)} ≥ 20); R in [${interval.lower.toFixed(3)}, 1.000] (anytime-valid 95%)`,
     );
     expect(swayed.stdout).toContain(
       `adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,

@@ -2,6 +2,7 @@ import type { StudyCell } from "../study-design.js";
 import { scheduledBlock } from "../study-schedule.js";
 import { type AdaptiveStopping, rejectionThreshold } from "./adaptive-design.js";
 import { InvarianceEProcess } from "./invariance-e-process.js";
+import { type AnytimeRInterval, anytimeRInterval } from "./r-confidence-sequence.js";
 
 /** One assigned trial of a player, as the record holds it. */
 export interface AssignedTrial {
@@ -16,13 +17,22 @@ export interface GameStopping {
   readonly game: string;
   /** Complete blocks of the game so far (every one of its cells finished in each). */
   readonly complete_blocks: number;
-  /** The last look: after how many complete blocks, and its e-value. Null before the first look. */
-  readonly last_look: { readonly block: number; readonly e_value: number } | null;
+  /**
+   * The last look: after how many complete blocks, its e-value and R's anytime-valid interval (valid
+   * at any look, whatever the rule did). Null before the first look.
+   */
+  readonly last_look: {
+    readonly block: number;
+    readonly e_value: number;
+    readonly r_interval: AnytimeRInterval;
+  } | null;
   /** Set once the rule fired: at the look after `block` complete blocks, with e_value ≥ threshold. */
   readonly stopped: {
     readonly block: number;
     readonly e_value: number;
     readonly threshold: number;
+    /** R's anytime-valid interval at the stop: the one to report (the fixed-n one is not valid here). */
+    readonly r_interval: AnytimeRInterval;
     /** Blocks of the game that were already under way at the stop and are completed to stay balanced. */
     readonly blocks_played: number;
     readonly reason: string;
@@ -39,7 +49,7 @@ export interface LookMemo {
   block: number;
   process: InvarianceEProcess | null;
   lastLook: GameStopping["last_look"];
-  fired: { block: number; e_value: number } | null;
+  fired: { block: number; e_value: number; r_interval: AnytimeRInterval; reason: string } | null;
 }
 
 /** What a caller may keep between assignments of one player: the looks by game, the blocks' cell orders. */
@@ -93,6 +103,9 @@ export function adaptiveSchedule(
   };
   const games = [...new Set(cells.map((c) => c.game))];
   const cellsPerGame = new Map(games.map((g) => [g, cells.filter((c) => c.game === g).length]));
+  const framingsOf = new Map(
+    games.map((g) => [g, [...new Set(cells.filter((c) => c.game === g).map((c) => c.framing))]]),
+  );
   const started = new Map(games.map((g) => [g, new Set<number>()]));
   const byGameBlock = new Map<string, Map<number, AssignedTrial[]>>(games.map((g) => [g, new Map()]));
   let nextIndex = 0;
@@ -116,6 +129,7 @@ export function adaptiveSchedule(
       adaptive,
       game,
       cellsPerGame.get(game) as number,
+      framingsOf.get(game) as string[],
       byGameBlock.get(game) as Map<number, AssignedTrial[]>,
       cellAt,
       actionsOf(game),
@@ -147,6 +161,7 @@ function gameLooks(
   adaptive: AdaptiveStopping,
   game: string,
   cellsPerBlock: number,
+  framings: readonly string[],
   blocks: Map<number, AssignedTrial[]>,
   cellAt: (index: number) => StudyCell,
   actions: readonly string[],
@@ -167,13 +182,23 @@ function gameLooks(
     const block = ++looks.block;
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;
     const eValue = looks.process.eValue();
-    looks.lastLook = { block, e_value: eValue };
-    if (eValue >= threshold) looks.fired = { block, e_value: eValue };
+    const interval = anytimeRInterval(
+      looks.process.cells(),
+      framings,
+      actions.length,
+      adaptive.alpha,
+      cellsPerBlock,
+    );
+    looks.lastLook = { block, e_value: eValue, r_interval: interval };
+    const reason = stopReason(adaptive, block, eValue, interval);
+    if (reason) looks.fired = { block, e_value: eValue, r_interval: interval, reason };
   }
   if (looks.fired === null) {
     return { game, complete_blocks: looks.block, last_look: looks.lastLook, stopped: null };
   }
-  const { block, e_value } = looks.fired;
+  const { block, e_value, r_interval } = looks.fired;
+  // The reason carries the interval to report at the stop, so every place that says why says it too.
+  const reason = `${looks.fired.reason}; ${intervalText(r_interval, adaptive.alpha)}`;
   return {
     game,
     complete_blocks: block,
@@ -182,8 +207,33 @@ function gameLooks(
       block,
       e_value,
       threshold,
+      r_interval,
       blocks_played: Math.max(block, ...[...blocks.keys()].map((b) => b + 1)),
-      reason: `invariance rejected after block ${block} (e = ${e_value.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`,
+      reason,
     },
   };
+}
+
+/** "R in [0.412, 0.987] (anytime-valid 95%)": an interval as the stop reports it. */
+export function intervalText(interval: AnytimeRInterval, alpha: number): string {
+  const level = Number((100 * (1 - alpha)).toPrecision(4));
+  return `R in [${interval.lower.toFixed(3)}, ${interval.upper.toFixed(3)}] (anytime-valid ${level}%)`;
+}
+
+/** Why the rule fires at this look, or null: the invariance test rejected, or R is known closely enough. */
+function stopReason(
+  adaptive: AdaptiveStopping,
+  block: number,
+  eValue: number,
+  interval: AnytimeRInterval,
+): string | null {
+  const threshold = rejectionThreshold(adaptive);
+  if (adaptive.rule !== "width" && eValue >= threshold) {
+    return `invariance rejected after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
+  }
+  const target = adaptive.width_target;
+  if (adaptive.rule !== "invariance" && target !== undefined && interval.width < target) {
+    return `R's interval narrower than ${target} after block ${block} (width ${interval.width.toFixed(3)})`;
+  }
+  return null;
 }

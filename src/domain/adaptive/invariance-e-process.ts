@@ -56,6 +56,19 @@ export class InvarianceEProcess {
     return log;
   }
 
+  /** Every (stratum, framing) cell so far: its counts and log KT (what the R confidence sequence reads). */
+  cells(): { stratum: string; framing: string; counts: number[]; logMixture: number }[] {
+    return [...this.framingCounts].map(([key, counts]) => {
+      const cut = key.indexOf("\u0000");
+      return {
+        stratum: key.slice(0, cut),
+        framing: key.slice(cut + 1),
+        counts: counts.slice(0, this.actions),
+        logMixture: this.logMixture.get(key) as number,
+      };
+    });
+  }
+
   /** E itself, capped at the largest finite double (log E > 709 needs thousands of trials). */
   eValue(): number {
     return Math.min(Math.exp(this.logE()), Number.MAX_VALUE);

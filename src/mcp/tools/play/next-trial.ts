@@ -22,6 +22,11 @@ const outputSchema = z.object({
         block: z.number(),
         e_value: z.number(),
         threshold: z.number(),
+        r_interval: z
+          .object({ lower: z.number(), upper: z.number(), width: z.number() })
+          .describe(
+            "R's interval at the stop, valid under continuous monitoring (level 1 − alpha); the fixed-n interval of robustness is not valid after a stop",
+          ),
         blocks_played: z.number(),
         reason: z.string(),
       }),
