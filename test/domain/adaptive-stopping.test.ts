@@ -84,6 +84,10 @@ describe("the adaptive schedule", () => {
     const next = scheduledCell(cells, "seed", "p", schedule.next_index);
     expect(next.game).toBe("h");
     expect(schedule.next_index).toBeGreaterThanOrEqual(20);
+    // g's two cells of the 95 blocks it never started are removed from the 400 positions: 190, so the
+    // player will play 210; the ones skipped before the next index leave 20 assigned before it.
+    expect(schedule.skipped).toBe(190);
+    expect(schedule.next_index - schedule.skipped_before).toBe(20);
   });
 
   it("does not look at a block with a trial still open, and finishes a block already under way", () => {

@@ -18,6 +18,8 @@ interface Trial {
   complete: boolean;
   trial: { match_id: string; prompt: string } | null;
   stopped_early?: { game: string; block: number; reason: string; r_interval: Record<string, number> }[];
+  trials_per_player: number;
+  trials_planned: number;
 }
 
 /** A player swayed by the story alone: cooperates when the prompt talks of friends, defects otherwise. */
@@ -67,6 +69,8 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
         // R's interval at the stop, valid after it: 5 C against 5 D leave R anywhere in [0, 1]
         // (test/domain/adaptive-stopping.test.ts works it out by hand).
         expect(next.stopped_early?.[0]?.r_interval).toEqual({ lower: 0, upper: 1, width: 1 });
+        // The player will have played 5 blocks of 4 cells, not the 80 positions of the schedule.
+        expect([next.trials_per_player, next.trials_planned]).toEqual([80, 20]);
         break;
       }
       const trial = next.trial as NonNullable<Trial["trial"]>;

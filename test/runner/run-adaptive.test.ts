@@ -125,7 +125,7 @@ describe("same-game run under adaptive stopping", () => {
       `invariance rejected after block ${block} (e = ${eAfter(choices, block).toFixed(1)} ≥ 20); R in [${interval.lower.toFixed(3)}, 1.000] (anytime-valid 95%)`,
     );
     expect(swayed.stdout).toContain(
-      `adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,
+      `study complete for this player (${2 * block} of at most ${2 * MAX_BLOCKS} trials): adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,
     );
 
     const reader = await run(study, "payoff-reader", "reader", 3);
@@ -143,7 +143,10 @@ describe("same-game run under adaptive stopping", () => {
     );
     // Running the stopped player again plays nothing: the study is complete for it.
     const again = await run(study, "story-swayed", "swayed", 1);
-    expect(again.stdout).toContain("Trials played: 0 this run");
+    // …and counts what was played before it (62), not the 80 positions of the schedule.
+    expect(again.stdout).toContain(
+      `Trials played: 0 this run; study complete for this player (${2 * block} of at most ${2 * MAX_BLOCKS} trials)`,
+    );
     expect(endpoint.requests.length).toBe(2 * blocks_played + 2 * MAX_BLOCKS);
   }, 120_000);
 });

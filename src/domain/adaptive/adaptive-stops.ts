@@ -67,6 +67,10 @@ export interface AdaptiveSchedule {
   readonly games: readonly GameStopping[];
   /** The next index of the schedule to assign (stopped games' unstarted blocks skipped); total = done. */
   readonly next_index: number;
+  /** Schedule positions the stops removed (stopped games' cells in blocks they had not started)… */
+  readonly skipped: number;
+  /** …and how many of them lie before next_index: next_index − skipped_before trials were assigned. */
+  readonly skipped_before: number;
 }
 
 /**
@@ -137,13 +141,23 @@ export function adaptiveSchedule(
     );
   });
   const stoppedAt = new Set(states.filter((s) => s.stopped).map((s) => s.game));
+  const removed = (index: number): boolean => {
+    const game = cellAt(index).game;
+    return stoppedAt.has(game) && !started.get(game)?.has(Math.floor(index / perBlock));
+  };
   // Skip the indices of stopped games in blocks they have not started.
-  while (nextIndex < total) {
-    const game = cellAt(nextIndex).game;
-    if (!stoppedAt.has(game) || started.get(game)?.has(Math.floor(nextIndex / perBlock))) break;
-    nextIndex++;
+  while (nextIndex < total && removed(nextIndex)) nextIndex++;
+  // What the player will play as things stand, for progress: every removed position, before and after.
+  let skipped = 0;
+  let skippedBefore = 0;
+  if (stoppedAt.size > 0) {
+    for (let index = 0; index < total; index++) {
+      if (!removed(index)) continue;
+      skipped++;
+      if (index < nextIndex) skippedBefore++;
+    }
   }
-  return { games: states, next_index: nextIndex };
+  return { games: states, next_index: nextIndex, skipped, skipped_before: skippedBefore };
 }
 
 /** The stratum a cell's choices are compared within: its variant, style and opponent (framing aside). */
