@@ -34,6 +34,10 @@ interface Row {
   readonly max: number;
   readonly look?: number;
   readonly min?: number;
+  /** The width rule's target: also stop once R's anytime-valid interval is narrower than it. */
+  readonly width?: number;
+  /** With a width target: false = the width rule alone (no invariance test). */
+  readonly invariance?: boolean;
 }
 
 /** `--coverage no`: skip the R intervals (the e-process alone is fast; the analysis at n = 300 is not). */
@@ -80,6 +84,33 @@ const ROWS: Row[] = [
   },
   { name: "deterministic effect, 2 framings, 1 vs 0", p: [two(1), two(0)], max: 300 },
   { name: "moderate effect, 2 framings, .35 vs .65", p: [two(0.35), two(0.65)], max: 300 },
+  {
+    name: "width rule 0.1, deterministic (p 1), 2 framings",
+    p: times(2, two(1)),
+    max: 300,
+    width: 0.1,
+    invariance: false,
+  },
+  {
+    name: "width rule 0.2, no effect, 2 framings, p .5",
+    p: times(2, two(0.5)),
+    max: 300,
+    width: 0.2,
+    invariance: false,
+  },
+  {
+    name: "width rule 0.2, no effect, 11 framings, 3 actions (.6 .3 .1)",
+    p: times(11, [0.6, 0.3, 0.1]),
+    max: 300,
+    width: 0.2,
+    invariance: false,
+  },
+  {
+    name: "invariance or width 0.3, moderate effect, .35 vs .65",
+    p: [two(0.35), two(0.65)],
+    max: 300,
+    width: 0.3,
+  },
 ];
 
 function draw(p: readonly number[], rng: UniformSource): number {
@@ -114,8 +145,12 @@ function sequentialStudy(
       (counts[f] as number[])[a] = ((counts[f] as number[])[a] as number) + 1;
       process.add("", String(f), a);
     });
-    if (block >= min && block % look === 0 && process.eValue() >= 1 / ALPHA) {
+    if (block < min || block % look !== 0) continue;
+    if (row.invariance !== false && process.eValue() >= 1 / ALPHA) {
       return { counts, blocks: block, rejected: true, process };
+    }
+    if (row.width !== undefined && anytimeInterval(process, row).width < row.width) {
+      return { counts, blocks: block, rejected: false, process };
     }
   }
   return { counts, blocks: row.max, rejected: false, process };
@@ -153,19 +188,24 @@ function fixedN(row: Row, power: number, rng: UniformSource): number | null {
 
 const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
 
-/** The anytime-valid interval at the stop (r-confidence-sequence.ts), as the server reports it. */
-function anytimeCovers(
-  process: InvarianceEProcess,
-  row: Row,
-  truth: number,
-): { covered: boolean; width: number } {
-  const interval = anytimeRInterval(
+/** R's anytime-valid interval (r-confidence-sequence.ts) on the choices so far, as the server has it. */
+function anytimeInterval(process: InvarianceEProcess, row: Row) {
+  return anytimeRInterval(
     process.cells(),
     row.p.map((_, f) => String(f)),
     (row.p[0] as number[]).length,
     ALPHA,
     row.p.length,
   );
+}
+
+/** Whether the anytime-valid interval at the stop covers the true R, and its width. */
+function anytimeCovers(
+  process: InvarianceEProcess,
+  row: Row,
+  truth: number,
+): { covered: boolean; width: number } {
+  const interval = anytimeInterval(process, row);
   return {
     covered: interval.lower <= truth + 1e-12 && truth <= interval.upper + 1e-12,
     width: interval.width,
