@@ -98,7 +98,7 @@ function adaptiveLines(progress: StudyProgress): string[] {
     for (const g of games) {
       const state = g.stopped
         ? `stopped early: ${g.stopped.reason}; played ${g.stopped.blocks_played} of ${progress.design.trials_per_cell} blocks`
-        : `not stopped: ${g.complete_blocks} complete block(s)${g.last_look ? `, e = ${g.last_look.e_value.toFixed(2)} and ${intervalText(g.last_look.r_interval, rule.alpha)} at the last look` : ""}`;
+        : `not stopped: ${g.complete_blocks} complete block(s)${g.last_look ? `, e = ${g.last_look.e_value.toFixed(2)} at the last look` : ""}${g.r_interval ? `, ${intervalText(g.r_interval, rule.alpha)}` : ""}`;
       lines.push(`  ${who} ${g.game}: ${state}`);
     }
   }

@@ -163,7 +163,7 @@ describe("the adaptive schedule", () => {
       Array.from({ length: n }, (_, i) => ({ trial_index: i, finished: true, action: "C" }));
     const before = adaptiveSchedule(width, cells, "seed", "p", allC(28 * 4), 400, actions);
     expect(before.games.every((g) => g.stopped === null)).toBe(true);
-    expect(before.games[0]?.last_look?.r_interval.width).toBeCloseTo(widths[27] as number, 9);
+    expect(before.games[0]?.r_interval?.width).toBeCloseTo(widths[27] as number, 9);
     const at = adaptiveSchedule(width, cells, "seed", "p", allC(29 * 4), 400, actions);
     for (const g of at.games) {
       expect(g.stopped?.block).toBe(29);

@@ -17,15 +17,13 @@ export interface GameStopping {
   readonly game: string;
   /** Complete blocks of the game so far (every one of its cells finished in each). */
   readonly complete_blocks: number;
+  /** The last look: after how many complete blocks, and its e-value. Null before the first look. */
+  readonly last_look: { readonly block: number; readonly e_value: number } | null;
   /**
-   * The last look: after how many complete blocks, its e-value and R's anytime-valid interval (valid
-   * at any look, whatever the rule did). Null before the first look.
+   * R's anytime-valid interval over the complete blocks (valid at any of them, whatever the rule did);
+   * null before the first complete block.
    */
-  readonly last_look: {
-    readonly block: number;
-    readonly e_value: number;
-    readonly r_interval: AnytimeRInterval;
-  } | null;
+  readonly r_interval: AnytimeRInterval | null;
   /** Set once the rule fired: at the look after `block` complete blocks, with e_value ≥ threshold. */
   readonly stopped: {
     readonly block: number;
@@ -49,7 +47,9 @@ export interface LookMemo {
   block: number;
   process: InvarianceEProcess | null;
   lastLook: GameStopping["last_look"];
-  fired: { block: number; e_value: number; r_interval: AnytimeRInterval; reason: string } | null;
+  /** R's interval after `block` complete blocks, computed when a rule or a caller first needs it. */
+  interval: { block: number; value: AnytimeRInterval } | null;
+  fired: { block: number; e_value: number; reason: string } | null;
 }
 
 /** What a caller may keep between assignments of one player: the looks by game, the blocks' cell orders. */
@@ -126,7 +126,7 @@ export function adaptiveSchedule(
   const states = games.map((game) => {
     let looks = memo.looks.get(game);
     if (!looks) {
-      looks = { block: 0, process: null, lastLook: null, fired: null };
+      looks = { block: 0, process: null, lastLook: null, interval: null, fired: null };
       memo.looks.set(game, looks);
     }
     return gameLooks(
@@ -182,7 +182,22 @@ function gameLooks(
   looks: LookMemo,
 ): GameStopping {
   const threshold = rejectionThreshold(adaptive);
-  looks.process ??= new InvarianceEProcess(actions.length);
+  const process = (looks.process ??= new InvarianceEProcess(actions.length));
+  // The interval costs pairs × vertices² JSDs: computed at most once per complete block, and only
+  // when the width rule looks at it or the caller asks where the game stands.
+  const intervalNow = (): AnytimeRInterval => {
+    if (looks.interval?.block !== looks.block) {
+      const value = anytimeRInterval(
+        process.cells(),
+        framings,
+        actions.length,
+        adaptive.alpha,
+        cellsPerBlock,
+      );
+      looks.interval = { block: looks.block, value };
+    }
+    return looks.interval.value;
+  };
   while (looks.fired === null) {
     const trials = blocks.get(looks.block) ?? [];
     if (trials.length < cellsPerBlock || trials.some((t) => !t.finished)) break;
@@ -196,27 +211,23 @@ function gameLooks(
     const block = ++looks.block;
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;
     const eValue = looks.process.eValue();
-    const interval = anytimeRInterval(
-      looks.process.cells(),
-      framings,
-      actions.length,
-      adaptive.alpha,
-      cellsPerBlock,
-    );
-    looks.lastLook = { block, e_value: eValue, r_interval: interval };
-    const reason = stopReason(adaptive, block, eValue, interval);
-    if (reason) looks.fired = { block, e_value: eValue, r_interval: interval, reason };
+    looks.lastLook = { block, e_value: eValue };
+    const reason = stopReason(adaptive, block, eValue, intervalNow);
+    if (reason) looks.fired = { block, e_value: eValue, reason };
   }
-  if (looks.fired === null) {
-    return { game, complete_blocks: looks.block, last_look: looks.lastLook, stopped: null };
+  // After a stop no block is consumed, so this is the interval at the stop.
+  const r_interval = looks.block > 0 ? intervalNow() : null;
+  if (looks.fired === null || r_interval === null) {
+    return { game, complete_blocks: looks.block, last_look: looks.lastLook, r_interval, stopped: null };
   }
-  const { block, e_value, r_interval } = looks.fired;
+  const { block, e_value } = looks.fired;
   // The reason carries the interval to report at the stop, so every place that says why says it too.
   const reason = `${looks.fired.reason}; ${intervalText(r_interval, adaptive.alpha)}`;
   return {
     game,
     complete_blocks: block,
     last_look: looks.lastLook,
+    r_interval,
     stopped: {
       block,
       e_value,
@@ -239,15 +250,15 @@ function stopReason(
   adaptive: AdaptiveStopping,
   block: number,
   eValue: number,
-  interval: AnytimeRInterval,
+  interval: () => AnytimeRInterval,
 ): string | null {
   const threshold = rejectionThreshold(adaptive);
   if (adaptive.rule !== "width" && eValue >= threshold) {
     return `invariance rejected after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
   }
   const target = adaptive.width_target;
-  if (adaptive.rule !== "invariance" && target !== undefined && interval.width < target) {
-    return `R's interval narrower than ${target} after block ${block} (width ${interval.width.toFixed(3)})`;
+  if (adaptive.rule !== "invariance" && target !== undefined && interval().width < target) {
+    return `R's interval narrower than ${target} after block ${block} (width ${interval().width.toFixed(3)})`;
   }
   return null;
 }
