@@ -182,7 +182,8 @@ function gameLooks(
   looks: LookMemo,
 ): GameStopping {
   const threshold = rejectionThreshold(adaptive);
-  const process = (looks.process ??= new InvarianceEProcess(actions.length));
+  looks.process ??= new InvarianceEProcess(actions.length);
+  const process = looks.process;
   // The interval costs pairs × vertices² JSDs: computed at most once per complete block, and only
   // when the width rule looks at it or the caller asks where the game stands.
   const intervalNow = (): AnytimeRInterval => {

@@ -76,7 +76,7 @@ export class InvarianceEProcess {
 }
 
 /** log of Π_a (c_a/n)^c_a: the counts' likelihood at their own rates. */
-function logMaximumLikelihood(counts: readonly number[]): number {
+export function logMaximumLikelihood(counts: readonly number[]): number {
   const n = counts.reduce((a, b) => a + b, 0);
   let log = 0;
   for (const c of counts) if (c > 0) log += c * Math.log(c / n);

@@ -1,4 +1,5 @@
 import { bernoulliJsd, jensenShannon } from "../../analysis/divergence.js";
+import { logMaximumLikelihood } from "./invariance-e-process.js";
 
 /**
  * An interval for R that is valid under continuous monitoring (a confidence sequence), for the R of a
@@ -123,14 +124,6 @@ function subsetCount(counts: readonly number[], mask: number): number {
     if (mask & (1 << a)) c += x;
   });
   return c;
-}
-
-/** log Π_a (c_a/n)^c_a: the counts' likelihood at their own rates. */
-function logMaximumLikelihood(counts: readonly number[]): number {
-  const n = total(counts);
-  let log = 0;
-  for (const c of counts) if (c > 0) log += c * Math.log(c / n);
-  return log;
 }
 
 /** n·kl(q̂ ‖ q), the binary divergence, 0·log 0 = 0. */
