@@ -22,6 +22,7 @@ import { jensenShannon } from "../../src/analysis/divergence.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { pearsonHomogeneityP } from "./chi-square.js";
 import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
@@ -33,6 +34,10 @@ interface Row {
   readonly max: number;
   readonly look?: number;
   readonly min?: number;
+  /** The width rule's target: also stop once R's anytime-valid interval is narrower than it. */
+  readonly width?: number;
+  /** With a width target: false = the width rule alone (no invariance test). */
+  readonly invariance?: boolean;
 }
 
 /** `--coverage no`: skip the R intervals (the e-process alone is fast; the analysis at n = 300 is not). */
@@ -79,6 +84,33 @@ const ROWS: Row[] = [
   },
   { name: "deterministic effect, 2 framings, 1 vs 0", p: [two(1), two(0)], max: 300 },
   { name: "moderate effect, 2 framings, .35 vs .65", p: [two(0.35), two(0.65)], max: 300 },
+  {
+    name: "width rule 0.1, deterministic (p 1), 2 framings",
+    p: times(2, two(1)),
+    max: 300,
+    width: 0.1,
+    invariance: false,
+  },
+  {
+    name: "width rule 0.2, no effect, 2 framings, p .5",
+    p: times(2, two(0.5)),
+    max: 300,
+    width: 0.2,
+    invariance: false,
+  },
+  {
+    name: "width rule 0.2, no effect, 11 framings, 3 actions (.6 .3 .1)",
+    p: times(11, [0.6, 0.3, 0.1]),
+    max: 300,
+    width: 0.2,
+    invariance: false,
+  },
+  {
+    name: "invariance or width 0.3, moderate effect, .35 vs .65",
+    p: [two(0.35), two(0.65)],
+    max: 300,
+    width: 0.3,
+  },
 ];
 
 function draw(p: readonly number[], rng: UniformSource): number {
@@ -101,7 +133,7 @@ function trueR(p: readonly (readonly number[])[]): number {
 function sequentialStudy(
   row: Row,
   rng: UniformSource,
-): { counts: number[][]; blocks: number; rejected: boolean } {
+): { counts: number[][]; blocks: number; rejected: boolean; process: InvarianceEProcess } {
   const k = (row.p[0] as number[]).length;
   const process = new InvarianceEProcess(k);
   const counts = row.p.map(() => new Array<number>(k).fill(0));
@@ -113,11 +145,15 @@ function sequentialStudy(
       (counts[f] as number[])[a] = ((counts[f] as number[])[a] as number) + 1;
       process.add("", String(f), a);
     });
-    if (block >= min && block % look === 0 && process.eValue() >= 1 / ALPHA) {
-      return { counts, blocks: block, rejected: true };
+    if (block < min || block % look !== 0) continue;
+    if (row.invariance !== false && process.eValue() >= 1 / ALPHA) {
+      return { counts, blocks: block, rejected: true, process };
+    }
+    if (row.width !== undefined && anytimeInterval(process, row).width < row.width) {
+      return { counts, blocks: block, rejected: false, process };
     }
   }
-  return { counts, blocks: row.max, rejected: false };
+  return { counts, blocks: row.max, rejected: false, process };
 }
 
 /** Power of the fixed design's χ² test with n trials per framing. */
@@ -152,6 +188,30 @@ function fixedN(row: Row, power: number, rng: UniformSource): number | null {
 
 const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
 
+/** R's anytime-valid interval (r-confidence-sequence.ts) on the choices so far, as the server has it. */
+function anytimeInterval(process: InvarianceEProcess, row: Row) {
+  return anytimeRInterval(
+    process.cells(),
+    row.p.map((_, f) => String(f)),
+    (row.p[0] as number[]).length,
+    ALPHA,
+    row.p.length,
+  );
+}
+
+/** Whether the anytime-valid interval at the stop covers the true R, and its width. */
+function anytimeCovers(
+  process: InvarianceEProcess,
+  row: Row,
+  truth: number,
+): { covered: boolean; width: number } {
+  const interval = anytimeInterval(process, row);
+  return {
+    covered: interval.lower <= truth + 1e-12 && truth <= interval.upper + 1e-12,
+    width: interval.width,
+  };
+}
+
 /** Whether the analysis's 95% R interval on the counts covers the true R. */
 function covers(counts: readonly (readonly number[])[], truth: number, seed: number): boolean {
   const k = (counts[0] as number[]).length;
@@ -176,9 +236,9 @@ function covers(counts: readonly (readonly number[])[], truth: number, seed: num
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 console.log(
-  "| case | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop |",
+  "| case | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop (fixed-n interval) | R coverage at the stop (anytime interval) | its mean width |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 const started = Date.now();
 for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
   const rng = createBootstrapRng(`adaptive:${row.name}`);
@@ -187,11 +247,16 @@ for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
   let rejected = 0;
   let trials = 0;
   let covered = 0;
+  let anytimeCovered = 0;
+  let width = 0;
   for (let s = 0; s < STUDIES; s++) {
     const study = sequentialStudy(row, rng);
     if (study.rejected) rejected++;
     trials += study.blocks * framings;
     if (COVERAGE && covers(study.counts, truth, s + 1)) covered++;
+    const anytime = anytimeCovers(study.process, row, truth);
+    if (anytime.covered) anytimeCovered++;
+    width += anytime.width;
   }
   const power = rejected / STUDIES;
   const meanTrials = trials / STUDIES;
@@ -200,7 +265,7 @@ for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
   const fixed = n === null ? "—" : `${n * framings} (${n} per framing)`;
   const saving = n === null ? "—" : pct(1 - meanTrials / (n * framings));
   console.log(
-    `| ${row.name} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} |`,
+    `| ${row.name} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} | ${pct(anytimeCovered / STUDIES)} | ${(width / STUDIES).toFixed(3)} |`,
   );
 }
 console.error(

@@ -1,4 +1,6 @@
 import { ZodError } from "zod";
+import type { AdaptiveStopping } from "../domain/adaptive/adaptive-design.js";
+import { intervalText } from "../domain/adaptive/adaptive-stops.js";
 import { readImportFile } from "../imports/import-file.js";
 import { registerStudy } from "../play/studies.js";
 import { spendLine, spendSummary } from "../queries/spend-query.js";
@@ -89,18 +91,26 @@ function adaptiveLines(progress: StudyProgress): string[] {
   const rule = progress.design.adaptive;
   if (!rule) return [];
   const lines = [
-    `adaptive stopping: rule ${rule.rule}, alpha ${rule.alpha} (stop at e ≥ ${Number((1 / rule.alpha).toPrecision(4))}), a look every ${rule.look_every_blocks} block(s) from block ${rule.min_blocks}; a block = one trial of every cell`,
+    `adaptive stopping: rule ${rule.rule}, alpha ${rule.alpha} (${ruleText(rule)}), a look every ${rule.look_every_blocks} block(s) from block ${rule.min_blocks}; a block = one trial of every cell`,
   ];
   for (const { player, principal, games } of progress.adaptive) {
     const who = principal === "local" ? player : `${player} (${principal})`;
     for (const g of games) {
       const state = g.stopped
         ? `stopped early: ${g.stopped.reason}; played ${g.stopped.blocks_played} of ${progress.design.trials_per_cell} blocks`
-        : `not stopped: ${g.complete_blocks} complete block(s)${g.last_look ? `, e = ${g.last_look.e_value.toFixed(2)} at the last look` : ""}`;
+        : `not stopped: ${g.complete_blocks} complete block(s)${g.last_look ? `, e = ${g.last_look.e_value.toFixed(2)} at the last look` : ""}${g.r_interval ? `, ${intervalText(g.r_interval, rule.alpha)}` : ""}`;
       lines.push(`  ${who} ${g.game}: ${state}`);
     }
   }
   return lines;
+}
+
+/** When the rule stops: "stop at e ≥ 20", "stop once R's interval is narrower than 0.2", or either. */
+function ruleText(rule: AdaptiveStopping): string {
+  const e = `stop at e ≥ ${Number((1 / rule.alpha).toPrecision(4))}`;
+  const width = `stop once R's anytime-valid interval is narrower than ${rule.width_target}`;
+  if (rule.rule === "invariance") return e;
+  return rule.rule === "width" ? width : `${e} or ${width.slice(5)}`;
 }
 
 const ACTIONS: Record<string, Action> = { register, list, show };

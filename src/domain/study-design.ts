@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { AdaptiveStoppingSchema } from "./adaptive/adaptive-design.js";
+import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "./adaptive/adaptive-design.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
 
@@ -153,6 +153,8 @@ export function studyCells(design: StudyDesign, catalog: StudyCatalog): StudyCel
     );
   }
   checkPlannedContrasts(design);
+  const ruleProblem = design.adaptive && adaptiveRuleProblem(design.adaptive);
+  if (ruleProblem) throw new Error(ruleProblem);
   if (design.adaptive && design.adaptive.min_blocks > design.trials_per_cell) {
     throw new Error(
       `adaptive.min_blocks ${design.adaptive.min_blocks} is more than trials_per_cell ${design.trials_per_cell}: the rule would never look; use at most ${design.trials_per_cell}.`,

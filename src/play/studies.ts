@@ -5,6 +5,7 @@ import {
   type GameStopping,
   type ScheduleMemo,
 } from "../domain/adaptive/adaptive-stops.js";
+import type { AnytimeRInterval } from "../domain/adaptive/r-confidence-sequence.js";
 import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
 import {
   designHash,
@@ -103,14 +104,33 @@ export interface StoppedEarly {
   block: number;
   e_value: number;
   threshold: number;
+  /** R's anytime-valid interval at the stop (the fixed-n interval is not valid after a stop). */
+  r_interval: AnytimeRInterval;
   /** Blocks the game was played in: the stop block plus those already under way, finished for balance. */
   blocks_played: number;
   reason: string;
 }
 
+/**
+ * Under adaptive stopping, what the player will play as things stand: `trials_planned` = the schedule's
+ * size less the positions the stops removed, and `skipped_before` = those removed before the next new
+ * trial's index (so a new trial_index − skipped_before trials were assigned before it). Fixed design:
+ * the size and 0.
+ */
+interface PlannedTrials {
+  trials_planned: number;
+  skipped_before: number;
+}
+
 export type NextTrial =
-  | { complete: false; trial_index: number; trials_per_player: number; resumed: boolean; view: RoundView }
-  | { complete: true; trials_per_player: number; stopped_early: StoppedEarly[] };
+  | ({
+      complete: false;
+      trial_index: number;
+      trials_per_player: number;
+      resumed: boolean;
+      view: RoundView;
+    } & PlannedTrials)
+  | ({ complete: true; trials_per_player: number; stopped_early: StoppedEarly[] } & PlannedTrials);
 
 // Looks over complete blocks never change, so they are kept per record (its store) and player: an
 // assignment then reads the record but only looks at blocks completed since the last one.
@@ -137,12 +157,15 @@ export function schedulePosition(
   cells: readonly StudyCell[],
   player: string,
   principal: string,
-): { next_index: number; stopped_early: StoppedEarly[]; games: GameStopping[] } {
+): { next_index: number; stopped_early: StoppedEarly[]; games: GameStopping[] } & PlannedTrials {
+  const total = cells.length * design.trials_per_cell;
   if (!design.adaptive) {
     return {
       next_index: deps.store.countStudyTrials(study.id, player, principal),
       stopped_early: [],
       games: [],
+      trials_planned: total,
+      skipped_before: 0,
     };
   }
   const schedule = adaptiveSchedule(
@@ -151,12 +174,18 @@ export function schedulePosition(
     study.seed,
     player,
     deps.store.studyTrialOutcomes(study.id, player, principal),
-    cells.length * design.trials_per_cell,
+    total,
     (game) => deps.catalog.game(game).actions,
     lookMemo(deps.store, `${study.id}\u0000${study.design_hash}\u0000${player}\u0000${principal}`),
   );
   const stopped_early = schedule.games.flatMap((g) => (g.stopped ? [{ game: g.game, ...g.stopped }] : []));
-  return { next_index: schedule.next_index, stopped_early, games: [...schedule.games] };
+  return {
+    next_index: schedule.next_index,
+    stopped_early,
+    games: [...schedule.games],
+    trials_planned: total - schedule.skipped,
+    skipped_before: schedule.skipped_before,
+  };
 }
 
 /**
@@ -181,6 +210,8 @@ export function nextTrial(
   ensureCallerSession(deps, caller, player);
   return deps.store.transaction(() => {
     const open = deps.store.openStudyMatch(study.id, player, caller.principal, held);
+    const position = schedulePosition(deps, study, design, cells, player, caller.principal);
+    const planned = { trials_planned: position.trials_planned, skipped_before: position.skipped_before };
     if (open) {
       const view = currentRoundView(deps, open);
       return {
@@ -189,12 +220,18 @@ export function nextTrial(
         trials_per_player: total,
         resumed: true,
         view,
+        ...planned,
       };
     }
-    const position = schedulePosition(deps, study, design, cells, player, caller.principal);
     const index = position.next_index;
-    if (index >= total)
-      return { complete: true, trials_per_player: total, stopped_early: position.stopped_early };
+    if (index >= total) {
+      return {
+        complete: true,
+        trials_per_player: total,
+        stopped_early: position.stopped_early,
+        ...planned,
+      };
+    }
     const cell = scheduledCell(cells, study.seed, player, index);
     const actions = deps.catalog.game(cell.game).actions;
     const cellKey = JSON.stringify(cell);
@@ -214,6 +251,7 @@ export function nextTrial(
       trials_per_player: total,
       resumed: false,
       view: currentRoundView(deps, match, []),
+      ...planned,
     };
   });
 }

@@ -21,7 +21,8 @@ export function progressLine(
   total: RunTotal,
 ): { done: number; of: number | null; line: string } {
   const done = (total.finishedBefore ?? 0) + stats.trials;
-  const of = total.trialsPerPlayer;
+  // What will be played, not the schedule's size: positions an adaptive stop removed are not counted.
+  const of = total.trialsPlanned ?? total.trialsPerPlayer;
   const seconds = stats.elapsedSeconds();
   const rate = seconds > 0 ? stats.trials / seconds : 0;
   const eta = of !== null && rate > 0 ? clock(Math.max(0, of - done) / rate) : "?";

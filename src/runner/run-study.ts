@@ -55,7 +55,10 @@ export interface RunOptions {
 
 /** How far the player is through the study: known once the server has answered the first next_trial. */
 export interface RunTotal {
+  /** The schedule's size: under adaptive stopping the most the player can play. */
   trialsPerPlayer: number | null;
+  /** The trials the player will play as things stand: the size less what adaptive stops removed. */
+  trialsPlanned?: number | null;
   /** Trials finished before this run started, once it can be told. */
   finishedBefore: number | null;
   /** The games the study's adaptive rule stopped early for this player, with why (once complete). */
@@ -204,12 +207,18 @@ export function trialDealer(
       concurrent: true,
     });
     total.trialsPerPlayer = next.trials_per_player as number;
+    // The trials that will be played: under adaptive stopping the positions its stops removed are not.
+    total.trialsPlanned = (next.trials_planned ?? next.trials_per_player) as number;
     if (next.complete !== true) {
       if (next.resumed === true) resumed++;
-      // Open trials are resumed before any new one is assigned, so the first new index counts them.
-      else total.finishedBefore ??= (next.trial_index as number) - resumed;
+      // Open trials are resumed before any new one is assigned, so the first new index counts them;
+      // positions a stop removed before it were never assigned.
+      else {
+        total.finishedBefore ??=
+          (next.trial_index as number) - ((next.skipped_before as number | undefined) ?? 0) - resumed;
+      }
     } else {
-      total.finishedBefore ??= total.trialsPerPlayer - resumed;
+      total.finishedBefore ??= total.trialsPlanned - resumed;
       const stopped = (next.stopped_early as { game: string; reason: string }[] | undefined) ?? [];
       total.stoppedEarly = stopped.map(({ game, reason }) => ({ game, reason }));
     }

@@ -14,7 +14,7 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   const done = (total.finishedBefore ?? 0) + stats.trials;
   const played =
     summary.stoppedEarly.length > 0
-      ? `study complete for this player (of at most ${total.trialsPerPlayer ?? "?"} trials): adaptive stopping ended ${summary.stoppedEarly.map((s) => `${s.game} early, ${s.reason}`).join("; ")}`
+      ? `study complete for this player (${done} of at most ${total.trialsPerPlayer ?? "?"} trials): adaptive stopping ended ${summary.stoppedEarly.map((s) => `${s.game} early, ${s.reason}`).join("; ")}`
       : `${done} of ${total.trialsPerPlayer ?? "?"} done${summary.complete ? " (study complete for this player)" : ""}`;
   const lines = [
     `Trials played: ${stats.trials} this run; ${played}.`,

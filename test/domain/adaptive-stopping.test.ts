@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AdaptiveStoppingSchema } from "../../src/domain/adaptive/adaptive-design.js";
+import { bernoulliJsd } from "../../src/analysis/divergence.js";
+import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "../../src/domain/adaptive/adaptive-design.js";
 import {
   type AssignedTrial,
   adaptiveSchedule,
@@ -69,11 +70,24 @@ describe("the adaptive schedule", () => {
     const g = schedule.games.find((s) => s.game === "g");
     expect(g?.stopped?.block).toBe(5);
     expect(g?.stopped?.e_value).toBeCloseTo(62.016, 3);
-    expect(g?.stopped?.reason).toBe("invariance rejected after block 5 (e = 62.0 ≥ 20)");
+    // At the stop, 5 C against 5 D: each framing's set for its rate of C is [e, 1] and [0, 1 − e] with
+    // e = exp(−(ln 40 − ln KT(5, 0))/5) = exp(−(ln 40 − ln 0.24609375)/5) = 0.36125 < ½: the sets
+    // overlap, so R's anytime-valid interval still reaches 1 (its Bonferroni split is less powerful
+    // than the test), and its lower end is 1 − JSD(1, 0)/ln 2 = 0.
+    const e = Math.exp(-(Math.log(40) - Math.log(0.24609375)) / 5);
+    expect(e).toBeCloseTo(0.36125, 5);
+    expect(g?.stopped?.reason).toBe(
+      "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
+    );
+    expect(g?.stopped?.r_interval).toEqual({ lower: 0, upper: 1, width: 1 });
     expect(schedule.games.find((s) => s.game === "h")?.stopped).toBeNull();
     const next = scheduledCell(cells, "seed", "p", schedule.next_index);
     expect(next.game).toBe("h");
     expect(schedule.next_index).toBeGreaterThanOrEqual(20);
+    // g's two cells of the 95 blocks it never started are removed from the 400 positions: 190, so the
+    // player will play 210; the ones skipped before the next index leave 20 assigned before it.
+    expect(schedule.skipped).toBe(190);
+    expect(schedule.next_index - schedule.skipped_before).toBe(20);
   });
 
   it("does not look at a block with a trial still open, and finishes a block already under way", () => {
@@ -112,9 +126,58 @@ describe("the adaptive schedule", () => {
     expect(schedule.next_index).toBe(400);
   });
 
-  it("refuses an unknown rule, naming the valid one", () => {
-    const result = AdaptiveStoppingSchema.safeParse({ rule: "width" });
+  it("refuses an unknown rule, naming the valid ones", () => {
+    const result = AdaptiveStoppingSchema.safeParse({ rule: "power" });
     expect(result.success).toBe(false);
-    expect(JSON.stringify(result.error?.issues)).toContain("invariance");
+    expect(JSON.stringify(result.error?.issues)).toContain('["invariance","width","invariance_or_width"]');
+  });
+
+  it("refuses a width target outside (0, 1), naming it and the range", () => {
+    for (const bad of [0, 1, 1.5, -0.2]) {
+      const result = AdaptiveStoppingSchema.safeParse({ rule: "width", width_target: bad });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe(
+        `adaptive.width_target ${bad} is outside (0, 1): R lies in [0, 1], so its interval's width target must be above 0 and below 1.`,
+      );
+    }
+    expect(adaptiveRuleProblem(AdaptiveStoppingSchema.parse({ rule: "width" }))).toContain(
+      "adaptive.rule width needs adaptive.width_target",
+    );
+    expect(
+      adaptiveRuleProblem(AdaptiveStoppingSchema.parse({ rule: "invariance", width_target: 0.2 })),
+    ).toContain("adaptive.width_target 0.2 has no effect under rule invariance");
+  });
+
+  it("width rule: a deterministic agent (always C) stops once R's interval is narrower than 0.1, at block 29", () => {
+    // Every framing's set is [e^(−r/n), 1], r = ln 40 − ln KT(n, 0), so the width is
+    // JSD(1, e^(−r/n))/ln 2: 0.1021 after 28 blocks, 0.0996 after 29 (the loop below recomputes it).
+    let logKt = 0;
+    const widths: number[] = [];
+    for (let n = 1; n <= 30; n++) {
+      logKt += Math.log((n - 0.5) / n);
+      widths.push(bernoulliJsd(1, Math.exp(-(Math.log(40) - logKt) / n)) / Math.LN2);
+    }
+    expect(widths.findIndex((w) => w < 0.1) + 1).toBe(29);
+    const width = AdaptiveStoppingSchema.parse({ rule: "width", width_target: 0.1 });
+    const allC = (n: number): AssignedTrial[] =>
+      Array.from({ length: n }, (_, i) => ({ trial_index: i, finished: true, action: "C" }));
+    const before = adaptiveSchedule(width, cells, "seed", "p", allC(28 * 4), 400, actions);
+    expect(before.games.every((g) => g.stopped === null)).toBe(true);
+    expect(before.games[0]?.r_interval?.width).toBeCloseTo(widths[27] as number, 9);
+    const at = adaptiveSchedule(width, cells, "seed", "p", allC(29 * 4), 400, actions);
+    for (const g of at.games) {
+      expect(g.stopped?.block).toBe(29);
+      expect(g.stopped?.reason).toBe(
+        "R's interval narrower than 0.1 after block 29 (width 0.100); R in [0.900, 1.000] (anytime-valid 95%)",
+      );
+    }
+    // Both games stopped: the player's schedule is done after 29 of its 100 blocks.
+    expect(at.next_index).toBe(400);
+    // The invariance rule alone never stops them (no framing effect); with "either" the width does.
+    const invariance = adaptiveSchedule(adaptive, cells, "seed", "p", allC(29 * 4), 400, actions);
+    expect(invariance.games.every((g) => g.stopped === null)).toBe(true);
+    const either = AdaptiveStoppingSchema.parse({ rule: "invariance_or_width", width_target: 0.1 });
+    const stops = adaptiveSchedule(either, cells, "seed", "p", allC(29 * 4), 400, actions);
+    expect(stops.games.map((g) => g.stopped?.block)).toEqual([29, 29]);
   });
 });

@@ -17,7 +17,9 @@ const design = {
 interface Trial {
   complete: boolean;
   trial: { match_id: string; prompt: string } | null;
-  stopped_early?: { game: string; block: number; reason: string }[];
+  stopped_early?: { game: string; block: number; reason: string; r_interval: Record<string, number> }[];
+  trials_per_player: number;
+  trials_planned: number;
 }
 
 /** A player swayed by the story alone: cooperates when the prompt talks of friends, defects otherwise. */
@@ -53,9 +55,22 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
         // Cooperate in every friend-sharing trial, defect in every business one: after b blocks
         // e = KT(b, 0)² · 2^(2b) per game, 19.1 after 4 blocks and 62.0 after 5, so both stop at 5.
         expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason])).toEqual([
-          ["prisoners-dilemma", 5, "invariance rejected after block 5 (e = 62.0 ≥ 20)"],
-          ["stag-hunt", 5, "invariance rejected after block 5 (e = 62.0 ≥ 20)"],
+          [
+            "prisoners-dilemma",
+            5,
+            "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
+          ],
+          [
+            "stag-hunt",
+            5,
+            "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
+          ],
         ]);
+        // R's interval at the stop, valid after it: 5 C against 5 D leave R anywhere in [0, 1]
+        // (test/domain/adaptive-stopping.test.ts works it out by hand).
+        expect(next.stopped_early?.[0]?.r_interval).toEqual({ lower: 0, upper: 1, width: 1 });
+        // The player will have played 5 blocks of 4 cells, not the 80 positions of the schedule.
+        expect([next.trials_per_player, next.trials_planned]).toEqual([80, 20]);
         break;
       }
       const trial = next.trial as NonNullable<Trial["trial"]>;
@@ -80,7 +95,7 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
       detail: "20 decisions analysed; the design says 20.",
     });
     expect(robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail).toBe(
-      "Adaptive stopping (rule invariance, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); 5 blocks played); scripted / stag-hunt after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); 5 blocks played). Its framings stay balanced (whole blocks).",
+      "Adaptive stopping (rule invariance, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); 5 blocks played); scripted / stag-hunt after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); 5 blocks played). Its framings stay balanced (whole blocks).",
     );
     // The report (and its HTML page, which lists the robustness notes under Verification) says it too.
     const report = await client.callTool({
@@ -99,9 +114,17 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
     );
   });
 
-  it("refuses an adaptive rule it does not know, naming the one it does", async () => {
-    const error = await callError(client, "register_study", { ...design, adaptive: { rule: "width" } });
+  it("refuses an adaptive rule it does not know, naming the ones it does, and a bad width target", async () => {
+    const error = await callError(client, "register_study", { ...design, adaptive: { rule: "power" } });
     expect(error).toContain("invariance");
+    expect(error).toContain("invariance_or_width");
+    const missing = await callError(client, "register_study", { ...design, adaptive: { rule: "width" } });
+    expect(missing).toContain("adaptive.rule width needs adaptive.width_target, a width in (0, 1)");
+    const wide = await callError(client, "register_study", {
+      ...design,
+      adaptive: { rule: "width", width_target: 1.5 },
+    });
+    expect(wide).toContain("adaptive.width_target 1.5 is outside (0, 1)");
     const late = await callError(client, "register_study", {
       ...design,
       adaptive: { rule: "invariance", min_blocks: 4 },

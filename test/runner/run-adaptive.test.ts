@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import { requireBuiltCli } from "../support/built-cli.js";
 import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
@@ -113,11 +114,18 @@ describe("same-game run under adaptive stopping", () => {
     expect(eAfter(choices, block)).toBeGreaterThanOrEqual(20);
     for (let b = 1; b < block; b++) expect(eAfter(choices, b)).toBeLessThan(20);
     expect(stop?.e_value).toBeCloseTo(eAfter(choices, block), 9);
+    // With the interval valid after the stop (r-confidence-sequence.ts) on the same choices: 8 of 31
+    // against 23 of 31 leave each framing's rate of cooperation in [0.066, 0.555] and [0.445, 0.934]
+    // (overlapping, so R reaches 1), and R ≥ 1 − JSD(0.066, 0.934)/ln 2 = 0.350.
+    const e = new InvarianceEProcess(2);
+    for (const c of choices) e.add("", c.framing, c.action === "cooperate" ? 0 : 1);
+    const interval = anytimeRInterval(e.cells(), ["business", "friend-sharing"], 2, 0.05, 2);
+    expect([interval.lower, interval.upper]).toEqual([expect.closeTo(0.35, 2), 1]);
     expect(stop?.reason).toBe(
-      `invariance rejected after block ${block} (e = ${eAfter(choices, block).toFixed(1)} ≥ 20)`,
+      `invariance rejected after block ${block} (e = ${eAfter(choices, block).toFixed(1)} ≥ 20); R in [${interval.lower.toFixed(3)}, 1.000] (anytime-valid 95%)`,
     );
     expect(swayed.stdout).toContain(
-      `adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,
+      `study complete for this player (${2 * block} of at most ${2 * MAX_BLOCKS} trials): adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,
     );
 
     const reader = await run(study, "payoff-reader", "reader", 3);
@@ -135,7 +143,10 @@ describe("same-game run under adaptive stopping", () => {
     );
     // Running the stopped player again plays nothing: the study is complete for it.
     const again = await run(study, "story-swayed", "swayed", 1);
-    expect(again.stdout).toContain("Trials played: 0 this run");
+    // …and counts what was played before it (62), not the 80 positions of the schedule.
+    expect(again.stdout).toContain(
+      `Trials played: 0 this run; study complete for this player (${2 * block} of at most ${2 * MAX_BLOCKS} trials)`,
+    );
     expect(endpoint.requests.length).toBe(2 * blocks_played + 2 * MAX_BLOCKS);
   }, 120_000);
 });

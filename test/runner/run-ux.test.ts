@@ -132,5 +132,8 @@ describe("the progress line", () => {
     expect(
       progressLine(new RunStats(), { trialsPerPlayer: 40, finishedBefore: null, stoppedEarly: [] }).line,
     ).toContain("ETA ?");
+    // Under adaptive stopping the line counts the trials that will be played: 62 of the 80 positions.
+    const stopped = { trialsPerPlayer: 80, trialsPlanned: 62, finishedBefore: 52, stoppedEarly: [] };
+    expect(progressLine(stats, stopped).line).toMatch(/^57\/62 trials, 0\.5\/s, elapsed 0:10, ETA 0:10,/);
   });
 });

@@ -1,18 +1,36 @@
 import { z } from "zod";
 
+export const ADAPTIVE_RULES = ["invariance", "width", "invariance_or_width"] as const;
+
+function widthTargetError(value: unknown): string {
+  return `adaptive.width_target ${String(value)} is outside (0, 1): R lies in [0, 1], so its interval's width target must be above 0 and below 1.`;
+}
+
 /**
  * Adaptive stopping, opt-in in a study design and frozen (hashed) with it: for each (player, game) the
- * server stops assigning trials once the registered question is answered. The one rule is "invariance":
- * the game's framings are declared to differ when a sequential e-value (see invariance-e-process.ts)
- * reaches 1/alpha — valid however often it is looked at (Ville's inequality), so looking after every
- * block is allowed and never inflates the false-alarm rate.
+ * server stops assigning trials once the registered question is answered. The rules:
+ * - "invariance": the game's framings are declared to differ when a sequential e-value (see
+ *   invariance-e-process.ts) reaches 1/alpha;
+ * - "width": R is known closely enough — its anytime-valid interval (r-confidence-sequence.ts, level
+ *   1 − alpha) is narrower than `width_target`;
+ * - "invariance_or_width": whichever comes first.
+ * Both are valid however often they are looked at (Ville's inequality), so looking after every block is
+ * allowed and never inflates the false-alarm rate nor breaks the interval.
  */
 export const AdaptiveStoppingSchema = z
   .object({
     rule: z
-      .enum(["invariance"])
+      .enum(ADAPTIVE_RULES)
       .describe(
-        "invariance: stop a (player, game) once the sequential invariance test rejects (its e-value reaches 1/alpha)",
+        "invariance: stop a (player, game) once the sequential invariance test rejects (its e-value reaches 1/alpha); width: once R's anytime-valid interval is narrower than width_target; invariance_or_width: whichever comes first",
+      ),
+    width_target: z
+      .number()
+      .gt(0, { error: (issue) => widthTargetError(issue.input) })
+      .lt(1, { error: (issue) => widthTargetError(issue.input) })
+      .optional()
+      .describe(
+        "Rules width and invariance_or_width: stop once R's anytime-valid (1 − alpha) interval is narrower than this, in (0, 1)",
       ),
     alpha: z
       .number()
@@ -39,6 +57,18 @@ export const AdaptiveStoppingSchema = z
   })
   .strict();
 export type AdaptiveStopping = z.infer<typeof AdaptiveStoppingSchema>;
+
+/** A width rule needs its target, and the invariance rule has none: the error naming the mismatch, or null. */
+export function adaptiveRuleProblem(adaptive: AdaptiveStopping): string | null {
+  const usesWidth = adaptive.rule !== "invariance";
+  if (usesWidth && adaptive.width_target === undefined) {
+    return `adaptive.rule ${adaptive.rule} needs adaptive.width_target, a width in (0, 1) below which R's interval is narrow enough (e.g. 0.2).`;
+  }
+  if (!usesWidth && adaptive.width_target !== undefined) {
+    return `adaptive.width_target ${adaptive.width_target} has no effect under rule invariance; use rule width or invariance_or_width, or drop it.`;
+  }
+  return null;
+}
 
 /** The e-value a rule needs to stop: 1/alpha. */
 export function rejectionThreshold(adaptive: AdaptiveStopping): number {

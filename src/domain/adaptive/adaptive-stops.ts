@@ -2,6 +2,7 @@ import type { StudyCell } from "../study-design.js";
 import { scheduledBlock } from "../study-schedule.js";
 import { type AdaptiveStopping, rejectionThreshold } from "./adaptive-design.js";
 import { InvarianceEProcess } from "./invariance-e-process.js";
+import { type AnytimeRInterval, anytimeRInterval } from "./r-confidence-sequence.js";
 
 /** One assigned trial of a player, as the record holds it. */
 export interface AssignedTrial {
@@ -18,11 +19,18 @@ export interface GameStopping {
   readonly complete_blocks: number;
   /** The last look: after how many complete blocks, and its e-value. Null before the first look. */
   readonly last_look: { readonly block: number; readonly e_value: number } | null;
+  /**
+   * R's anytime-valid interval over the complete blocks (valid at any of them, whatever the rule did);
+   * null before the first complete block.
+   */
+  readonly r_interval: AnytimeRInterval | null;
   /** Set once the rule fired: at the look after `block` complete blocks, with e_value ≥ threshold. */
   readonly stopped: {
     readonly block: number;
     readonly e_value: number;
     readonly threshold: number;
+    /** R's anytime-valid interval at the stop: the one to report (the fixed-n one is not valid here). */
+    readonly r_interval: AnytimeRInterval;
     /** Blocks of the game that were already under way at the stop and are completed to stay balanced. */
     readonly blocks_played: number;
     readonly reason: string;
@@ -39,7 +47,9 @@ export interface LookMemo {
   block: number;
   process: InvarianceEProcess | null;
   lastLook: GameStopping["last_look"];
-  fired: { block: number; e_value: number } | null;
+  /** R's interval after `block` complete blocks, computed when a rule or a caller first needs it. */
+  interval: { block: number; value: AnytimeRInterval } | null;
+  fired: { block: number; e_value: number; reason: string } | null;
 }
 
 /** What a caller may keep between assignments of one player: the looks by game, the blocks' cell orders. */
@@ -57,6 +67,10 @@ export interface AdaptiveSchedule {
   readonly games: readonly GameStopping[];
   /** The next index of the schedule to assign (stopped games' unstarted blocks skipped); total = done. */
   readonly next_index: number;
+  /** Schedule positions the stops removed (stopped games' cells in blocks they had not started)… */
+  readonly skipped: number;
+  /** …and how many of them lie before next_index: next_index − skipped_before trials were assigned. */
+  readonly skipped_before: number;
 }
 
 /**
@@ -93,6 +107,9 @@ export function adaptiveSchedule(
   };
   const games = [...new Set(cells.map((c) => c.game))];
   const cellsPerGame = new Map(games.map((g) => [g, cells.filter((c) => c.game === g).length]));
+  const framingsOf = new Map(
+    games.map((g) => [g, [...new Set(cells.filter((c) => c.game === g).map((c) => c.framing))]]),
+  );
   const started = new Map(games.map((g) => [g, new Set<number>()]));
   const byGameBlock = new Map<string, Map<number, AssignedTrial[]>>(games.map((g) => [g, new Map()]));
   let nextIndex = 0;
@@ -109,13 +126,14 @@ export function adaptiveSchedule(
   const states = games.map((game) => {
     let looks = memo.looks.get(game);
     if (!looks) {
-      looks = { block: 0, process: null, lastLook: null, fired: null };
+      looks = { block: 0, process: null, lastLook: null, interval: null, fired: null };
       memo.looks.set(game, looks);
     }
     return gameLooks(
       adaptive,
       game,
       cellsPerGame.get(game) as number,
+      framingsOf.get(game) as string[],
       byGameBlock.get(game) as Map<number, AssignedTrial[]>,
       cellAt,
       actionsOf(game),
@@ -123,13 +141,23 @@ export function adaptiveSchedule(
     );
   });
   const stoppedAt = new Set(states.filter((s) => s.stopped).map((s) => s.game));
+  const removed = (index: number): boolean => {
+    const game = cellAt(index).game;
+    return stoppedAt.has(game) && !started.get(game)?.has(Math.floor(index / perBlock));
+  };
   // Skip the indices of stopped games in blocks they have not started.
-  while (nextIndex < total) {
-    const game = cellAt(nextIndex).game;
-    if (!stoppedAt.has(game) || started.get(game)?.has(Math.floor(nextIndex / perBlock))) break;
-    nextIndex++;
+  while (nextIndex < total && removed(nextIndex)) nextIndex++;
+  // What the player will play as things stand, for progress: every removed position, before and after.
+  let skipped = 0;
+  let skippedBefore = 0;
+  if (stoppedAt.size > 0) {
+    for (let index = 0; index < total; index++) {
+      if (!removed(index)) continue;
+      skipped++;
+      if (index < nextIndex) skippedBefore++;
+    }
   }
-  return { games: states, next_index: nextIndex };
+  return { games: states, next_index: nextIndex, skipped, skipped_before: skippedBefore };
 }
 
 /** The stratum a cell's choices are compared within: its variant, style and opponent (framing aside). */
@@ -147,6 +175,7 @@ function gameLooks(
   adaptive: AdaptiveStopping,
   game: string,
   cellsPerBlock: number,
+  framings: readonly string[],
   blocks: Map<number, AssignedTrial[]>,
   cellAt: (index: number) => StudyCell,
   actions: readonly string[],
@@ -154,6 +183,22 @@ function gameLooks(
 ): GameStopping {
   const threshold = rejectionThreshold(adaptive);
   looks.process ??= new InvarianceEProcess(actions.length);
+  const process = looks.process;
+  // The interval costs pairs × vertices² JSDs: computed at most once per complete block, and only
+  // when the width rule looks at it or the caller asks where the game stands.
+  const intervalNow = (): AnytimeRInterval => {
+    if (looks.interval?.block !== looks.block) {
+      const value = anytimeRInterval(
+        process.cells(),
+        framings,
+        actions.length,
+        adaptive.alpha,
+        cellsPerBlock,
+      );
+      looks.interval = { block: looks.block, value };
+    }
+    return looks.interval.value;
+  };
   while (looks.fired === null) {
     const trials = blocks.get(looks.block) ?? [];
     if (trials.length < cellsPerBlock || trials.some((t) => !t.finished)) break;
@@ -168,22 +213,53 @@ function gameLooks(
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;
     const eValue = looks.process.eValue();
     looks.lastLook = { block, e_value: eValue };
-    if (eValue >= threshold) looks.fired = { block, e_value: eValue };
+    const reason = stopReason(adaptive, block, eValue, intervalNow);
+    if (reason) looks.fired = { block, e_value: eValue, reason };
   }
-  if (looks.fired === null) {
-    return { game, complete_blocks: looks.block, last_look: looks.lastLook, stopped: null };
+  // After a stop no block is consumed, so this is the interval at the stop.
+  const r_interval = looks.block > 0 ? intervalNow() : null;
+  if (looks.fired === null || r_interval === null) {
+    return { game, complete_blocks: looks.block, last_look: looks.lastLook, r_interval, stopped: null };
   }
   const { block, e_value } = looks.fired;
+  // The reason carries the interval to report at the stop, so every place that says why says it too.
+  const reason = `${looks.fired.reason}; ${intervalText(r_interval, adaptive.alpha)}`;
   return {
     game,
     complete_blocks: block,
     last_look: looks.lastLook,
+    r_interval,
     stopped: {
       block,
       e_value,
       threshold,
+      r_interval,
       blocks_played: Math.max(block, ...[...blocks.keys()].map((b) => b + 1)),
-      reason: `invariance rejected after block ${block} (e = ${e_value.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`,
+      reason,
     },
   };
+}
+
+/** "R in [0.412, 0.987] (anytime-valid 95%)": an interval as the stop reports it. */
+export function intervalText(interval: AnytimeRInterval, alpha: number): string {
+  const level = Number((100 * (1 - alpha)).toPrecision(4));
+  return `R in [${interval.lower.toFixed(3)}, ${interval.upper.toFixed(3)}] (anytime-valid ${level}%)`;
+}
+
+/** Why the rule fires at this look, or null: the invariance test rejected, or R is known closely enough. */
+function stopReason(
+  adaptive: AdaptiveStopping,
+  block: number,
+  eValue: number,
+  interval: () => AnytimeRInterval,
+): string | null {
+  const threshold = rejectionThreshold(adaptive);
+  if (adaptive.rule !== "width" && eValue >= threshold) {
+    return `invariance rejected after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
+  }
+  const target = adaptive.width_target;
+  if (adaptive.rule !== "invariance" && target !== undefined && interval().width < target) {
+    return `R's interval narrower than ${target} after block ${block} (width ${interval().width.toFixed(3)})`;
+  }
+  return null;
 }

@@ -56,6 +56,19 @@ export class InvarianceEProcess {
     return log;
   }
 
+  /** Every (stratum, framing) cell so far: its counts and log KT (what the R confidence sequence reads). */
+  cells(): { stratum: string; framing: string; counts: number[]; logMixture: number }[] {
+    return [...this.framingCounts].map(([key, counts]) => {
+      const cut = key.indexOf("\u0000");
+      return {
+        stratum: key.slice(0, cut),
+        framing: key.slice(cut + 1),
+        counts: counts.slice(0, this.actions),
+        logMixture: this.logMixture.get(key) as number,
+      };
+    });
+  }
+
   /** E itself, capped at the largest finite double (log E > 709 needs thousands of trials). */
   eValue(): number {
     return Math.min(Math.exp(this.logE()), Number.MAX_VALUE);
@@ -63,7 +76,7 @@ export class InvarianceEProcess {
 }
 
 /** log of Π_a (c_a/n)^c_a: the counts' likelihood at their own rates. */
-function logMaximumLikelihood(counts: readonly number[]): number {
+export function logMaximumLikelihood(counts: readonly number[]): number {
   const n = counts.reduce((a, b) => a + b, 0);
   let log = 0;
   for (const c of counts) if (c > 0) log += c * Math.log(c / n);

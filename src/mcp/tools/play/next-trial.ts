@@ -12,6 +12,16 @@ import { playerSchema, roundViewSchema, roundViewText } from "./play-schemas.js"
 const outputSchema = z.object({
   complete: z.boolean(),
   trials_per_player: z.number(),
+  trials_planned: z
+    .number()
+    .describe(
+      "Trials this player will play as things stand: trials_per_player less the schedule positions adaptive stopping removed (equal to it under a fixed design)",
+    ),
+  skipped_before: z
+    .number()
+    .describe(
+      "Schedule positions adaptive stopping removed before a new trial's index: trial_index − skipped_before trials came before it (0 under a fixed design)",
+    ),
   trial_index: z.number().nullable(),
   resumed: z.boolean(),
   trial: roundViewSchema.nullable(),
@@ -22,6 +32,11 @@ const outputSchema = z.object({
         block: z.number(),
         e_value: z.number(),
         threshold: z.number(),
+        r_interval: z
+          .object({ lower: z.number(), upper: z.number(), width: z.number() })
+          .describe(
+            "R's interval at the stop, valid under continuous monitoring (level 1 − alpha); the fixed-n interval of robustness is not valid after a stop",
+          ),
         blocks_played: z.number(),
         reason: z.string(),
       }),
@@ -63,6 +78,8 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
             {
               complete: true,
               trials_per_player: next.trials_per_player,
+              trials_planned: next.trials_planned,
+              skipped_before: next.skipped_before,
               trial_index: null,
               resumed: false,
               trial: null,
@@ -75,6 +92,8 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
           {
             complete: false,
             trials_per_player: next.trials_per_player,
+            trials_planned: next.trials_planned,
+            skipped_before: next.skipped_before,
             trial_index: next.trial_index,
             resumed: next.resumed,
             trial: next.view,
