@@ -64,11 +64,12 @@ async function phase(
     audit.integrity === "ok" &&
     audit.missing.length === 0 &&
     audit.duplicated.length === 0 &&
+    audit.wrong.length === 0 &&
     audit.decisionRows === expected &&
     exits.every((code) => code === 0);
   if (!ok) {
     process.stderr.write(
-      `${name}: FAILED — acknowledged ${acknowledged.length}/${expected}, rows ${audit.decisionRows}, missing ${audit.missing.length}, duplicated ${audit.duplicated.length}, integrity ${audit.integrity}, exits ${exits.join(",")}, first failure: ${failures[0] ?? "none"}\n`,
+      `${name}: FAILED — acknowledged ${acknowledged.length}/${expected}, rows ${audit.decisionRows}, missing ${audit.missing.length}, duplicated ${audit.duplicated.length}, wrong ${audit.wrong.length}, integrity ${audit.integrity}, exits ${exits.join(",")}, first failure: ${failures[0] ?? "none"}\n`,
     );
     for (const server of servers)
       process.stderr.write(

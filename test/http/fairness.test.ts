@@ -81,10 +81,12 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
           Array.from({ length: 8 }, async (_, i) => {
             while (flooding) {
               try {
-                const result = await alice.callTool({
-                  name: "power",
-                  arguments: { ...HEAVY, seed: a * 8 + i },
-                });
+                // A's calls wait on A's own queue, eight heavy analyses deep: longer than the SDK's default
+                // 60 s on a loaded machine, and waiting is what A's share means, so no timeout here.
+                const result = await alice.callTool(
+                  { name: "power", arguments: { ...HEAVY, seed: a * 8 + i } },
+                  { timeout: 600_000 },
+                );
                 expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
                 answered += 1;
               } catch (error) {
@@ -107,17 +109,26 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
         const answeredDuringB = answered;
         flooding = false;
         await Promise.all(flood);
+        // B alone once more, now that A's flood is over: the machine's load from outside the test (other
+        // processes on a shared machine) can change between the runs, and B alone on both sides of the
+        // flood brackets it.
+        const unloadedAfter = await playOneShotTrials(bobAgain, TRIALS);
         await bobAgain.close();
 
         expect(loaded.failure).toBeNull();
+        expect(unloadedAfter.failure).toBeNull();
         expect(small.isError, JSON.stringify(small.content)).toBeFalsy();
         const before = p99(unloaded.submitLatenciesMs);
+        const after = p99(unloadedAfter.submitLatenciesMs);
         const during = p99(loaded.submitLatenciesMs);
         process.stderr.write(
-          `fairness (${engine}): B's submit_move p99 ${before.toFixed(1)} ms alone, ${during.toFixed(1)} ms beside A's flood; B's small power analysis in ${aloneMs.toFixed(0)} ms alone, ${analysisMs.toFixed(0)} ms beside the flood; A: ${refused} calls refused (429), ${answered} answered (${answeredDuringB} while B played)\n`,
+          `fairness (${engine}): B's submit_move p99 ${before.toFixed(1)} ms alone before, ${during.toFixed(1)} ms beside A's flood, ${after.toFixed(1)} ms alone after; B's small power analysis in ${aloneMs.toFixed(0)} ms alone, ${analysisMs.toFixed(0)} ms beside the flood; A: ${refused} calls refused (429), ${answered} answered (${answeredDuringB} while B played)\n`,
         );
         expect(refused).toBeGreaterThan(0);
-        expect(during).toBeLessThanOrEqual(Math.max(100, 2 * before));
+        // B's unloaded p99 is the slower of its two runs alone (a floor of 100 ms: a p99 of a few ms
+        // doubled is within a timer's jitter). Moves that waited on A's analyses (on the event loop or
+        // behind A's requests) take a heavy analysis' time, seconds, far past twice it.
+        expect(during).toBeLessThanOrEqual(Math.max(100, 2 * Math.max(before, after)));
         // 2 s on a quiet machine. On a loaded one, B's job still starts at once (on an extra worker, three
         // workers then sharing two cores), so it takes a few times its time alone, never the length of A's queue.
         expect(analysisMs).toBeLessThanOrEqual(Math.max(2000, 4 * aloneMs));
@@ -126,7 +137,7 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
       }
     }, 120_000);
 
-    it("frees the pool in seconds, not the minutes the jobs would run, once A cancels them, running and queued", async () => {
+    it("frees the pool within 1 s once A cancels its jobs, running and queued", async () => {
       const alices: Client[] = [];
       for (let i = 0; i < 2; i++) alices.push((await connectHttp(server.url, { token: ALICE })).client);
       try {
@@ -159,22 +170,28 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
             ),
         );
         await new Promise((resolve) => setTimeout(resolve, 1500));
+        // A's next analysis, sent first: it waits behind A's own jobs (its queue is FIFO), and A's share of
+        // the replica is now full (seven jobs and this one), so the cancellations that follow must pass
+        // the in-flight bound — a client does not send a refused notification again.
+        const probeSent = performance.now();
+        const probe = small(9002);
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const cancelledAt = performance.now();
         for (const controller of controllers) controller.abort("changed my mind");
-        // A's next analysis waits behind A's own jobs (its queue is FIFO): it is answered promptly only if
-        // the cancelled ones left the pool, the running ones stopped and the queued ones dropped.
-        const probeMs = await small(9002);
-        const freedMs = performance.now() - cancelledAt - Math.min(probeMs, aloneMs);
+        // Answered promptly only if the cancelled jobs left the pool: the running ones stopped, the queued
+        // ones dropped.
+        await probe;
+        const answeredMs = performance.now() - cancelledAt;
+        const freedMs = answeredMs - aloneMs;
         const outcomes = await Promise.all(endless);
         process.stderr.write(
-          `fairness (${engine}): A's small analysis ${aloneMs.toFixed(0)} ms alone (${coldMs.toFixed(0)} ms on a fresh pool), ${probeMs.toFixed(0)} ms right after cancelling ${controllers.length} endless jobs (pool free after ≈${freedMs.toFixed(0)} ms)\n`,
+          `fairness (${engine}): A's small analysis ${aloneMs.toFixed(0)} ms alone (${coldMs.toFixed(0)} ms on a fresh pool), answered ${answeredMs.toFixed(0)} ms after cancelling ${controllers.length} endless jobs ahead of it (sent ${(cancelledAt - probeSent).toFixed(0)} ms before; pool free after ≈${freedMs.toFixed(0)} ms)\n`,
         );
         expect(outcomes.every((o) => o !== "answered")).toBe(true);
-        // Stopped workers are replaced and the probe is answered once one has started. Jobs that kept
-        // running would hold the pool for minutes; on a shared 2-core machine several workers starting at
-        // once take a few seconds (1.2–3.3 s measured beside a fresh pool's 1.2–2.8 s), so the bound is
-        // seconds, far from minutes, rather than the 1 s the workers' start-up alone can exceed.
-        expect(probeMs).toBeLessThanOrEqual(10_000 + coldMs);
+        // The running jobs stop inside their workers at their next check and the same workers take the
+        // probe: it is answered within 1 s of the cancellation plus its own time alone. Jobs left running
+        // would hold the pool for minutes; workers terminated and started afresh took 2–3.3 s here.
+        expect(answeredMs).toBeLessThanOrEqual(1000 + aloneMs);
       } finally {
         await Promise.all(alices.map((a) => a.close()));
       }

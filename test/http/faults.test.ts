@@ -45,7 +45,7 @@ describe("faults", () => {
     const second = await startServerProcess(dbPath, ["--token-file", tokenFile]);
     try {
       const audit = auditRecord(dbPath, acknowledged);
-      expect(audit).toMatchObject({ integrity: "ok", missing: [], duplicated: [] });
+      expect(audit).toMatchObject({ integrity: "ok", missing: [], duplicated: [], wrong: [] });
       // At most one call per client can have been recorded but not acknowledged when the kill came.
       expect(audit.decisionRows - acknowledged.length).toBeGreaterThanOrEqual(0);
       expect(audit.decisionRows - acknowledged.length).toBeLessThanOrEqual(4);
@@ -135,6 +135,7 @@ describe("faults", () => {
       integrity: "ok",
       missing: [],
       duplicated: [],
+      wrong: [],
       decisionRows: acknowledged.length,
     });
   });

@@ -30,6 +30,7 @@ describe("load on one HTTP server process", () => {
         integrity: "ok",
         missing: [],
         duplicated: [],
+        wrong: [],
         decisionRows: 200,
         attemptRows: 200,
       });

@@ -46,6 +46,7 @@ describe("several server processes on one database file", () => {
         integrity: "ok",
         missing: [],
         duplicated: [],
+        wrong: [],
         decisionRows: 105,
       });
     } finally {

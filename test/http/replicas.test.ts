@@ -76,6 +76,7 @@ describe("three stateless replicas on one record", () => {
         integrity: "ok",
         missing: [],
         duplicated: [],
+        wrong: [],
         decisionRows: CLIENTS * TRIALS,
         attemptRows: CLIENTS * TRIALS,
       });

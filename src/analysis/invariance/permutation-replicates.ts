@@ -16,6 +16,11 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { CountCell } from "../count-cells.js";
+import {
+  type CancellationFlag,
+  currentCancellation,
+  throwIfCancelled,
+} from "../progress/analysis-cancellation.js";
 import { planRobustness, type RobustnessPlan } from "../robustness/robustness-plan.js";
 import { StatisticsEvaluator } from "../robustness/robustness-statistics.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
@@ -47,6 +52,9 @@ const WORKER_THRESHOLD = 400_000;
  * B = 10⁴, is; one game at B = 2,000 is not: posting the job costs about what its permutations do).
  */
 const RESIDENT_THRESHOLD = 50_000;
+
+/** How often an analysis waiting for the worker's rows looks whether it was cancelled meanwhile. */
+const CANCEL_CHECK_MS = 50;
 
 /** The worker that stays between analyses; `loaded[0]` turns 1 once its modules have loaded. */
 interface Resident {
@@ -88,7 +96,16 @@ export function fillPermutationRows(
   bootstrap: number,
   out: Float64Array,
 ): void {
-  evaluator.evaluate(permutationFill(plan, createBootstrapRng(`${seed}:permutation`)), bootstrap, out);
+  const fill = permutationFill(plan, createBootstrapRng(`${seed}:permutation`));
+  // A cancelled analysis stops here between cells, on whichever thread computes the rows.
+  const cancellable = Object.assign(
+    (cell: number, replicates: number, counts: Int32Array) => {
+      throwIfCancelled();
+      fill(cell, replicates, counts);
+    },
+    { statisticScale: fill.statisticScale },
+  );
+  evaluator.evaluate(cancellable, bootstrap, out);
 }
 
 /** The rows from the job alone (planning it again): the worker's body, and the reference path. */
@@ -141,8 +158,10 @@ export function startPermutationRows(
   const rows = new SharedArrayBuffer(count * job.bootstrap * Float64Array.BYTES_PER_ELEMENT);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
+  // The worker stops too when this analysis is cancelled: it shares the analysis' flag.
+  const cancel: CancellationFlag | null = currentCancellation();
   try {
-    running.worker.postMessage({ job, rows, flag, port: port2 }, [port2]);
+    running.worker.postMessage({ job, rows, flag, port: port2, cancel }, [port2]);
   } catch {
     return inThread;
   }
@@ -155,10 +174,16 @@ export function startPermutationRows(
       const started = performance.now();
       while (Atomics.load(flag, 0) === 0 && performance.now() - started < START_TIMEOUT_MS)
         Atomics.wait(flag, 0, 0, 50);
-      while (Atomics.load(flag, 0) === 3) Atomics.wait(flag, 0, 3);
+      // Woken now and then to see whether the analysis was cancelled meanwhile (then the worker stops too).
+      while (Atomics.load(flag, 0) === 3) {
+        Atomics.wait(flag, 0, 3, CANCEL_CHECK_MS);
+        if (Atomics.load(flag, 0) === 3) throwIfCancelled();
+      }
       const done = Atomics.load(flag, 0) === 1;
       receiveMessageOnPort(port1);
       port1.close();
+      // A worker stopped by this analysis' cancellation is sound: it keeps its place for the next job.
+      if (!done) throwIfCancelled();
       if (!done) {
         // Stuck or failed: not trusted with another job.
         if (resident === running) resident = null;

@@ -1,6 +1,7 @@
 import type { ActionId, Distribution } from "../../domain/types.js";
 import type { CountCell } from "../count-cells.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
+import { throwIfCancelled } from "../progress/analysis-cancellation.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
@@ -144,6 +145,9 @@ export function robustnessAnalysis(
     (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out),
   );
   const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap);
+  // A cancelled analysis stops between its long stages as well as inside them (a stage of one large cell
+  // reports nothing between its start and end).
+  throwIfCancelled();
   const inferences = new RobustnessInferences(
     plan,
     evaluator.layout,
@@ -153,6 +157,7 @@ export function robustnessAnalysis(
     confidence,
     attenuation,
   );
+  throwIfCancelled();
   inferences.placeLowerEnds();
   const permutationText = `permutation test (${bootstrap.toLocaleString("en-US")} replicates)`;
   reportProgress(permutationText, 0, 1, "run");

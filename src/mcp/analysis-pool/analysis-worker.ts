@@ -1,5 +1,6 @@
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
+import { AnalysisStopped, withCancellation } from "../../analysis/progress/analysis-cancellation.js";
 import { type ProgressStep, withProgress } from "../../analysis/progress/analysis-progress.js";
 import { loadCatalog } from "../../domain/catalog.js";
 import { logError } from "../../log.js";
@@ -8,7 +9,7 @@ import { canWriteRecord } from "../../store/open-record.js";
 import { Store } from "../../store/store.js";
 import { UsageError } from "../../usage-error.js";
 import { type AnalysisJob, runJob } from "./analysis-jobs.js";
-import type { JobProgress, JobReply, JobRequest, WorkerReady } from "./worker-pool.js";
+import type { JobProgress, JobReply, JobRequest, JobStopped, WorkerReady } from "./worker-pool.js";
 
 // One analysis worker: its own connection to the record (SQLite in WAL mode lets it read while the main
 // thread writes) and its own catalog; it answers one job at a time with plain data.
@@ -46,11 +47,19 @@ parentPort?.on("message", (request: JobRequest) => {
   };
   try {
     progress({ stage: "reading the record", done: 0, total: 1, unit: "step" });
-    const result = withProgress(progress, () =>
-      runJob(deps, request.job as AnalysisJob, request.args as never, request.principal),
+    // A cancelled job throws AnalysisStopped out of its loops (the pool raised its flag): this worker is
+    // then free for the next job at once.
+    const result = withCancellation(request.cancel, () =>
+      withProgress(progress, () =>
+        runJob(deps, request.job as AnalysisJob, request.args as never, request.principal),
+      ),
     );
     reply = { id: request.id, ok: true, result };
   } catch (error) {
+    if (error instanceof AnalysisStopped) {
+      parentPort?.postMessage({ id: request.id, stopped: true } satisfies JobStopped);
+      return;
+    }
     const usage = error instanceof UsageError || (error instanceof Error && error.name === "ZodError");
     if (!usage) logError(`analysis ${request.job} failed`, error);
     reply = {

@@ -1,5 +1,10 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import {
+  type CancellationFlag,
+  newCancellationFlag,
+  raiseCancellation,
+} from "../../analysis/progress/analysis-cancellation.js";
 import type { ProgressStep } from "../../analysis/progress/analysis-progress.js";
 import { logError } from "../../log.js";
 import { UsageError } from "../../usage-error.js";
@@ -12,6 +17,8 @@ export interface JobRequest {
   job: string;
   args: unknown;
   principal: string;
+  /** Raised by the pool when the job is cancelled: the worker's analysis stops at its next check. */
+  cancel: CancellationFlag;
 }
 
 export type JobReply =
@@ -21,6 +28,12 @@ export type JobReply =
 /** Sent by a worker once it has opened the record and loaded the catalog: it can take a job. */
 export interface WorkerReady {
   ready: true;
+}
+
+/** Sent by a worker whose job stopped because it was cancelled: it is free for the next one. */
+export interface JobStopped {
+  id: number;
+  stopped: true;
 }
 
 /** Sent by a worker while a job runs: how far it got. */
@@ -46,7 +59,19 @@ interface Slot {
   ready: boolean;
   /** A worker started beyond the pool's size for a principal that had none; it stops when idle. */
   extra: boolean;
+  /**
+   * The job this worker was asked to stop (its caller has its answer already), until the worker says it
+   * stopped, or, past STOP_FALLBACK_MS, the worker is terminated and replaced. It takes no job meanwhile.
+   */
+  stopping: { id: number; fallback: NodeJS.Timeout } | null;
 }
+
+/**
+ * How long a cancelled job's worker may take to leave the analysis' loops (they look at the job's flag
+ * every cell or data set, typically every few milliseconds) before it is terminated and replaced, which
+ * costs a worker's start-up (seconds on a loaded machine) instead.
+ */
+const STOP_FALLBACK_MS = 1000;
 
 /**
  * Workers the pool may start beyond its size, one each for a principal whose first job finds every worker
@@ -69,8 +94,9 @@ export function defaultPoolSize(): number {
  * of one client never stalls another client's moves on the event loop. Each principal's jobs wait in a
  * FIFO queue of its own and a free worker takes the next job of the principals in turn (round-robin), so
  * a client that queues many heavy analyses delays its own, not another client's. A principal with
- * nothing running goes first, on an extra worker when every worker is busy (EXTRA_WORKERS). A worker that
- * dies fails its job and is replaced. Workers start with the first job (a server that is
+ * nothing running goes first, on an extra worker when every worker is busy (EXTRA_WORKERS). A cancelled
+ * job stops inside its worker, which then takes the next job (cancel). A worker that dies fails its job and
+ * is replaced. Workers start with the first job (a server that is
  * never asked for an analysis pays nothing at start-up) and are unref'd: they never keep the process alive.
  */
 export class AnalysisPool implements AnalysisRunner {
@@ -97,7 +123,7 @@ export class AnalysisPool implements AnalysisRunner {
     if (this.closed) return Promise.reject(new Error("The analysis pool is closed."));
     if (call.signal?.aborted) return Promise.reject(new AnalysisCancelled(job));
     return new Promise<JobResult<J>>((resolve, reject) => {
-      const request: JobRequest = { id: this.nextId++, job, args, principal };
+      const request: JobRequest = { id: this.nextId++, job, args, principal, cancel: newCancellationFlag() };
       const pending: Pending = { request, call, resolve: resolve as (value: unknown) => void, reject };
       const settle = (settled: (value: never) => void) => (value: never) => {
         call.signal?.removeEventListener("abort", onAbort);
@@ -109,6 +135,8 @@ export class AnalysisPool implements AnalysisRunner {
       call.signal?.addEventListener("abort", onAbort, { once: true });
       this.queues.push(principal, pending);
       while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+      // A worker stopping a cancelled job counts as idle: it is free within milliseconds, far sooner than an
+      // extra worker would start.
       const idle = this.slots.some((slot) => slot.busy === null);
       if (!idle && !this.running.has(principal) && this.slots.length < this.size + this.extraWorkers) {
         this.slots.push(this.spawn(true));
@@ -118,22 +146,33 @@ export class AnalysisPool implements AnalysisRunner {
   }
 
   /**
-   * A cancelled job: dropped from the queue, or, when it is running, stopped by terminating its worker —
-   * the analysis is one synchronous computation, so terminating is the one way to stop it at once — which
-   * the next job replaces with a fresh worker.
+   * A cancelled job: dropped from the queue, or, when it is running, asked to stop: its flag is raised and
+   * the worker's analysis throws out of its loops at the next check, leaving the worker free for the next
+   * job. A worker that has not stopped within STOP_FALLBACK_MS (a long step without a check) is
+   * terminated and replaced.
    */
   private cancel(pending: Pending): void {
     const queued = this.queues.remove((waiting) => waiting === pending).length > 0;
     const slot = this.slots.find((s) => s.busy === pending);
     if (slot !== undefined) {
-      // Out of the pool at once (a stopping worker takes no job); the next job starts a fresh one.
+      raiseCancellation(pending.request.cancel);
+      // No longer its principal's job: the principal's next job is scheduled as if this one had ended.
       this.release(slot);
-      this.slots.splice(this.slots.indexOf(slot), 1);
-      void slot.worker.terminate();
+      const fallback = setTimeout(() => this.replace(slot), STOP_FALLBACK_MS);
+      fallback.unref();
+      slot.stopping = { id: pending.request.id, fallback };
     }
     if (queued || slot !== undefined) pending.reject(new AnalysisCancelled(pending.request.job));
-    // The pool is refilled at once, queue or not: the next job (often the same client's next try) then finds
-    // a worker already started rather than paying a worker's start-up after the cancellation.
+    this.dispatch();
+  }
+
+  /** A worker that did not stop when asked: terminated, and a fresh one started in its place. */
+  private replace(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (this.closed || index < 0) return;
+    // Out of the pool first, so that its exit is no failure to handle.
+    this.slots.splice(index, 1);
+    void slot.worker.terminate();
     while (this.slots.length < this.size) this.slots.push(this.spawn(false));
     this.dispatch();
   }
@@ -149,10 +188,19 @@ export class AnalysisPool implements AnalysisRunner {
       workerData: { dbPath: this.dbPath },
     });
     worker.unref();
-    const slot: Slot = { worker, busy: null, ready: false, extra };
-    worker.on("message", (reply: JobReply | JobProgress | WorkerReady) => {
+    const slot: Slot = { worker, busy: null, ready: false, extra, stopping: null };
+    worker.on("message", (reply: JobReply | JobProgress | JobStopped | WorkerReady) => {
       if ("ready" in reply) {
         slot.ready = true;
+        this.dispatch();
+        return;
+      }
+      if (slot.stopping !== null && slot.stopping.id === reply.id) {
+        // The cancelled job's last word (stopped, or finished just before it saw its flag): nobody waits
+        // for it, and the worker is free again.
+        if ("progress" in reply) return;
+        clearTimeout(slot.stopping.fallback);
+        slot.stopping = null;
         this.dispatch();
         return;
       }
@@ -160,6 +208,7 @@ export class AnalysisPool implements AnalysisRunner {
         if (slot.busy?.request.id === reply.id) slot.busy.call.onProgress?.(reply.progress);
         return;
       }
+      if ("stopped" in reply) return;
       const pending = slot.busy;
       this.release(slot);
       if (pending && pending.request.id === reply.id) {
@@ -172,6 +221,8 @@ export class AnalysisPool implements AnalysisRunner {
       logError("analysis worker failed", error);
     });
     worker.on("exit", () => {
+      if (slot.stopping !== null) clearTimeout(slot.stopping.fallback);
+      slot.stopping = null;
       const index = this.slots.indexOf(slot);
       if (this.closed || index < 0) return;
       slot.busy?.reject(new Error("The analysis worker stopped; try the call again."));
@@ -194,7 +245,7 @@ export class AnalysisPool implements AnalysisRunner {
 
   private dispatch(): void {
     for (const slot of [...this.slots]) {
-      if (slot.busy !== null || !slot.ready) continue;
+      if (slot.busy !== null || slot.stopping !== null || !slot.ready) continue;
       // Principals with nothing running first, then the rest in turn.
       const next = this.queues.shift((principal) => !this.running.has(principal));
       if (!next) {

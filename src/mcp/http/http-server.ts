@@ -25,7 +25,7 @@ import {
 } from "./http-options.js";
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
-import { readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
+import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { rebuildSession } from "./session-rebuild.js";
 
@@ -319,6 +319,18 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       });
     }
     if (req.method === "GET") return serve(principal, req, res);
+    // A small POST to a session is read first: when it carries notifications alone — above all a
+    // cancellation — it passes the in-flight bounds below. It adds no work (it stops some), and a client
+    // never sends a refused notification again, so refusing it as busy would leave the cancelled
+    // analysis running exactly when the client's share is full.
+    const small =
+      req.method === "POST" &&
+      typeof req.headers["mcp-session-id"] === "string" &&
+      Number(req.headers["content-length"]) <= NOTIFICATION_BYTES;
+    const preread = small ? await readBody(req, options.maxBodyBytes) : undefined;
+    if (preread !== undefined && !preread.tooLarge && notificationsOnly(preread.text)) {
+      return serve(principal, req, res, preread);
+    }
     if (inFlight >= maxInFlight) {
       // Bounded work per replica: a refusal here was not processed, so any replica may take it again.
       return sendJsonError(
@@ -342,7 +354,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     inFlight += 1;
     inFlightOf.set(principal, mine + 1);
     try {
-      await serve(principal, req, res);
+      await serve(principal, req, res, preread);
     } finally {
       inFlight -= 1;
       const left = (inFlightOf.get(principal) ?? 1) - 1;
@@ -352,8 +364,16 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
   }
 
-  /** A request past the guards: to the session it names, or a new session by initialize. */
-  async function serve(principal: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * A request past the guards: to the session it names, or a new session by initialize. `preread` is its
+   * body when the guards have read it already.
+   */
+  async function serve(
+    principal: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    preread?: BodyRead,
+  ): Promise<void> {
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       if (req.method === "DELETE") {
@@ -372,7 +392,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         await exchange(await instanceOf(sessionId, principal, row.initialize_params), req, res, {});
         return;
       }
-      const body = await readBody(req, options.maxBodyBytes);
+      const body = preread ?? (await readBody(req, options.maxBodyBytes));
       if (body.tooLarge) return tooLarge(res, options.maxBodyBytes);
       // The limit counts JSON-RPC messages: a batch of 100 in one POST takes 100 (unparsable = 1; the
       // transport answers the parse error from the text). A parsed body goes to the transport as it is.
@@ -390,7 +410,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     if (req.method !== "POST") {
       return sendJsonError(res, 400, "Bad Request: Mcp-Session-Id header is required.");
     }
-    const body = await readBody(req, options.maxBodyBytes);
+    const body = preread ?? (await readBody(req, options.maxBodyBytes));
     if (body.tooLarge) return tooLarge(res, options.maxBodyBytes);
     let parsed: unknown;
     try {
@@ -461,6 +481,25 @@ export function parseMessages(text: string): { parsed: unknown; count: number } 
   } catch {
     return { parsed: undefined, count: 1 };
   }
+}
+
+/** The largest POST body read before the in-flight bounds, to let notifications through (a cancellation is ~150 bytes). */
+const NOTIFICATION_BYTES = 4096;
+
+/** Whether a body is JSON-RPC notifications alone (messages with a method and no id), one or a batch. */
+export function notificationsOnly(text: string): boolean {
+  const { parsed } = parseMessages(text);
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (m) =>
+        typeof m === "object" &&
+        m !== null &&
+        typeof (m as { method?: unknown }).method === "string" &&
+        !("id" in m),
+    )
+  );
 }
 
 /**

@@ -12,10 +12,30 @@ export async function connectHttp(
   return { client, transport };
 }
 
-/** One decision the server acknowledged: submit_move answered with a recorded outcome. */
+/**
+ * One decision the server acknowledged: submit_move answered with a recorded outcome. Besides its key, what
+ * the client sent and was told, so an audit can find a decision recorded wrong, not only lost or doubled.
+ */
 export interface Acknowledged {
   match_id: string;
   round: number;
+  /** The labels as the match showed them, in order: the i-th names the match's i-th action (action_order). */
+  labels?: readonly string[];
+  /** The label the client sent. */
+  choice?: string;
+  /** What submit_move answered: the opponent's label and the client's points for the round. */
+  told?: { your_choice: string | null; opponent_choice: string | null; your_points: number };
+  /** The player's trial in its study, as next_trial gave it (absent for a match outside a study). */
+  trial_index?: number;
+}
+
+/** The part of submit_move's answer an audit checks against the record. */
+export function toldOf(result: Record<string, unknown>): NonNullable<Acknowledged["told"]> {
+  return {
+    your_choice: result.your_choice as string | null,
+    opponent_choice: result.opponent_choice as string | null,
+    your_points: result.your_points as number,
+  };
 }
 
 export interface TrialRun {
@@ -28,7 +48,7 @@ export interface TrialRun {
 
 /**
  * Plays `trials` one-shot prisoner's dilemmas on one connection (start_match, then submit_move with the
- * first label). Stops at the first failed call — under a fault test that is the server dying — and keeps
+ * first label and the second in turn, so a decision stored as the other action would show). Stops at the first failed call — under a fault test that is the server dying — and keeps
  * what was acknowledged before it.
  */
 export async function playOneShotTrials(
@@ -45,14 +65,16 @@ export async function playOneShotTrials(
       });
       if (started.isError) throw new Error(`start_match: ${JSON.stringify(started.content)}`);
       const view = started.structuredContent as { match_id: string; labels: string[] };
+      const choice = view.labels[i % view.labels.length] as string;
       const t0 = performance.now();
       const moved = await client.callTool({
         name: "submit_move",
-        arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
+        arguments: { match_id: view.match_id, round: 1, choice },
       });
       const elapsed = performance.now() - t0;
       if (moved.isError) throw new Error(`submit_move: ${JSON.stringify(moved.content)}`);
-      run.acknowledged.push({ match_id: view.match_id, round: 1 });
+      const told = toldOf(moved.structuredContent as Record<string, unknown>);
+      run.acknowledged.push({ match_id: view.match_id, round: 1, labels: view.labels, choice, told });
       run.submitLatenciesMs.push(elapsed);
     }
   } catch (error) {
