@@ -30,6 +30,8 @@ describeOnPostgres("the PostgreSQL engine", () => {
         () =>
           store.transaction(() => {
             store.insertMatch(match("half-written"));
+            // A read waits for its answer, so the BEGIN and the queued insert reach the server before it.
+            expect(store.getMatch("half-written")?.id).toBe("half-written");
             // The server ends this connection mid-transaction (a crash, a failover, an operator's kill).
             admin.engine.prepare("SELECT pg_terminate_backend(?) AS ok").get(pid);
             store.insertMatch(match("never"));
