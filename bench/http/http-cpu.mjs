@@ -7,13 +7,12 @@
 // PostgreSQL database (the replica process's CPU: its worker thread included, the database's backend not),
 // beside the SQLite server of the same round. Goal: ratio ≤ 1.5.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { PostgresEngine } from "../../dist/store/engines/postgres-engine.js";
+import { freshPostgresDatabase } from "../fresh-postgres.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, "../../dist/cli/main.js");
@@ -22,22 +21,6 @@ const trials = Number(process.argv[3] ?? 20);
 const CLIENTS = 32;
 const dir = mkdtempSync(join(tmpdir(), "same-game-http-"));
 const PG = process.env.SAME_GAME_BENCH_PG;
-
-/** A fresh PostgreSQL database for one round's replica, dropped after it. */
-function freshPostgres(round) {
-  const name = `sg_bench_http_${round}_${randomBytes(3).toString("hex")}`;
-  const admin = new PostgresEngine(PG, { readonly: false });
-  admin.exec(`CREATE DATABASE ${name}`);
-  const url = new URL(PG);
-  url.pathname = `/${name}`;
-  return {
-    location: url.toString(),
-    drop() {
-      admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      admin.close();
-    },
-  };
-}
 
 /** `same-game serve --http` on the record at `location`. */
 function startOurs(location) {
@@ -133,11 +116,11 @@ for (let r = 0; r < rounds; r++) {
   ours.push(await measure(await startOurs(join(dir, `http-${r}.db`))));
   anchor.push(await measure(await start([join(here, "minimal-http-server.mjs")], /listening on (\S+)\n/)));
   if (PG) {
-    const record = freshPostgres(r);
+    const record = freshPostgresDatabase(PG, `http_${r}`);
     try {
       replica.push(await measure(await startOurs(record.location)));
     } finally {
-      record.drop();
+      record.dispose();
     }
   }
 }
