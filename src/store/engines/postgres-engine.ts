@@ -192,7 +192,9 @@ export class PostgresEngine implements Engine {
     this.depth += 1;
     try {
       const result = work();
-      this.pending.push({ op: "exec", text: `RELEASE SAVEPOINT ${name}` });
+      // Waited for: a queued statement of this savepoint that fails must fail it here, where its caller
+      // can catch the failure with only the savepoint undone.
+      this.call({ op: "exec", text: `RELEASE SAVEPOINT ${name}` });
       return result;
     } catch (error) {
       // What was queued inside the savepoint is dropped unsent; when the SAVEPOINT itself was still queued,
