@@ -49,6 +49,22 @@ describeOnPostgres("the PostgreSQL engine", () => {
     }
   });
 
+  it("sends a transaction's BEGIN and its unread writes with the next statement that waits", () => {
+    const hops = () => (store.engine as unknown as { requests: number }).requests;
+    const before = hops();
+    // BEGIN, the INSERT, the record version's UPDATE and COMMIT: one wait for the worker thread.
+    store.transaction(() => store.insertMatch(match("batched")));
+    expect(hops() - before).toBe(1);
+    // A read inside waits for its answer: BEGIN and the INSERT go with it, the rest with the COMMIT.
+    const again = hops();
+    store.transaction(() => {
+      store.insertMatch(match("read-back"));
+      expect(store.getMatch("read-back")?.id).toBe("read-back");
+    });
+    expect(hops() - again).toBe(2);
+    expect(store.listMatches({}).map((m) => m.id)).toEqual(["batched", "read-back"]);
+  });
+
   it("reports a constraint violation with its SQLSTATE and keeps the connection usable", () => {
     store.insertMatch(match("m1"));
     let code: unknown;
