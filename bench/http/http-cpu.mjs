@@ -3,12 +3,16 @@
 // the same load from the same clients, one server after the other, a few rounds. CPU time is read from
 // /proc/PID/stat around the load, so the clients' own work and the other tenants of the machine are not in it.
 // Goal: ratio ≤ 1.3. Run: npm run bench:http [-- ROUNDS TRIALS_PER_CLIENT]
+// With SAME_GAME_BENCH_PG=postgres://… each round also runs the same server as a replica on a fresh
+// PostgreSQL database (the replica process's CPU: its worker thread included, the database's backend not),
+// beside the SQLite server of the same round. Goal: ratio ≤ 1.5.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { freshPostgresDatabase } from "../fresh-postgres.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, "../../dist/cli/main.js");
@@ -16,6 +20,30 @@ const rounds = Number(process.argv[2] ?? 3);
 const trials = Number(process.argv[3] ?? 20);
 const CLIENTS = 32;
 const dir = mkdtempSync(join(tmpdir(), "same-game-http-"));
+const PG = process.env.SAME_GAME_BENCH_PG;
+
+/** `same-game serve --http` on the record at `location`. */
+function startOurs(location) {
+  return start(
+    [
+      CLI,
+      "serve",
+      "--http",
+      "--port",
+      "0",
+      "--db",
+      location,
+      "--rate-limit",
+      "100000",
+      "--max-sessions",
+      "1024",
+      // The operator's surface (as the stress test uses): start_match with any opponent.
+      "--toolsets",
+      "all",
+    ],
+    /serving MCP over HTTP at (\S+);/,
+  );
+}
 
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -83,31 +111,18 @@ async function measure(server) {
 
 const ours = [];
 const anchor = [];
+const replica = [];
 for (let r = 0; r < rounds; r++) {
-  ours.push(
-    await measure(
-      await start(
-        [
-          CLI,
-          "serve",
-          "--http",
-          "--port",
-          "0",
-          "--db",
-          join(dir, `http-${r}.db`),
-          "--rate-limit",
-          "100000",
-          "--max-sessions",
-          "1024",
-          // The operator's surface (as the stress test uses): start_match with any opponent.
-          "--toolsets",
-          "all",
-        ],
-        /serving MCP over HTTP at (\S+);/,
-      ),
-    ),
-  );
+  ours.push(await measure(await startOurs(join(dir, `http-${r}.db`))));
   anchor.push(await measure(await start([join(here, "minimal-http-server.mjs")], /listening on (\S+)\n/)));
+  if (PG) {
+    const record = freshPostgresDatabase(PG, `http_${r}`);
+    try {
+      replica.push(await measure(await startOurs(record.location)));
+    } finally {
+      record.dispose();
+    }
+  }
 }
 rmSync(dir, { recursive: true, force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -117,3 +132,10 @@ console.log(`server CPU ms per decision, ${CLIENTS} clients × ${trials} one-sho
 console.log(`  same-game serve --http     : ${fmt(ours)}   median ${median(ours).toFixed(2)}`);
 console.log(`  minimal SDK server, no-ops : ${fmt(anchor)}   median ${median(anchor).toFixed(2)}`);
 console.log(`  ratio per round: ${fmt(ratios)}   median ${median(ratios).toFixed(2)} (goal ≤ 1.3)`);
+if (PG) {
+  const pgRatios = replica.map((x, i) => x / ours[i]);
+  console.log(`  PostgreSQL replica         : ${fmt(replica)}   median ${median(replica).toFixed(2)}`);
+  console.log(
+    `  replica / SQLite server per round: ${fmt(pgRatios)}   median ${median(pgRatios).toFixed(2)} (goal ≤ 1.5)`,
+  );
+}

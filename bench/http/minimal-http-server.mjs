@@ -55,6 +55,10 @@ const http = createServer(async (req, res) => {
   if (response.body) for await (const chunk of response.body) res.write(chunk);
   res.end();
 });
+// As same-game's server does: idle kept-alive connections outlive the client's, so a loaded run never
+// sends on a connection the server is closing (Node's 5 s default failed the anchor with "fetch failed").
+http.keepAliveTimeout = 75_000;
+http.headersTimeout = 76_000;
 http.listen(0, "127.0.0.1", () => {
   process.stderr.write(`listening on http://127.0.0.1:${http.address().port}/mcp\n`);
 });

@@ -7,12 +7,11 @@
 // Run: npm run build && SAME_GAME_BENCH_PG=postgres://user@127.0.0.1:PORT/postgres node bench/replicas/replicas-bench.mjs
 // Without SAME_GAME_BENCH_PG the replica rows share a SQLite WAL file instead (said in the output).
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { PostgresEngine } from "../../dist/store/engines/postgres-engine.js";
+import { freshPostgresDatabase } from "../fresh-postgres.mjs";
 
 const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
 const PG = process.env.SAME_GAME_BENCH_PG;
@@ -47,18 +46,7 @@ function postgresCpuSeconds() {
 
 function freshRecord(name, engine) {
   if (!PG || engine === "sqlite") return { location: join(dir, `${name}.db`), dispose() {} };
-  const database = `sg_bench_${name}_${randomBytes(3).toString("hex")}`;
-  const admin = new PostgresEngine(PG, { readonly: false });
-  admin.exec(`CREATE DATABASE ${database}`);
-  const url = new URL(PG);
-  url.pathname = `/${database}`;
-  return {
-    location: url.toString(),
-    dispose() {
-      admin.exec(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      admin.close();
-    },
-  };
+  return freshPostgresDatabase(PG, name);
 }
 
 function startReplica(location) {

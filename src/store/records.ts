@@ -154,6 +154,8 @@ export interface HttpSessionTouch {
   initialize_params: string;
   /** False: the bucket held fewer than the request's messages, and none were taken. */
   taken: boolean;
+  /** Tokens taken beyond the request's own, for the replica to spend on the session's next requests. */
+  leased: number;
   /** Tokens left in the bucket after the request (for Retry-After when refused). */
   tokens: number;
 }

@@ -108,7 +108,17 @@ export class StoreCore {
    */
   private bumpRecordVersion(): void {
     const shard = this.engine.kind === "sqlite" ? 0 : Math.floor(Math.random() * 16);
-    this.stmt("UPDATE record_version SET changes = changes + 1 WHERE shard = ?").run(shard);
+    this.write("UPDATE record_version SET changes = changes + 1 WHERE shard = ?", shard);
+  }
+
+  /**
+   * A write whose count of changed rows is not needed: on PostgreSQL it travels with the transaction's next
+   * statement that waits for an answer (at the latest its COMMIT), one round trip for several statements.
+   */
+  protected write(sql: string, ...params: unknown[]): void {
+    const statement = this.stmt(sql);
+    if (statement.defer) statement.defer(...params);
+    else statement.run(...params);
   }
 
   protected stmt(sql: string): Statement {

@@ -30,6 +30,8 @@ describeOnPostgres("the PostgreSQL engine", () => {
         () =>
           store.transaction(() => {
             store.insertMatch(match("half-written"));
+            // A read waits for its answer, so the BEGIN and the queued insert reach the server before it.
+            expect(store.getMatch("half-written")?.id).toBe("half-written");
             // The server ends this connection mid-transaction (a crash, a failover, an operator's kill).
             admin.engine.prepare("SELECT pg_terminate_backend(?) AS ok").get(pid);
             store.insertMatch(match("never"));
@@ -45,6 +47,22 @@ describeOnPostgres("the PostgreSQL engine", () => {
     } finally {
       admin.close();
     }
+  });
+
+  it("sends a transaction's BEGIN and its unread writes with the next statement that waits", () => {
+    const hops = () => (store.engine as unknown as { requests: number }).requests;
+    const before = hops();
+    // BEGIN, the INSERT, the record version's UPDATE and COMMIT: one wait for the worker thread.
+    store.transaction(() => store.insertMatch(match("batched")));
+    expect(hops() - before).toBe(1);
+    // A read inside waits for its answer: BEGIN and the INSERT go with it, the rest with the COMMIT.
+    const again = hops();
+    store.transaction(() => {
+      store.insertMatch(match("read-back"));
+      expect(store.getMatch("read-back")?.id).toBe("read-back");
+    });
+    expect(hops() - again).toBe(2);
+    expect(store.listMatches({}).map((m) => m.id)).toEqual(["batched", "read-back"]);
   });
 
   it("reports a constraint violation with its SQLSTATE and keeps the connection usable", () => {

@@ -26,6 +26,8 @@ export interface HttpServeOptions {
   readonly maxBodyBytes: number;
   /** How long shutdown waits for in-flight calls before closing sessions anyway. */
   readonly shutdownGraceMs: number;
+  /** How often, at most, a busy session's last-seen time is written (default 5 s; see session-bookkeeping.ts). */
+  readonly lastSeenEveryMs?: number;
   /** Requests this replica works on at once (`--max-in-flight`); more get 503 + Retry-After. */
   readonly maxInFlight?: number;
   /** Of those, how many one principal may hold (`--max-in-flight-per-principal`); more get 429. */

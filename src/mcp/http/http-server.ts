@@ -27,6 +27,7 @@ import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
 import { retryAfterSeconds } from "./request-rate.js";
+import { SessionBookkeeping } from "./session-bookkeeping.js";
 import { rebuildSession } from "./session-rebuild.js";
 
 /** How long an idle kept-alive connection stays open: past nginx's upstream keepalive (60 s). */
@@ -62,6 +63,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const allowedOrigins = [...new Set([...localhostAllowedOrigins(), bound.toLowerCase()])];
   const bearer = options.tokens.length > 0 ? new BearerTokens(options.tokens) : null;
   const sessions = new HttpSessions(options);
+  const bookkeeping = new SessionBookkeeping(deps.store, options);
   const store = deps.store;
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
@@ -120,13 +122,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     count: number,
     post: boolean,
   ): Promise<{ initialize_params: string } | null> {
-    const now = Date.now();
-    const row = store.touchHttpSession(
-      id,
-      principal,
-      { now, liveSince: now - options.idleTimeoutMs },
-      { messages: count, ratePerSecond: options.rateLimitPerSecond },
-    );
+    const row = bookkeeping.touch(id, principal, Date.now(), count);
     if (!row) {
       // Ended by DELETE on another replica, or expired: this replica's instance goes too.
       await sessions.drop(id);
@@ -162,7 +158,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       maxRequestBodySize: options.maxBodyBytes,
     });
     // Set before connect: the protocol chains its own onclose after this one.
-    transport.onclose = () => sessions.forget(id);
+    transport.onclose = () => {
+      sessions.forget(id);
+      bookkeeping.forget(id);
+    };
     await server.connect(transport);
     return { server, transport };
   }

@@ -48,7 +48,7 @@ export class DecisionStore extends StudyMatchStore {
     const session = (d: Pick<DecisionRecord, "session_id">) => d.session_id ?? match.import_session ?? null;
     if (counted(before)) this.tally(match, session(before), before.action, -1);
     if (counted(decision)) this.tally(match, session(decision), decision.action, 1);
-    this.stmt(
+    this.write(
       `INSERT INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
          prompt_hash, server_version, catalog_fingerprint)
@@ -61,45 +61,47 @@ export class DecisionStore extends StudyMatchStore {
          opponent_payoff = excluded.opponent_payoff, invalid_attempts = excluded.invalid_attempts,
          status = excluded.status, decided_at = excluded.decided_at, prompt_hash = excluded.prompt_hash,
          server_version = excluded.server_version, catalog_fingerprint = excluded.catalog_fingerprint`,
-    ).run({
-      ...decision,
-      prompt_hash: decision.prompt_hash ?? null,
-      server_version: decision.server_version ?? null,
-      catalog_fingerprint: decision.catalog_fingerprint ?? null,
-    });
+      {
+        ...decision,
+        prompt_hash: decision.prompt_hash ?? null,
+        server_version: decision.server_version ?? null,
+        catalog_fingerprint: decision.catalog_fingerprint ?? null,
+      },
+    );
   }
 
   /** Adds `delta` to the tally of one decided action of a match (see db/007_decision_tallies.sql). */
   private tally(match: MatchRecord, session: string | null, action: string, delta: 1 | -1): void {
     const order = match.action_order;
-    this.stmt(
+    this.write(
       `INSERT INTO decision_tallies (player, session_id, game, variant, framing, study_id, principal, source,
          one_shot, order_position, action, count)
        VALUES (@player, @session_id, @game, @variant, @framing, @study_id, @principal, @source, @one_shot,
          @order_position, @action, @delta)
        ON CONFLICT (player, session_id, game, variant, framing, action, study_id, principal, source,
          one_shot, order_position) DO UPDATE SET count = decision_tallies.count + excluded.count`,
-    ).run({
-      player: match.player,
-      session_id: session ?? "",
-      game: match.game,
-      variant: match.variant,
-      framing: match.framing,
-      // '' stands for no study and no source: the tallies' key has no NULLs (db/007).
-      study_id: match.study_id ?? "",
-      principal: match.principal,
-      source: match.source ?? "",
-      one_shot: match.rounds === 1 ? 1 : 0,
-      order_position: order.length !== 2 ? -1 : order[0] === action ? 0 : 1,
-      action,
-      delta,
-    });
+      {
+        player: match.player,
+        session_id: session ?? "",
+        game: match.game,
+        variant: match.variant,
+        framing: match.framing,
+        // '' stands for no study and no source: the tallies' key has no NULLs (db/007).
+        study_id: match.study_id ?? "",
+        principal: match.principal,
+        source: match.source ?? "",
+        one_shot: match.rounds === 1 ? 1 : 0,
+        order_position: order.length !== 2 ? -1 : order[0] === action ? 0 : 1,
+        action,
+        delta,
+      },
+    );
   }
 
   /** Stores a rendered prompt once per distinct text; returns its SHA-256 (the decisions' prompt_hash). */
   savePrompt(text: string): string {
     const hash = promptHash(text);
-    this.stmt("INSERT INTO prompts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING").run(hash, text);
+    this.write("INSERT INTO prompts (hash, text) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING", hash, text);
     return hash;
   }
 

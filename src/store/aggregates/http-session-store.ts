@@ -30,24 +30,27 @@ export class HttpSessionStore extends SessionStore {
 
   /**
    * One request of a session, in one statement: finds the live row of this id for this principal, marks it
-   * seen, and takes `messages` tokens from its bucket (refilled at `ratePerSecond` since the last request,
-   * capped at one second's worth) — or, when they are not all there, takes none. Undefined when the id is
-   * unknown, closed, expired or another principal's. One UPDATE, so two replicas never both spend a token.
+   * seen, and takes tokens from its bucket (refilled at `ratePerSecond` since the last request, capped at one
+   * second's worth): `lease` of them when the bucket holds that many (the replica spends the rest on the
+   * session's next requests without writing; see session-bookkeeping.ts), else exactly `messages`, else none
+   * (a refusal). Undefined when the id is unknown, closed, expired or another principal's. One UPDATE, so
+   * two replicas never both spend a token. `rate_taken` keeps how many tokens this request took (0: refused).
    */
   touchHttpSession(
     id: string,
     principal: string,
     at: { now: number; liveSince: number },
-    rate: { messages: number; ratePerSecond: number },
+    rate: { messages: number; ratePerSecond: number; lease?: number },
   ): HttpSessionTouch | undefined {
     const elapsed = "(CASE WHEN @now > rate_updated_at THEN @now - rate_updated_at ELSE 0 END)";
     const grown = `(rate_tokens + ${elapsed} * CAST(@rate AS DOUBLE PRECISION) / 1000.0)`;
     const refill = `(CASE WHEN ${grown} > @rate THEN CAST(@rate AS DOUBLE PRECISION) ELSE ${grown} END)`;
+    const take = `(CASE WHEN ${refill} >= @lease THEN @lease WHEN ${refill} >= @messages THEN @messages ELSE 0 END)`;
     const row = this.stmt(
       `UPDATE http_sessions SET
          last_seen_at = CASE WHEN @now > last_seen_at THEN @now ELSE last_seen_at END,
-         rate_taken = CASE WHEN ${refill} >= @messages THEN 1 ELSE 0 END,
-         rate_tokens = CASE WHEN ${refill} >= @messages THEN ${refill} - @messages ELSE ${refill} END,
+         rate_taken = ${take},
+         rate_tokens = ${refill} - ${take},
          rate_updated_at = CASE WHEN @now > rate_updated_at THEN @now ELSE rate_updated_at END
        WHERE id = @id AND principal = @principal AND closed_at IS NULL AND last_seen_at >= @live_since
        RETURNING initialize_params, rate_taken, rate_tokens`,
@@ -58,13 +61,31 @@ export class HttpSessionStore extends SessionStore {
       live_since: at.liveSince,
       rate: rate.ratePerSecond,
       messages: rate.messages,
+      lease: Math.max(rate.messages, rate.lease ?? rate.messages),
     }) as { initialize_params: string; rate_taken: number; rate_tokens: number } | undefined;
     if (!row) return undefined;
+    const taken = Number(row.rate_taken);
     return {
       initialize_params: row.initialize_params,
-      taken: Number(row.rate_taken) === 1,
+      taken: taken > 0,
+      leased: Math.max(0, taken - rate.messages),
       tokens: Number(row.rate_tokens),
     };
+  }
+
+  /**
+   * The live row of this id for this principal, read without writing: what a replica asks on a request it
+   * pays from tokens it leased before, so an end (DELETE) or expiry on any replica still answers 404 at once.
+   */
+  liveHttpSession(
+    id: string,
+    principal: string,
+    liveSince: number,
+  ): { initialize_params: string } | undefined {
+    return this.stmt(
+      `SELECT initialize_params FROM http_sessions
+       WHERE id = ? AND principal = ? AND closed_at IS NULL AND last_seen_at >= ?`,
+    ).get(id, principal, liveSince) as { initialize_params: string } | undefined;
   }
 
   /** Ends a session for every replica (DELETE): its id answers 404 from now on. */

@@ -148,20 +148,21 @@ export class StudyMatchStore extends HttpSessionStore {
       framing: "framing label",
       opponent: "opponent label",
     });
-    this.stmt(
+    this.write(
       `INSERT INTO matches (id, study_id, trial_index, player, session_id, principal, game, variant, framing,
          style, action_order, opponent, opponent_params, history_mode, reveal_horizon, rounds,
          partner_match_id, seed, status, next_round, source, import_session, created_at, finished_at)
        VALUES (@id, @study_id, @trial_index, @player, @session_id, @principal, @game, @variant, @framing,
          @style, @action_order, @opponent, @opponent_params, @history_mode, @reveal_horizon, @rounds,
          @partner_match_id, @seed, @status, @next_round, @source, @import_session, @created_at, @finished_at)`,
-    ).run({
-      ...match,
-      import_session: match.import_session ?? null,
-      action_order: JSON.stringify(match.action_order),
-      opponent_params: JSON.stringify(match.opponent_params),
-      reveal_horizon: match.reveal_horizon ? 1 : 0,
-    });
+      {
+        ...match,
+        import_session: match.import_session ?? null,
+        action_order: JSON.stringify(match.action_order),
+        opponent_params: JSON.stringify(match.opponent_params),
+        reveal_horizon: match.reveal_horizon ? 1 : 0,
+      },
+    );
   }
 
   getMatch(id: string): MatchRecord | undefined {
@@ -175,7 +176,8 @@ export class StudyMatchStore extends HttpSessionStore {
 
   /** Moves a match to its next round, finishing it after the last. */
   advanceMatch(id: string, nextRound: number, finished: boolean, at: string): void {
-    this.stmt(`UPDATE matches SET next_round = ?, status = ?, finished_at = ? WHERE id = ?`).run(
+    this.write(
+      "UPDATE matches SET next_round = ?, status = ?, finished_at = ? WHERE id = ?",
       nextRound,
       finished ? "finished" : "open",
       finished ? at : null,

@@ -6,6 +6,12 @@ export interface Statement {
   run(...params: unknown[]): { changes: number };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  /**
+   * Runs a write whose count of changed rows nobody reads. Inside a transaction an engine may send it
+   * later, together with the next statement that waits for an answer (at the latest the COMMIT); a failure
+   * then surfaces there and fails the transaction all the same. Engines without it run `run`.
+   */
+  defer?(...params: unknown[]): void;
 }
 
 export type EngineKind = "sqlite" | "postgres";

@@ -13,6 +13,11 @@ import { type NumberedSql, numberParameters, orderValues } from "./sql-params.js
 // reply with receiveMessageOnPort, without a turn of the event loop. A process thus executes one statement
 // at a time, exactly as it does with SQLite; a service grows by adding processes (stateless replicas), and
 // the database's transactions and constraints keep them consistent with each other.
+//
+// Each wait costs both threads a wake-up and the reply a copy, so statements nobody waits on travel
+// together: a transaction's BEGIN, the writes whose changed-row count is not read (Statement.defer) and
+// savepoints queue up and go out with the next statement that waits for an answer, at the latest the COMMIT.
+// One decision is then a handful of hops, not one per statement.
 
 /** A statement PostgreSQL refused, with its SQLSTATE (23505 unique_violation, 40001 serialization_failure, …). */
 export class PostgresError extends Error {
@@ -44,6 +49,8 @@ export class PostgresEngine implements Engine {
   private requests = 0;
   /** Set once the first connection is made: from then on a lost database is a passing outage. */
   private connected = false;
+  /** Statements of the open transaction not sent yet: they go first with the next call (see call). */
+  private pending: WorkerRequest[] = [];
 
   /** Connects (throwing a PostgresError when the server cannot be reached or refuses the login). */
   constructor(url: string, options: { readonly: boolean }) {
@@ -74,7 +81,11 @@ export class PostgresEngine implements Engine {
     this.requests += 1;
     const id = this.requests;
     Atomics.store(this.flag, 0, 0);
-    this.port.postMessage({ ...request, id });
+    if (this.pending.length > 0) {
+      // The queued statements run first, in order; the first that fails stops the batch with its error.
+      this.port.postMessage({ op: "batch", requests: [...this.pending, request], id });
+      this.pending = [];
+    } else this.port.postMessage({ ...request, id });
     const deadline = Date.now() + REPLY_TIMEOUT_MS;
     if (Atomics.wait(this.flag, 0, 0, REPLY_TIMEOUT_MS) === "timed-out") {
       throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
@@ -120,6 +131,16 @@ export class PostgresEngine implements Engine {
       run: (...params) => query("run", params) as { changes: number },
       get: (...params) => query("get", params),
       all: (...params) => query("all", params) as unknown[],
+      defer: (...params) => {
+        if (this.depth === 0) query("run", params);
+        else
+          this.pending.push({
+            op: "query",
+            text: numbered.text,
+            values: orderValues(numbered, params),
+            mode: "run",
+          });
+      },
     };
   }
 
@@ -137,15 +158,19 @@ export class PostgresEngine implements Engine {
   transaction<T>(work: () => T): T {
     if (this.depth > 0) return this.savepoint(work);
     for (let attempt = 1; ; attempt += 1) {
-      this.call({ op: "begin", text: "BEGIN ISOLATION LEVEL SERIALIZABLE" });
+      // Sent with the transaction's first statement that waits for an answer.
+      this.pending.push({ op: "begin", text: "BEGIN ISOLATION LEVEL SERIALIZABLE" });
       this.depth = 1;
       try {
         const result = work();
         this.call({ op: "end", text: "COMMIT" });
         return result;
       } catch (error) {
+        // Unsent statements are dropped; a transaction whose BEGIN never went out has nothing to roll back.
+        const begun = this.pending[0]?.op !== "begin";
+        this.pending = [];
         try {
-          this.call({ op: "end", text: "ROLLBACK" });
+          if (begun) this.call({ op: "end", text: "ROLLBACK" });
         } catch {
           // The connection is gone: the server has rolled the transaction back already.
         }
@@ -162,16 +187,24 @@ export class PostgresEngine implements Engine {
 
   private savepoint<T>(work: () => T): T {
     const name = `sp${this.depth}`;
-    this.call({ op: "exec", text: `SAVEPOINT ${name}` });
+    const queuedAt = this.pending.length;
+    this.pending.push({ op: "exec", text: `SAVEPOINT ${name}` });
     this.depth += 1;
     try {
       const result = work();
+      // Waited for: a queued statement of this savepoint that fails must fail it here, where its caller
+      // can catch the failure with only the savepoint undone.
       this.call({ op: "exec", text: `RELEASE SAVEPOINT ${name}` });
       return result;
     } catch (error) {
+      // What was queued inside the savepoint is dropped unsent; when the SAVEPOINT itself was still queued,
+      // nothing of it reached the server and there is nothing to undo.
+      const queued = this.pending[queuedAt];
+      const sent = !(queued?.op === "exec" && queued.text === `SAVEPOINT ${name}`);
+      this.pending = sent ? [] : this.pending.slice(0, queuedAt);
       // A conflict aborts the whole transaction (the outermost call retries it); anything else undoes only
       // this savepoint, and a lost connection has undone everything already.
-      if (!(error instanceof PostgresError && RETRYABLE.has(error.code ?? ""))) {
+      if (sent && !(error instanceof PostgresError && RETRYABLE.has(error.code ?? ""))) {
         try {
           this.call({ op: "exec", text: `ROLLBACK TO SAVEPOINT ${name}` });
         } catch {

@@ -12,7 +12,9 @@ export type WorkerRequest =
   | { op: "exec"; text: string }
   | { op: "begin"; text: string }
   | { op: "end"; text: "COMMIT" | "ROLLBACK" }
-  | { op: "close" };
+  | { op: "close" }
+  /** Several requests in order (queued statements, then one that waits): the last one's result. */
+  | { op: "batch"; requests: WorkerRequest[] };
 
 /** A request as posted: `id` numbers it, so a reply is matched to the call that waits for it. */
 export type NumberedRequest = WorkerRequest & { id: number };
@@ -116,6 +118,11 @@ export function postgresWorker(): void {
         } finally {
           inTransaction = false;
         }
+      case "batch": {
+        let result: unknown = null;
+        for (const each of request.requests) result = await handle(each);
+        return result;
+      }
       case "close":
         if (client !== null) await client.end().catch(() => undefined);
         client = null;

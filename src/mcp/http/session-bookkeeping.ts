@@ -1,0 +1,83 @@
+import type { Store } from "../../store/store.js";
+
+/**
+ * How often, at most, a replica writes a session's last-seen time while the session is busy on it: every
+ * this many milliseconds (or a tenth of the idle timeout, when that is shorter). In between, the record's
+ * last_seen_at lags the session's last request by up to this much, so another replica (or the session caps,
+ * which count live rows) may take the session for expired up to this much before the idle timeout is up.
+ */
+export const LAST_SEEN_EVERY_MS = 5_000;
+
+/** A replica takes a session's tokens from the shared bucket this many seconds' worth at a time. */
+export const LEASE_SECONDS = 0.1;
+
+/** Tokens this replica took from a session's bucket ahead of the requests that spend them. */
+interface Lease {
+  readonly principal: string;
+  tokens: number;
+  /** When this replica last wrote the session's row (last seen, bucket). */
+  readonly syncedAt: number;
+}
+
+/** What a request's session bookkeeping found: as `Store.touchHttpSession` answers (undefined: no session). */
+export type SessionTouch = { initialize_params: string; taken: boolean; tokens: number } | undefined;
+
+/**
+ * A session's row (http_sessions) kept current by one replica without a durable write per request. Every
+ * request still reads the row, so an end (DELETE) or idle expiry seen by any replica answers 404 at once;
+ * the writes are spread out:
+ * - last seen: written with the bucket, at most every `LAST_SEEN_EVERY_MS` while the session is busy here;
+ * - rate: the request that writes takes a lease of `LEASE_SECONDS`' worth of tokens from the shared bucket
+ *   (when it holds them; else exactly what the request needs), and the session's next requests on this
+ *   replica spend the lease without writing. Tokens are never spent twice, so a session never exceeds its
+ *   rate; it may burst a lease's worth beyond one second's worth per replica it uses, and a lease left
+ *   unspent when the row is next written is dropped (the session may be refused that much earlier).
+ */
+export class SessionBookkeeping {
+  private readonly leases = new Map<string, Lease>();
+  private readonly syncEveryMs: number;
+  private readonly leaseTokens: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: { idleTimeoutMs: number; rateLimitPerSecond: number; lastSeenEveryMs?: number },
+  ) {
+    this.syncEveryMs = Math.min(options.lastSeenEveryMs ?? LAST_SEEN_EVERY_MS, options.idleTimeoutMs / 10);
+    this.leaseTokens = Math.max(1, Math.floor(options.rateLimitPerSecond * LEASE_SECONDS));
+  }
+
+  /** One request of `count` JSON-RPC messages on session `id` at `now` (ms). */
+  touch(id: string, principal: string, now: number, count: number): SessionTouch {
+    const liveSince = now - this.options.idleTimeoutMs;
+    const lease = this.leases.get(id);
+    if (
+      lease !== undefined &&
+      lease.principal === principal &&
+      lease.tokens >= count &&
+      now - lease.syncedAt < this.syncEveryMs
+    ) {
+      const row = this.store.liveHttpSession(id, principal, liveSince);
+      if (!row) {
+        this.leases.delete(id);
+        return undefined;
+      }
+      lease.tokens -= count;
+      return { initialize_params: row.initialize_params, taken: true, tokens: lease.tokens };
+    }
+    this.leases.delete(id);
+    const row = this.store.touchHttpSession(
+      id,
+      principal,
+      { now, liveSince },
+      { messages: count, ratePerSecond: this.options.rateLimitPerSecond, lease: this.leaseTokens },
+    );
+    if (!row?.taken) return row;
+    this.leases.set(id, { principal, tokens: row.leased, syncedAt: now });
+    return { initialize_params: row.initialize_params, taken: true, tokens: row.leased };
+  }
+
+  /** This replica no longer holds the session: its lease (if any) is dropped. */
+  forget(id: string): void {
+    this.leases.delete(id);
+  }
+}
