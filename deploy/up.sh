@@ -31,7 +31,10 @@ if [ ! -f "$SAME_GAME_DEPLOY_STATE/images.env" ]; then
     : >"$SAME_GAME_DEPLOY_STATE/images.env"
   else
     echo "no image registry reachable: building local stand-ins of the base images (deploy/stand-ins)" >&2
-    mapfile -t stand_ins < <("$DEPLOY_DIR/stand-ins/build.sh" "${XDG_CACHE_HOME:-$HOME/.cache}/same-game/stand-ins")
+    # Through a variable, not a process substitution: a failed build must stop deploy:up here.
+    built=$("$DEPLOY_DIR/stand-ins/build.sh" "${XDG_CACHE_HOME:-$HOME/.cache}/same-game/stand-ins") ||
+      { echo "the stand-ins of the base images could not be built (the cause is above)" >&2; exit 1; }
+    mapfile -t stand_ins <<<"$built"
     printf 'export SAME_GAME_NODE_IMAGE=%s SAME_GAME_POSTGRES_IMAGE=%s SAME_GAME_NGINX_IMAGE=%s\n' \
       "${stand_ins[@]}" >"$SAME_GAME_DEPLOY_STATE/images.env"
   fi
@@ -50,7 +53,12 @@ sed -e 's/server replica-1:8787/server 127.0.0.1:8787/' \
 
 services=(postgres)
 for i in $(seq 1 "$replicas"); do services+=("replica-$i"); done
-compose build >"$SAME_GAME_DEPLOY_STATE/build.log" 2>&1 || { tail -30 "$SAME_GAME_DEPLOY_STATE/build.log" >&2; exit 1; }
+echo "building the same-game image (the first time about 20 minutes on a loaded 2-core machine; log $SAME_GAME_DEPLOY_STATE/build.log)" >&2
+compose build >"$SAME_GAME_DEPLOY_STATE/build.log" 2>&1 || {
+  echo "building the same-game image failed; the end of $SAME_GAME_DEPLOY_STATE/build.log:" >&2
+  tail -30 "$SAME_GAME_DEPLOY_STATE/build.log" >&2
+  exit 1
+}
 compose up -d "${services[@]}"
 compose up -d --no-deps loopback-proxy
 
