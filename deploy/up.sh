@@ -71,14 +71,15 @@ healthy() {
   done
   node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$PROXY_URL/readyz"
 }
-for _ in $(seq 1 240); do
+# Five minutes: on a loaded machine each health check can take seconds (see compose.yaml).
+for _ in $(seq 1 600); do
   if healthy; then
     echo "same-game is up: MCP at $PROXY_URL/mcp (${replicas} replica(s) behind nginx, PostgreSQL 15); bearer tokens in $TOKENS_FILE" >&2
     exit 0
   fi
   sleep 0.5
 done
-echo "not every replica healthy, or no answer from $PROXY_URL/readyz, after 120 s:" >&2
+echo "not every replica healthy, or no answer from $PROXY_URL/readyz, after 5 minutes:" >&2
 compose ps >&2
 compose logs --tail 20 >&2
 exit 1
