@@ -53,7 +53,7 @@ sed -e 's/server replica-1:8787/server 127.0.0.1:8787/' \
 
 services=(postgres)
 for i in $(seq 1 "$replicas"); do services+=("replica-$i"); done
-echo "building the same-game image (the first time about 20 minutes on a loaded 2-core machine; log $SAME_GAME_DEPLOY_STATE/build.log)" >&2
+echo "building the same-game image (from nothing about 20 minutes on a loaded 2-core machine, seconds when its layers are cached; log $SAME_GAME_DEPLOY_STATE/build.log)" >&2
 compose build >"$SAME_GAME_DEPLOY_STATE/build.log" 2>&1 || {
   echo "building the same-game image failed; the end of $SAME_GAME_DEPLOY_STATE/build.log:" >&2
   tail -30 "$SAME_GAME_DEPLOY_STATE/build.log" >&2
