@@ -31,7 +31,10 @@ if [ ! -f "$SAME_GAME_DEPLOY_STATE/images.env" ]; then
     : >"$SAME_GAME_DEPLOY_STATE/images.env"
   else
     echo "no image registry reachable: building local stand-ins of the base images (deploy/stand-ins)" >&2
-    mapfile -t stand_ins < <("$DEPLOY_DIR/stand-ins/build.sh" "${XDG_CACHE_HOME:-$HOME/.cache}/same-game/stand-ins")
+    # Through a variable, not a process substitution: a failed build must stop deploy:up here.
+    built=$("$DEPLOY_DIR/stand-ins/build.sh" "${XDG_CACHE_HOME:-$HOME/.cache}/same-game/stand-ins") ||
+      { echo "the stand-ins of the base images could not be built (the cause is above)" >&2; exit 1; }
+    mapfile -t stand_ins <<<"$built"
     printf 'export SAME_GAME_NODE_IMAGE=%s SAME_GAME_POSTGRES_IMAGE=%s SAME_GAME_NGINX_IMAGE=%s\n' \
       "${stand_ins[@]}" >"$SAME_GAME_DEPLOY_STATE/images.env"
   fi
@@ -50,7 +53,12 @@ sed -e 's/server replica-1:8787/server 127.0.0.1:8787/' \
 
 services=(postgres)
 for i in $(seq 1 "$replicas"); do services+=("replica-$i"); done
-compose build >"$SAME_GAME_DEPLOY_STATE/build.log" 2>&1 || { tail -30 "$SAME_GAME_DEPLOY_STATE/build.log" >&2; exit 1; }
+echo "building the same-game image (from nothing about 20 minutes on a loaded 2-core machine, seconds when its layers are cached; log $SAME_GAME_DEPLOY_STATE/build.log)" >&2
+compose build >"$SAME_GAME_DEPLOY_STATE/build.log" 2>&1 || {
+  echo "building the same-game image failed; the end of $SAME_GAME_DEPLOY_STATE/build.log:" >&2
+  tail -30 "$SAME_GAME_DEPLOY_STATE/build.log" >&2
+  exit 1
+}
 compose up -d "${services[@]}"
 compose up -d --no-deps loopback-proxy
 
@@ -63,14 +71,15 @@ healthy() {
   done
   node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$PROXY_URL/readyz"
 }
-for _ in $(seq 1 240); do
+# Five minutes: on a loaded machine each health check can take seconds (see compose.yaml).
+for _ in $(seq 1 600); do
   if healthy; then
     echo "same-game is up: MCP at $PROXY_URL/mcp (${replicas} replica(s) behind nginx, PostgreSQL 15); bearer tokens in $TOKENS_FILE" >&2
     exit 0
   fi
   sleep 0.5
 done
-echo "not every replica healthy, or no answer from $PROXY_URL/readyz, after 120 s:" >&2
+echo "not every replica healthy, or no answer from $PROXY_URL/readyz, after 5 minutes:" >&2
 compose ps >&2
 compose logs --tail 20 >&2
 exit 1

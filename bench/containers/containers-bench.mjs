@@ -9,7 +9,7 @@
 // Run: npm run bench:containers   (Docker as for deploy:up; BENCH_CLIENTS=32,128 BENCH_WINDOW_MS=8000)
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
@@ -71,15 +71,28 @@ const token = () =>
     .split("\n")[0]
     .trim();
 
+/**
+ * One client, connected and its tools listed. A connect that fails is tried again (five times, a second
+ * apart): right after a set-up comes up on a loaded machine a replica can still be starting behind nginx.
+ */
 async function connect(url, i) {
-  const c = new Client({ name: `containers-bench-${i}`, version: "1" });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { Authorization: `Bearer ${token()}` } },
-    }),
-  );
-  await c.listTools();
-  return c;
+  for (let attempt = 1; ; attempt++) {
+    const c = new Client({ name: `containers-bench-${i}`, version: "1" });
+    try {
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token()}` } },
+        }),
+      );
+      await c.listTools();
+      return c;
+    } catch (error) {
+      await c.close().catch(() => undefined);
+      if (attempt === 5) throw error;
+      console.error(`client ${i}: connect failed (${error?.message ?? error}), again in 1 s`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }
 
 async function play(c, state, latencies) {
@@ -166,6 +179,7 @@ async function measure(label, url, clients, groups) {
 }
 
 const rows = [];
+const loadAtStart = loadavg()[0];
 // The anchor: the same image as one SQLite server, in a container on the host's network.
 sh("up.sh", { SAME_GAME_DEPLOY_REPLICAS: "1" });
 const sqliteId = docker(
@@ -228,6 +242,9 @@ sh("down.sh");
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : "—");
 console.log(
   `\nsame-game in containers — ${availableParallelism()} cores shared by the containers and the load generator; window ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up; one decision = start_match + submit_move`,
+);
+console.log(
+  `load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`,
 );
 console.log(
   "| set-up | clients | decisions/s | × anchor | submit p50 ms | submit p99 ms | server CPU ms/decision | PostgreSQL CPU ms/decision | nginx CPU ms/decision | client CPU ms/decision |",

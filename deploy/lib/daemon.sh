@@ -15,13 +15,28 @@ case "$command" in
     dockerd --data-root "$state/docker" --exec-root "$state/exec" --pidfile "$state/dockerd.pid" \
       --storage-driver overlay2 >"$state/dockerd.log" 2>&1 &
     echo "$!" >"$state/started-daemon"
-    for _ in $(seq 1 60); do
+    for _ in $(seq 1 120); do
       docker info >/dev/null 2>&1 && { echo "started dockerd (data in $state/docker, log $state/dockerd.log)" >&2; exit 0; }
       kill -0 "$(cat "$state/started-daemon")" 2>/dev/null || break
       sleep 0.5
     done
-    echo "dockerd did not start:" >&2
-    tail -20 "$state/dockerd.log" >&2
+    # Why, in one line where the log says it (the usual causes in a container or a VM without them), then
+    # the daemon's own last words.
+    kill "$(cat "$state/started-daemon")" 2>/dev/null || true
+    rm -f "$state/started-daemon"
+    log="$state/dockerd.log"
+    errors=$(grep -iE "level=(fatal|error)|failed to start|^failed" "$log" | tail -5 || true)
+    cause="it did not answer within 60 s"
+    case "${errors,,}" in
+      *overlay*) cause="the overlay2 storage driver is not supported on the file system of $state (an overlay inside a container?)" ;;
+      *iptables* | *"nat chain"*) cause="iptables failed (no NET_ADMIN capability, or no iptables modules)" ;;
+      *cgroup*) cause="cgroups are missing or read-only here" ;;
+      *"operation not permitted"* | *"permission denied"*) cause="an operation was not permitted (an unprivileged container?)" ;;
+      *"address already in use"*) cause="its socket is in use by another daemon that does not answer" ;;
+      ?*) cause="it exited with an error" ;;
+    esac
+    echo "dockerd did not start: $cause. Its log ($log) says:" >&2
+    if [ -n "$errors" ]; then echo "$errors" >&2; else tail -5 "$log" >&2; fi
     exit 1
     ;;
   stop)

