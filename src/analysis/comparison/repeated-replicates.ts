@@ -48,7 +48,7 @@ export type RepeatedUnit = "match" | "session" | "trial";
 
 /**
  * The bootstrap of one group's repeated play. Matches are the clustering unit (SPEC §6), sessions when a
- * session played several: then the sessions are drawn with replacement across all conditions at once (one
+ * session played several (and there are two or more sessions): then the sessions are drawn with replacement across all conditions at once (one
  * block); otherwise the matches of each condition are drawn within it, by schedule position when every
  * match has one, from a stream named by the condition and its positions, so that two groups that played
  * the same positions draw the same ones in every replicate (paired), and from a stream of the group's own
@@ -70,7 +70,8 @@ export function repeatedReplicates(
     m === 0 ? r.points : m === 1 ? r.cooperation : r.comprehension_m;
   const byUnit = new Map<string, RepeatedMatchRow[]>();
   for (const r of rows) byUnit.set(r.unit, [...(byUnit.get(r.unit) ?? []), r]);
-  const clustered = [...byUnit.values()].some((u) => u.length > 1);
+  // Sessions are the unit when there are at least two (one session alone has no spread to resample).
+  const clustered = byUnit.size >= 2 && [...byUnit.values()].some((u) => u.length > 1);
 
   // A unit as the (condition, per-measure value) entries it adds to a replicate.
   type Unit = { c: number; values: (number | null)[] }[];
