@@ -61,6 +61,8 @@ export type CompareReport = Omit<ComparisonResult, "skipped"> & {
 export function compareReport(deps: PlayDeps, query: CompareQuery): CompareReport {
   const by = query.by ?? "player";
   const variant = query.variant ?? "base";
+  // An unknown study is refused by name before anything is read.
+  const study = query.study_id ? loadStudy(deps, query.study_id) : null;
   const filter = {
     players: query.players,
     games: query.games,
@@ -77,7 +79,7 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
       `No one-shot decisions${query.repeated_play === false ? "" : " or finished repeated matches"} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
     );
   }
-  const oneShot = rows.length > 0 ? compareOneShot(deps, query, rows, variant) : null;
+  const oneShot = rows.length > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
   if (repeatedRows.length === 0) {
     const compared = oneShot as Compared;
     const reason =
@@ -125,8 +127,8 @@ function compareOneShot(
   query: CompareQuery,
   rows: ComparisonRow[],
   variant: VariantId,
+  study: ReturnType<typeof loadStudy> | null,
 ): Compared {
-  const study = query.study_id ? loadStudy(deps, query.study_id) : null;
   const framings = query.framings ?? defaultFramings(rows, study?.design.planned_contrasts[0]);
   const known = new Set(rows.map((r) => r.framing));
   const unknown = framings.filter((f) => !known.has(f));

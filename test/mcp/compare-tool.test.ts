@@ -186,7 +186,7 @@ describe("the compare tool", () => {
         for (const x of [r.estimate, ...r.rank.ci])
           expect(Number.isFinite(x), `${r.measure} ${r.group}`).toBe(true);
     }
-  });
+  }, 180_000); // four comparisons of B = 500 over six groups: ~20 s idle, over a minute on a loaded machine
 
   it("pairs the two models of one schedule and ranks the payoff-reader first with the rank interval [1, 1]", async () => {
     const result = await compared({
