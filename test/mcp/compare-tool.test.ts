@@ -99,7 +99,7 @@ beforeAll(async () => {
   await playLive(deps, "stag-only", "host-b", "stag-hunt", 4, (_f, t) => t % 2);
   client = await connectClient(deps, { player: "analyst" });
   ({ tools } = await client.listTools());
-}, 240_000);
+}, 400_000); // two studies, each run by two scripted models through the built CLI: minutes on a loaded machine
 
 afterAll(async () => {
   await client?.close();
