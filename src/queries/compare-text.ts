@@ -54,10 +54,16 @@ export function compareText(report: CompareReport): string {
       ]),
     ),
   );
-  const leftOut = report.pairs.filter((p) => p.measure === "R" && p.cells_left_out.length > 0);
+  // One line per pair for one-shot play (R) and one for repeated play (points, with the opponent).
+  const leftOut = report.pairs.filter(
+    (p) => (p.measure === "R" || p.measure === "points") && p.cells_left_out.length > 0,
+  );
   for (const p of leftOut) {
+    const cells = p.cells_left_out.map(
+      (c) => `${c.game}/${c.framing}${c.opponent ? ` vs ${c.opponent}` : ""}`,
+    );
     lines.push(
-      `Left out of ${printable(p.a)} vs ${printable(p.b)}: ${p.cells_left_out.map((c) => `${c.game}/${c.framing}`).join(", ")}.`,
+      `Left out of ${printable(p.a)} vs ${printable(p.b)}${p.measure === "points" ? " (repeated play)" : ""}: ${cells.join(", ")}.`,
     );
   }
   for (const note of report.notes) lines.push(note);
