@@ -160,6 +160,18 @@ describeEachEngine("compare on repeated play", (engine: EngineKind) => {
       ["cooperator", [1, 1]],
       ["defector", [2, 2]],
     ]);
+    // The readable twin says what the ranks are on and which way is best.
+    const text = await client.callTool({
+      name: "compare",
+      arguments: { players: ["cooperator", "defector"], bootstrap: 2000, seed: 4 },
+    });
+    const table = (text.content as { type: string; text: string }[])[0]?.text ?? "";
+    expect(table).toContain(
+      "Ranks of points on repeated-pd/their-prompt vs tft-elsewhere (rank 1 = highest;",
+    );
+    expect(table).toContain(
+      "Ranks of comprehension_m on repeated-pd/their-prompt vs tft-elsewhere (rank 1 = lowest;",
+    );
     // No one-shot play: those measures are listed, each with its reason.
     expect(result.skipped.map((s) => s.measure)).toEqual(["R", "shift", "lambda", "exploitability"]);
   });
