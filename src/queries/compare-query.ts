@@ -4,15 +4,23 @@ import {
   compareGroups,
   NoSharedCells,
 } from "../analysis/comparison/compare-groups.js";
+import {
+  compareRepeated,
+  REPEATED_COMPARISON_METHOD,
+  type RepeatedComparison,
+} from "../analysis/comparison/compare-repeated.js";
 import type { ComparisonRow } from "../analysis/comparison/comparison-rows.js";
 import type { PooledModel } from "../analysis/comparison/pooled-measures.js";
+import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
 import { equilibriumDeviation } from "../analysis/equilibrium/deviation.js";
+import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
+import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 
 export interface CompareQuery {
   /** What a group is (default: the player). */
@@ -27,44 +35,100 @@ export interface CompareQuery {
   bootstrap?: number;
   seed?: number;
   confidence?: number;
+  /** Compare repeated play too (default); the report's leaderboard, which ranks R, leaves it out. */
+  repeated_play?: boolean;
 }
 
-export type CompareReport = ComparisonResult & {
+export type CompareReport = Omit<ComparisonResult, "skipped"> & {
   by: ComparisonFactor;
   variant: string;
   study_id: string | null;
   /** The measures of the contract this comparison does not give, and why. */
   skipped: { measure: ComparisonMeasure; reason: string }[];
-};
-
-/** Why the repeated-play measures are left out (the contract lists them in `skipped`). */
-const NOT_COMPARED: Record<"points" | "cooperation" | "comprehension_m", string> = {
-  points:
-    "Repeated-play measures are not compared yet; `analyze repeated` gives each player's points with their spread.",
-  cooperation:
-    "Repeated-play measures are not compared yet; `analyze repeated` gives each player's cooperation rate.",
-  comprehension_m:
-    "Repeated-play measures are not compared yet; `analyze repeated` gives each player's comprehension m.",
+  /** The conditions every group played, per repeated-play measure: its ranks are computed on them. */
+  ranked_conditions?: RepeatedComparison["ranked_conditions"];
+  /** What each group's repeated play was resampled by (matches, sessions, schedule positions). */
+  repeated_units?: RepeatedComparison["units"];
 };
 
 /**
  * The `compare` tool and `analyze compare`: the record's one-shot decisions counted by the chosen factor
- * (SQL GROUP BY), then the pure comparison. Every pair is compared on the cells both played; a pair that
- * shares none is refused, naming both groups and what each played.
+ * (SQL GROUP BY), then the pure comparison; and its finished repeated matches, measured match by match and
+ * compared on the (game, framing, opponent) conditions each pair played. Every pair is compared on the
+ * cells both played; a one-shot pair that shares none is refused, naming both groups and what each played,
+ * and so is a record with repeated play only whose groups share no condition.
  */
 export function compareReport(deps: PlayDeps, query: CompareQuery): CompareReport {
   const by = query.by ?? "player";
   const variant = query.variant ?? "base";
+  // An unknown study is refused by name before anything is read.
   const study = query.study_id ? loadStudy(deps, query.study_id) : null;
-  const rows: ComparisonRow[] = deps.store.comparisonCounts(
-    { players: query.players, games: query.games, variants: [variant], study_id: query.study_id },
-    by,
-  );
-  if (rows.length === 0) {
+  const filter = {
+    players: query.players,
+    games: query.games,
+    variants: [variant],
+    study_id: query.study_id,
+  };
+  const rows: ComparisonRow[] = deps.store.comparisonCounts(filter, by);
+  const repeatedRows =
+    query.repeated_play === false
+      ? []
+      : repeatedComparisonRows(deps, { ...filter, framings: query.framings }, by);
+  if (rows.length === 0 && repeatedRows.length === 0) {
     throw new UsageError(
-      `No one-shot decisions with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
+      `No one-shot decisions${query.repeated_play === false ? "" : " or finished repeated matches"} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
     );
   }
+  const oneShot = rows.length > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
+  if (repeatedRows.length === 0) {
+    const compared = oneShot as Compared;
+    const reason =
+      query.repeated_play === false
+        ? "Repeated play was not asked for."
+        : "No finished repeated matches match the filters.";
+    const skipped = REPEATED_MEASURES.map((measure) => ({ measure, reason }));
+    return {
+      by,
+      variant,
+      study_id: query.study_id ?? null,
+      ...compared,
+      skipped: [...compared.skipped, ...skipped],
+    };
+  }
+  const repeated = compareRepeated(repeatedRows, query);
+  if (oneShot === null && repeated.pairs.length === 0) {
+    throw new UsageError(
+      `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${repeated.skipped.find((s) => s.measure === "points")?.reason ?? repeated.skipped[0]?.reason}`,
+    );
+  }
+  const base = oneShot ?? withoutOneShot(repeated, query, repeatedRows);
+  return {
+    by,
+    variant,
+    study_id: query.study_id ?? null,
+    ...base,
+    groups: [...new Set([...base.groups, ...repeated.groups])].sort(),
+    pairs: [...base.pairs, ...repeated.pairs],
+    ranks: [...base.ranks, ...repeated.ranks],
+    ranked_conditions: repeated.ranked_conditions,
+    repeated_units: repeated.units,
+    family: `${base.family} Repeated play (points, cooperation, comprehension m): for each measure, the pairs that played a (game, framing, opponent) condition in common, on those conditions; ranks on the conditions every group played.`,
+    method: [base.method, REPEATED_COMPARISON_METHOD].filter(Boolean).join(" "),
+    notes: [...base.notes, ...repeated.notes],
+    skipped: [...base.skipped, ...repeated.skipped],
+  };
+}
+
+type Compared = Omit<CompareReport, "by" | "variant" | "study_id">;
+
+/** R, the shift, λ and exploitability of the one-shot decisions. */
+function compareOneShot(
+  deps: PlayDeps,
+  query: CompareQuery,
+  rows: ComparisonRow[],
+  variant: VariantId,
+  study: ReturnType<typeof loadStudy> | null,
+): Compared {
   const framings = query.framings ?? defaultFramings(rows, study?.design.planned_contrasts[0]);
   const known = new Set(rows.map((r) => r.framing));
   const unknown = framings.filter((f) => !known.has(f));
@@ -106,10 +170,32 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
     });
   }
   skipped.push(...result.skipped);
-  for (const [measure, reason] of Object.entries(NOT_COMPARED)) {
-    skipped.push({ measure: measure as ComparisonMeasure, reason });
-  }
-  return { by, variant, study_id: query.study_id ?? null, ...result, skipped };
+  return { ...result, skipped };
+}
+
+/** The one-shot part of a comparison of a record that holds repeated play only: every measure skipped. */
+function withoutOneShot(
+  repeated: RepeatedComparison,
+  query: CompareQuery,
+  rows: readonly RepeatedMatchRow[],
+): Compared {
+  const { bootstrap, seed, confidence } = bootstrapSettings(query);
+  const reason = "No one-shot decisions match the filters; only repeated play is compared.";
+  return {
+    confidence,
+    bootstrap,
+    seed,
+    framings: query.framings ?? [...new Set(rows.map((r) => r.framing))].sort(),
+    groups: repeated.groups,
+    group_details: [],
+    pairs: [],
+    ranks: [],
+    ranked_games: [],
+    family: "One-shot measures: none (no one-shot decisions).",
+    method: "",
+    notes: [],
+    skipped: (["R", "shift", "lambda", "exploitability"] as const).map((measure) => ({ measure, reason })),
+  };
 }
 
 /** λ's Δu_G and each distribution's exploitability, from the catalog's stage games of the variant. */

@@ -5,14 +5,22 @@ import { fixed, interval, printable, table } from "./format.js";
 export function compareText(report: CompareReport): string {
   const level = `${Math.round(report.confidence * 100)}%`;
   const lines = [
-    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${report.framings[1]} minus ${report.framings[0]}.`,
-    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${report.group_details.map((g) => `${printable(g.group)} ${g.unit}`).join(", ")}.`,
+    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${report.framings.join(", ")} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${report.framings[1]} minus ${report.framings[0]}` : ""}.`,
+    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${[
+      ...report.group_details.map((g) => `${printable(g.group)} ${g.unit}`),
+      ...(report.repeated_units ?? []).map((g) => `${printable(g.group)} ${g.unit} (repeated play)`),
+    ].join(", ")}.`,
     "",
   ];
   for (const measure of [...new Set(report.ranks.map((r) => r.measure))]) {
     const name = measure === "lambda" ? "λ" : measure;
+    const conditions = report.ranked_conditions?.[measure as keyof typeof report.ranked_conditions];
+    const on = conditions
+      ? conditions.map((c) => `${c.game}/${c.framing} vs ${c.opponent}`).join(", ")
+      : report.ranked_games.join(", ");
+    const best = measure === "comprehension_m" ? "lowest" : "highest";
     lines.push(
-      `Ranks of ${name} on ${report.ranked_games.join(", ")} (rank 1 = highest; simultaneous ${level} rank intervals; a tier holds the groups not surely below its best):`,
+      `Ranks of ${name} on ${on} (rank 1 = ${best}; simultaneous ${level} rank intervals; a tier holds the groups not surely below its best):`,
       table(
         ["rank", "group", name, `${name} ${level} CI`, "rank interval", "tier"],
         report.ranks
@@ -46,10 +54,16 @@ export function compareText(report: CompareReport): string {
       ]),
     ),
   );
-  const leftOut = report.pairs.filter((p) => p.measure === "R" && p.cells_left_out.length > 0);
+  // One line per pair for one-shot play (R) and one for repeated play (points, with the opponent).
+  const leftOut = report.pairs.filter(
+    (p) => (p.measure === "R" || p.measure === "points") && p.cells_left_out.length > 0,
+  );
   for (const p of leftOut) {
+    const cells = p.cells_left_out.map(
+      (c) => `${c.game}/${c.framing}${c.opponent ? ` vs ${c.opponent}` : ""}`,
+    );
     lines.push(
-      `Left out of ${printable(p.a)} vs ${printable(p.b)}: ${p.cells_left_out.map((c) => `${c.game}/${c.framing}`).join(", ")}.`,
+      `Left out of ${printable(p.a)} vs ${printable(p.b)}${p.measure === "points" ? " (repeated play)" : ""}: ${cells.join(", ")}.`,
     );
   }
   for (const note of report.notes) lines.push(note);

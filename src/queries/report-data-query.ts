@@ -61,6 +61,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const repeated = repeatedCells(deps, query.study_id);
   // The players ranked by R: `compare` under the report's study, framings, bootstrap and seed.
   const ranked = leaderboardOrReason(deps, {
+    repeated_play: false,
     study_id: query.study_id,
     framings: query.framings,
     bootstrap,

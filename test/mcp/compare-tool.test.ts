@@ -59,18 +59,30 @@ beforeAll(async () => {
     trials_per_cell: 30,
     seed: 5,
   });
-  for (const model of ["scripted/payoff-reader", "scripted/story-swayed"]) {
+  // The same two models in a repeated study against tit-for-tat: the same schedule positions, paired.
+  const repeated = registerStudy(db, {
+    name: "compare repeated study",
+    games: ["repeated-pd"],
+    framings: ["repeated-plain"],
+    opponents: [{ id: "tit-for-tat", params: {} }],
+    trials_per_cell: 4,
+    seed: 6,
+  });
+  for (const [model, id] of ["scripted/payoff-reader", "scripted/story-swayed"].flatMap((m) => [
+    [m, study],
+    [m, repeated],
+  ])) {
     const run = await runCliAsync([
       "run",
       "--study",
-      study,
+      id as string,
       "--model",
-      model,
+      model as string,
       "--base-url",
       endpoint.openAiBaseUrl,
       "--mode",
       "text",
-      ...(model.endsWith("story-swayed") ? ["--style", "cot"] : []),
+      ...(model?.endsWith("story-swayed") ? ["--style", "cot"] : []),
       "--db",
       db,
     ]);
@@ -87,7 +99,7 @@ beforeAll(async () => {
   await playLive(deps, "stag-only", "host-b", "stag-hunt", 4, (_f, t) => t % 2);
   client = await connectClient(deps, { player: "analyst" });
   ({ tools } = await client.listTools());
-}, 240_000);
+}, 400_000); // two studies, each run by two scripted models through the built CLI: minutes on a loaded machine
 
 afterAll(async () => {
   await client?.close();
@@ -174,7 +186,7 @@ describe("the compare tool", () => {
         for (const x of [r.estimate, ...r.rank.ci])
           expect(Number.isFinite(x), `${r.measure} ${r.group}`).toBe(true);
     }
-  });
+  }, 180_000); // four comparisons of B = 500 over six groups: ~20 s idle, over a minute on a loaded machine
 
   it("pairs the two models of one schedule and ranks the payoff-reader first with the rank interval [1, 1]", async () => {
     const result = await compared({
@@ -204,6 +216,29 @@ describe("the compare tool", () => {
       rank: { estimate: 2, ci: [2, 2] },
       tied_group: 2,
     });
+  });
+
+  it("pairs the repeated matches of one schedule: the payoff-reader cooperates every round against tit-for-tat", async () => {
+    const result = await compared({
+      players: ["scripted/payoff-reader", "scripted/story-swayed"],
+      games: ["repeated-pd"],
+    });
+    // It plays the mutually best move, and tit-for-tat answers in kind: 16 rounds of 4 = 64 a match.
+    expect(
+      result.ranks.find((r) => r.measure === "points" && r.group === "scripted/payoff-reader"),
+    ).toMatchObject({ estimate: 64 });
+    expect(
+      result.ranks.find((r) => r.measure === "cooperation" && r.group === "scripted/payoff-reader"),
+    ).toMatchObject({ estimate: 1 });
+    for (const measure of ["points", "cooperation", "comprehension_m"]) {
+      expect(result.pairs.find((p) => p.measure === measure)).toMatchObject({
+        a: "scripted/payoff-reader",
+        b: "scripted/story-swayed",
+        paired: true,
+        cells_used: [{ game: "repeated-pd", framing: "repeated-plain", opponent: "tit-for-tat" }],
+      });
+    }
+    expect(result.skipped.map((s) => s.measure)).toEqual(["R", "shift", "lambda", "exploitability"]);
   });
 
   it("refuses two groups that share no cell, naming both, and an unknown factor with the valid ones", async () => {

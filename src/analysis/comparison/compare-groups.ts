@@ -266,7 +266,7 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
 }
 
 /** A measure's family with Holm's adjusted p-values. */
-function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
+export function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
   const adjusted = holm(family.map((p) => p.p_value));
   return family.map((p, k) => ({ ...p, p_adjusted: adjusted[k] as number }));
 }
@@ -277,7 +277,7 @@ function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
  * §4 checks say so rather than hide it) and clamped to the measure's range, which the spread replicates
  * (group-replicates.ts) may step outside.
  */
-function rankMeasure(
+export function rankMeasure(
   measure: ComparisonMeasure,
   groups: readonly string[],
   values: readonly { point: number; star: Float64Array }[],

@@ -27,6 +27,8 @@ export interface ComparisonRow {
 export interface CellRef {
   readonly game: string;
   readonly framing: string;
+  /** The opponent, in a condition of repeated play (compared match by match). */
+  readonly opponent?: string;
 }
 
 export const cellKey = (game: string, framing: string): string => JSON.stringify([game, framing]);

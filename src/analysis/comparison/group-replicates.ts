@@ -134,7 +134,7 @@ function unitsOf(sample: GroupSample, c: number): number {
   return sample.cells[c]?.n ?? 0;
 }
 
-function spread(values: Float64Array, factor: number): void {
+export function spread(values: Float64Array, factor: number): void {
   let mean = 0;
   for (const v of values) mean += v;
   mean /= values.length;

@@ -71,6 +71,24 @@ export class ComparisonReads extends AnalysisCacheStore {
     }));
     return [...live.map(numeric), ...imported];
   }
+
+  /**
+   * The group of every finished repeated match that passes the filter, by the same recorded factor as
+   * `comparisonCounts`: live matches, and imported ones when grouping by player (an import records no
+   * style, client or model); a match whose factor is not recorded is left out. Repeated play is compared
+   * match by match, so the analysis needs only which group each match is in.
+   */
+  repeatedMatchGroups(filter: RecordFilter, by: ComparisonFactor): { match_id: string; group: string }[] {
+    return this.stmt(
+      `SELECT match_id, grp AS "group" FROM (
+         SELECT m.id AS match_id, ${GROUP_BY[by]} AS grp
+         FROM matches m LEFT JOIN sessions s ON s.id = m.session_id
+         WHERE m.rounds > 1 AND m.status = 'finished' AND ${this.filter}
+           ${by === "player" ? "" : "AND m.source IS NULL"}) x
+       WHERE grp IS NOT NULL
+       ORDER BY match_id`,
+    ).all(this.filterParams(filter)) as { match_id: string; group: string }[];
+  }
 }
 
 /** PostgreSQL returns count(*) as a string (a bigint). */

@@ -26,7 +26,8 @@ const inputSchema = z.object({
   ...bootstrapShape,
 });
 
-const cell = z.object({ game: z.string(), framing: z.string() });
+/** A (game, framing) cell; for repeated play a condition, with its opponent. */
+const cell = z.object({ game: z.string(), framing: z.string(), opponent: z.string().optional() });
 const measure = z.enum([
   "R",
   "shift",
@@ -75,7 +76,7 @@ export function registerCompare(server: McpServer, context: ToolContext): void {
     {
       title: "Compare groups",
       description:
-        "Which player (or prompting style, MCP client, model) is more robust: pairwise differences of R and the planned shift on the cells both played, with bootstrap intervals (paired where both played the same schedule), p-values and Holm-adjusted p-values, and simultaneous rank intervals of R with statistically tied tiers.",
+        "Which player (or prompting style, MCP client, model) is more robust: pairwise differences of R, the planned shift, λ and exploitability on the cells both played, and of repeated play's total points, cooperation rate and comprehension m on the (game, framing, opponent) conditions both played, with bootstrap intervals (paired where both played the same schedule), p-values and Holm-adjusted p-values, and simultaneous rank intervals with statistically tied tiers.",
       inputSchema,
       outputSchema: advertisedOutputSchema(compareOutputSchema),
       annotations: READ_ONLY,

@@ -1,0 +1,74 @@
+import type { RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
+import { matchMetrics } from "../analysis/repeated/repeated-metrics.js";
+import type { PlayDeps } from "../play/play-deps.js";
+import type { MatchRecord, RecordFilter } from "../store/records.js";
+import type { ComparisonFactor } from "../store/store.js";
+import { storedTranscripts } from "./repeated-metrics-query.js";
+
+/**
+ * The store → comparison bridge for repeated play: every finished repeated match that passes the filter,
+ * in the group the factor puts it in, with its SPEC §6 metrics (default comprehension rule and threshold,
+ * invalid rounds scored as losses), its resampling unit and its schedule position.
+ */
+export function repeatedComparisonRows(
+  deps: PlayDeps,
+  filter: RecordFilter,
+  by: ComparisonFactor,
+): RepeatedMatchRow[] {
+  const groups = new Map(deps.store.repeatedMatchGroups(filter, by).map((r) => [r.match_id, r.group]));
+  const stored = storedTranscripts(deps, filter).filter(({ match }) => groups.has(match.id));
+  const perUnit = new Map<string, number>();
+  for (const { match } of stored) perUnit.set(sessionOf(match), (perUnit.get(sessionOf(match)) ?? 0) + 1);
+  const positions = schedulePositions(stored.map((s) => s.match));
+  return stored.map(({ match, transcript }) => {
+    const game = deps.catalog.game(match.game);
+    const metrics = matchMetrics(
+      transcript,
+      deps.catalog.stageGame(match.game, match.variant),
+      game.cooperativeAction,
+    );
+    const session = sessionOf(match);
+    return {
+      group: groups.get(match.id) as string,
+      game: match.game,
+      framing: match.framing,
+      opponent: match.opponent,
+      // A session is the unit only when it played several matches; a match alone is its own.
+      unit: (perUnit.get(session) ?? 0) > 1 ? session : `match:${match.id}`,
+      position: positions.get(match.id) ?? null,
+      points: metrics.total_points,
+      cooperation: metrics.cooperation_rate,
+      comprehension_m: metrics.comprehension_round,
+    };
+  });
+}
+
+/** The session a match was played in: the live MCP session, an import's session label, else the match. */
+function sessionOf(match: MatchRecord): string {
+  if (match.session_id !== null) return `session:${match.session_id}`;
+  if (match.import_session)
+    return `import:${JSON.stringify([match.source, match.player, match.import_session])}`;
+  return `match:${match.id}`;
+}
+
+/**
+ * A study match's visit of its condition in the schedule, as the one-shot comparison numbers it: the
+ * study, style and opponent, and the how-many-th trial (by trial index) of that condition the player
+ * played. Players of one study visit every condition alike, so equal positions mean the same schedule.
+ */
+function schedulePositions(matches: readonly MatchRecord[]): Map<string, string> {
+  const visits = new Map<string, MatchRecord[]>();
+  for (const m of matches) {
+    if (m.study_id === null || m.trial_index === null) continue;
+    const key = JSON.stringify([m.player, m.study_id, m.game, m.variant, m.framing, m.style, m.opponent]);
+    visits.set(key, [...(visits.get(key) ?? []), m]);
+  }
+  const positions = new Map<string, string>();
+  for (const list of visits.values()) {
+    list.sort((x, y) => (x.trial_index as number) - (y.trial_index as number));
+    list.forEach((m, i) => {
+      positions.set(m.id, `${m.study_id}#${m.style}#${m.opponent}#${i + 1}`);
+    });
+  }
+  return positions;
+}
