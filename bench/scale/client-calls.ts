@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report]`: the
+ * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]`: the
  * analyses as a host calls them. For each size it starts `same-game serve --toolsets analysis` on the scale
  * record (scale-records.ts) over stdio and connects the SDK `Client` with its default options (a 60 s
  * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
@@ -32,6 +32,10 @@ function option(name: string, fallback: string): string {
 }
 
 const rounds = Number(option("--rounds", "1"));
+// `--bootstrap B` sets B of every timed call (e.g. to time the cached call on a loaded machine quickly).
+const bootstrap = process.argv.includes("--bootstrap")
+  ? { bootstrap: Number(option("--bootstrap", "")) }
+  : {};
 const only = option("--only", "robustness,compare,report,report-10k").split(",");
 const load = () =>
   loadavg()
@@ -119,7 +123,7 @@ for (const decisions of sizesArg("10000")) {
   );
   for (let round = 0; round < rounds; round++) {
     for (const name of only) {
-      const args = { ...CALLS[name], seed: 1 + round };
+      const args = { ...CALLS[name], ...bootstrap, seed: 1 + round };
       const first = await timed(client, toolOf(name), args);
       const again = await timed(client, toolOf(name), args);
       console.log(
@@ -129,7 +133,7 @@ for (const decisions of sizesArg("10000")) {
   }
   await oneMoreDecision(path);
   for (const name of only) {
-    const after = await timed(client, toolOf(name), { ...CALLS[name], seed: 1 });
+    const after = await timed(client, toolOf(name), { ...CALLS[name], ...bootstrap, seed: 1 });
     console.log(`${name.padEnd(11)} after one more decision ${seconds(after.ms)} (${after.outcome})`);
   }
   await client.close();
