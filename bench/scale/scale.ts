@@ -9,65 +9,15 @@
  * Not a test: it prints figures. Default sizes 10k and 100k; 1M takes minutes to generate the first time.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import { robustnessReport } from "../../src/queries/robustness-query.js";
 import { Store } from "../../src/store/store.js";
-import { generateRecord } from "./generate-record.js";
+import { anchorScanMs, recordOf, RECORDS as records, ROOT as root, sizesArg } from "./scale-records.js";
 
-const here = dirname(fileURLToPath(import.meta.url)); // …/node_modules/.cache/same-game-scale/bench/scale
-const root = join(here, "..", "..", "..", "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
 const hook = join(root, "bench", "scale", "rss-hook.mjs");
-const records = join(here, "..", "..", "records");
-
-function sizesArg(): number[] {
-  const at = process.argv.indexOf("--sizes");
-  const text = at >= 0 ? (process.argv[at + 1] ?? "") : "10000,100000";
-  const sizes = text.split(",").map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) {
-    console.error(
-      `--sizes ${text} is invalid; give decision counts ≥ 1000, e.g. --sizes 10000,100000,1000000.`,
-    );
-    process.exit(2);
-  }
-  return sizes;
-}
-
-function recordOf(decisions: number): string {
-  mkdirSync(records, { recursive: true });
-  const path = join(records, `scale-${decisions}.db`);
-  if (!existsSync(path)) {
-    const started = performance.now();
-    const store = new Store(path);
-    const made = generateRecord(store, decisions);
-    store.close();
-    console.log(
-      `generated ${path}: ${made.decisions} decisions, ${made.sessions} sessions, ${made.cells} cells in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  } else {
-    // A record kept from an older build: brought to this build's schema (a writable open migrates it),
-    // as a user's record is by serve or import, before the timed read-only runs.
-    new Store(path).close();
-  }
-  return path;
-}
-
-/** The anchor: the median of 3 bare scans of the decisions table (direct SQL, read-only, bench only). */
-function anchorScanMs(path: string): number {
-  const db = new Database(path, { readonly: true });
-  const scan = db.prepare("SELECT count(*) AS n, sum(length(raw_text)) AS bytes FROM decisions");
-  const times = [0, 1, 2].map(() => {
-    const started = performance.now();
-    scan.get();
-    return performance.now() - started;
-  });
-  db.close();
-  return times.sort((a, b) => a - b)[1] as number;
-}
 
 /** One CLI verb in a fresh process: wall seconds and peak RSS in MB. */
 function runVerb(args: string[]): { seconds: number; rssMb: number } {
@@ -97,7 +47,7 @@ console.log(
   "B = 10,000, seed 1, all 11 framings; × = multiple of the anchor (one bare scan of the record's decisions).",
 );
 console.log(line(header));
-for (const decisions of sizesArg()) {
+for (const decisions of sizesArg("10000,100000")) {
   const path = recordOf(decisions);
   const anchor = anchorScanMs(path);
   const store = new Store(path, { readonly: true });

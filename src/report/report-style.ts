@@ -40,8 +40,11 @@ td { white-space: nowrap; }
 td.detail { white-space: normal; min-width: 16rem; }
 td.wrap { white-space: normal; min-width: 7rem; }
 /* A player's "(imported: source)" note goes under its name rather than widen every table. */
-td .imported { display: block; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
+td .imported, th .imported, th .actions { display: block; }
+.actions { color: var(--ink-soft); font-size: .85em; }
+/* Row headers (player, game, framing) written once over the rows they head; every other cell a number. */
+tbody th { font-weight: normal; border-bottom: 1px solid var(--line); white-space: nowrap; }
+.num, table.grouped td { text-align: right; font-variant-numeric: tabular-nums; }
 .no-data { font-style: italic; color: var(--ink-faint); }
 .failed, .banner a { color: var(--bad); }
 tr.failed td.status, p.summary.failed, .banner { font-weight: bold; }

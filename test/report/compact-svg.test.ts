@@ -57,6 +57,21 @@ describe("compactSvg", () => {
     expect(texts).toContain('<text transform="translate(5,7) rotate(330)">a</text>');
   });
 
+  it("draws a group of bare line segments (whiskers, ticks) as one path of the same segments", () => {
+    const whiskers = compactSvg(
+      '<svg><g stroke="#000"><line transform="translate(22,85)" x2="0" y2="-32.5"/><line transform="translate(66,90.5)" x2="-5" y2="0"/><line transform="translate(1,2)" x2="3" y2="4"/></g></svg>',
+      "x",
+    );
+    // From (22, 85) up 32.5, from (66, 90.5) left 5, from (1, 2) by (3, 4): the lines' own end points.
+    expect(whiskers).toBe(
+      '<svg role="img" aria-label="x"><g stroke="#000"><path d="M22,85v-32.5M66,90.5h-5M1,2l3,4"/></g></svg>',
+    );
+    // A line with a stroke of its own, or a group mixing lines with other marks, is left as it is.
+    const mixed =
+      '<svg><g stroke="#000"><line transform="translate(1,2)" x2="0" y2="3" stroke="red"/><line transform="translate(4,5)" x2="0" y2="6"/></g></svg>';
+    expect(compactSvg(mixed, "x")).toContain('<line transform="translate(1,2)" x2="0" y2="3" stroke="red"/>');
+  });
+
   it("returns what it cannot parse as it came", () => {
     expect(compactSvg("<svg><g></svg>", "x")).toBe("<svg><g></svg>");
   });

@@ -240,8 +240,9 @@ describe("the report a reviewer asks for", () => {
   it("has n per cell, a λ table, and the equilibrium comparison with template persistence", () => {
     expect(page).toContain("Decisions per cell (n)");
     expect(page).toContain("<h3>λ values</h3>");
-    expect(page).toMatch(
-      /<td>payoff<\/td><td>business<\/td><td class="num">300<\/td><td class="wrap">cooperate\u00a00.00, defect\u00a01.00<\/td><td class="wrap">cooperate\u00a01.00, defect\u00a00.00<\/td><td class="num">1.000<\/td><td class="num">0.500<\/td><td>yes<\/td>/,
+    // The game's actions named once beside it; each cell's shares in that order (defect always: 0 / 1).
+    expect(page).toContain(
+      '<th>prisoners-dilemma <span class="actions">(cooperate / defect)</span></th><th>payoff</th><th>business</th><td>300</td><td>0.00 / 1.00</td><td>1.00 / 0.00</td><td>1.000</td><td>0.500</td><td>yes</td>',
     );
   });
 

@@ -46,14 +46,17 @@ export function pooledEvaluator(
   bootstrap: number,
 ) {
   const observations: (LogitObservation & { cell: number; c: number })[] = [];
-  const exploitable: { game: string; cell: number; cache: Map<string, number | null> }[] = [];
+  // One memo per game, shared by its framings' cells: a count vector's exploitability depends on the game
+  // and the vector only, and the replicates of a game's cells draw the same vectors again and again.
+  const exploitable: { game: string; cell: number; cache: Map<number | string, number | null> }[] = [];
   for (const { game, cells } of games) {
     const deltaU = model.deltaU(game);
     const c = model.cooperative(game);
+    const cache = new Map<number | string, number | null>();
     for (const cell of cells) {
       if (deltaU !== null && deltaU !== 0 && c >= 0)
         observations.push({ cooperative: 0, n: 0, deltaU, cell, c });
-      exploitable.push({ game, cell, cache: new Map() });
+      exploitable.push({ game, cell, cache });
     }
   }
   const lambda = { point: Number.NaN, star: new Float64Array(bootstrap), defined: observations.length > 0 };
@@ -68,7 +71,7 @@ export function pooledEvaluator(
       let n = 0;
       for (let a = 0; a < k; a++) n += counts[e.cell * k + a] as number;
       if (n === 0) continue;
-      const key = Array.from(counts.subarray(e.cell * k, e.cell * k + k)).join(",");
+      const key = countsKey(counts, e.cell * k, k);
       let value = e.cache.get(key);
       if (value === undefined) {
         for (let a = 0; a < k; a++) distribution[a] = (counts[e.cell * k + a] as number) / n;
@@ -118,4 +121,14 @@ export function pooledEvaluator(
       return out;
     },
   };
+}
+
+/** Two counts below 2^26 as one exact number (no string per replicate and cell); more as text. */
+function countsKey(counts: Int32Array, at: number, k: number): number | string {
+  if (k === 2) {
+    const a = counts[at] as number;
+    const b = counts[at + 1] as number;
+    if (a < 2 ** 26 && b < 2 ** 26) return a * 2 ** 26 + b;
+  }
+  return Array.from(counts.subarray(at, at + k)).join(",");
 }

@@ -3,6 +3,7 @@ import { chartFigure } from "../chart-svg.js";
 import { html, type SafeHtml } from "../html.js";
 import type { CooperationCell } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
+import { groupedRowHeaders } from "./row-groups.js";
 
 /**
  * One panel per (player, game), one bar per framing with its interval. A rate of 0 is drawn as a tick on
@@ -67,13 +68,13 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
 function cellSizeTable(cells: readonly CooperationCell[], imported: ReadonlyMap<string, string>): SafeHtml {
   const framings = [...new Set(cells.map((c) => c.framing))].sort();
   const units = [...new Map(cells.map((c) => [JSON.stringify([c.player, c.game]), c])).values()];
-  const rows = units.map((u) => {
-    const n = framings.map(
-      (f) => cells.find((c) => c.player === u.player && c.game === u.game && c.framing === f)?.n,
-    );
-    return html`<tr><td>${playerName(u.player, imported)}</td><td>${u.game}</td>${n.map((x) => html`<td class="num">${x ?? "—"}</td>`)}</tr>`;
-  });
-  return html`<h3>Decisions per cell (n)</h3><table>
+  const n = new Map(cells.map((c) => [JSON.stringify([c.player, c.game, c.framing]), c.n]));
+  const headers = groupedRowHeaders(units, [(u) => u.player], (u) => playerName(u.player, imported));
+  const rows = units.map(
+    (u, r) =>
+      html`<tr>${headers[r] as SafeHtml}<th>${u.game}</th>${framings.map((f) => html`<td>${n.get(JSON.stringify([u.player, u.game, f])) ?? "—"}</td>`)}</tr>`,
+  );
+  return html`<h3>Decisions per cell (n)</h3><table class="grouped">
 <thead><tr><th>Player</th><th>Game</th>${framings.map((f) => html`<th class="num">${f}</th>`)}</tr></thead>
 <tbody>${rows}</tbody></table>`;
 }

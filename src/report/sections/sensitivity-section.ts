@@ -4,6 +4,7 @@ import { formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { SensitivityResult } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
+import { groupedRowHeaders } from "./row-groups.js";
 
 /** λ̂ is clamped to [0, 20] by definition (SPEC §4), so the axis shows that whole range. */
 const LAMBDA_MAX = 20;
@@ -125,16 +126,17 @@ function lambdaTable(result: SensitivityResult, imported: ReadonlyMap<string, st
       [...result.pooled, ...result.cells].map((r) => [JSON.stringify([r.player, r.framing]), r]),
     ).values(),
   ];
-  const rows = keys.map((k) => {
+  const headers = groupedRowHeaders(keys, [(k) => k.player], (k) => playerName(k.player, imported));
+  const rows = keys.map((k, r) => {
     const pooled = result.pooled.find((p) => p.player === k.player && p.framing === k.framing);
     const perGame = games.map(
       (g) =>
         result.cells.find((c) => c.player === k.player && c.framing === k.framing && c.game === g)?.lambda ??
         null,
     );
-    return html`<tr><td>${playerName(k.player, imported)}</td><td>${k.framing}</td><td class="num">${pooled ? formatNumber(pooled.lambda.estimate, 2) : "—"}</td><td class="num">${pooled ? formatCi(pooled.lambda.ci, 2) : "—"}</td>${perGame.map((l) => html`<td class="num">${formatNumber(l, 2)}</td>`)}</tr>`;
+    return html`<tr>${headers[r] as SafeHtml}<th>${k.framing}</th><td>${pooled ? formatNumber(pooled.lambda.estimate, 2) : "—"}</td><td>${pooled ? formatCi(pooled.lambda.ci, 2) : "—"}</td>${perGame.map((l) => html`<td>${formatNumber(l, 2)}</td>`)}</tr>`;
   });
-  return html`<h3>λ values</h3><table>
+  return html`<h3>λ values</h3><table class="grouped">
 <thead><tr><th>Player</th><th>Framing</th><th class="num">Pooled λ</th><th class="num">95% CI</th>${games.map((g) => html`<th class="num" title="${g}">${shortGame(g)}</th>`)}</tr></thead>
 <tbody>${rows}</tbody></table>
 <p class="note">Game columns: ${games.map((g) => `${shortGame(g)} = ${g}`).join(", ")}.</p>`;

@@ -1,0 +1,142 @@
+/**
+ * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]`: the
+ * analyses as a host calls them. For each size it starts `same-game serve --toolsets analysis` on the scale
+ * record (scale-records.ts) over stdio and connects the SDK `Client` with its default options (a 60 s
+ * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
+ * up), then times per tool (`robustness` and `compare` with their defaults; `report` with its default
+ * B = 2,000 and with B = 10,000, the CLI's): the first call (computed) and the same call again (answered
+ * from the result cache), and at the end one more decision written to the record (by another process) and
+ * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
+ * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
+ * before and after. Not a test: it prints figures.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { anchorScanMs, ROOT, recordOf, sizesArg } from "./scale-records.js";
+
+const cli = join(ROOT, "dist", "cli", "main.js");
+const CACHE_META_KEY = "same-game/cache";
+
+interface Timed {
+  ms: number;
+  outcome: string;
+  bytes: number;
+}
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+const rounds = Number(option("--rounds", "1"));
+// `--bootstrap B` sets B of every timed call (e.g. to time the cached call on a loaded machine quickly).
+const bootstrap = process.argv.includes("--bootstrap")
+  ? { bootstrap: Number(option("--bootstrap", "")) }
+  : {};
+const only = option("--only", "robustness,compare,report,report-10k").split(",");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+const CALLS: Record<string, Record<string, unknown>> = {
+  robustness: {},
+  compare: {},
+  report: {},
+  "report-10k": { bootstrap: 10_000 },
+};
+const toolOf = (name: string) => (name === "report-10k" ? "report" : name);
+
+/** One call; a call the client gave up on (its default 60 s timeout) is reported, not thrown. */
+async function timed(client: Client, name: string, args: Record<string, unknown>): Promise<Timed> {
+  const started = performance.now();
+  let result: Awaited<ReturnType<Client["callTool"]>>;
+  try {
+    result = await client.callTool({ name, arguments: args });
+  } catch (error) {
+    const ms = performance.now() - started;
+    return { ms, outcome: `failed: ${error instanceof Error ? error.message : String(error)}`, bytes: 0 };
+  }
+  const ms = performance.now() - started;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
+  const meta = result._meta?.[CACHE_META_KEY] as { outcome?: string } | undefined;
+  return { ms, outcome: meta?.outcome ?? "?", bytes: JSON.stringify(result).length };
+}
+
+/** One more decision in the record, written by another process (a second `serve` a player connects to). */
+async function oneMoreDecision(path: string): Promise<void> {
+  const player = new Client({ name: "scale-bench-player", version: "1.0.0" });
+  await player.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "serve", "--db", path, "--player", "scale-model-00", "--toolsets", "play"],
+      stderr: "ignore",
+    }),
+  );
+  await player.listTools();
+  const start = await player.callTool({
+    name: "start_match",
+    arguments: { game: "prisoners-dilemma", framing: "business" },
+  });
+  const match = (start.structuredContent as { match_id: string }).match_id;
+  const move = await player.callTool({
+    name: "submit_move",
+    arguments: { match_id: match, round: 1, choice: "Cooperate" },
+  });
+  if (move.isError) throw new Error(`submit_move failed: ${JSON.stringify(move.content)}`);
+  await player.close();
+}
+
+const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+console.log(`load average before: ${load()}`);
+for (const decisions of sizesArg("10000")) {
+  // A copy: the decision written at the end must not change the kept record.
+  const dir = mkdtempSync(join(tmpdir(), "same-game-scale-client-"));
+  const path = join(dir, "record.db");
+  copyFileSync(recordOf(decisions), path);
+  const scan = anchorScanMs(path);
+  const client = new Client({ name: "scale-bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "serve", "--db", path, "--toolsets", "analysis"],
+      stderr: "inherit",
+    }),
+  );
+  const listStarted = performance.now();
+  await client.listTools();
+  const listMs = performance.now() - listStarted;
+  // Warm: the analysis modules loaded and the worker threads started, on arguments no timed call uses.
+  const warm = await timed(client, "robustness", { bootstrap: 200, seed: 99 });
+  const anchors = [0, 1, 2].map(async () => {
+    const at = performance.now();
+    await client.listTools();
+    return performance.now() - at;
+  });
+  const roundTrip = (await Promise.all(anchors)).sort((a, b) => a - b)[1] as number;
+  console.log(
+    `\n${decisions.toLocaleString("en-US")} decisions — anchors: bare scan ${scan.toFixed(1)} ms, tools/list round trip ${roundTrip.toFixed(1)} ms (first ${listMs.toFixed(0)} ms); warm-up robustness B = 200 ${seconds(warm.ms)}; load ${load()}`,
+  );
+  for (let round = 0; round < rounds; round++) {
+    for (const name of only) {
+      const args = { ...CALLS[name], ...bootstrap, seed: 1 + round };
+      const first = await timed(client, toolOf(name), args);
+      const again = await timed(client, toolOf(name), args);
+      console.log(
+        `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB)   again ${seconds(again.ms).padStart(7)} (${again.outcome}, ${(again.ms / roundTrip).toFixed(1)}× the round trip)   load ${load()}`,
+      );
+    }
+  }
+  await oneMoreDecision(path);
+  for (const name of only) {
+    const after = await timed(client, toolOf(name), { ...CALLS[name], ...bootstrap, seed: 1 });
+    console.log(`${name.padEnd(11)} after one more decision ${seconds(after.ms)} (${after.outcome})`);
+  }
+  await client.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`\nload average after: ${load()}`);
