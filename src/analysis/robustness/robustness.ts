@@ -3,6 +3,7 @@ import type { CountCell } from "../count-cells.js";
 import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { type ClusterSumMethod, clusterSumMethodFromEnv } from "../sampling/normal-cluster-sums.js";
 import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import {
   type Check,
@@ -34,6 +35,12 @@ export interface RobustnessOptions extends BootstrapOptions {
   readonly actions?: Readonly<Record<string, readonly ActionId[]>>;
   /** The design's size, for the design checks. */
   readonly expected?: DesignSize;
+  /**
+   * Where the bootstrap may draw a unit's session sums from their normal approximation: "auto" (units of
+   * many sessions, see normal-cluster-sums), "exact" or "normal" everywhere there are sessions. Default:
+   * SAME_GAME_CLUSTER_SUMS, else "auto".
+   */
+  readonly clusterSums?: ClusterSumMethod;
 }
 
 /** The permutation test of "every framing shares one distribution" (SPEC §4 inference for invariance). */
@@ -142,7 +149,13 @@ export function robustnessAnalysis(
     plan.units.length,
     (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out),
   );
-  const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap);
+  const { rows, jointPlayers } = bootstrapReplicates(
+    plan,
+    evaluator,
+    seed,
+    bootstrap,
+    options.clusterSums ?? clusterSumMethodFromEnv(),
+  );
   const inferences = new RobustnessInferences(
     plan,
     evaluator.layout,
