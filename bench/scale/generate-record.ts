@@ -60,9 +60,6 @@ export function generateRecord(
   seed = 1,
   shape: RecordShape = "mixed",
 ): GeneratedRecord {
-  const rng = createRng(`scale:${seed}`);
-  const cellsPerPlayer = SCALE_GAMES.length * SCALE_FRAMINGS.length;
-  const perPlayer = Math.floor(decisions / SCALE_PLAYERS);
   let sessions = 0;
   let written = 0;
   let clock = Date.UTC(2026, 0, 1);
@@ -70,60 +67,78 @@ export function generateRecord(
     clock += 7;
     return new Date(clock).toISOString();
   };
-  // The cooperation rate of a cell: the player's own level, moved by the framing (a story-swayed agent).
-  const rate = (p: number, g: number, f: number): number =>
-    Math.min(0.97, Math.max(0.03, 0.15 + 0.035 * p + 0.1 * g + (f % 3 === 0 ? 0.2 : f % 3 === 1 ? -0.1 : 0)));
-
+  let session: string | null = null;
   store.transaction(() => {
-    for (let p = 0; p < SCALE_PLAYERS; p++) {
-      const player = `scale-model-${String(p).padStart(2, "0")}`;
-      const kind: PlayerKind = shape === "short-spanning" ? "short-joint" : playerKind(p);
-      const total = p === SCALE_PLAYERS - 1 ? decisions - perPlayer * (SCALE_PLAYERS - 1) : perPlayer;
-      let left = total;
-      let cellCursor = 0;
-      while (left > 0) {
-        const length = Math.min(left, sessionLength(kind, rng));
-        const session = randomBytes(16).toString("hex");
-        const started = at();
+    for (const d of scaleDecisions(decisions, seed, shape)) {
+      if (d.session !== session) {
+        session = d.session;
         store.saveSession({
           id: session,
-          player,
+          player: d.player,
           client_name: "scale-bench",
           client_version: "1",
           transport: "stdio",
           principal: "local",
-          started_at: started,
+          started_at: at(),
         });
         sessions++;
-        // Cell players stay in one cell per session; joint players wander; solo players play one decision.
-        const home = cellCursor++ % cellsPerPlayer;
-        for (let d = 0; d < length; d++) {
-          const cell = kind === "joint" || kind === "short-joint" ? Math.floor(rng() * cellsPerPlayer) : home;
-          const g = Math.floor(cell / SCALE_FRAMINGS.length);
-          const f = cell % SCALE_FRAMINGS.length;
-          const cooperate = rng() < rate(p, g, f);
-          writeDecision(store, {
-            player,
-            session,
-            game: SCALE_GAMES[g] as string,
-            framing: SCALE_FRAMINGS[f] as string,
-            action: cooperate ? "cooperate" : "defect",
-            firstListed: rng() < 0.5 ? "cooperate" : "defect",
-            opponentCooperates: rng() < 0.5,
-            at: at(),
-          });
-          written++;
-        }
-        left -= length;
       }
+      writeDecision(store, { ...d, at: at() });
+      written++;
     }
   });
   return {
     decisions: written,
     sessions,
     players: SCALE_PLAYERS,
-    cells: SCALE_PLAYERS * cellsPerPlayer,
+    cells: SCALE_PLAYERS * SCALE_GAMES.length * SCALE_FRAMINGS.length,
   };
+}
+
+/**
+ * The decisions of a scale record in the order they are played, session after session (what
+ * `generateRecord` writes; the in-memory benchmark analyses them without a record).
+ */
+export function* scaleDecisions(
+  decisions: number,
+  seed = 1,
+  shape: RecordShape = "mixed",
+): Generator<Omit<GeneratedDecision, "at">> {
+  const rng = createRng(`scale:${seed}`);
+  const cellsPerPlayer = SCALE_GAMES.length * SCALE_FRAMINGS.length;
+  const perPlayer = Math.floor(decisions / SCALE_PLAYERS);
+  // The cooperation rate of a cell: the player's own level, moved by the framing (a story-swayed agent).
+  const rate = (p: number, g: number, f: number): number =>
+    Math.min(0.97, Math.max(0.03, 0.15 + 0.035 * p + 0.1 * g + (f % 3 === 0 ? 0.2 : f % 3 === 1 ? -0.1 : 0)));
+  for (let p = 0; p < SCALE_PLAYERS; p++) {
+    const player = `scale-model-${String(p).padStart(2, "0")}`;
+    const kind: PlayerKind = shape === "short-spanning" ? "short-joint" : playerKind(p);
+    const total = p === SCALE_PLAYERS - 1 ? decisions - perPlayer * (SCALE_PLAYERS - 1) : perPlayer;
+    let left = total;
+    let cellCursor = 0;
+    while (left > 0) {
+      const length = Math.min(left, sessionLength(kind, rng));
+      const session = randomBytes(16).toString("hex");
+      // Cell players stay in one cell per session; joint players wander; solo players play one decision.
+      const home = cellCursor++ % cellsPerPlayer;
+      for (let d = 0; d < length; d++) {
+        const cell = kind === "joint" || kind === "short-joint" ? Math.floor(rng() * cellsPerPlayer) : home;
+        const g = Math.floor(cell / SCALE_FRAMINGS.length);
+        const f = cell % SCALE_FRAMINGS.length;
+        const cooperate = rng() < rate(p, g, f);
+        yield {
+          player,
+          session,
+          game: SCALE_GAMES[g] as string,
+          framing: SCALE_FRAMINGS[f] as string,
+          action: cooperate ? "cooperate" : "defect",
+          firstListed: rng() < 0.5 ? "cooperate" : "defect",
+          opponentCooperates: rng() < 0.5,
+        };
+      }
+      left -= length;
+    }
+  }
 }
 
 function sessionLength(kind: PlayerKind, rng: () => number): number {

@@ -8,6 +8,7 @@ import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
 import { drawWithinSessionPermutations, sessionsSpanFramings } from "./within-session-permutation.js";
 
@@ -55,6 +56,8 @@ export function permutationFill(
   stream: UniformSource,
   /** Permute sessions of unequal lengths too (the machinery's own tests); the analysis never does. */
   permuteUnequalSessions = false,
+  /** Where a (player, game) of many spanning sessions may draw the normal approximation of its null. */
+  method: ClusterSumMethod = "exact",
 ): FillCell {
   const rng = new BufferedUniforms(stream);
   const unitOfCell = new Map<number, { unit: number; framing: number }>();
@@ -79,7 +82,7 @@ export function permutationFill(
         buffers = drawMultivariateHypergeometric(cells, replicates, rng);
       } else if (!decisions && sessionsSpanFramings(cells)) {
         // Sessions that decided in several framings: their decisions' framing labels shuffled within each.
-        buffers = drawWithinSessionPermutations(cells, replicates, rng);
+        buffers = drawWithinSessionPermutations(cells, replicates, rng, method);
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
         const drawn = drawSessionDesignNull(cells, replicates, rng);

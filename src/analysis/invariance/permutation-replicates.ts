@@ -19,6 +19,7 @@ import type { CountCell } from "../count-cells.js";
 import { planRobustness, type RobustnessPlan } from "../robustness/robustness-plan.js";
 import { StatisticsEvaluator } from "../robustness/robustness-statistics.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { permutationFill } from "./invariance-permutation.js";
 
 /** What the worker needs to rebuild the same plan and statistics. */
@@ -30,6 +31,8 @@ export interface PermutationJob {
   readonly attenuation: number;
   readonly seed: number;
   readonly bootstrap: number;
+  /** Where session sums may be drawn from their normal approximation (normal-cluster-sums). */
+  readonly clusterSums?: ClusterSumMethod;
 }
 
 /** How long a worker may take to load its modules before this thread does the work itself. */
@@ -87,14 +90,26 @@ export function fillPermutationRows(
   seed: number,
   bootstrap: number,
   out: Float64Array,
+  method: ClusterSumMethod = "exact",
 ): void {
-  evaluator.evaluate(permutationFill(plan, createBootstrapRng(`${seed}:permutation`)), bootstrap, out);
+  evaluator.evaluate(
+    permutationFill(plan, createBootstrapRng(`${seed}:permutation`), false, method),
+    bootstrap,
+    out,
+  );
 }
 
 /** The rows from the job alone (planning it again): the worker's body, and the reference path. */
 export function permutationRows(job: PermutationJob, out: Float64Array): void {
   const plan = planRobustness(job.cells, job.framings, job.cooperativeAction, job.actions);
-  fillPermutationRows(plan, new StatisticsEvaluator(plan, job.attenuation), job.seed, job.bootstrap, out);
+  fillPermutationRows(
+    plan,
+    new StatisticsEvaluator(plan, job.attenuation),
+    job.seed,
+    job.bootstrap,
+    out,
+    job.clusterSums,
+  );
 }
 
 export interface PendingPermutation {

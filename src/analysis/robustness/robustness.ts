@@ -132,6 +132,7 @@ export function robustnessAnalysis(
   const plan = planRobustness(cells, options.framings, options.cooperativeAction, options.actions);
   const evaluator = new StatisticsEvaluator(plan, attenuation);
   const point = pointEstimates(plan, evaluator);
+  const clusterSums = options.clusterSums ?? clusterSumMethodFromEnv();
 
   // The null distribution: the same statistics on framing-permuted data, from a stream of its own,
   // on the second core while this thread draws the bootstrap (permutation-replicates).
@@ -144,18 +145,13 @@ export function robustnessAnalysis(
       attenuation,
       seed,
       bootstrap,
+      clusterSums,
     },
     evaluator.layout.count,
     plan.units.length,
-    (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out),
+    (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out, clusterSums),
   );
-  const { rows, jointPlayers } = bootstrapReplicates(
-    plan,
-    evaluator,
-    seed,
-    bootstrap,
-    options.clusterSums ?? clusterSumMethodFromEnv(),
-  );
+  const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap, clusterSums);
   const inferences = new RobustnessInferences(
     plan,
     evaluator.layout,

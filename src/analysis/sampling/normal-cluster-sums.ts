@@ -74,22 +74,30 @@ export class SessionMoments {
 /** Below this share of the largest variance a pivot counts as zero: that direction has no variance of its own. */
 const PIVOT_TOLERANCE = 1e-12;
 
-/**
- * The lower Cholesky factor L of S·Σ̂ = Σ w·v·vᵀ − (Σ w·v)(Σ w·v)ᵀ/S (row-major, dims × dims). A direction
- * without variance of its own (an action never chosen, or a count fixed by others) gets a zero column.
- */
-export function sumCovarianceFactor(moments: SessionMoments): Float64Array {
+/** The covariance S·Σ̂ = Σ w·v·vᵀ − (Σ w·v)(Σ w·v)ᵀ/S of the sum of S resampled sessions (lower triangle, row-major). */
+export function sumCovariance(moments: SessionMoments): Float64Array {
   const { dims, sum, cross, sessions } = moments;
+  const covariance = new Float64Array(dims * dims);
+  for (let i = 0; i < dims; i++)
+    for (let j = 0; j <= i; j++)
+      covariance[i * dims + j] =
+        (cross[i * dims + j] as number) - ((sum[i] as number) * (sum[j] as number)) / sessions;
+  return covariance;
+}
+
+/**
+ * The lower Cholesky factor L of a covariance matrix given by its lower triangle (row-major, dims × dims).
+ * A direction without variance of its own (an action never chosen, or a count fixed by others) gets a
+ * zero column.
+ */
+export function choleskyFactor(covariance: Float64Array, dims: number): Float64Array {
   const L = new Float64Array(dims * dims);
   let largest = 0;
-  for (let i = 0; i < dims; i++) {
-    const variance = (cross[i * dims + i] as number) - ((sum[i] as number) * (sum[i] as number)) / sessions;
-    largest = Math.max(largest, variance);
-  }
+  for (let i = 0; i < dims; i++) largest = Math.max(largest, covariance[i * dims + i] as number);
   const tolerance = largest * PIVOT_TOLERANCE;
   for (let j = 0; j < dims; j++) {
     for (let i = j; i < dims; i++) {
-      let value = (cross[i * dims + j] as number) - ((sum[i] as number) * (sum[j] as number)) / sessions;
+      let value = covariance[i * dims + j] as number;
       for (let p = 0; p < j; p++) value -= (L[i * dims + p] as number) * (L[j * dims + p] as number);
       if (i === j) {
         if (value <= tolerance) break; // the column stays zero
@@ -98,6 +106,11 @@ export function sumCovarianceFactor(moments: SessionMoments): Float64Array {
     }
   }
   return L;
+}
+
+/** The lower Cholesky factor of S·Σ̂ (see `sumCovariance`). */
+export function sumCovarianceFactor(moments: SessionMoments): Float64Array {
+  return choleskyFactor(sumCovariance(moments), moments.dims);
 }
 
 /** Uniforms per block (two per pair of normals). */
@@ -116,8 +129,22 @@ export function drawNormalClusterSums(
   out: Int32Array,
   nonEmpty = false,
 ): void {
-  const { dims, sum } = moments;
-  const L = sumCovarianceFactor(moments);
+  drawNormalCounts(moments.sum, sumCovarianceFactor(moments), rng, replicates, out, nonEmpty);
+}
+
+/**
+ * `replicates` draws of round(mean + L·z) clamped at 0, `mean.length` counts each, at `out[r·dims ..]`
+ * (see `drawNormalClusterSums`).
+ */
+export function drawNormalCounts(
+  mean: Float64Array,
+  L: Float64Array,
+  rng: UniformSource,
+  replicates: number,
+  out: Int32Array,
+  nonEmpty = false,
+): void {
+  const dims = mean.length;
   // Only the rows and columns with variance take part in the product.
   const live: number[] = [];
   for (let j = 0; j < dims; j++) if ((L[j * dims + j] as number) > 0) live.push(j);
@@ -148,7 +175,7 @@ export function drawNormalClusterSums(
     }
     let total = 0;
     for (let i = 0; i < dims; i++) {
-      let x = sum[i] as number;
+      let x = mean[i] as number;
       const row = i * dims;
       for (let c = 0; c < columns.length; c++) {
         const j = columns[c] as number;
