@@ -4,6 +4,7 @@
 // analysis: forcing the fast path moves the intervals by less than their Monte Carlo error.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { drawWithinSessionPermutations } from "../../src/analysis/invariance/within-session-permutation.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { type PlannedCell, planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { createCellResampler, drawCellReplicates } from "../../src/analysis/sampling/cell-resampling.js";
@@ -226,5 +227,49 @@ describe("the normal approximation of a unit's session sums", () => {
     const [fplo, fphi] = normal.pooled.shift?.ci ?? [Number.NaN, Number.NaN];
     expect(Math.abs(fplo - plo)).toBeLessThan(0.004);
     expect(Math.abs(fphi - phi)).toBeLessThan(0.004);
+  });
+
+  it("draws the within-session permutation null with the exact null's mean and variance", () => {
+    // 300 sessions decided twice in framing a (one cooperate, one defect) and once in b (cooperate): a table
+    // with margins framings (2, 1), actions (2, 1), n = 3. Relabelled, cooperate in a is 2 (prob. 1/3) or 1:
+    // mean 4/3, variance r_a(n − r_a)·c(n − c)/(n²(n − 1)) = 2·1·2·1/18 = 2/9; ×300: mean 400, variance 66.7.
+    // Plus 100 one-decision sessions in a (cooperate) and 100 in b (defect), shuffled over the 200 slots:
+    // cooperate in a gains mean 50, variance ¼·200/199·(100 − 100·100/200) = 12.56. Together 450 and 79.2.
+    const cell = (framing: string, clusters: Record<string, number>[], ids: string[], weights: number[]) => ({
+      player: "p",
+      game: "pd",
+      framing,
+      counts: {
+        cooperate: clusters.reduce((s, c, i) => s + (c.cooperate ?? 0) * (weights[i] as number), 0),
+        defect: clusters.reduce((s, c, i) => s + (c.defect ?? 0) * (weights[i] as number), 0),
+      },
+      clusters,
+      cluster_ids: ids,
+      cluster_weights: weights,
+    });
+    const plan = planRobustness(
+      [
+        cell("a", [{ cooperate: 1, defect: 1 }, { cooperate: 1 }], ["s", "ua"], [300, 100]),
+        cell("b", [{ cooperate: 1 }, { defect: 1 }], ["s", "ub"], [300, 100]),
+      ],
+      undefined,
+      COOPERATE,
+    );
+    const cells = plan.cells;
+    const B = 20_000;
+    for (const method of ["normal", "exact"] as const) {
+      const [a, b] = drawWithinSessionPermutations(cells, B, createBootstrapRng(4), method) as [
+        Int32Array,
+        Int32Array,
+      ];
+      // Every framing keeps its decisions: 700 in a, 400 in b.
+      for (let r = 0; r < B; r++) {
+        expect((a[2 * r] as number) + (a[2 * r + 1] as number)).toBe(700);
+        expect((b[2 * r] as number) + (b[2 * r + 1] as number)).toBe(400);
+      }
+      const m = columnMoments(a, 2);
+      expect(Math.abs(m.meanA - 450)).toBeLessThan(0.3);
+      expect(Math.abs(m.varA - 79.2)).toBeLessThan(4);
+    }
   });
 });
