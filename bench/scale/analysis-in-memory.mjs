@@ -54,7 +54,9 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-console.log(`Shape ${shape}; B = 10,000, all 11 framings; cluster sums ${process.env.SAME_GAME_CLUSTER_SUMS ?? "auto"}.`);
+console.log(
+  `Shape ${shape}; B = 10,000, all 11 framings; cluster sums ${process.env.SAME_GAME_CLUSTER_SUMS ?? "auto"}.`,
+);
 for (const decisions of sizes) {
   const cells = cellsFromRows(tallyRows(decisions));
   const games = [...new Set(cells.map((c) => c.game))];
@@ -64,7 +66,9 @@ for (const decisions of sizes) {
   };
   // Once with another seed (the worker thread starts, as in a warm server), then measured.
   robustnessAnalysis(cells, { ...options, seed: 2, bootstrap: 1000 });
-  const load = loadavg().map((l) => l.toFixed(1)).join(" ");
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
   const wall0 = performance.now();
   const cpu0 = cpu();
   const result = robustnessAnalysis(cells, { ...options, seed: 1 });
