@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { Store } from "../../src/store/store.js";
-import { generateRecord } from "./generate-record.js";
+import { generateRecord, RECORD_SHAPES, type RecordShape } from "./generate-record.js";
 
 const here = dirname(fileURLToPath(import.meta.url)); // …/node_modules/.cache/same-game-scale/bench/scale
 /** The repository root (this file runs compiled from node_modules/.cache/same-game-scale/bench/scale). */
@@ -26,14 +26,25 @@ export function sizesArg(fallback: string): number[] {
   return sizes;
 }
 
+/** `--shape mixed|short-spanning`, or "mixed"; exit 2 with one line when invalid. */
+export function shapeArg(): RecordShape {
+  const at = process.argv.indexOf("--shape");
+  const shape = at >= 0 ? (process.argv[at + 1] ?? "") : "mixed";
+  if (!RECORD_SHAPES.includes(shape as RecordShape)) {
+    console.error(`--shape ${shape} is invalid; valid shapes: ${RECORD_SHAPES.join(", ")}.`);
+    process.exit(2);
+  }
+  return shape as RecordShape;
+}
+
 /** The record of `decisions` decisions: generated the first time, brought to this build's schema after. */
-export function recordOf(decisions: number): string {
+export function recordOf(decisions: number, shape: RecordShape = "mixed"): string {
   mkdirSync(RECORDS, { recursive: true });
-  const path = join(RECORDS, `scale-${decisions}.db`);
+  const path = join(RECORDS, shape === "mixed" ? `scale-${decisions}.db` : `scale-${shape}-${decisions}.db`);
   if (!existsSync(path)) {
     const started = performance.now();
     const store = new Store(path);
-    const made = generateRecord(store, decisions);
+    const made = generateRecord(store, decisions, 1, shape);
     store.close();
     console.log(
       `generated ${path}: ${made.decisions} decisions, ${made.sessions} sessions, ${made.cells} cells in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -8,6 +8,7 @@ import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { addJointShuffle, type JointShuffle, jointShuffleOf } from "./joint-session-shuffle.js";
 import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
 import { drawWithinSessionPermutations, sessionsSpanFramings } from "./within-session-permutation.js";
@@ -56,6 +57,8 @@ export function permutationFill(
   stream: UniformSource,
   /** Permute sessions of unequal lengths too (the machinery's own tests); the analysis never does. */
   permuteUnequalSessions = false,
+  /** Where a (player, game) of many spanning sessions may draw the normal approximation of its null. */
+  method: ClusterSumMethod = "exact",
 ): FillCell {
   // The players' sessions that decided in one framing in several games, shuffled for all games at once;
   // their streams' seeds are drawn first, and only where such sessions exist (other records keep theirs).
@@ -95,7 +98,7 @@ export function permutationFill(
       } else if (!decisions && (sessionsSpanFramings(cells) || (shuffle && sessionsExchangeable(cells)))) {
         // Sessions that decided in several framings: their decisions' framing labels shuffled within each;
         // and sessions of one framing that decided in several games: shuffled for all of them at once.
-        buffers = drawWithinSessionPermutations(cells, replicates, rng, shuffle?.ids);
+        buffers = drawWithinSessionPermutations(cells, replicates, rng, shuffle?.ids, method);
         if (shuffle) addJointShuffle(shuffle, unit, k, replicates, buffers);
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.

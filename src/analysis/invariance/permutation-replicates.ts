@@ -24,6 +24,7 @@ import {
 import { planRobustness, type RobustnessPlan } from "../robustness/robustness-plan.js";
 import { StatisticsEvaluator } from "../robustness/robustness-statistics.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { permutationFill } from "./invariance-permutation.js";
 
 /** What the worker needs to rebuild the same plan and statistics. */
@@ -35,6 +36,8 @@ export interface PermutationJob {
   readonly attenuation: number;
   readonly seed: number;
   readonly bootstrap: number;
+  /** Where session sums may be drawn from their normal approximation (normal-cluster-sums). */
+  readonly clusterSums?: ClusterSumMethod;
 }
 
 /** How long a worker may take to load its modules before this thread does the work itself. */
@@ -95,8 +98,9 @@ export function fillPermutationRows(
   seed: number,
   bootstrap: number,
   out: Float64Array,
+  method: ClusterSumMethod = "exact",
 ): void {
-  const fill = permutationFill(plan, createBootstrapRng(`${seed}:permutation`));
+  const fill = permutationFill(plan, createBootstrapRng(`${seed}:permutation`), false, method);
   // A cancelled analysis stops here between cells, on whichever thread computes the rows.
   const cancellable = Object.assign(
     (cell: number, replicates: number, counts: Int32Array) => {
@@ -111,7 +115,14 @@ export function fillPermutationRows(
 /** The rows from the job alone (planning it again): the worker's body, and the reference path. */
 export function permutationRows(job: PermutationJob, out: Float64Array): void {
   const plan = planRobustness(job.cells, job.framings, job.cooperativeAction, job.actions);
-  fillPermutationRows(plan, new StatisticsEvaluator(plan, job.attenuation), job.seed, job.bootstrap, out);
+  fillPermutationRows(
+    plan,
+    new StatisticsEvaluator(plan, job.attenuation),
+    job.seed,
+    job.bootstrap,
+    out,
+    job.clusterSums,
+  );
 }
 
 export interface PendingPermutation {

@@ -18,7 +18,9 @@
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+import { type ClusterSumMethod, drawsNormalSums } from "../sampling/normal-cluster-sums.js";
 import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
+import { drawNormalWithinSessionNull } from "./within-session-normal-null.js";
 
 /** One session that decided in several framings: its framing × action table (F·k), `weight` sessions of it. */
 interface SpanningSession {
@@ -120,13 +122,16 @@ function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>):
  * spanning session's framing × action table redrawn with its margins kept (framing by framing, action by
  * action, x ~ Hypergeometric(decisions left, of them this action, still to label with this framing)), and
  * the sessions inside one framing shuffled between framings within their length. Sessions in `leaveOut`
- * (shuffled jointly across the player's games: joint-session-shuffle.ts) are not counted here.
+ * (shuffled jointly across the player's games: joint-session-shuffle.ts) are not counted here. A (player,
+ * game) of many sessions (`drawsNormalSums`) draws the normal approximation of the same null instead
+ * (within-session-normal-null).
  */
 export function drawWithinSessionPermutations(
   cells: readonly PlannedCell[],
   replicates: number,
   rng: UniformSource,
   leaveOut: ReadonlySet<string> = new Set(),
+  method: ClusterSumMethod = "exact",
 ): Int32Array[] {
   const F = cells.length;
   const { k, spanning, strata } = designOf(cells, leaveOut);
@@ -173,6 +178,26 @@ export function drawWithinSessionPermutations(
       return sum;
     }),
   );
+  const inFraming = new Float64Array(F);
+  let sessions = 0;
+  moving.forEach((s, i) => {
+    sessions += s.weight;
+    (rowTotals[i] as number[]).forEach((m, f) => {
+      if (m > 0) inFraming[f] = (inFraming[f] as number) + s.weight;
+    });
+  });
+  for (const stratum of shuffled) {
+    sessions += stratum.framings.length;
+    for (const f of stratum.framings) inFraming[f] = (inFraming[f] as number) + 1;
+  }
+  if (drawsNormalSums(method, sessions, Math.min(...inFraming))) {
+    const parts = moving.map((s, i) => ({
+      rows: rowTotals[i] as number[],
+      columns: columnTotals[i] as number[],
+      weight: s.weight,
+    }));
+    return drawNormalWithinSessionNull(F, k, fixed, parts, shuffled, replicates, rng);
+  }
   const left = new Int32Array(k);
   const order = shuffled.map((s) => Int32Array.from(s.vectors.keys()));
   for (let r = 0; r < replicates; r++) {

@@ -5,6 +5,7 @@ import { reportProgress } from "../progress/analysis-progress.js";
 import { createCellResampler, drawCellReplicates, isSingleAction } from "../sampling/cell-resampling.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { drawJointReplicates, jointSessionPlayers } from "../sampling/joint-session-resampling.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
 import type { StatisticsEvaluator } from "./robustness-statistics.js";
 
@@ -33,20 +34,22 @@ export interface BootstrapReplicates {
  * B bootstrap replicates of every statistic. Each cell's replicates are drawn in one run, cell after cell
  * in plan order, from one seeded stream; the cells of a player whose sessions span cells are instead
  * filled from that player's joint session draws (a stream of its own per player), so one replicate
- * resamples each session once for all cells.
+ * resamples each session once for all cells. `method` says where session sums may be drawn from their
+ * normal approximation (normal-cluster-sums).
  */
 export function bootstrapReplicates(
   plan: RobustnessPlan,
   evaluator: StatisticsEvaluator,
   seed: number,
   bootstrap: number,
+  method: ClusterSumMethod = "exact",
 ): BootstrapReplicates {
   const rng = createBootstrapRng(seed);
   const joint = jointSessionPlayers(plan);
   const jointCells = new Map<number, Int32Array>();
   const replicatesText = `${bootstrap.toLocaleString("en-US")} replicates`;
   joint.forEach((j, i) => {
-    const drawn = drawJointReplicates(j, bootstrap, createBootstrapRng(`${seed}:joint:${j.player}`));
+    const drawn = drawJointReplicates(j, bootstrap, createBootstrapRng(`${seed}:joint:${j.player}`), method);
     for (const [c, counts] of drawn) jointCells.set(c, counts);
     reportProgress(`joint session bootstrap (${replicatesText})`, i + 1, joint.length, "player");
   });
@@ -62,7 +65,7 @@ export function bootstrapReplicates(
         shared === undefined ||
         isSingleAction(plan.observed.subarray(pc.offset, pc.offset + pc.actions.length))
       )
-        drawCellReplicates(createCellResampler(pc), rng, b, out);
+        drawCellReplicates(createCellResampler(pc, method), rng, b, out);
       else {
         out.set(shared);
         refillEmptyReplicates(pc, out, b, createBootstrapRng(`${seed}:empty:${c}`));

@@ -4,6 +4,7 @@ import { fillPermutationRows, startPermutationRows } from "../invariance/permuta
 import { throwIfCancelled } from "../progress/analysis-cancellation.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { type ClusterSumMethod, clusterSumMethodFromEnv } from "../sampling/normal-cluster-sums.js";
 import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import { MULTI_ACTION_INTERVAL_METHOD } from "./multi-action-interval.js";
 import {
@@ -36,6 +37,12 @@ export interface RobustnessOptions extends BootstrapOptions {
   readonly actions?: Readonly<Record<string, readonly ActionId[]>>;
   /** The design's size, for the design checks. */
   readonly expected?: DesignSize;
+  /**
+   * Where the bootstrap may draw a unit's session sums from their normal approximation: "auto" (units of
+   * many sessions, see normal-cluster-sums), "exact" or "normal" everywhere there are sessions. Default:
+   * SAME_GAME_CLUSTER_SUMS, else "auto".
+   */
+  readonly clusterSums?: ClusterSumMethod;
 }
 
 /** The permutation test of "every framing shares one distribution" (SPEC §4 inference for invariance). */
@@ -127,6 +134,7 @@ export function robustnessAnalysis(
   const plan = planRobustness(cells, options.framings, options.cooperativeAction, options.actions);
   const evaluator = new StatisticsEvaluator(plan, attenuation);
   const point = pointEstimates(plan, evaluator);
+  const clusterSums = options.clusterSums ?? clusterSumMethodFromEnv();
 
   // The null distribution: the same statistics on framing-permuted data, from a stream of its own,
   // on the second core while this thread draws the bootstrap (permutation-replicates).
@@ -139,12 +147,13 @@ export function robustnessAnalysis(
       attenuation,
       seed,
       bootstrap,
+      clusterSums,
     },
     evaluator.layout.count,
     plan.units.length,
-    (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out),
+    (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out, clusterSums),
   );
-  const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap);
+  const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap, clusterSums);
   // A cancelled analysis stops between its long stages as well as inside them (a stage of one large cell
   // reports nothing between its start and end).
   throwIfCancelled();

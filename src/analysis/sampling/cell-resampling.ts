@@ -7,6 +7,12 @@ import {
 } from "./cluster-multiplicities.js";
 import type { UniformSource } from "./fast-rng.js";
 import { createMultinomialSampler, drawMultinomial, type MultinomialSampler } from "./multinomial-sampler.js";
+import {
+  type ClusterSumMethod,
+  drawNormalClusterSums,
+  drawsNormalSums,
+  SessionMoments,
+} from "./normal-cluster-sums.js";
 
 /**
  * How a cell is redrawn in the bootstrap (SPEC §4): at its own n from its own empirical distribution —
@@ -14,7 +20,8 @@ import { createMultinomialSampler, drawMultinomial, type MultinomialSampler } fr
  * decisions, by drawing the cell's sessions with replacement and adding up their counts. Sessions with
  * identical counts are one type (`table` row) drawn as often as its multiplicity says (cluster-multiplicities).
  * A cell whose decisions all chose one action (and has no sessions to resample) can only reproduce itself
- * ("fixed").
+ * ("fixed"). A cell of many sessions may draw its session sums from their normal approximation instead
+ * ("normal", normal-cluster-sums).
  */
 export type CellResampler =
   | { readonly kind: "fixed"; readonly counts: Int32Array }
@@ -26,9 +33,10 @@ export type CellResampler =
       /** T × k: the counts of each distinct session type. */
       readonly table: Int32Array;
       readonly multiplicities: MultiplicitySampler;
-    };
+    }
+  | { readonly kind: "normal"; readonly k: number; readonly moments: SessionMoments };
 
-export function createCellResampler(pc: PlannedCell): CellResampler {
+export function createCellResampler(pc: PlannedCell, method: ClusterSumMethod = "exact"): CellResampler {
   const k = pc.actions.length;
   const counts = Int32Array.from(pc.actions, (a) => pc.cell.counts[a] ?? 0);
   const types = clusterTypes(pc);
@@ -37,6 +45,10 @@ export function createCellResampler(pc: PlannedCell): CellResampler {
   // sessions, from the smoothed rates below, so a deterministic agent played live gets the same interval
   // as its counts imported without sessions.
   if (pc.unit === "session" && types.weights.length > 0 && !isSingleAction(counts)) {
+    const sessions = types.weights.reduce((sum, w) => sum + w, 0);
+    if (drawsNormalSums(method, sessions, sessions)) {
+      return { kind: "normal", k, moments: typeMoments(types.table, types.weights, k) };
+    }
     return {
       kind: "sessions",
       k,
@@ -50,6 +62,16 @@ export function createCellResampler(pc: PlannedCell): CellResampler {
   const probabilities = Array.from(counts, (c) => (c + smooth) / (pc.n + smooth * k));
   if (k === 2) return { kind: "binomial", sampler: createBinomialSampler(pc.n, probabilities[0] as number) };
   return { kind: "multinomial", k, sampler: createMultinomialSampler(pc.n, probabilities) };
+}
+
+/** The moments of a cell's session types (rows of `table`, each standing for its weight's sessions). */
+function typeMoments(table: Int32Array, weights: readonly number[], k: number): SessionMoments {
+  const moments = new SessionMoments(k);
+  const positions = Int32Array.from({ length: k }, (_, a) => a);
+  weights.forEach((weight, t) => {
+    moments.add(positions, table.subarray(t * k, t * k + k), 0, k, weight);
+  });
+  return moments;
 }
 
 /** Whether every decision of the cell chose one action. */
@@ -131,6 +153,9 @@ export function drawCellReplicates(
       return;
     case "sessions":
       drawClusterSums(resampler.multiplicities, resampler.table, resampler.k, rng, replicates, out);
+      return;
+    case "normal":
+      drawNormalClusterSums(resampler.moments, rng, replicates, out, true);
       return;
   }
 }

@@ -14,6 +14,12 @@ import {
   type MultiplicitySampler,
 } from "./cluster-multiplicities.js";
 import type { UniformSource } from "./fast-rng.js";
+import {
+  type ClusterSumMethod,
+  drawNormalClusterSums,
+  drawsNormalSums,
+  SessionMoments,
+} from "./normal-cluster-sums.js";
 
 /** The types with decisions in one cell and their counts there (entry i: type types[i], counts at i·k). */
 export interface JointCell {
@@ -27,6 +33,8 @@ export interface JointSessions {
   readonly player: string;
   /** How many sessions the record holds for the player (Σ of the types' weights). */
   readonly sessions: number;
+  /** How many sessions each type stands for. */
+  readonly weights: readonly number[];
   readonly multiplicities: MultiplicitySampler;
   /** plan cell index → the types present in that cell. */
   readonly cells: ReadonlyMap<number, JointCell>;
@@ -104,6 +112,7 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
     joint.push({
       player: player.player,
       sessions: weights.reduce((s, w) => s + w, 0),
+      weights,
       multiplicities: createMultiplicitySampler(weights),
       cells,
     });
@@ -122,12 +131,15 @@ const BLOCK = 1 << 16;
  * count), so a replicate adds each drawn session's vector into one small accumulator and then copies it
  * out: in direct mode as each session is drawn (uniforms a block of replicates at a time, the same
  * stream in the same order), in multinomial mode m times the vector of each drawn type. Integer sums, so
- * the counts are exactly Σ_t m_t·counts_t, however they are added up.
+ * the counts are exactly Σ_t m_t·counts_t, however they are added up. A player with many sessions
+ * (`drawsNormalSums`) instead draws each replicate's accumulator from the normal approximation of the
+ * sum (normal-cluster-sums), from the types' moments.
  */
 export function drawJointReplicates(
   joint: JointSessions,
   replicates: number,
   rng: UniformSource,
+  method: ClusterSumMethod = "exact",
 ): Map<number, Int32Array> {
   const out = new Map<number, Int32Array>();
   const targets: Int32Array[] = [];
@@ -170,6 +182,19 @@ export function drawJointReplicates(
     }
     acc.fill(0);
   };
+  if (drawsNormalSums(method, joint.sessions, fewestSessionsInACell(joint))) {
+    const moments = new SessionMoments(width);
+    for (let t = 0; t < T; t++) {
+      moments.add(position, value, start[t] as number, start[t + 1] as number, joint.weights[t] as number);
+    }
+    const sums = new Int32Array(replicates * width);
+    drawNormalClusterSums(moments, rng, replicates, sums);
+    for (let r = 0; r < replicates; r++) {
+      acc.set(sums.subarray(r * width, r * width + width));
+      flush(r);
+    }
+    return out;
+  }
   const sampler = joint.multiplicities;
   if (sampler.mode === "direct") {
     const S = sampler.clusters;
@@ -209,4 +234,15 @@ export function drawJointReplicates(
     flush(r);
   }
   return out;
+}
+
+/** The sessions with decisions in the player's sparsest cell. */
+function fewestSessionsInACell(joint: JointSessions): number {
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const cell of joint.cells.values()) {
+    let sessions = 0;
+    for (let i = 0; i < cell.types.length; i++) sessions += joint.weights[cell.types[i] as number] as number;
+    fewest = Math.min(fewest, sessions);
+  }
+  return fewest;
 }
