@@ -18,11 +18,12 @@
  *
  * Usage: npm run adaptive-check [-- --studies 1000 --replicates 1000 --only <substring> --coverage no]
  */
-import { jensenShannon } from "../../src/analysis/divergence.js";
+
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 import { pearsonHomogeneityP } from "./chi-square.js";
 import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 

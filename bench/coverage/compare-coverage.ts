@@ -19,11 +19,11 @@
 import { compareGroups } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
-import { jensenShannon } from "../../src/analysis/divergence.js";
 import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
 import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
 interface Group {

@@ -19,9 +19,9 @@
  * Usage: npm run coverage [-- --studies 1000 --replicates 1000 --only <substring>]
  */
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { jensenShannon } from "../../src/analysis/divergence.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 import { upperGamma } from "./chi-square.js";
 import { ONLY, REPLICATES, STUDIES } from "./run-options.js";
 

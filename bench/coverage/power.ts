@@ -8,10 +8,10 @@
  * Usage: npm run power-check [-- --studies 400 --replicates 500]
  */
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { jensenShannon } from "../../src/analysis/divergence.js";
 import { trialsToDetectShift, trialsToExcludeInvariance } from "../../src/analysis/power/power.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jensenShannon } from "../../src/analysis/divergence.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 
 describe("jensenShannon", () => {
   it("gives ¾·ln(4/3) for (½, ½) against (1, 0)", () => {

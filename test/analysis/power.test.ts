@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { jensenShannon } from "../../src/analysis/divergence.js";
 import { exactInvariancePower } from "../../src/analysis/power/exact-invariance-power.js";
 import {
   expectedR2HalfWidth,
@@ -8,6 +7,7 @@ import {
   trialsToExcludeInvariance,
 } from "../../src/analysis/power/power.js";
 import { normalQuantile } from "../../src/analysis/sampling/normal-quantile.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 
 describe("normalQuantile", () => {
   it("reproduces tabulated quantiles", () => {

@@ -4,14 +4,6 @@
 // replicate); every buffer must be equal to the last integer.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import {
-  binaryUnitJsd,
-  cellEntropies,
-  type EntropyTable,
-  entropyTable,
-  entropyTerm,
-  pairJsd,
-} from "../../src/analysis/divergence.js";
 import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
 import { type PlannedCell, planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { createCellResampler, drawCellReplicates } from "../../src/analysis/sampling/cell-resampling.js";
@@ -24,6 +16,14 @@ import {
   drawJointReplicates,
   jointSessionPlayers,
 } from "../../src/analysis/sampling/joint-session-resampling.js";
+import {
+  binaryUnitJsd,
+  cellEntropies,
+  type EntropyTable,
+  entropyTable,
+  entropyTerm,
+  pairJsd,
+} from "../../src/domain/divergence.js";
 
 const COOPERATE = { pd: "cooperate", sh: "cooperate" } as const;
 const B = 3_000;

@@ -2,7 +2,6 @@
 // the same ANOVA estimate as the record's, computed from the null record's own sessions.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { jensenShannon } from "../../src/analysis/divergence.js";
 import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
 import {
   drawSessionDesignNull,
@@ -11,6 +10,7 @@ import {
 import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { StatisticsEvaluator } from "../../src/analysis/robustness/robustness-statistics.js";
 import { BufferedUniforms, createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 
 /** Framing a: `singles` one-decision sessions (xa cooperate); framing b: sessions of 4 (their cooperations). */
 function recordCells(singles: number, xa: number, longSessions: readonly number[]): CountCell[] {

@@ -3,11 +3,11 @@
 // every relabelling by brute force, the drawn null and the p-value are checked against the enumeration.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { jensenShannon } from "../../src/analysis/divergence.js";
 import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 
 /** A session's decisions in one framing: [cooperations, defections]. */
 type Part = readonly [number, number];

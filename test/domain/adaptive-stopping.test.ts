@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { bernoulliJsd } from "../../src/analysis/divergence.js";
 import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "../../src/domain/adaptive/adaptive-design.js";
 import {
   type AssignedTrial,
@@ -7,6 +6,7 @@ import {
   emptyScheduleMemo,
 } from "../../src/domain/adaptive/adaptive-stops.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { bernoulliJsd } from "../../src/domain/divergence.js";
 import type { StudyCell } from "../../src/domain/study-design.js";
 import { scheduledCell } from "../../src/domain/study-schedule.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bernoulliJsd, jensenShannon } from "../../src/analysis/divergence.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
+import { bernoulliJsd, jensenShannon } from "../../src/domain/divergence.js";
 
 /** The cells of an e-process fed `counts[f][a]` choices of action a in framing f (one stratum). */
 function cellsOf(counts: readonly (readonly number[])[]) {

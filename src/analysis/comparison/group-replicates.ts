@@ -1,5 +1,5 @@
+import { bernoulliEntropy, jensenShannon } from "../../domain/divergence.js";
 import type { ActionId } from "../../domain/types.js";
-import { bernoulliEntropy, jensenShannon } from "../divergence.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { drawMultinomial } from "../sampling/multinomial-sampler.js";
 import { cellKey } from "./comparison-rows.js";

@@ -4,6 +4,7 @@
 // against the base game too: play that stays nearer the base game's equilibrium than the variant's is
 // the "template persistence" signature.
 
+import { jensenShannon } from "../../domain/divergence.js";
 import type { Distribution, StageGame } from "../../domain/types.js";
 import {
   EQUILIBRIUM_TOLERANCE,
@@ -13,7 +14,6 @@ import {
   toVector,
 } from "../../game-theory/equilibria.js";
 import { equilibriumComponents, nearestInHull } from "../../game-theory/equilibrium-set.js";
-import { jensenShannon } from "../divergence.js";
 
 export interface Exploitability {
   /** max_j Σ_i π̂(i)·u2(i, j): what a best-responding column player earns against π̂. */

@@ -1,4 +1,4 @@
-import { jensenShannon } from "../divergence.js";
+import { jensenShannon } from "../../domain/divergence.js";
 
 // The power of the invariance test for two framings of a two-action game, computed exactly instead of by
 // the noncentral χ² approximation (which promised 80% at R = 0.95 and delivered 75%). The analysis's test

@@ -1,5 +1,5 @@
+import { jensenShannon } from "../../domain/divergence.js";
 import type { CountCell } from "../count-cells.js";
-import { jensenShannon } from "../divergence.js";
 import { reportProgress, withProgress } from "../progress/analysis-progress.js";
 import { robustnessAnalysis } from "../robustness/robustness.js";
 import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";

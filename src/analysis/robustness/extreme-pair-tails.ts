@@ -13,7 +13,7 @@
 // found once; an evaluation at new rates is one CDF per framing and F products per value v that the
 // lowest rate takes with more than a negligible probability (V ≤ Σ m_f + F values in all).
 // Exact where simulated records (the first version) carried a Monte Carlo error, and deterministic.
-import { bernoulliEntropy, bernoulliJsdWith } from "../divergence.js";
+import { bernoulliEntropy, bernoulliJsdWith } from "../../domain/divergence.js";
 
 /** How far R* may sit from R̂ and still count as a tie (the sums are the same in another order). */
 const TIE = 1e-12;

@@ -23,7 +23,7 @@
 // framings that a shared session adds divides every size by one more factor (shared-session-factor.ts).
 // Games with more actions get the interval of `multi-action-interval.ts`. Measured on
 // `npm run coverage`.
-import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../divergence.js";
+import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../../domain/divergence.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
 import { sharedSessionFactor } from "./shared-session-factor.js";

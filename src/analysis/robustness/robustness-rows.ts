@@ -1,7 +1,8 @@
 // The rows of a robustness result: one per (player, game), one per player and the pooled row, each
 // from the statistics' inferences.
+
+import { jensenShannon } from "../../domain/divergence.js";
 import type { ActionId, Distribution } from "../../domain/types.js";
-import { jensenShannon } from "../divergence.js";
 import type { GameRobustness, PlayerRobustness, RobustnessResult } from "./robustness.js";
 import type { RobustnessInferences } from "./robustness-inferences.js";
 import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";

@@ -5,7 +5,7 @@ import {
   type EntropyTable,
   entropyTable,
   pairJsd,
-} from "../divergence.js";
+} from "../../domain/divergence.js";
 import type { PlannedCell, PlannedUnit, RobustnessPlan } from "./robustness-plan.js";
 
 /** Row of each statistic: statistic s of replicate r is stored at `s * replicates + r`. −1 = undefined. */

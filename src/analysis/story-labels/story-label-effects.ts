@@ -1,6 +1,6 @@
+import { jensenShannon } from "../../domain/divergence.js";
 import type { ActionCounts, ActionId } from "../../domain/types.js";
 import { type CountCell, validateCell } from "../count-cells.js";
-import { jensenShannon } from "../divergence.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { percentileInterval } from "../sampling/percentile.js";

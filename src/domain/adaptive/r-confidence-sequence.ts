@@ -1,4 +1,4 @@
-import { bernoulliJsd, jensenShannon } from "../../analysis/divergence.js";
+import { bernoulliJsd, jensenShannon } from "../divergence.js";
 import { logMaximumLikelihood } from "./invariance-e-process.js";
 
 /**

@@ -35,7 +35,7 @@ const outputSchema = z.object({
         r_interval: z
           .object({ lower: z.number(), upper: z.number(), width: z.number() })
           .describe(
-            "R's interval at the stop, valid under continuous monitoring (level 1 − alpha); the fixed-n interval of robustness is not valid after a stop",
+            "the interval of the registered measure at the stop, valid under continuous monitoring (level 1 − alpha); a fixed-size interval is not valid after a stop",
           ),
         blocks_played: z.number(),
         reason: z.string(),
