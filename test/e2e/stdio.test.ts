@@ -138,4 +138,43 @@ describe("same-game serve over stdio", () => {
     expect(await call(second, "next_trial", { study_id: study.study_id })).toMatchObject({ complete: true });
     await second.close();
   });
+
+  it("exits once its client closes stdin, after an analysis started the worker threads", async () => {
+    const child = spawn(process.execPath, [CLI, "serve", "--db", dbPath, "--toolsets", "all"], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const answers = new Map<number, (message: { result?: { isError?: boolean } }) => void>();
+    let pending = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      pending += chunk.toString("utf8");
+      for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n")) {
+        const message = JSON.parse(pending.slice(0, end));
+        pending = pending.slice(end + 1);
+        answers.get(message.id)?.(message);
+      }
+    });
+    const request = (id: number, method: string, params: object) =>
+      new Promise<{ result?: { isError?: boolean } }>((resolve) => {
+        answers.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      });
+    await request(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "closing-host", version: "0" },
+    });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    // An analysis runs on the pool's worker threads; the call itself may find nothing to analyse.
+    const answered = await request(2, "tools/call", { name: "robustness", arguments: { bootstrap: 50 } });
+    expect(answered.result).toBeDefined();
+    // A host that quits closes the server's stdin and nothing else: the server must not outlive it.
+    child.stdin.end();
+    const gone = await Promise.race([
+      exited,
+      new Promise((resolve) => setTimeout(() => resolve("alive"), 10_000)),
+    ]);
+    if (gone === "alive") child.kill("SIGKILL");
+    expect(gone).toBe(0);
+  }, 30_000);
 });

@@ -187,7 +187,6 @@ export class AnalysisPool implements AnalysisRunner {
     const worker = new Worker(new URL("./analysis-worker.js", import.meta.url), {
       workerData: { dbPath: this.dbPath },
     });
-    worker.unref();
     const slot: Slot = { worker, busy: null, ready: false, extra, stopping: null };
     worker.on("message", (reply: JobReply | JobProgress | JobStopped | WorkerReady) => {
       if ("ready" in reply) {
@@ -230,6 +229,9 @@ export class AnalysisPool implements AnalysisRunner {
       this.slots[index] = this.spawn(slot.extra);
       this.dispatch();
     });
+    // After the listeners: adding a "message" listener refs the worker's port again, and a ref'd port
+    // would keep the process alive after its client has gone (stdin closed).
+    worker.unref();
     return slot;
   }
 
