@@ -81,10 +81,11 @@ async function oneMoreDecision(path: string): Promise<void> {
     name: "start_match",
     arguments: { game: "prisoners-dilemma", framing: "business" },
   });
-  const match = (start.structuredContent as { match_id: string }).match_id;
+  // The framing names the actions in its own words: answer with the first label the round lists.
+  const round = start.structuredContent as { match_id: string; labels: string[] };
   const move = await player.callTool({
     name: "submit_move",
-    arguments: { match_id: match, round: 1, choice: "Cooperate" },
+    arguments: { match_id: round.match_id, round: 1, choice: round.labels[0] },
   });
   if (move.isError) throw new Error(`submit_move failed: ${JSON.stringify(move.content)}`);
   await player.close();
