@@ -207,11 +207,14 @@ export class AnalysisPool implements AnalysisRunner {
         if (slot.busy?.request.id === reply.id) slot.busy.call.onProgress?.(reply.progress);
         return;
       }
-      if ("stopped" in reply) return;
+      // The job's end. A job that stopped without being asked to (only the pool raises its flag) ends too:
+      // its caller is told, never left waiting.
       const pending = slot.busy;
       this.release(slot);
       if (pending && pending.request.id === reply.id) {
-        if (reply.ok) pending.resolve(reply.result);
+        if ("stopped" in reply)
+          pending.reject(new Error("The analysis stopped before its end; try the call again."));
+        else if (reply.ok) pending.resolve(reply.result);
         else pending.reject(reply.usage ? new UsageError(reply.message) : new Error(reply.message));
       }
       this.dispatch();
