@@ -1,43 +1,25 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { type ScriptedFaults, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import {
-  type ScriptedEndpoint,
-  type ScriptedFaults,
-  startScriptedEndpoint,
-} from "../../src/scripted-models/scripted-endpoint.js";
-import { requireBuiltCli } from "../support/built-cli.js";
-import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
+  finishedPerCell,
+  pdDesign,
+  query,
+  registerStudy,
+  runCliAsync,
+  useRunSandbox,
+} from "./runner-harness.js";
 
 // `same-game run` against an endpoint that is broken or hostile: a reply of megabytes, a body that drips,
 // a Retry-After of a day, a 200 with no choice, a model that never submits. Each run ends, on time, with
 // every call it made in the record.
 
-let dir: string;
-let db: string;
-let endpoint: ScriptedEndpoint | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-hostile-");
-  db = join(dir, "record.db");
-});
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const box = useRunSandbox("same-game-hostile-");
 
-const pd = (trials: number) => ({
-  name: "hostile endpoint",
-  games: ["prisoners-dilemma"],
-  framings: ["business", "friend-sharing"],
-  trials_per_cell: trials,
-  seed: 3,
-});
+const pd = (trials: number) => pdDesign("hostile endpoint", trials, 3);
 
 async function run(faults: ScriptedFaults, trials: number, extra: string[]) {
-  endpoint = await startScriptedEndpoint({ faults });
-  const study = registerStudy(db, pd(trials));
+  box.endpoint = await startScriptedEndpoint({ faults });
+  const study = registerStudy(box.db, pd(trials));
   const started = performance.now();
   const result = await runCliAsync([
     "run",
@@ -46,11 +28,11 @@ async function run(faults: ScriptedFaults, trials: number, extra: string[]) {
     "--model",
     "scripted/payoff-reader",
     "--base-url",
-    endpoint.openAiBaseUrl,
+    box.endpoint.openAiBaseUrl,
     "--concurrency",
     "1",
     "--db",
-    db,
+    box.db,
     ...extra,
   ]);
   return { study, result, seconds: (performance.now() - started) / 1000 };
@@ -65,7 +47,7 @@ describe("same-game run against a hostile endpoint", () => {
     expect(result.status, result.stderr).toBe(0);
     // 20,000 x's hold no label: each reply is refused, and after 5 the round is void (the trial is over).
     const decisions = query<{ status: string; invalid_attempts: number }>(
-      db,
+      box.db,
       "SELECT status, invalid_attempts FROM decisions",
     );
     expect(decisions).toEqual([
@@ -73,7 +55,7 @@ describe("same-game run against a hostile endpoint", () => {
       { status: "void", invalid_attempts: 5 },
     ]);
     const calls = query<{ raw_reply: string; raw_text: string }>(
-      db,
+      box.db,
       "SELECT c.raw_reply, a.raw_text FROM model_calls c JOIN attempts a ON a.id = c.attempt_id",
     );
     expect(calls).toHaveLength(10);
@@ -100,7 +82,7 @@ describe("same-game run against a hostile endpoint", () => {
       "1",
     ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(finishedPerCell(db, study)).toEqual({
+    expect(finishedPerCell(box.db, study)).toEqual({
       "scripted/payoff-reader/business": 2,
       "scripted/payoff-reader/friend-sharing": 2,
     });
@@ -117,7 +99,7 @@ describe("same-game run against a hostile endpoint", () => {
       "0.3",
     ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(Object.values(finishedPerCell(db, study))).toEqual([2, 2]);
+    expect(Object.values(finishedPerCell(box.db, study))).toEqual([2, 2]);
     expect(result.stdout).toContain("retries: 3 (rate 3)");
     expect(seconds).toBeLessThan(30);
   });
@@ -125,11 +107,11 @@ describe("same-game run against a hostile endpoint", () => {
   it("a 200 with `choices: []` is a failed call, retried; no empty reply is submitted", async () => {
     const { study, result } = await run({ emptyChoicesEvery: 2 }, 2, ["--mode", "text", "--samples", "3"]);
     expect(result.status, result.stderr).toBe(0);
-    expect(Object.values(finishedPerCell(db, study))).toEqual([2, 2]);
+    expect(Object.values(finishedPerCell(box.db, study))).toEqual([2, 2]);
     expect(result.stdout).toContain("invalid replies: 0;");
     expect(result.stdout).toMatch(/retries: \d+ \(server \d+\)/);
     const attempts = query<{ raw_text: string; action: string | null }>(
-      db,
+      box.db,
       "SELECT raw_text, action FROM attempts",
     );
     expect(attempts).toHaveLength(4);
@@ -139,15 +121,15 @@ describe("same-game run against a hostile endpoint", () => {
   it("in tools mode, a model that never submits a readable move has every call recorded and its round voided", async () => {
     const { result } = await run({ malformedToolEvery: 1 }, 1, ["--mode", "tools"]);
     expect(result.status, result.stderr).toBe(0);
-    expect(query<{ status: string }>(db, "SELECT status FROM decisions")).toEqual([
+    expect(query<{ status: string }>(box.db, "SELECT status FROM decisions")).toEqual([
       { status: "void" },
       { status: "void" },
     ]);
     // Every request the endpoint answered is a model call in the record, behind one of the attempts.
-    const recorded = query<{ n: number }>(db, "SELECT count(*) AS n FROM model_calls")[0]?.n;
-    expect(recorded).toBe(endpoint?.requests.length);
+    const recorded = query<{ n: number }>(box.db, "SELECT count(*) AS n FROM model_calls")[0]?.n;
+    expect(recorded).toBe(box.endpoint?.requests.length);
     expect(recorded).toBeGreaterThanOrEqual(2 * 12);
-    const attempts = query<{ n: number }>(db, "SELECT count(*) AS n FROM attempts")[0]?.n;
+    const attempts = query<{ n: number }>(box.db, "SELECT count(*) AS n FROM attempts")[0]?.n;
     expect(attempts).toBe(10);
   });
 });

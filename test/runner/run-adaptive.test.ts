@@ -1,28 +1,13 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { requireBuiltCli } from "../support/built-cli.js";
-import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
+import { finishedPerCell, query, registerStudy, runCliAsync, useRunSandbox } from "./runner-harness.js";
 
 // Adaptive stopping end to end: the built CLI runs a study against a scripted model endpoint through
 // `same-game serve` over stdio; the server's next_trial decides when a (player, game) is done.
 
-let dir: string;
-let db: string;
-let endpoint: ScriptedEndpoint | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-adaptive-");
-  db = join(dir, "record.db");
-});
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const box = useRunSandbox("same-game-adaptive-");
 
 const MAX_BLOCKS = 40;
 const design = {
@@ -44,19 +29,19 @@ const run = (study: string, model: string, player: string, concurrency: number) 
     "--player",
     player,
     "--base-url",
-    (endpoint as ScriptedEndpoint).openAiBaseUrl,
+    (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
     "--mode",
     "text",
     "--concurrency",
     String(concurrency),
     "--db",
-    db,
+    box.db,
   ]);
 
 /** The player's first-round choices per framing, block by block (trial_index order). */
 function choicesByBlock(study: string, player: string): { framing: string; action: string; block: number }[] {
   return query<{ framing: string; action: string; trial_index: number }>(
-    db,
+    box.db,
     `SELECT m.framing, d.action, m.trial_index FROM matches m JOIN decisions d ON d.match_id = m.id AND d.round = 1
      WHERE m.study_id = ? AND m.player = ? ORDER BY m.trial_index`,
     study,
@@ -73,12 +58,12 @@ function eAfter(choices: { framing: string; action: string; block: number }[], b
 
 describe("same-game run under adaptive stopping", () => {
   it("stops the story-swayed model early, balanced across framings, and plays the payoff reader's every trial", async () => {
-    endpoint = await startScriptedEndpoint();
-    const study = registerStudy(db, design);
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(box.db, design);
 
     const swayed = await run(study, "story-swayed", "swayed", 1);
     expect(swayed.status, swayed.stderr).toBe(0);
-    const show = await runCliAsync(["study", "show", study, "--db", db, "--json"]);
+    const show = await runCliAsync(["study", "show", study, "--db", box.db, "--json"]);
     const progress = JSON.parse(show.stdout) as {
       adaptive: {
         player: string;
@@ -95,7 +80,7 @@ describe("same-game run under adaptive stopping", () => {
     // 8 of 31 times in business and 23 of 31 in friend-sharing when the rule fired.
     expect(block).toBe(31);
     // Balanced at the stop: every framing played the same number of trials, the blocks under way included.
-    expect(finishedPerCell(db, study)).toEqual({
+    expect(finishedPerCell(box.db, study)).toEqual({
       "swayed/business": blocks_played,
       "swayed/friend-sharing": blocks_played,
     });
@@ -133,7 +118,7 @@ describe("same-game run under adaptive stopping", () => {
     expect(reader.stdout).toContain(
       `${2 * MAX_BLOCKS} of ${2 * MAX_BLOCKS} done (study complete for this player)`,
     );
-    const text = await runCliAsync(["study", "show", study, "--db", db]);
+    const text = await runCliAsync(["study", "show", study, "--db", box.db]);
     expect(text.stdout).toContain(
       `swayed prisoners-dilemma: stopped early: invariance rejected after block ${block}`,
     );
@@ -147,6 +132,6 @@ describe("same-game run under adaptive stopping", () => {
     expect(again.stdout).toContain(
       `Trials played: 0 this run; study complete for this player (${2 * block} of at most ${2 * MAX_BLOCKS} trials)`,
     );
-    expect(endpoint.requests.length).toBe(2 * blocks_played + 2 * MAX_BLOCKS);
+    expect(box.endpoint.requests.length).toBe(2 * blocks_played + 2 * MAX_BLOCKS);
   }, 120_000);
 });

@@ -1,34 +1,17 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { requireBuiltCli } from "../support/built-cli.js";
-import { query, registerStudy, runCliAsync, startCli, tempDir } from "./runner-harness.js";
+import { pdDesign, query, registerStudy, runCliAsync, startCli, useRunSandbox } from "./runner-harness.js";
 
 // `same-game run --batch` against the scripted endpoint's OpenAI Batch API and Anthropic Message Batches:
 // a 320-trial study ends with exactly one decision per trial even when the run is killed while its
 // batches are in flight and started again, without the restarted run submitting those batches again.
 
-let dir: string;
-let endpoint: ScriptedEndpoint | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-batch-");
-});
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const box = useRunSandbox("same-game-batch-");
 
-const design = (trialsPerCell: number) => ({
-  name: "batch",
-  games: ["prisoners-dilemma"],
-  framings: ["business", "friend-sharing"],
-  trials_per_cell: trialsPerCell,
-  seed: 28,
-});
+const design = (trialsPerCell: number) => pdDesign("batch", trialsPerCell, 28);
 
 const batchArgs = (db: string, study: string, provider: "openai" | "anthropic", ...extra: string[]) => [
   "run",
@@ -40,8 +23,8 @@ const batchArgs = (db: string, study: string, provider: "openai" | "anthropic", 
   provider,
   "--base-url",
   provider === "openai"
-    ? (endpoint as ScriptedEndpoint).openAiBaseUrl
-    : (endpoint as ScriptedEndpoint).origin,
+    ? (box.endpoint as ScriptedEndpoint).openAiBaseUrl
+    : (box.endpoint as ScriptedEndpoint).origin,
   "--batch",
   "--max-wait",
   "0.5",
@@ -50,7 +33,7 @@ const batchArgs = (db: string, study: string, provider: "openai" | "anthropic", 
   ...extra,
 ];
 
-const creates = () => (endpoint as ScriptedEndpoint).batches.calls.filter((c) => c.kind === "create");
+const creates = () => (box.endpoint as ScriptedEndpoint).batches.calls.filter((c) => c.kind === "create");
 
 /** Decisions of the record: how many, and how many matches hold more than one. */
 function decisionCounts(db: string) {
@@ -68,10 +51,10 @@ describe("same-game run --batch", () => {
     it(`${provider}: a 320-trial study killed while its batches are in flight ends, started again, with one decision per trial and no batch submitted twice`, async () => {
       // The second batch expires half done (its other half is asked directly); results come back in reverse
       // order, with one result for an id no request had.
-      endpoint = await startScriptedEndpoint({
+      box.endpoint = await startScriptedEndpoint({
         batches: { batchMs: 2500, faults: { expireHalfEvery: 2, outOfOrder: true, strayResult: true } },
       });
-      const db = join(dir, "record.db");
+      const db = box.db;
       const study = registerStudy(db, design(160));
       const first = startCli(batchArgs(db, study, provider, "--batch-size", "100"));
       // 320 trials in chunks of 100: four batches. Kill once all four are in the record and in flight.
@@ -94,7 +77,7 @@ describe("same-game run --batch", () => {
       expect(decisionCounts(db)).toEqual({ decisions: 320, doubled: 0, finished: 320 });
       // The second and fourth batches expired half done (50 of 100, 10 of 20 answered): the other 60
       // requests were made directly.
-      expect(endpoint.requests).toHaveLength(60);
+      expect(box.endpoint.requests).toHaveLength(60);
       expect(second.stdout).toContain("Batches: 0 submitted this run; replies by batch: 260;");
       expect(second.stdout).toContain("made directly: 60.");
       expect(second.stdout).toContain("320 of 320 done (study complete for this player)");
@@ -121,14 +104,14 @@ describe("same-game run --batch", () => {
   }
 
   it("a cached reply skips the batch; a budget counts batch spend at the batch price and stops before passing it", async () => {
-    endpoint = await startScriptedEndpoint({ batches: { batchMs: 200 } });
-    const cache = join(dir, "cache");
-    const prices = join(dir, "prices.json");
+    box.endpoint = await startScriptedEndpoint({ batches: { batchMs: 200 } });
+    const cache = join(box.dir, "cache");
+    const prices = join(box.dir, "prices.json");
     writeFileSync(
       prices,
       JSON.stringify({ "scripted/payoff-reader": { input_per_mtok: 1, output_per_mtok: 2 } }),
     );
-    const first = join(dir, "first.db");
+    const first = join(box.dir, "first.db");
     const studyA = registerStudy(first, design(5));
     // --max-calls 7: a first wave of one trial (its cost unknown until then), then six more, one call each.
     const budgeted = await runCliAsync(
@@ -165,7 +148,7 @@ describe("same-game run --batch", () => {
     expect(show.stdout).toContain(
       `  total: 7 calls (7 by batch), ${sum((t) => t.pin)} tokens in, ${sum((t) => t.pout)} out, $${spend.cost.toFixed(4)}`,
     );
-    const reportFile = join(dir, "report.html");
+    const reportFile = join(box.dir, "report.html");
     const report = await runCliAsync([
       "report",
       "--db",
@@ -186,12 +169,12 @@ describe("same-game run --batch", () => {
 
     // The same study in a fresh record: the seven trials whose prompts are cached are played at once from the
     // cache, and only the other three go to a batch.
-    const second = join(dir, "second.db");
+    const second = join(box.dir, "second.db");
     const studyB = registerStudy(second, design(5));
     const replay = await runCliAsync(batchArgs(second, studyB, "openai", "--cache", cache));
     expect(replay.status, replay.stderr).toBe(0);
     expect(decisionCounts(second)).toEqual({ decisions: 10, doubled: 0, finished: 10 });
-    expect(endpoint.requests).toHaveLength(0);
+    expect(box.endpoint.requests).toHaveLength(0);
     const origins = query<{ cached: number; batched: number }>(
       second,
       "SELECT sum(cached_from IS NOT NULL) AS cached, sum(batch_id IS NOT NULL) AS batched FROM model_calls",
@@ -205,8 +188,8 @@ describe("same-game run --batch", () => {
   }, 180_000);
 
   it("refuses --batch where it cannot work, in one line naming the flag", async () => {
-    endpoint = await startScriptedEndpoint();
-    const db = join(dir, "record.db");
+    box.endpoint = await startScriptedEndpoint();
+    const db = box.db;
     const study = registerStudy(db, design(1));
     const tools = await runCliAsync(batchArgs(db, study, "openai", "--mode", "tools"));
     expect(tools.status).toBe(2);

@@ -1,32 +1,21 @@
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { requireBuiltCli } from "../support/built-cli.js";
-import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
+import {
+  finishedPerCell,
+  pdDesign,
+  query,
+  registerStudy,
+  runCliAsync,
+  useRunSandbox,
+} from "./runner-harness.js";
 
 // `same-game run --cache` replays a study without calling the endpoint; budgets stop a run before it
 // could pass them, with nothing half recorded, and a larger budget resumes it to the full schedule.
 
-let dir: string;
-let endpoint: ScriptedEndpoint | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-cache-");
-});
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const box = useRunSandbox("same-game-cache-");
 
-const pd = (trials: number) => ({
-  name: "cache and budget",
-  games: ["prisoners-dilemma"],
-  framings: ["business", "friend-sharing"],
-  trials_per_cell: trials,
-  seed: 21,
-});
+const pd = (trials: number) => pdDesign("cache and budget", trials, 21);
 
 /** The decisions of a record by schedule position: what a replay must reproduce. */
 function decisionsByTrial(db: string) {
@@ -39,8 +28,8 @@ function decisionsByTrial(db: string) {
 
 describe("same-game run --cache", () => {
   it("a second identical run makes no request and records the same decisions, flagged cached; a changed setting calls again", async () => {
-    endpoint = await startScriptedEndpoint();
-    const cache = join(dir, "cache");
+    box.endpoint = await startScriptedEndpoint();
+    const cache = join(box.dir, "cache");
     const args = (db: string, ...extra: string[]) => [
       "run",
       "--study",
@@ -49,7 +38,7 @@ describe("same-game run --cache", () => {
       "--model",
       "scripted/story-swayed",
       "--base-url",
-      (endpoint as ScriptedEndpoint).openAiBaseUrl,
+      (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
       "--mode",
       "tools",
       "--temperature",
@@ -60,16 +49,16 @@ describe("same-game run --cache", () => {
       db,
       ...extra,
     ];
-    const first = join(dir, "first.db");
+    const first = join(box.dir, "first.db");
     const run1 = await runCliAsync(args(first));
     expect(run1.status, run1.stderr).toBe(0);
-    const calls = endpoint.requests.length;
+    const calls = box.endpoint.requests.length;
     expect(calls).toBe(8);
 
-    const second = join(dir, "second.db");
+    const second = join(box.dir, "second.db");
     const run2 = await runCliAsync(args(second));
     expect(run2.status, run2.stderr).toBe(0);
-    expect(endpoint.requests.length).toBe(calls);
+    expect(box.endpoint.requests.length).toBe(calls);
     expect(run2.stdout).toContain("Model calls: 0; replies from the cache: 8;");
     expect(decisionsByTrial(second)).toEqual(decisionsByTrial(first));
     const original = query<{ cache_key: string; called_at: string }>(
@@ -92,17 +81,17 @@ describe("same-game run --cache", () => {
       [["--style", "cot"], "prompt"],
       [["--model", "scripted/payoff-reader"], "model"],
     ] as const) {
-      const before = endpoint.requests.length;
-      const db = join(dir, `${name}.db`);
+      const before = box.endpoint.requests.length;
+      const db = join(box.dir, `${name}.db`);
       const run = await runCliAsync(args(db, ...extra));
       expect(run.status, run.stderr).toBe(0);
-      expect(endpoint.requests.length - before, name).toBe(8);
+      expect(box.endpoint.requests.length - before, name).toBe(8);
     }
 
     const list = await runCliAsync(["cache", "list", "--cache", cache]);
     expect(list.stdout).toContain(`${cache}: 32 cached replies`);
-    expect(list.stdout).toContain(`8  openai scripted/payoff-reader at ${endpoint.openAiBaseUrl}`);
-    expect(list.stdout).toContain(`24  openai scripted/story-swayed at ${endpoint.openAiBaseUrl}`);
+    expect(list.stdout).toContain(`8  openai scripted/payoff-reader at ${box.endpoint.openAiBaseUrl}`);
+    expect(list.stdout).toContain(`24  openai scripted/story-swayed at ${box.endpoint.openAiBaseUrl}`);
     const pruned = await runCliAsync(["cache", "prune", "--older-than", "7d", "--cache", cache]);
     expect(pruned.stdout).toContain("Removed 0 cached replies older than 7d");
     const bad = await runCliAsync(["cache", "prune", "--older-than", "7 days", "--cache", cache]);
@@ -123,7 +112,7 @@ describe("same-game run budgets", () => {
       "--model",
       "scripted/payoff-reader",
       "--base-url",
-      (endpoint as ScriptedEndpoint).openAiBaseUrl,
+      (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
       "--mode",
       "text",
       "--concurrency",
@@ -134,13 +123,13 @@ describe("same-game run budgets", () => {
     ]);
 
   it("--max-calls stops before passing the budget, nothing half recorded, and a larger one completes exactly the schedule", async () => {
-    endpoint = await startScriptedEndpoint({ delayMs: 20 });
-    const db = join(dir, "record.db");
+    box.endpoint = await startScriptedEndpoint({ delayMs: 20 });
+    const db = box.db;
     const study = registerStudy(db, pd(5));
     const stopped = await budgetRun(db, study, "--max-calls", "7");
     expect(stopped.status, stopped.stderr).toBe(0);
     // One call per one-shot text trial: 7 calls are 7 trials, each finished; no trial is left open.
-    expect(endpoint.requests.length).toBe(7);
+    expect(box.endpoint.requests.length).toBe(7);
     expect(
       query<{ status: string; n: number }>(db, "SELECT status, count(*) AS n FROM matches GROUP BY status"),
     ).toEqual([{ status: "finished", n: 7 }]);
@@ -156,13 +145,13 @@ describe("same-game run budgets", () => {
       "scripted/payoff-reader/friend-sharing": 5,
     });
     expect(query<{ n: number }>(db, "SELECT count(*) AS n FROM matches")[0]?.n).toBe(10);
-    expect(endpoint.requests.length).toBe(10);
+    expect(box.endpoint.requests.length).toBe(10);
   });
 
   it("--max-cost with --prices records each call's cost and stops within one trial of the budget", async () => {
-    endpoint = await startScriptedEndpoint();
-    const db = join(dir, "record.db");
-    const prices = join(dir, "prices.json");
+    box.endpoint = await startScriptedEndpoint();
+    const db = box.db;
+    const prices = join(box.dir, "prices.json");
     // $1 per million input tokens, $2 per million output tokens.
     const { writeFileSync } = await import("node:fs");
     writeFileSync(

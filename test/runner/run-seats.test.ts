@@ -1,32 +1,21 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import { type InProcessServer, startInProcess } from "../http/support/in-process-server.js";
-import { requireBuiltCli } from "../support/built-cli.js";
-import { finishedPerCell, query, registerStudy, runCliAsync, tempDir } from "./runner-harness.js";
+import { finishedPerCell, query, registerStudy, runCliAsync, useRunSandbox } from "./runner-harness.js";
 
 // Model against model through join_match, and a runner that is a remote client of `serve --http`.
 
-let dir: string;
-let endpoint: ScriptedEndpoint | undefined;
+const box = useRunSandbox("same-game-seats-");
 let http: InProcessServer | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-seats-");
-});
 afterEach(async () => {
-  await endpoint?.close();
   await http?.stop();
-  endpoint = undefined;
   http = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("same-game run with two models and over HTTP", () => {
   it("seats --opponent-model in the agent seat; each seat sees only its own match", async () => {
-    const db = join(dir, "record.db");
-    endpoint = await startScriptedEndpoint();
+    const db = box.db;
+    box.endpoint = await startScriptedEndpoint();
     const study = registerStudy(db, {
       name: "model vs model",
       games: ["prisoners-dilemma"],
@@ -44,7 +33,7 @@ describe("same-game run with two models and over HTTP", () => {
       "--opponent-model",
       "scripted/story-swayed",
       "--base-url",
-      endpoint.openAiBaseUrl,
+      box.endpoint.openAiBaseUrl,
       "--mode",
       "text",
       "--concurrency",
@@ -74,12 +63,12 @@ describe("same-game run with two models and over HTTP", () => {
       expect([p.oa, p.ob]).toEqual([p.b, p.a]);
     }
     // Every request is one seat's one conversation: one user turn, never two prompts.
-    for (const r of endpoint.requests) expect((r.body.messages as unknown[]).length).toBe(2);
+    for (const r of box.endpoint.requests) expect((r.body.messages as unknown[]).length).toBe(2);
   });
 
   it("plays as a remote client of serve --http (Streamable HTTP), recording the model calls there", async () => {
     http = await startInProcess();
-    endpoint = await startScriptedEndpoint();
+    box.endpoint = await startScriptedEndpoint();
     const study = registerStudy(http.deps.dbPath, {
       name: "remote",
       games: ["prisoners-dilemma"],
@@ -94,7 +83,7 @@ describe("same-game run with two models and over HTTP", () => {
       "--model",
       "scripted/payoff-reader",
       "--base-url",
-      endpoint.openAiBaseUrl,
+      box.endpoint.openAiBaseUrl,
       "--server",
       http.url,
       "--concurrency",

@@ -1,45 +1,33 @@
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { progressLine } from "../../src/runner/progress.js";
 import { RunStats } from "../../src/runner/run-stats.js";
-import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { requireBuiltCli } from "../support/built-cli.js";
-import { finishedPerCell, query, registerStudy, runCliAsync, startCli, tempDir } from "./runner-harness.js";
+import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import {
+  finishedMatches,
+  finishedPerCell,
+  pdDesign,
+  query,
+  registerStudy,
+  runCliAsync,
+  startCli,
+  useRunSandbox,
+} from "./runner-harness.js";
 
 // What a user of `same-game run` sees: Ctrl-C, a dead endpoint, and the progress line.
 
-let dir: string;
-let db: string;
-let endpoint: ScriptedEndpoint | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-ux-");
-  db = join(dir, "record.db");
-});
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const box = useRunSandbox("same-game-ux-");
 
-const pd = (trials: number) => ({
-  name: "runner ux",
-  games: ["prisoners-dilemma"],
-  framings: ["business", "friend-sharing"],
-  trials_per_cell: trials,
-  seed: 11,
-});
+const pd = (trials: number) => pdDesign("runner ux", trials, 11);
 
-const finished = () =>
-  query<{ n: number }>(db, "SELECT count(*) AS n FROM matches WHERE status = 'finished'")[0]?.n ?? 0;
+const finished = () => finishedMatches(box.db);
 
 describe("same-game run, what the user sees", () => {
   it("Ctrl-C prints the summary and how to resume, exits 130, and the same command finishes the study", async () => {
-    endpoint = await startScriptedEndpoint({ delayMs: 300 });
-    const study = registerStudy(db, pd(10));
+    box.endpoint = await startScriptedEndpoint({ delayMs: 300 });
+    const study = registerStudy(box.db, pd(10));
     const args = [
       "run",
       "--study",
@@ -47,17 +35,17 @@ describe("same-game run, what the user sees", () => {
       "--model",
       "scripted/payoff-reader",
       "--base-url",
-      endpoint.openAiBaseUrl,
+      box.endpoint.openAiBaseUrl,
       "--mode",
       "text",
       "--concurrency",
       "2",
       "--db",
-      db,
+      box.db,
     ];
     const first = startCli(args);
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && (!existsSync(db) || finished() < 3)) await sleep(50);
+    while (Date.now() < deadline && (!existsSync(box.db) || finished() < 3)) await sleep(50);
     first.child.kill("SIGINT");
     const stopped = await first.done;
     expect(stopped.status, stopped.stderr).toBe(130);
@@ -70,15 +58,15 @@ describe("same-game run, what the user sees", () => {
 
     const resumed = await runCliAsync(args);
     expect(resumed.status, resumed.stderr).toBe(0);
-    expect(finishedPerCell(db, study)).toEqual({
+    expect(finishedPerCell(box.db, study)).toEqual({
       "scripted/payoff-reader/business": 10,
       "scripted/payoff-reader/friend-sharing": 10,
     });
-    expect(query<{ n: number }>(db, "SELECT count(*) AS n FROM matches")[0]?.n).toBe(20);
+    expect(query<{ n: number }>(box.db, "SELECT count(*) AS n FROM matches")[0]?.n).toBe(20);
   });
 
   it("a dead endpoint is named by its URL, in sentences without doubled periods, and nothing is offered to analyse", async () => {
-    const study = registerStudy(db, pd(3));
+    const study = registerStudy(box.db, pd(3));
     const dead = `http://127.0.0.1:${await closedPort()}/v1`;
     const run = await runCliAsync([
       "run",
@@ -93,7 +81,7 @@ describe("same-game run, what the user sees", () => {
       "--concurrency",
       "1",
       "--db",
-      db,
+      box.db,
     ]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`cannot reach ${dead}: Connection error: ECONNREFUSED`);

@@ -1,49 +1,28 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { requireBuiltCli } from "../support/built-cli.js";
+import { describe, expect, it } from "vitest";
+import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import {
   finishedPerCell,
+  pdDesign,
   query,
   registerStudy,
   requestText,
   runCliAsync,
-  tempDir,
+  useRunSandbox,
 } from "./runner-harness.js";
 
 // `same-game run` end to end: the built CLI spawns `same-game serve` over stdio and drives a scripted
 // model endpoint on loopback through the official client libraries. Nothing of our own code is mocked.
 
-let dir: string;
-let db: string;
-let endpoint: ScriptedEndpoint | undefined;
-beforeAll(requireBuiltCli);
-beforeEach(() => {
-  dir = tempDir("same-game-run-");
-  db = join(dir, "record.db");
-});
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+const box = useRunSandbox("same-game-run-");
 
-const pd = (trials: number, extra: object = {}) => ({
-  name: "runner test",
-  games: ["prisoners-dilemma"],
-  framings: ["business", "friend-sharing"],
-  trials_per_cell: trials,
-  seed: 5,
-  ...extra,
-});
+const pd = (trials: number, extra: object = {}) => pdDesign("runner test", trials, 5, extra);
 
 const MATCH_ID = /\b[0-9a-f]{32}\b/g;
 
 describe("same-game run, text mode", () => {
   it("plays every trial, each in a fresh one-message conversation, and records every call with its tokens", async () => {
-    endpoint = await startScriptedEndpoint({ delayMs: 10 });
-    const study = registerStudy(db, pd(4));
+    box.endpoint = await startScriptedEndpoint({ delayMs: 10 });
+    const study = registerStudy(box.db, pd(4));
     const run = await runCliAsync([
       "run",
       "--study",
@@ -53,7 +32,7 @@ describe("same-game run, text mode", () => {
       "--player",
       "reader",
       "--base-url",
-      endpoint.openAiBaseUrl,
+      box.endpoint.openAiBaseUrl,
       "--mode",
       "text",
       "--temperature",
@@ -63,16 +42,18 @@ describe("same-game run, text mode", () => {
       "--concurrency",
       "3",
       "--db",
-      db,
+      box.db,
     ]);
     expect(run.status, run.stderr).toBe(0);
-    expect(finishedPerCell(db, study)).toEqual({ "reader/business": 4, "reader/friend-sharing": 4 });
+    expect(finishedPerCell(box.db, study)).toEqual({ "reader/business": 4, "reader/friend-sharing": 4 });
     expect(run.stdout).toContain("Trials played: 8 this run; 8 of 8 done (study complete for this player).");
-    expect(run.stdout).toContain(`same-game analyze robustness --study ${study} --players reader --db ${db}`);
+    expect(run.stdout).toContain(
+      `same-game analyze robustness --study ${study} --players reader --db ${box.db}`,
+    );
 
     // Fresh context: every request is a system message and ONE user turn — the prompt of one trial.
-    expect(endpoint.requests).toHaveLength(8);
-    for (const request of endpoint.requests) {
+    expect(box.endpoint.requests).toHaveLength(8);
+    for (const request of box.endpoint.requests) {
       const messages = request.body.messages as { role: string }[];
       expect(messages.map((m) => m.role)).toEqual(["system", "user"]);
       expect(request.body.temperature).toBe(0.5);
@@ -81,7 +62,7 @@ describe("same-game run, text mode", () => {
 
     // Payoff-reader in PD defects (best response to ½: 3.5 < 6.5), in the framing's own words.
     const decisions = query<{ action: string; tokens: number; match_id: string; raw_text: string }>(
-      db,
+      box.db,
       "SELECT action, tokens, match_id, raw_text FROM decisions",
     );
     expect(decisions.map((d) => d.action)).toEqual(Array(8).fill("defect"));
@@ -98,7 +79,7 @@ describe("same-game run, text mode", () => {
       finish_reason: string;
       raw_reply: string;
       latency_ms: number;
-    }>(db, "SELECT * FROM model_calls ORDER BY id");
+    }>(box.db, "SELECT * FROM model_calls ORDER BY id");
     expect(calls).toHaveLength(8);
     for (const call of calls) {
       expect(call.provider).toBe("openai");
@@ -117,8 +98,8 @@ describe("same-game run, text mode", () => {
   });
 
   it("draws K samples per decision and submits the majority, keeping all K", async () => {
-    endpoint = await startScriptedEndpoint();
-    const study = registerStudy(db, pd(1));
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(box.db, pd(1));
     const run = await runCliAsync([
       "run",
       "--study",
@@ -126,7 +107,7 @@ describe("same-game run, text mode", () => {
       "--model",
       "scripted/uniform",
       "--base-url",
-      endpoint.openAiBaseUrl,
+      box.endpoint.openAiBaseUrl,
       "--mode",
       "text",
       "--samples",
@@ -134,11 +115,11 @@ describe("same-game run, text mode", () => {
       "--style",
       "cot",
       "--db",
-      db,
+      box.db,
     ]);
     expect(run.status, run.stderr).toBe(0);
     const rounds = query<{ match_id: string; n: number; samples: string }>(
-      db,
+      box.db,
       "SELECT match_id, count(*) AS n, group_concat(sample_index) AS samples FROM model_calls GROUP BY match_id",
     );
     expect(rounds.map((r) => [r.n, r.samples])).toEqual([
@@ -148,12 +129,12 @@ describe("same-game run, text mode", () => {
     // The submitted reply is one the majority gave: count the K replies' last lines per match.
     for (const { match_id } of rounds) {
       const replies = query<{ raw_reply: string }>(
-        db,
+        box.db,
         "SELECT raw_reply FROM model_calls WHERE match_id = ?",
         match_id,
       ).map((r) => (JSON.parse(r.raw_reply).text as string).split("\n").at(-1) as string);
       const [decision] = query<{ raw_text: string }>(
-        db,
+        box.db,
         "SELECT raw_text FROM decisions WHERE match_id = ?",
         match_id,
       );
@@ -166,8 +147,8 @@ describe("same-game run, text mode", () => {
   });
 
   it("tells a story-swayed model from a payoff-reader through robustness", async () => {
-    endpoint = await startScriptedEndpoint();
-    const study = registerStudy(db, pd(30));
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(box.db, pd(30));
     for (const model of ["scripted/story-swayed", "scripted/payoff-reader"]) {
       const run = await runCliAsync([
         "run",
@@ -176,13 +157,13 @@ describe("same-game run, text mode", () => {
         "--model",
         model,
         "--base-url",
-        endpoint.openAiBaseUrl,
+        box.endpoint.openAiBaseUrl,
         "--mode",
         "text",
         "--concurrency",
         "1",
         "--db",
-        db,
+        box.db,
       ]);
       expect(run.status, run.stderr).toBe(0);
     }
@@ -195,7 +176,7 @@ describe("same-game run, text mode", () => {
       "business,friend-sharing",
       "--json",
       "--db",
-      db,
+      box.db,
     ]);
     expect(analysis.status, analysis.stderr).toBe(0);
     const R = (player: string) =>
@@ -211,7 +192,7 @@ describe("same-game run, text mode", () => {
 
 describe("same-game run, tools mode", () => {
   it("recovers from 429 (Retry-After), 500, a timed-out call and malformed tool calls; one trial per request", async () => {
-    endpoint = await startScriptedEndpoint({
+    box.endpoint = await startScriptedEndpoint({
       faults: {
         rateLimitEvery: 5,
         retryAfterSeconds: 0.2,
@@ -221,7 +202,7 @@ describe("same-game run, tools mode", () => {
         malformedToolEvery: 4,
       },
     });
-    const study = registerStudy(db, pd(5));
+    const study = registerStudy(box.db, pd(5));
     const run = await runCliAsync([
       "run",
       "--study",
@@ -229,25 +210,25 @@ describe("same-game run, tools mode", () => {
       "--model",
       "scripted/payoff-reader",
       "--base-url",
-      endpoint.openAiBaseUrl,
+      box.endpoint.openAiBaseUrl,
       "--concurrency",
       "4",
       "--timeout",
       "0.8",
       "--db",
-      db,
+      box.db,
     ]);
     expect(run.status, run.stderr).toBe(0);
-    expect(finishedPerCell(db, study)).toEqual({
+    expect(finishedPerCell(box.db, study)).toEqual({
       "scripted/payoff-reader/business": 5,
       "scripted/payoff-reader/friend-sharing": 5,
     });
-    const statuses = endpoint.requests.map((r) => r.status);
+    const statuses = box.endpoint.requests.map((r) => r.status);
     expect(statuses).toContain(429);
     expect(statuses).toContain(500);
     expect(run.stdout).toMatch(/retries: [1-9]\d* \(/);
     // The model saw tools — only the whitelisted play tools — and each request holds one trial's match id.
-    for (const request of endpoint.requests) {
+    for (const request of box.endpoint.requests) {
       const tools = (request.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
       expect(tools.sort()).toEqual(["get_match", "submit_move"]);
       expect(new Set(requestText(request.body).match(MATCH_ID)).size).toBe(1);
@@ -256,7 +237,7 @@ describe("same-game run, tools mode", () => {
     expect(run.stdout).toMatch(/server \d+/);
     expect(run.stdout).toMatch(/timeout \d+/);
     // A malformed tool call (arguments that are not JSON) was answered as a host would, and recorded.
-    const replies = query<{ raw_reply: string }>(db, "SELECT raw_reply FROM model_calls").map(
+    const replies = query<{ raw_reply: string }>(box.db, "SELECT raw_reply FROM model_calls").map(
       (r) => JSON.parse(r.raw_reply) as { tool_calls: { arguments: string }[] },
     );
     const parses = (text: string) => {
@@ -269,7 +250,7 @@ describe("same-game run, tools mode", () => {
     };
     expect(replies.some((r) => r.tool_calls.some((c) => !parses(c.arguments)))).toBe(true);
     const perRound = query<{ calls: number; tokens: number; charged: number }>(
-      db,
+      box.db,
       `SELECT count(c.id) AS calls, sum(c.prompt_tokens + c.completion_tokens) AS tokens, d.tokens AS charged
        FROM decisions d JOIN model_calls c ON c.match_id = d.match_id AND c.round = d.round GROUP BY d.match_id`,
     );
@@ -280,8 +261,8 @@ describe("same-game run, tools mode", () => {
   });
 
   it("plays through the Anthropic Messages API", async () => {
-    endpoint = await startScriptedEndpoint({ delayMs: 5 });
-    const study = registerStudy(db, pd(2));
+    box.endpoint = await startScriptedEndpoint({ delayMs: 5 });
+    const study = registerStudy(box.db, pd(2));
     const run = await runCliAsync(
       [
         "run",
@@ -292,20 +273,20 @@ describe("same-game run, tools mode", () => {
         "--provider",
         "anthropic",
         "--base-url",
-        endpoint.origin,
+        box.endpoint.origin,
         "--db",
-        db,
+        box.db,
       ],
       { ANTHROPIC_API_KEY: "sk-ant-test" },
     );
     expect(run.status, run.stderr).toBe(0);
-    expect(finishedPerCell(db, study)).toEqual({
+    expect(finishedPerCell(box.db, study)).toEqual({
       "scripted/payoff-reader/business": 2,
       "scripted/payoff-reader/friend-sharing": 2,
     });
-    expect(endpoint.requests.every((r) => r.api === "anthropic")).toBe(true);
+    expect(box.endpoint.requests.every((r) => r.api === "anthropic")).toBe(true);
     const calls = query<{ provider: string; finish_reason: string; prompt_tokens: number }>(
-      db,
+      box.db,
       "SELECT provider, finish_reason, prompt_tokens FROM model_calls",
     );
     expect(calls.map((c) => [c.provider, c.finish_reason])).toEqual(Array(4).fill(["anthropic", "tool_use"]));

@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { loadCatalog } from "../../src/domain/catalog.js";
 import { registerStudy as registerStudyDesign } from "../../src/play/studies.js";
+import type { ScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import { Store } from "../../src/store/store.js";
-import { CLI } from "../support/built-cli.js";
+import { CLI, requireBuiltCli } from "../support/built-cli.js";
 
 // Helpers for the runner tests: the built CLI run asynchronously (the scripted endpoint answers from this
 // same process, so the test must not block its event loop), and the record read back with SQLite.
@@ -46,6 +48,49 @@ export function runCliAsync(args: string[], env: Record<string, string> = {}): P
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** What a runner test works in; the fields change for every test, so read them inside the test. */
+export interface RunSandbox {
+  /** A fresh temp folder, removed after the test. */
+  dir: string;
+  /** `record.db` in that folder (not created until something writes it). */
+  db: string;
+  /** The scripted endpoint the test started, if any: closed after the test. */
+  endpoint: ScriptedEndpoint | undefined;
+}
+
+/** Registers the hooks every runner test file needs: the built CLI once, and a sandbox per test. */
+export function useRunSandbox(prefix: string): RunSandbox {
+  const box: RunSandbox = { dir: "", db: "", endpoint: undefined };
+  beforeAll(requireBuiltCli);
+  beforeEach(() => {
+    box.dir = tempDir(prefix);
+    box.db = join(box.dir, "record.db");
+  });
+  afterEach(async () => {
+    await box.endpoint?.close();
+    box.endpoint = undefined;
+    rmSync(box.dir, { recursive: true, force: true });
+  });
+  return box;
+}
+
+/** The design most runner tests play: the Prisoner's Dilemma told as a business deal and between friends. */
+export function pdDesign(name: string, trialsPerCell: number, seed: number, extra: object = {}) {
+  return {
+    name,
+    games: ["prisoners-dilemma"],
+    framings: ["business", "friend-sharing"],
+    trials_per_cell: trialsPerCell,
+    seed,
+    ...extra,
+  };
+}
+
+/** How many matches of the record have finished. */
+export function finishedMatches(db: string): number {
+  return query<{ n: number }>(db, "SELECT count(*) AS n FROM matches WHERE status = 'finished'")[0]?.n ?? 0;
 }
 
 /** Registers a design in the record (the same service `study register` and register_study use). */
