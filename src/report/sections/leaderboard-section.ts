@@ -93,6 +93,8 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
 /** What each ranked measure is, as a table's heading says it, and which end ranks first. */
 export const MEASURE_TITLES: Readonly<Record<string, { title: string; column: string; first: string }>> = {
   R: { title: "R", column: "R", first: "the highest R" },
+  // Compared in pairs but not ranked (a shift's sign is no better or worse).
+  shift: { title: "Cooperation shift", column: "Shift", first: "the highest shift" },
   lambda: { title: "Payoff sensitivity λ", column: "λ", first: "the highest λ" },
   exploitability: { title: "Exploitability", column: "Exploitability", first: "the highest exploitability" },
   points: { title: "Total points per match", column: "Points", first: "the most points" },
