@@ -48,6 +48,8 @@ function forTheme(spec: TopLevelSpec, theme: Theme): TopLevelSpec {
 
 export interface ClickedDatum {
   player?: string;
+  /** A leaderboard row's group (a player, style, client or model). */
+  group?: string;
   game?: string | null;
   framing?: string;
 }
@@ -73,7 +75,7 @@ export async function drawChart(
   if (onClick) {
     view.addEventListener("click", (_event, item) => {
       const datum = (item as { datum?: ClickedDatum } | null | undefined)?.datum;
-      if (datum && typeof datum.player === "string") onClick(datum);
+      if (datum && (typeof datum.player === "string" || typeof datum.group === "string")) onClick(datum);
     });
   }
   await view.runAsync();

@@ -1,3 +1,4 @@
+import { type ComparisonRanks, leaderboardOf } from "../report/leaderboard-of.js";
 import {
   type AnalysisNote,
   type CooperationCell,
@@ -14,25 +15,63 @@ import {
 } from "../report/report-data.js";
 
 /** Which analysis tool produced the result the view shows; the filters call the same tool again. */
-export type SourceTool = "robustness" | "report" | "repeated_metrics";
+export type SourceTool = "robustness" | "report" | "repeated_metrics" | "compare";
 
-/** The three tools' results in one shape, so every section draws from one place. */
+/** One pair of a `compare` result: a − b on one measure, over the cells both groups played. */
+export interface ComparedPair {
+  measure: string;
+  a: string;
+  b: string;
+  difference: { estimate: number; ci: [number, number] };
+  p_value: number;
+  p_adjusted: number;
+  paired: boolean;
+  cells_used: { game: string; framing: string; opponent?: string }[];
+  cells_left_out: { game: string; framing: string; opponent?: string }[];
+}
+
+/** What `compare` gives beyond its ranks: every pair's difference, and what it could not compare. */
+export interface ComparisonDetails {
+  pairs: ComparedPair[];
+  skipped: { measure: string; reason: string }[];
+  notes: string[];
+  /** Which pairs form each family Holm adjusts over, as the tool states it. */
+  family: string;
+}
+
+/** The four tools' results in one shape, so every section draws from one place. */
 export interface DashboardData {
   source: SourceTool;
   cooperation: CooperationCell[];
   robustness: RobustnessResult | null;
   sensitivity: SensitivityResult | null;
   repeated: RepeatedCell[];
-  /** The players ranked by R (report only); `leaderboardMissing` says why there is none. */
+  /** The groups ranked (report and compare); `leaderboardMissing` says why there is none. */
   leaderboard: Leaderboard | null;
   leaderboardMissing: string | null;
   checks: VerificationCheck[];
   notes: AnalysisNote[];
   study: { id: string; name: string } | null;
+  /** The pairs of a `compare` result (null for the other tools). */
+  comparison: ComparisonDetails | null;
 }
 
 /** Recognises the tool by its result's keys (hosts need not say which tool ran) and normalises it. */
 export function dashboardData(structured: Record<string, unknown>): DashboardData | null {
+  if (Array.isArray(structured.pairs) && Array.isArray(structured.ranks) && "by" in structured) {
+    const compared = structured as unknown as ComparisonRanks & ComparisonDetails;
+    return {
+      ...EMPTY,
+      source: "compare",
+      leaderboard: leaderboardOf(compared),
+      comparison: {
+        pairs: compared.pairs,
+        skipped: compared.skipped ?? [],
+        notes: compared.notes ?? [],
+        family: compared.family ?? "",
+      },
+    };
+  }
   if ("header" in structured) {
     const report = structured as unknown as ReportData;
     return {
@@ -46,6 +85,7 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       checks: reportChecks(report),
       notes: reportNotes(report),
       study: report.header.study ? { id: report.header.study.id, name: report.header.study.name } : null,
+      comparison: null,
     };
   }
   if ("comprehension_rule" in structured && Array.isArray(structured.cells)) {
@@ -60,6 +100,7 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       checks: [],
       notes: [],
       study: null,
+      comparison: null,
     };
   }
   if ("pooled" in structured && Array.isArray(structured.games)) {
@@ -75,16 +116,41 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       checks: robustness.checks ?? [],
       notes: robustness.notes ?? [],
       study: null,
+      comparison: null,
     };
   }
   return null;
 }
 
-/** Player, game and framing names the data mentions: the choices of the filters. */
+/** A result with nothing in it, for the tools that fill only a few of the fields. */
+const EMPTY: Omit<DashboardData, "source"> = {
+  cooperation: [],
+  robustness: null,
+  sensitivity: null,
+  repeated: [],
+  leaderboard: null,
+  leaderboardMissing: null,
+  checks: [],
+  notes: [],
+  study: null,
+  comparison: null,
+};
+
+/**
+ * Player, game and framing names the data mentions: the choices of the filters. A comparison's groups are
+ * players only when it compares players (by style, client or model they are the group filter's choices).
+ */
 export function namesIn(data: DashboardData): { players: string[]; games: string[]; framings: string[] } {
   const players = new Set<string>();
   const games = new Set<string>();
   const framings = new Set<string>(data.robustness?.framings ?? []);
+  const board = data.leaderboard;
+  if (data.source === "compare" && board) {
+    if (board.by === "player") for (const r of board.rows) players.add(r.group);
+    for (const g of board.games) games.add(g);
+    for (const f of board.framings) framings.add(f);
+    for (const p of data.comparison?.pairs ?? []) for (const c of p.cells_used) games.add(c.game);
+  }
   for (const c of [...data.cooperation, ...data.repeated, ...(data.sensitivity?.cells ?? [])]) {
     players.add(c.player);
     games.add(c.game);

@@ -28,6 +28,7 @@ html, body { margin: 0; background: var(--bg); color: var(--ink); }
 body { font: 14px/1.45 var(--font-sans, Helvetica, Arial, sans-serif); padding: 12px; min-width: 320px; }
 h1 { font-size: 1.2rem; margin: 0 0 .2rem; }
 h2 { font-size: 1.02rem; margin: 1.2rem 0 .4rem; border-bottom: 1px solid var(--line); padding-bottom: .15rem; }
+h3 { font-size: .92rem; margin: .9rem 0 .2rem; }
 p { margin: .3rem 0; }
 .muted { color: var(--ink-soft); }
 form.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: .4rem .6rem; margin: .6rem 0; }

@@ -20,5 +20,8 @@ export function selectOf(name: string, allLabel: string, options: readonly strin
 }
 
 export function formatNumber(value: number | null | undefined, digits = 3): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(digits);
+  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
+  const text = value.toFixed(digits);
+  // A tiny negative rounds to "-0.000"; zero has no sign.
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }

@@ -3,13 +3,22 @@ import type { SourceTool } from "./dashboard-data.js";
 /** What the analyst chose above the charts; an empty string means "all". */
 export interface Filters {
   player: string;
+  /** The group chosen in a comparison by style, client or model (by player the choice is `player`). */
+  group: string;
   game: string;
   study: string;
   baseline: string;
   comparison: string;
 }
 
-export const NO_FILTERS: Filters = { player: "", game: "", study: "", baseline: "", comparison: "" };
+export const NO_FILTERS: Filters = {
+  player: "",
+  group: "",
+  game: "",
+  study: "",
+  baseline: "",
+  comparison: "",
+};
 
 /**
  * The arguments of the tool call that re-runs `tool` under the filters, on top of the arguments the
@@ -28,10 +37,9 @@ export function toolArguments(
   const pair = filters.baseline && filters.comparison ? [filters.baseline, filters.comparison] : undefined;
   set("study_id", filters.study || undefined);
   set("framings", pair);
-  if (tool !== "report") {
-    set("players", filters.player ? [filters.player] : undefined);
-    set("games", filters.game ? [filters.game] : undefined);
-  }
+  if (tool !== "report") set("games", filters.game ? [filters.game] : undefined);
+  // A comparison needs two groups: a chosen one marks its rows and pairs in the view instead.
+  if (tool !== "report" && tool !== "compare") set("players", filters.player ? [filters.player] : undefined);
   return args;
 }
 

@@ -1,76 +1,123 @@
-import { leaderboardChartSpec, rankInterval, rRows } from "../report/sections/leaderboard-section.js";
+import type { LeaderboardRow } from "../report/report-data.js";
+import {
+  conditionsText,
+  leaderboardChartSpec,
+  MEASURE_TITLES,
+  measureColumn,
+  rankInterval,
+  rRows,
+} from "../report/sections/leaderboard-section.js";
 import { el, formatNumber } from "./dom.js";
 import { figure, type SectionContext, section } from "./sections.js";
 
+/** The ranked measures after R, in the leaderboard's order: one-shot λ and exploitability, then repeated play. */
+const OTHER_MEASURES = ["lambda", "exploitability", "points", "cooperation", "comprehension_m"] as const;
+
 /**
- * The leaderboard of the report result: the table and the forest plot of the HTML report. When the groups
- * are players, clicking one (its name or its row of the plot) filters every other view to that player;
- * clicking it again shows all players. The leaderboard itself keeps every player, the chosen one marked.
+ * The leaderboard of a report or compare result: R's table and forest plot (the HTML report's), then a table
+ * for each other ranked measure. Clicking a group (its name, or its row of the plot) filters every other
+ * view to it: for players the player filter, else the group filter; clicking it again shows all. The
+ * leaderboard itself keeps every group, the chosen one marked.
  */
 export function leaderboardSection(ctx: SectionContext): HTMLElement | null {
+  const { source } = ctx.data;
+  if (source !== "report" && source !== "compare") return null;
   const board = ctx.data.leaderboard;
-  if (ctx.data.source !== "report") return null;
-  if (!board || rRows(board).length < 2) {
+  const others = board ? OTHER_MEASURES.filter((m) => board.rows.some((r) => r.measure === m)) : [];
+  if (!board || (rRows(board).length < 2 && others.length === 0)) {
     const why =
       ctx.data.leaderboardMissing ?? "fewer than two players share a game played under every framing.";
     return section("leaderboard", "Leaderboard", el("p", { class: "no-data" }, `No leaderboard: ${why}`));
   }
-  const clickable = board.by === "player";
-  const selected = clickable && ctx.filters.player ? ctx.filters.player : undefined;
-  const toggle = (player: string) => ctx.selectPlayer(player === selected ? "" : player);
+  const selected = ctx.selectedGroup || undefined;
   const level = `${Math.round(board.confidence * 100)}%`;
-  const rows = rRows(board).map((r) => {
-    const name = clickable
-      ? el(
-          "button",
-          {
-            type: "button",
-            class: "link",
-            "data-group": r.group,
-            "aria-pressed": String(r.group === selected),
-          },
-          r.group,
-        )
-      : r.group;
-    if (name instanceof HTMLElement) name.addEventListener("click", () => toggle(r.group));
-    return el(
-      "tr",
-      { "data-group": r.group, class: r.group === selected ? "selected" : "" },
-      el("td", { class: "num" }, String(r.rank.estimate)),
-      el("td", {}, name),
-      el("td", { class: "num" }, formatNumber(r.estimate)),
-      el("td", { class: "num" }, `[${formatNumber(r.ci[0])}, ${formatNumber(r.ci[1])}]`),
-      el("td", { class: "num" }, rankInterval(r)),
-      el("td", { class: "num" }, String(r.tied_group)),
-    );
-  });
-  const head = el(
-    "tr",
-    {},
-    ...["Rank", board.by, "R", `${level} CI`, "Rank interval", "Tied group"].map((h, i) =>
-      el("th", i === 1 ? {} : { class: "num" }, h),
-    ),
-  );
-  const width = Math.max(140, Math.min(420, ctx.width - 230));
-  return section(
-    "leaderboard",
-    "Leaderboard",
-    el(
-      "p",
-      { class: "muted" },
-      `R of each ${board.by} on ${board.games.join(", ")} over ${board.framings.join(", ")}; a tied group holds the ${board.by}s not surely below its best (simultaneous ${level} rank intervals).`,
-    ),
-    figure(
-      ctx,
-      "leaderboard",
-      leaderboardChartSpec(board, { width, selected }),
-      `R with its ${level} interval, best first; one colour per tied group.${clickable ? " Click a player to show only that player in the other views; click again for all." : ""}`,
-      clickable ? (d) => d.player && toggle(d.player) : false,
-    ),
+  const table = (name: string, rows: readonly LeaderboardRow[]) =>
     el(
       "div",
       { class: "table-scroll" },
-      el("table", { "data-table": "leaderboard" }, el("thead", {}, head), el("tbody", {}, ...rows)),
-    ),
+      el(
+        "table",
+        { "data-table": name },
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            ...[
+              "Rank",
+              board.by,
+              measureColumn(rows[0]?.measure ?? ""),
+              `${level} CI`,
+              "Rank interval",
+              "Tied group",
+            ].map((h, i) => el("th", i === 1 ? {} : { class: "num" }, h)),
+          ),
+        ),
+        el("tbody", {}, ...rows.map((r) => rankRow(ctx, r, selected))),
+      ),
+    );
+  const r = rRows(board);
+  const width = Math.max(140, Math.min(420, ctx.width - 230));
+  const oneShot =
+    r.length < 2
+      ? [
+          el(
+            "p",
+            { class: "no-data" },
+            `No ranks of R: ${ctx.data.leaderboardMissing ?? "no one-shot play to rank."}`,
+          ),
+        ]
+      : [
+          el(
+            "p",
+            { class: "muted" },
+            `R of each ${board.by} on ${board.games.join(", ")} over ${board.framings.join(", ")}; a tied group holds the ${board.by}s not surely below its best (simultaneous ${level} rank intervals).`,
+          ),
+          figure(
+            ctx,
+            "leaderboard",
+            leaderboardChartSpec(board, { width, selected }),
+            `R with its ${level} interval, best first; one colour per tied group. Click a ${board.by} to show only it in the other views; click again for all.`,
+            (d) => {
+              const group = d.group ?? d.player;
+              if (group) ctx.selectGroup(group === selected ? "" : group);
+            },
+          ),
+          table("leaderboard", r),
+        ];
+  const rest = others.flatMap((m) => {
+    const title = MEASURE_TITLES[m] ?? { title: m, first: "the highest value" };
+    const on = board.conditions?.[m] ? ` On ${conditionsText(board, m)}.` : "";
+    return [
+      el("h3", {}, title.title),
+      el("p", { class: "muted" }, `Rank 1: ${title.first}.${on}`),
+      table(
+        `leaderboard-${m}`,
+        board.rows.filter((row) => row.measure === m),
+      ),
+    ];
+  });
+  return section("leaderboard", "Leaderboard", ...oneShot, ...rest);
+}
+
+/** One group's line: its name a button that chooses it (or, chosen, shows all again). */
+function rankRow(ctx: SectionContext, r: LeaderboardRow, selected: string | undefined): HTMLElement {
+  const name = el(
+    "button",
+    { type: "button", class: "link", "data-group": r.group, "aria-pressed": String(r.group === selected) },
+    r.group,
+  );
+  name.addEventListener("click", () => ctx.selectGroup(r.group === selected ? "" : r.group));
+  const digits = r.measure === "points" ? 2 : 3;
+  return el(
+    "tr",
+    { "data-group": r.group, class: r.group === selected ? "selected" : "" },
+    el("td", { class: "num" }, String(r.rank.estimate)),
+    el("td", {}, name),
+    el("td", { class: "num" }, formatNumber(r.estimate, digits)),
+    el("td", { class: "num" }, `[${formatNumber(r.ci[0], digits)}, ${formatNumber(r.ci[1], digits)}]`),
+    el("td", { class: "num" }, rankInterval(r)),
+    el("td", { class: "num" }, String(r.tied_group)),
   );
 }

@@ -11,6 +11,7 @@ import { el, selectOf } from "./dom.js";
 import { type Filters, NO_FILTERS, toolArguments } from "./filters.js";
 import { leaderboardSection } from "./leaderboard-panel.js";
 import { matchesPanel } from "./matches-panel.js";
+import { pairsSection } from "./pairs-panel.js";
 import {
   checksSection,
   cooperationSection,
@@ -20,7 +21,7 @@ import {
   sensitivitySection,
 } from "./sections.js";
 
-// The dashboard view: it receives the result of robustness, report or repeated_metrics from the host,
+// The dashboard view: it receives the result of robustness, report, repeated_metrics or compare from the host,
 // draws it with the HTML report's chart specs, and re-runs the tool through the host when a filter changes.
 
 interface State {
@@ -85,13 +86,28 @@ function renderFilters(): void {
     placeholder: "all studies",
     value: filters.study,
   });
+  // A comparison by style, client or model chooses one of its groups where the others choose a player.
+  const board = state.data?.leaderboard;
+  const byGroup = state.data?.source === "compare" && board && board.by !== "player";
+  const groups = byGroup ? [...new Set(board.rows.map((r) => r.group))].sort() : [];
   form.replaceChildren(
-    field("Player", selectOf("player", "all players", sorted(names.players), filters.player)),
+    byGroup
+      ? field(capitalised(board.by), selectOf("group", `all ${board.by}s`, groups, filters.group))
+      : field("Player", selectOf("player", "all players", sorted(names.players), filters.player)),
     field("Game", selectOf("game", "all games", sorted(names.games), filters.game)),
     field("Study", study),
     field("Baseline framing", selectOf("baseline", "default", [...names.framings], filters.baseline)),
     field("Comparison framing", selectOf("comparison", "default", [...names.framings], filters.comparison)),
   );
+}
+
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The group chosen in a comparison or report leaderboard: the player filter when groups are players. */
+function selectedGroup(data: DashboardData, filters: Filters): string {
+  return data.source === "compare" && data.leaderboard && data.leaderboard.by !== "player"
+    ? filters.group
+    : filters.player;
 }
 
 form.addEventListener("change", (event) => {
@@ -140,6 +156,11 @@ async function rerun(): Promise<void> {
 function describe(data: DashboardData): string {
   const study = data.study ? ` · study ${data.study.name}` : "";
   if (data.source === "repeated_metrics") return `repeated_metrics · ${data.repeated.length} cell(s)${study}`;
+  if (data.source === "compare" && data.leaderboard) {
+    const board = data.leaderboard;
+    const groups = new Set(board.rows.map((r) => r.group)).size;
+    return `compare · ${groups} ${board.by}s · ${board.framings.join(", ")}${board.study_id ? ` · study ${board.study_id}` : ""}`;
+  }
   const framings = data.robustness ? ` · ${data.robustness.framings.join(" → ")}` : "";
   return `${data.source}${framings}${study}`;
 }
@@ -158,8 +179,10 @@ async function render(): Promise<void> {
     width: state.width,
     charts,
     openCell: (cell: ClickedDatum & { variant?: string }) => void openCell(cell),
-    selectPlayer: (player: string) => {
-      state.filters = { ...state.filters, player };
+    selectedGroup: selectedGroup(data, state.filters),
+    selectGroup: (group: string) => {
+      const field = data.source === "compare" && data.leaderboard?.by !== "player" ? "group" : "player";
+      state.filters = { ...state.filters, [field]: group };
       void rerun();
     },
   };
@@ -167,6 +190,7 @@ async function render(): Promise<void> {
     cooperationSection,
     robustnessSection,
     leaderboardSection,
+    pairsSection,
     sensitivitySection,
     repeatedSection,
     checksSection,

@@ -23,8 +23,10 @@ export interface SectionContext {
   width: number;
   charts: PendingChart[];
   openCell(cell: ClickedDatum & { variant?: string }): void;
-  /** Filters every view to one player (the leaderboard's click), or back to all with "". */
-  selectPlayer(player: string): void;
+  /** The group chosen in the leaderboard ("" for all): the player filter when groups are players. */
+  selectedGroup: string;
+  /** Filters every view to one group (the leaderboard's click), or back to all with "". */
+  selectGroup(group: string): void;
 }
 
 /** A chart and its caption; a click on a mark opens its cell's matches, or does what `click` says. */
@@ -69,6 +71,7 @@ export function cooperationSection(ctx: SectionContext): HTMLElement | null {
 
 export function robustnessSection(ctx: SectionContext): HTMLElement | null {
   const result = ctx.data.robustness;
+  if (ctx.data.source === "compare") return null;
   if (!result) {
     return ctx.data.source === "repeated_metrics"
       ? null
@@ -153,7 +156,7 @@ export function sensitivitySection(ctx: SectionContext): HTMLElement | null {
 
 export function repeatedSection(ctx: SectionContext): HTMLElement | null {
   const cells = ctx.data.repeated.filter((c) => passes(ctx.filters, c));
-  if (ctx.data.source === "robustness") return null;
+  if (ctx.data.source === "robustness" || ctx.data.source === "compare") return null;
   if (cells.length === 0)
     return section(
       "repeated",

@@ -35,8 +35,14 @@ export interface CompareQuery {
   bootstrap?: number;
   seed?: number;
   confidence?: number;
-  /** Compare repeated play too (default); the report's leaderboard, which ranks R, leaves it out. */
+  /** Compare repeated play too (default). */
   repeated_play?: boolean;
+  /**
+   * Compare one-shot play too (default). The report ranks repeated play in a comparison of its own, on
+   * every repeated condition rather than under the one-shot framings, so one part's refusal (two players
+   * sharing no one-shot game) does not take the other's ranks with it.
+   */
+  one_shot?: boolean;
 }
 
 export type CompareReport = Omit<ComparisonResult, "skipped"> & {
@@ -69,14 +75,18 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
     variants: [variant],
     study_id: query.study_id,
   };
-  const rows: ComparisonRow[] = deps.store.comparisonCounts(filter, by);
+  const rows: ComparisonRow[] = query.one_shot === false ? [] : deps.store.comparisonCounts(filter, by);
   const repeatedRows =
     query.repeated_play === false
       ? []
       : repeatedComparisonRows(deps, { ...filter, framings: query.framings }, by);
   if (rows.length === 0 && repeatedRows.length === 0) {
+    const what =
+      query.one_shot === false
+        ? "No finished repeated matches"
+        : `No one-shot decisions${query.repeated_play === false ? "" : " or finished repeated matches"}`;
     throw new UsageError(
-      `No one-shot decisions${query.repeated_play === false ? "" : " or finished repeated matches"} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
+      `${what} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
     );
   }
   const oneShot = rows.length > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
@@ -97,8 +107,11 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
   }
   const repeated = compareRepeated(repeatedRows, query);
   if (oneShot === null && repeated.pairs.length === 0) {
+    const why = repeated.skipped.find((s) => s.measure === "points")?.reason ?? repeated.skipped[0]?.reason;
     throw new UsageError(
-      `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${repeated.skipped.find((s) => s.measure === "points")?.reason ?? repeated.skipped[0]?.reason}`,
+      query.one_shot === false
+        ? `The repeated matches cannot be compared: ${why}`
+        : `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${why}`,
     );
   }
   const base = oneShot ?? withoutOneShot(repeated, query, repeatedRows);

@@ -12,6 +12,7 @@ import {
   type CooperationCell,
   type EquilibriumCell,
   type EstimateWithCi,
+  type Leaderboard,
   type RepeatedCell,
   type ReportData,
   type RobustnessResult,
@@ -59,14 +60,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const sensitivity =
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
-  // The players ranked by R: `compare` under the report's study, framings, bootstrap and seed.
-  const ranked = leaderboardOrReason(deps, {
-    repeated_play: false,
-    study_id: query.study_id,
-    framings: query.framings,
-    bootstrap,
-    seed,
-  });
+  const ranked = rankedPlayers(deps, query, bootstrap, seed, repeated.length > 0);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
   const imported =
     query.study_id === undefined
@@ -83,7 +77,8 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
               : (robustness?.notes[0]?.detail ?? "not computed"),
         },
       ];
-  if ("reason" in ranked) missing.push({ section: "leaderboard", reason: ranked.reason });
+  if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
+  if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
   return {
     header: {
       title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
@@ -111,11 +106,44 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     spend: spendSummary(deps.store, query.study_id ?? null),
     missing,
     robustness: robustness?.result ?? null,
-    leaderboard: "leaderboard" in ranked ? ranked.leaderboard : null,
+    leaderboard: ranked.leaderboard,
     sensitivity: sensitivity?.result ?? null,
     repeated,
     checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],
     notes: [...(robustness?.notes ?? []), ...(sensitivity?.notes ?? [])],
+  };
+}
+
+/**
+ * The players ranked: one-shot play (R, shift, λ, exploitability) by `compare` under the report's study,
+ * framings, bootstrap and seed, and repeated play (total points, cooperation, comprehension m) by a
+ * comparison of its own on every repeated condition (the one-shot framings name no repeated framing), merged
+ * into one leaderboard. Each part that cannot be ranked gives its reason, and the other part still stands.
+ */
+function rankedPlayers(
+  deps: PlayDeps,
+  query: ReportQuery,
+  bootstrap: number,
+  seed: number,
+  hasRepeated: boolean,
+): { leaderboard: Leaderboard | null; reason: string | null; repeatedReason: string | null } {
+  const common = { study_id: query.study_id, bootstrap, seed };
+  const oneShot = leaderboardOrReason(deps, { ...common, framings: query.framings, repeated_play: false });
+  const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
+  const reason = "reason" in oneShot ? oneShot.reason : null;
+  const repeatedReason = repeated && "reason" in repeated ? repeated.reason : null;
+  const first = "leaderboard" in oneShot ? oneShot.leaderboard : null;
+  const second = repeated && "leaderboard" in repeated ? repeated.leaderboard : null;
+  if (!first || !second) return { leaderboard: first ?? second, reason, repeatedReason };
+  return {
+    leaderboard: {
+      ...first,
+      ...(second.conditions ? { conditions: second.conditions } : {}),
+      // Each part is sorted by measure then rank, and every one-shot measure comes before the repeated ones.
+      rows: [...first.rows, ...second.rows],
+    },
+    reason,
+    repeatedReason,
   };
 }
 

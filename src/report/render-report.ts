@@ -40,10 +40,11 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
   const imported = importedPlayers(data.header);
   const missingRobustness = data.missing?.find((m) => m.section === "robustness")?.reason;
   const missingLeaderboard = data.missing?.find((m) => m.section === "leaderboard")?.reason;
+  const missingRepeatedRanks = data.missing?.find((m) => m.section === "leaderboard-repeated")?.reason;
   const [cooperation, robustness, leaderboard, sensitivity, repeated] = await Promise.all([
     cooperationSection(data.cooperation ?? [], imported),
     robustnessSection(data.robustness, imported, missingRobustness),
-    leaderboardSection(data.leaderboard, imported, missingLeaderboard),
+    leaderboardSection(data.leaderboard, imported, missingLeaderboard, missingRepeatedRanks),
     sensitivitySection(data.sensitivity, imported),
     repeatedSection(data.repeated ?? []),
   ]);

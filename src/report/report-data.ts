@@ -186,7 +186,19 @@ export interface Leaderboard {
   framings: string[];
   /** The games every group played under every framing: the cells the ranks are computed on. */
   games: string[];
+  /**
+   * Per repeated-play measure (points, cooperation, comprehension_m), the (game, framing, opponent)
+   * conditions every group played: its ranks are computed on them. Absent without repeated-play ranks.
+   */
+  conditions?: Partial<Record<string, LeaderboardCondition[]>>;
   rows: LeaderboardRow[];
+}
+
+/** A repeated-play condition a leaderboard's ranks are computed on. */
+export interface LeaderboardCondition {
+  game: string;
+  framing: string;
+  opponent?: string;
 }
 
 export interface ReportData {

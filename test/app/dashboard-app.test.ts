@@ -9,7 +9,7 @@ import { playDashboardRecord, TRIALS } from "./dashboard-record.js";
 const APP_MIME = "text/html;profile=mcp-app";
 /** What an MCP Apps host (Claude, VS Code, the Inspector…) declares at initialization. */
 const APPS_CAPABILITIES = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [APP_MIME] } } };
-const DASHBOARD_TOOLS = ["repeated_metrics", "report", "robustness"];
+const DASHBOARD_TOOLS = ["compare", "repeated_metrics", "report", "robustness"];
 
 let deps: ReturnType<typeof tempDeps>;
 let appsHost: Client;
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe("the dashboard an MCP Apps host needs", () => {
-  it("names the UI resource in the _meta of robustness, report and repeated_metrics, and of no other tool", async () => {
+  it("names the UI resource in the _meta of robustness, report, repeated_metrics and compare, and of no other tool", async () => {
     const { tools } = await appsHost.listTools();
     const withUi = tools.filter((t) => t._meta?.ui !== undefined).map((t) => t.name);
     expect(withUi.sort()).toEqual(DASHBOARD_TOOLS);

@@ -292,9 +292,105 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
     await page.close();
   });
 
+  it("compare: R ranks steady 1, mixed 0.918, story 0; a click on story-agent keeps its pairs without a call; a framing pair calls compare again", async () => {
+    const { page, view } = await openView(
+      "compare",
+      { bootstrap: 200, seed: 3 },
+      { theme: "light", width: 1280 },
+    );
+    const cells = (table: string) =>
+      view.$$eval(`[data-table=${table}] tbody tr`, (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+      );
+    // The record's R (see dashboard-record.ts): steady-agent 1, mixed-agent 0.918296, story-agent 0.
+    expect((await cells("leaderboard")).map((r) => [r[0], r[1], r[2]])).toEqual([
+      ["1", "steady-agent", "1.000"],
+      ["2", "mixed-agent", "0.918"],
+      ["3", "story-agent", "0.000"],
+    ]);
+    // The forest's rows, top to bottom, in rank order.
+    expect((await axisLabels(view, "leaderboard")).filter((l) => l.endsWith("-agent"))).toEqual([
+      "steady-agent",
+      "mixed-agent",
+      "story-agent",
+    ]);
+    expect(await markCount(view, "leaderboard", "layer_2", "symbol")).toBe(3);
+    // λ and exploitability are ranked too; the one player with repeated play leaves those measures out.
+    expect((await cells("leaderboard-exploitability")).map((r) => r[1]).sort()).toEqual([
+      "mixed-agent",
+      "steady-agent",
+      "story-agent",
+    ]);
+    expect(
+      await view.$$eval("[data-skipped]", (items) => items.map((i) => i.getAttribute("data-skipped"))),
+    ).toEqual(["points", "cooperation", "comprehension_m"]);
+    // Every pair a − b (groups in name order) of R, shift, λ and exploitability: 4 × 3 rows.
+    const pairs = async () => (await cells("pairs")).map((r) => [r[0], r[1], r[2]]);
+    expect(await pairs()).toHaveLength(12);
+    // R: 0.918 − 0 and 1 − 0; shift (team − business): mixed −1/3, steady 0, story +1.
+    expect(await pairs()).toEqual(
+      expect.arrayContaining([
+        ["R", "mixed-agent − story-agent", "0.918"],
+        ["R", "steady-agent − story-agent", "1.000"],
+        ["Shift", "mixed-agent − steady-agent", "-0.333"],
+        ["Shift", "mixed-agent − story-agent", "-1.333"],
+        ["Shift", "steady-agent − story-agent", "-1.000"],
+      ]),
+    );
+    const from = calls.length;
+    // A click on story-agent's dot: the player filter, no call (a comparison of one player is no comparison).
+    const dots = await view.$$(layerMarks("leaderboard", "layer_2", "symbol"));
+    await dots[2]?.click();
+    await view.waitForSelector("[data-showing=story-agent]");
+    expect(await view.$eval('select[name="player"]', (s) => (s as unknown as { value: string }).value)).toBe(
+      "story-agent",
+    );
+    // The pairs keep story-agent's: 2 of each measure.
+    const kept = await pairs();
+    expect(kept).toHaveLength(8);
+    expect(kept.every((r) => r[1]?.includes("story-agent"))).toBe(true);
+    // Every ranked measure's table marks it.
+    for (const table of ["leaderboard", "leaderboard-lambda", "leaderboard-exploitability"]) {
+      expect(
+        await view.$$eval(`[data-table=${table}] tr.selected`, (trs) => trs.map((t) => t.dataset.group)),
+      ).toEqual(["story-agent"]);
+    }
+    expect(calls.length).toBe(from);
+    await screenshot(page, "compare-selected-1280px");
+    // The framing pair the other way round calls compare again; the shifts change sign, the choice stays.
+    await view.select('select[name="baseline"]', "team");
+    await view.select('select[name="comparison"]', "business");
+    const call = await waitForCall("compare", from);
+    expect(call.arguments).toEqual({ bootstrap: 200, seed: 3, framings: ["team", "business"] });
+    await view.waitForFunction(
+      'document.querySelector("[data-pair=\'shift|mixed-agent|story-agent\'] td:nth-child(3)")?.textContent === "1.333"',
+    );
+    expect(await pairs()).toEqual(
+      expect.arrayContaining([
+        ["Shift", "mixed-agent − story-agent", "1.333"],
+        ["Shift", "steady-agent − story-agent", "1.000"],
+      ]),
+    );
+    expect(await pairs()).toHaveLength(8);
+    // A second click on story-agent's name shows every pair again.
+    await view.click('[data-table=leaderboard] button[data-group="story-agent"]');
+    await view.waitForFunction("document.querySelectorAll('[data-table=pairs] tbody tr').length === 12");
+    expect(await view.$eval('select[name="player"]', (s) => (s as unknown as { value: string }).value)).toBe(
+      "",
+    );
+    await page.close();
+  });
+
   it("leaderboard at 400 and 1280 px, light and dark: no page overflow; screenshots", async () => {
     for (const theme of ["light", "dark"] as const) {
       for (const width of [400, 1280]) {
+        // compare's own view: the leaderboard and every pair.
+        const compared = await openView("compare", { bootstrap: 200, seed: 3 }, { theme, width });
+        expect(await compared.view.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
+          width,
+        );
+        await screenshot(compared.page, `compare-${theme}-${width}px`);
+        await compared.page.close();
         const opened = await openView("report", { bootstrap: 200, seed: 3 }, { theme, width });
         const overflow = await opened.view.evaluate("document.documentElement.scrollWidth");
         expect(overflow).toBeLessThanOrEqual(width);

@@ -1,6 +1,7 @@
 import { Ajv as Ajv07 } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-jsonl.js";
 import { leaderboard } from "../../src/queries/leaderboard-query.js";
 import { reportData } from "../../src/queries/report-data-query.js";
 import { renderReportHtml } from "../../src/report/render-report.js";
@@ -16,6 +17,59 @@ beforeEach(() => {
   deps = tempDeps();
 });
 afterEach(() => deps.dispose());
+
+// Repeated PD stage payoffs (C,C) 4 (C,D) 1 (D,C) 6 (D,D) 2 against tit-for-tat (opens C, then copies):
+//   cooperator: all C → 16·4 = 64; C×15 then D → 15·4 + 6 = 66; D then C×15 → 6 + 1 + 14·4 = 63.
+//     mean 193/3 = 64.33; cooperation (1 + 15/16 + 15/16)/3 = 46/48 = 0.958.
+//   defector: all D → 6 + 15·2 = 36 (twice); C then D×15 → 4 + 6 + 14·2 = 38. mean 110/3 = 36.67;
+//     cooperation 1/48 = 0.021. Every match comprehends from round 1 (m = 1), so m ties.
+const STAGE: Record<string, Record<string, number>> = {
+  cooperate: { cooperate: 4, defect: 1 },
+  defect: { cooperate: 6, defect: 2 },
+};
+function transcript(player: string, ours: string[]): string {
+  const rounds = ours.map((move, r) => {
+    const opponent = r === 0 ? "cooperate" : (ours[r - 1] as string);
+    return {
+      move,
+      opponent_move: opponent,
+      payoff: STAGE[move]?.[opponent],
+      opponent_payoff: STAGE[opponent]?.[move],
+    };
+  });
+  const match = {
+    player,
+    game: "repeated-pd",
+    variant: "base",
+    framing: "their-prompt",
+    opponent: "tft",
+    rounds,
+  };
+  return JSON.stringify(match);
+}
+const all = (move: string) => Array.from({ length: 16 }, () => move);
+const C = "cooperate";
+const D = "defect";
+function importRepeated(players: readonly ("cooperator" | "defector")[]): void {
+  const matches = {
+    cooperator: [all(C), [...all(C).slice(1), D], [D, ...all(C).slice(1)]],
+    defector: [all(D), all(D), [C, ...all(D).slice(1)]],
+  };
+  const lines = players.flatMap((p) => matches[p].map((moves) => transcript(p, moves)));
+  importMatches(deps, parseMatchesJsonl(lines.join("\n"), "hand.jsonl", deps.catalog), "hand");
+}
+
+/** The rows of the leaderboard table under the heading `title`, as [rank, player, value, CI, rank interval, tier]. */
+function measureRows(page: string, title: string): string[][] {
+  const section = /<section id="leaderboard">[\s\S]*?<\/section>/.exec(page)?.[0] ?? "";
+  const after = section.split(`<h3>${title}</h3>`)[1] ?? "";
+  const table = /<table class="stack leaderboard">[\s\S]*?<\/table>/.exec(after)?.[0] ?? "";
+  return [...table.matchAll(/<tr><td[\s\S]*?<\/tr>/g)].map((row) =>
+    [...row[0].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) =>
+      (cell[1] as string).replace(/<span[\s\S]*?<\/span>/g, "").trim(),
+    ),
+  );
+}
 
 /** The leaderboard table's rows as [rank, player, R, CI, rank interval, tied group] text. */
 function tableRows(page: string): string[][] {
@@ -80,6 +134,64 @@ describe("the report's leaderboard", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("ranks repeated play too: points 64.33 over 36.67, cooperation 0.958 over 0.021, comprehension m tied at 1", async () => {
+    await importCounts(deps, { swayed: { business: 3, friend: 27 }, dominant: { business: 0, friend: 0 } });
+    importRepeated(["cooperator", "defector"]);
+    const data = reportData(deps, { bootstrap: 1000, seed: 3 });
+    // The one-shot ranks are compare's under the report's settings; the repeated ones its comparison of
+    // repeated play alone, on every repeated condition.
+    const oneShot = leaderboard(deps, { bootstrap: 1000, seed: 3, repeated_play: false });
+    const repeated = leaderboard(deps, { bootstrap: 1000, seed: 3, one_shot: false });
+    expect(data.leaderboard?.rows).toEqual([...oneShot.rows, ...repeated.rows]);
+    expect(data.leaderboard?.conditions?.points).toEqual([
+      { game: "repeated-pd", framing: "their-prompt", opponent: "tft" },
+    ]);
+    const page = await renderReportHtml(data);
+    expect(tableRows(page).map((r) => [r[1], r[2]])).toEqual([
+      ["dominant", "1.000"],
+      ["swayed", "0.469"],
+    ]);
+    expect(measureRows(page, "Total points per match").map((r) => [r[0], r[1], r[2], r[5]])).toEqual([
+      ["1", "cooperator", "64.33", "1"],
+      ["2", "defector", "36.67", "2"],
+    ]);
+    expect(measureRows(page, "Cooperation rate").map((r) => [r[0], r[1], r[2], r[5]])).toEqual([
+      ["1", "cooperator", "0.958", "1"],
+      ["2", "defector", "0.021", "2"],
+    ]);
+    // Both comprehend from round 1: the same rank, one rank interval 1–2, one tied group.
+    expect(measureRows(page, "Comprehension m (round)").map((r) => [r[0], r[2], r[4], r[5]])).toEqual([
+      ["1", "1.000", "1–2", "1"],
+      ["1", "1.000", "1–2", "1"],
+    ]);
+    expect(page).toContain("On repeated-pd/their-prompt vs tft.");
+  });
+
+  it("says why repeated play is not ranked: no repeated matches, or one player's only", async () => {
+    await importCounts(deps, { swayed: { business: 3, friend: 27 }, dominant: { business: 0, friend: 0 } });
+    const none = await renderReportHtml(reportData(deps, { bootstrap: 200 }));
+    expect(none).toContain(
+      `<h3>Repeated play</h3><p class="no-data">Repeated play is not ranked: the record has no finished repeated matches.</p>`,
+    );
+    importRepeated(["cooperator"]);
+    const one = await renderReportHtml(reportData(deps, { bootstrap: 200 }));
+    expect(one).toContain(
+      `<p class="no-data">Repeated play is not ranked: The repeated matches cannot be compared: Points needs finished repeated matches of at least two groups; only &#39;cooperator&#39; has some.</p>`,
+    );
+    // One-shot ranks stand beside it.
+    expect(tableRows(one).map((r) => r[1])).toEqual(["dominant", "swayed"]);
+  });
+
+  it("keeps repeated play's ranks when no two players share a one-shot game", async () => {
+    await importCounts(deps, { alone: { business: 20, friend: 10 } });
+    importRepeated(["cooperator", "defector"]);
+    const page = await renderReportHtml(reportData(deps, { bootstrap: 200 }));
+    expect(page).toContain(
+      `<p class="no-data">No one-shot ranks: A comparison needs at least two groups; the record has only &#39;alone&#39;.</p>`,
+    );
+    expect(measureRows(page, "Total points per match").map((r) => r[1])).toEqual(["cooperator", "defector"]);
   });
 
   it("is one sentence saying why when the record has a single player", async () => {

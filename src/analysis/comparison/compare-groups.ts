@@ -1,6 +1,7 @@
 import type { ActionId } from "../../domain/types.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { percentileInterval } from "../sampling/percentile.js";
+import { COMPARISON_MEASURES, type ComparisonMeasure } from "./comparison-measures.js";
 import { type CellRef, type ComparisonRow, cellKey } from "./comparison-rows.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample } from "./group-samples.js";
@@ -13,17 +14,7 @@ import {
 } from "./pooled-measures.js";
 import { rankIntervals } from "./rank-intervals.js";
 
-/** The measures a comparison can hold, in the order it reports them. */
-export const COMPARISON_MEASURES = [
-  "R",
-  "shift",
-  "lambda",
-  "exploitability",
-  "points",
-  "cooperation",
-  "comprehension_m",
-] as const;
-export type ComparisonMeasure = (typeof COMPARISON_MEASURES)[number];
+export { COMPARISON_MEASURES, type ComparisonMeasure };
 
 export interface CompareOptions extends BootstrapOptions {
   /** The framings compared; [0] and [1] are the planned pair of the shift. At least two. */

@@ -9,7 +9,7 @@ import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextp
 import { packageRoot } from "../../package-root.js";
 import type { ToolContext } from "../tool-context.js";
 
-/** The MCP App view that renders robustness, report and repeated_metrics results in Apps-capable hosts. */
+/** The MCP App view that renders robustness, report, repeated_metrics and compare results in Apps-capable hosts. */
 export const DASHBOARD_URI = "ui://same-game/dashboard.html";
 
 /** Where `npm run build` writes the one self-contained HTML file of the view (scripts and styles inlined). */
@@ -46,7 +46,8 @@ function dashboardHtml(): string {
 
 /**
  * Registers the dashboard's UI resource. Call it with the analysis tools (robustness, report,
- * repeated_metrics, list_matches), which name it in their `_meta`; never on the player's surface.
+ * repeated_metrics, compare name it in their `_meta`; list_matches serves its clicks); never on the
+ * player's surface.
  */
 export function registerDashboardApp(server: McpServer, _context: ToolContext): void {
   registerAppResource(
@@ -56,7 +57,7 @@ export function registerDashboardApp(server: McpServer, _context: ToolContext): 
     {
       title: "same-game dashboard",
       description:
-        "Interactive view of robustness, report and repeated_metrics results: cooperation by framing, R and shift forest plots, λ by framing, comprehension curves, verification checks; filters re-run the tool.",
+        "Interactive view of robustness, report, repeated_metrics and compare results: cooperation by framing, R and shift forest plots, λ by framing, comprehension curves, the leaderboard (ranks with intervals, tied groups, a forest plot of R) and every pair's difference, verification checks; filters re-run the tool, a click on a group in the leaderboard filters the other views.",
       mimeType: RESOURCE_MIME_TYPE,
       _meta: { ui: { csp: EMPTY_CSP, prefersBorder: true } },
     },

@@ -90,6 +90,30 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
   };
 }
 
+/** What each ranked measure is, as a table's heading says it, and which end ranks first. */
+export const MEASURE_TITLES: Readonly<Record<string, { title: string; column: string; first: string }>> = {
+  R: { title: "R", column: "R", first: "the highest R" },
+  // Compared in pairs but not ranked (a shift's sign is no better or worse).
+  shift: { title: "Cooperation shift", column: "Shift", first: "the highest shift" },
+  lambda: { title: "Payoff sensitivity λ", column: "λ", first: "the highest λ" },
+  exploitability: { title: "Exploitability", column: "Exploitability", first: "the highest exploitability" },
+  points: { title: "Total points per match", column: "Points", first: "the most points" },
+  cooperation: { title: "Cooperation rate", column: "Cooperation", first: "the highest rate" },
+  comprehension_m: { title: "Comprehension m (round)", column: "m", first: "the earliest comprehension" },
+};
+
+/** The column heading of a measure's values. */
+export const measureColumn = (measure: string): string => MEASURE_TITLES[measure]?.column ?? measure;
+
+/** The repeated-play measures, in the leaderboard's order. */
+export const REPEATED_LEADERBOARD_MEASURES = ["points", "cooperation", "comprehension_m"] as const;
+
+/** The repeated conditions a measure's ranks are computed on, as read: "repeated-pd/plain vs tit-for-tat". */
+export function conditionsText(board: Leaderboard, measure: string): string {
+  const cells = board.conditions?.[measure] ?? [];
+  return cells.map((c) => `${c.game}/${c.framing}${c.opponent ? ` vs ${c.opponent}` : ""}`).join(", ");
+}
+
 function measureTable(
   rows: readonly LeaderboardRow[],
   board: Leaderboard,
@@ -97,41 +121,77 @@ function measureTable(
 ) {
   const level = `${Math.round(board.confidence * 100)}%`;
   const name = (group: string) => (board.by === "player" ? playerName(group, imported) : html`${group}`);
+  const digits = rows[0]?.measure === "points" ? 2 : 3;
   const body = rows.map(
     (r) =>
-      html`<tr><td class="num" data-label="Rank">${String(r.rank.estimate)}</td><td data-label="${board.by}">${name(r.group)}</td><td class="num" data-label="${r.measure}">${formatNumber(r.estimate)}</td><td class="num" data-label="${level} CI">${formatCi(r.ci)}</td><td class="num" data-label="Rank interval">${rankInterval(r)}</td><td class="num" data-label="Tied group">${String(r.tied_group)}</td></tr>`,
+      html`<tr><td class="num" data-label="Rank">${String(r.rank.estimate)}</td><td data-label="${board.by}">${name(r.group)}</td><td class="num" data-label="${measureColumn(r.measure)}">${formatNumber(r.estimate, digits)}</td><td class="num" data-label="${level} CI">${formatCi(r.ci, digits)}</td><td class="num" data-label="Rank interval">${rankInterval(r)}</td><td class="num" data-label="Tied group">${String(r.tied_group)}</td></tr>`,
   );
   return html`<table class="stack leaderboard">
-<thead><tr><th class="num">Rank</th><th>${board.by}</th><th class="num">${rows[0]?.measure ?? ""}</th><th class="num">${level} CI</th><th class="num">Rank interval</th><th class="num">Tied group</th></tr></thead>
+<thead><tr><th class="num">Rank</th><th>${board.by}</th><th class="num">${measureColumn(rows[0]?.measure ?? "")}</th><th class="num">${level} CI</th><th class="num">Rank interval</th><th class="num">Tied group</th></tr></thead>
 <tbody>${body}</tbody></table>`;
 }
 
+/** A measure's heading, what ranks first, and its table. */
+function measureBlock(measure: string, board: Leaderboard, imported: ReadonlyMap<string, string>, note = "") {
+  const title = MEASURE_TITLES[measure] ?? { title: measure, column: measure, first: "the highest value" };
+  return html`<h3>${title.title}</h3><p class="settings">Rank 1: ${title.first}.${note}</p>${measureTable(
+    board.rows.filter((r) => r.measure === measure),
+    board,
+    imported,
+  )}`;
+}
+
 /**
- * Which player is more robust: the ranks of `compare` as a table and a forest plot. With fewer than two
- * players to rank the section is one sentence saying why.
+ * The repeated-play part: total points, cooperation rate and comprehension m ranked on the conditions every
+ * player played, or one sentence saying why they are not ranked.
+ */
+function repeatedPart(
+  board: Leaderboard | null | undefined,
+  imported: ReadonlyMap<string, string>,
+  why: string | undefined,
+): SafeHtml {
+  const measures = board
+    ? REPEATED_LEADERBOARD_MEASURES.filter((m) => board.rows.some((r) => r.measure === m))
+    : [];
+  if (!board || measures.length === 0) {
+    return html`<h3>Repeated play</h3><p class="no-data">Repeated play is not ranked: ${why ?? "the record has no finished repeated matches."}</p>`;
+  }
+  const blocks = measures.map((m) =>
+    measureBlock(
+      m,
+      board,
+      imported,
+      ` On ${conditionsText(board, m)}.${m === "comprehension_m" ? " Its intervals are too narrow with few matches or near-deterministic play (docs/limitations.md)." : ""}`,
+    ),
+  );
+  return html`<h3>Repeated play</h3><p class="settings">Each player's mean per match over the (game, framing, opponent) conditions every player played, matches resampled (paired by schedule position where players played the same study positions).</p>${blocks}`;
+}
+
+/**
+ * Which player is more robust: the ranks of `compare` as a table and a forest plot of R, the other ranked
+ * one-shot measures (λ, exploitability) as tables, then repeated play's. A part with fewer than two players
+ * to rank is one sentence saying why.
  */
 export async function leaderboardSection(
   board: Leaderboard | null | undefined,
   imported: ReadonlyMap<string, string> = new Map(),
   missing?: string,
+  missingRepeated?: string,
 ): Promise<SafeHtml> {
   const rows = board ? rRows(board) : [];
+  const repeated = repeatedPart(board, imported, missingRepeated);
   if (!board || rows.length < 2) {
-    return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="no-data">No leaderboard: ${missing ?? "fewer than two players share a game played under every framing."}</p></section>`;
+    const hasRepeated = board?.rows.some((r) => r.measure !== "R") ?? false;
+    const why = missing ?? "fewer than two players share a game played under every framing.";
+    return hasRepeated
+      ? html`<section id="leaderboard"><h2>Leaderboard</h2><p class="no-data">No one-shot ranks: ${why}</p>${repeated}</section>`
+      : html`<section id="leaderboard"><h2>Leaderboard</h2><p class="no-data">No leaderboard: ${why}</p>${missingRepeated ? repeated : html``}</section>`;
   }
   const level = `${Math.round(board.confidence * 100)}%`;
   const figure = await chartFigure(
     leaderboardChartSpec(board, { width: 360 }),
     `Each row is one ${board.by}'s R over the games every ${board.by} played under every framing, with its ${level} bootstrap interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
-  const others = [...new Set(board.rows.map((r) => r.measure))].filter((m) => m !== "R");
-  const otherTables = others.map(
-    (m) =>
-      html`<h3>${m}</h3>${measureTable(
-        board.rows.filter((r) => r.measure === m),
-        board,
-        imported,
-      )}`,
-  );
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${board.framings.join(", ")}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. <code>same-game analyze compare</code> gives every pair's difference; <code>same-game export leaderboard</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${otherTables}</section>`;
+  const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${board.framings.join(", ")}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. <code>same-game analyze compare</code> gives every pair's difference; <code>same-game export leaderboard</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }

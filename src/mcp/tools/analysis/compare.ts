@@ -3,6 +3,7 @@ import { z } from "zod";
 import { compareText } from "../../../queries/compare-text.js";
 import { COMPARISON_FACTORS } from "../../../store/store.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
+import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
@@ -80,6 +81,7 @@ export function registerCompare(server: McpServer, context: ToolContext): void {
       inputSchema,
       outputSchema: advertisedOutputSchema(compareOutputSchema),
       annotations: READ_ONLY,
+      _meta: DASHBOARD_TOOL_META,
     },
     async (args, ctx) =>
       answering("compare", async () => {

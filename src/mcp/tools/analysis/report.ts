@@ -36,7 +36,7 @@ export function registerReport(server: McpServer, context: ToolContext): void {
     {
       title: "Report",
       description:
-        "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, the leaderboard of players by R (the ranks of compare), payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
+        "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, the leaderboard of players by R, λ, exploitability and repeated play's points, cooperation and comprehension m (the ranks of compare), payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
       inputSchema: z.object({
         study_id: id.optional().describe("Only this study (the whole record when absent)"),
         framings: z.array(id).min(2).max(50).optional().describe("Framings to compare, baseline first"),
