@@ -1,8 +1,7 @@
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
-import { studentQuantile, studentUpperTail } from "../sampling/student-t.js";
 import { type ComparedPair, type GroupRank, holmAdjusted, rankMeasure } from "./compare-groups.js";
 import type { CellRef } from "./comparison-rows.js";
-import { bootstrapDifference, type Difference } from "./pair-differences.js";
+import { bootstrapDifference, variance, welchWidened } from "./pair-differences.js";
 import {
   type ConditionReplicates,
   conditionKey,
@@ -72,7 +71,7 @@ export function compareRepeated(
           (c, k) => c.positions !== null && c.positions.join("|") === others[k]?.positions?.join("|"),
         );
         const difference = welchWidened(
-          bootstrapDifference(a.point - b.point, star, confidence, true),
+          bootstrapDifference(a.point - b.point, star, confidence, { normalFloor: true }),
           star,
           { variance: variance(a.star), units: fewest(shared) },
           { variance: variance(b.star), units: fewest(others) },
@@ -146,47 +145,6 @@ export function compareRepeated(
     notes,
     skipped,
   };
-}
-
-/**
- * The bootstrap difference made at least as wide as Welch's t interval d̂ ± t_ν·sd(d*), and its p-value
- * at least the t tail 2·P(T_ν ≥ |d̂|/sd(d*)). A group's value is a mean of a few matches (often 3–10): the
- * bootstrap distribution of such a mean is too narrow and too light-tailed (on the simulation grid,
- * bench/coverage/compare-repeated-coverage.ts, the bias-corrected percentile interval alone covered
- * 77.8–94.3% and Holm over 5 equal groups of 6 matches rejected in 11.5% of studies). ν is Welch's
- * (Satterthwaite's) from each side's replicate variance and fewest matches per condition, n − 1 of the
- * fewer positions when paired. The union keeps the bootstrap's skew where it is wider.
- */
-function welchWidened(
-  difference: Difference,
-  star: Float64Array,
-  a: { variance: number; units: number },
-  b: { variance: number; units: number },
-  paired: boolean,
-  confidence: number,
-): Difference {
-  const se = Math.sqrt(variance(star));
-  if (!(se > 0)) return difference;
-  const term = (s: { variance: number; units: number }) =>
-    s.units > 1 ? s.variance ** 2 / (s.units - 1) : 0;
-  const welch = (a.variance + b.variance) ** 2 / (term(a) + term(b));
-  const nu = Math.max(1, paired ? Math.min(a.units, b.units) - 1 : Number.isFinite(welch) ? welch : 1);
-  const t = studentQuantile((1 - confidence) / 2, nu);
-  const d = difference.estimate;
-  return {
-    estimate: d,
-    ci: [Math.min(difference.ci[0], d - t * se), Math.max(difference.ci[1], d + t * se)],
-    p_value: Math.min(1, Math.max(difference.p_value, 2 * studentUpperTail(Math.abs(d) / se, nu))),
-  };
-}
-
-function variance(values: Float64Array): number {
-  let mean = 0;
-  for (const v of values) mean += v;
-  mean /= values.length;
-  let squares = 0;
-  for (const v of values) squares += (v - mean) ** 2;
-  return squares / Math.max(1, values.length - 1);
 }
 
 /** The fewest matches any of these conditions holds. */
