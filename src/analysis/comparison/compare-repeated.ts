@@ -1,7 +1,9 @@
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { type ComparedPair, type GroupRank, holmAdjusted, rankMeasure } from "./compare-groups.js";
 import type { CellRef } from "./comparison-rows.js";
-import { bootstrapDifference, variance, welchWidened } from "./pair-differences.js";
+import { normalQuantile } from "../sampling/normal-quantile.js";
+import { normalUpperTail } from "../story-labels/normal-tail.js";
+import { bootstrapDifference, type Difference, variance, welchWidened } from "./pair-differences.js";
 import {
   type ConditionReplicates,
   conditionKey,
@@ -70,7 +72,7 @@ export function compareRepeated(
         const paired = shared.every(
           (c, k) => c.positions !== null && c.positions.join("|") === others[k]?.positions?.join("|"),
         );
-        const difference = welchWidened(
+        const welch = welchWidened(
           bootstrapDifference(a.point - b.point, star, confidence, { normalFloor: true }),
           star,
           { variance: variance(a.star), units: fewest(shared) },
@@ -78,6 +80,16 @@ export function compareRepeated(
           paired,
           confidence,
         );
+        const difference =
+          measure === "comprehension_m"
+            ? smoothedWidened(
+                welch,
+                Math.sqrt(variance(star)),
+                Math.max(variance(a.star), smoothedVarianceOf(shared)),
+                Math.max(variance(b.star), smoothedVarianceOf(others)),
+                confidence,
+              )
+            : welch;
         const used = shared.map((c) => c.condition).sort(byCondition);
         const usedKeys = new Set(used.map(conditionKey));
         const leftOut = new Map<string, RepeatedCondition>();
@@ -146,6 +158,37 @@ export function compareRepeated(
     skipped,
   };
 }
+
+/**
+ * Comprehension m's difference made at least as wide as d̂ ± z·se, se from each side's variance of its
+ * mean at least that of its matches smoothed at both ends of m's range (smoothedMeanVariance), and its
+ * p-value at least 2·Φ(−|d̂|/se). On the grid (bench/coverage/compare-repeated-coverage.ts) Welch's
+ * interval alone covered 83.5% with 3 matches against 30 and 75.5% where one side nearly always
+ * comprehends at round 1 (its 5 matches all m = 1 in 72% of studies, a sample variance of 0); the
+ * normal quantile, not t, because the pseudo-values already stand for the matches not seen (t with a
+ * few degrees of freedom on top gave intervals wider than m's range).
+ */
+function smoothedWidened(
+  difference: Difference,
+  bootstrapSe: number,
+  varianceA: number,
+  varianceB: number,
+  confidence: number,
+): Difference {
+  const se = Math.max(bootstrapSe, Math.sqrt(varianceA + varianceB));
+  if (!(se > 0)) return difference;
+  const z = normalQuantile((1 + confidence) / 2);
+  const d = difference.estimate;
+  return {
+    estimate: d,
+    ci: [Math.min(difference.ci[0], d - z * se), Math.max(difference.ci[1], d + z * se)],
+    p_value: Math.min(1, Math.max(difference.p_value, 2 * normalUpperTail(Math.abs(d) / se))),
+  };
+}
+
+/** The smoothed variance of a group's mean m over these conditions (a mean of independent means). */
+const smoothedVarianceOf = (conditions: readonly ConditionReplicates[]) =>
+  conditions.reduce((s, c) => s + c.mSmoothedVariance, 0) / conditions.length ** 2;
 
 /** The fewest matches any of these conditions holds. */
 const fewest = (conditions: readonly ConditionReplicates[]) => Math.min(...conditions.map((c) => c.matches));
