@@ -71,6 +71,19 @@ describe("compare repeated play", () => {
     expect(result.ranked_conditions.points).toEqual([TFT]);
   });
 
+  it("ranks from the pairs' own intervals: Welch's interval of 3 ± 4.2 holds 0, so neither is ranked first", () => {
+    // a: 10, 12, 14; b: 8, 8, 11 (the first test): a − b = 3, Welch's half-width ≈ 4.2 > 3. The
+    // bootstrap alone (about ±2.9) would rank a surely above b.
+    const result = compareRepeated([...matches("a", [10, 12, 14]), ...matches("b", [8, 8, 11])], settings);
+    const pair = result.pairs.find((p) => p.measure === "points");
+    expect(pair?.difference.ci[0]).toBeLessThan(0);
+    const points = result.ranks.filter((r) => r.measure === "points");
+    expect(points.map((r) => [r.group, r.rank.estimate, r.rank.ci, r.tied_group])).toEqual([
+      ["a", 1, [1, 2], 1],
+      ["b", 2, [1, 2], 1],
+    ]);
+  });
+
   it("smooths comprehension m at both ends of its range: five matches all m = 1 still leave a spread", () => {
     // Five matches of 16 rounds, m = 1 each, with half a match at 1 and at 17: mean (5 + 9)/6 = 7/3,
     // squares 5·(4/3)² + ((4/3)² + (44/3)²)/2 = 80/9 + 976/9 = 1056/9, variance 1056/45, of the mean

@@ -11,7 +11,7 @@ import {
   type PooledModel,
   type PooledReplicates,
 } from "./pooled-measures.js";
-import { rankIntervals } from "./rank-intervals.js";
+import { type RankedGroup, rankIntervals } from "./rank-intervals.js";
 
 /** The measures a comparison can hold, in the order it reports them. */
 export const COMPARISON_MEASURES = [
@@ -342,6 +342,20 @@ export function rankMeasure(
     confidence,
     atBound,
   );
+  return withOwnIntervals(measure, ranked, values, confidence, [min, max]);
+}
+
+/**
+ * Each ranked group's own interval: the percentile interval of its replicates, widened to hold the
+ * estimate and clamped to the measure's range; sorted by rank.
+ */
+export function withOwnIntervals(
+  measure: ComparisonMeasure,
+  ranked: readonly RankedGroup[],
+  values: readonly { point: number; star: Float64Array }[],
+  confidence: number,
+  [min, max]: [number, number],
+): GroupRank[] {
   return ranked
     .map((r, g) => {
       const own = values[g] as { point: number; star: Float64Array };

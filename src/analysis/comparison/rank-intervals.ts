@@ -83,6 +83,19 @@ export function rankIntervals(
     if (lo - bias > 0) (better[j] as boolean[])[k] = true;
     if (hi - bias < 0) (better[k] as boolean[])[j] = true;
   }
+  return ranksFromOrder(groups, estimates, better);
+}
+
+/**
+ * Rank intervals and tiers from which group is surely above which (`better[j][k]`: j's value surely
+ * above k's), e.g. from pairwise intervals that hold at once (Bonferroni, compare-repeated.ts).
+ */
+export function ranksFromOrder(
+  groups: readonly string[],
+  estimates: readonly number[],
+  better: readonly (readonly boolean[])[],
+): RankedGroup[] {
+  const G = groups.length;
   const ranked = groups.map((group, j) => {
     const above = groups.filter((_, k) => (better[k] as boolean[])[j]).length;
     const below = groups.filter((_, k) => (better[j] as boolean[])[k]).length;
