@@ -2,7 +2,9 @@
 // play 16-round prisoner's dilemmas (the catalog's repeated-pd stage payoffs) against an opponent, each
 // round cooperating with a group's own probability; each row checks how often the 95% interval of the
 // difference a − b holds the true difference of mean points, cooperation and comprehension m (truths by a
-// large Monte Carlo of the same policy), and how often Holm rejects any pair when all groups are equal.
+// large Monte Carlo of the same policy), how often Holm rejects any pair when all groups are equal, and
+// how often every group's true rank lies inside its rank interval (all at once), per measure. The
+// difference columns are of the first two groups.
 //
 //   npm run coverage:compare-repeated -- --studies 400
 
@@ -107,6 +109,30 @@ const ROWS: Row[] = [
     paired: true,
   },
   { name: "Holm, 5 equal groups of 6", groups: Array.from({ length: 5 }, () => ({ p: 0.5, n: 6 })) },
+  {
+    name: "ranks, 3 spread groups of 10",
+    groups: [
+      { p: 0.2, n: 10 },
+      { p: 0.5, n: 10 },
+      { p: 0.8, n: 10 },
+    ],
+  },
+  {
+    name: "ranks, near-deterministic + 2, 5 matches each",
+    groups: [
+      { p: 0.97, n: 5 },
+      { p: 0.5, n: 5 },
+      { p: 0.6, n: 5 },
+    ],
+  },
+  {
+    name: "ranks, unequal sizes 3 / 10 / 30",
+    groups: [
+      { p: 0.4, n: 3 },
+      { p: 0.5, n: 10 },
+      { p: 0.6, n: 30 },
+    ],
+  },
 ];
 
 const MEASURES = ["points", "cooperation", "comprehension_m"] as const;
@@ -115,6 +141,19 @@ for (const row of ROWS) {
   if (ONLY && !row.name.includes(ONLY)) continue;
   const truths = row.groups.map((g) => truth(g.p, row.paired === true));
   const covered = { points: 0, cooperation: 0, comprehension_m: 0 };
+  // Every group's true rank (1 + the groups truly better: more points or cooperation, a smaller m).
+  const better = (measure: (typeof MEASURES)[number], x: number, y: number) =>
+    measure === "comprehension_m" ? x < y - 1e-9 : x > y + 1e-9;
+  const trueRank = (measure: (typeof MEASURES)[number], g: number) =>
+    1 +
+    truths.filter((t) =>
+      better(
+        measure,
+        (t as Record<string, number>)[measure] as number,
+        (truths[g] as Record<string, number>)[measure] as number,
+      ),
+    ).length;
+  const ranksCovered = { points: 0, cooperation: 0, comprehension_m: 0 };
   let familyErrors = 0;
   const rng = createBootstrapRng(`study:${row.name}`);
   const started = Date.now();
@@ -134,6 +173,7 @@ for (const row of ROWS) {
           points: r.points,
           cooperation: r.cooperation,
           comprehension_m: r.m,
+          rounds: ROUNDS,
         });
       }
     });
@@ -145,11 +185,19 @@ for (const row of ROWS) {
         (truths[0] as Record<string, number>)[measure] - (truths[1] as Record<string, number>)[measure];
       if (pair.difference.ci[0] <= d + 1e-12 && d - 1e-12 <= pair.difference.ci[1]) covered[measure]++;
     }
+    for (const measure of MEASURES) {
+      const ranks = result.ranks.filter((r) => r.measure === measure);
+      const inside = ranks.every((r) => {
+        const truth = trueRank(measure, Number(r.group.slice(1)));
+        return r.rank.ci[0] <= truth && truth <= r.rank.ci[1];
+      });
+      if (ranks.length === row.groups.length && inside) ranksCovered[measure]++;
+    }
     if (row.groups.length > 2 && result.pairs.some((p) => p.measure === "points" && p.p_adjusted <= 0.05))
       familyErrors++;
   }
   const pct = (x: number) => ((100 * x) / STUDIES).toFixed(1);
   console.log(
-    `${row.name.padEnd(44)} points ${pct(covered.points)}%  cooperation ${pct(covered.cooperation)}%  m ${pct(covered.comprehension_m)}%${row.groups.length > 2 ? `  family-wise error (points) ${pct(familyErrors)}%` : ""}  (${STUDIES} studies, B = ${REPLICATES}, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `${row.name.padEnd(44)} points ${pct(covered.points)}%  cooperation ${pct(covered.cooperation)}%  m ${pct(covered.comprehension_m)}%${row.groups.length > 2 ? `  family-wise error (points) ${pct(familyErrors)}%` : ""}  all true ranks inside: points ${pct(ranksCovered.points)}%  cooperation ${pct(ranksCovered.cooperation)}%  m ${pct(ranksCovered.comprehension_m)}%  (${STUDIES} studies, B = ${REPLICATES}, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
 }

@@ -39,6 +39,7 @@ export function repeatedComparisonRows(
       points: metrics.total_points,
       cooperation: metrics.cooperation_rate,
       comprehension_m: metrics.comprehension_round,
+      rounds: metrics.rounds,
     };
   });
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { compareGroups, NoSharedCells } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
 import { groupSample } from "../../src/analysis/comparison/group-samples.js";
-import { bootstrapDifference, holm } from "../../src/analysis/comparison/pair-differences.js";
+import {
+  bootstrapDifference,
+  boundaryWidened,
+  holm,
+  welchWidened,
+} from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
@@ -206,6 +211,52 @@ describe("compare groups on λ and exploitability", () => {
     expect(exploitability.find((r) => r.group === "a")?.estimate).toBeCloseTo(0.08, 9);
   });
 
+  it("holds 0 in the λ difference and ties the ranks when both groups may sit at λ = 0", () => {
+    // "even" cooperates 11 of 20 per framing, more than half, so its fit is at the bound: λ̂ = 0.
+    // "less" cooperates 7 of 20: σ(−0.3λ) = 0.35, λ̂ = ln(13/7)/0.3 = 2.063. A replicate of "less" fits
+    // λ = 0 when it draws ≥ 20 cooperations of 40, P(Bin(40, 0.35) ≥ 20) = 0.0363 > 0.025: neither group
+    // rejects λ = 0 at 2.5%, so the difference may be 0.
+    const atBound = compareGroups(
+      [
+        ...counts("even", { business: 11, "friend-sharing": 11 }, 20),
+        ...counts("less", { business: 7, "friend-sharing": 7 }, 20),
+      ],
+      { ...options, pooled },
+    );
+    const pair = atBound.pairs.find((p) => p.measure === "lambda");
+    expect(pair?.difference.estimate).toBeCloseTo(-Math.log(13 / 7) / 0.3, 9);
+    // The bias-corrected interval ends below 0 here; widened, it ends at 0 exactly.
+    expect(pair?.difference.ci[1]).toBe(0);
+    // p is at least twice the share of "less" replicates at 0 (2 · 0.0363, less the Monte Carlo error of
+    // B = 2,000: ±0.009), so the pair is not significant.
+    expect(pair?.p_value).toBeGreaterThan(0.0726 - 0.009);
+    expect(pair?.p_value).toBeGreaterThan(0.05);
+    const ranks = atBound.ranks.filter((r) => r.measure === "lambda");
+    expect(ranks.map((r) => [r.group, r.rank.ci, r.tied_group])).toEqual([
+      ["less", [1, 2], 1],
+      ["even", [1, 2], 1],
+    ]);
+  });
+
+  it("makes the exploitability difference of two small groups at least as wide as Welch's t interval", () => {
+    // 2 and 3 of 5 cooperate per framing: exploitability 0.8·rate (against rate c a best-responding
+    // opponent defects and gains 4c over the equilibrium, over the payoff range 5): 0.32 and 0.48. Each
+    // side's replicate variance is 0.64 · p(1 − p)/10 · 5/4 (Efron's spread for 5 units) = 0.0192, so
+    // sd(d*) ≈ √0.0384 = 0.196; Welch's ν = 18 (10 decisions a side), t = 2.101: a width of at least
+    // 2 · 2.101 · 0.196 = 0.823 (the bias-corrected percentile interval alone gave 0.716).
+    const small = compareGroups(
+      [
+        ...counts("two", { business: 2, "friend-sharing": 2 }, 5),
+        ...counts("three", { business: 3, "friend-sharing": 3 }, 5),
+      ],
+      { ...options, pooled },
+    );
+    const pair = small.pairs.find((p) => p.measure === "exploitability");
+    expect(pair?.difference.estimate).toBeCloseTo(0.48 - 0.32, 9);
+    const [lo, hi] = pair?.difference.ci ?? [0, 0];
+    expect(hi - lo).toBeGreaterThan(0.81);
+  });
+
   it("warm-starts a replicate's fit at no cost to its value", () => {
     const observations = [
       { cooperative: 7, n: 30, deltaU: -0.3 },
@@ -225,7 +276,57 @@ describe("the p-value of a difference", () => {
   });
 
   it("is never below the normal tail for a mean of choices (the shift), whose bootstrap tail is a lattice", () => {
-    expect(bootstrapDifference(0.2, replicates, 0.95, true).p_value).toBeCloseTo(0.0455, 3);
+    expect(bootstrapDifference(0.2, replicates, 0.95, { normalFloor: true }).p_value).toBeCloseTo(0.0455, 3);
+  });
+});
+
+describe("the interval of a difference", () => {
+  // 1,001 replicates evenly from 0.1 to 0.3 (step 0.0002): the 2.5% and 97.5% points are the 25th and
+  // 975th, 0.105 and 0.295; their mean 0.2 lies 0.1 below the estimate 0.3, so the bias is −0.1 and the
+  // bias-corrected interval is [0.205, 0.395].
+  const replicates = Float64Array.from({ length: 1001 }, (_, b) => 0.1 + 0.0002 * b);
+
+  it("is the bias-corrected percentile interval", () => {
+    const { ci } = bootstrapDifference(0.3, replicates, 0.95);
+    expect(ci[0]).toBeCloseTo(0.205, 12);
+    expect(ci[1]).toBeCloseTo(0.395, 12);
+  });
+
+  it("for R also holds the plain percentile interval: [0.105, 0.395]", () => {
+    const { ci } = bootstrapDifference(0.3, replicates, 0.95, { percentileUnion: true });
+    expect(ci[0]).toBeCloseTo(0.105, 12);
+    expect(ci[1]).toBeCloseTo(0.395, 12);
+  });
+
+  it("for λ holds 0 when neither group rejects λ = 0 at 2.5%, with p at least 2·min(shares)", () => {
+    const difference = { estimate: -0.9, ci: [-1.6, -0.2] as [number, number], p_value: 0.01 };
+    // Shares of replicates at λ = 0 of 0.5 and 0.1: both above 0.025.
+    expect(boundaryWidened(difference, 0.5, 0.1, 0.95)).toEqual({
+      estimate: -0.9,
+      ci: [-1.6, 0],
+      p_value: 0.2,
+    });
+    // 0.02 ≤ 0.025: that group rejects λ = 0, the pair is left as it was.
+    expect(boundaryWidened(difference, 0.5, 0.02, 0.95)).toEqual(difference);
+  });
+});
+
+describe("Welch's widening", () => {
+  // Replicates alternating 0.1 and 0.3: sd 0.1 · √(1000/999). Two sides of equal variance and 5 units
+  // each: ν = (2v)² / (2v²/4) = 8, t = 2.306; paired, ν = 5 − 1 = 4, t = 2.776.
+  const star = Float64Array.from({ length: 1000 }, (_, b) => (b % 2 === 0 ? 0.1 : 0.3));
+  const sd = 0.1 * Math.sqrt(1000 / 999);
+  const narrow = { estimate: 0.2, ci: [0.15, 0.25] as [number, number], p_value: 0.001 };
+  const side = { variance: 0.005, units: 5 };
+
+  it("widens to d̂ ± t_ν·sd(d*) with Welch's ν, or n − 1 when paired", () => {
+    const welch = welchWidened(narrow, star, side, side, false, 0.95);
+    expect(welch.ci[0]).toBeCloseTo(0.2 - 2.306 * sd, 3);
+    expect(welch.ci[1]).toBeCloseTo(0.2 + 2.306 * sd, 3);
+    const paired = welchWidened(narrow, star, side, side, true, 0.95);
+    expect(paired.ci[1]).toBeCloseTo(0.2 + 2.776 * sd, 3);
+    // p: 2·P(T_8 ≥ 2/1.0005) ≈ 0.0807.
+    expect(welch.p_value).toBeCloseTo(0.0807, 3);
   });
 });
 

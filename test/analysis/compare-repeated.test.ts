@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { compareRepeated } from "../../src/analysis/comparison/compare-repeated.js";
-import type { RepeatedMatchRow } from "../../src/analysis/comparison/repeated-replicates.js";
+import {
+  type RepeatedMatchRow,
+  smoothedMeanVariance,
+} from "../../src/analysis/comparison/repeated-replicates.js";
 
 // Repeated play compared match by match, on hand-made per-match metrics (the store → metrics path is
 // tested through the tool in test/mcp/compare-repeated-tool.test.ts).
@@ -27,6 +30,7 @@ function matches(
     points: p,
     cooperation: condition.game === "repeated-pd" ? (options.cooperation?.[t] ?? 0) : null,
     comprehension_m: options.m?.[t] ?? 1,
+    rounds: 16,
   }));
 }
 
@@ -65,6 +69,41 @@ describe("compare repeated play", () => {
     expect(m[0]?.ci[0]).toBeLessThanOrEqual(2);
     expect(m[0]?.ci[1]).toBeGreaterThanOrEqual(2);
     expect(result.ranked_conditions.points).toEqual([TFT]);
+  });
+
+  it("ranks from the pairs' own intervals: Welch's interval of 3 ± 4.2 holds 0, so neither is ranked first", () => {
+    // a: 10, 12, 14; b: 8, 8, 11 (the first test): a − b = 3, Welch's half-width ≈ 4.2 > 3. The
+    // bootstrap alone (about ±2.9) would rank a surely above b.
+    const result = compareRepeated([...matches("a", [10, 12, 14]), ...matches("b", [8, 8, 11])], settings);
+    const pair = result.pairs.find((p) => p.measure === "points");
+    expect(pair?.difference.ci[0]).toBeLessThan(0);
+    const points = result.ranks.filter((r) => r.measure === "points");
+    expect(points.map((r) => [r.group, r.rank.estimate, r.rank.ci, r.tied_group])).toEqual([
+      ["a", 1, [1, 2], 1],
+      ["b", 2, [1, 2], 1],
+    ]);
+  });
+
+  it("smooths comprehension m at both ends of its range: five matches all m = 1 still leave a spread", () => {
+    // Five matches of 16 rounds, m = 1 each, with half a match at 1 and at 17: mean (5 + 9)/6 = 7/3,
+    // squares 5·(4/3)² + ((4/3)² + (44/3)²)/2 = 80/9 + 976/9 = 1056/9, variance 1056/45, of the mean
+    // 1056/225 = 4.693.
+    expect(smoothedMeanVariance([1, 1, 1, 1, 1], 1, 17)).toBeCloseTo(1056 / 225, 12);
+    // Against five matches m = 17, 15, 16, 17, 12 (mean 15.4, sample variance 4.3): smoothed, their mean
+    // is 43/3, squares 346/3, variance of the mean 346/75 = 4.613. The interval is −14.4 ± 1.96·√(1056/225
+    // + 346/75) = −14.4 ± 5.979; Welch's interval on b's own spread alone is about ±2.6.
+    const result = compareRepeated(
+      [
+        ...matches("a", [40, 40, 40, 40, 40], { m: [1, 1, 1, 1, 1] }),
+        ...matches("b", [30, 31, 32, 33, 34], { m: [17, 15, 16, 17, 12] }),
+      ],
+      settings,
+    );
+    const m = result.pairs.find((p) => p.measure === "comprehension_m");
+    expect(m?.difference.estimate).toBeCloseTo(-14.4, 12);
+    const half = 1.959964 * Math.sqrt(1056 / 225 + 346 / 75);
+    expect(m?.difference.ci[0]).toBeCloseTo(-14.4 - half, 5);
+    expect(m?.difference.ci[1]).toBeCloseTo(-14.4 + half, 5);
   });
 
   it("pairs two groups that played the same schedule positions: a constant per-position gap has the interval [gap, gap]", () => {

@@ -155,7 +155,13 @@ describeEachEngine("compare on repeated play", (engine: EngineKind) => {
     expect(hi).toBeGreaterThan(83 / 3);
     expect(hi).toBeLessThan(35);
     expect(pair("cooperation")?.difference.estimate).toBeCloseTo(45 / 48, 12);
-    expect(pair("comprehension_m")?.difference).toEqual({ estimate: 0, ci: [0, 0] });
+    // Every match m = 1 on both sides: no spread to resample, so m's interval comes from the matches
+    // smoothed at both ends of m's range [1, 17] (half a match at 1 and at 17 beside the three): mean
+    // (3 + 9)/4 = 3, variance (3·4 + 4/2 + 196/2)/3 = 112/3, of the mean 112/9 a side: ±1.96·√(224/9).
+    const m = pair("comprehension_m");
+    expect(m?.difference.estimate).toBe(0);
+    expect(m?.difference.ci[0]).toBeCloseTo(-1.959964 * Math.sqrt(224 / 9), 5);
+    expect(m?.difference.ci[1]).toBeCloseTo(1.959964 * Math.sqrt(224 / 9), 5);
     expect(result.ranks.filter((r) => r.measure === "points").map((r) => [r.group, r.rank.ci])).toEqual([
       ["cooperator", [1, 1]],
       ["defector", [2, 2]],

@@ -5,14 +5,14 @@ import { COMPARISON_MEASURES, type ComparisonMeasure } from "./comparison-measur
 import { type CellRef, type ComparisonRow, cellKey } from "./comparison-rows.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample } from "./group-samples.js";
-import { bootstrapDifference, holm } from "./pair-differences.js";
+import { bootstrapDifference, boundaryWidened, holm, variance, welchWidened } from "./pair-differences.js";
 import {
   POOLED_BOUNDS,
   type PooledMeasure,
   type PooledModel,
   type PooledReplicates,
 } from "./pooled-measures.js";
-import { rankIntervals } from "./rank-intervals.js";
+import { type RankedGroup, rankIntervals } from "./rank-intervals.js";
 
 export { COMPARISON_MEASURES, type ComparisonMeasure };
 
@@ -76,7 +76,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest value).";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval (the larger p), for exploitability widened to at least Welch's t interval over the units resampled, for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest value; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -164,9 +164,26 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
   ): ComparedPair => {
     const star = new Float64Array(bootstrap);
     for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-    // R keeps its bootstrap tail; the other measures' p is floored by the normal tail (pair-differences.ts).
-    const difference = bootstrapDifference(a.point - b.point, star, confidence, measure !== "R");
+    // R keeps its bootstrap tail and takes the union with the plain percentile interval; the other
+    // measures' p is floored by the normal tail (pair-differences.ts).
+    const bootstrapped = bootstrapDifference(a.point - b.point, star, confidence, {
+      normalFloor: measure !== "R",
+      percentileUnion: measure === "R",
+    });
     const [x, y] = [samples[i], samples[j]] as [GroupSample, GroupSample];
+    const paired = used.every((c) => pairedCell(x, y, c));
+    // Exploitability: at least as wide as Welch's t interval over the units its cells resample.
+    const difference =
+      measure === "exploitability"
+        ? welchWidened(
+            bootstrapped,
+            star,
+            { variance: variance(a.star), units: drawn[i]?.pooledUnits ?? 0 },
+            { variance: variance(b.star), units: drawn[j]?.pooledUnits ?? 0 },
+            paired,
+            confidence,
+          )
+        : bootstrapped;
     return {
       measure,
       a: groups[i] as string,
@@ -174,7 +191,7 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
       difference: { estimate: difference.estimate, ci: difference.ci },
       p_value: difference.p_value,
       p_adjusted: difference.p_value,
-      paired: used.every((c) => pairedCell(x, y, c)),
+      paired,
       cells_used: used,
       cells_left_out: leftOutOf(x, y, used),
     };
@@ -228,11 +245,22 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     const family: ComparedPair[] = [];
     for (let i = 0; i < groups.length; i++) {
       for (let j = i + 1; j < groups.length; j++) {
-        family.push(pair(measure, i, j, values[i] as PooledReplicates, values[j] as PooledReplicates, used));
+        const [a, b] = [values[i], values[j]] as [PooledReplicates, PooledReplicates];
+        const compared = pair(measure, i, j, a, b, used);
+        family.push(
+          measure === "lambda" ? atLambdaZero(compared, a.shareAtZero, b.shareAtZero, confidence) : compared,
+        );
       }
     }
     pairs.push(...holmAdjusted(family));
-    ranks.push(...rankMeasure(measure, groups, values, confidence, POOLED_BOUNDS[measure]));
+    // λ: groups that do not reject λ = 0 at (1 − confidence)/groups (Bonferroni, so that every group
+    // truly at 0 passes at once with probability ≥ confidence) may all sit at the bound: none of them is
+    // ranked surely above another.
+    const atBound =
+      measure === "lambda"
+        ? values.map((v) => (v.shareAtZero ?? 0) > (1 - confidence) / groups.length)
+        : undefined;
+    ranks.push(...rankMeasure(measure, groups, values, confidence, POOLED_BOUNDS[measure], atBound));
   }
   return {
     confidence,
@@ -256,6 +284,27 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
   };
 }
 
+/** A λ pair widened to hold 0 when both groups may sit at λ = 0 (pair-differences.ts). */
+function atLambdaZero(
+  compared: ComparedPair,
+  shareA: number | undefined,
+  shareB: number | undefined,
+  confidence: number,
+): ComparedPair {
+  const widened = boundaryWidened(
+    { estimate: compared.difference.estimate, ci: compared.difference.ci, p_value: compared.p_value },
+    shareA ?? 0,
+    shareB ?? 0,
+    confidence,
+  );
+  return {
+    ...compared,
+    difference: { estimate: widened.estimate, ci: widened.ci },
+    p_value: widened.p_value,
+    p_adjusted: widened.p_value,
+  };
+}
+
 /** A measure's family with Holm's adjusted p-values. */
 export function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
   const adjusted = holm(family.map((p) => p.p_value));
@@ -266,7 +315,8 @@ export function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
  * Ranks of one measure (rank 1 = the highest value) with each group's own interval: the percentile
  * interval of its replicates, widened to hold the estimate (at R = 1 every replicate lies below it; SPEC
  * §4 checks say so rather than hide it) and clamped to the measure's range, which the spread replicates
- * (group-replicates.ts) may step outside.
+ * (group-replicates.ts) may step outside. `atBound` marks groups that may sit at the measure's bound
+ * together (λ = 0): no two of them are ranked apart.
  */
 export function rankMeasure(
   measure: ComparisonMeasure,
@@ -274,13 +324,29 @@ export function rankMeasure(
   values: readonly { point: number; star: Float64Array }[],
   confidence: number,
   [min, max]: [number, number],
+  atBound?: readonly boolean[],
 ): GroupRank[] {
   const ranked = rankIntervals(
     groups,
     values.map((m) => m.point),
     values.map((m) => m.star),
     confidence,
+    atBound,
   );
+  return withOwnIntervals(measure, ranked, values, confidence, [min, max]);
+}
+
+/**
+ * Each ranked group's own interval: the percentile interval of its replicates, widened to hold the
+ * estimate and clamped to the measure's range; sorted by rank.
+ */
+export function withOwnIntervals(
+  measure: ComparisonMeasure,
+  ranked: readonly RankedGroup[],
+  values: readonly { point: number; star: Float64Array }[],
+  confidence: number,
+  [min, max]: [number, number],
+): GroupRank[] {
   return ranked
     .map((r, g) => {
       const own = values[g] as { point: number; star: Float64Array };

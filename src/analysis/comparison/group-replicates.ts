@@ -31,7 +31,7 @@ export function groupReplicates(
   bootstrap: number,
   seed: number,
   pooled?: { readonly games: readonly string[]; readonly model: PooledModel },
-): { games: Map<string, GameReplicates>; pooled: PooledReplicates[] } {
+): { games: Map<string, GameReplicates>; pooled: PooledReplicates[]; pooledUnits: number } {
   const games = completeGames(sample, framings);
   const k = Math.max(1, ...sample.cells.map((c) => c.counts.length));
   const counts = new Int32Array(sample.cells.length * k);
@@ -122,7 +122,21 @@ export function groupReplicates(
   const pooledResults = pool?.results() ?? [];
   const m = Math.min(...pooledGames.flatMap(({ cells }) => cells.map((c) => unitsOf(sample, c))));
   if (m >= 2) for (const r of pooledResults) spread(r.star, Math.sqrt(m / (m - 1)));
-  return { games: out, pooled: pooledResults };
+  return { games: out, pooled: pooledResults, pooledUnits: independentUnits(sample, pooledGames) };
+}
+
+/**
+ * How many independent units the pooled measures' cells are drawn from: the decisions, sessions or
+ * schedule positions of every stratum that holds one of them, a stratum spanning cells counted once.
+ */
+function independentUnits(sample: GroupSample, games: readonly { cells: readonly number[] }[]): number {
+  const cells = new Set(games.flatMap((g) => g.cells));
+  let units = 0;
+  for (const s of sample.strata) {
+    if (s.kind === "decisions" && cells.has(s.cell)) units += s.sampler.n;
+    if (s.kind === "units" && s.cells.some((c) => cells.has(c))) units += s.units.length;
+  }
+  return units;
 }
 
 /** How many units the stratum of cell `c` draws: its decisions, sessions or schedule positions. */

@@ -26,6 +26,8 @@ export interface PooledReplicates {
   readonly measure: PooledMeasure;
   readonly point: number;
   readonly star: Float64Array;
+  /** λ only: the share of replicates whose fit is 0, the bootstrap p-value of λ = 0 (pair-differences.ts). */
+  readonly shareAtZero?: number;
 }
 
 /**
@@ -59,7 +61,12 @@ export function pooledEvaluator(
       exploitable.push({ game, cell, cache });
     }
   }
-  const lambda = { point: Number.NaN, star: new Float64Array(bootstrap), defined: observations.length > 0 };
+  const lambda = {
+    point: Number.NaN,
+    star: new Float64Array(bootstrap),
+    defined: observations.length > 0,
+    atZero: 0,
+  };
   const exploitability = { point: Number.NaN, star: new Float64Array(bootstrap), defined: false };
   const distribution = new Float64Array(k);
 
@@ -110,12 +117,22 @@ export function pooledEvaluator(
     /** Replicate b's counts. A replicate where the measure is undefined (every informative cell missed by a
      * session draw) keeps the point estimate rather than a NaN. */
     replicate(counts: Int32Array, b: number): void {
-      if (lambda.defined) lambda.star[b] = fitLambda(counts, lambda.point) ?? lambda.point;
+      if (lambda.defined) {
+        const value = fitLambda(counts, lambda.point) ?? lambda.point;
+        lambda.star[b] = value;
+        if (value === 0) lambda.atZero++;
+      }
       if (exploitability.defined) exploitability.star[b] = meanExploitability(counts) ?? exploitability.point;
     },
     results(): PooledReplicates[] {
       const out: PooledReplicates[] = [];
-      if (lambda.defined) out.push({ measure: "lambda", point: lambda.point, star: lambda.star });
+      if (lambda.defined)
+        out.push({
+          measure: "lambda",
+          point: lambda.point,
+          star: lambda.star,
+          shareAtZero: bootstrap > 0 ? lambda.atZero / bootstrap : 0,
+        });
       if (exploitability.defined)
         out.push({ measure: "exploitability", point: exploitability.point, star: exploitability.star });
       return out;

@@ -15,6 +15,10 @@ import { percentileInterval } from "../sampling/percentile.js";
  * intervals together in `confidence` of the replicates. With two groups α′ = 1 − confidence: the rank
  * interval then agrees with the pair's own interval. Unlike studentized symmetric intervals, these keep
  * the skew of R near 1.
+ *
+ * `atBound` marks groups whose measure may sit at its bound (λ = 0, compare-groups.ts): no pair of two
+ * such groups is ranked apart, whatever its interval says — at the bound the bootstrap does not hold its
+ * level (two groups truly at λ = 0 were ranked apart in 9.4% of studies over 10 groups).
  */
 export interface RankedGroup {
   readonly group: string;
@@ -29,6 +33,7 @@ export function rankIntervals(
   estimates: readonly number[],
   replicates: readonly Float64Array[],
   confidence: number,
+  atBound?: readonly boolean[],
 ): RankedGroup[] {
   const G = groups.length;
   const B = replicates[0]?.length ?? 0;
@@ -72,10 +77,25 @@ export function rankIntervals(
   // better[j][k]: j's value is surely above k's.
   const better = Array.from({ length: G }, () => new Array<boolean>(G).fill(false));
   for (const { j, k, star, bias } of pairs) {
+    // Two groups that may both sit at the bound may be equal there: neither is surely above the other.
+    if (atBound?.[j] === true && atBound[k] === true) continue;
     const [lo, hi] = percentileInterval(star, level);
     if (lo - bias > 0) (better[j] as boolean[])[k] = true;
     if (hi - bias < 0) (better[k] as boolean[])[j] = true;
   }
+  return ranksFromOrder(groups, estimates, better);
+}
+
+/**
+ * Rank intervals and tiers from which group is surely above which (`better[j][k]`: j's value surely
+ * above k's), e.g. from pairwise intervals that hold at once (Bonferroni, compare-repeated.ts).
+ */
+export function ranksFromOrder(
+  groups: readonly string[],
+  estimates: readonly number[],
+  better: readonly (readonly boolean[])[],
+): RankedGroup[] {
+  const G = groups.length;
   const ranked = groups.map((group, j) => {
     const above = groups.filter((_, k) => (better[k] as boolean[])[j]).length;
     const below = groups.filter((_, k) => (better[j] as boolean[])[k]).length;

@@ -22,6 +22,8 @@ export interface RepeatedMatchRow {
   /** Null in a game without a cooperative action. */
   readonly cooperation: number | null;
   readonly comprehension_m: number;
+  /** The match's rounds N: comprehension m lies in [1, N + 1] (N + 1: never comprehended). */
+  readonly rounds: number;
 }
 
 /** A condition of repeated play: the game, the framing and the opponent. */
@@ -42,6 +44,8 @@ export interface ConditionReplicates {
   /** Null for a measure the condition does not define (cooperation outside the PD family). */
   readonly point: Record<RepeatedMeasure, number | null>;
   readonly star: Record<RepeatedMeasure, Float64Array | null>;
+  /** The variance of the condition's mean m from its matches smoothed at both ends of m's range. */
+  readonly mSmoothedVariance: number;
 }
 
 export type RepeatedUnit = "match" | "session" | "trial";
@@ -149,6 +153,7 @@ export function repeatedReplicates(
     if (values !== null && n >= 2) spread(values, Math.sqrt(n / (n - 1)));
   });
 
+  const members = (key: string) => rows.filter((r) => conditionKey(r) === key);
   const conditions = new Map<string, ConditionReplicates>();
   keys.forEach((key, c) => {
     const [game, framing, opponent] = JSON.parse(key) as [string, string, string];
@@ -160,7 +165,29 @@ export function repeatedReplicates(
       positions: positions[c] ?? null,
       point: measure((i) => point[i] ?? null),
       star: measure((i) => star[i] ?? null),
+      mSmoothedVariance: smoothedMeanVariance(
+        members(key).map((r) => r.comprehension_m),
+        1,
+        Math.max(...members(key).map((r) => r.rounds)) + 1,
+      ),
     });
   });
   return { unit, conditions };
+}
+
+/**
+ * The variance of the mean of `values` (each in [lo, hi]) with half a pseudo-value at each end of the
+ * range added, the add-½ smoothing of a binary cell carried over to a bounded count: the smoothed mean
+ * μ̃ = (Σx + (lo + hi)/2)/(n + 1), the smoothed variance s̃² = (Σ(x − μ̃)² + ((lo − μ̃)² + (hi − μ̃)²)/2)/n
+ * (n + 1 values' worth, less one), and s̃²/n. Comprehension m has point masses at both ends (m = 1,
+ * comprehension from the start; N + 1, never) and a long tail between: three or five matches that all
+ * show m = 1, or all 15–17, have a sample variance near 0 that says nothing about the tail they missed.
+ * With many matches the two pseudo-values weigh nothing.
+ */
+export function smoothedMeanVariance(values: readonly number[], lo: number, hi: number): number {
+  const n = values.length;
+  if (n === 0) return 0;
+  const mean = (values.reduce((s, x) => s + x, 0) + (lo + hi) / 2) / (n + 1);
+  const squares = values.reduce((s, x) => s + (x - mean) ** 2, 0) + ((lo - mean) ** 2 + (hi - mean) ** 2) / 2;
+  return squares / n / n;
 }
