@@ -18,7 +18,7 @@ export function compareText(report: CompareReport): string {
     const on = conditions
       ? conditions.map((c) => `${c.game}/${c.framing} vs ${c.opponent}`).join(", ")
       : report.ranked_games.join(", ");
-    const best = measure === "comprehension_m" ? "lowest" : "highest";
+    const best = measure === "comprehension_m" || measure === "exploitability" ? "lowest" : "highest";
     lines.push(
       `Ranks of ${name} on ${on} (rank 1 = ${best}; simultaneous ${level} rank intervals; a tier holds the groups not surely below its best):`,
       table(

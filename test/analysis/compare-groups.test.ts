@@ -200,12 +200,18 @@ describe("compare groups on λ and exploitability", () => {
     expect(pair?.difference.ci[1]).toBeGreaterThan(0);
   });
 
-  it("gives the player of the dominant action (the equilibrium) exploitability 0 and ranks it last", () => {
+  it("gives the player of the dominant action (the equilibrium) exploitability 0 and ranks it first, the least exploitable", () => {
     const exploitability = result.ranks.filter((r) => r.measure === "exploitability");
     expect(exploitability.find((r) => r.group === "dominant")).toMatchObject({
       estimate: 0,
-      rank: { estimate: 3 },
+      rank: { estimate: 1 },
     });
+    // Ranked on −exploitability and read back: each interval is in the measure's own units, low end first.
+    for (const r of exploitability) {
+      expect(r.ci[0]).toBeGreaterThanOrEqual(0);
+      expect(r.ci[0]).toBeLessThanOrEqual(r.estimate);
+      expect(r.ci[1]).toBeGreaterThanOrEqual(r.estimate);
+    }
     // Against 10% cooperation a best-responding opponent defects and earns 0.1·5 + 0.9·1 = 1.4 instead of
     // 1 at the equilibrium: 0.4 over the payoff range 5.
     expect(exploitability.find((r) => r.group === "a")?.estimate).toBeCloseTo(0.08, 9);

@@ -76,7 +76,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval (the larger p), for exploitability widened to at least Welch's t interval over the units resampled, for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest value; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval (the larger p), for exploitability widened to at least Welch's t interval over the units resampled, for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -312,11 +312,12 @@ export function holmAdjusted(family: readonly ComparedPair[]): ComparedPair[] {
 }
 
 /**
- * Ranks of one measure (rank 1 = the highest value) with each group's own interval: the percentile
- * interval of its replicates, widened to hold the estimate (at R = 1 every replicate lies below it; SPEC
- * §4 checks say so rather than hide it) and clamped to the measure's range, which the spread replicates
- * (group-replicates.ts) may step outside. `atBound` marks groups that may sit at the measure's bound
- * together (λ = 0): no two of them are ranked apart.
+ * Ranks of one measure with rank 1 the best — the highest R and λ, the lowest exploitability (the play a
+ * best-responding opponent gains least from; ranked as −exploitability and read back) — with each
+ * group's own interval: the percentile interval of its replicates, widened to hold the estimate (at R = 1
+ * every replicate lies below it; SPEC §4 checks say so rather than hide it) and clamped to the measure's
+ * range, which the spread replicates (group-replicates.ts) may step outside. `atBound` marks groups that
+ * may sit at the measure's bound together (λ = 0): no two of them are ranked apart.
  */
 export function rankMeasure(
   measure: ComparisonMeasure,
@@ -326,14 +327,20 @@ export function rankMeasure(
   [min, max]: [number, number],
   atBound?: readonly boolean[],
 ): GroupRank[] {
+  const sign = measure === "exploitability" ? -1 : 1;
+  const signed = values.map((v) => ({ point: sign * v.point, star: v.star.map((x) => sign * x) }));
   const ranked = rankIntervals(
     groups,
-    values.map((m) => m.point),
-    values.map((m) => m.star),
+    signed.map((m) => m.point),
+    signed.map((m) => m.star),
     confidence,
     atBound,
   );
-  return withOwnIntervals(measure, ranked, values, confidence, [min, max]);
+  const range: [number, number] = sign === 1 ? [min, max] : [-max, -min];
+  const own = withOwnIntervals(measure, ranked, signed, confidence, range);
+  return sign === 1
+    ? own
+    : own.map((r) => ({ ...r, estimate: -r.estimate, ci: [-r.ci[1], -r.ci[0]] as [number, number] }));
 }
 
 /**

@@ -96,7 +96,7 @@ export const MEASURE_TITLES: Readonly<Record<string, { title: string; column: st
   // Compared in pairs but not ranked (a shift's sign is no better or worse).
   shift: { title: "Cooperation shift", column: "Shift", first: "the highest shift" },
   lambda: { title: "Payoff sensitivity λ", column: "λ", first: "the highest λ" },
-  exploitability: { title: "Exploitability", column: "Exploitability", first: "the highest exploitability" },
+  exploitability: { title: "Exploitability", column: "Exploitability", first: "the lowest exploitability" },
   points: { title: "Total points per match", column: "Points", first: "the most points" },
   cooperation: { title: "Cooperation rate", column: "Cooperation", first: "the highest rate" },
   comprehension_m: { title: "Comprehension m (round)", column: "m", first: "the earliest comprehension" },
