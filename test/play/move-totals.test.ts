@@ -98,4 +98,19 @@ describeEachEngine("a round's totals over several attempts", (engine) => {
     // The resend wrote nothing: five attempts, as the void round left them.
     expect(deps.store.listAttempts(id, 1)).toHaveLength(5);
   });
+
+  if (engine === "postgres") {
+    it("a first decision waits on PostgreSQL twice: one read of the match's state, then its writes with the COMMIT", () => {
+      const hops = () => (deps.store.engine as unknown as { requests: number }).requests;
+      const { id, labels } = play([]);
+      const caller = newCaller();
+      // The caller's session row is written on its first call, in a statement of its own: not counted here.
+      submitMove(deps, caller, { match_id: id, round: 1, choice: "??" });
+      const before = hops();
+      const moved = submitMove(deps, caller, { match_id: id, round: 1, choice: labels[1] as string });
+      expect(moved.kind).toBe("recorded");
+      expect(hops() - before).toBe(2);
+      expect(deps.store.getDecision(id, 1)).toMatchObject({ status: "decided", invalid_attempts: 1 });
+    });
+  }
 });
