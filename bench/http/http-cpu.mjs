@@ -6,62 +6,28 @@
 // With SAME_GAME_BENCH_PG=postgres://… each round also runs the same server as a replica on a fresh
 // PostgreSQL database (the replica process's CPU: its worker thread included, the database's backend not),
 // beside the SQLite server of the same round. Goal: ratio ≤ 1.5.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { freshPostgresDatabase } from "../fresh-postgres.mjs";
+import { cpuMs, startProcess, startServeHttp } from "../serve-http.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const CLI = join(here, "../../dist/cli/main.js");
 const rounds = Number(process.argv[2] ?? 3);
 const trials = Number(process.argv[3] ?? 20);
 const CLIENTS = 32;
 const dir = mkdtempSync(join(tmpdir(), "same-game-http-"));
 const PG = process.env.SAME_GAME_BENCH_PG;
+// The SDK gives up on a request after 60 s; on a machine loaded by other work a round can take longer, and
+// only CPU time is measured here, so the clients wait as long as it takes.
+const PATIENT = { timeout: 30 * 60_000 };
 
-/** `same-game serve --http` on the record at `location`. */
+/** `same-game serve --http` on the record at `location`, with the operator's surface (as the stress test
+ * uses): start_match with any opponent. */
 function startOurs(location) {
-  return start(
-    [
-      CLI,
-      "serve",
-      "--http",
-      "--port",
-      "0",
-      "--db",
-      location,
-      "--rate-limit",
-      "100000",
-      "--max-sessions",
-      "1024",
-      // The operator's surface (as the stress test uses): start_match with any opponent.
-      "--toolsets",
-      "all",
-    ],
-    /serving MCP over HTTP at (\S+);/,
-  );
-}
-
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/** Starts a server process and resolves with it and its URL once it says where it listens. */
-function start(args, pattern) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr.on("data", (chunk) => {
-      err += chunk;
-      const found = pattern.exec(err);
-      if (found) resolve({ child, url: found[1], stderr: () => err });
-    });
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
+  return startServeHttp(location, { rateLimit: 100_000, maxSessions: 1024, toolsets: "all" });
 }
 
 async function load(url) {
@@ -77,16 +43,22 @@ async function load(url) {
   await Promise.all(
     clients.map(async (client) => {
       for (let t = 0; t < trials; t++) {
-        const started = await client.callTool({
-          name: "start_match",
-          arguments: { game: "prisoners-dilemma", opponent: "random" },
-        });
+        const started = await client.callTool(
+          {
+            name: "start_match",
+            arguments: { game: "prisoners-dilemma", opponent: "random" },
+          },
+          PATIENT,
+        );
         if (started.isError) throw new Error(JSON.stringify(started.content));
         const view = started.structuredContent;
-        const moved = await client.callTool({
-          name: "submit_move",
-          arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
-        });
+        const moved = await client.callTool(
+          {
+            name: "submit_move",
+            arguments: { match_id: view.match_id, round: 1, choice: view.labels[0] },
+          },
+          PATIENT,
+        );
         if (moved.isError) throw new Error(JSON.stringify(moved.content));
       }
     }),
@@ -94,18 +66,25 @@ async function load(url) {
   await Promise.all(clients.map((c) => c.close()));
 }
 
+/** Stops a server and waits for it to exit (a profile, when asked for, is written by then). */
+function stop(server) {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  return exited;
+}
+
 /** Server CPU ms per decision over one full load (connect, list, play, close) after a warm-up load. */
 async function measure(server) {
   try {
     await load(server.url); // warm-up: JIT, statement cache
   } catch (error) {
-    server.child.kill("SIGTERM");
+    await stop(server);
     throw new Error(`${error.message}; server said: ${server.stderr().slice(-800)}`);
   }
   const before = cpuMs(server.child.pid);
   await load(server.url);
   const used = cpuMs(server.child.pid) - before;
-  server.child.kill("SIGTERM");
+  await stop(server);
   return used / (CLIENTS * trials);
 }
 
@@ -114,7 +93,9 @@ const anchor = [];
 const replica = [];
 for (let r = 0; r < rounds; r++) {
   ours.push(await measure(await startOurs(join(dir, `http-${r}.db`))));
-  anchor.push(await measure(await start([join(here, "minimal-http-server.mjs")], /listening on (\S+)\n/)));
+  anchor.push(
+    await measure(await startProcess([join(here, "minimal-http-server.mjs")], /listening on (\S+)\n/)),
+  );
   if (PG) {
     const record = freshPostgresDatabase(PG, `http_${r}`);
     try {

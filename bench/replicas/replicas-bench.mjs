@@ -6,14 +6,13 @@
 //
 // Run: npm run build && SAME_GAME_BENCH_PG=postgres://user@127.0.0.1:PORT/postgres node bench/replicas/replicas-bench.mjs
 // Without SAME_GAME_BENCH_PG the replica rows share a SQLite WAL file instead (said in the output).
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { freshPostgresDatabase } from "../fresh-postgres.mjs";
+import { startServeHttp } from "../serve-http.mjs";
 
-const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
 const PG = process.env.SAME_GAME_BENCH_PG;
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 6000);
 const WARMUP_MS = 1000;
@@ -49,35 +48,11 @@ function freshRecord(name, engine) {
   return freshPostgresDatabase(PG, name);
 }
 
-function startReplica(location) {
-  const child = spawn(
-    process.execPath,
-    [
-      CLI,
-      "serve",
-      "--http",
-      "--port",
-      "0",
-      "--db",
-      location,
-      "--rate-limit",
-      "1000000",
-      "--max-sessions",
-      "10000",
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  let err = "";
-  return new Promise((resolve, reject) => {
-    child.stderr.on("data", (chunk) => {
-      err += chunk;
-      const found = /serving MCP over HTTP at (\S+);/.exec(err);
-      if (found) resolve({ url: found[1], child });
-    });
-    child.once("exit", (code) => reject(new Error(`replica exited ${code}: ${err}`)));
-  });
+async function startReplica(location) {
+  const replica = await startServeHttp(location);
+  children.add(replica.child);
+  replica.child.once("exit", () => children.delete(replica.child));
+  return replica;
 }
 
 const resent = { count: 0 };

@@ -92,9 +92,8 @@ const subjects = {
   "floor: submit_move's statements": async () => {
     const id = matchIds[next++];
     store.transaction(() => {
-      const match = store.getMatch(id);
-      store.getDecision(id, 1);
-      store.insertAttempt({
+      const { match } = store.moveState(id, 1);
+      store.recordAttempt({
         match_id: id,
         round: 1,
         session_id: "bench-session",
@@ -104,7 +103,6 @@ const subjects = {
         tokens: null,
         created_at: template.decided_at,
       });
-      store.attemptTotals(id, 1);
       store.savePrompt(promptText);
       store.saveDecision({ ...template, match_id: id }, match, true);
       store.advanceMatch(id, 2, true, template.decided_at);

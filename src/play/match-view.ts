@@ -24,7 +24,15 @@ export interface RoundView {
 
 /** The match as the play tools need it, or a clear error for an id that does not exist. */
 export function requireMatch(deps: PlayDeps, matchId: string, principal: string): MatchRecord {
-  const match = deps.store.getMatch(matchId);
+  return playableMatch(deps.store.getMatch(matchId), matchId, principal);
+}
+
+/** The match read for `matchId` if this principal may play it, or the same clear error as requireMatch. */
+export function playableMatch(
+  match: MatchRecord | undefined,
+  matchId: string,
+  principal: string,
+): MatchRecord {
   // A match of another principal answers exactly like a missing one: ids must not be probed.
   if (!match || match.principal !== principal) {
     throw new UsageError(

@@ -10,7 +10,7 @@ import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
 import { type Caller, sessionLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
-import { currentRoundView, playerRound, type RoundView, requireMatch } from "./match-view.js";
+import { currentRoundView, playableMatch, playerRound, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 import { ensureCallerSession } from "./start-match.js";
 
@@ -58,8 +58,13 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
   // A reconnected client (new session) may continue a match: its session must exist before it acts.
   ensureCallerSession(deps, caller, sessionLabel(caller));
   return deps.store.transaction(() => {
-    const match = settleAgentForfeit(deps, requireMatch(deps, args.match_id, caller.principal));
-    const recorded = deps.store.getDecision(match.id, args.round);
+    // One read of the match's state (the match, whether the round is decided, its attempts so far).
+    const state = deps.store.moveState(args.match_id, args.round);
+    const read = playableMatch(state?.match, args.match_id, caller.principal);
+    const match = settleAgentForfeit(deps, read);
+    // A forfeit just recorded changed the round: what was read before it is stale.
+    const settled = match !== read;
+    const recorded = state?.recorded || settled ? deps.store.getDecision(match.id, args.round) : undefined;
     if (recorded) return replay(deps, match, recorded, args.choice);
     if (match.status === "finished") {
       throw new UsageError(
@@ -71,10 +76,12 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
         `Round ${args.round} is not open in match "${match.id}": it is waiting for round ${match.next_round}.`,
       );
     }
+    const before =
+      settled || state === undefined ? deps.store.attemptTotals(match.id, args.round) : state.attempts;
     const framing = deps.catalog.framing(match.framing, match.game);
     const parsed = parseReply(args.choice, framing.labels);
     const now = new Date().toISOString();
-    const attemptId = deps.store.insertAttempt({
+    const attempt = {
       match_id: match.id,
       round: args.round,
       session_id: caller.sessionId,
@@ -83,11 +90,15 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       invalid_reason: parsed.ok ? null : parsed.reason,
       tokens: args.tokens ?? (args.model_calls ? totalTokens(args.model_calls) : null),
       created_at: now,
-    });
+    };
     if (args.model_calls && args.model_calls.length > 0) {
+      const attemptId = deps.store.insertAttempt(attempt);
       deps.store.insertModelCalls(attemptId, match.id, args.round, args.model_calls);
-    }
-    const { invalid, tokens } = deps.store.attemptTotals(match.id, args.round);
+    } else deps.store.recordAttempt(attempt);
+    // The round's totals with this attempt, as the attempts table now sums them.
+    const invalid = before.invalid + (parsed.ok ? 0 : 1);
+    const tokens =
+      before.tokens === null && attempt.tokens === null ? null : (before.tokens ?? 0) + (attempt.tokens ?? 0);
     if (!parsed.ok && invalid < MAX_INVALID_ATTEMPTS) {
       return {
         kind: "invalid",

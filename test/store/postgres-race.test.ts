@@ -56,12 +56,12 @@ describeOnPostgres("two replicas racing for one round on PostgreSQL", () => {
     const interleaved = new Proxy(a, {
       get(target, prop) {
         const value = Reflect.get(target, prop, target);
-        if (prop !== "getDecision") return typeof value === "function" ? value.bind(target) : value;
+        if (prop !== "moveState") return typeof value === "function" ? value.bind(target) : value;
         return (matchId: string, round: number) => {
-          const seen = target.getDecision(matchId, round);
+          const seen = target.moveState(matchId, round);
           reads += 1;
           if (reads === 1) {
-            expect(seen).toBeUndefined();
+            expect(seen?.recorded).toBe(false);
             const won = submitMove(depsB, caller("sb"), { match_id: view.match_id, round: 1, choice });
             expect(won.kind === "recorded" && won.result.replayed).toBe(false);
           }

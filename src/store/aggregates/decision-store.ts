@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ModelCall } from "../../domain/model-call.js";
+import { type MatchRow, toMatchRecord } from "../match-rows.js";
 import type { AttemptRecord, DecisionRecord, MatchRecord } from "../records.js";
 import { requireWellFormedText } from "../well-formed-text.js";
 import { StudyMatchStore } from "./study-match-store.js";
@@ -13,6 +14,42 @@ export class DecisionStore extends StudyMatchStore {
     return this.stmt("SELECT * FROM decisions WHERE match_id = ? AND round = ?").get(matchId, round) as
       | DecisionRecord
       | undefined;
+  }
+
+  /**
+   * What submit_move reads before it records a reply, in one statement: the match, whether `round` has a
+   * decision (its status; the row itself is read only then, to replay it), and the round's attempts so far.
+   * One read instead of three: on PostgreSQL each read that waits is a round trip through the store's
+   * thread, on SQLite a statement each. Whether the round is decided is read from the decisions table
+   * itself, as getDecision did, not inferred from the match's next round.
+   */
+  moveState(matchId: string, round: number): MoveState | undefined {
+    const row = this.stmt(
+      `SELECT m.*, d.status AS move_recorded_status, a.invalid AS move_invalid_attempts,
+         a.tokens AS move_attempt_tokens
+       FROM matches m
+       LEFT JOIN decisions d ON d.match_id = m.id AND d.round = ?
+       CROSS JOIN (SELECT coalesce(sum(CASE WHEN action IS NULL THEN 1 ELSE 0 END), 0) AS invalid,
+           sum(tokens) AS tokens
+         FROM attempts WHERE match_id = ? AND round = ?) a
+       WHERE m.id = ?`,
+    ).get(round, matchId, round, matchId) as
+      | (MatchRow & {
+          move_recorded_status: string | null;
+          move_invalid_attempts: number | string;
+          move_attempt_tokens: number | string | null;
+        })
+      | undefined;
+    if (!row) return undefined;
+    const { move_recorded_status, move_invalid_attempts, move_attempt_tokens, ...match } = row;
+    return {
+      match: toMatchRecord(match),
+      recorded: move_recorded_status !== null,
+      attempts: {
+        invalid: Number(move_invalid_attempts),
+        tokens: move_attempt_tokens === null ? null : Number(move_attempt_tokens),
+      },
+    };
   }
 
   listDecisions(matchId: string): DecisionRecord[] {
@@ -121,6 +158,19 @@ export class DecisionStore extends StudyMatchStore {
     return Number(row.id);
   }
 
+  /**
+   * Records one attempt when nobody needs its id (no model calls to link to it): on PostgreSQL it then
+   * travels with the transaction's next statement that waits, instead of a round trip of its own.
+   */
+  recordAttempt(attempt: AttemptRecord): void {
+    requireWellFormedText(attempt, { raw_text: "reply (choice)" });
+    this.write(
+      `INSERT INTO attempts (match_id, round, session_id, raw_text, action, invalid_reason, tokens, created_at)
+       VALUES (@match_id, @round, @session_id, @raw_text, @action, @invalid_reason, @tokens, @created_at)`,
+      attempt,
+    );
+  }
+
   /** The model calls behind one attempt (sent by a runner), in the order they were made. */
   insertModelCalls(attemptId: number, matchId: string, round: number, calls: readonly ModelCall[]): void {
     const insert = this.stmt(
@@ -161,6 +211,15 @@ export class DecisionStore extends StudyMatchStore {
       round,
     ) as AttemptRecord[];
   }
+}
+
+/** What submit_move finds before it records a reply (see DecisionStore.moveState). */
+export interface MoveState {
+  match: MatchRecord;
+  /** Whether the round already has a decision (a resubmission, answered from the record). */
+  recorded: boolean;
+  /** The round's attempts so far: how many were invalid, and the tokens they reported (null: none did). */
+  attempts: { invalid: number; tokens: number | null };
 }
 
 /**

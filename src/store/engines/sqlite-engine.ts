@@ -9,7 +9,12 @@ import type { Engine, Statement } from "./engine.js";
 export class SqliteEngine implements Engine {
   readonly kind = "sqlite" as const;
 
-  constructor(readonly db: Database.Database) {}
+  /** One transaction function for every call: better-sqlite3 builds a new wrapper per db.transaction(). */
+  private readonly run: Database.Transaction<(work: () => unknown) => unknown>;
+
+  constructor(readonly db: Database.Database) {
+    this.run = db.transaction((work: () => unknown) => work());
+  }
 
   prepare(sql: string): Statement {
     return this.db.prepare(sql);
@@ -20,7 +25,7 @@ export class SqliteEngine implements Engine {
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return this.run.immediate(work) as T;
   }
 
   close(): void {
