@@ -186,6 +186,24 @@ describe("the test-inversion interval of R (two actions)", () => {
     expect(score).toBeGreaterThanOrEqual(best.score - 1e-9);
   });
 
+  it("keeps R = r near rate 1, where no partner below 1 is far enough for a lower rate close to 1", () => {
+    // 290 vs 300 of 300: R̂ = 0.983. At r = 0.7 a lower rate above ~0.93 has no partner below 1 at
+    // JSD (1 − r)·ln 2; searched there anyway, the partner stopped at 1 − 10⁻¹² and the configuration had
+    // R = 0.982, far from r, with a larger likelihood than any true one; the tail was then that of R̂
+    // itself at every r, and the lower end came out 0.
+    const x = [300, 290];
+    const n = [300, 300];
+    const rates = x.map((c, f) => smoothed(c, n[f] as number));
+    for (const r of [0.8, 0.7, 0.5]) expect(robustnessOf(stretchedRates(x, n, rates, r))).toBeCloseTo(r, 9);
+    const inversion = new RobustnessInversion(
+      x.map((c, f) => ({ x: c, n: n[f] as number })),
+      0.95,
+    );
+    const lower = inversion.lowerEnd(inversion.estimate - 0.05);
+    expect(lower).toBeGreaterThan(0.95);
+    expect(lower).toBeLessThan(inversion.estimate);
+  });
+
   it("counts sessions by each framing's own design effect", () => {
     // Four sessions of 10 at 0, 10, 0, 10 (rate ½): between-session sum Σ 10·(0 or 1 − ½)² = 10 over 3
     // degrees of freedom, no variation within a session, m₀ = (40 − 400/40)/3 = 10, so ρ̂ = 1 and

@@ -180,6 +180,26 @@ function argmax(f: (a: number) => number, lo: number, hi: number): number {
   return x;
 }
 
+/**
+ * The highest lower rate a that still has a partner below 1 at JSD c: JSD(a, PARTNER_CAP) falls as a
+ * grows, so bisection. Above it the partner stops at PARTNER_CAP and the pair is closer than c, a
+ * configuration whose R is not the r searched for, yet whose likelihood can be the larger (rates near 1:
+ * a lower end of 0 was found that way).
+ */
+function highestLowerRate(c: number): number {
+  const hCap = bernoulliEntropy(PARTNER_CAP);
+  const gap = (a: number): number => bernoulliJsdWith(a, PARTNER_CAP, bernoulliEntropy(a), hCap) - c;
+  if (gap(1e-9) < 0) return 1e-9;
+  let lo = 1e-9;
+  let hi = PARTNER_CAP;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (gap(mid) >= 0) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** How many times `pairCannotReach` may halve a piece of the range before it gives up. */
 const BOUND_DEPTH = 5;
 
@@ -252,11 +272,15 @@ export function stretchedRates(
   const order = [extremes, ...pairs.keys()].filter((i, at) => at === 0 || i !== extremes);
   // The partners of the search range's ends, shared by the pairs' bounds.
   const partnerOfFloor = partnerAbove(1e-9, c);
+  const top = highestLowerRate(c);
+  /** Where the lower rate of a pair whose lower framing is f is searched: up to its own rate, and no
+   * further than a partner below 1 can be (beyond, the pair would be closer than R = r asks). */
+  const searchTop = (f: number): number => Math.max(1e-9, Math.min(rates[f] as number, top));
   const partners = new Map<number, number>();
   const partnerOf = (f: number): number => {
     let b = partners.get(f);
     if (b === undefined) {
-      b = partnerAbove(rates[f] as number, c);
+      b = partnerAbove(searchTop(f), c);
       partners.set(f, b);
     }
     return b;
@@ -264,13 +288,12 @@ export function stretchedRates(
   let best: { a: number; b: number; low: number; high: number; score: number; index: number } | null = null;
   for (const index of order) {
     const [low, high] = pairs[index] as [number, number];
-    const rl = rates[low] as number;
     if (best !== null) {
       // A pair whose best possible score is below the best found cannot be the most likely (the margin
       // covers rounding in the sums); the framings between the two add at most their own maxima.
       const rest = others - (atOwnRate[low] as number) - (atOwnRate[high] as number);
       const threshold = best.score - 1e-9 * (1 + Math.abs(best.score)) - rest;
-      const ends = { a0: 1e-9, b0: partnerOfFloor, a1: rl, b1: partnerOf(low) };
+      const ends = { a0: 1e-9, b0: partnerOfFloor, a1: searchTop(low), b1: partnerOf(low) };
       const lowCounts = { x: x[low] as number, n: n[low] as number };
       const highCounts = { x: x[high] as number, n: n[high] as number, rate: rates[high] as number };
       if (pairCannotReach(lowCounts, highCounts, c, ends, threshold)) continue;
@@ -291,7 +314,7 @@ export function stretchedRates(
       }
       return sum;
     };
-    const a = argmax(score, 1e-9, rl);
+    const a = argmax(score, 1e-9, searchTop(low));
     const total = score(a);
     if (best === null || total > best.score || (total === best.score && index < best.index)) {
       best = { a, b, low, high, score: total, index };
