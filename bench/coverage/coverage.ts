@@ -71,6 +71,10 @@ const CASES: Case[] = [
   { name: ".98 vs 1.0, n 300", p: [[0.98, 1]], n: 300 },
   { name: ".02 vs .10, n 30", p: [[0.02, 0.1]], n: 30 },
   { name: "11 framings .3 … .7, n 100", p: [Array.from({ length: 11 }, (_, f) => 0.3 + 0.04 * f)], n: 100 },
+  // Cells near rate 1 with few decisions: where the lower end once came out 0 (a lower rate searched where
+  // no partner below 1 exists).
+  { name: "11 framings .9 … 1.0, n 10", p: [Array.from({ length: 11 }, (_, f) => 0.9 + 0.01 * f)], n: 10 },
+  { name: "11 framings .9 … 1.0, n 100", p: [Array.from({ length: 11 }, (_, f) => 0.9 + 0.01 * f)], n: 100 },
   // Deterministic agents played live: every session decides once in every cell of 4 games.
   {
     name: "live deterministic 1.0 vs 1.0, 4 games, 4 sessions × 1 per cell",

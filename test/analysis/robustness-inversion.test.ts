@@ -137,6 +137,73 @@ describe("the test-inversion interval of R (two actions)", () => {
     }
   });
 
+  it("picks the most likely pair of several framings, a small middle framing among them", () => {
+    // Brute force over every pair (low, high) with rate_low ≤ rate_high: a on a grid of 10⁻⁴, the partner
+    // by bisection, the other framings clipped into [a, b], the Jeffreys-smoothed log-likelihood of every
+    // framing's counts. Framing 3 (1 of 3) sits between the observed extremes 2/30 and 14/30 but costs
+    // little to move, so at R = 0.6 it is pulled up as the partner of framing 0: the pair the search must
+    // find although the observed extremes are searched first and most other pairs are ruled out unsearched.
+    const xs = [2, 14, 8, 1];
+    const ns = [30, 30, 30, 3];
+    const r = 0.6;
+    const rates = xs.map((c, f) => smoothed(c, ns[f] as number));
+    const ll = (f: number, q: number): number =>
+      ((xs[f] as number) + 0.5) * Math.log(q) +
+      ((ns[f] as number) - (xs[f] as number) + 0.5) * Math.log(1 - q);
+    const partner = (a: number): number => {
+      let lo = a;
+      let hi = 1 - 1e-12;
+      if (1 - robustnessOf([a, hi]) < 1 - r) return Number.NaN;
+      for (let i = 0; i < 100; i++) {
+        const mid = (lo + hi) / 2;
+        if (1 - robustnessOf([a, mid]) < 1 - r) lo = mid;
+        else hi = mid;
+      }
+      return (lo + hi) / 2;
+    };
+    let best = { low: -1, high: -1, score: -Infinity };
+    for (let low = 0; low < 4; low++) {
+      for (let high = 0; high < 4; high++) {
+        if (low === high || (rates[low] as number) > (rates[high] as number)) continue;
+        for (let a = 1e-4; a < (rates[low] as number); a += 1e-4) {
+          const b = partner(a);
+          if (Number.isNaN(b)) continue;
+          let score = ll(low, a) + ll(high, b);
+          for (let f = 0; f < 4; f++) {
+            if (f !== low && f !== high) score += ll(f, Math.min(b, Math.max(a, rates[f] as number)));
+          }
+          if (score > best.score) best = { low, high, score };
+        }
+      }
+    }
+    expect([best.low, best.high]).toEqual([0, 3]);
+    const found = stretchedRates(xs, ns, rates, r);
+    expect(robustnessOf(found)).toBeCloseTo(r, 9);
+    // Framing 3 is the pulled-up extreme: the largest rate, above the others' own (clipped) rates.
+    expect(Math.max(...found)).toBe(found[3]);
+    expect(found[3]).toBeGreaterThan(rates[1] as number);
+    const score = found.reduce((sum, q, f) => sum + ll(f, q), 0);
+    expect(score).toBeGreaterThanOrEqual(best.score - 1e-9);
+  });
+
+  it("keeps R = r near rate 1, where no partner below 1 is far enough for a lower rate close to 1", () => {
+    // 290 vs 300 of 300: R̂ = 0.983. At r = 0.7 a lower rate above ~0.93 has no partner below 1 at
+    // JSD (1 − r)·ln 2; searched there anyway, the partner stopped at 1 − 10⁻¹² and the configuration had
+    // R = 0.982, far from r, with a larger likelihood than any true one; the tail was then that of R̂
+    // itself at every r, and the lower end came out 0.
+    const x = [300, 290];
+    const n = [300, 300];
+    const rates = x.map((c, f) => smoothed(c, n[f] as number));
+    for (const r of [0.8, 0.7, 0.5]) expect(robustnessOf(stretchedRates(x, n, rates, r))).toBeCloseTo(r, 9);
+    const inversion = new RobustnessInversion(
+      x.map((c, f) => ({ x: c, n: n[f] as number })),
+      0.95,
+    );
+    const lower = inversion.lowerEnd(inversion.estimate - 0.05);
+    expect(lower).toBeGreaterThan(0.95);
+    expect(lower).toBeLessThan(inversion.estimate);
+  });
+
   it("counts sessions by each framing's own design effect", () => {
     // Four sessions of 10 at 0, 10, 0, 10 (rate ½): between-session sum Σ 10·(0 or 1 − ½)² = 10 over 3
     // degrees of freedom, no variation within a session, m₀ = (40 − 400/40)/3 = 10, so ρ̂ = 1 and

@@ -52,8 +52,10 @@ describe("robustnessAnalysis: point estimates", () => {
     expect(raw.games[0]?.shift?.estimate).toBe(0.5);
     expect(cons.games[0]?.shift?.estimate).toBeCloseTo(0.35, 15);
     expect(cons.attenuation).toBe(0.7);
-    // Attenuation shrinks every replicate toward R = 1 and Δ = 0, so the intervals move with it.
-    expect(cons.games[0]?.R.ci[0]).toBeCloseTo(1 - 0.7 * (1 - (raw.games[0]?.R.ci[0] ?? Number.NaN)), 12);
+    // Attenuation shrinks every replicate toward R = 1 and Δ = 0, so the intervals move with it (to the
+    // inversion's precision: each pair's most likely rates are found to about 10⁻⁸ of a rate by Brent's
+    // search, whose steps a difference in the last bit of its start can change).
+    expect(cons.games[0]?.R.ci[0]).toBeCloseTo(1 - 0.7 * (1 - (raw.games[0]?.R.ci[0] ?? Number.NaN)), 10);
   });
 
   it("uses the largest pairwise JSD for R and the first two framings for R2 and the shift", () => {

@@ -104,31 +104,132 @@ function partnerAbove(a: number, c: number, guess = Number.NaN): number {
   return b;
 }
 
-/** Golden-section search for the maximum of a unimodal f on [lo, hi]. */
+/**
+ * The maximum of a unimodal f on [lo, hi] by Brent's method (Brent 1973, ch. 5; the `fmin` of Forsythe,
+ * Malcolm & Moler 1977): golden-section steps where a parabola through the three best points cannot be
+ * trusted, parabolic steps where it can. The score it maximises is smooth, so the parabola takes over
+ * after a few steps: about a dozen evaluations to the precision that 36 golden-section steps reached
+ * (about 1.5·10⁻⁸ of the rate, the square root of the machine epsilon, below which f is flat to rounding).
+ */
 function argmax(f: (a: number) => number, lo: number, hi: number): number {
-  const g = (Math.sqrt(5) - 1) / 2;
+  const golden = (3 - Math.sqrt(5)) / 2;
+  const eps = Math.sqrt(Number.EPSILON);
+  const tol = 1e-12;
   let a = lo;
   let b = hi;
-  let c = b - g * (b - a);
-  let d = a + g * (b - a);
-  let fc = f(c);
-  let fd = f(d);
-  for (let i = 0; i < 36; i++) {
-    if (fc > fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - g * (b - a);
-      fc = f(c);
+  let x = a + golden * (b - a);
+  let w = x;
+  let v = x;
+  // Minimises −f.
+  let fx = -f(x);
+  let fw = fx;
+  let fv = fx;
+  let d = 0;
+  let e = 0;
+  for (let i = 0; i < 100; i++) {
+    const xm = (a + b) / 2;
+    const tol1 = eps * Math.abs(x) + tol / 3;
+    const tol2 = 2 * tol1;
+    if (Math.abs(x - xm) <= tol2 - (b - a) / 2) break;
+    let parabolic = false;
+    if (Math.abs(e) > tol1) {
+      let r = (x - w) * (fx - fv);
+      let q = (x - v) * (fx - fw);
+      let p = (x - v) * q - (x - w) * r;
+      q = 2 * (q - r);
+      if (q > 0) p = -p;
+      q = Math.abs(q);
+      r = e;
+      e = d;
+      if (Math.abs(p) < Math.abs(0.5 * q * r) && p > q * (a - x) && p < q * (b - x)) {
+        d = p / q;
+        const u = x + d;
+        if (u - a < tol2 || b - u < tol2) d = xm >= x ? tol1 : -tol1;
+        parabolic = true;
+      }
+    }
+    if (!parabolic) {
+      e = x >= xm ? a - x : b - x;
+      d = golden * e;
+    }
+    const u = x + (Math.abs(d) >= tol1 ? d : d >= 0 ? tol1 : -tol1);
+    const fu = -f(u);
+    if (fu <= fx) {
+      if (u >= x) a = x;
+      else b = x;
+      v = w;
+      fv = fw;
+      w = x;
+      fw = fx;
+      x = u;
+      fx = fu;
     } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + g * (b - a);
-      fd = f(d);
+      if (u < x) a = u;
+      else b = u;
+      if (fu <= fw || w === x) {
+        v = w;
+        fv = fw;
+        w = u;
+        fw = fu;
+      } else if (fu <= fv || v === x || v === w) {
+        v = u;
+        fv = fu;
+      }
     }
   }
-  return (a + b) / 2;
+  return x;
+}
+
+/**
+ * The highest lower rate a that still has a partner below 1 at JSD c: JSD(a, PARTNER_CAP) falls as a
+ * grows, so bisection. Above it the partner stops at PARTNER_CAP and the pair is closer than c, a
+ * configuration whose R is not the r searched for, yet whose likelihood can be the larger (rates near 1:
+ * a lower end of 0 was found that way).
+ */
+function highestLowerRate(c: number): number {
+  const hCap = bernoulliEntropy(PARTNER_CAP);
+  const gap = (a: number): number => bernoulliJsdWith(a, PARTNER_CAP, bernoulliEntropy(a), hCap) - c;
+  if (gap(1e-9) < 0) return 1e-9;
+  let lo = 1e-9;
+  let hi = PARTNER_CAP;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (gap(mid) >= 0) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many times `pairCannotReach` may halve a piece of the range before it gives up. */
+const BOUND_DEPTH = 5;
+
+/**
+ * Whether the two pulled framings' part of `stretchedRates`' score, LL_low(a) + LL_high(b(a)) over a in
+ * [a0, a1] (b(a) the partner of a, b0 and b1 those of the ends), stays below `threshold` everywhere: the
+ * partner grows with a (∂b/∂a = −∂J/∂a ÷ ∂J/∂b > 0) and LL_low grows up to rl ≥ a1, so on a piece
+ * [a_i, a_(i+1)] the sum is at most LL_low(a_(i+1)) plus LL_high's largest value for b in
+ * [b(a_i), b(a_(i+1))]. A piece whose bound reaches the threshold is halved (one partner more), up to
+ * BOUND_DEPTH times; a few partners instead of the dozen or two a search takes.
+ */
+function pairCannotReach(
+  low: { x: number; n: number },
+  high: { x: number; n: number; rate: number },
+  c: number,
+  ends: { a0: number; b0: number; a1: number; b1: number },
+  threshold: number,
+  depth = 0,
+): boolean {
+  const { a0, b0, a1, b1 } = ends;
+  // Newton's partners are exact to rounding: the piece's range of b widened by a hair either way.
+  const q = Math.min(Math.min(PARTNER_CAP, b1 * (1 + 1e-12)), Math.max(b0 * (1 - 1e-12), high.rate));
+  if (logLikelihood(low.x, low.n, a1) + logLikelihood(high.x, high.n, q) < threshold) return true;
+  if (depth === BOUND_DEPTH) return false;
+  const mid = (a0 + a1) / 2;
+  const bMid = partnerAbove(mid, c, (b0 + b1) / 2);
+  return (
+    pairCannotReach(low, high, c, { a0, b0, a1: mid, b1: bMid }, threshold, depth + 1) &&
+    pairCannotReach(low, high, c, { a0: mid, b0: bMid, a1, b1 }, threshold, depth + 1)
+  );
 }
 
 /**
@@ -147,32 +248,76 @@ export function stretchedRates(
 ): number[] {
   const c = (1 - r) * LN2;
   const F = rates.length;
-  let best: { a: number; b: number; low: number; high: number; score: number } | null = null;
+  // A framing left at its own rate contributes its own maximum, the same number every time it is asked.
+  const atOwnRate = rates.map((q, f) => logLikelihood(x[f] as number, n[f] as number, q));
+  const others = atOwnRate.reduce((sum, v) => sum + v, 0);
+  // Each unordered pair once: the lower rate is `low` (ties broken by index), in the order of the loops
+  // below; that order breaks ties between equally likely pairs.
+  const pairs: [number, number][] = [];
   for (let low = 0; low < F; low++) {
     for (let high = 0; high < F; high++) {
       if (high === low) continue;
       const rl = rates[low] as number;
       const rh = rates[high] as number;
-      // Each unordered pair once: the lower rate is `low` (ties broken by index).
       if (rl > rh || (rl === rh && low > high)) continue;
-      // Each partner is searched from the last one found (the golden section's points close in): a few
-      // Newton steps instead of a dozen.
-      let b = Number.NaN;
-      const score = (a: number): number => {
-        b = partnerAbove(a, c, b);
-        let sum =
-          logLikelihood(x[low] as number, n[low] as number, a) +
-          logLikelihood(x[high] as number, n[high] as number, b);
-        for (let f = 0; f < F; f++) {
-          if (f === low || f === high) continue;
-          const q = Math.min(b, Math.max(a, rates[f] as number));
-          sum += logLikelihood(x[f] as number, n[f] as number, q);
-        }
-        return sum;
-      };
-      const a = argmax(score, 1e-9, rl);
-      const total = score(a);
-      if (best === null || total > best.score) best = { a, b, low, high, score: total };
+      pairs.push([low, high]);
+    }
+  }
+  // The observed extremes first: usually the most likely pair, its score lets `pairBound` rule out most
+  // of the others without searching them.
+  const extremes = pairs.reduce((e, p, i) => {
+    const spread = (q: [number, number]): number => (rates[q[1]] as number) - (rates[q[0]] as number);
+    return spread(p) > spread(pairs[e] as [number, number]) ? i : e;
+  }, 0);
+  const order = [extremes, ...pairs.keys()].filter((i, at) => at === 0 || i !== extremes);
+  // The partners of the search range's ends, shared by the pairs' bounds.
+  const partnerOfFloor = partnerAbove(1e-9, c);
+  const top = highestLowerRate(c);
+  /** Where the lower rate of a pair whose lower framing is f is searched: up to its own rate, and no
+   * further than a partner below 1 can be (beyond, the pair would be closer than R = r asks). */
+  const searchTop = (f: number): number => Math.max(1e-9, Math.min(rates[f] as number, top));
+  const partners = new Map<number, number>();
+  const partnerOf = (f: number): number => {
+    let b = partners.get(f);
+    if (b === undefined) {
+      b = partnerAbove(searchTop(f), c);
+      partners.set(f, b);
+    }
+    return b;
+  };
+  let best: { a: number; b: number; low: number; high: number; score: number; index: number } | null = null;
+  for (const index of order) {
+    const [low, high] = pairs[index] as [number, number];
+    if (best !== null) {
+      // A pair whose best possible score is below the best found cannot be the most likely (the margin
+      // covers rounding in the sums); the framings between the two add at most their own maxima.
+      const rest = others - (atOwnRate[low] as number) - (atOwnRate[high] as number);
+      const threshold = best.score - 1e-9 * (1 + Math.abs(best.score)) - rest;
+      const ends = { a0: 1e-9, b0: partnerOfFloor, a1: searchTop(low), b1: partnerOf(low) };
+      const lowCounts = { x: x[low] as number, n: n[low] as number };
+      const highCounts = { x: x[high] as number, n: n[high] as number, rate: rates[high] as number };
+      if (pairCannotReach(lowCounts, highCounts, c, ends, threshold)) continue;
+    }
+    // Each partner is searched from the last one found (the search's points close in): a few Newton
+    // steps instead of a dozen.
+    let b = Number.NaN;
+    const score = (a: number): number => {
+      b = partnerAbove(a, c, b);
+      let sum =
+        logLikelihood(x[low] as number, n[low] as number, a) +
+        logLikelihood(x[high] as number, n[high] as number, b);
+      for (let f = 0; f < F; f++) {
+        if (f === low || f === high) continue;
+        const own = rates[f] as number;
+        const q = Math.min(b, Math.max(a, own));
+        sum += q === own ? (atOwnRate[f] as number) : logLikelihood(x[f] as number, n[f] as number, q);
+      }
+      return sum;
+    };
+    const a = argmax(score, 1e-9, searchTop(low));
+    const total = score(a);
+    if (best === null || total > best.score || (total === best.score && index < best.index)) {
+      best = { a, b, low, high, score: total, index };
     }
   }
   const { a, b, low, high } = best as NonNullable<typeof best>;
