@@ -1,7 +1,8 @@
 import type { StudyCell } from "../study-design.js";
 import { scheduledBlock } from "../study-schedule.js";
-import { type AdaptiveStopping, rejectionThreshold } from "./adaptive-design.js";
+import { type AdaptiveStopping, invarianceTestOf, rejectionThreshold } from "./adaptive-design.js";
 import { InvarianceEProcess } from "./invariance-e-process.js";
+import { type BlockChoice, WithinBlockPermutationEProcess } from "./permutation-e-process.js";
 import { type AnytimeRInterval, anytimeRInterval } from "./r-confidence-sequence.js";
 
 /** One assigned trial of a player, as the record holds it. */
@@ -45,7 +46,7 @@ export interface GameStopping {
  */
 export interface LookMemo {
   block: number;
-  process: InvarianceEProcess | null;
+  process: InvarianceEProcess | WithinBlockPermutationEProcess | null;
   lastLook: GameStopping["last_look"];
   /** R's interval after `block` complete blocks, computed when a rule or a caller first needs it. */
   interval: { block: number; value: AnytimeRInterval } | null;
@@ -182,7 +183,10 @@ function gameLooks(
   looks: LookMemo,
 ): GameStopping {
   const threshold = rejectionThreshold(adaptive);
-  looks.process ??= new InvarianceEProcess(actions.length);
+  looks.process ??=
+    invarianceTestOf(adaptive) === "within_block_permutation"
+      ? new WithinBlockPermutationEProcess(actions.length)
+      : new InvarianceEProcess(actions.length);
   const process = looks.process;
   // The interval costs pairs × vertices² JSDs: computed at most once per complete block, and only
   // when the width rule looks at it or the caller asks where the game stands.
@@ -202,16 +206,18 @@ function gameLooks(
   while (looks.fired === null) {
     const trials = blocks.get(looks.block) ?? [];
     if (trials.length < cellsPerBlock || trials.some((t) => !t.finished)) break;
+    const choices: BlockChoice[] = [];
     for (const trial of trials) {
       if (trial.action === null) continue;
       const action = actions.indexOf(trial.action);
       if (action < 0) continue;
       const cell = cellAt(trial.trial_index);
-      looks.process.add(stratumOf(cell), cell.framing, action);
+      choices.push({ stratum: stratumOf(cell), framing: cell.framing, action });
     }
+    process.addBlock(choices);
     const block = ++looks.block;
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;
-    const eValue = looks.process.eValue();
+    const eValue = process.eValue();
     looks.lastLook = { block, e_value: eValue };
     const reason = stopReason(adaptive, block, eValue, intervalNow);
     if (reason) looks.fired = { block, e_value: eValue, reason };
@@ -255,7 +261,10 @@ function stopReason(
 ): string | null {
   const threshold = rejectionThreshold(adaptive);
   if (adaptive.rule !== "width" && eValue >= threshold) {
-    return `invariance rejected after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
+    // Studies of the first test keep their wording; the newer one names itself.
+    const by =
+      invarianceTestOf(adaptive) === "universal_inference" ? "" : ` by ${invarianceTestOf(adaptive)}`;
+    return `invariance rejected${by} after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
   }
   const target = adaptive.width_target;
   if (adaptive.rule !== "invariance" && target !== undefined && interval().width < target) {
