@@ -8,9 +8,8 @@
 // well as wall time, since a loaded machine's wall time is mostly waiting.
 // Run: npm run build && node bench/adaptive/next-trial-cost.mjs [TRIALS_PER_CELL] [WINDOW]
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpus, loadavg } from "node:os";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { loadCatalog } from "../../dist/domain/catalog.js";
 import { createServer } from "../../dist/mcp/create-server.js";
@@ -35,11 +34,14 @@ const framings = [
 ];
 const dir = mkdtempSync(join(tmpdir(), "same-game-next-trial-"));
 const store = new Store(join(dir, "bench.db"));
-const server = createServer({ store, catalog: loadCatalog() }, {
-  transport: "memory",
-  player: "bench",
-  toolsets: TOOLSET_NAMES,
-});
+const server = createServer(
+  { store, catalog: loadCatalog() },
+  {
+    transport: "memory",
+    player: "bench",
+    toolsets: TOOLSET_NAMES,
+  },
+);
 server.registerTool("noop", { description: "Does nothing: the SDK's own per-call cost." }, async () => ({
   content: [{ type: "text", text: "ok" }],
 }));
@@ -92,7 +94,8 @@ for (let i = 0; i < total; i++) {
   }
   if (next.complete) throw new Error(`complete after ${i} of ${total} trials: the rule fired`);
   await call("submit_move", { match_id: next.trial.match_id, round: 1, choice: next.trial.labels[0] });
-  if (i % 1000 === 999) console.error(`${i + 1}/${total} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (i % 1000 === 999)
+    console.error(`${i + 1}/${total} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 const final = await call("next_trial", { study_id });
 if (!final.complete) throw new Error("not complete after every trial");
@@ -106,7 +109,9 @@ console.log("| --- | --- | --- | --- | --- | --- | --- |");
 console.log(row(`trials ${window + 1}–${2 * window}`, timed.early));
 console.log(row(`trials ${total - window + 1}–${total}`, timed.late));
 console.log(
-  `late ÷ early next_trial: wall ${(median(timed.late.next) / median(timed.early.next)).toFixed(2)}, CPU ${(median(timed.late.nextCpu) / median(timed.early.nextCpu)).toFixed(2)}; ${total} trials in ${((performance.now() - started) / 1000).toFixed(0)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s); load ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} cores`,
+  `late ÷ early next_trial: wall ${(median(timed.late.next) / median(timed.early.next)).toFixed(2)}, CPU ${(median(timed.late.nextCpu) / median(timed.early.nextCpu)).toFixed(2)}; ${total} trials in ${((performance.now() - started) / 1000).toFixed(0)} s (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s); load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} on ${cpus().length} cores`,
 );
 await client.close();
 store.close();
