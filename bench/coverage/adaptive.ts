@@ -3,8 +3,10 @@
  *
  * Each row simulates `STUDIES` (player, game) cells of a study under the "invariance" rule exactly as the
  * server runs it: one trial per framing per block (the permuted-block schedule), the sequential
- * e-process of src/domain/adaptive updated with every choice, a look after every `look` complete blocks
- * from `min` on, a stop when e ≥ 1/α = 20, at most `max` blocks (the design's trials_per_cell).
+ * e-process of src/domain/adaptive updated with every complete block, a look after every `look` complete
+ * blocks from `min` on, a stop when e ≥ 1/α = 20, at most `max` blocks (the design's trials_per_cell).
+ * Each row runs under both invariance tests (`universal_inference`, `within_block_permutation`) on the
+ * same simulated choices.
  *
  * - "declares an effect": the share of studies that stopped. With no framing effect it is the false
  *   rejection rate under continuous monitoring (looks after every block), which must be ≤ 5%.
@@ -12,16 +14,21 @@
  *   design (every block played), whose power is at least the sequential one's. "Smallest fixed design at
  *   that power": the fewest trials per framing with which a fixed design's Pearson χ² test at 5% rejects
  *   in at least min(the sequential power, 99%) of `STUDIES` fresh studies — a design one could only choose
- *   knowing the effect in advance, so the stricter comparison.
+ *   knowing the effect in advance, so the stricter comparison. Found by bisection on n in 1 … 4 × max,
+ *   each n's power estimated on its own `STUDIES` simulated fixed studies (a stream seeded by the row and
+ *   the power, so both tests' lines meet the same fixed design).
  * - "R coverage at the stop": how often the 95% R interval of `robustnessAnalysis` (the one the study's
  *   analysis reports) on the counts at the stop covers the true R (B = `REPLICATES`).
  *
- * Usage: npm run adaptive-check [-- --studies 1000 --replicates 1000 --only <substring> --coverage no]
+ * Usage: npm run adaptive-check [-- --studies 1000 --replicates 1000 --only <substring> --coverage no
+ *   --test both|universal_inference|within_block_permutation]
  */
 
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import { INVARIANCE_TESTS, type InvarianceTest } from "../../src/domain/adaptive/adaptive-design.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
+import { WithinBlockPermutationEProcess } from "../../src/domain/adaptive/permutation-e-process.js";
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { jensenShannon } from "../../src/domain/divergence.js";
 import { pearsonHomogeneityP } from "./chi-square.js";
@@ -40,6 +47,15 @@ interface Row {
   /** With a width target: false = the width rule alone (no invariance test). */
   readonly invariance?: boolean;
 }
+
+/** `--test NAME`: run the rows under one invariance test only (both by default, each row twice). */
+const TEST_ARG = arg("test", "both");
+const TESTS: readonly InvarianceTest[] =
+  TEST_ARG === "both" ? INVARIANCE_TESTS : INVARIANCE_TESTS.filter((t) => t === TEST_ARG);
+if (TESTS.length === 0) {
+  throw new Error(`--test ${TEST_ARG} is not a test; valid: both, ${INVARIANCE_TESTS.join(", ")}.`);
+}
+type Process = InvarianceEProcess | WithinBlockPermutationEProcess;
 
 /** `--coverage no`: skip the R intervals (the e-process alone is fast; the analysis at n = 300 is not). */
 const COVERAGE = arg("coverage", "yes") !== "no";
@@ -133,19 +149,22 @@ function trueR(p: readonly (readonly number[])[]): number {
 /** One (player, game) under the rule: the counts at the stop, its block, and whether it rejected. */
 function sequentialStudy(
   row: Row,
+  test: InvarianceTest,
   rng: UniformSource,
-): { counts: number[][]; blocks: number; rejected: boolean; process: InvarianceEProcess } {
+): { counts: number[][]; blocks: number; rejected: boolean; process: Process } {
   const k = (row.p[0] as number[]).length;
-  const process = new InvarianceEProcess(k);
+  const process =
+    test === "within_block_permutation" ? new WithinBlockPermutationEProcess(k) : new InvarianceEProcess(k);
   const counts = row.p.map(() => new Array<number>(k).fill(0));
   const look = row.look ?? 1;
   const min = row.min ?? 1;
   for (let block = 1; block <= row.max; block++) {
-    row.p.forEach((p, f) => {
+    const choices = row.p.map((p, f) => {
       const a = draw(p, rng);
       (counts[f] as number[])[a] = ((counts[f] as number[])[a] as number) + 1;
-      process.add("", String(f), a);
+      return { stratum: "", framing: String(f), action: a };
     });
+    process.addBlock(choices);
     if (block < min || block % look !== 0) continue;
     if (row.invariance !== false && process.eValue() >= 1 / ALPHA) {
       return { counts, blocks: block, rejected: true, process };
@@ -187,10 +206,21 @@ function fixedN(row: Row, power: number, rng: UniformSource): number | null {
   return lo;
 }
 
+/**
+ * fixedN with a stream of its own (seeded by the row and the power), so both tests' lines of a row
+ * compare against the same fixed design when their powers agree, and it is searched once.
+ */
+const fixedNs = new Map<string, number | null>();
+function fixedNOnce(row: Row, power: number): number | null {
+  const key = `${row.name}\u0000${power}`;
+  if (!fixedNs.has(key)) fixedNs.set(key, fixedN(row, power, createBootstrapRng(`adaptive-fixed:${key}`)));
+  return fixedNs.get(key) as number | null;
+}
+
 const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
 
 /** R's anytime-valid interval (r-confidence-sequence.ts) on the choices so far, as the server has it. */
-function anytimeInterval(process: InvarianceEProcess, row: Row) {
+function anytimeInterval(process: Process, row: Row) {
   return anytimeRInterval(
     process.cells(),
     row.p.map((_, f) => String(f)),
@@ -201,11 +231,7 @@ function anytimeInterval(process: InvarianceEProcess, row: Row) {
 }
 
 /** Whether the anytime-valid interval at the stop covers the true R, and its width. */
-function anytimeCovers(
-  process: InvarianceEProcess,
-  row: Row,
-  truth: number,
-): { covered: boolean; width: number } {
+function anytimeCovers(process: Process, row: Row, truth: number): { covered: boolean; width: number } {
   const interval = anytimeInterval(process, row);
   return {
     covered: interval.lower <= truth + 1e-12 && truth <= interval.upper + 1e-12,
@@ -237,11 +263,15 @@ function covers(counts: readonly (readonly number[])[], truth: number, seed: num
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 console.log(
-  "| case | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop (fixed-n interval) | R coverage at the stop (anytime interval) | its mean width |",
+  "| case | test | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop (fixed-n interval) | R coverage at the stop (anytime interval) | its mean width |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 const started = Date.now();
-for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
+for (const [row, test] of ROWS.filter((r) => r.name.includes(ONLY)).flatMap((r) =>
+  // The width rule alone runs no test: one line for it.
+  (r.invariance === false ? TESTS.slice(0, 1) : TESTS).map((t) => [r, t] as const),
+)) {
+  // The same seed for both tests: they see the same choices, block by block.
   const rng = createBootstrapRng(`adaptive:${row.name}`);
   const truth = trueR(row.p);
   const framings = row.p.length;
@@ -251,7 +281,7 @@ for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
   let anytimeCovered = 0;
   let width = 0;
   for (let s = 0; s < STUDIES; s++) {
-    const study = sequentialStudy(row, rng);
+    const study = sequentialStudy(row, test, rng);
     if (study.rejected) rejected++;
     trials += study.blocks * framings;
     if (COVERAGE && covers(study.counts, truth, s + 1)) covered++;
@@ -262,11 +292,11 @@ for (const row of ROWS.filter((r) => r.name.includes(ONLY))) {
   const power = rejected / STUDIES;
   const meanTrials = trials / STUDIES;
   const effect = truth < 1;
-  const n = effect ? fixedN(row, Math.min(power, 0.99), rng) : null;
+  const n = effect ? fixedNOnce(row, Math.min(power, 0.99)) : null;
   const fixed = n === null ? "—" : `${n * framings} (${n} per framing)`;
   const saving = n === null ? "—" : pct(1 - meanTrials / (n * framings));
   console.log(
-    `| ${row.name} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} | ${pct(anytimeCovered / STUDIES)} | ${(width / STUDIES).toFixed(3)} |`,
+    `| ${row.name} | ${row.invariance === false ? "—" : test} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} | ${pct(anytimeCovered / STUDIES)} | ${(width / STUDIES).toFixed(3)} |`,
   );
 }
 console.error(

@@ -132,8 +132,9 @@ export type NextTrial =
     } & PlannedTrials)
   | ({ complete: true; trials_per_player: number; stopped_early: StoppedEarly[] } & PlannedTrials);
 
-// Looks over complete blocks never change, so they are kept per record (its store) and player: an
-// assignment then reads the record but only looks at blocks completed since the last one.
+// Looks over complete blocks and finished trials never change, so they are kept per record (its store)
+// and player: an assignment then reads only the trials from the memo's frontier on and looks only at
+// blocks completed since the last one.
 const looksByStore = new WeakMap<object, Map<string, ScheduleMemo>>();
 function lookMemo(store: object, key: string): ScheduleMemo {
   let byPlayer = looksByStore.get(store);
@@ -168,15 +169,17 @@ export function schedulePosition(
       skipped_before: 0,
     };
   }
+  const memo = lookMemo(deps.store, `${study.id}\u0000${study.design_hash}\u0000${player}\u0000${principal}`);
   const schedule = adaptiveSchedule(
     design.adaptive,
     cells,
     study.seed,
     player,
-    deps.store.studyTrialOutcomes(study.id, player, principal),
+    // Only the trials the memo has not absorbed (all finished below its frontier): the read stays small.
+    deps.store.studyTrialOutcomes(study.id, player, principal, memo.frontier),
     total,
     (game) => deps.catalog.game(game).actions,
-    lookMemo(deps.store, `${study.id}\u0000${study.design_hash}\u0000${player}\u0000${principal}`),
+    memo,
   );
   const stopped_early = schedule.games.flatMap((g) => (g.stopped ? [{ game: g.game, ...g.stopped }] : []));
   return {

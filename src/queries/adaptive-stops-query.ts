@@ -50,7 +50,9 @@ export function adaptiveStoppingNote(
           : [],
       ),
     );
-  const rule = `Adaptive stopping (rule ${design.adaptive.rule}, alpha ${design.adaptive.alpha})`;
+  // A design that names its test says so; one without keeps the wording it always had.
+  const test = design.adaptive.test ? `, test ${design.adaptive.test}` : "";
+  const rule = `Adaptive stopping (rule ${design.adaptive.rule}${test}, alpha ${design.adaptive.alpha})`;
   return {
     name: "adaptive_stopping",
     detail:

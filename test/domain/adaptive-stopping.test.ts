@@ -116,6 +116,63 @@ describe("the adaptive schedule", () => {
     expect(final.games.find((s) => s.game === "g")?.stopped?.blocks_played).toBe(6);
   });
 
+  it("gives, from the trials above its frontier alone, what a fresh look at the whole record gives", () => {
+    // Three games, up to 3 trials in flight finishing out of order; g stops (story-swayed), k too (it
+    // has 3 framings, one always D), h never. At every step the server's way — a memo kept between
+    // assignments and the record read from its frontier on — equals a fresh look at every trial.
+    const many = [...cells, cell("k", "a"), cell("k", "b"), cell("k", "c")];
+    const total = many.length * 40;
+    const choice = (index: number): string => {
+      const c = scheduledCell(many, "seed", "p", index);
+      return (c.game === "g" && c.framing === "b") || (c.game === "k" && c.framing === "c") ? "D" : "C";
+    };
+    const memo = emptyScheduleMemo();
+    const record = new Map<number, AssignedTrial>();
+    let state = 7;
+    const random = (): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+    const both = () => {
+      const all = [...record.values()].sort((a, b) => a.trial_index - b.trial_index);
+      const kept = adaptiveSchedule(
+        adaptive,
+        many,
+        "seed",
+        "p",
+        all.filter((t) => t.trial_index >= memo.frontier),
+        total,
+        actions,
+        memo,
+      );
+      const fresh = adaptiveSchedule(adaptive, many, "seed", "p", all, total, actions);
+      expect(kept).toEqual(fresh);
+      expect(kept.next_index - kept.skipped_before).toBe(record.size);
+      return kept;
+    };
+    for (let step = 0; step < 2_000; step++) {
+      const open = [...record.values()].filter((t) => !t.finished);
+      const schedule = both();
+      if (schedule.next_index >= total && open.length === 0) break;
+      if (open.length > 0 && (open.length >= 3 || schedule.next_index >= total || random() < 0.5)) {
+        const t = open[Math.floor(random() * open.length)] as AssignedTrial;
+        record.set(t.trial_index, { ...t, finished: true, action: choice(t.trial_index) });
+      } else {
+        record.set(schedule.next_index, { trial_index: schedule.next_index, finished: false, action: null });
+      }
+    }
+    const final = both();
+    // k: KT(b, 0)³ over the pooled (2b C, b D) at (⅔, ⅓): 9.4 after 3 blocks, 42.4 after 4.
+    expect(final.games.map((g) => [g.game, g.stopped?.block ?? null])).toEqual([
+      ["g", 5],
+      ["h", null],
+      ["k", 4],
+    ]);
+    // Everything the schedule removed is a stopped game's cells in blocks it never started.
+    expect(final.skipped).toBe(total - record.size);
+    expect(memo.frontier).toBe(total);
+  });
+
   it("completes when every game stopped", () => {
     const both = Array.from({ length: 40 }, (_, i): AssignedTrial => {
       const c = scheduledCell(cells, "seed", "p", i);

@@ -192,7 +192,7 @@ describeEachEngine("migration 016 (imported sessions) on a record of schema 15",
     const store = new Store(record.location);
     try {
       expect(store.engine.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({
-        v: 17,
+        v: 18,
       });
       expect(store.importedCellCounts({})).toEqual([
         {

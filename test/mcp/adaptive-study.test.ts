@@ -114,6 +114,49 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
     );
   });
 
+  it("under the within-block permutation test, stops both games after block 6 (e = 20.29) and names the test", async () => {
+    const adaptive = {
+      ...design,
+      name: "adaptive, permutation test",
+      trials_per_cell: 20,
+      adaptive: { rule: "invariance", test: "within_block_permutation" },
+    };
+    const study = await call<{ study_id: string }>(client, "register_study", adaptive);
+    let played = 0;
+    for (;;) {
+      const next = await call<Trial>(client, "next_trial", { study_id: study.study_id });
+      if (next.complete) {
+        // Each block's factor is 1, 8/5, 9/5, 32/17, 50/26, 72/37 (worked out by hand in
+        // test/domain/permutation-e-process.test.ts): 10.43 after 5 blocks, 20.29 after 6.
+        expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason.split(";")[0]])).toEqual([
+          [
+            "prisoners-dilemma",
+            6,
+            "invariance rejected by within_block_permutation after block 6 (e = 20.3 ≥ 20)",
+          ],
+          ["stag-hunt", 6, "invariance rejected by within_block_permutation after block 6 (e = 20.3 ≥ 20)"],
+        ]);
+        expect([next.trials_per_player, next.trials_planned]).toEqual([80, 24]);
+        break;
+      }
+      const trial = next.trial as NonNullable<Trial["trial"]>;
+      await call(client, "submit_move", {
+        match_id: trial.match_id,
+        round: 1,
+        choice: storySwayedChoice(trial.prompt),
+      });
+      played++;
+    }
+    expect(played).toBe(24);
+    const robustness = await call<{ notes: { name: string; detail: string }[] }>(client, "robustness", {
+      study_id: study.study_id,
+      bootstrap: 200,
+    });
+    expect(robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail).toContain(
+      "Adaptive stopping (rule invariance, test within_block_permutation, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 6 of 20",
+    );
+  });
+
   it("refuses an adaptive rule it does not know, naming the ones it does, and a bad width target", async () => {
     const error = await callError(client, "register_study", { ...design, adaptive: { rule: "power" } });
     expect(error).toContain("invariance");

@@ -1,6 +1,14 @@
 import { z } from "zod";
 
 export const ADAPTIVE_RULES = ["invariance", "width", "invariance_or_width"] as const;
+/**
+ * The sequential invariance tests. "universal_inference" (invariance-e-process.ts) was the only one, and a
+ * design without `test` keeps it, so a study registered before keeps its rule and its hash;
+ * "within_block_permutation" (permutation-e-process.ts) bets on the schedule's randomisation and stops
+ * sooner against an effect.
+ */
+export const INVARIANCE_TESTS = ["universal_inference", "within_block_permutation"] as const;
+export type InvarianceTest = (typeof INVARIANCE_TESTS)[number];
 
 function widthTargetError(value: unknown): string {
   return `adaptive.width_target ${String(value)} is outside (0, 1): R lies in [0, 1], so its interval's width target must be above 0 and below 1.`;
@@ -31,6 +39,12 @@ export const AdaptiveStoppingSchema = z
       .optional()
       .describe(
         "Rules width and invariance_or_width: stop once R's anytime-valid (1 − alpha) interval is narrower than this, in (0, 1)",
+      ),
+    test: z
+      .enum(INVARIANCE_TESTS)
+      .optional()
+      .describe(
+        "The sequential invariance test (rules invariance and invariance_or_width): universal_inference (when absent) = each framing's KT mixture over the pooled maximum likelihood; within_block_permutation = bets on how each block's choices are arranged over its framings, valid by the schedule's randomisation, stops sooner against an effect",
       ),
     alpha: z
       .number()
@@ -64,10 +78,18 @@ export function adaptiveRuleProblem(adaptive: AdaptiveStopping): string | null {
   if (usesWidth && adaptive.width_target === undefined) {
     return `adaptive.rule ${adaptive.rule} needs adaptive.width_target, a width in (0, 1) below which R's interval is narrow enough (e.g. 0.2).`;
   }
+  if (adaptive.rule === "width" && adaptive.test !== undefined) {
+    return `adaptive.test ${adaptive.test} has no effect under rule width (it stops on R's interval alone); use rule invariance_or_width, or drop it.`;
+  }
   if (!usesWidth && adaptive.width_target !== undefined) {
     return `adaptive.width_target ${adaptive.width_target} has no effect under rule invariance; use rule width or invariance_or_width, or drop it.`;
   }
   return null;
+}
+
+/** The design's invariance test: universal_inference unless it names another. */
+export function invarianceTestOf(adaptive: AdaptiveStopping): InvarianceTest {
+  return adaptive.test ?? "universal_inference";
 }
 
 /** The e-value a rule needs to stop: 1/alpha. */

@@ -1,7 +1,8 @@
 import type { StudyCell } from "../study-design.js";
 import { scheduledBlock } from "../study-schedule.js";
-import { type AdaptiveStopping, rejectionThreshold } from "./adaptive-design.js";
+import { type AdaptiveStopping, invarianceTestOf, rejectionThreshold } from "./adaptive-design.js";
 import { InvarianceEProcess } from "./invariance-e-process.js";
+import { type BlockChoice, WithinBlockPermutationEProcess } from "./permutation-e-process.js";
 import { type AnytimeRInterval, anytimeRInterval } from "./r-confidence-sequence.js";
 
 /** One assigned trial of a player, as the record holds it. */
@@ -45,21 +46,39 @@ export interface GameStopping {
  */
 export interface LookMemo {
   block: number;
-  process: InvarianceEProcess | null;
+  process: InvarianceEProcess | WithinBlockPermutationEProcess | null;
   lastLook: GameStopping["last_look"];
   /** R's interval after `block` complete blocks, computed when a rule or a caller first needs it. */
   interval: { block: number; value: AnytimeRInterval } | null;
   fired: { block: number; e_value: number; reason: string } | null;
 }
 
-/** What a caller may keep between assignments of one player: the looks by game, the blocks' cell orders. */
+/**
+ * What a caller may keep between assignments of one player, so an assignment costs the same at the
+ * 13,200th trial as at the 100th: the looks by game, the blocks' cell orders, and every trial below
+ * `frontier` — all finished, so fixed for good (a finished trial's first choice never changes, and new
+ * trials are only ever assigned above the highest index so far). An assignment then needs the record's
+ * trials from `frontier` on only.
+ */
 export interface ScheduleMemo {
   readonly looks: Map<string, LookMemo>;
   readonly blockOrders: Map<number, StudyCell[]>;
+  /** Trials with a lower index are absorbed below; the caller reads the record from here on. */
+  frontier: number;
+  /** Finished trials below the frontier by game and block, dropped once the game's looks consumed them. */
+  readonly finished: Map<string, Map<number, AssignedTrial[]>>;
+  /** The highest block each game was assigned a trial in, below the frontier (−1: none). */
+  readonly lastStarted: Map<string, number>;
 }
 
 export function emptyScheduleMemo(): ScheduleMemo {
-  return { looks: new Map(), blockOrders: new Map() };
+  return {
+    looks: new Map(),
+    blockOrders: new Map(),
+    frontier: 0,
+    finished: new Map(),
+    lastStarted: new Map(),
+  };
 }
 
 /** A player's schedule under adaptive stopping: every game's state and the next trial index to assign. */
@@ -80,8 +99,10 @@ export interface AdaptiveSchedule {
  * trial in a block it has not started — the blocks already under way (trials in flight under
  * concurrency) are finished, so the game's record stays balanced across framings.
  *
- * Everything is a function of the record (the rule re-reads it on every assignment): the same record
- * always gives the same stops, and a stop never moves, because the blocks it looked at are complete.
+ * Everything is a function of the record: the same record always gives the same stops, and a stop never
+ * moves, because the blocks it looked at are complete. `trials` are the record's trials from
+ * `memo.frontier` on (ones below it are already in the memo and ignored), so with a memo kept between
+ * assignments the work per assignment does not grow with the record.
  */
 export function adaptiveSchedule(
   adaptive: AdaptiveStopping,
@@ -91,70 +112,117 @@ export function adaptiveSchedule(
   trials: readonly AssignedTrial[],
   total: number,
   actionsOf: (game: string) => readonly string[],
-  /** Looks already done and block orders drawn (filled in as they advance); a fresh one redoes them all. */
+  /** Looks already done, block orders drawn and finished trials absorbed; a fresh one redoes them all. */
   memo: ScheduleMemo = emptyScheduleMemo(),
 ): AdaptiveSchedule {
   const perBlock = cells.length;
   const blockCells = memo.blockOrders;
-  const cellAt = (index: number): StudyCell => {
-    const block = Math.floor(index / perBlock);
+  const orderOf = (block: number): StudyCell[] => {
     let order = blockCells.get(block);
     if (!order) {
       order = scheduledBlock(cells, seed, player, block);
       blockCells.set(block, order);
     }
-    return order[index % perBlock] as StudyCell;
+    return order;
   };
+  const cellAt = (index: number): StudyCell =>
+    orderOf(Math.floor(index / perBlock))[index % perBlock] as StudyCell;
   const games = [...new Set(cells.map((c) => c.game))];
   const cellsPerGame = new Map(games.map((g) => [g, cells.filter((c) => c.game === g).length]));
   const framingsOf = new Map(
     games.map((g) => [g, [...new Set(cells.filter((c) => c.game === g).map((c) => c.framing))]]),
   );
-  const started = new Map(games.map((g) => [g, new Set<number>()]));
-  const byGameBlock = new Map<string, Map<number, AssignedTrial[]>>(games.map((g) => [g, new Map()]));
-  let nextIndex = 0;
-  for (const trial of trials) {
+  // The trials above the frontier, read afresh: some may still be open.
+  const recent = trials.filter((t) => t.trial_index >= memo.frontier);
+  // Move the finished ones below the first open trial (or past the last one) under the frontier.
+  const firstOpen = recent.reduce((min, t) => (t.finished ? min : Math.min(min, t.trial_index)), Infinity);
+  const highest = recent.reduce((max, t) => Math.max(max, t.trial_index), memo.frontier - 1);
+  const frontier = Math.min(firstOpen, highest + 1);
+  const lastStarted = new Map(games.map((g) => [g, memo.lastStarted.get(g) ?? -1]));
+  const byGameBlock = new Map<string, Map<number, AssignedTrial[]>>();
+  for (const game of games) {
+    let finished = memo.finished.get(game);
+    if (!finished) {
+      finished = new Map();
+      memo.finished.set(game, finished);
+    }
+    byGameBlock.set(game, new Map([...finished].map(([b, list]) => [b, [...list]])));
+  }
+  for (const trial of recent) {
     const game = cellAt(trial.trial_index).game;
     const block = Math.floor(trial.trial_index / perBlock);
-    started.get(game)?.add(block);
-    const blocks = byGameBlock.get(game) as Map<number, AssignedTrial[]>;
-    const inBlock = blocks.get(block);
-    if (inBlock) inBlock.push(trial);
-    else blocks.set(block, [trial]);
-    nextIndex = Math.max(nextIndex, trial.trial_index + 1);
+    lastStarted.set(game, Math.max(lastStarted.get(game) as number, block));
+    const into = (blocks: Map<number, AssignedTrial[]>): void => {
+      const inBlock = blocks.get(block);
+      if (inBlock) inBlock.push(trial);
+      else blocks.set(block, [trial]);
+    };
+    into(byGameBlock.get(game) as Map<number, AssignedTrial[]>);
+    if (trial.trial_index < frontier) {
+      into(memo.finished.get(game) as Map<number, AssignedTrial[]>);
+      memo.lastStarted.set(game, Math.max(memo.lastStarted.get(game) ?? -1, block));
+    }
   }
+  memo.frontier = Math.max(memo.frontier, frontier);
+  const nextIndexFromRecord = Math.max(memo.frontier, highest + 1);
   const states = games.map((game) => {
     let looks = memo.looks.get(game);
     if (!looks) {
       looks = { block: 0, process: null, lastLook: null, interval: null, fired: null };
       memo.looks.set(game, looks);
     }
-    return gameLooks(
+    const state = gameLooks(
       adaptive,
       game,
       cellsPerGame.get(game) as number,
       framingsOf.get(game) as string[],
       byGameBlock.get(game) as Map<number, AssignedTrial[]>,
+      lastStarted.get(game) as number,
       cellAt,
       actionsOf(game),
       looks,
     );
+    // Blocks the looks consumed are never read again.
+    const finished = memo.finished.get(game) as Map<number, AssignedTrial[]>;
+    for (const block of finished.keys()) if (block < looks.block) finished.delete(block);
+    return state;
   });
   const stoppedAt = new Set(states.filter((s) => s.stopped).map((s) => s.game));
+  // A game's started blocks are 0 … lastStarted: indices are assigned in order, and a game has a cell in
+  // every block until it stops.
   const removed = (index: number): boolean => {
     const game = cellAt(index).game;
-    return stoppedAt.has(game) && !started.get(game)?.has(Math.floor(index / perBlock));
+    return stoppedAt.has(game) && Math.floor(index / perBlock) > (lastStarted.get(game) as number);
   };
-  // Skip the indices of stopped games in blocks they have not started.
-  while (nextIndex < total && removed(nextIndex)) nextIndex++;
-  // What the player will play as things stand, for progress: every removed position, before and after.
+  let nextIndex = nextIndexFromRecord;
+  // Skip the indices of stopped games in blocks they have not started: a block whose every game is
+  // stopped and unstarted is jumped whole, without drawing its order.
+  const allStoppedFrom = games.every((g) => stoppedAt.has(g))
+    ? Math.max(...games.map((g) => (lastStarted.get(g) as number) + 1))
+    : Infinity;
+  while (nextIndex < total) {
+    if (Math.floor(nextIndex / perBlock) >= allStoppedFrom) {
+      nextIndex = total;
+      break;
+    }
+    if (!removed(nextIndex)) break;
+    nextIndex++;
+  }
+  // What the player will play as things stand, for progress: every removed position, before and after,
+  // counted per game (its cells in each block it never started) rather than position by position.
+  const blocks = Math.ceil(total / perBlock);
   let skipped = 0;
   let skippedBefore = 0;
-  if (stoppedAt.size > 0) {
-    for (let index = 0; index < total; index++) {
-      if (!removed(index)) continue;
-      skipped++;
-      if (index < nextIndex) skippedBefore++;
+  const nextBlock = Math.floor(nextIndex / perBlock);
+  for (const game of stoppedAt) {
+    const firstUnstarted = (lastStarted.get(game) as number) + 1;
+    const perGame = cellsPerGame.get(game) as number;
+    skipped += Math.max(0, blocks - firstUnstarted) * perGame;
+    // Whole blocks before the next index's block, then the positions of its block before it.
+    skippedBefore += Math.max(0, Math.min(nextBlock, blocks) - firstUnstarted) * perGame;
+    if (nextBlock < blocks && nextBlock >= firstUnstarted) {
+      const order = orderOf(nextBlock);
+      for (let i = 0; i < nextIndex % perBlock; i++) if (order[i]?.game === game) skippedBefore++;
     }
   }
   return { games: states, next_index: nextIndex, skipped, skipped_before: skippedBefore };
@@ -177,12 +245,17 @@ function gameLooks(
   cellsPerBlock: number,
   framings: readonly string[],
   blocks: Map<number, AssignedTrial[]>,
+  /** The highest block the game was assigned a trial in (−1: none). */
+  lastStarted: number,
   cellAt: (index: number) => StudyCell,
   actions: readonly string[],
   looks: LookMemo,
 ): GameStopping {
   const threshold = rejectionThreshold(adaptive);
-  looks.process ??= new InvarianceEProcess(actions.length);
+  looks.process ??=
+    invarianceTestOf(adaptive) === "within_block_permutation"
+      ? new WithinBlockPermutationEProcess(actions.length)
+      : new InvarianceEProcess(actions.length);
   const process = looks.process;
   // The interval costs pairs × vertices² JSDs: computed at most once per complete block, and only
   // when the width rule looks at it or the caller asks where the game stands.
@@ -202,16 +275,18 @@ function gameLooks(
   while (looks.fired === null) {
     const trials = blocks.get(looks.block) ?? [];
     if (trials.length < cellsPerBlock || trials.some((t) => !t.finished)) break;
+    const choices: BlockChoice[] = [];
     for (const trial of trials) {
       if (trial.action === null) continue;
       const action = actions.indexOf(trial.action);
       if (action < 0) continue;
       const cell = cellAt(trial.trial_index);
-      looks.process.add(stratumOf(cell), cell.framing, action);
+      choices.push({ stratum: stratumOf(cell), framing: cell.framing, action });
     }
+    process.addBlock(choices);
     const block = ++looks.block;
     if (block < adaptive.min_blocks || block % adaptive.look_every_blocks !== 0) continue;
-    const eValue = looks.process.eValue();
+    const eValue = process.eValue();
     looks.lastLook = { block, e_value: eValue };
     const reason = stopReason(adaptive, block, eValue, intervalNow);
     if (reason) looks.fired = { block, e_value: eValue, reason };
@@ -234,7 +309,7 @@ function gameLooks(
       e_value,
       threshold,
       r_interval,
-      blocks_played: Math.max(block, ...[...blocks.keys()].map((b) => b + 1)),
+      blocks_played: Math.max(block, lastStarted + 1),
       reason,
     },
   };
@@ -255,7 +330,10 @@ function stopReason(
 ): string | null {
   const threshold = rejectionThreshold(adaptive);
   if (adaptive.rule !== "width" && eValue >= threshold) {
-    return `invariance rejected after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
+    // Studies of the first test keep their wording; the newer one names itself.
+    const by =
+      invarianceTestOf(adaptive) === "universal_inference" ? "" : ` by ${invarianceTestOf(adaptive)}`;
+    return `invariance rejected${by} after block ${block} (e = ${eValue.toFixed(1)} ≥ ${Number(threshold.toPrecision(4))})`;
   }
   const target = adaptive.width_target;
   if (adaptive.rule !== "invariance" && target !== undefined && interval().width < target) {

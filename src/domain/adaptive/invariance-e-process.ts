@@ -26,11 +26,16 @@ export class InvarianceEProcess {
     }
   }
 
-  /** One choice (action index 0 … k−1) of a trial of the stratum in the framing. */
-  add(stratum: string, framing: string, action: number): void {
+  /** Throws unless `action` is an action index of the game (0 … k−1). */
+  checkAction(action: number): void {
     if (!Number.isInteger(action) || action < 0 || action >= this.actions) {
       throw new Error(`Action index ${action} is outside 0…${this.actions - 1}.`);
     }
+  }
+
+  /** One choice (action index 0 … k−1) of a trial of the stratum in the framing. */
+  add(stratum: string, framing: string, action: number): void {
+    this.checkAction(action);
     const key = `${stratum}\u0000${framing}`;
     // counts[k] holds the framing's total, so the predictive needs no sum.
     let counts = this.framingCounts.get(key);
@@ -46,6 +51,11 @@ export class InvarianceEProcess {
     const pooled = this.pooledCounts.get(stratum) ?? new Array<number>(this.actions).fill(0);
     pooled[action] = (pooled[action] as number) + 1;
     this.pooledCounts.set(stratum, pooled);
+  }
+
+  /** Every choice of a complete block (the order inside it does not matter to this test). */
+  addBlock(choices: readonly { stratum: string; framing: string; action: number }[]): void {
+    for (const c of choices) this.add(c.stratum, c.framing, c.action);
   }
 
   /** log E: 0 before any choice; never NaN (0 log 0 = 0). */

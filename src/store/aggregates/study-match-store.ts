@@ -80,14 +80,20 @@ export class StudyMatchStore extends HttpSessionStore {
 
   /**
    * Every trial of a study this player of this principal was assigned, in schedule order, with its first
-   * decided choice (round 1): what adaptive stopping looks at.
+   * decided choice (round 1): what adaptive stopping looks at. `fromIndex`: only trials at or above it
+   * (the schedule keeps the finished ones below what it has read).
    */
-  studyTrialOutcomes(studyId: string, player: string, principal: string): AssignedTrial[] {
+  studyTrialOutcomes(studyId: string, player: string, principal: string, fromIndex = 0): AssignedTrial[] {
     const rows = this.stmt(
       `SELECT m.trial_index, m.status, d.action FROM matches m
        LEFT JOIN decisions d ON d.match_id = m.id AND d.round = 1 AND d.status = 'decided'
-       WHERE m.study_id = ? AND m.player = ? AND m.principal = ? ORDER BY m.trial_index`,
-    ).all(studyId, player, principal) as { trial_index: number; status: string; action: string | null }[];
+       WHERE m.study_id = ? AND m.player = ? AND m.principal = ? AND m.trial_index >= ?
+       ORDER BY m.trial_index`,
+    ).all(studyId, player, principal, fromIndex) as {
+      trial_index: number;
+      status: string;
+      action: string | null;
+    }[];
     return rows.map((r) => ({
       trial_index: Number(r.trial_index),
       finished: r.status === "finished",
