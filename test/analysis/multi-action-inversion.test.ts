@@ -217,6 +217,15 @@ describe("the test-inversion interval of R (three or more actions)", () => {
     expect(above).toBeCloseTo(0.025, 3);
   });
 
+  it("keeps the bootstrap's lower end where it is lower, with three framings only", () => {
+    // A small framing observed between two others may be the true extreme, which the path (pulling the
+    // observed extremes apart) does not consider: the bootstrap's end (here the guess, 0.01) is kept.
+    const three = [{ counts: [4, 1, 0] }, { counts: [2, 2, 1] }, { counts: [1, 1, 3] }];
+    expect(new MultiActionInversion(three, 0.95).lowerEnd(0.01)).toBe(0.01);
+    const two = new MultiActionInversion([{ counts: [4, 1, 0] }, { counts: [1, 1, 3] }], 0.95);
+    expect(two.lowerEnd(0.01)).toBeGreaterThan(0.01);
+  });
+
   it("gives a deterministic agent of three actions an interval that is not a point", () => {
     const cells = ["f0", "f1"].map((framing) => ({ player: "m", game: "g", framing, counts: { a1: 20 } }));
     const result = robustnessAnalysis(cells, {
