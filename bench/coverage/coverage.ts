@@ -44,6 +44,11 @@ interface Case {
     readonly span?: boolean;
     /** With `span`: of the `perCell` sessions of a cell, how many decide in that framing only. */
     readonly inOneFraming?: number;
+    /**
+     * Each session decides in one framing but in every game (`perCell` per framing: its sessions there,
+     * so framings may have sessions of different lengths), with one propensity for all its games.
+     */
+    readonly acrossGames?: boolean;
   };
 }
 
@@ -172,6 +177,32 @@ const CASES: Case[] = [
     p: fourGames([0.3, 0.5]),
     n: 300,
     sessions: { perCell: 300, rho: 0.3, span: true },
+  },
+  // Sessions of one decision in one framing, of 20 in the other: in one game, and across 4 games (each
+  // session decides in its framing in every game, with one propensity for all of them).
+  {
+    name: "sessions per framing 300 × 1 vs 15 × 20, identical .5, ρ .3",
+    p: [same(0.5, 2)],
+    n: 300,
+    sessions: { perCell: [300, 15], rho: 0.3 },
+  },
+  {
+    name: "sessions per framing 300 × 1 vs 15 × 20, .4 vs .5, ρ .3",
+    p: [[0.4, 0.5]],
+    n: 300,
+    sessions: { perCell: [300, 15], rho: 0.3 },
+  },
+  {
+    name: "sessions per framing across 4 games 300 × 1 vs 15 × 20, identical .5, ρ .3",
+    p: fourGames([0.5, 0.5]),
+    n: 300,
+    sessions: { perCell: [300, 15], rho: 0.3, acrossGames: true },
+  },
+  {
+    name: "sessions per framing across 4 games 300 × 1 vs 15 × 20, mild .45 vs .5, ρ .3",
+    p: fourGames([0.45, 0.5]),
+    n: 300,
+    sessions: { perCell: [300, 15], rho: 0.3, acrossGames: true },
   },
   // Games with more actions.
   { name: "3 actions, identical (.2, .3, .5), n 100", p: [same([0.2, 0.3, 0.5], 2)], n: 100 },
@@ -383,8 +414,44 @@ function simulateSpanning(c: Case, rng: UniformSource): CountCell[] {
   );
 }
 
+/**
+ * Sessions that decide in one framing but in every game: framing f has `perCell[f]` sessions of
+ * `n / perCell[f]` decisions per game, session s one propensity q_s ~ Beta(mean ½, ρ) for all its games,
+ * choosing cooperate at min(1, 2·p_f·q_s) as in simulateSpanning; ids shared across the games.
+ */
+function simulateAcrossGames(c: Case, rng: UniformSource): CountCell[] {
+  const { perCell, rho } = c.sessions as { perCell: readonly number[]; rho: number };
+  const framingCount = (c.p[0] as readonly Framing[]).length;
+  const q = Array.from({ length: framingCount }, (_, f) =>
+    Array.from({ length: perCell[f] as number }, () =>
+      rho === 0 ? 0.5 : propensity([0.5, 0.5], rho, rng)[0],
+    ),
+  );
+  return c.p.flatMap((framings, g) =>
+    framings.map((p, f): CountCell => {
+      const sessions = q[f] as number[];
+      const size = (c.n as number) / sessions.length;
+      const clusters = sessions.map((qs) => {
+        const rate = Math.min(1, 2 * (p as number) * (qs as number));
+        const x = categorical(size, [rate, 1 - rate], rng)[0] as number;
+        return toCounts([x, size - x]);
+      });
+      const x = clusters.reduce((sum, k) => sum + (k.cooperate ?? 0), 0);
+      return {
+        player: "m",
+        game: `g${g}`,
+        framing: `f${String(f).padStart(2, "0")}`,
+        counts: toCounts([x, (c.n as number) - x]),
+        clusters,
+        cluster_ids: sessions.map((_, s) => `f${f}-s${s}`),
+      };
+    }),
+  );
+}
+
 function simulate(c: Case, rng: UniformSource): CountCell[] {
   if (c.sessions?.span) return simulateSpanning(c, rng);
+  if (c.sessions?.acrossGames) return simulateAcrossGames(c, rng);
   return c.p.flatMap((framings, g) =>
     framings.map((framing, f): CountCell => {
       const p = distribution(framing);

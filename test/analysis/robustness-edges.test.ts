@@ -148,7 +148,9 @@ describe("shift intervals of a story-driven agent", () => {
 
 // Random records: 1–2 players × 1–2 games of 2–6 actions × 2–4 framings; each cell 1–5 decisions, or up
 // to 300 (very unequal sizes), deterministic, all one action or mixed; decisions alone, sessions nested
-// in cells (1–50 decisions each), or sessions spanning the player's cells.
+// in cells (1–50 decisions each), sessions spanning the player's cells, or sessions that each decide in
+// one framing but in every game of the player, one decision per game in the first framing and 1–50 in
+// the others (session lengths that differ between framings).
 const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
 const record = fc
   .record({
@@ -156,7 +158,7 @@ const record = fc
     actions: fc.array(fc.integer({ min: 2, max: 6 }), { minLength: 2, maxLength: 2 }),
     games: fc.integer({ min: 1, max: 2 }),
     framings: fc.integer({ min: 2, max: 4 }),
-    design: fc.constantFrom("decisions", "nested", "spanning"),
+    design: fc.constantFrom("decisions", "nested", "spanning", "per framing"),
     cells: fc.array(
       fc.record({
         size: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 300 })),
@@ -198,14 +200,24 @@ const record = fc
           }
           // Sessions of spec.sessionLength decisions (the last one shorter); spanning: ids shared by
           // position across the player's cells, so session s decides in every cell.
+          const length =
+            design === "per framing"
+              ? f === 0
+                ? 1
+                : (cells[f] as (typeof cells)[number]).sessionLength
+              : spec.sessionLength;
           const clusters: Record<string, number>[] = [];
-          for (let d = 0; d < choices.length; d += spec.sessionLength) {
+          for (let d = 0; d < choices.length; d += length) {
             const session: Record<string, number> = {};
-            for (const c of choices.slice(d, d + spec.sessionLength)) session[c] = (session[c] ?? 0) + 1;
+            for (const c of choices.slice(d, d + length)) session[c] = (session[c] ?? 0) + 1;
             clusters.push(session);
           }
           const ids = clusters.map((_, s) =>
-            design === "spanning" ? `p${p}-s${s}` : `p${p}-g${g}-f${f}-s${s}`,
+            design === "spanning"
+              ? `p${p}-s${s}`
+              : design === "per framing"
+                ? `p${p}-f${f}-s${s}`
+                : `p${p}-g${g}-f${f}-s${s}`,
           );
           out.push({ ...cell, clusters, cluster_ids: ids });
         }

@@ -11,6 +11,8 @@ import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js"
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { addJointShuffle, type JointShuffle, jointShuffleOf } from "./joint-session-shuffle.js";
 import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
+import { sharedDesignSessions } from "./shared-design-sessions.js";
+import { sharedPropensities } from "./shared-session-propensities.js";
 import { drawWithinSessionPermutations, sessionsSpanFramings } from "./within-session-permutation.js";
 
 /** What one (player, game) reshuffles: its items (decisions or sessions) and how many each framing gets. */
@@ -68,6 +70,20 @@ export function permutationFill(
     if (shuffle !== null) joint.set(p, shuffle);
   });
   const jointSeed = joint.size > 0 ? stream.next() : 0;
+  // The players' sessions that sit in several of their session-design games: one propensity draw for
+  // all of them; a seed is drawn only where such sessions exist (other records keep their streams).
+  const designShared = new Map<number, { ids: Set<string>; seed: string }>();
+  plan.players.forEach((_, p) => {
+    const ids = sharedDesignSessions(plan, p);
+    if (ids.size > 0) designShared.set(p, { ids, seed: `design:${p}` });
+  });
+  const designSeed = designShared.size > 0 ? stream.next() : 0;
+  const designOfUnit = new Map<number, { ids: Set<string>; seed: string }>();
+  for (const [p, shared] of designShared) {
+    for (const u of plan.players[p]?.units ?? []) {
+      designOfUnit.set(u, { ids: shared.ids, seed: `${designSeed}:${shared.seed}` });
+    }
+  }
   const jointOfUnit = new Map<number, JointShuffle>();
   for (const [p, shuffle] of joint) {
     const seeded = { ...shuffle, seed: `${jointSeed}:${shuffle.seed}` };
@@ -102,7 +118,10 @@ export function permutationFill(
         if (shuffle) addJointShuffle(shuffle, unit, k, replicates, buffers);
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
-        const drawn = drawSessionDesignNull(cells, replicates, rng);
+        // A player's sessions that decided in several of its games share one propensity draw there.
+        const design = designOfUnit.get(unit);
+        const shared = design ? sharedPropensities(design.ids, design.seed, replicates) : undefined;
+        const drawn = drawSessionDesignNull(cells, replicates, rng, shared);
         buffers = drawn.counts;
         scale = drawn.scale;
       } else {

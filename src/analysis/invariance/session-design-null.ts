@@ -19,6 +19,7 @@
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable } from "../sampling/guide-table.js";
+import { betaQuantiles, QUANTILES, type SharedPropensities } from "./shared-session-propensities.js";
 
 /** The sessions of a framing: their lengths, each listed `weight` times. */
 interface FramingSessions {
@@ -150,6 +151,8 @@ export function drawSessionDesignNull(
   cells: readonly PlannedCell[],
   replicates: number,
   rng: UniformSource,
+  /** A player's sessions that decided in several of its games: one propensity draw for all of them. */
+  shared?: SharedPropensities,
 ): SessionDesignNull {
   const { actions } = cells[0] as PlannedCell;
   const k = actions.length;
@@ -163,7 +166,10 @@ export function drawSessionDesignNull(
   const out = cells.map(() => new Int32Array(replicates * k));
   // Per framing and replicate, Σ_s Σ_a x_sa² / m_s: with the counts, the ANOVA's sums of the null record.
   const squares = cells.map(() => new Float64Array(replicates));
-  if (k === 2) {
+  const p = pooled[0] as number;
+  if (k === 2 && shared !== undefined && shared.index.size > 0 && concentration > 0 && p > 0 && p < 1) {
+    drawSharedTwoActionSessions(cells, p, concentration, replicates, rng, shared, out, squares);
+  } else if (k === 2) {
     drawTwoActionSessions(designs, pooled[0] as number, concentration, replicates, rng, out, squares);
   } else drawSessions(designs, pooled, alpha, rho, replicates, rng, out, squares);
   const design = anovaDesign(cells);
@@ -270,6 +276,77 @@ function drawTwoActionSessions(
         const { cdf, guide } = table;
         let i = guide[(u * guide.length) | 0] as number;
         while ((cdf[i] as number) <= u) i++;
+        x += i;
+        n += m;
+        q += (i * i + (m - i) * (m - i)) / m;
+      }
+      target[2 * r] = x;
+      target[2 * r + 1] = n - x;
+      square[r] = q;
+    }
+  });
+}
+
+/**
+ * Two actions, some sessions shared with the player's other games (shared-session-propensities.ts): a
+ * shared session's propensity is the game's beta quantile at the session's uniform of the replicate, and
+ * its m decisions Bernoulli at that propensity; the others are drawn as in `drawTwoActionSessions`.
+ */
+function drawSharedTwoActionSessions(
+  cells: readonly PlannedCell[],
+  p: number,
+  concentration: number,
+  replicates: number,
+  rng: UniformSource,
+  shared: SharedPropensities,
+  out: Int32Array[],
+  squares: Float64Array[],
+): void {
+  const quantiles = betaQuantiles(p * concentration, (1 - p) * concentration);
+  const S = shared.index.size;
+  const tables = new Map<number, GuideTable>();
+  const tableFor = (m: number): GuideTable => {
+    let table = tables.get(m);
+    if (table === undefined) {
+      table = guideTable(0, sessionMasses(m, p, concentration));
+      tables.set(m, table);
+    }
+    return table;
+  };
+  cells.forEach((pc, f) => {
+    // The framing's sessions: length and shared column (−1: drawn on its own), each weight times.
+    const sessions: { m: number; column: number; table: GuideTable }[] = [];
+    const clusters = pc.unit === "session" ? pc.cell.clusters : undefined;
+    if (clusters === undefined) {
+      for (let d = 0; d < pc.n; d++) sessions.push({ m: 1, column: -1, table: tableFor(1) });
+    } else {
+      clusters.forEach((cluster, i) => {
+        const m = pc.actions.reduce((sum, a) => sum + (cluster[a] ?? 0), 0);
+        if (m === 0) return;
+        const weight = pc.cell.cluster_weights?.[i] ?? 1;
+        const id = pc.cell.cluster_ids?.[i];
+        const column = weight === 1 && id !== undefined ? (shared.index.get(id) ?? -1) : -1;
+        for (let w = 0; w < weight; w++) sessions.push({ m, column, table: tableFor(m) });
+      });
+    }
+    const target = out[f] as Int32Array;
+    const square = squares[f] as Float64Array;
+    for (let r = 0; r < replicates; r++) {
+      let x = 0;
+      let n = 0;
+      let q = 0;
+      for (const { m, column, table } of sessions) {
+        let i = 0;
+        if (column >= 0) {
+          const u = shared.uniforms[r * S + column] as number;
+          const propensity = quantiles[Math.min(QUANTILES - 1, Math.floor(u * QUANTILES))] as number;
+          for (let d = 0; d < m; d++) if (rng.next() < propensity) i++;
+        } else {
+          const u = rng.next();
+          const { cdf, guide } = table;
+          i = guide[(u * guide.length) | 0] as number;
+          while ((cdf[i] as number) <= u) i++;
+        }
         x += i;
         n += m;
         q += (i * i + (m - i) * (m - i)) / m;

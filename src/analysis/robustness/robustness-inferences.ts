@@ -4,6 +4,7 @@
 import type { ActionId } from "../../domain/types.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { correlationFactor, meanInterval } from "./mean-interval.js";
+import { MAX_SIZE, type MultiActionFraming, MultiActionInversion } from "./multi-action-inversion.js";
 import type { Estimate } from "./robustness-checks.js";
 import {
   type BootstrapInference,
@@ -25,7 +26,7 @@ export interface RColumns {
 
 export class RobustnessInferences {
   private readonly halves = new Map<number, BootstrapInference>();
-  private readonly inverted = new Map<number, { inversion: RobustnessInversion; lower: number }>();
+  private readonly inverted = new Map<number, { inversion: EndSearch; lower: number }>();
   private readonly inferences = new Map<number, RobustnessInference>();
   private readonly percentiles = new Map<number, readonly [number, number]>();
   private permuted: Float64Array | null = null;
@@ -90,8 +91,10 @@ export class RobustnessInferences {
   }
 
   /**
-   * Game-level R of a two-action game gets the test-inversion interval, its sessions (nested in its cells,
-   * or spanning cells, each cell then holding its part of every session) entering by their design effect.
+   * Game-level R gets the test-inversion interval, its sessions (nested in its cells, or spanning cells,
+   * each cell then holding its part of every session) entering by their design effect: the exact
+   * two-action one, and for three or more actions that of multi-action-inversion.ts where every framing
+   * holds at most MAX_SIZE decisions (larger ones keep the bootstrap's interval, multi-action-interval.ts).
    * Its lower ends need the bootstrap alone, so they are placed here, while the permutation rows may still
    * be computing on the other core; the upper ends wait for the permutation test's verdict.
    */
@@ -99,15 +102,19 @@ export class RobustnessInferences {
     const { plan, layout } = this;
     plan.units.forEach((u, i) => {
       const first = plan.cells[u.cells[0] as number] as PlannedCell;
-      if (first.actions.length !== 2) return;
       const framingCells = u.cells.map((c) => plan.cells[c] as PlannedCell);
+      if (first.actions.length < 2) return;
+      if (first.actions.length > 2 && framingCells.some((pc) => pc.n > MAX_SIZE)) return;
       this.invert(layout.unitR[i] as number, framingCells);
       if (layout.unitR2 !== layout.unitR) this.invert(layout.unitR2[i] as number, framingCells.slice(0, 2));
     });
   }
 
   private invert(stat: number, cells: readonly PlannedCell[]): void {
-    const inversion = new RobustnessInversion(cells.map(inversionFraming), this.confidence);
+    const inversion: EndSearch =
+      (cells[0] as PlannedCell).actions.length === 2
+        ? new RobustnessInversion(cells.map(inversionFraming), this.confidence)
+        : new MultiActionInversion(cells.map(multiActionFraming), this.confidence);
     const lower = inversion.lowerEnd(this.unattenuate(this.bootstrapHalf(stat).lower));
     this.inverted.set(stat, { inversion, lower });
   }
@@ -188,6 +195,24 @@ export class RobustnessInferences {
   optionalPercentile(stat: number): Estimate | null {
     return stat < 0 ? null : this.percentile(stat);
   }
+}
+
+/** What the interval needs of a test inversion, two actions or more: its two ends. */
+interface EndSearch {
+  lowerEnd(guess: number): number;
+  upperEnd(rejectsInvariance: boolean, guess: number): number;
+}
+
+/** A cell of three or more actions as its inversion sees it: counts per action, in the game's order, and its sessions. */
+function multiActionFraming(pc: PlannedCell): MultiActionFraming {
+  const counts = pc.actions.map((a) => pc.cell.counts[a] ?? 0);
+  const clusters = pc.cell.clusters;
+  if (pc.unit !== "session" || clusters === undefined) return { counts };
+  const sessions = clusters.map((cluster, i) => ({
+    counts: pc.actions.map((a) => cluster[a] ?? 0),
+    weight: pc.cell.cluster_weights?.[i] ?? 1,
+  }));
+  return { counts, sessions };
 }
 
 /** A two-action cell as the inversion sees it: first-action count, size and (nested) sessions. */

@@ -55,7 +55,7 @@ const MAX_EVALUATIONS = 16;
 const RESOLUTION = 1e-3;
 
 /** Φ⁻¹ of a tail probability, finite at 0 and 1 (a bound far beyond any level searched for). */
-const probit = (p: number): number => normalQuantile(Math.min(1 - 1e-15, Math.max(1e-300, p)));
+export const probit = (p: number): number => normalQuantile(Math.min(1 - 1e-15, Math.max(1e-300, p)));
 
 /** R of a set of two-action rates: the largest JSD is always that of the extremes (see `binaryUnitJsd` in divergence.ts). */
 export function robustnessOf(rates: ArrayLike<number>): number {
@@ -383,7 +383,7 @@ function crossing(g: (r: number) => number, a: Point, b: Point): [number, number
 }
 
 /** One evaluated point of a tail function. */
-interface Point {
+export interface Point {
   readonly r: number;
   readonly g: number;
 }
@@ -396,7 +396,13 @@ interface Point {
  * does (steps of the guess's own distance when the secant points the wrong way). Then `crossing` on that
  * bracket. `side`: which end of the final bracket is the interval's (the one inside it).
  */
-function intervalEnd(g: (r: number) => number, near: Point, far: Point, guess: number, side: 0 | 1): number {
+export function intervalEnd(
+  g: (r: number) => number,
+  near: Point,
+  far: Point,
+  guess: number,
+  side: 0 | 1,
+): number {
   const start = Math.min(1, Math.max(0, guess));
   let inner = near;
   let outer = far;

@@ -7,6 +7,7 @@ import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-
 import { type ClusterSumMethod, clusterSumMethodFromEnv } from "../sampling/normal-cluster-sums.js";
 import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import { MULTI_ACTION_INTERVAL_METHOD } from "./multi-action-interval.js";
+import { MULTI_ACTION_INVERSION_METHOD } from "./multi-action-inversion.js";
 import {
   type Check,
   type DesignSize,
@@ -115,7 +116,7 @@ export interface RobustnessResult {
   readonly notes: readonly Note[];
 }
 
-const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of games with more actions: ${MULTI_ACTION_INTERVAL_METHOD}; the bootstrap interval where an inversion cannot place an end: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
+const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of games with more actions: ${MULTI_ACTION_INVERSION_METHOD}; where a framing holds more than 2,000 decisions: ${MULTI_ACTION_INTERVAL_METHOD}; the bootstrap interval where an inversion cannot place an end: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,

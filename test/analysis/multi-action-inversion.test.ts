@@ -1,0 +1,258 @@
+// The test-inversion interval of R for games of three or more actions: its tails, its path of
+// configurations, its design effects and its ends, each against numbers a reader can work by hand or an
+// independent enumeration of every record.
+import { describe, expect, it } from "vitest";
+import type { CountCell } from "../../src/analysis/count-cells.js";
+import {
+  MultiActionInversion,
+  MultiActionTails,
+  multiActionDesignEffects,
+  robustnessOfDistributions,
+  smoothedDistribution,
+  TiltPath,
+  tiltedConfiguration,
+  tiltedRates,
+} from "../../src/analysis/robustness/multi-action-inversion.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { designEffects } from "../../src/analysis/robustness/robustness-inversion.js";
+
+/** Multinomial(m, p) probabilities of every composition of m into p.length counts. */
+function multinomial(m: number, p: readonly number[]): { counts: number[]; probability: number }[] {
+  const out: { counts: number[]; probability: number }[] = [];
+  const factorial = (j: number): number => (j <= 1 ? 1 : j * factorial(j - 1));
+  const walk = (prefix: number[], left: number): void => {
+    if (prefix.length === p.length - 1) {
+      const counts = [...prefix, left];
+      let probability = factorial(m);
+      counts.forEach((x, a) => {
+        probability *= (p[a] as number) ** x / factorial(x);
+      });
+      out.push({ counts, probability });
+      return;
+    }
+    for (let x = 0; x <= left; x++) walk([...prefix, x], left - x);
+  };
+  walk([], m);
+  return out;
+}
+
+/** Mid-p tails of R* over every record of two framings of m decisions each, summed independently. */
+function enumeratedTails(m: number, rates: readonly (readonly number[])[], estimate: number) {
+  const [a, b] = rates.map((p) => multinomial(m, p)) as [
+    ReturnType<typeof multinomial>,
+    ReturnType<typeof multinomial>,
+  ];
+  let above = 0;
+  let below = 0;
+  for (const x of a) {
+    for (const y of b) {
+      const p = x.probability * y.probability;
+      const r = robustnessOfDistributions([x.counts.map((c) => c / m), y.counts.map((c) => c / m)]);
+      const tie = Math.abs(r - estimate) <= 1e-12;
+      if (r >= estimate - 1e-12) above += tie ? p / 2 : p;
+      if (r <= estimate + 1e-12) below += tie ? p / 2 : p;
+    }
+  }
+  return { above, below };
+}
+
+describe("the tails of R* for k-action framings", () => {
+  it("are worked by hand for one decision per framing", () => {
+    // One decision each: R* = 1 when both chose the same action, else 0 (disjoint supports: JSD = ln 2).
+    // Observed R̂ = 0. At (.5, .3, .2) and (.2, .3, .5): P(same) = .1 + .09 + .1 = .29, so
+    // P(R* ≥ 0) in mid-p form = .29 + ½·.71 = .645 and P(R* ≤ 0) = ½·.71 = .355.
+    const tails = new MultiActionTails([1, 1], 3, 0, "hand");
+    const { above, below } = tails.at([
+      [0.5, 0.3, 0.2],
+      [0.2, 0.3, 0.5],
+    ]);
+    expect(above).toBeCloseTo(0.645, 12);
+    expect(below).toBeCloseTo(0.355, 12);
+  });
+
+  it("are estimated from simulated records beyond the exact limit, within Monte Carlo error of every record summed", () => {
+    // 25 decisions each over 3 actions: 351² = 123,201 joint records, above the exact limit (20,000).
+    const rates = [
+      [0.6, 0.3, 0.1],
+      [0.3, 0.3, 0.4],
+    ];
+    const estimate = robustnessOfDistributions([
+      [15 / 25, 7 / 25, 3 / 25],
+      [8 / 25, 8 / 25, 9 / 25],
+    ]);
+    const simulated = new MultiActionTails([25, 25], 3, estimate, "mc").at(rates);
+    const exact = enumeratedTails(25, rates, estimate);
+    // 4,000 records: a tail near ½ has a standard error of 0.008; 4 of them.
+    expect(Math.abs(simulated.above - exact.above)).toBeLessThan(0.032);
+    expect(Math.abs(simulated.below - exact.below)).toBeLessThan(0.032);
+    expect(simulated.above + simulated.below).toBeGreaterThanOrEqual(1 - 1e-12);
+  });
+});
+
+describe("the exponential-tilt path", () => {
+  it("runs from the pooled distribution (t = 0) through the rates (t = 1) and beyond", () => {
+    const rates = [[0.5, 0.25, 0.25]];
+    const pooled = [0.25, 0.25, 0.5];
+    expect(tiltedRates(rates, pooled, 0)[0]).toEqual(pooled.map((x) => expect.closeTo(x, 12)));
+    expect(tiltedRates(rates, pooled, 1)[0]).toEqual(rates[0]?.map((x) => expect.closeTo(x, 12)));
+    // t = 2: p²/pooled = (1, .25, .125), divided by 1.375 = (.72727, .18182, .09091).
+    const [a, b, c] = tiltedRates(rates, pooled, 2)[0] as number[];
+    expect(a).toBeCloseTo(1 / 1.375, 12);
+    expect(b).toBeCloseTo(0.25 / 1.375, 12);
+    expect(c).toBeCloseTo(0.125 / 1.375, 12);
+  });
+
+  it("places a configuration at any R it reaches, and stops at its lowest R", () => {
+    const rates = [smoothedDistribution([4, 1, 0]), smoothedDistribution([1, 1, 3])];
+    // (4, 1, 0) smoothed: (4.5, 1.5, .5)/6.5.
+    expect(rates[0]?.[0]).toBeCloseTo(4.5 / 6.5, 12);
+    const pooled = smoothedDistribution([5, 2, 3]);
+    for (const r of [0.05, 0.5, 0.9, 0.999]) {
+      expect(robustnessOfDistributions(tiltedConfiguration(rates, pooled, r))).toBeCloseTo(r, 9);
+    }
+    // (5, 0, 0) vs (0, 0, 5): the unchosen second action has smoothed mass .5/6.5 in each framing against
+    // .5/11.5 pooled, a ratio of 11.5/6.5, the same as each framing's chosen action (5.5/6.5)/(5.5/11.5):
+    // far along the path each framing keeps that action and its chosen one in equal parts, so the two
+    // share the second action and R never reaches 0. The path's lowest R stands in for every r below it.
+    const apart = new TiltPath(
+      [smoothedDistribution([5, 0, 0]), smoothedDistribution([0, 0, 5])],
+      smoothedDistribution([5, 0, 5]),
+    );
+    expect(apart.minimum).toBeGreaterThan(0);
+    expect(apart.minimum).toBeLessThan(0.2);
+    expect(robustnessOfDistributions(apart.at(0))).toBeCloseTo(apart.minimum, 12);
+    expect(robustnessOfDistributions(apart.at(0.5))).toBeCloseTo(0.5, 9);
+  });
+});
+
+describe("design effects of k-action sessions", () => {
+  it("are 1 + (m̃ − 1)ρ̂ worked by hand: sessions that each chose one action give ρ̂ = 1", () => {
+    // Every session of 2 decisions chose one action twice: no variation within sessions, so ρ̂ = 1 and
+    // deff = 1 + (2 − 1)·1 = 2 in both framings.
+    const framings = [
+      {
+        counts: [2, 2, 0],
+        sessions: [
+          { counts: [2, 0, 0], weight: 1 },
+          { counts: [0, 2, 0], weight: 1 },
+        ],
+      },
+      {
+        counts: [2, 0, 2],
+        sessions: [
+          { counts: [0, 0, 2], weight: 1 },
+          { counts: [2, 0, 0], weight: 1 },
+        ],
+      },
+    ];
+    expect(multiActionDesignEffects(framings)).toEqual([2, 2]);
+    // Without sessions: 1.
+    expect(multiActionDesignEffects(framings.map((f) => ({ counts: f.counts })))).toEqual([1, 1]);
+  });
+
+  it("agree with the two-action design effects on a two-action record", () => {
+    const sessions = [
+      [
+        [3, 1],
+        [0, 4],
+        [2, 2],
+      ],
+      [
+        [1, 0],
+        [1, 0],
+        [0, 1],
+        [5, 7],
+      ],
+    ];
+    const binary = designEffects(
+      sessions.map((list) => ({
+        x: list.reduce((s, c) => s + (c[0] as number), 0),
+        n: list.reduce((s, c) => s + (c[0] as number) + (c[1] as number), 0),
+        sessions: list.map((c) => ({ x: c[0] as number, n: (c[0] as number) + (c[1] as number), weight: 1 })),
+      })),
+    );
+    const k = multiActionDesignEffects(
+      sessions.map((list) => ({
+        counts: [0, 1].map((a) => list.reduce((s, c) => s + (c[a] as number), 0)),
+        sessions: list.map((c) => ({ counts: c, weight: 1 })),
+      })),
+    );
+    expect(binary.some((d) => d > 1)).toBe(true);
+    k.forEach((d, f) => {
+      expect(d).toBeCloseTo(binary[f] as number, 12);
+    });
+  });
+});
+
+describe("the test-inversion interval of R (three or more actions)", () => {
+  it("places the upper end of two framings that each chose one action where its tail is at the level", () => {
+    // (5, 0, 0) vs (0, 0, 5): R̂ = 0 and R* ≤ 0 exactly when the two framings' supports are disjoint, so
+    // P_r(R* ≤ R̂) in mid-p form is ½·P(disjoint). The bootstrap of this record repeats it in every
+    // replicate; the inversion asks which R would make it unsurprising.
+    const framings = [{ counts: [5, 0, 0] }, { counts: [0, 0, 5] }];
+    const inversion = new MultiActionInversion(framings, 0.95);
+    expect(inversion.estimate).toBe(0);
+    const upper = inversion.upperEnd(true, 0.5);
+    const rates = framings.map((f) => smoothedDistribution(f.counts));
+    const pooled = smoothedDistribution([5, 0, 5]);
+    const tailAt = (r: number): number => enumeratedTails(5, tiltedConfiguration(rates, pooled, r), 0).below;
+    // At R = 1 (both at the pooled (5.5, .5, 5.5)/11.5) disjoint supports are rare: the tail is below
+    // α/2, so the end is where it crosses α/2.
+    expect(tailAt(1)).toBeLessThan(0.025);
+    expect(upper).toBeGreaterThan(0.5);
+    expect(upper).toBeLessThan(1);
+    expect(tailAt(upper)).toBeCloseTo(0.025, 3);
+    expect(inversion.upperEnd(false, 0.5)).toBe(1);
+  });
+
+  it("places the lower end of a record where its tail above is α/2, an independent sum of every record", () => {
+    const framings = [{ counts: [4, 1, 0] }, { counts: [1, 1, 3] }];
+    const inversion = new MultiActionInversion(framings, 0.95);
+    const lower = inversion.lowerEnd(0.2);
+    const rates = framings.map((f) => smoothedDistribution(f.counts));
+    const pooled = smoothedDistribution([5, 2, 3]);
+    expect(lower).toBeLessThan(inversion.estimate);
+    expect(lower).toBeGreaterThan(0);
+    const above = enumeratedTails(5, tiltedConfiguration(rates, pooled, lower), inversion.estimate).above;
+    expect(above).toBeCloseTo(0.025, 3);
+  });
+
+  it("keeps the bootstrap's lower end where it is lower, with three framings only", () => {
+    // A small framing observed between two others may be the true extreme, which the path (pulling the
+    // observed extremes apart) does not consider: the bootstrap's end (here the guess, 0.01) is kept.
+    const three = [{ counts: [4, 1, 0] }, { counts: [2, 2, 1] }, { counts: [1, 1, 3] }];
+    expect(new MultiActionInversion(three, 0.95).lowerEnd(0.01)).toBe(0.01);
+    const two = new MultiActionInversion([{ counts: [4, 1, 0] }, { counts: [1, 1, 3] }], 0.95);
+    expect(two.lowerEnd(0.01)).toBeGreaterThan(0.01);
+  });
+
+  it("gives a deterministic agent of three actions an interval that is not a point", () => {
+    const cells = ["f0", "f1"].map((framing) => ({ player: "m", game: "g", framing, counts: { a1: 20 } }));
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: { g: null },
+      actions: { g: ["a1", "a2", "a3"] },
+      bootstrap: 400,
+    });
+    const [lower, upper] = (result.games[0] as (typeof result.games)[number]).R.ci;
+    expect(upper).toBe(1);
+    expect(lower).toBeLessThan(0.99);
+    expect(lower).toBeGreaterThan(0.8);
+  });
+
+  it("reaches robustnessAnalysis for a record that rejects invariance: the upper end leaves R̂", () => {
+    const cells: CountCell[] = [
+      { player: "m", game: "g", framing: "f0", counts: { a1: 5 } },
+      { player: "m", game: "g", framing: "f1", counts: { a3: 5 } },
+    ];
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: { g: null },
+      actions: { g: ["a1", "a2", "a3"] },
+      bootstrap: 2000,
+      seed: 1,
+    });
+    const game = result.games[0];
+    expect(game?.invariance.p_value).toBeLessThan(0.05);
+    const direct = new MultiActionInversion([{ counts: [5, 0, 0] }, { counts: [0, 0, 5] }], 0.95);
+    expect(game?.R.ci).toEqual([0, expect.closeTo(direct.upperEnd(true, 0.5), 3)]);
+  });
+});
