@@ -10,6 +10,7 @@ import {
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
+import { studentQuantile } from "../../src/analysis/sampling/student-t.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
 import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
 
@@ -319,20 +320,32 @@ describe("the interval of a difference", () => {
 
 describe("Welch's widening", () => {
   // Replicates alternating 0.1 and 0.3: sd 0.1 · √(1000/999). Two sides of equal variance and 5 units
-  // each: ν = (2v)² / (2v²/4) = 8, t = 2.306; paired, ν = 5 − 1 = 4, t = 2.776.
+  // each: Satterthwaite's ν = (2v)² / (2v²/4) = 8; halfway to n_min − 1 = 4 is ν = 6, t = 2.447;
+  // paired, ν = 5 − 1 = 4, t = 2.776.
   const star = Float64Array.from({ length: 1000 }, (_, b) => (b % 2 === 0 ? 0.1 : 0.3));
   const sd = 0.1 * Math.sqrt(1000 / 999);
   const narrow = { estimate: 0.2, ci: [0.15, 0.25] as [number, number], p_value: 0.001 };
   const side = { variance: 0.005, units: 5 };
 
-  it("widens to d̂ ± t_ν·sd(d*) with Welch's ν, or n − 1 when paired", () => {
+  it("widens to d̂ ± t_ν·sd(d*), ν halfway between Satterthwaite's and n_min − 1, or n − 1 when paired", () => {
     const welch = welchWidened(narrow, star, side, side, false, 0.95);
-    expect(welch.ci[0]).toBeCloseTo(0.2 - 2.306 * sd, 3);
-    expect(welch.ci[1]).toBeCloseTo(0.2 + 2.306 * sd, 3);
+    expect(welch.ci[0]).toBeCloseTo(0.2 - 2.447 * sd, 3);
+    expect(welch.ci[1]).toBeCloseTo(0.2 + 2.447 * sd, 3);
     const paired = welchWidened(narrow, star, side, side, true, 0.95);
     expect(paired.ci[1]).toBeCloseTo(0.2 + 2.776 * sd, 3);
-    // p: 2·P(T_8 ≥ 2/1.0005) ≈ 0.0807.
-    expect(welch.p_value).toBeCloseTo(0.0807, 3);
+    // p: 2·P(T_6 ≥ 2/1.0005) ≈ 0.0926.
+    expect(welch.p_value).toBeCloseTo(0.0926, 3);
+  });
+
+  it("at 3 units against 30 of a hundredth the variance, takes ν halfway between 2.04 and 2", () => {
+    // Satterthwaite's ν = 0.0101² / (0.01²/2 + 0.0001²/29) ≈ 2.040, never below n_min − 1 = 2: ν = 2.020.
+    const small = { variance: 0.01, units: 3 };
+    const large = { variance: 0.0001, units: 30 };
+    const satterthwaite = 0.0101 ** 2 / (0.01 ** 2 / 2 + 0.0001 ** 2 / 29);
+    expect(satterthwaite).toBeCloseTo(2.04, 2);
+    const widened = welchWidened(narrow, star, small, large, false, 0.95);
+    expect((widened.ci[1] - 0.2) / sd).toBeCloseTo(studentQuantile(0.025, (satterthwaite + 2) / 2), 6);
+    expect((widened.ci[1] - 0.2) / sd).toBeGreaterThan(studentQuantile(0.025, satterthwaite));
   });
 });
 
