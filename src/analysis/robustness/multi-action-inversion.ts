@@ -25,7 +25,7 @@
 import { jensenShannon } from "../../domain/divergence.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import type { Tails } from "./extreme-pair-tails.js";
-import { intervalEnd, probit } from "./robustness-inversion.js";
+import { intervalEnd, kishDesignEffects, probit } from "./robustness-inversion.js";
 
 export const MULTI_ACTION_INVERSION_METHOD =
   "test inversion (three or more actions, every framing of at most 2,000 decisions): lower end where P_r(R* ≥ R̂) = α/2, upper end where P_r(R* ≤ R̂) = α/2 (1 when the permutation test does not reject at α), the framings' multinomials at the configuration with R = r on the exponential-tilt path p_f(t) ∝ pooled^(1−t)·p̂_f^t through the Jeffreys-smoothed rates (with three or more framings, the lower end no higher than the bootstrap's); mid-p tails, exact over every outcome where the framings have at most 20,000 joint outcomes, else from 4,000 simulated records with common random numbers; sessions by each framing's design effect 1 + (m̃_f − 1)ρ̂; larger framings keep the bootstrap interval";
@@ -189,15 +189,7 @@ export function multiActionDesignEffects(framings: readonly MultiActionFraming[]
     groups++;
     return squares / sizes;
   });
-  let rho = 0;
-  if (sessions > groups && decisions > sessions) {
-    const msb = between / (sessions - groups);
-    const msw = within / (decisions - sessions);
-    const m0 = (decisions - squaredSizes) / (sessions - groups);
-    const denominator = msb + (m0 - 1) * msw;
-    if (denominator > 0) rho = Math.min(1, Math.max(0, (msb - msw) / denominator));
-  }
-  return lengths.map((m) => 1 + (m - 1) * rho);
+  return kishDesignEffects(lengths, { between, within, sessions, groups, decisions, squaredSizes });
 }
 
 /** Every composition of m into k counts (the outcomes of one multinomial framing). */

@@ -466,6 +466,28 @@ export function designEffects(framings: readonly InversionFraming[]): number[] {
     groups++;
     return squares / sizes;
   });
+  return kishDesignEffects(lengths, { between, within, sessions, groups, decisions, squaredSizes });
+}
+
+/** The one-way ANOVA sums over every framing's sessions, each framing about its own rates. */
+export interface AnovaSums {
+  readonly between: number;
+  readonly within: number;
+  readonly sessions: number;
+  /** Framings with sessions. */
+  readonly groups: number;
+  readonly decisions: number;
+  /** Σ_f Σ_s m_s² / n_f. */
+  readonly squaredSizes: number;
+}
+
+/**
+ * deff_f = 1 + (m̃_f − 1)·ρ̂ for each framing's size-weighted session length m̃_f, with ρ̂ the one-way ANOVA
+ * estimator from the sums, clipped to [0, 1]; 0 where it cannot be estimated. Two actions
+ * (`designEffects`) and more (multi-action-inversion.ts) share it, so that they agree on two-action data.
+ */
+export function kishDesignEffects(lengths: readonly number[], sums: AnovaSums): number[] {
+  const { between, within, sessions, groups, decisions, squaredSizes } = sums;
   let rho = 0;
   if (sessions > groups && decisions > sessions) {
     const msb = between / (sessions - groups);
