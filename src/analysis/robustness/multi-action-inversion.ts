@@ -25,7 +25,7 @@
 import { jensenShannon } from "../../domain/divergence.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import type { Tails } from "./extreme-pair-tails.js";
-import { intervalEnd, kishDesignEffects, probit } from "./robustness-inversion.js";
+import { intervalEnd, kishDesignEffects, probit, upperEndFromTail } from "./robustness-inversion.js";
 
 export const MULTI_ACTION_INVERSION_METHOD =
   "test inversion (three or more actions, every framing of at most 2,000 decisions): lower end where P_r(R* ≥ R̂) = α/2, upper end where P_r(R* ≤ R̂) = α/2 (1 when the permutation test does not reject at α), the framings' multinomials at the configuration with R = r on the exponential-tilt path p_f(t) ∝ pooled^(1−t)·p̂_f^t through the Jeffreys-smoothed rates (with three or more framings, the lower end no higher than the bootstrap's); mid-p tails, exact over every outcome where the framings have at most 20,000 joint outcomes, else from 4,000 simulated records with common random numbers; sessions by each framing's design effect 1 + (m̃_f − 1)ρ̂; larger framings keep the bootstrap interval";
@@ -453,20 +453,7 @@ export class MultiActionInversion {
 
   /** The upper end, searched from `guess`; 1 when the permutation test does not reject at α. */
   upperEnd(rejectsInvariance: boolean, guess: number): number {
-    const { estimate, alpha } = this;
     if (!rejectsInvariance) return 1;
-    const target = alpha / 2;
-    const belowAt = (r: number): number => this.tailsAt(r).below;
-    const atOne = belowAt(1);
-    const level = atOne > target ? alpha : target;
-    const below = (r: number): number => probit(level) - probit(belowAt(r));
-    const atR = belowAt(estimate);
-    let upper = 1;
-    if (atR < level) upper = estimate;
-    else if (atOne < level) {
-      const near = { r: estimate, g: probit(level) - probit(atR) };
-      upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess, 1);
-    }
-    return Math.max(upper, estimate);
+    return upperEndFromTail((r) => this.tailsAt(r).below, this.estimate, this.alpha, guess);
   }
 }

@@ -562,20 +562,31 @@ export class RobustnessInversion {
   upperEnd(rejectsInvariance: boolean, guess: number): number {
     const { rates, pooled, tails, estimate, alpha } = this;
     if (!rejectsInvariance) return 1;
-    const target = alpha / 2;
-    const belowAt = (r: number): number => tails.at(shrunkRates(rates, pooled, r)).below;
-    // The permutation test rejected R = 1 at α; when the tail at (nearly) R = 1 is still above α/2, the
-    // end is placed at level α, the test's own, so that it falls below 1 as the verdict says.
-    const atOne = belowAt(1);
-    const level = atOne > target ? alpha : target;
-    const below = (r: number): number => probit(level) - probit(belowAt(r));
-    const atR = belowAt(estimate);
-    let upper = 1;
-    if (atR < level) upper = estimate;
-    else if (atOne < level) {
-      const near = { r: estimate, g: probit(level) - probit(atR) };
-      upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess, 1);
-    }
-    return Math.max(upper, estimate);
+    return upperEndFromTail((r) => tails.at(shrunkRates(rates, pooled, r)).below, estimate, alpha, guess);
   }
+}
+
+/**
+ * The upper end of R's interval once the invariance test has rejected: where P_r(R* ≤ R̂), the lower tail
+ * at the configuration of R = r, falls to α/2. The permutation test rejected R = 1 at α; when the tail at
+ * (nearly) R = 1 is still above α/2, the end is placed at level α, the test's own, so that it falls below 1
+ * as the verdict says. Two actions and more (multi-action-inversion.ts) share this rule.
+ */
+export function upperEndFromTail(
+  belowAt: (r: number) => number,
+  estimate: number,
+  alpha: number,
+  guess: number,
+): number {
+  const atOne = belowAt(1);
+  const level = atOne > alpha / 2 ? alpha : alpha / 2;
+  const below = (r: number): number => probit(level) - probit(belowAt(r));
+  const atR = belowAt(estimate);
+  let upper = 1;
+  if (atR < level) upper = estimate;
+  else if (atOne < level) {
+    const near = { r: estimate, g: probit(level) - probit(atR) };
+    upper = intervalEnd(below, near, { r: 1, g: probit(level) - probit(atOne) }, guess, 1);
+  }
+  return Math.max(upper, estimate);
 }
