@@ -254,15 +254,7 @@ function drawTwoActionSessions(
   out: Int32Array[],
   squares: Float64Array[],
 ): void {
-  const tables = new Map<number, GuideTable>();
-  const tableFor = (m: number): GuideTable => {
-    let table = tables.get(m);
-    if (table === undefined) {
-      table = guideTable(0, sessionMasses(m, p, concentration));
-      tables.set(m, table);
-    }
-    return table;
-  };
+  const tableFor = sessionTables(p, concentration);
   designs.forEach((design, f) => {
     const target = out[f] as Int32Array;
     const square = squares[f] as Float64Array;
@@ -304,15 +296,7 @@ function drawSharedTwoActionSessions(
 ): void {
   const quantiles = betaQuantiles(p * concentration, (1 - p) * concentration);
   const S = shared.index.size;
-  const tables = new Map<number, GuideTable>();
-  const tableFor = (m: number): GuideTable => {
-    let table = tables.get(m);
-    if (table === undefined) {
-      table = guideTable(0, sessionMasses(m, p, concentration));
-      tables.set(m, table);
-    }
-    return table;
-  };
+  const tableFor = sessionTables(p, concentration);
   cells.forEach((pc, f) => {
     // The framing's sessions: length and shared column (−1: drawn on its own), each weight times.
     const sessions: { m: number; column: number; table: GuideTable }[] = [];
@@ -356,6 +340,22 @@ function drawSharedTwoActionSessions(
       square[r] = q;
     }
   });
+}
+
+/**
+ * The guide table of a session's first-action count for each session length, built once per length
+ * (a design has few distinct lengths, and every replicate draws from them).
+ */
+function sessionTables(p: number, concentration: number): (m: number) => GuideTable {
+  const tables = new Map<number, GuideTable>();
+  return (m) => {
+    let table = tables.get(m);
+    if (table === undefined) {
+      table = guideTable(0, sessionMasses(m, p, concentration));
+      tables.set(m, table);
+    }
+    return table;
+  };
 }
 
 /** Relative masses of x = 0..m: beta-binomial with mean p and concentration α₀ (binomial when α₀ = 0). */
