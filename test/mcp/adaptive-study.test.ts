@@ -27,6 +27,22 @@ function storySwayedChoice(prompt: string): string {
   return /friend/i.test(prompt) ? "Cooperate" : "Defect";
 }
 
+/** Plays the study's trials as the story-swayed player until next_trial says it is complete. */
+async function playStorySwayed(client: Client, studyId: string): Promise<{ played: number; next: Trial }> {
+  let played = 0;
+  for (;;) {
+    const next = await call<Trial>(client, "next_trial", { study_id: studyId });
+    if (next.complete) return { played, next };
+    const trial = next.trial as NonNullable<Trial["trial"]>;
+    await call(client, "submit_move", {
+      match_id: trial.match_id,
+      round: 1,
+      choice: storySwayedChoice(trial.prompt),
+    });
+    played++;
+  }
+}
+
 describeEachEngine("adaptive stopping over MCP", (engine) => {
   let deps: ReturnType<typeof tempDeps>;
   let client: Client;
@@ -48,39 +64,26 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
     });
     // The rule is part of the frozen design: another rule, another hash.
     expect(study.design_hash).not.toBe(fixed.design_hash);
-    let played = 0;
-    for (;;) {
-      const next = await call<Trial>(client, "next_trial", { study_id: study.study_id });
-      if (next.complete) {
-        // Cooperate in every friend-sharing trial, defect in every business one: after b blocks
-        // e = KT(b, 0)² · 2^(2b) per game, 19.1 after 4 blocks and 62.0 after 5, so both stop at 5.
-        expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason])).toEqual([
-          [
-            "prisoners-dilemma",
-            5,
-            "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
-          ],
-          [
-            "stag-hunt",
-            5,
-            "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
-          ],
-        ]);
-        // R's interval at the stop, valid after it: 5 C against 5 D leave R anywhere in [0, 1]
-        // (test/domain/adaptive-stopping.test.ts works it out by hand).
-        expect(next.stopped_early?.[0]?.r_interval).toEqual({ lower: 0, upper: 1, width: 1 });
-        // The player will have played 5 blocks of 4 cells, not the 80 positions of the schedule.
-        expect([next.trials_per_player, next.trials_planned]).toEqual([80, 20]);
-        break;
-      }
-      const trial = next.trial as NonNullable<Trial["trial"]>;
-      await call(client, "submit_move", {
-        match_id: trial.match_id,
-        round: 1,
-        choice: storySwayedChoice(trial.prompt),
-      });
-      played++;
-    }
+    const { played, next } = await playStorySwayed(client, study.study_id);
+    // Cooperate in every friend-sharing trial, defect in every business one: after b blocks
+    // e = KT(b, 0)² · 2^(2b) per game, 19.1 after 4 blocks and 62.0 after 5, so both stop at 5.
+    expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason])).toEqual([
+      [
+        "prisoners-dilemma",
+        5,
+        "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
+      ],
+      [
+        "stag-hunt",
+        5,
+        "invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%)",
+      ],
+    ]);
+    // R's interval at the stop, valid after it: 5 C against 5 D leave R anywhere in [0, 1]
+    // (test/domain/adaptive-stopping.test.ts works it out by hand).
+    expect(next.stopped_early?.[0]?.r_interval).toEqual({ lower: 0, upper: 1, width: 1 });
+    // The player will have played 5 blocks of 4 cells, not the 80 positions of the schedule.
+    expect([next.trials_per_player, next.trials_planned]).toEqual([80, 20]);
     // 5 blocks of the 4 cells, of the 80 the design allows.
     expect(played).toBe(20);
     // The analysis says where and why, and checks the record against the design as stopped (5 blocks).
@@ -122,31 +125,18 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
       adaptive: { rule: "invariance", test: "within_block_permutation" },
     };
     const study = await call<{ study_id: string }>(client, "register_study", adaptive);
-    let played = 0;
-    for (;;) {
-      const next = await call<Trial>(client, "next_trial", { study_id: study.study_id });
-      if (next.complete) {
-        // Each block's factor is 1, 8/5, 9/5, 32/17, 50/26, 72/37 (worked out by hand in
-        // test/domain/permutation-e-process.test.ts): 10.43 after 5 blocks, 20.29 after 6.
-        expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason.split(";")[0]])).toEqual([
-          [
-            "prisoners-dilemma",
-            6,
-            "invariance rejected by within_block_permutation after block 6 (e = 20.3 ≥ 20)",
-          ],
-          ["stag-hunt", 6, "invariance rejected by within_block_permutation after block 6 (e = 20.3 ≥ 20)"],
-        ]);
-        expect([next.trials_per_player, next.trials_planned]).toEqual([80, 24]);
-        break;
-      }
-      const trial = next.trial as NonNullable<Trial["trial"]>;
-      await call(client, "submit_move", {
-        match_id: trial.match_id,
-        round: 1,
-        choice: storySwayedChoice(trial.prompt),
-      });
-      played++;
-    }
+    const { played, next } = await playStorySwayed(client, study.study_id);
+    // Each block's factor is 1, 8/5, 9/5, 32/17, 50/26, 72/37 (worked out by hand in
+    // test/domain/permutation-e-process.test.ts): 10.43 after 5 blocks, 20.29 after 6.
+    expect(next.stopped_early?.map((s) => [s.game, s.block, s.reason.split(";")[0]])).toEqual([
+      [
+        "prisoners-dilemma",
+        6,
+        "invariance rejected by within_block_permutation after block 6 (e = 20.3 ≥ 20)",
+      ],
+      ["stag-hunt", 6, "invariance rejected by within_block_permutation after block 6 (e = 20.3 ≥ 20)"],
+    ]);
+    expect([next.trials_per_player, next.trials_planned]).toEqual([80, 24]);
     expect(played).toBe(24);
     const robustness = await call<{ notes: { name: string; detail: string }[] }>(client, "robustness", {
       study_id: study.study_id,
