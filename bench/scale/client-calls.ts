@@ -8,7 +8,9 @@
  * from the result cache), and at the end one more decision written to the record (by another process) and
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
- * before and after. Not a test: it prints figures.
+ * before and after. SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
+ * and its worker threads' profiles written into DIR when it exits), for a look at where its time goes.
+ * Not a test: it prints figures.
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -101,10 +103,19 @@ for (const decisions of sizesArg("10000")) {
   copyFileSync(recordOf(decisions), path);
   const scan = anchorScanMs(path);
   const client = new Client({ name: "scale-bench", version: "1.0.0" });
+  const profile = process.env.SAME_GAME_BENCH_CPU_PROF;
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [cli, "serve", "--db", path, "--toolsets", "analysis"],
+      args: [
+        ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
+        cli,
+        "serve",
+        "--db",
+        path,
+        "--toolsets",
+        "analysis",
+      ],
       stderr: "inherit",
     }),
   );

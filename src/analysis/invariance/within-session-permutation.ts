@@ -17,7 +17,7 @@
 // are independent under the null, so their shuffles combine into one exact permutation distribution.
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
-import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
+import { HypergeometricMemo } from "../sampling/hypergeometric-memo.js";
 import { type ClusterSumMethod, drawsNormalSums } from "../sampling/normal-cluster-sums.js";
 import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
 import { drawNormalWithinSessionNull } from "./within-session-normal-null.js";
@@ -198,52 +198,79 @@ export function drawWithinSessionPermutations(
     }));
     return drawNormalWithinSessionNull(F, k, fixed, parts, shuffled, replicates, rng);
   }
+  // Each moving session as flat arrays: the framings it decided in (in framing order) with their sizes,
+  // its action totals and weight. A framing it did not decide in draws nothing, so it is skipped.
+  const plans = moving.map((s, i) => {
+    const rows = rowTotals[i] as number[];
+    const visited = rows.flatMap((m, f) => (m > 0 ? [f] : []));
+    return {
+      framings: Int32Array.from(visited),
+      sizes: Int32Array.from(visited, (f) => rows[f] as number),
+      columns: Int32Array.from(columnTotals[i] as number[]),
+      total: rows.reduce((a, m) => a + m, 0),
+      weight: s.weight,
+    };
+  });
+  const memo = new HypergeometricMemo(lnFactorial, longest);
   const left = new Int32Array(k);
   const order = shuffled.map((s) => Int32Array.from(s.vectors.keys()));
+  const strataVectors = shuffled.map((s) => {
+    const flat = new Int32Array(s.vectors.length * k);
+    s.vectors.forEach((v, i) => {
+      flat.set(v, i * k);
+    });
+    return flat;
+  });
+  const strataFramings = shuffled.map((s) => Int32Array.from(s.framings));
   for (let r = 0; r < replicates; r++) {
-    for (let f = 0; f < F; f++) (out[f] as Int32Array).set(fixed.subarray(f * k, f * k + k), r * k);
-    moving.forEach((s, i) => {
-      const rows = rowTotals[i] as number[];
-      const columns = columnTotals[i] as number[];
-      for (let w = 0; w < s.weight; w++) {
+    const at = r * k;
+    for (let f = 0; f < F; f++) {
+      const target = out[f] as Int32Array;
+      for (let a = 0; a < k; a++) target[at + a] = fixed[f * k + a] as number;
+    }
+    for (const { framings, sizes, columns, total, weight } of plans) {
+      for (let w = 0; w < weight; w++) {
         left.set(columns);
-        let pooled = rows.reduce((a, m) => a + m, 0);
-        for (let f = 0; f < F; f++) {
+        let pooled = total;
+        // The same uniforms in the same order as the framing-by-framing loop over all F framings: a
+        // framing the session did not decide in would place nothing and draw nothing.
+        for (let v = 0; v < framings.length; v++) {
+          const f = framings[v] as number;
           const target = out[f] as Int32Array;
-          let place = rows[f] as number;
+          let place = sizes[v] as number;
           if (f === F - 1) {
-            for (let a = 0; a < k; a++)
-              target[r * k + a] = (target[r * k + a] as number) + (left[a] as number);
+            for (let a = 0; a < k; a++) target[at + a] = (target[at + a] as number) + (left[a] as number);
             break;
           }
           let rest = pooled;
           for (let a = 0; a < k - 1; a++) {
             const K = left[a] as number;
             let x = 0;
-            if (place > 0 && K > 0) {
-              x = K === rest ? place : hypergeometricFromMode(rest, K, place, lnFactorial, rng.next());
-            }
-            target[r * k + a] = (target[r * k + a] as number) + x;
+            if (place > 0 && K > 0) x = K === rest ? place : memo.draw(rest, K, place, rng.next());
+            target[at + a] = (target[at + a] as number) + x;
             left[a] = K - x;
             rest -= K;
             place -= x;
           }
-          target[r * k + k - 1] = (target[r * k + k - 1] as number) + place;
+          target[at + k - 1] = (target[at + k - 1] as number) + place;
           left[k - 1] = (left[k - 1] as number) - place;
-          pooled -= rows[f] as number;
+          pooled -= sizes[v] as number;
         }
       }
-    });
+    }
     // Sessions inside one framing: a Fisher–Yates shuffle of each length's sessions over its framing slots.
-    shuffled.forEach((stratum, t) => {
+    for (let t = 0; t < shuffled.length; t++) {
       const idx = order[t] as Int32Array;
       shuffleInPlace(idx, rng);
-      idx.forEach((item, slot) => {
-        const target = out[stratum.framings[slot] as number] as Int32Array;
-        const v = stratum.vectors[item] as Int32Array;
-        for (let a = 0; a < k; a++) target[r * k + a] = (target[r * k + a] as number) + (v[a] as number);
-      });
-    });
+      const vectors = strataVectors[t] as Int32Array;
+      const framings = strataFramings[t] as Int32Array;
+      for (let slot = 0; slot < idx.length; slot++) {
+        const target = out[framings[slot] as number] as Int32Array;
+        const from = (idx[slot] as number) * k;
+        for (let a = 0; a < k; a++)
+          target[at + a] = (target[at + a] as number) + (vectors[from + a] as number);
+      }
+    }
   }
   return out;
 }
