@@ -175,19 +175,31 @@ export function drawSessionDesignNull(
   const design = anovaDesign(cells);
   const observed = contrastScale(design, rho);
   const scale = new Float64Array(replicates);
+  // The same sums in the same order as `intraSessionCorrelation` and `contrastScale` add them, in loops
+  // over typed arrays (this runs once per replicate).
+  const counted = design.counted.flatMap((c, f) => (c ? [f] : []));
+  const sizes = Float64Array.from(design.sizes);
+  const lengths = Float64Array.from(design.lengths);
   for (let r = 0; r < replicates; r++) {
     let between = 0;
     let within = 0;
-    design.counted.forEach((counted, f) => {
-      if (!counted) return;
-      const n = (cells[f] as PlannedCell).n;
+    for (const f of counted) {
+      const n = sizes[f] as number;
       const q = (squares[f] as Float64Array)[r] as number;
+      const counts = out[f] as Int32Array;
       let sumSquares = 0;
-      for (let a = 0; a < k; a++) sumSquares += ((out[f] as Int32Array)[r * k + a] as number) ** 2;
+      for (let a = 0; a < k; a++) {
+        const c = counts[r * k + a] as number;
+        sumSquares += c * c;
+      }
       between += q - sumSquares / n;
       within += n - q;
-    });
-    scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
+    }
+    const rho = anovaCorrelation(design, between, within);
+    let v = 0;
+    for (let f = 0; f < lengths.length; f++)
+      v = v + (1 + ((lengths[f] as number) - 1) * rho) / (sizes[f] as number);
+    scale[r] = observed / v;
   }
   return { counts: out, scale };
 }
@@ -258,16 +270,36 @@ function drawTwoActionSessions(
   designs.forEach((design, f) => {
     const target = out[f] as Int32Array;
     const square = squares[f] as Float64Array;
-    const lengths = design.lengths.map((m) => ({ m, table: tableFor(m) }));
+    // The framing's sessions' tables laid end to end: session s's CDF at cdfs[cdfAt[s] ..], its guide at
+    // guides[guideAt[s] ..] (one flat read per draw instead of an object per session).
+    const lengths = Int32Array.from(design.lengths);
+    const tables = design.lengths.map((m) => tableFor(m));
+    const cdfAt = new Int32Array(tables.length);
+    const guideAt = new Int32Array(tables.length + 1);
+    let cdfSize = 0;
+    tables.forEach((t, s) => {
+      cdfAt[s] = cdfSize;
+      cdfSize += t.cdf.length;
+      guideAt[s + 1] = (guideAt[s] as number) + t.guide.length;
+    });
+    const cdfs = new Float64Array(cdfSize);
+    const guides = new Int32Array(guideAt[tables.length] as number);
+    tables.forEach((t, s) => {
+      cdfs.set(t.cdf, cdfAt[s]);
+      guides.set(t.guide, guideAt[s]);
+    });
+    const S = lengths.length;
     for (let r = 0; r < replicates; r++) {
       let x = 0;
       let n = 0;
       let q = 0;
-      for (const { m, table } of lengths) {
+      for (let s = 0; s < S; s++) {
+        const m = lengths[s] as number;
         const u = rng.next();
-        const { cdf, guide } = table;
-        let i = guide[(u * guide.length) | 0] as number;
-        while ((cdf[i] as number) <= u) i++;
+        const g = guideAt[s] as number;
+        const c = cdfAt[s] as number;
+        let i = guides[g + ((u * ((guideAt[s + 1] as number) - g)) | 0)] as number;
+        while ((cdfs[c + i] as number) <= u) i++;
         x += i;
         n += m;
         q += (i * i + (m - i) * (m - i)) / m;
