@@ -90,6 +90,10 @@ export function permutationFill(
     for (const u of plan.players[p]?.units ?? []) jointOfUnit.set(u, seeded);
   }
   const rng = new BufferedUniforms(stream);
+  // Players of one design put the same numbers of decisions in the same framings, so their units draw
+  // from the same hypergeometric tables: built once for all of them (small units only, so that what is
+  // kept stays small).
+  const sharedTables = new Map<number, GuideTable>();
   const unitOfCell = new Map<number, { unit: number; framing: number }>();
   plan.units.forEach((u, i) => {
     u.cells.forEach((c, f) => {
@@ -110,7 +114,7 @@ export function permutationFill(
       const shuffle = jointOfUnit.get(unit);
       if (decisions && (cells.length - 1) * (k - 1) * COLLAPSE_GAIN < total) {
         // Single decisions reassigned without a shuffle need only the counts, not one item per decision.
-        buffers = drawMultivariateHypergeometric(cells, replicates, rng);
+        buffers = drawMultivariateHypergeometric(cells, replicates, rng, sharedTables);
       } else if (!decisions && (sessionsSpanFramings(cells) || (shuffle && sessionsExchangeable(cells)))) {
         // Sessions that decided in several framings: their decisions' framing labels shuffled within each;
         // and sessions of one framing that decided in several games: shuffled for all of them at once.
@@ -211,6 +215,9 @@ const BLOCK = 1 << 16;
 /** Packing base of two-action counts in drawPermutations: 2²⁶. */
 const PACK = 67108864;
 
+/** Units of at most this many decisions share their two-action hypergeometric tables (drawMultivariateHypergeometric). */
+const SHARED_TABLES_UP_TO = 4096;
+
 /** Collapsed permutation once it needs this many times fewer draws than shuffling every decision. */
 const COLLAPSE_GAIN = 8;
 
@@ -226,6 +233,7 @@ function drawMultivariateHypergeometric(
   cells: readonly PlannedCell[],
   replicates: number,
   rng: UniformSource,
+  shared: Map<number, GuideTable>,
 ): Int32Array[] {
   const { actions } = cells[0] as PlannedCell;
   const k = actions.length;
@@ -233,7 +241,15 @@ function drawMultivariateHypergeometric(
   const F = perFraming.length;
   const total = perFraming.reduce((s, m) => s + m, 0);
   const chosen = Int32Array.from(actions, (a) => cells.reduce((sum, c) => sum + (c.cell.counts[a] ?? 0), 0));
-  if (k === 2) return drawTwoActionHypergeometric(perFraming, chosen[0] as number, replicates, rng);
+  if (k === 2) {
+    return drawTwoActionHypergeometric(
+      perFraming,
+      chosen[0] as number,
+      replicates,
+      rng,
+      total <= SHARED_TABLES_UP_TO ? shared : null,
+    );
+  }
   const cache = new Map<number, GuideTable>();
   const side = total + 1;
   const out = perFraming.map(() => new Int32Array(replicates * k));
@@ -290,9 +306,12 @@ function drawTwoActionHypergeometric(
   chosen0: number,
   replicates: number,
   rng: UniformSource,
+  /** Tables kept across units, by (decisions left, of them action 0, to place): null keeps them per unit. */
+  shared: Map<number, GuideTable> | null,
 ): Int32Array[] {
   const F = perFraming.length;
   const total = perFraming.reduce((s, m) => s + m, 0);
+  const side = SHARED_TABLES_UP_TO + 1;
   // Filled up front, so that V8 keeps them flat arrays (one set far past the end makes a dictionary).
   const tables = perFraming.map(() => new Array<GuideTable | undefined>(chosen0 + 1).fill(undefined));
   const out = perFraming.map(() => new Int32Array(replicates * 2));
@@ -309,7 +328,9 @@ function drawTwoActionHypergeometric(
           const byLeft = tables[f] as (GuideTable | undefined)[];
           let table = byLeft[left];
           if (table === undefined) {
-            table = windowedHypergeometric(pooled, left, place);
+            const key = (pooled * side + left) * side + place;
+            table = shared?.get(key) ?? windowedHypergeometric(pooled, left, place);
+            shared?.set(key, table);
             byLeft[left] = table;
           }
           const u = rng.next();
