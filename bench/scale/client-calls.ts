@@ -8,11 +8,12 @@
  * from the result cache), and at the end one more decision written to the record (by another process) and
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
- * before and after. SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
+ * before and after, and beside each call the server process's CPU time over it (all its threads, from /proc;
+ * a figure the load average hardly moves, unlike the wall time). SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
  * and its worker threads' profiles written into DIR when it exits), for a look at where its time goes.
  * Not a test: it prints figures.
  */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -26,6 +27,23 @@ interface Timed {
   ms: number;
   outcome: string;
   bytes: number;
+  /** The server process's CPU time over the call (all its threads), in ms; NaN where /proc is missing. */
+  serverCpuMs: number;
+}
+
+/** The server's pid, once connected: its CPU time is read from /proc (Linux), a figure the load hardly moves. */
+let serverPid: number | null = null;
+
+/** utime + stime of the server process in ms (clock ticks of 10 ms), or NaN. */
+function serverCpu(): number {
+  if (serverPid === null) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${serverPid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function option(name: string, fallback: string): string {
@@ -55,17 +73,24 @@ const toolOf = (name: string) => (name === "report-10k" ? "report" : name);
 /** One call; a call the client gave up on (its default 60 s timeout) is reported, not thrown. */
 async function timed(client: Client, name: string, args: Record<string, unknown>): Promise<Timed> {
   const started = performance.now();
+  const cpuBefore = serverCpu();
   let result: Awaited<ReturnType<Client["callTool"]>>;
   try {
     result = await client.callTool({ name, arguments: args });
   } catch (error) {
     const ms = performance.now() - started;
-    return { ms, outcome: `failed: ${error instanceof Error ? error.message : String(error)}`, bytes: 0 };
+    return {
+      ms,
+      outcome: `failed: ${error instanceof Error ? error.message : String(error)}`,
+      bytes: 0,
+      serverCpuMs: serverCpu() - cpuBefore,
+    };
   }
   const ms = performance.now() - started;
+  const serverCpuMs = serverCpu() - cpuBefore;
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
   const meta = result._meta?.[CACHE_META_KEY] as { outcome?: string } | undefined;
-  return { ms, outcome: meta?.outcome ?? "?", bytes: JSON.stringify(result).length };
+  return { ms, outcome: meta?.outcome ?? "?", bytes: JSON.stringify(result).length, serverCpuMs };
 }
 
 /** One more decision in the record, written by another process (a second `serve` a player connects to). */
@@ -104,21 +129,21 @@ for (const decisions of sizesArg("10000")) {
   const scan = anchorScanMs(path);
   const client = new Client({ name: "scale-bench", version: "1.0.0" });
   const profile = process.env.SAME_GAME_BENCH_CPU_PROF;
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
-        cli,
-        "serve",
-        "--db",
-        path,
-        "--toolsets",
-        "analysis",
-      ],
-      stderr: "inherit",
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      ...(profile ? ["--cpu-prof", "--cpu-prof-dir", profile] : []),
+      cli,
+      "serve",
+      "--db",
+      path,
+      "--toolsets",
+      "analysis",
+    ],
+    stderr: "inherit",
+  });
+  await client.connect(transport);
+  serverPid = transport.pid;
   const listStarted = performance.now();
   await client.listTools();
   const listMs = performance.now() - listStarted;
@@ -139,7 +164,7 @@ for (const decisions of sizesArg("10000")) {
       const first = await timed(client, toolOf(name), args);
       const again = await timed(client, toolOf(name), args);
       console.log(
-        `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB)   again ${seconds(again.ms).padStart(7)} (${again.outcome}, ${(again.ms / roundTrip).toFixed(1)}× the round trip)   load ${load()}`,
+        `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB, server CPU ${seconds(first.serverCpuMs)})   again ${seconds(again.ms).padStart(7)} (${again.outcome}, ${(again.ms / roundTrip).toFixed(1)}× the round trip, server CPU ${seconds(again.serverCpuMs)})   load ${load()}`,
       );
     }
   }
