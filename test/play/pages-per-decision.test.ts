@@ -26,7 +26,7 @@ beforeEach(() => {
 afterEach(() => deps.dispose());
 const spec = (seed: string) => ({
   game: "prisoners-dilemma" as const,
-  variant: "base",
+  variant: "base" as const,
   framing: "business",
   style: "zero-shot" as const,
   opponent: { id: "always-defect", params: {} },
