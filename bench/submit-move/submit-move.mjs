@@ -24,10 +24,27 @@ const server = createServer(deps, { transport: "memory", player: "bench" });
 server.registerTool("noop", { description: "Does nothing: the SDK's own per-call cost." }, async () => ({
   content: [{ type: "text", text: "ok" }],
 }));
+// A tool with submit_move's own input and output schemas that answers a canned submit_move result and
+// does nothing else: what the protocol costs for submit_move's shape (input parse, output validation, the
+// bigger result), apart from recording.
+const submitMoveTool = server._registeredTools.submit_move;
+let canned;
+server.registerTool(
+  "shape",
+  {
+    description: "submit_move's schemas, a canned result.",
+    inputSchema: submitMoveTool.inputSchema,
+    outputSchema: submitMoveTool.outputSchema,
+  },
+  async () => canned,
+);
 const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
 await server.connect(serverTransport);
 const client = new Client({ name: "bench", version: "1" });
 await client.connect(clientTransport);
+// LIST=1: list the tools first, as a host does; the SDK client then validates every structuredContent
+// against the tool's advertised outputSchema (a tool without one, as the no-op, is not checked).
+if (process.env.LIST) await client.listTools();
 
 // Open one-shot matches up front, so each timed call records exactly one new decision.
 const caller = {
@@ -71,9 +88,16 @@ if (first.kind !== "recorded") throw new Error(first.message);
 const template = store.getDecision(first.result.match_id, 1);
 const promptText = store.getPrompt(template.prompt_hash);
 
+canned = await client.callTool({
+  name: "submit_move",
+  arguments: { match_id: matchIds[next++], round: 1, choice: defect },
+});
 const subjects = {
   noop: async () => {
     await client.callTool({ name: "noop", arguments: {} });
+  },
+  "shape: submit_move's schemas, canned": async () => {
+    await client.callTool({ name: "shape", arguments: { match_id: matchIds[0], round: 1, choice: defect } });
   },
   submit_move: async () => {
     const result = await client.callTool({

@@ -30,18 +30,19 @@ export function guardToolCalls(server: McpServer): void {
   handlers.set("tools/call", async (request: unknown, ctx: unknown) => {
     const params = (request as ToolCallRequest).params;
     const name = params?.name;
-    const known = Object.keys(tools).filter((tool) => tools[tool]?.enabled);
+    // Listed only in a refusal: a call that passes does not pay for the list.
+    const known = () => Object.keys(tools).filter((tool) => tools[tool]?.enabled);
     if (typeof name !== "string") {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `tools/call needs params.name, the name of a tool as a string; tools: ${known.join(", ")}.`,
+        `tools/call needs params.name, the name of a tool as a string; tools: ${known().join(", ")}.`,
       );
     }
     if (!Object.hasOwn(tools, name) || tools[name]?.enabled !== true) {
       const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(shown)}; tools: ${known.join(", ")}.`,
+        `Unknown tool ${JSON.stringify(shown)}; tools: ${known().join(", ")}.`,
       );
     }
     const args = params?.arguments;
