@@ -18,17 +18,23 @@
  *   each n's power estimated on its own `STUDIES` simulated fixed studies (a stream seeded by the row and
  *   the power, so both tests' lines meet the same fixed design).
  * - "R coverage at the stop": how often the 95% R interval of `robustnessAnalysis` (the one the study's
- *   analysis reports) on the counts at the stop covers the true R (B = `REPLICATES`).
+ *   analysis reports) on the counts at the stop covers the true R (B = `REPLICATES`); beside it R's
+ *   anytime-valid interval (the one reported with a stop) and its mean width. The "no stop" rows play a
+ *   fixed number of blocks with no rule: the fixed-n interval's coverage at that n unselected.
  *
  * Usage: npm run adaptive-check [-- --studies 1000 --replicates 1000 --only <substring> --coverage no
- *   --test both|universal_inference|within_block_permutation]
+ *   --test both|universal_inference|within_block_permutation --cs-alpha 0.5,0.9]
  */
 
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { INVARIANCE_TESTS, type InvarianceTest } from "../../src/domain/adaptive/adaptive-design.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
-import { WithinBlockPermutationEProcess } from "../../src/domain/adaptive/permutation-e-process.js";
+import {
+  arrangementsWeight,
+  logOrbitSize,
+  WithinBlockPermutationEProcess,
+} from "../../src/domain/adaptive/permutation-e-process.js";
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { jensenShannon } from "../../src/domain/divergence.js";
 import { pearsonHomogeneityP } from "./chi-square.js";
@@ -60,6 +66,15 @@ type Process = InvarianceEProcess | WithinBlockPermutationEProcess;
 /** `--coverage no`: skip the R intervals (the e-process alone is fast; the analysis at n = 300 is not). */
 const COVERAGE = arg("coverage", "yes") !== "no";
 const ALPHA = 0.05;
+/**
+ * `--cs-alpha a,b`: also the anytime interval's coverage and mean width at the stop at these levels, one
+ * extra column each — whether a looser confidence sequence could be tuned to cover 95% (it cannot: at
+ * α′ = 0.9 it still covers 100% where effects stop, its Bonferroni split and worst-case bounds dominate).
+ */
+const CS_ALPHAS = arg("cs-alpha", "")
+  .split(",")
+  .filter((x) => x !== "")
+  .map(Number);
 
 const two = (p: number): number[] => [p, 1 - p];
 const times = (n: number, p: readonly number[]): number[][] => Array.from({ length: n }, () => [...p]);
@@ -101,6 +116,29 @@ const ROWS: Row[] = [
   },
   { name: "deterministic effect, 2 framings, 1 vs 0", p: [two(1), two(0)], max: 300 },
   { name: "moderate effect, 2 framings, .35 vs .65", p: [two(0.35), two(0.65)], max: 300 },
+  // Anchors for the fixed-n interval: the same effects at about the strong rows' mean stop, never
+  // stopped — what that interval covers at such n with no stopping rule selecting the data.
+  {
+    name: "no stop, 14 blocks, .2 vs .8",
+    p: [two(0.2), two(0.8)],
+    max: 14,
+    invariance: false,
+  },
+  {
+    name: "no stop, 9 blocks, 11 framings, one at .9, ten at .2",
+    p: [two(0.9), ...times(10, two(0.2))],
+    max: 9,
+    invariance: false,
+  },
+  {
+    name: "no stop, 12 blocks, 3 actions (.7 .2 .1) vs (.1 .2 .7)",
+    p: [
+      [0.7, 0.2, 0.1],
+      [0.1, 0.2, 0.7],
+    ],
+    max: 12,
+    invariance: false,
+  },
   {
     name: "width rule 0.1, deterministic (p 1), 2 framings",
     p: times(2, two(1)),
@@ -220,19 +258,24 @@ function fixedNOnce(row: Row, power: number): number | null {
 const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
 
 /** R's anytime-valid interval (r-confidence-sequence.ts) on the choices so far, as the server has it. */
-function anytimeInterval(process: Process, row: Row) {
+function anytimeInterval(process: Process, row: Row, alpha = ALPHA) {
   return anytimeRInterval(
     process.cells(),
     row.p.map((_, f) => String(f)),
     (row.p[0] as number[]).length,
-    ALPHA,
+    alpha,
     row.p.length,
   );
 }
 
 /** Whether the anytime-valid interval at the stop covers the true R, and its width. */
-function anytimeCovers(process: Process, row: Row, truth: number): { covered: boolean; width: number } {
-  const interval = anytimeInterval(process, row);
+function anytimeCovers(
+  process: Process,
+  row: Row,
+  truth: number,
+  alpha = ALPHA,
+): { covered: boolean; width: number } {
+  const interval = anytimeInterval(process, row, alpha);
   return {
     covered: interval.lower <= truth + 1e-12 && truth <= interval.upper + 1e-12,
     width: interval.width,
@@ -261,11 +304,36 @@ function covers(counts: readonly (readonly number[])[], truth: number, seed: num
   return ci[0] <= truth + 1e-12 && truth <= ci[1] + 1e-12;
 }
 
+/**
+ * g*, the largest expected log factor of a block any within-block permutation bet can have: the bets
+ * equal to the true rates (Kelly), Σ over the block's outcomes a of P(a)·log(|orbit|·P(a)/P(orbit)). By
+ * Wald's identity a test that stops every study needs E[τ] ≥ log(1/α)/g* blocks, whatever its bets.
+ * Null when the outcomes are too many to list (none of the effect rows).
+ */
+function kellyGrowth(p: readonly (readonly number[])[]): number | null {
+  const k = (p[0] as number[]).length;
+  const outcomes = k ** p.length;
+  if (outcomes > 100_000) return null;
+  let growth = 0;
+  for (let x = 0; x < outcomes; x++) {
+    const a = p.map((_, f) => Math.floor(x / k ** f) % k);
+    let logP = 0;
+    a.forEach((action, f) => {
+      logP += Math.log((p[f] as number[])[action] as number);
+    });
+    if (logP === -Infinity) continue;
+    const multiset = new Array<number>(k).fill(0);
+    for (const action of a) multiset[action] = (multiset[action] as number) + 1;
+    growth += Math.exp(logP) * (logP + logOrbitSize(multiset) - Math.log(arrangementsWeight(p, multiset)));
+  }
+  return growth;
+}
+
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 console.log(
-  "| case | test | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop (fixed-n interval) | R coverage at the stop (anytime interval) | its mean width |",
+  "| case | test | true R | declares an effect | mean trials (registered design) | fewer than the registered design | smallest fixed design at that power | fewer than it | R coverage at the stop (fixed-n interval) | R coverage at the stop (anytime interval) | its mean width | permutation bound: trials ≥ log 20 / g* (fewer than the fixed design at most) |",
 );
-console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 const started = Date.now();
 for (const [row, test] of ROWS.filter((r) => r.name.includes(ONLY)).flatMap((r) =>
   // The width rule alone runs no test: one line for it.
@@ -280,6 +348,7 @@ for (const [row, test] of ROWS.filter((r) => r.name.includes(ONLY)).flatMap((r) 
   let covered = 0;
   let anytimeCovered = 0;
   let width = 0;
+  const tunedCovered = CS_ALPHAS.map(() => ({ covered: 0, width: 0 }));
   for (let s = 0; s < STUDIES; s++) {
     const study = sequentialStudy(row, test, rng);
     if (study.rejected) rejected++;
@@ -288,15 +357,28 @@ for (const [row, test] of ROWS.filter((r) => r.name.includes(ONLY)).flatMap((r) 
     const anytime = anytimeCovers(study.process, row, truth);
     if (anytime.covered) anytimeCovered++;
     width += anytime.width;
+    CS_ALPHAS.forEach((a, i) => {
+      const tuned = anytimeCovers(study.process, row, truth, a);
+      const sums = tunedCovered[i] as { covered: number; width: number };
+      if (tuned.covered) sums.covered++;
+      sums.width += tuned.width;
+    });
   }
   const power = rejected / STUDIES;
   const meanTrials = trials / STUDIES;
-  const effect = truth < 1;
+  // Rows that never test (the width rule alone, the no-stop anchors) have no power to match.
+  const effect = truth < 1 && row.invariance !== false;
   const n = effect ? fixedNOnce(row, Math.min(power, 0.99)) : null;
   const fixed = n === null ? "—" : `${n * framings} (${n} per framing)`;
   const saving = n === null ? "—" : pct(1 - meanTrials / (n * framings));
+  const growth = effect ? kellyGrowth(row.p) : null;
+  const fewest = growth === null ? null : (Math.log(1 / ALPHA) / growth) * framings;
+  const bound =
+    fewest === null
+      ? "—"
+      : `${fewest.toFixed(1)}${n === null ? "" : ` (${pct(1 - fewest / (n * framings))})`}`;
   console.log(
-    `| ${row.name} | ${row.invariance === false ? "—" : test} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} | ${pct(anytimeCovered / STUDIES)} | ${(width / STUDIES).toFixed(3)} |`,
+    `| ${row.name} | ${row.invariance === false ? "—" : test} | ${truth.toFixed(4)} | ${pct(power)} | ${meanTrials.toFixed(1)} (${row.max * framings}) | ${pct(1 - meanTrials / (row.max * framings))} | ${fixed} | ${saving} | ${COVERAGE ? pct(covered / STUDIES) : "—"} | ${pct(anytimeCovered / STUDIES)} | ${(width / STUDIES).toFixed(3)} | ${bound} |${tunedCovered.map((t, i) => ` α′ ${CS_ALPHAS[i]}: ${pct(t.covered / STUDIES)} ${(t.width / STUDIES).toFixed(3)} |`).join("")}`,
   );
 }
 console.error(
