@@ -24,7 +24,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
-import { oneShotCells } from "./one-shot-cells.js";
+import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
@@ -52,11 +52,12 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
   // Read once and shared by every section: the one-shot cells of the base variant.
-  const all = oneShotCells(deps.store, { variants: ["base"], study_id: query.study_id });
+  const read = readOneShot(deps.store, { variants: ["base"], study_id: query.study_id });
+  const all = read.cells;
   // Cooperation rates and λ need a cooperative action; games without one only enter robustness.
   const cells = all.filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
   const cooperation = cooperationCells(deps, cells, bootstrap, seed);
-  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed, all) : null;
+  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed, read) : null;
   const sensitivity =
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
@@ -278,13 +279,13 @@ function robustnessSection(
   query: ReportQuery,
   bootstrap: number,
   seed: number,
-  cells: readonly CountCell[],
+  read: OneShotRead,
 ): { result: RobustnessResult | null; notes: AnalysisNote[] } {
   try {
     const report = robustnessReport(
       deps,
       { study_id: query.study_id, framings: query.framings, bootstrap, seed },
-      cells,
+      read,
     );
     const result: RobustnessResult = {
       unit: report.unit,
