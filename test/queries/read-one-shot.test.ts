@@ -1,63 +1,18 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { readOneShot } from "../../src/queries/one-shot-cells.js";
-import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
-import { oneShotMatch } from "../support/match-record.js";
 import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
-import { memorySession } from "../support/session-record.js";
+import { playSmallRecord } from "../support/small-one-shot-record.js";
 
-// The one pass over the live tallies that the one-shot analyses read: a record small enough to count by
-// hand, on both engines. Player p: session s1 plays business twice (cooperate, listed first; defect, listed
-// first) and friend-sharing once (cooperate, listed first), so its sessions span cells; s2 and s3 each play
-// business once (defect, listed second). Player q: one session of one decision (cooperate, listed first).
+// The one pass over the live tallies that the one-shot analyses read, on the small record of
+// small-one-shot-record.ts (counted by hand there), on both engines.
 describeEachEngine("the one-shot read", (engine) => {
   let record: TestRecord;
   let store: Store;
   beforeEach(() => {
     record = freshRecord(engine);
     store = new Store(record.location);
-    const at = "2026-12-01T00:00:00.000Z";
-    let n = 0;
-    const play = (player: string, session: string, framing: string, action: string, firstListed: boolean) => {
-      const id = `m${++n}`;
-      const order = firstListed ? [action, action === "cooperate" ? "defect" : "cooperate"] : [];
-      const match = oneShotMatch(id, {
-        player,
-        session_id: session,
-        framing,
-        action_order: firstListed
-          ? order
-          : action === "cooperate"
-            ? ["defect", "cooperate"]
-            : ["cooperate", "defect"],
-        created_at: at,
-      });
-      store.insertMatch(match);
-      const decision: DecisionRecord = {
-        match_id: id,
-        round: 1,
-        session_id: session,
-        raw_text: action,
-        action,
-        rationale: null,
-        tokens: null,
-        opponent_action: null,
-        payoff: null,
-        opponent_payoff: null,
-        invalid_attempts: 0,
-        status: "decided",
-        decided_at: at,
-      };
-      store.saveDecision(decision, store.getMatch(id) as MatchRecord);
-    };
-    for (const s of ["s1", "s2", "s3"]) store.saveSession(memorySession(s));
-    store.saveSession(memorySession("t1", { player: "q" }));
-    play("p", "s1", "business", "cooperate", true);
-    play("p", "s1", "business", "defect", true);
-    play("p", "s1", "friend-sharing", "cooperate", true);
-    play("p", "s2", "business", "defect", false);
-    play("p", "s3", "business", "defect", false);
-    play("q", "t1", "business", "cooperate", true);
+    playSmallRecord(store);
   });
   afterEach(() => {
     store.close();
