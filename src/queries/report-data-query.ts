@@ -7,12 +7,12 @@ import { percentileInterval } from "../analysis/sampling/percentile.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
+import { type ReportLeaderboard, withLeaderboard } from "../report/join-leaderboard.js";
 import {
   type AnalysisNote,
   type CooperationCell,
   type EquilibriumCell,
   type EstimateWithCi,
-  type Leaderboard,
   type RepeatedCell,
   type ReportData,
   type RobustnessResult,
@@ -48,6 +48,21 @@ export interface ReportQuery {
  * the record cannot fill (no one-shot play, no framing pair) is left empty and the report says so.
  */
 export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData {
+  return withLeaderboard(reportSections(deps, query), reportLeaderboard(deps, query));
+}
+
+/**
+ * The report's leaderboard alone: it reads and resamples the record by itself, so a server computes it
+ * on another core while `reportSections` computes the rest, and joins them with `withLeaderboard`.
+ */
+export function reportLeaderboard(deps: PlayDeps, query: ReportQuery = {}): ReportLeaderboard {
+  const hasRepeated =
+    repeatedMetrics(deps, query.study_id ? { study_id: query.study_id } : {}).cells.length > 0;
+  return rankedPlayers(deps, query, query.bootstrap ?? 10_000, query.seed ?? 1, hasRepeated);
+}
+
+/** Every section of the report but the leaderboard (null here; see reportLeaderboard). */
+export function reportSections(deps: PlayDeps, query: ReportQuery = {}): ReportData {
   const bootstrap = query.bootstrap ?? 10_000;
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
@@ -61,7 +76,6 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
   const sensitivity =
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
-  const ranked = rankedPlayers(deps, query, bootstrap, seed, repeated.length > 0);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
   const imported =
     query.study_id === undefined
@@ -78,8 +92,6 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
               : (robustness?.notes[0]?.detail ?? "not computed"),
         },
       ];
-  if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
-  if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
   return {
     header: {
       title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
@@ -107,7 +119,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     spend: spendSummary(deps.store, query.study_id ?? null),
     missing,
     robustness: robustness?.result ?? null,
-    leaderboard: ranked.leaderboard,
+    leaderboard: null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
     checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],
@@ -127,7 +139,7 @@ function rankedPlayers(
   bootstrap: number,
   seed: number,
   hasRepeated: boolean,
-): { leaderboard: Leaderboard | null; reason: string | null; repeatedReason: string | null } {
+): ReportLeaderboard {
   const common = { study_id: query.study_id, bootstrap, seed };
   const oneShot = leaderboardOrReason(deps, { ...common, framings: query.framings, repeated_play: false });
   const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
