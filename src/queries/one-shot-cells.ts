@@ -1,8 +1,9 @@
 import type { CountCell } from "../analysis/count-cells.js";
 import type { ActionCounts } from "../domain/types.js";
 import type { CellCountRow, RecordFilter } from "../store/records.js";
-import type { Store } from "../store/store.js";
+import type { FirstListedRow, Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
+import { contentKey, PlayerTallies } from "./player-tallies.js";
 
 interface CellBuilder {
   player: string;
@@ -93,6 +94,16 @@ function inStableOrder(
   };
 }
 
+/** The one-shot cells of a filter, with the order effect's counts read in the same pass. */
+export interface OneShotRead {
+  readonly cells: CountCell[];
+  /**
+   * Per player (sorted), its live decisions of two-action games in the cells of `games` × `framings`, and
+   * how many of them chose the action listed first: the order effect's counts over exactly those cells.
+   */
+  firstListed(games: readonly string[], framings: readonly string[]): FirstListedRow[];
+}
+
 /**
  * The analysis cells of the record's one-shot play (live and imported) straight from the store's tallies,
  * with sessions that have the same counts listed once with a weight: per cell for a player
@@ -102,152 +113,70 @@ function inStableOrder(
  * analyses exactly like `cellsFromRows(store.oneShotCellCounts(filter))`.
  */
 export function oneShotCells(store: Store, filter: RecordFilter): CountCell[] {
-  const { cells: totals, clusteredPlayers } = store.oneShotCellTotals(filter);
-  const live = new Map<
-    string,
-    CellBuilder & { clusters?: ActionCounts[]; ids?: string[]; weights?: number[] }
-  >();
-  const cellKey = (player: string, game: string, framing: string) => JSON.stringify([player, game, framing]);
-  for (const row of totals) {
-    const key = cellKey(row.player, row.game, row.framing);
-    const cell = live.get(key) ?? {
-      player: row.player,
-      game: row.game,
-      framing: row.framing,
-      counts: {},
-      sessions: null,
-    };
-    cell.counts[row.action] = (cell.counts[row.action] ?? 0) + row.count;
-    live.set(key, cell);
+  return readOneShot(store, filter).cells;
+}
+
+/**
+ * `oneShotCells` and the order effect's counts from one pass over the live tallies (player by player,
+ * session by session): each player's rows are held as a few numbers each until its last session is in,
+ * folded into its cells, and dropped.
+ */
+export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
+  const live: CountCell[] = [];
+  const order: { player: string; game: string; framing: string; listed: number; firstListed: number }[] = [];
+  const endPlayer = (tallies: PlayerTallies) => {
+    const types = tallies.maxSession > 1 ? tallies.types() : null;
+    const cells = tallies.cells.map((cell, i) => ({ cell, i }));
+    cells.sort((a, b) => byText(a.cell.game, b.cell.game) || byText(a.cell.framing, b.cell.framing));
+    for (const { cell, i } of cells) {
+      const base = {
+        player: tallies.player,
+        game: cell.game,
+        framing: cell.framing,
+        counts: tallies.countsOf(cell),
+      };
+      const typed = types?.[i];
+      live.push(
+        typed === undefined
+          ? base
+          : { ...base, clusters: typed.clusters, cluster_ids: typed.ids, cluster_weights: typed.weights },
+      );
+      if (cell.listed > 0) order.push({ player: tallies.player, ...cell });
+    }
+  };
+  let tallies: PlayerTallies | null = null;
+  for (const [player, session, game, framing, action, count, first, listed] of store.oneShotTallies(filter)) {
+    if (tallies === null || tallies.player !== player) {
+      if (tallies !== null) endPlayer(tallies);
+      tallies = new PlayerTallies(player);
+    }
+    tallies.add(session, game, framing, action, count, first, listed);
   }
-  for (const folded of foldSessions(store.oneShotSessionCounts({ ...filter, players: clusteredPlayers }))) {
-    const cell = live.get(cellKey(folded.player, folded.game, folded.framing));
-    if (cell === undefined) continue;
-    Object.assign(cell, { clusters: folded.clusters, ids: folded.ids, weights: folded.weights });
-  }
+  if (tallies !== null) endPlayer(tallies);
+
+  const liveKeys = new Set(live.map((c) => JSON.stringify([c.player, c.game, c.framing])));
   const imported = cellsFromRows(store.importedCellCounts(filter));
   for (const cell of imported) {
-    if (live.has(cellKey(cell.player, cell.game, cell.framing))) {
+    if (liveKeys.has(JSON.stringify([cell.player, cell.game, cell.framing]))) {
       throw new UsageError(
         `Player "${cell.player}" has both live and imported decisions for ${cell.game} / ${cell.framing}; import the published counts under another player label.`,
       );
     }
   }
-  const liveCells: CountCell[] = [...live.values()].map(
-    ({ player, game, framing, counts, clusters, ids, weights }) =>
-      clusters === undefined
-        ? { player, game, framing, counts }
-        : { player, game, framing, counts, clusters, cluster_ids: ids, cluster_weights: weights },
-  );
-  return [...liveCells, ...imported];
-}
-
-interface FoldedCell {
-  player: string;
-  game: string;
-  framing: string;
-  clusters: ActionCounts[];
-  ids: string[];
-  weights: number[];
-}
-
-type SessionRow = [string, string, string, string, string, string, number];
-
-/**
- * Sessions (rows in player, session order) folded into types. Per player both foldings are kept while
- * its sessions stream by — by cell and by whole session — and the one that fits is used once the
- * player's last session is seen; memory holds types, not sessions.
- */
-function* foldSessions(rows: Iterable<SessionRow>): Generator<FoldedCell> {
-  let player: string | null = null;
-  let session: string | null = null;
-  let entries: { cell: string; action: string; count: number }[] = [];
-  // cell → vector key → weight; whole-session key → weight; and whether a session spans cells.
-  let byCell = new Map<string, Map<string, number>>();
-  let bySession = new Map<string, number>();
-  let spans = false;
-
-  const endSession = () => {
-    if (entries.length === 0) return;
-    const perCell = new Map<string, ActionCounts>();
-    for (const e of entries) {
-      const counts = perCell.get(e.cell) ?? {};
-      counts[e.action] = (counts[e.action] ?? 0) + e.count;
-      perCell.set(e.cell, counts);
-    }
-    if (perCell.size > 1) spans = true;
-    for (const [cell, counts] of perCell) {
-      const types = byCell.get(cell) ?? new Map<string, number>();
-      const key = contentKey(counts);
-      types.set(key, (types.get(key) ?? 0) + 1);
-      byCell.set(cell, types);
-    }
-    const whole = JSON.stringify([...perCell].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    bySession.set(whole, (bySession.get(whole) ?? 0) + 1);
-    entries = [];
+  return {
+    cells: [...live, ...imported],
+    firstListed(games, framings) {
+      const rows = new Map<string, FirstListedRow>();
+      for (const cell of order) {
+        if (!games.includes(cell.game) || !framings.includes(cell.framing)) continue;
+        const row = rows.get(cell.player) ?? { player: cell.player, decisions: 0, first_listed: 0 };
+        row.decisions += cell.listed;
+        row.first_listed += cell.firstListed;
+        rows.set(cell.player, row);
+      }
+      return [...rows.values()];
+    },
   };
-
-  function* endPlayer(): Generator<FoldedCell> {
-    endSession();
-    if (player === null) return;
-    const cells = new Map<string, { clusters: ActionCounts[]; ids: string[]; weights: number[] }>();
-    const add = (cell: string, counts: ActionCounts, id: string, weight: number) => {
-      const folded = cells.get(cell) ?? { clusters: [], ids: [], weights: [] };
-      folded.clusters.push(counts);
-      folded.ids.push(id);
-      folded.weights.push(weight);
-      cells.set(cell, folded);
-    };
-    if (spans) {
-      let t = 0;
-      for (const [whole, weight] of bySession) {
-        const id = `type ${t++}`;
-        for (const [cell, counts] of JSON.parse(whole) as [string, ActionCounts][])
-          add(cell, counts, id, weight);
-      }
-    } else {
-      for (const [cell, types] of byCell) {
-        let t = 0;
-        for (const [key, weight] of types)
-          add(cell, Object.fromEntries(JSON.parse(key)), `${cell} type ${t++}`, weight);
-      }
-    }
-    for (const [cell, folded] of cells) {
-      const [p, game, framing] = JSON.parse(cell) as [string, string, string];
-      // By content, as inStableOrder: a seed then gives the same intervals as listing every session.
-      const order = folded.clusters
-        .map((c, i) => ({ i, key: contentKey(c) }))
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        .map((o) => o.i);
-      yield {
-        player: p,
-        game,
-        framing,
-        clusters: order.map((i) => folded.clusters[i] as ActionCounts),
-        ids: order.map((i) => folded.ids[i] as string),
-        weights: order.map((i) => folded.weights[i] as number),
-      };
-    }
-    byCell = new Map();
-    bySession = new Map();
-    spans = false;
-  }
-
-  for (const [p, s, game, , framing, action, count] of rows) {
-    if (p !== player) {
-      yield* endPlayer();
-      player = p;
-      session = null;
-    }
-    if (s !== session) {
-      endSession();
-      session = s;
-    }
-    entries.push({ cell: JSON.stringify([p, game, framing]), action, count });
-  }
-  yield* endPlayer();
 }
 
-function contentKey(counts: ActionCounts): string {
-  return JSON.stringify(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -7,12 +7,12 @@ import { percentileInterval } from "../analysis/sampling/percentile.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
+import { type ReportLeaderboard, withLeaderboard } from "../report/join-leaderboard.js";
 import {
   type AnalysisNote,
   type CooperationCell,
   type EquilibriumCell,
   type EstimateWithCi,
-  type Leaderboard,
   type RepeatedCell,
   type ReportData,
   type RobustnessResult,
@@ -24,7 +24,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
-import { oneShotCells } from "./one-shot-cells.js";
+import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
@@ -48,19 +48,34 @@ export interface ReportQuery {
  * the record cannot fill (no one-shot play, no framing pair) is left empty and the report says so.
  */
 export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData {
+  return withLeaderboard(reportSections(deps, query), reportLeaderboard(deps, query));
+}
+
+/**
+ * The report's leaderboard alone: it reads and resamples the record by itself, so a server computes it
+ * on another core while `reportSections` computes the rest, and joins them with `withLeaderboard`.
+ */
+export function reportLeaderboard(deps: PlayDeps, query: ReportQuery = {}): ReportLeaderboard {
+  const hasRepeated =
+    repeatedMetrics(deps, query.study_id ? { study_id: query.study_id } : {}).cells.length > 0;
+  return rankedPlayers(deps, query, query.bootstrap ?? 10_000, query.seed ?? 1, hasRepeated);
+}
+
+/** Every section of the report but the leaderboard (null here; see reportLeaderboard). */
+export function reportSections(deps: PlayDeps, query: ReportQuery = {}): ReportData {
   const bootstrap = query.bootstrap ?? 10_000;
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
   // Read once and shared by every section: the one-shot cells of the base variant.
-  const all = oneShotCells(deps.store, { variants: ["base"], study_id: query.study_id });
+  const read = readOneShot(deps.store, { variants: ["base"], study_id: query.study_id });
+  const all = read.cells;
   // Cooperation rates and λ need a cooperative action; games without one only enter robustness.
   const cells = all.filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
   const cooperation = cooperationCells(deps, cells, bootstrap, seed);
-  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed, all) : null;
+  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed, read) : null;
   const sensitivity =
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
-  const ranked = rankedPlayers(deps, query, bootstrap, seed, repeated.length > 0);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
   const imported =
     query.study_id === undefined
@@ -77,8 +92,6 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
               : (robustness?.notes[0]?.detail ?? "not computed"),
         },
       ];
-  if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
-  if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
   return {
     header: {
       title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
@@ -106,7 +119,7 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
     spend: spendSummary(deps.store, query.study_id ?? null),
     missing,
     robustness: robustness?.result ?? null,
-    leaderboard: ranked.leaderboard,
+    leaderboard: null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
     checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],
@@ -126,7 +139,7 @@ function rankedPlayers(
   bootstrap: number,
   seed: number,
   hasRepeated: boolean,
-): { leaderboard: Leaderboard | null; reason: string | null; repeatedReason: string | null } {
+): ReportLeaderboard {
   const common = { study_id: query.study_id, bootstrap, seed };
   const oneShot = leaderboardOrReason(deps, { ...common, framings: query.framings, repeated_play: false });
   const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
@@ -278,13 +291,13 @@ function robustnessSection(
   query: ReportQuery,
   bootstrap: number,
   seed: number,
-  cells: readonly CountCell[],
+  read: OneShotRead,
 ): { result: RobustnessResult | null; notes: AnalysisNote[] } {
   try {
     const report = robustnessReport(
       deps,
       { study_id: query.study_id, framings: query.framings, bootstrap, seed },
-      cells,
+      read,
     );
     const result: RobustnessResult = {
       unit: report.unit,

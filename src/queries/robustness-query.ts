@@ -7,7 +7,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
 import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
-import { oneShotCells } from "./one-shot-cells.js";
+import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 
 export interface RobustnessQuery {
   players?: string[];
@@ -41,21 +41,21 @@ export type RobustnessReport = RobustnessResult & {
 export function robustnessReport(
   deps: PlayDeps,
   query: RobustnessQuery,
-  /** The cells of exactly this query's filter, when the caller already read them (the report). */
-  cells?: readonly CountCell[],
+  /** The one-shot read of exactly this query's filter, when the caller already made it (the report). */
+  given?: OneShotRead,
 ): RobustnessReport {
   const variant = query.variant ?? "base";
   const study = query.study_id ? loadStudy(deps, query.study_id) : null;
   const planned = study?.design.planned_contrasts[0];
-  const all = [
-    ...(cells ??
-      oneShotCells(deps.store, {
-        players: query.players,
-        games: query.games,
-        variants: [variant],
-        study_id: query.study_id,
-      })),
-  ];
+  const read =
+    given ??
+    readOneShot(deps.store, {
+      players: query.players,
+      games: query.games,
+      variants: [variant],
+      study_id: query.study_id,
+    });
+  const all = [...read.cells];
   if (all.length === 0) throw new UsageError(noDecisionsMessage(query, variant));
   const framings =
     query.framings ??
@@ -94,14 +94,8 @@ export function robustnessReport(
   );
   // The order effect over the same decisions (framings and players analysed), per player.
   const confidence = query.confidence ?? result.confidence;
-  const order_effect = deps.store
-    .firstListedCounts({
-      players: query.players,
-      games,
-      variants: [variant],
-      framings,
-      study_id: query.study_id,
-    })
+  const order_effect = read
+    .firstListed(games, framings)
     .filter((row) => row.decisions > 0 && result.players.some((p) => p.player === row.player))
     .map((row) => orderEffect(row.player, row.first_listed, row.decisions, confidence));
   return {

@@ -1,6 +1,11 @@
 import { SpendReads } from "./aggregates/spend-reads.js";
 
-export type { CellActionCountRow, FirstListedRow, RepeatedRoundRow } from "./aggregates/analysis-reads.js";
+export type {
+  CellActionCountRow,
+  FirstListedRow,
+  OneShotTallyRow,
+  RepeatedRoundRow,
+} from "./aggregates/analysis-reads.js";
 export {
   COMPARISON_FACTORS,
   type ComparisonCountRow,

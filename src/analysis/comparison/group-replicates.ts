@@ -72,6 +72,7 @@ export function groupReplicates(
   }
   const scratch = new Int32Array(k);
   const widths = sample.cells.map((c) => c.counts.length);
+  const flat = sample.strata.map((s) => (s.kind === "units" ? flatUnits(s.units, k) : null));
   const value = new Float64Array(2);
   for (let b = 0; b < bootstrap; b++) {
     counts.fill(0);
@@ -84,10 +85,15 @@ export function groupReplicates(
         for (let a = 0; a < width; a++) counts[stratum.cell * k + a] = scratch[a] as number;
         continue;
       }
-      const { units } = stratum;
-      for (let i = 0; i < units.length; i++) {
-        const unit = units[Math.floor(rng.next() * units.length)] ?? [];
-        for (const e of unit) counts[e.cell * k + e.action] += e.count;
+      const { starts, slots, adds } = flat[s] as FlatUnits;
+      const n = starts.length - 1;
+      for (let i = 0; i < n; i++) {
+        const u = Math.floor(rng.next() * n);
+        const end = starts[u + 1] as number;
+        for (let e = starts[u] as number; e < end; e++) {
+          const slot = slots[e] as number;
+          counts[slot] = (counts[slot] as number) + (adds[e] as number);
+        }
       }
       // A degenerate cell's draw: its replicate size from the units, its counts from the smoothed cell.
       for (const c of stratum.cells) {
@@ -123,6 +129,35 @@ export function groupReplicates(
   const m = Math.min(...pooledGames.flatMap(({ cells }) => cells.map((c) => unitsOf(sample, c))));
   if (m >= 2) for (const r of pooledResults) spread(r.star, Math.sqrt(m / (m - 1)));
   return { games: out, pooled: pooledResults, pooledUnits: independentUnits(sample, pooledGames) };
+}
+
+/** A stratum's units in flat arrays: unit u adds adds[e] at counts[slots[e]] for e in [starts[u], starts[u + 1]). */
+interface FlatUnits {
+  readonly starts: Int32Array;
+  readonly slots: Int32Array;
+  readonly adds: Int32Array;
+}
+
+/** The units laid out flat once, so a replicate's draws walk arrays instead of an object per entry. */
+function flatUnits(units: Extract<Stratum, { kind: "units" }>["units"], k: number): FlatUnits {
+  const starts = new Int32Array(units.length + 1);
+  let entries = 0;
+  units.forEach((unit, u) => {
+    starts[u] = entries;
+    entries += unit.length;
+  });
+  starts[units.length] = entries;
+  const slots = new Int32Array(entries);
+  const adds = new Int32Array(entries);
+  let e = 0;
+  for (const unit of units) {
+    for (const entry of unit) {
+      slots[e] = entry.cell * k + entry.action;
+      adds[e] = entry.count;
+      e++;
+    }
+  }
+  return { starts, slots, adds };
 }
 
 /**

@@ -111,6 +111,21 @@ function candidates(
   return [...extreme, ...inHulls];
 }
 
+const solved = new WeakMap<StageGame, ReturnType<typeof nashEquilibria>>();
+
+/**
+ * The game's equilibria, solved once per stage game object: a bootstrap measures thousands of replicate
+ * distributions against the same game, and solving it is most of a measurement's cost.
+ */
+function equilibriaOf(game: StageGame): ReturnType<typeof nashEquilibria> {
+  let found = solved.get(game);
+  if (found === undefined) {
+    found = nashEquilibria(game);
+    solved.set(game, found);
+  }
+  return found;
+}
+
 /**
  * Distance from π̂ to the nearest point of the row player's equilibrium set (by total variation; ties by
  * JSD) and the exploitability of π̂ relative to that point's equilibrium value. In a degenerate game the
@@ -120,7 +135,7 @@ function candidates(
  */
 export function equilibriumDeviation(game: StageGame, distribution: Distribution): EquilibriumDeviation {
   const p = validatedVector(game, distribution);
-  const { equilibria, degenerate, note } = nashEquilibria(game);
+  const { equilibria, degenerate, note } = equilibriaOf(game);
   const scored = candidates(game, p, equilibria, degenerate);
   const bestResponsePayoff = Math.max(
     ...game.actions.map((_, j) => p.reduce((sum, pi, i) => sum + pi * (game.u2[i]?.[j] as number), 0)),

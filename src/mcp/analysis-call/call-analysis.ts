@@ -1,5 +1,7 @@
 import type { ServerContext } from "@modelcontextprotocol/server";
+import { withLeaderboard } from "../../report/join-leaderboard.js";
 import type { AnalysisJob, JobArgs, JobResult } from "../analysis-pool/analysis-jobs.js";
+import type { AnalysisCall, AnalysisRunner } from "../analysis-runner.js";
 import type { ToolContext } from "../tool-context.js";
 import { progressNotifier } from "./progress-notifier.js";
 import type { CacheOutcome } from "./result-cache.js";
@@ -37,13 +39,37 @@ export async function callAnalysis<J extends AnalysisJob>(
   }
   const notifier = progressNotifier(ctx, job);
   try {
-    const result = await analysis.run(job, args, caller.principal, {
-      signal: ctx.mcpReq.signal,
-      onProgress: notifier?.onProgress,
-    });
+    const call = { signal: ctx.mcpReq.signal, onProgress: notifier?.onProgress };
+    const result =
+      job === "report"
+        ? ((await reportOnTwoWorkers(
+            analysis,
+            args as JobArgs<"report">,
+            caller.principal,
+            call,
+          )) as JobResult<J>)
+        : await analysis.run(job, args, caller.principal, call);
     if (cache && key !== undefined && version !== undefined) cache.save(key, version, result);
     return { result, meta: meta(cache ? "computed" : "off") };
   } finally {
     notifier?.stop();
   }
+}
+
+/**
+ * The report as two jobs at once: its leaderboard (which reads and resamples the record by itself) on one
+ * worker, every other section on another, joined as `reportData` joins them: the same report, on both
+ * cores. A runner without a second worker runs them one after the other.
+ */
+async function reportOnTwoWorkers(
+  analysis: AnalysisRunner,
+  args: JobArgs<"report">,
+  principal: string,
+  call: AnalysisCall,
+): Promise<JobResult<"report">> {
+  const [sections, ranked] = await Promise.all([
+    analysis.run("report_sections", args, principal, call),
+    analysis.run("report_leaderboard", args, principal, call),
+  ]);
+  return withLeaderboard(sections, ranked);
 }

@@ -6,7 +6,12 @@ import {
   equilibriumDeviationByCell,
 } from "../../queries/equilibrium-deviation-query.js";
 import { type RepeatedMetricsQuery, repeatedMetrics } from "../../queries/repeated-metrics-query.js";
-import { type ReportQuery, reportData } from "../../queries/report-data-query.js";
+import {
+  type ReportQuery,
+  reportData,
+  reportLeaderboard,
+  reportSections,
+} from "../../queries/report-data-query.js";
 import { type RobustnessQuery, robustnessReport } from "../../queries/robustness-query.js";
 import { type SensitivityQuery, sensitivityReport } from "../../queries/sensitivity-query.js";
 
@@ -20,6 +25,9 @@ export const ANALYSIS_JOBS = {
   payoff_sensitivity: (deps: PlayDeps, args: SensitivityQuery) => sensitivityReport(deps, args),
   power: (_deps: PlayDeps, args: PowerOptions) => powerAnalysis(args),
   report: (deps: PlayDeps, args: ReportQuery) => reportData(deps, args),
+  // The report in two halves a server runs on two workers at once (call-analysis.ts).
+  report_sections: (deps: PlayDeps, args: ReportQuery) => reportSections(deps, args),
+  report_leaderboard: (deps: PlayDeps, args: ReportQuery) => reportLeaderboard(deps, args),
   equilibrium_deviation: (deps: PlayDeps, args: EquilibriumDeviationQuery) => ({
     cells: equilibriumDeviationByCell(deps, args),
   }),

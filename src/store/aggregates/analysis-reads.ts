@@ -27,6 +27,9 @@ export interface FirstListedRow {
   first_listed: number;
 }
 
+/** One row of `oneShotTallies`: player, session_id, game, framing, action, count, first_listed, listed. */
+export type OneShotTallyRow = [string, string, string, string, string, number, number, number];
+
 /** The order of the engine's ORDER BY player, game, variant, framing, action (binary, code point order). */
 function byCellAndAction(a: CellActionCountRow, b: CellActionCountRow): number {
   for (const key of ["player", "game", "variant", "framing", "action"] as const) {
@@ -243,42 +246,18 @@ export class AnalysisReads extends ImportStore {
   }
 
   /**
-   * The valid live one-shot decisions of every cell, by action (no session split), and for each player
-   * the most decisions one of its sessions made: a player whose sessions never made more than one is
-   * analysed by decision, and needs no per-session rows.
+   * Every live one-shot tally that passes the filter, per player, session, cell and action, streamed in
+   * the key order of decision_tallies (so SQLite neither sorts nor holds them): the one read the one-shot
+   * analyses fold into cell totals, session types and the order effect's counts. Each row is [player,
+   * session_id, game, framing, action, count, first_listed, listed]: `listed` of the `count` decisions were
+   * made in a two-action game (whose listing order was recorded), `first_listed` of those chose the action
+   * listed first. A row per variant when the filter leaves several.
    */
-  oneShotCellTotals(filter: RecordFilter): { cells: CellCountRow[]; clusteredPlayers: string[] } {
-    const params = this.filterParams(filter);
-    const cells = this.stmt(
-      `SELECT m.player, m.game, m.variant, m.framing, m.action, NULL AS session_id, sum(m.count) AS count,
-              NULL AS source
-       FROM decision_tallies m
-       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
-       GROUP BY m.player, m.game, m.variant, m.framing, m.action
-       ORDER BY m.player, m.game, m.variant, m.framing, m.action`,
-    ).all(params) as CellCountRow[];
-    const clustered = this.stmt(
-      `SELECT player FROM (
-         SELECT m.player, m.session_id, sum(m.count) AS decisions FROM decision_tallies m
-         WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
-         GROUP BY m.player, m.session_id) s
-       GROUP BY player HAVING max(decisions) > 1 ORDER BY player`,
-    ).all(params) as { player: string }[];
-    return { cells, clusteredPlayers: clustered.map((r) => r.player) };
-  }
-
-  /**
-   * The per-session counts of the live one-shot cells of `players`, streamed player by player and session
-   * by session (the key order of decision_tallies, so SQLite neither sorts nor holds them): each row is
-   * [player, session_id, game, variant, framing, action, count].
-   */
-  *oneShotSessionCounts(
-    filter: RecordFilter & { players: string[] },
-  ): IterableIterator<[string, string, string, string, string, string, number]> {
-    if (filter.players.length === 0) return;
-    type Row = [string, string, string, string, string, string, number];
+  *oneShotTallies(filter: RecordFilter): IterableIterator<OneShotTallyRow> {
     const statement = this.stmt(
-      `SELECT m.player, m.session_id, m.game, m.variant, m.framing, m.action, sum(m.count) AS count
+      `SELECT m.player, m.session_id, m.game, m.framing, m.action, sum(m.count) AS count,
+              sum(CASE WHEN m.order_position = 0 THEN m.count ELSE 0 END) AS first_listed,
+              sum(CASE WHEN m.order_position >= 0 THEN m.count ELSE 0 END) AS listed
        FROM decision_tallies m
        WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
        GROUP BY m.player, m.session_id, m.game, m.variant, m.framing, m.action
@@ -286,12 +265,25 @@ export class AnalysisReads extends ImportStore {
     );
     const params = this.filterParams(filter);
     // SQLite streams the rows without holding them (flat memory at any size). The PostgreSQL engine's worker
-    // answers a whole result at once, so there the rows (one per session and cell) are held while read.
+    // answers a whole result at once, so there the rows (one per session and cell) are held while read,
+    // and its sums (bigint) arrive as text.
     if (this.engine.kind === "sqlite") {
-      yield* (statement as Database.Statement).raw(true).iterate(params) as IterableIterator<Row>;
+      yield* (statement as Database.Statement).raw(true).iterate(params) as IterableIterator<OneShotTallyRow>;
       return;
     }
-    for (const row of statement.all(params) as Record<string, unknown>[]) yield Object.values(row) as Row;
+    for (const row of statement.all(params) as Record<string, unknown>[]) {
+      const [player, session, game, framing, action, count, first, listed] = Object.values(row);
+      yield [
+        String(player),
+        String(session),
+        String(game),
+        String(framing),
+        String(action),
+        Number(count),
+        Number(first),
+        Number(listed),
+      ];
+    }
   }
 
   /**

@@ -42,7 +42,66 @@ export class ComparisonReads extends AnalysisCacheStore {
    * Decisions whose factor is not recorded (no client name, no model call) are left out.
    */
   comparisonCounts(filter: RecordFilter, by: ComparisonFactor): ComparisonCountRow[] {
-    const live = this.stmt(
+    const live =
+      by === "player" && !this.hasTrialsOrPositions(filter)
+        ? this.playerCountsFromTallies(filter)
+        : this.decisionCounts(filter, by);
+    if (by !== "player") return live.map(numeric);
+    const imported = this.importedCellCounts(filter).map((r) => ({
+      group: r.player,
+      game: r.game,
+      framing: r.framing,
+      action: r.action,
+      count: r.count,
+      // An imported session is resampled whole, like a live one; decisions without one each alone.
+      unit: r.session_id,
+      position: null,
+    }));
+    return [...live.map(numeric), ...imported];
+  }
+
+  /**
+   * Whether a live one-shot match that passes the filter is a runner trial (it has model calls: its unit
+   * is the trial) or has a schedule position (a study's trial): only then are the decisions themselves
+   * read. Both look up an index, not the decisions.
+   */
+  private hasTrialsOrPositions(filter: RecordFilter): boolean {
+    const row = this.stmt(
+      `SELECT CASE WHEN EXISTS (
+           SELECT 1 FROM matches m
+           WHERE m.study_id IS NOT NULL AND m.trial_index IS NOT NULL AND m.rounds = 1 AND m.source IS NULL
+             AND ${this.filter})
+         OR EXISTS (
+           SELECT 1 FROM model_calls c JOIN matches m ON m.id = c.match_id
+           WHERE m.rounds = 1 AND m.source IS NULL AND ${this.filter})
+       THEN 1 ELSE 0 END AS found`,
+    ).get(this.filterParams(filter)) as { found: number | string };
+    return Number(row.found) === 1;
+  }
+
+  /**
+   * The player comparison's live rows of a record without runner trials or schedule positions: every unit
+   * is the decision's MCP session, so the write-time tallies (decision_tallies) hold the same counts as
+   * the decisions, in the same order, at a fraction of the reading.
+   */
+  private playerCountsFromTallies(filter: RecordFilter): ComparisonCountRow[] {
+    // A decision without a session is tallied under '' and read as a NULL unit, which SQLite sorts first
+    // as it sorts '': there the grouping's own order is the order asked for (one sort, not two).
+    // PostgreSQL sorts NULL last, so there the unit itself is sorted on.
+    const unitOrder = this.engine.kind === "sqlite" ? "m.session_id" : "6";
+    return this.stmt(
+      `SELECT m.player AS "group", m.game, m.framing, m.action, sum(m.count) AS count,
+              nullif(m.session_id, '') AS unit, NULL AS position
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
+       GROUP BY m.player, m.game, m.framing, m.action, m.session_id
+       ORDER BY 1, 2, 3, 4, ${unitOrder}`,
+    ).all(this.filterParams(filter)) as ComparisonCountRow[];
+  }
+
+  /** The live rows counted from the decisions themselves (any factor, trials and positions). */
+  private decisionCounts(filter: RecordFilter, by: ComparisonFactor): ComparisonCountRow[] {
+    return this.stmt(
       `SELECT grp AS "group", game, framing, action, count(*) AS count, unit, position FROM (
          SELECT ${GROUP_BY[by]} AS grp, m.game, m.framing, d.action,
                 CASE WHEN EXISTS (SELECT 1 FROM model_calls c WHERE c.match_id = m.id) THEN 'trial:' || m.id
@@ -58,18 +117,6 @@ export class ComparisonReads extends AnalysisCacheStore {
        GROUP BY grp, game, framing, action, unit, position
        ORDER BY grp, game, framing, action, unit, position`,
     ).all(this.filterParams(filter)) as ComparisonCountRow[];
-    if (by !== "player") return live.map(numeric);
-    const imported = this.importedCellCounts(filter).map((r) => ({
-      group: r.player,
-      game: r.game,
-      framing: r.framing,
-      action: r.action,
-      count: r.count,
-      // An imported session is resampled whole, like a live one; decisions without one each alone.
-      unit: r.session_id,
-      position: null,
-    }));
-    return [...live.map(numeric), ...imported];
   }
 
   /**

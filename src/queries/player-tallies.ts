@@ -1,0 +1,241 @@
+import type { ActionCounts } from "../domain/types.js";
+
+/** One cell of a player as its tallies stream by: totals per action index, and the order effect's counts. */
+export interface TalliedCell {
+  readonly game: string;
+  readonly framing: string;
+  /** Decisions per action index (the player's `actions`). */
+  readonly counts: number[];
+  /** Decisions of a two-action game (whose listing order was recorded), and those that chose the first listed. */
+  listed: number;
+  firstListed: number;
+}
+
+/** A cell's listed session types: counts, id and weight, in the order the bootstrap draws them. */
+export interface CellTypes {
+  readonly clusters: ActionCounts[];
+  readonly ids: string[];
+  readonly weights: number[];
+}
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The key of a cluster by content (its actions sorted): the order clusters are listed in. */
+export function contentKey(counts: ActionCounts): string {
+  return JSON.stringify(Object.entries(counts).sort(([a], [b]) => byText(a, b)));
+}
+
+/**
+ * One player's live one-shot tallies, added row by row in the store's key order (session by session),
+ * held as indices into the player's cells and actions: a few numbers per row, whatever the strings. Once
+ * the player's last row is in, `types` folds its sessions into the types the bootstrap draws (sessions
+ * with the same counts listed once, with a weight), and the player's rows can be dropped.
+ */
+export class PlayerTallies {
+  readonly cells: TalliedCell[] = [];
+  readonly actions: string[] = [];
+  /** The most decisions one session made: a player whose sessions never made more than one is analysed by decision. */
+  maxSession = 0;
+  private readonly cellIndex = new Map<string, Map<string, number>>(); // game → framing → cell
+  private readonly actionIndex = new Map<string, number>();
+  // Entry e of the rows: its cell, action and count; session s holds entries [starts[s], starts[s + 1]).
+  private readonly entryCell: number[] = [];
+  private readonly entryAction: number[] = [];
+  private readonly entryCount: number[] = [];
+  private readonly starts: number[] = [];
+  private session: string | null = null;
+  private sessionSize = 0;
+
+  constructor(readonly player: string) {}
+
+  add(
+    session: string,
+    game: string,
+    framing: string,
+    action: string,
+    count: number,
+    firstListed: number,
+    listed: number,
+  ): void {
+    if (session !== this.session || this.starts.length === 0) {
+      this.session = session;
+      this.starts.push(this.entryCell.length);
+      this.sessionSize = 0;
+    }
+    let byFraming = this.cellIndex.get(game);
+    if (byFraming === undefined) {
+      byFraming = new Map();
+      this.cellIndex.set(game, byFraming);
+    }
+    let c = byFraming.get(framing);
+    if (c === undefined) {
+      c = this.cells.length;
+      byFraming.set(framing, c);
+      this.cells.push({ game, framing, counts: [], listed: 0, firstListed: 0 });
+    }
+    let a = this.actionIndex.get(action);
+    if (a === undefined) {
+      a = this.actions.length;
+      this.actionIndex.set(action, a);
+      this.actions.push(action);
+    }
+    const cell = this.cells[c] as TalliedCell;
+    cell.counts[a] = (cell.counts[a] ?? 0) + count;
+    cell.listed += listed;
+    cell.firstListed += firstListed;
+    this.entryCell.push(c);
+    this.entryAction.push(a);
+    this.entryCount.push(count);
+    this.sessionSize += count;
+    if (this.sessionSize > this.maxSession) this.maxSession = this.sessionSize;
+  }
+
+  /** The cell's totals as action → count, actions in text order (the engine's ORDER BY). */
+  countsOf(cell: TalliedCell): ActionCounts {
+    const counts: ActionCounts = {};
+    for (const a of this.actionOrder()) {
+      const n = cell.counts[a] ?? 0;
+      if (n > 0) counts[this.actions[a] as string] = n;
+    }
+    return counts;
+  }
+
+  /**
+   * The player's sessions folded into types, per cell index: per cell (each session's counts in that cell)
+   * when every session stays in one cell, else per whole session (its counts in every cell, one id shared
+   * by the cells), so the joint bootstrap still resamples sessions across cells. Types are numbered in
+   * the order first seen and listed by content (contentKey), ties in that order, so a seed gives the same
+   * intervals as listing every session.
+   */
+  types(): CellTypes[] {
+    const cellKeys = this.cells.map((c) => JSON.stringify([this.player, c.game, c.framing]));
+    const rank = new Int32Array(this.actions.length);
+    this.actionOrder().forEach((a, r) => {
+      rank[a] = r;
+    });
+    // A session's counts in one cell, keyed by (action rank, count) pairs, and one shared object per content.
+    const contents = new Map<string, ActionCounts>();
+    const byCell: Map<string, number>[] = this.cells.map(() => new Map());
+    const bySession = new Map<string, number>();
+    const wholes = new Map<string, { cell: number; content: string }[]>();
+    let spans = false;
+    const sessions = this.starts.length;
+    for (let s = 0; s < sessions; s++) {
+      const from = this.starts[s] as number;
+      const to = s + 1 < sessions ? (this.starts[s + 1] as number) : this.entryCell.length;
+      const parts = this.sessionParts(from, to, rank, cellKeys);
+      if (parts.length > 1) spans = true;
+      let whole = "";
+      const described: { cell: number; content: string }[] = [];
+      for (const part of parts) {
+        let content = "";
+        for (const [a, n] of part.entries) content += `${rank[a]}:${n},`;
+        described.push({ cell: part.cell, content });
+        if (!contents.has(content)) {
+          const counts: ActionCounts = {};
+          for (const [a, n] of part.entries) counts[this.actions[a] as string] = n;
+          contents.set(content, counts);
+        }
+        const types = byCell[part.cell] as Map<string, number>;
+        types.set(content, (types.get(content) ?? 0) + 1);
+        whole += `${part.cell}=${content};`;
+      }
+      const seen = bySession.get(whole);
+      bySession.set(whole, (seen ?? 0) + 1);
+      if (seen === undefined) wholes.set(whole, described);
+    }
+
+    const listed: { counts: ActionCounts; id: string; weight: number }[][] = this.cells.map(() => []);
+    if (spans) {
+      let t = 0;
+      for (const [whole, weight] of bySession) {
+        const id = `type ${t++}`;
+        for (const { cell, content } of wholes.get(whole) ?? []) {
+          listed[cell]?.push({ counts: contents.get(content) as ActionCounts, id, weight });
+        }
+      }
+    } else {
+      byCell.forEach((types, cell) => {
+        let t = 0;
+        for (const [content, weight] of types) {
+          listed[cell]?.push({
+            counts: contents.get(content) as ActionCounts,
+            id: `${cellKeys[cell]} type ${t++}`,
+            weight,
+          });
+        }
+      });
+    }
+    const keys = new Map<ActionCounts, string>();
+    const keyOf = (counts: ActionCounts) => {
+      let key = keys.get(counts);
+      if (key === undefined) {
+        key = contentKey(counts);
+        keys.set(counts, key);
+      }
+      return key;
+    };
+    return listed.map((entries) => {
+      // Array.prototype.sort is stable: types of equal content keep the order they were first seen in.
+      const sorted = entries
+        .map((e) => ({ ...e, key: keyOf(e.counts) }))
+        .sort((a, b) => byText(a.key, b.key));
+      return {
+        clusters: sorted.map((e) => e.counts),
+        ids: sorted.map((e) => e.id),
+        weights: sorted.map((e) => e.weight),
+      };
+    });
+  }
+
+  /** Action indices in text order of the actions. */
+  private actionOrder(): number[] {
+    return this.actions
+      .map((_, i) => i)
+      .sort((i, j) => byText(this.actions[i] as string, this.actions[j] as string));
+  }
+
+  /**
+   * One session's entries grouped by cell, cells in (game, framing) order and actions in text order. The
+   * store lists a session's rows in that order already; a filter that leaves several variants lists a
+   * cell once per variant, and those rows are merged here.
+   */
+  private sessionParts(
+    from: number,
+    to: number,
+    rank: Int32Array,
+    cellKeys: readonly string[],
+  ): { cell: number; entries: [number, number][] }[] {
+    const parts: { cell: number; entries: [number, number][] }[] = [];
+    let merged = false;
+    for (let e = from; e < to; e++) {
+      const cell = this.entryCell[e] as number;
+      const action = this.entryAction[e] as number;
+      const count = this.entryCount[e] as number;
+      let part =
+        parts.length > 0 && parts[parts.length - 1]?.cell === cell ? parts[parts.length - 1] : undefined;
+      if (part === undefined) {
+        part = parts.find((p) => p.cell === cell);
+        if (part !== undefined) merged = true;
+      }
+      if (part === undefined) {
+        parts.push({ cell, entries: [[action, count]] });
+        continue;
+      }
+      const last = part.entries[part.entries.length - 1] as [number, number];
+      if ((rank[action] as number) > (rank[last[0]] as number)) {
+        part.entries.push([action, count]);
+        continue;
+      }
+      merged = true;
+      const same = part.entries.find(([a]) => a === action);
+      if (same) same[1] += count;
+      else part.entries.push([action, count]);
+    }
+    if (merged) {
+      parts.sort((a, b) => byText(cellKeys[a.cell] as string, cellKeys[b.cell] as string));
+      for (const part of parts) part.entries.sort(([a], [b]) => (rank[a] as number) - (rank[b] as number));
+    }
+    return parts;
+  }
+}

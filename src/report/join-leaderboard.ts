@@ -1,0 +1,19 @@
+import type { Leaderboard, ReportData } from "./report-data.js";
+
+/** The players ranked (the leaderboard), or why each part could not be (one-shot, repeated play). */
+export interface ReportLeaderboard {
+  leaderboard: Leaderboard | null;
+  reason: string | null;
+  repeatedReason: string | null;
+}
+
+/**
+ * The report's sections (leaderboard null) and its leaderboard, computed apart, joined into what the
+ * report shows: the leaderboard in its place, and why a part is missing after the sections' reasons.
+ */
+export function withLeaderboard(sections: ReportData, ranked: ReportLeaderboard): ReportData {
+  const missing = [...(sections.missing ?? [])];
+  if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
+  if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
+  return { ...sections, missing, leaderboard: ranked.leaderboard };
+}

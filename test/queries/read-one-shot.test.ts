@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { readOneShot } from "../../src/queries/one-shot-cells.js";
+import { Store } from "../../src/store/store.js";
+import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
+import { playSmallRecord } from "../support/small-one-shot-record.js";
+
+// The one pass over the live tallies that the one-shot analyses read, on the small record of
+// small-one-shot-record.ts (counted by hand there), on both engines.
+describeEachEngine("the one-shot read", (engine) => {
+  let record: TestRecord;
+  let store: Store;
+  beforeEach(() => {
+    record = freshRecord(engine);
+    store = new Store(record.location);
+    playSmallRecord(store);
+  });
+  afterEach(() => {
+    store.close();
+    record.dispose();
+  });
+
+  it("streams one row per player, session, cell and action, with the decisions listed first", () => {
+    expect([...store.oneShotTallies({})]).toEqual([
+      ["p", "s1", "prisoners-dilemma", "business", "cooperate", 1, 1, 1],
+      ["p", "s1", "prisoners-dilemma", "business", "defect", 1, 1, 1],
+      ["p", "s1", "prisoners-dilemma", "friend-sharing", "cooperate", 1, 1, 1],
+      ["p", "s2", "prisoners-dilemma", "business", "defect", 1, 0, 1],
+      ["p", "s3", "prisoners-dilemma", "business", "defect", 1, 0, 1],
+      ["q", "t1", "prisoners-dilemma", "business", "cooperate", 1, 1, 1],
+    ]);
+    expect([...store.oneShotTallies({ framings: ["friend-sharing"] })]).toEqual([
+      ["p", "s1", "prisoners-dilemma", "friend-sharing", "cooperate", 1, 1, 1],
+    ]);
+  });
+
+  it("folds the sessions into weighted types, whole sessions for a player whose sessions span cells", () => {
+    const read = readOneShot(store, {});
+    expect(read.cells).toEqual([
+      {
+        player: "p",
+        game: "prisoners-dilemma",
+        framing: "business",
+        counts: { cooperate: 1, defect: 3 },
+        // s1's part of this cell, then s2 and s3 (the same whole session: one type of weight 2).
+        clusters: [{ cooperate: 1, defect: 1 }, { defect: 1 }],
+        cluster_ids: ["type 0", "type 1"],
+        cluster_weights: [1, 2],
+      },
+      {
+        player: "p",
+        game: "prisoners-dilemma",
+        framing: "friend-sharing",
+        counts: { cooperate: 1 },
+        clusters: [{ cooperate: 1 }],
+        cluster_ids: ["type 0"],
+        cluster_weights: [1],
+      },
+      // q's only session made one decision: analysed by decision, no clusters.
+      { player: "q", game: "prisoners-dilemma", framing: "business", counts: { cooperate: 1 } },
+    ]);
+  });
+
+  it("counts the order effect over exactly the cells asked for", () => {
+    const read = readOneShot(store, {});
+    expect(read.firstListed(["prisoners-dilemma"], ["business", "friend-sharing"])).toEqual([
+      { player: "p", decisions: 5, first_listed: 3 },
+      { player: "q", decisions: 1, first_listed: 1 },
+    ]);
+    expect(read.firstListed(["prisoners-dilemma"], ["business"])).toEqual([
+      { player: "p", decisions: 4, first_listed: 2 },
+      { player: "q", decisions: 1, first_listed: 1 },
+    ]);
+    expect(read.firstListed(["stag-hunt"], ["business"])).toEqual([]);
+    // The same counts the store's own order-effect query gives.
+    expect(read.firstListed(["prisoners-dilemma"], ["business"])).toEqual(
+      store
+        .firstListedCounts({ framings: ["business"] })
+        .map((r) => ({ ...r, decisions: Number(r.decisions), first_listed: Number(r.first_listed) })),
+    );
+  });
+});

@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { reportData, reportLeaderboard, reportSections } from "../../src/queries/report-data-query.js";
+import { withLeaderboard } from "../../src/report/join-leaderboard.js";
+import { tempDeps } from "../support/harness.js";
+import { playSmallRecord } from "../support/small-one-shot-record.js";
+
+// A server computes the report's leaderboard on one worker and its other sections on another: joined, they
+// must be the report computed in one go. The small record (small-one-shot-record.ts) has two players, but
+// only p played both framings, so there is no leaderboard and the report says why, after robustness.
+let deps: ReturnType<typeof tempDeps>;
+beforeEach(() => {
+  deps = tempDeps();
+  playSmallRecord(deps.store);
+});
+afterEach(() => deps.dispose());
+
+const undated = (data: ReturnType<typeof reportData>) => ({
+  ...data,
+  header: { ...data.header, generated_at: "" },
+});
+
+it("joins the sections and the leaderboard computed apart into the report computed in one go", () => {
+  const query = { bootstrap: 50, seed: 3 };
+  const sections = reportSections(deps, query);
+  expect(sections.leaderboard).toBeNull();
+  const ranked = reportLeaderboard(deps, query);
+  expect(ranked.leaderboard).toBeNull();
+  expect(ranked.reason).toMatch(/^compare needs at least two distinct framings/);
+  const joined = withLeaderboard(sections, ranked);
+  expect(joined.missing?.map((m) => m.section)).toEqual([
+    ...(sections.missing ?? []).map((m) => m.section),
+    "leaderboard",
+  ]);
+  expect(undated(joined)).toEqual(undated(reportData(deps, query)));
+});

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { Store } from "../../src/store/store.js";
+import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
+import { playSmallRecord } from "../support/small-one-shot-record.js";
+
+// compare's counts per player, cell, action and unit on the small record of small-one-shot-record.ts: read
+// from the tallies while every unit is an MCP session, and from the decisions once a match is a runner
+// trial (its unit is then the trial), with the same rows either way for the sessions. Both engines.
+describeEachEngine("compare's counts by player", (engine) => {
+  let record: TestRecord;
+  let store: Store;
+  beforeEach(() => {
+    record = freshRecord(engine);
+    store = new Store(record.location);
+    playSmallRecord(store);
+  });
+  afterEach(() => {
+    store.close();
+    record.dispose();
+  });
+
+  const row = (group: string, framing: string, action: string, count: number, unit: string) => ({
+    group,
+    game: "prisoners-dilemma",
+    framing,
+    action,
+    count,
+    unit,
+    position: null,
+  });
+
+  it("count each session's decisions per cell and action, in group, cell, action and unit order", () => {
+    expect(store.comparisonCounts({}, "player")).toEqual([
+      row("p", "business", "cooperate", 1, "s1"),
+      row("p", "business", "defect", 1, "s1"),
+      row("p", "business", "defect", 1, "s2"),
+      row("p", "business", "defect", 1, "s3"),
+      row("p", "friend-sharing", "cooperate", 1, "s1"),
+      row("q", "business", "cooperate", 1, "t1"),
+    ]);
+    expect(store.comparisonCounts({ players: ["q"] }, "player")).toEqual([
+      row("q", "business", "cooperate", 1, "t1"),
+    ]);
+  });
+
+  it("count a runner trial as its own unit", () => {
+    const attempt = store.insertAttempt({
+      match_id: "m6",
+      round: 1,
+      session_id: "t1",
+      raw_text: "cooperate",
+      action: "cooperate",
+      invalid_reason: null,
+      tokens: null,
+      created_at: "2026-12-01T00:00:00.000Z",
+    });
+    store.insertModelCalls(attempt, "m6", 1, [
+      {
+        provider: "openai",
+        requested_model: "m",
+        reported_model: null,
+        mode: "text",
+        style: "zero-shot",
+        sample_index: 0,
+        decoding: {},
+        prompt_tokens: null,
+        completion_tokens: null,
+        latency_ms: 1,
+        retries: 0,
+        finish_reason: null,
+        raw_reply: "cooperate",
+        called_at: "2026-12-01T00:00:00.000Z",
+      },
+    ]);
+    expect(store.comparisonCounts({}, "player").map((r) => [r.group, r.framing, r.action, r.unit])).toEqual([
+      ["p", "business", "cooperate", "s1"],
+      ["p", "business", "defect", "s1"],
+      ["p", "business", "defect", "s2"],
+      ["p", "business", "defect", "s3"],
+      ["p", "friend-sharing", "cooperate", "s1"],
+      ["q", "business", "cooperate", "trial:m6"],
+    ]);
+  });
+});
