@@ -17,7 +17,9 @@ import { type NumberedSql, numberParameters, orderValues } from "./sql-params.js
 // Each wait costs both threads a wake-up and the reply a copy, so statements nobody waits on travel
 // together: a transaction's BEGIN, the writes whose changed-row count is not read (Statement.defer) and
 // savepoints queue up and go out with the next statement that waits for an answer, at the latest the COMMIT.
-// One decision is then a handful of hops, not one per statement.
+// One decision is then a handful of hops, not one per statement; the worker writes a hop's statements to
+// the socket together (the driver's pipeline mode), so a hop is also one round trip to the server. A
+// statement's SQL text crosses to the worker once; later requests name it by number.
 
 /** A statement PostgreSQL refused, with its SQLSTATE (23505 unique_violation, 40001 serialization_failure, …). */
 export class PostgresError extends Error {
