@@ -5,6 +5,7 @@ import { Store } from "../../src/store/store.js";
 import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
 import { oneShotMatch } from "../support/match-record.js";
 import { describeOnPostgres, freshPostgresDatabase, TEST_PG, type TestRecord } from "../support/postgres.js";
+import { startTurnCountingProxy, type TurnCountingProxy } from "../support/turn-counting-proxy.js";
 
 const at = "2026-12-01T00:00:00.000Z";
 
@@ -85,6 +86,75 @@ describeOnPostgres("the PostgreSQL engine", () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+describeOnPostgres("the PostgreSQL engine's round trips to the server", () => {
+  let record: TestRecord;
+  let proxy: TurnCountingProxy;
+  let store: Store;
+  beforeEach(async () => {
+    record = freshPostgresDatabase();
+    proxy = await startTurnCountingProxy(record.location);
+    store = new Store(proxy.url);
+  });
+  afterEach(async () => {
+    store.close();
+    await proxy.close();
+    record.dispose();
+  });
+
+  const ids = () =>
+    store
+      .listMatches({})
+      .map((m) => m.id)
+      .sort();
+
+  it("writes a transaction's BEGIN, INSERT, record-version UPDATE and COMMIT to the socket in one round trip", () => {
+    const before = proxy.turns();
+    store.transaction(() => store.insertMatch(match("batched")));
+    expect(proxy.turns() - before).toBe(1);
+    // A read inside waits for its answer: BEGIN, the INSERT and the read in one trip, the rest with COMMIT.
+    const again = proxy.turns();
+    store.transaction(() => {
+      store.insertMatch(match("read-back"));
+      expect(store.getMatch("read-back")?.id).toBe("read-back");
+    });
+    expect(proxy.turns() - again).toBe(2);
+    expect(ids()).toEqual(["batched", "read-back"]);
+  });
+
+  it("fails a transaction whose queued write breaks a constraint with that write's SQLSTATE, keeping none of it", () => {
+    store.insertMatch(match("m1"));
+    let code: unknown;
+    try {
+      store.transaction(() => {
+        store.insertMatch(match("m2"));
+        store.insertMatch(match("m1"));
+      });
+    } catch (error) {
+      code = (error as { code?: string }).code;
+    }
+    // The COMMIT written behind the failed INSERT ended the transaction rolled back, not committed.
+    expect(code).toBe("23505");
+    expect(ids()).toEqual(["m1"]);
+    store.insertMatch(match("m3"));
+    expect(ids()).toEqual(["m1", "m3"]);
+  });
+
+  it("undoes only the savepoint whose queued write fails, and commits the rest of the transaction", () => {
+    store.transaction(() => {
+      store.insertMatch(match("kept"));
+      let code: unknown;
+      try {
+        store.transaction(() => store.insertMatch(match("kept")));
+      } catch (error) {
+        code = (error as { code?: string }).code;
+      }
+      expect(code).toBe("23505");
+      store.insertMatch(match("after"));
+    });
+    expect(ids()).toEqual(["after", "kept"]);
   });
 });
 

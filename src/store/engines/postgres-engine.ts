@@ -17,7 +17,9 @@ import { type NumberedSql, numberParameters, orderValues } from "./sql-params.js
 // Each wait costs both threads a wake-up and the reply a copy, so statements nobody waits on travel
 // together: a transaction's BEGIN, the writes whose changed-row count is not read (Statement.defer) and
 // savepoints queue up and go out with the next statement that waits for an answer, at the latest the COMMIT.
-// One decision is then a handful of hops, not one per statement.
+// One decision is then a handful of hops, not one per statement; the worker writes a hop's statements to
+// the socket together (the driver's pipeline mode), so a hop is also one round trip to the server. A
+// statement's SQL text crosses to the worker once; later requests name it by number.
 
 /** A statement PostgreSQL refused, with its SQLSTATE (23505 unique_violation, 40001 serialization_failure, …). */
 export class PostgresError extends Error {
@@ -51,6 +53,11 @@ export class PostgresEngine implements Engine {
   private connected = false;
   /** Statements of the open transaction not sent yet: they go first with the next call (see call). */
   private pending: WorkerRequest[] = [];
+  /** The SQL text of each prepared statement, by number; a text crosses to the worker once (see withText). */
+  private readonly texts: string[] = [];
+  private readonly numbers = new Map<string, number>();
+  /** The statement numbers whose text the worker has been sent. */
+  private readonly textsSent = new Set<number>();
 
   /** Connects (throwing a PostgresError when the server cannot be reached or refuses the login). */
   constructor(url: string, options: { readonly: boolean }) {
@@ -82,10 +89,12 @@ export class PostgresEngine implements Engine {
     const id = this.requests;
     Atomics.store(this.flag, 0, 0);
     if (this.pending.length > 0) {
-      // The queued statements run first, in order; the first that fails stops the batch with its error.
-      this.port.postMessage({ op: "batch", requests: [...this.pending, request], id });
+      // The queued statements run first, in order; the first that fails fails the batch with its error.
+      const requests = [...this.pending, request];
+      for (const each of requests) this.withText(each);
+      this.port.postMessage({ op: "batch", requests, id });
       this.pending = [];
-    } else this.port.postMessage({ ...request, id });
+    } else this.port.postMessage({ ...this.withText(request), id });
     const deadline = Date.now() + REPLY_TIMEOUT_MS;
     if (Atomics.wait(this.flag, 0, 0, REPLY_TIMEOUT_MS) === "timed-out") {
       throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
@@ -102,6 +111,18 @@ export class PostgresEngine implements Engine {
       throw error;
     }
     return reply.result;
+  }
+
+  /**
+   * Adds a statement's SQL text to the first request of it that goes out: the worker keeps the text by
+   * number, so each later request copies across the thread a number and its values, not its SQL.
+   */
+  private withText(request: WorkerRequest): WorkerRequest {
+    if (request.op === "query" && !this.textsSent.has(request.statement)) {
+      request.text = this.texts[request.statement];
+      this.textsSent.add(request.statement);
+    }
+    return request;
   }
 
   /**
@@ -125,21 +146,25 @@ export class PostgresEngine implements Engine {
 
   prepare(sql: string): Statement {
     const numbered: NumberedSql = numberParameters(sql);
-    const query = (mode: "run" | "get" | "all", params: unknown[]) =>
-      this.call({ op: "query", text: numbered.text, values: orderValues(numbered, params), mode });
+    // One number per distinct text, however often it is prepared: the worker prepares it once per connection.
+    let statement = this.numbers.get(numbered.text);
+    if (statement === undefined) {
+      statement = this.texts.push(numbered.text) - 1;
+      this.numbers.set(numbered.text, statement);
+    }
+    const request = (mode: "run" | "get" | "all", params: unknown[]): WorkerRequest => ({
+      op: "query",
+      statement,
+      values: orderValues(numbered, params),
+      mode,
+    });
     return {
-      run: (...params) => query("run", params) as { changes: number },
-      get: (...params) => query("get", params),
-      all: (...params) => query("all", params) as unknown[],
+      run: (...params) => this.call(request("run", params)) as { changes: number },
+      get: (...params) => this.call(request("get", params)),
+      all: (...params) => this.call(request("all", params)) as unknown[],
       defer: (...params) => {
-        if (this.depth === 0) query("run", params);
-        else
-          this.pending.push({
-            op: "query",
-            text: numbered.text,
-            values: orderValues(numbered, params),
-            mode: "run",
-          });
+        if (this.depth === 0) this.call(request("run", params));
+        else this.pending.push(request("run", params));
       },
     };
   }

@@ -5,10 +5,21 @@
 
 import type { MessagePort } from "node:worker_threads";
 
-/** A request from the main thread; `text` is SQL with $n parameters. */
+/**
+ * A statement to run: `statement` numbers its SQL text (with $n parameters), which travels once, with the
+ * statement's first request; later requests carry the number alone (see postgres-engine.ts).
+ */
+export type QueryRequest = {
+  op: "query";
+  statement: number;
+  text?: string;
+  values: unknown[];
+  mode: "run" | "get" | "all";
+};
+
 export type WorkerRequest =
   | { op: "connect" }
-  | { op: "query"; text: string; values: unknown[]; mode: "run" | "get" | "all" }
+  | QueryRequest
   | { op: "exec"; text: string }
   | { op: "begin"; text: string }
   | { op: "end"; text: "COMMIT" | "ROLLBACK" }
@@ -46,7 +57,10 @@ export function postgresWorker(): void {
   // biome-ignore lint/suspicious/noExplicitAny: the worker is untyped at run time (eval'd source)
   let client: any = null;
   let inTransaction = false;
-  let prepared = new Map<string, string>();
+  /** The SQL text of each statement number the main thread has sent. */
+  const texts = new Map<number, string>();
+  /** The name of each statement prepared on the current connection. */
+  let prepared = new Map<number, string>();
   let named = 0;
 
   const lostError = () =>
@@ -64,6 +78,8 @@ export function postgresWorker(): void {
     if (inTransaction) throw lostError();
     const fresh = new pg.Client({
       connectionString: url,
+      // A batch's statements go out together and are answered in order (see pipelined).
+      pipeline: true,
       connectionTimeoutMillis: 10_000,
       application_name: "same-game",
     });
@@ -77,29 +93,75 @@ export function postgresWorker(): void {
     return client;
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the driver's client (see above)
+  async function query(connection: any, request: QueryRequest): Promise<unknown> {
+    // Named statements are parsed and planned once per connection, as better-sqlite3 prepares once.
+    const text = texts.get(request.statement);
+    let name = prepared.get(request.statement);
+    if (name === undefined) {
+      named += 1;
+      name = `s${named}`;
+      prepared.set(request.statement, name);
+    }
+    try {
+      const result = await connection.query({ name, text, values: request.values });
+      if (request.mode === "run") return { changes: result.rowCount ?? 0 };
+      return request.mode === "get" ? result.rows[0] : result.rows;
+    } catch (error) {
+      prepared.delete(request.statement);
+      throw error;
+    }
+  }
+
+  async function end(text: "COMMIT" | "ROLLBACK"): Promise<null> {
+    try {
+      if (client === null) {
+        if (text === "ROLLBACK") return null;
+        throw lostError();
+      }
+      await client.query(text);
+      return null;
+    } finally {
+      inTransaction = false;
+    }
+  }
+
+  /**
+   * A batch in one round trip: every statement is written to the socket at once (the client runs in
+   * pipeline mode, each statement with its own Sync) and the answers are read as they come. The batch is
+   * always part of one transaction (it starts with the queued BEGIN or runs inside one), so a statement that
+   * fails aborts the transaction and every later one fails with it or, a COMMIT, ends it rolled back: the
+   * outcome equals stopping at the first failure, whose error is the batch's.
+   */
+  async function pipelined(requests: WorkerRequest[]): Promise<unknown> {
+    const connection = await ready();
+    const answers: Promise<unknown>[] = [];
+    connection.connection.stream.cork();
+    try {
+      for (const each of requests) {
+        if (each.op === "query") answers.push(query(connection, each));
+        else if (each.op === "end") answers.push(end(each.text));
+        else if (each.op === "begin" || each.op === "exec") {
+          if (each.op === "begin") inTransaction = true;
+          answers.push(connection.query(each.text).then(() => null));
+        } else answers.push(handle(each));
+      }
+    } finally {
+      connection.connection.stream.uncork();
+    }
+    const settled = await Promise.allSettled(answers);
+    for (const each of settled) if (each.status === "rejected") throw each.reason;
+    const last = settled.at(-1);
+    return last?.status === "fulfilled" ? last.value : null;
+  }
+
   async function handle(request: WorkerRequest): Promise<unknown> {
     switch (request.op) {
       case "connect":
         await ready();
         return null;
-      case "query": {
-        const connection = await ready();
-        // Named statements are parsed and planned once per connection, as better-sqlite3 prepares once.
-        let name = prepared.get(request.text);
-        if (name === undefined) {
-          named += 1;
-          name = `s${named}`;
-          prepared.set(request.text, name);
-        }
-        try {
-          const result = await connection.query({ name, text: request.text, values: request.values });
-          if (request.mode === "run") return { changes: result.rowCount ?? 0 };
-          return request.mode === "get" ? result.rows[0] : result.rows;
-        } catch (error) {
-          prepared.delete(request.text);
-          throw error;
-        }
-      }
+      case "query":
+        return query(await ready(), request);
       case "exec":
         await (await ready()).query(request.text);
         return null;
@@ -108,21 +170,9 @@ export function postgresWorker(): void {
         inTransaction = true;
         return null;
       case "end":
-        try {
-          if (client === null) {
-            if (request.text === "ROLLBACK") return null;
-            throw lostError();
-          }
-          await client.query(request.text);
-          return null;
-        } finally {
-          inTransaction = false;
-        }
-      case "batch": {
-        let result: unknown = null;
-        for (const each of request.requests) result = await handle(each);
-        return result;
-      }
+        return end(request.text);
+      case "batch":
+        return pipelined(request.requests);
       case "close":
         if (client !== null) await client.end().catch(() => undefined);
         client = null;
@@ -130,8 +180,15 @@ export function postgresWorker(): void {
     }
   }
 
+  /** Keeps the SQL texts a request brings, before anything can fail: later requests name them by number. */
+  function learn(request: WorkerRequest): void {
+    if (request.op === "query" && request.text !== undefined) texts.set(request.statement, request.text);
+    else if (request.op === "batch") for (const each of request.requests) learn(each);
+  }
+
   port.on("message", async (request: NumberedRequest) => {
     let reply: WorkerReply;
+    learn(request);
     try {
       reply = { id: request.id, ok: true, result: await handle(request) };
     } catch (error) {
