@@ -191,8 +191,15 @@ describeEachEngine("migration 016 (imported sessions) on a record of schema 15",
     }
     const store = new Store(record.location);
     try {
+      // Opened by today's code, the record is brought up to the newest migration shipped.
+      const newest = Math.max(
+        ...readdirSync(source)
+          .filter((n) => /^\d{3}_.*\.sql$/.test(n))
+          .map((n) => Number(n.slice(0, 3))),
+      );
+      expect(newest).toBeGreaterThanOrEqual(16);
       expect(store.engine.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({
-        v: 18,
+        v: newest,
       });
       expect(store.importedCellCounts({})).toEqual([
         {
