@@ -125,10 +125,11 @@ for (const engine of TEST_PG === undefined ? ["sqlite"] : ["sqlite", "postgres"]
           `fairness (${engine}): B's submit_move p99 ${before.toFixed(1)} ms alone before, ${during.toFixed(1)} ms beside A's flood, ${after.toFixed(1)} ms alone after; B's small power analysis in ${aloneMs.toFixed(0)} ms alone, ${analysisMs.toFixed(0)} ms beside the flood; A: ${refused} calls refused (429), ${answered} answered (${answeredDuringB} while B played)\n`,
         );
         expect(refused).toBeGreaterThan(0);
-        // B's unloaded p99 is the slower of its two runs alone (a floor of 100 ms: a p99 of a few ms
-        // doubled is within a timer's jitter). Moves that waited on A's analyses (on the event loop or
-        // behind A's requests) take a heavy analysis' time, seconds, far past twice it.
-        expect(during).toBeLessThanOrEqual(Math.max(100, 2 * Math.max(before, after)));
+        // B's unloaded p99 is the slower of its two runs alone, with a floor of 250 ms: a p99 of a few
+        // dozen moves is their slowest, and one scheduling hiccup on a machine running the whole suite
+        // beside this test has reached 117 ms against 54 alone. Moves that waited on A's analyses (on the
+        // event loop or behind A's requests) take a heavy analysis' time, seconds, far past either.
+        expect(during).toBeLessThanOrEqual(Math.max(250, 2 * Math.max(before, after)));
         // 2 s on a quiet machine. On a loaded one, B's job still starts at once (on an extra worker, three
         // workers then sharing two cores), so it takes a few times its time alone, never the length of A's queue.
         expect(analysisMs).toBeLessThanOrEqual(Math.max(2000, 4 * aloneMs));
