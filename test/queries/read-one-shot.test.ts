@@ -1,26 +1,15 @@
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { readOneShot } from "../../src/queries/one-shot-cells.js";
-import { Store } from "../../src/store/store.js";
-import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
-import { playSmallRecord } from "../support/small-one-shot-record.js";
+import { describeEachEngine } from "../support/postgres.js";
+import { useSmallRecord } from "../support/small-one-shot-record.js";
 
 // The one pass over the live tallies that the one-shot analyses read, on the small record of
 // small-one-shot-record.ts (counted by hand there), on both engines.
 describeEachEngine("the one-shot read", (engine) => {
-  let record: TestRecord;
-  let store: Store;
-  beforeEach(() => {
-    record = freshRecord(engine);
-    store = new Store(record.location);
-    playSmallRecord(store);
-  });
-  afterEach(() => {
-    store.close();
-    record.dispose();
-  });
+  const store = useSmallRecord(engine);
 
   it("streams one row per player, session, cell and action, with the decisions listed first", () => {
-    expect([...store.oneShotTallies({})]).toEqual([
+    expect([...store().oneShotTallies({})]).toEqual([
       ["p", "s1", "prisoners-dilemma", "business", "cooperate", 1, 1, 1],
       ["p", "s1", "prisoners-dilemma", "business", "defect", 1, 1, 1],
       ["p", "s1", "prisoners-dilemma", "friend-sharing", "cooperate", 1, 1, 1],
@@ -28,13 +17,13 @@ describeEachEngine("the one-shot read", (engine) => {
       ["p", "s3", "prisoners-dilemma", "business", "defect", 1, 0, 1],
       ["q", "t1", "prisoners-dilemma", "business", "cooperate", 1, 1, 1],
     ]);
-    expect([...store.oneShotTallies({ framings: ["friend-sharing"] })]).toEqual([
+    expect([...store().oneShotTallies({ framings: ["friend-sharing"] })]).toEqual([
       ["p", "s1", "prisoners-dilemma", "friend-sharing", "cooperate", 1, 1, 1],
     ]);
   });
 
   it("folds the sessions into weighted types, whole sessions for a player whose sessions span cells", () => {
-    const read = readOneShot(store, {});
+    const read = readOneShot(store(), {});
     expect(read.cells).toEqual([
       {
         player: "p",
@@ -61,7 +50,7 @@ describeEachEngine("the one-shot read", (engine) => {
   });
 
   it("counts the order effect over exactly the cells asked for", () => {
-    const read = readOneShot(store, {});
+    const read = readOneShot(store(), {});
     expect(read.firstListed(["prisoners-dilemma"], ["business", "friend-sharing"])).toEqual([
       { player: "p", decisions: 5, first_listed: 3 },
       { player: "q", decisions: 1, first_listed: 1 },
@@ -73,7 +62,7 @@ describeEachEngine("the one-shot read", (engine) => {
     expect(read.firstListed(["stag-hunt"], ["business"])).toEqual([]);
     // The same counts the store's own order-effect query gives.
     expect(read.firstListed(["prisoners-dilemma"], ["business"])).toEqual(
-      store
+      store()
         .firstListedCounts({ framings: ["business"] })
         .map((r) => ({ ...r, decisions: Number(r.decisions), first_listed: Number(r.first_listed) })),
     );

@@ -1,23 +1,12 @@
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { Store } from "../../src/store/store.js";
-import { describeEachEngine, freshRecord, type TestRecord } from "../support/postgres.js";
-import { playSmallRecord } from "../support/small-one-shot-record.js";
+import { expect, it } from "vitest";
+import { describeEachEngine } from "../support/postgres.js";
+import { useSmallRecord } from "../support/small-one-shot-record.js";
 
 // compare's counts per player, cell, action and unit on the small record of small-one-shot-record.ts: read
 // from the tallies while every unit is an MCP session, and from the decisions once a match is a runner
 // trial (its unit is then the trial), with the same rows either way for the sessions. Both engines.
 describeEachEngine("compare's counts by player", (engine) => {
-  let record: TestRecord;
-  let store: Store;
-  beforeEach(() => {
-    record = freshRecord(engine);
-    store = new Store(record.location);
-    playSmallRecord(store);
-  });
-  afterEach(() => {
-    store.close();
-    record.dispose();
-  });
+  const store = useSmallRecord(engine);
 
   const row = (group: string, framing: string, action: string, count: number, unit: string) => ({
     group,
@@ -30,7 +19,7 @@ describeEachEngine("compare's counts by player", (engine) => {
   });
 
   it("count each session's decisions per cell and action, in group, cell, action and unit order", () => {
-    expect(store.comparisonCounts({}, "player")).toEqual([
+    expect(store().comparisonCounts({}, "player")).toEqual([
       row("p", "business", "cooperate", 1, "s1"),
       row("p", "business", "defect", 1, "s1"),
       row("p", "business", "defect", 1, "s2"),
@@ -38,13 +27,13 @@ describeEachEngine("compare's counts by player", (engine) => {
       row("p", "friend-sharing", "cooperate", 1, "s1"),
       row("q", "business", "cooperate", 1, "t1"),
     ]);
-    expect(store.comparisonCounts({ players: ["q"] }, "player")).toEqual([
+    expect(store().comparisonCounts({ players: ["q"] }, "player")).toEqual([
       row("q", "business", "cooperate", 1, "t1"),
     ]);
   });
 
   it("count a runner trial as its own unit", () => {
-    const attempt = store.insertAttempt({
+    const attempt = store().insertAttempt({
       match_id: "m6",
       round: 1,
       session_id: "t1",
@@ -54,7 +43,7 @@ describeEachEngine("compare's counts by player", (engine) => {
       tokens: null,
       created_at: "2026-12-01T00:00:00.000Z",
     });
-    store.insertModelCalls(attempt, "m6", 1, [
+    store().insertModelCalls(attempt, "m6", 1, [
       {
         provider: "openai",
         requested_model: "m",
@@ -72,7 +61,11 @@ describeEachEngine("compare's counts by player", (engine) => {
         called_at: "2026-12-01T00:00:00.000Z",
       },
     ]);
-    expect(store.comparisonCounts({}, "player").map((r) => [r.group, r.framing, r.action, r.unit])).toEqual([
+    expect(
+      store()
+        .comparisonCounts({}, "player")
+        .map((r) => [r.group, r.framing, r.action, r.unit]),
+    ).toEqual([
       ["p", "business", "cooperate", "s1"],
       ["p", "business", "defect", "s1"],
       ["p", "business", "defect", "s2"],

@@ -1,6 +1,9 @@
+import { afterEach, beforeEach } from "vitest";
+import type { EngineKind } from "../../src/store/engines/engine.js";
 import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
-import type { Store } from "../../src/store/store.js";
+import { Store } from "../../src/store/store.js";
 import { oneShotMatch } from "./match-record.js";
+import { freshRecord, type TestRecord } from "./postgres.js";
 import { memorySession } from "./session-record.js";
 
 /**
@@ -53,4 +56,20 @@ export function playSmallRecord(store: Store): void {
   play("p", "s2", "business", "defect", false);
   play("p", "s3", "business", "defect", false);
   play("q", "t1", "business", "cooperate", true);
+}
+
+/** The small record on a fresh database of `engine` for each test of the calling suite (call it inside one). */
+export function useSmallRecord(engine: EngineKind): () => Store {
+  let record: TestRecord;
+  let store: Store;
+  beforeEach(() => {
+    record = freshRecord(engine);
+    store = new Store(record.location);
+    playSmallRecord(store);
+  });
+  afterEach(() => {
+    store.close();
+    record.dispose();
+  });
+  return () => store;
 }

@@ -18,17 +18,8 @@ export function hypergeometricFromMode(
   const lo = Math.max(0, m - (N - K));
   const hi = Math.min(m, K);
   if (lo === hi) return lo;
-  const mode = Math.min(hi, Math.max(lo, Math.floor(((m + 1) * (K + 1)) / (N + 2))));
-  const f = lnFactorial;
-  const pMode = Math.exp(
-    (f[K] as number) -
-      (f[mode] as number) -
-      (f[K - mode] as number) +
-      (f[N - K] as number) -
-      (f[m - mode] as number) -
-      (f[N - K - m + mode] as number) -
-      ((f[N] as number) - (f[m] as number) - (f[N - m] as number)),
-  );
+  const mode = hypergeometricMode(N, K, m, lo, hi);
+  const pMode = hypergeometricMass(N, K, m, mode, lnFactorial);
   let sum = pMode;
   if (u < sum) return mode;
   let down = mode;
@@ -50,4 +41,22 @@ export function hypergeometricFromMode(
     }
     if (up >= hi && down <= lo) return up < hi ? up : down;
   }
+}
+
+/** The mode of Hypergeometric(N, K, m), within its support [lo, hi]. */
+export function hypergeometricMode(N: number, K: number, m: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, Math.floor(((m + 1) * (K + 1)) / (N + 2))));
+}
+
+/** P(X = x) for X ~ Hypergeometric(N, K, m), from ln-factorials (`f[i]` = ln i!). */
+export function hypergeometricMass(N: number, K: number, m: number, x: number, f: Float64Array): number {
+  return Math.exp(
+    (f[K] as number) -
+      (f[x] as number) -
+      (f[K - x] as number) +
+      (f[N - K] as number) -
+      (f[m - x] as number) -
+      (f[N - K - m + x] as number) -
+      ((f[N] as number) - (f[m] as number) - (f[N - m] as number)),
+  );
 }

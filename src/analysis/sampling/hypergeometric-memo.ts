@@ -4,6 +4,8 @@
 // of those sums, without the ln-factorial exponential and the ratio of each step; the sums are the same
 // floating-point numbers the walk adds up, so every u gives the value `hypergeometricFromMode` gives.
 
+import { hypergeometricMass, hypergeometricMode } from "./hypergeometric-from-mode.js";
+
 /** One (N, K, m): the values in the walk's visiting order and the running masses after each. */
 interface Walk {
   readonly values: Int32Array;
@@ -53,16 +55,8 @@ function modeOutwardWalk(N: number, K: number, m: number, f: Float64Array): Walk
   const lo = Math.max(0, m - (N - K));
   const hi = Math.min(m, K);
   if (lo === hi) return { values: Int32Array.of(lo), sums: Float64Array.of(Infinity), fallback: lo };
-  const mode = Math.min(hi, Math.max(lo, Math.floor(((m + 1) * (K + 1)) / (N + 2))));
-  const pMode = Math.exp(
-    (f[K] as number) -
-      (f[mode] as number) -
-      (f[K - mode] as number) +
-      (f[N - K] as number) -
-      (f[m - mode] as number) -
-      (f[N - K - m + mode] as number) -
-      ((f[N] as number) - (f[m] as number) - (f[N - m] as number)),
-  );
+  const mode = hypergeometricMode(N, K, m, lo, hi);
+  const pMode = hypergeometricMass(N, K, m, mode, f);
   const values: number[] = [mode];
   const sums: number[] = [pMode];
   let sum = pMode;
