@@ -175,11 +175,9 @@ export function drawSessionDesignNull(
   const design = anovaDesign(cells);
   const observed = contrastScale(design, rho);
   const scale = new Float64Array(replicates);
-  // The same sums in the same order as `intraSessionCorrelation` and `contrastScale` add them, in loops
-  // over typed arrays (this runs once per replicate).
+  // Once per replicate, so in loops over typed arrays.
   const counted = design.counted.flatMap((c, f) => (c ? [f] : []));
   const sizes = Float64Array.from(design.sizes);
-  const lengths = Float64Array.from(design.lengths);
   for (let r = 0; r < replicates; r++) {
     let between = 0;
     let within = 0;
@@ -195,11 +193,7 @@ export function drawSessionDesignNull(
       between += q - sumSquares / n;
       within += n - q;
     }
-    const rho = anovaCorrelation(design, between, within);
-    let v = 0;
-    for (let f = 0; f < lengths.length; f++)
-      v = v + (1 + ((lengths[f] as number) - 1) * rho) / (sizes[f] as number);
-    scale[r] = observed / v;
+    scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
   }
   return { counts: out, scale };
 }
@@ -270,38 +264,20 @@ function drawTwoActionSessions(
   designs.forEach((design, f) => {
     const target = out[f] as Int32Array;
     const square = squares[f] as Float64Array;
-    // The framing's sessions' tables laid end to end: session s's CDF at cdfs[cdfAt[s] ..], its guide at
-    // guides[guideAt[s] ..] (one flat read per draw instead of an object per session).
     const lengths = Int32Array.from(design.lengths);
-    const tables = design.lengths.map((m) => tableFor(m));
-    const cdfAt = new Int32Array(tables.length);
-    const guideAt = new Int32Array(tables.length + 1);
-    let cdfSize = 0;
-    tables.forEach((t, s) => {
-      cdfAt[s] = cdfSize;
-      cdfSize += t.cdf.length;
-      guideAt[s + 1] = (guideAt[s] as number) + t.guide.length;
-    });
-    const cdfs = new Float64Array(cdfSize);
-    const guides = new Int32Array(guideAt[tables.length] as number);
-    tables.forEach((t, s) => {
-      cdfs.set(t.cdf, cdfAt[s]);
-      guides.set(t.guide, guideAt[s]);
-    });
+    const { cdfs, guides, cdfAt, guideAt, guideSize } = flatSessionTables(design.lengths, tableFor);
+    const n = design.lengths.reduce((sum, m) => sum + m, 0);
     const S = lengths.length;
     for (let r = 0; r < replicates; r++) {
       let x = 0;
-      let n = 0;
       let q = 0;
       for (let s = 0; s < S; s++) {
         const m = lengths[s] as number;
         const u = rng.next();
-        const g = guideAt[s] as number;
         const c = cdfAt[s] as number;
-        let i = guides[g + ((u * ((guideAt[s + 1] as number) - g)) | 0)] as number;
+        let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
         while ((cdfs[c + i] as number) <= u) i++;
         x += i;
-        n += m;
         q += (i * i + (m - i) * (m - i)) / m;
       }
       target[2 * r] = x;
@@ -309,6 +285,38 @@ function drawTwoActionSessions(
       square[r] = q;
     }
   });
+}
+
+/**
+ * The sessions' guide tables in flat arrays, each distinct length's table once: session s reads its CDF
+ * at cdfs[cdfAt[s] ..] and its guide at guides[guideAt[s] .. guideAt[s] + guideSize[s]) (one flat read per
+ * draw instead of an object per session, and a design's few lengths copied once, not once per session).
+ */
+function flatSessionTables(lengths: readonly number[], tableFor: (m: number) => GuideTable) {
+  const distinct = new Map<number, { table: GuideTable; cdfAt: number; guideAt: number }>();
+  let cdfSize = 0;
+  let guideTotal = 0;
+  for (const m of lengths) {
+    if (distinct.has(m)) continue;
+    const table = tableFor(m);
+    distinct.set(m, { table, cdfAt: cdfSize, guideAt: guideTotal });
+    cdfSize += table.cdf.length;
+    guideTotal += table.guide.length;
+  }
+  const cdfs = new Float64Array(cdfSize);
+  const guides = new Int32Array(guideTotal);
+  for (const { table, cdfAt, guideAt } of distinct.values()) {
+    cdfs.set(table.cdf, cdfAt);
+    guides.set(table.guide, guideAt);
+  }
+  const placed = lengths.map((m) => distinct.get(m) as { table: GuideTable; cdfAt: number; guideAt: number });
+  return {
+    cdfs,
+    guides,
+    cdfAt: Int32Array.from(placed, (d) => d.cdfAt),
+    guideAt: Int32Array.from(placed, (d) => d.guideAt),
+    guideSize: Int32Array.from(placed, (d) => d.table.guide.length),
+  };
 }
 
 /**
