@@ -24,6 +24,10 @@ describe("HypergeometricMemo", () => {
     expect(hypergeometricFromMode(4, 2, 2, f, pMode)).toBe(2);
     // One possible value (K = N): that value, whatever u.
     expect(memo.draw(3, 3, 2, 0.999)).toBe(2);
+    // Should rounding leave u above all the mass, the walk ends on its last value, the lowest (0 here);
+    // a u past 1 reaches that end.
+    expect(hypergeometricFromMode(4, 2, 2, f, 1.5)).toBe(0);
+    expect(memo.draw(4, 2, 2, 1.5)).toBe(0);
   });
 
   it("gives hypergeometricFromMode's value for every u, in the flat and the keyed store", () => {
