@@ -213,16 +213,9 @@ function withoutOneShot(
 
 /** λ's Δu_G and each distribution's exploitability, from the catalog's stage games of the variant. */
 function pooledModel(deps: PlayDeps, variant: VariantId): PooledModel {
-  // One stage game object per game, so its equilibria are solved once for every replicate (deviation.ts).
-  const stages = new Map<string, ReturnType<PlayDeps["catalog"]["stageGame"]>>();
-  const stage = (g: string) => {
-    let game = stages.get(g);
-    if (game === undefined) {
-      game = deps.catalog.stageGame(g, variant);
-      stages.set(g, game);
-    }
-    return game;
-  };
+  // The catalog keeps one stage game object per (game, variant), so deviation.ts solves each game's
+  // equilibria once for every replicate.
+  const stage = (g: string) => deps.catalog.stageGame(g, variant);
   return {
     deltaU: (g) => {
       const cooperativeAction = deps.catalog.game(g).cooperativeAction;
