@@ -1,9 +1,9 @@
 import type { CountCell } from "../analysis/count-cells.js";
 import type { ActionCounts } from "../domain/types.js";
 import type { CellCountRow, RecordFilter } from "../store/records.js";
-import type { FirstListedRow, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
-import { contentKey, PlayerTallies } from "./player-tallies.js";
+import { byText, contentKey, PlayerTallies } from "./player-tallies.js";
 
 interface CellBuilder {
   player: string;
@@ -94,6 +94,13 @@ function inStableOrder(
   };
 }
 
+/** Per player: valid one-shot decisions of two-action games, and how many chose the first-listed action. */
+export interface FirstListedRow {
+  player: string;
+  decisions: number;
+  first_listed: number;
+}
+
 /** The one-shot cells of a filter, with the order effect's counts read in the same pass. */
 export interface OneShotRead {
   readonly cells: CountCell[];
@@ -178,5 +185,3 @@ export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
     },
   };
 }
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -18,7 +18,8 @@ export interface CellTypes {
   readonly weights: number[];
 }
 
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Text order by code point, as the engines' binary ORDER BY. */
+export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The key of a cluster by content (its actions sorted): the order clusters are listed in. */
 export function contentKey(counts: ActionCounts): string {

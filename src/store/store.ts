@@ -2,7 +2,6 @@ import { SpendReads } from "./aggregates/spend-reads.js";
 
 export type {
   CellActionCountRow,
-  FirstListedRow,
   OneShotTallyRow,
   RepeatedRoundRow,
 } from "./aggregates/analysis-reads.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateRecord, SCALE_GAMES } from "../../bench/scale/generate-record.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
-import { cellsFromRows, oneShotCells } from "../../src/queries/one-shot-cells.js";
+import { cellsFromRows, oneShotCells, readOneShot } from "../../src/queries/one-shot-cells.js";
 import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 import { oneShotMatch } from "../support/match-record.js";
@@ -69,7 +69,9 @@ describe("decision tallies", () => {
       ["s1", "defect", 1],
     ]);
     // The match listed defect first.
-    expect(store.firstListedCounts({})).toEqual([{ player: "p", decisions: 1, first_listed: 1 }]);
+    expect(readOneShot(store, {}).firstListed(["prisoners-dilemma"], ["business"])).toEqual([
+      { player: "p", decisions: 1, first_listed: 1 },
+    ]);
   });
 
   it("refuse a decision given with another match's record (its cell would be tallied wrongly), writing nothing", () => {

@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
+import { readOneShot } from "../../src/queries/one-shot-cells.js";
 import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
 import { oneShotMatch } from "../support/match-record.js";
@@ -194,7 +195,7 @@ describeEachEngine("Store", (engine) => {
       },
     ]);
     // action_order is ["cooperate", "defect"]: the first-listed share per player.
-    expect(store.firstListedCounts({ players: ["a", "é"] })).toEqual([
+    expect(readOneShot(store, { players: ["a", "é"] }).firstListed(["prisoners-dilemma"], ["f"])).toEqual([
       { player: "a", decisions: 1, first_listed: 0 },
       { player: "é", decisions: 1, first_listed: 1 },
     ]);

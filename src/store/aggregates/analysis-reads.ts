@@ -20,13 +20,6 @@ export interface RepeatedRoundRow {
  * as a row of published counts, so live and imported cells read alike. */
 export type CellActionCountRow = ImportedCountRow;
 
-/** Per player: valid one-shot decisions of two-action games, and how many chose the first-listed action. */
-export interface FirstListedRow {
-  player: string;
-  decisions: number;
-  first_listed: number;
-}
-
 /** One row of `oneShotTallies`: player, session_id, game, framing, action, count, first_listed, listed. */
 export type OneShotTallyRow = [string, string, string, string, string, number, number, number];
 
@@ -284,21 +277,5 @@ export class AnalysisReads extends ImportStore {
         Number(listed),
       ];
     }
-  }
-
-  /**
-   * The order-effect counts: live two-action one-shot decisions by whether the choice was listed first.
-   * Only live play counts: an imported transcript's listing order was never recorded (it is stored in the
-   * catalog's order), and published counts have none.
-   */
-  firstListedCounts(filter: RecordFilter): FirstListedRow[] {
-    return this.stmt(
-      `SELECT m.player, sum(m.count) AS decisions,
-              sum(CASE WHEN m.order_position = 0 THEN m.count ELSE 0 END) AS first_listed
-       FROM decision_tallies m
-       WHERE m.one_shot = 1 AND m.source = '' AND m.order_position >= 0 AND m.count > 0
-         AND ${this.tallyFilter}
-       GROUP BY m.player ORDER BY m.player`,
-    ).all(this.filterParams(filter)) as FirstListedRow[];
   }
 }
