@@ -27,6 +27,8 @@ it("joins the sections and the leaderboard computed apart into the report comput
   expect(ranked.leaderboard).toBeNull();
   expect(ranked.reason).toMatch(/^compare needs at least two distinct framings/);
   const joined = withLeaderboard(sections, ranked);
+  // Every section but the leaderboard can be computed on this record, so the leaderboard's is the only reason.
+  expect(sections.missing).toEqual([]);
   // Every section as computed apart, the leaderboard in its place, and its reason after the sections' own.
   const { missing, leaderboard, ...rest } = joined;
   const { missing: sectionsMissing, leaderboard: _, ...sectionsRest } = sections;
