@@ -9,9 +9,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import { type RobustnessResult, robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
-import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
+import type { MatchRecord } from "../../src/store/records.js";
 import { connectClient, tempDeps } from "../support/harness.js";
-import { oneShotMatch } from "../support/match-record.js";
+import { firstRoundDecision, oneShotMatch } from "../support/match-record.js";
 import { memorySession } from "../support/session-record.js";
 
 const GAMES = ["g0", "g1", "g2", "g3"];
@@ -294,21 +294,7 @@ describe("random records of every shape", () => {
             }),
           );
           const action = game === "prisoners-dilemma" ? "cooperate" : "defect";
-          const decision: DecisionRecord = {
-            match_id: id,
-            round: 1,
-            session_id: session,
-            raw_text: action,
-            action,
-            rationale: null,
-            tokens: null,
-            opponent_action: null,
-            payoff: null,
-            opponent_payoff: null,
-            invalid_attempts: 0,
-            status: "decided",
-            decided_at: at,
-          };
+          const decision = firstRoundDecision(id, action, { session_id: session, decided_at: at });
           deps.store.saveDecision(decision, deps.store.getMatch(id) as MatchRecord);
         }
       }

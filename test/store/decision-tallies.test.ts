@@ -10,7 +10,7 @@ import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js"
 import { cellsFromRows, oneShotCells, readOneShot } from "../../src/queries/one-shot-cells.js";
 import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
-import { oneShotMatch } from "../support/match-record.js";
+import { firstRoundDecision, oneShotMatch } from "../support/match-record.js";
 import { memorySession } from "../support/session-record.js";
 
 let dir: string;
@@ -32,25 +32,8 @@ const match = (id: string, session: string) =>
     opponent: "agent",
     created_at: at,
   });
-const decision = (
-  matchId: string,
-  status: DecisionRecord["status"],
-  action: string | null,
-): DecisionRecord => ({
-  match_id: matchId,
-  round: 1,
-  session_id: "s1",
-  raw_text: action,
-  action,
-  rationale: null,
-  tokens: null,
-  opponent_action: null,
-  payoff: null,
-  opponent_payoff: null,
-  invalid_attempts: 0,
-  status,
-  decided_at: at,
-});
+const decision = (matchId: string, status: DecisionRecord["status"], action: string | null): DecisionRecord =>
+  firstRoundDecision(matchId, action, { session_id: "s1", status, decided_at: at });
 
 describe("decision tallies", () => {
   it("count a round once it is decided, move with a replaced decision, and never count pending or void rounds", () => {

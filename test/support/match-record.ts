@@ -1,4 +1,4 @@
-import type { MatchRecord } from "../../src/store/records.js";
+import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
 
 /**
  * An open one-shot prisoner's dilemma match against the random opponent, as the store tests write it
@@ -29,6 +29,33 @@ export function oneShotMatch(id: string, fields: Partial<MatchRecord> = {}): Mat
     source: null,
     created_at: "2026-12-01T00:00:00.000Z",
     finished_at: null,
+    ...fields,
+  };
+}
+
+/**
+ * The decided first round of a one-shot match, choosing `action` (its raw text the action itself), as the
+ * store tests write it directly; other fields (status, session) come in `fields`.
+ */
+export function firstRoundDecision(
+  matchId: string,
+  action: string | null,
+  fields: Partial<DecisionRecord> = {},
+): DecisionRecord {
+  return {
+    match_id: matchId,
+    round: 1,
+    session_id: null,
+    raw_text: action,
+    action,
+    rationale: null,
+    tokens: null,
+    opponent_action: null,
+    payoff: null,
+    opponent_payoff: null,
+    invalid_attempts: 0,
+    status: "decided",
+    decided_at: "2026-12-01T00:00:00.000Z",
     ...fields,
   };
 }

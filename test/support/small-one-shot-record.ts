@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from "vitest";
 import type { EngineKind } from "../../src/store/engines/engine.js";
-import type { DecisionRecord, MatchRecord } from "../../src/store/records.js";
+import type { MatchRecord } from "../../src/store/records.js";
 import { Store } from "../../src/store/store.js";
-import { oneShotMatch } from "./match-record.js";
+import { firstRoundDecision, oneShotMatch } from "./match-record.js";
 import { freshRecord, type TestRecord } from "./postgres.js";
 import { memorySession } from "./session-record.js";
 
@@ -31,21 +31,7 @@ export function playSmallRecord(store: Store): void {
       created_at: at,
     });
     store.insertMatch(match);
-    const decision: DecisionRecord = {
-      match_id: id,
-      round: 1,
-      session_id: session,
-      raw_text: action,
-      action,
-      rationale: null,
-      tokens: null,
-      opponent_action: null,
-      payoff: null,
-      opponent_payoff: null,
-      invalid_attempts: 0,
-      status: "decided",
-      decided_at: at,
-    };
+    const decision = firstRoundDecision(id, action, { session_id: session, decided_at: at });
     store.saveDecision(decision, store.getMatch(id) as MatchRecord);
   };
   for (const s of ["s1", "s2", "s3"]) store.saveSession(memorySession(s));
