@@ -20,6 +20,7 @@ import type { UniformSource } from "../sampling/fast-rng.js";
 import { HypergeometricMemo } from "../sampling/hypergeometric-memo.js";
 import { type ClusterSumMethod, drawsNormalSums } from "../sampling/normal-cluster-sums.js";
 import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
+import { drawTwoActionSessionTables } from "./two-action-session-tables.js";
 import { drawNormalWithinSessionNull } from "./within-session-normal-null.js";
 
 /** One session that decided in several framings: its framing × action table (F·k), `weight` sessions of it. */
@@ -212,6 +213,20 @@ export function drawWithinSessionPermutations(
     };
   });
   const memo = new HypergeometricMemo(lnFactorial, longest);
+  if (k === 2) {
+    const sessions = plans.map(({ framings, sizes, columns, weight }) => ({
+      framings,
+      sizes,
+      first: columns[0] as number,
+      weight,
+    }));
+    const strataOfTwo = shuffled.map((stratum) => ({
+      vectors: Int32Array.from(stratum.vectors.flatMap((v) => [...v])),
+      framings: Int32Array.from(stratum.framings),
+    }));
+    drawTwoActionSessionTables(F, fixed, sessions, strataOfTwo, memo, replicates, rng, out);
+    return out;
+  }
   const left = new Int32Array(k);
   const order = shuffled.map((s) => Int32Array.from(s.vectors.keys()));
   const strataVectors = shuffled.map((s) => {

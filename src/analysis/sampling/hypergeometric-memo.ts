@@ -7,7 +7,7 @@
 import { hypergeometricMass, hypergeometricMode } from "./hypergeometric-from-mode.js";
 
 /** One (N, K, m): the values in the walk's visiting order and the running masses after each. */
-interface Walk {
+export interface Walk {
   readonly values: Int32Array;
   readonly sums: Float64Array;
   /** What the walk returns should rounding leave u above every sum: the lowest value. */
@@ -35,6 +35,15 @@ export class HypergeometricMemo {
 
   /** X ~ Hypergeometric(N, K, m) from u: the value `hypergeometricFromMode(N, K, m, lnFactorial, u)` returns. */
   draw(N: number, K: number, m: number, u: number): number {
+    const { sums, values, fallback } = this.walk(N, K, m);
+    const last = sums.length;
+    let i = 0;
+    while (i < last && u >= (sums[i] as number)) i++;
+    return i < last ? (values[i] as number) : fallback;
+  }
+
+  /** The walk of (N, K, m), worked out on first use: what `draw` scans. */
+  walk(N: number, K: number, m: number): Walk {
     const key = (N * this.side + K) * this.side + m;
     let walk = this.flat === null ? this.byKey.get(key) : this.flat[key];
     if (walk === undefined) {
@@ -42,11 +51,7 @@ export class HypergeometricMemo {
       if (this.flat === null) this.byKey.set(key, walk);
       else this.flat[key] = walk;
     }
-    const { sums, values } = walk;
-    const last = sums.length;
-    let i = 0;
-    while (i < last && u >= (sums[i] as number)) i++;
-    return i < last ? (values[i] as number) : walk.fallback;
+    return walk;
   }
 }
 
