@@ -52,6 +52,14 @@ const ORDER = arg("order", "r");
  * (stop-distribution-exact.ts) instead of simulated studies — exact, ordered by R̂ at the same block.
  */
 const EXACT = arg("exact", "no") === "yes";
+/**
+ * `--path oracle`: the tilt path through the TRUE rates instead of the record's smoothed ones (a
+ * diagnostic, not an interval one could compute): it passes through the truth, so what coverage it
+ * loses or gains against the record's path is the path's doing, not the ordering's.
+ */
+const PATH = arg("path", "record");
+if (PATH !== "record" && PATH !== "oracle")
+  throw new Error(`--path ${PATH} is not a path; valid: record, oracle.`);
 if (ORDER !== "r" && ORDER !== "e") throw new Error(`--order ${ORDER} is not an ordering; valid: r, e.`);
 const TEST_ARG = arg("test", "universal_inference");
 const TESTS: readonly InvarianceTest[] =
@@ -263,8 +271,10 @@ interface Interval {
 const BISECTIONS = 11;
 
 /**
- * The stagewise interval at one observed outcome, both versions: the set of r on the tilt path where
- * P_r(at least as extreme) ≥ α/2 and P_r(at most as extreme) ≥ α/2 (ties: both sides, or one half each).
+ * The stagewise interval at one observed outcome, three versions: the set of r on the tilt path where
+ * P_r(at least as extreme) ≥ α/2 and P_r(at most as extreme) ≥ α/2 (ties: both sides, one half each, or
+ * the randomised split u and 1 − u with u uniform, drawn once per study, whose two p-values are exactly
+ * uniform under the configuration: the randomised test inversion).
  * P_r(at least as extreme) falls as r rises (a smaller effect stops later), so the upper end is its
  * crossing; P_r(at most as extreme) rises with r, so the lower end is its crossing.
  */
@@ -272,7 +282,8 @@ function stagewiseInterval(
   distribution: { tails(rates: readonly (readonly number[])[]): Tails },
   path: TiltPath,
   sims: number,
-): { conservative: Interval; midP: Interval } {
+  u: number,
+): { conservative: Interval; midP: Interval; randomised: Interval } {
   const cache = new Map<number, Tails>();
   const tailsAt = (r: number): Tails => {
     let t = cache.get(r);
@@ -308,6 +319,10 @@ function stagewiseInterval(
     midP: {
       lower: end((t) => t.less + t.ties / 2 >= half, false),
       upper: end((t) => t.more + t.ties / 2 >= half, true),
+    },
+    randomised: {
+      lower: end((t) => t.less + (1 - u) * t.ties >= half, false),
+      upper: end((t) => t.more + u * t.ties >= half, true),
     },
   };
 }
@@ -372,9 +387,9 @@ if (MODE === "fixed") {
   }
 } else {
   console.log(
-    "| case | test | true R | stopped | mean blocks | stagewise interval covers, conservative (MC SE) | mean width | mid-p covers | mean width | misses below / above (mid-p) | ordinary interval covers | mean width |",
+    "| case | test | true R | stopped | mean blocks | stagewise interval covers, conservative (MC SE) | mean width | mid-p covers | mean width | randomised covers | mean width | misses below / above (randomised) | ordinary interval covers | mean width |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const row of rows) {
     for (const test of TESTS) {
       const rng = createBootstrapRng(`adaptive:${row.name}`);
@@ -387,6 +402,8 @@ if (MODE === "fixed") {
         consW: 0,
         mid: 0,
         midW: 0,
+        rand: 0,
+        randW: 0,
         below: 0,
         above: 0,
         ord: 0,
@@ -413,16 +430,28 @@ if (MODE === "fixed") {
             pooled[a] = (pooled[a] as number) + x;
           });
         }
-        const path = new TiltPath(observed.counts.map(smoothedDistribution), smoothedDistribution(pooled));
-        const { conservative, midP } = stagewiseInterval(distribution, path, SIMS);
+        const path =
+          PATH === "oracle"
+            ? new TiltPath(
+                row.p,
+                row.p.reduce(
+                  (sum, q) => sum.map((x, a) => x + (q[a] as number) / row.p.length),
+                  new Array<number>(k).fill(0),
+                ),
+              )
+            : new TiltPath(observed.counts.map(smoothedDistribution), smoothedDistribution(pooled));
+        const u = createBootstrapRng(`stagewise-u:${row.name}:${test}:${s}`).next();
+        const { conservative, midP, randomised } = stagewiseInterval(distribution, path, SIMS, u);
         if (observed.code <= row.max) sums.stopped++;
         sums.blocks += Math.min(observed.code, row.max);
         if (covers(conservative, truth)) sums.cons++;
         sums.consW += conservative.upper - conservative.lower;
         if (covers(midP, truth)) sums.mid++;
-        else if (truth < midP.lower) sums.below++;
-        else sums.above++;
         sums.midW += midP.upper - midP.lower;
+        if (covers(randomised, truth)) sums.rand++;
+        else if (truth < randomised.lower) sums.below++;
+        else sums.above++;
+        sums.randW += randomised.upper - randomised.lower;
         if (REPLICATES > 0) {
           const ordinary = ordinaryInterval(observed.counts, s + 1);
           if (covers(ordinary, truth)) sums.ord++;
@@ -431,7 +460,7 @@ if (MODE === "fixed") {
       }
       const n = STUDIES;
       console.log(
-        `| ${row.name} | ${test} | ${truth.toFixed(4)} | ${pct(sums.stopped / n)} | ${(sums.blocks / n).toFixed(1)} | ${pct(sums.cons / n)} (${se(sums.cons / n, n)}) | ${(sums.consW / n).toFixed(3)} | ${pct(sums.mid / n)} (${se(sums.mid / n, n)}) | ${(sums.midW / n).toFixed(3)} | ${pct(sums.below / n)} / ${pct(sums.above / n)} | ${REPLICATES > 0 ? pct(sums.ord / n) : "—"} | ${REPLICATES > 0 ? (sums.ordW / n).toFixed(3) : "—"} |`,
+        `| ${row.name} | ${test} | ${truth.toFixed(4)} | ${pct(sums.stopped / n)} | ${(sums.blocks / n).toFixed(1)} | ${pct(sums.cons / n)} (${se(sums.cons / n, n)}) | ${(sums.consW / n).toFixed(3)} | ${pct(sums.mid / n)} (${se(sums.mid / n, n)}) | ${(sums.midW / n).toFixed(3)} | ${pct(sums.rand / n)} (${se(sums.rand / n, n)}) | ${(sums.randW / n).toFixed(3)} | ${pct(sums.below / n)} / ${pct(sums.above / n)} | ${REPLICATES > 0 ? pct(sums.ord / n) : "—"} | ${REPLICATES > 0 ? (sums.ordW / n).toFixed(3) : "—"} |`,
       );
     }
   }
