@@ -20,7 +20,10 @@
  * expectation of the randomised inversion, which is what can reach 95% when outcomes are few).
  *
  * Usage: npm run adaptive-at-stop -- [--mode fixed|stagewise] [--studies N] [--sims M] [--replicates B]
- *   [--only TEXT] [--test universal_inference|within_block_permutation|both]
+ *   [--only TEXT] [--test universal_inference|within_block_permutation|both] [--exact yes]
+ *   [--order r|e] [--path record|oracle|groups]
+ * (`--replicates 0` skips the ordinary interval at the stop in stagewise mode; docs/science.md has the
+ * tables, "An interval at the stop that accounts for the stop".)
  */
 
 import {
