@@ -2,6 +2,7 @@
 // closed form, checked against enumeration, and the exact draws kept below the many-sessions threshold.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
 import {
   drawNormalSessionDesign,
   sessionMoments,
@@ -126,13 +127,13 @@ describe("drawNormalSessionDesign", () => {
 });
 
 /** Framing a: `singles` one-decision sessions; framing b: `fours` sessions of 4 (alternately 1 and 3 cooperations). */
-function cells(singles: number, fours: number) {
+function record(singles: number, fours: number) {
   const record: CountCell[] = [
     {
       player: "m",
       game: "g",
       framing: "a",
-      counts: { cooperate: Math.floor(singles / 2), defect: singles - Math.floor(singles / 2) },
+      counts: { cooperate: Math.ceil(singles / 2), defect: Math.floor(singles / 2) },
       clusters: Array.from({ length: singles }, (_, s) => (s % 2 === 0 ? { cooperate: 1 } : { defect: 1 })),
     },
     {
@@ -149,25 +150,37 @@ function cells(singles: number, fours: number) {
       ),
     },
   ];
-  return planRobustness(record, undefined, { g: "cooperate" }, { g: ["cooperate", "defect"] }).cells;
+  return planRobustness(record, undefined, { g: "cooperate" }, { g: ["cooperate", "defect"] });
 }
+const cells = (singles: number, fours: number) => record(singles, fours).cells;
 
 describe("drawSessionDesignNull's threshold", () => {
   const draw = (c: ReturnType<typeof cells>, method: "auto" | "exact" | "normal") =>
     drawSessionDesignNull(c, 300, createBootstrapRng("threshold"), undefined, method);
-  it("keeps the exact draws below 200 sessions or below 50 in a framing, the normal one from there", () => {
-    // 150 + 49 = 199 sessions; 200 with 100 in the sparsest framing but 40 sessions of 4 would be under 50.
+  it("keeps the exact draws while a framing has fewer than 200 sessions, the normal one from there", () => {
+    // 199 sessions of 4 in framing b, or 199 single decisions in framing a: exact.
     for (const [singles, fours] of [
-      [150, 49],
-      [160, 40],
+      [300, 199],
+      [199, 250],
     ] as const) {
       const c = cells(singles, fours);
       expect(draw(c, "auto")).toEqual(draw(c, "exact"));
       expect(draw(c, "auto")).not.toEqual(draw(c, "normal"));
     }
-    // 150 + 50 = 200 sessions, 50 in framing b: the normal path.
-    const c = cells(150, 50);
+    // 200 in each: the normal path.
+    const c = cells(200, 200);
     expect(draw(c, "auto")).toEqual(draw(c, "normal"));
     expect(draw(c, "auto")).not.toEqual(draw(c, "exact"));
+  });
+
+  it("is the path the invariance test's permutation rows take by default", () => {
+    const plan = record(200, 200);
+    const rows = (method: "auto" | "exact" | "normal") => {
+      const out = new Int32Array(2 * 100);
+      permutationFill(plan, createBootstrapRng("rows"), false, method)(0, 100, out);
+      return out;
+    };
+    expect(rows("auto")).toEqual(rows("normal"));
+    expect(rows("auto")).not.toEqual(rows("exact"));
   });
 });

@@ -11,7 +11,22 @@
 // normals per framing (framings are independent under this null) instead of one draw per session; the
 // counts are rounded and clamped to the framing's decisions, Q_f to the range the exact sums can take.
 import type { UniformSource } from "../sampling/fast-rng.js";
-import { choleskyFactor } from "../sampling/normal-cluster-sums.js";
+import { type ClusterSumMethod, choleskyFactor } from "../sampling/normal-cluster-sums.js";
+
+/**
+ * Sessions every framing needs before "auto" draws the normal approximation. Higher than the bootstrap's
+ * threshold: the test reads the extremes of up to 11 framings' rates, far in each framing's tail, where
+ * the sum of 50–80 clustered sessions was still visibly not normal (the approximation rejected 1–3 points
+ * less often than the exact null; bench/coverage/session-design-size.ts).
+ */
+export const DESIGN_NORMAL_MIN_SESSIONS = 200;
+
+/** Whether framings of `sessions[f]` sessions draw the normal approximation ("normal": forced, from two sessions). */
+export function drawsNormalDesign(method: ClusterSumMethod, sessions: readonly number[]): boolean {
+  if (method === "exact") return false;
+  if (method === "normal") return sessions.reduce((s, x) => s + x, 0) >= 2;
+  return Math.min(...sessions) >= DESIGN_NORMAL_MIN_SESSIONS;
+}
 
 /**
  * E[Π_a x_a^(r_a)] of one session of m decisions, x ~ Dirichlet-multinomial(m; π, ρ): the closed form

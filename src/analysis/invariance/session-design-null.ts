@@ -19,8 +19,8 @@
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable } from "../sampling/guide-table.js";
-import { type ClusterSumMethod, drawsNormalSums } from "../sampling/normal-cluster-sums.js";
-import { drawNormalSessionDesign } from "./session-design-normal-null.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
+import { drawNormalSessionDesign, drawsNormalDesign } from "./session-design-normal-null.js";
 import { betaQuantiles, QUANTILES, type SharedPropensities } from "./shared-session-propensities.js";
 
 /** The sessions of a framing: their lengths, each listed `weight` times. */
@@ -148,9 +148,9 @@ export interface SessionDesignNull {
 /**
  * `replicates` null records of the cells (framing f's counts of replicate r at out[f][r·k ..]): every
  * session of every framing redrawn at the pooled distribution with correlation ρ̂, its length kept. A
- * (player, game) of many sessions (`drawsNormalSums`: 200, 50 in every framing) draws each framing's sums
- * from their normal approximation instead (session-design-normal-null.ts), unless some of its sessions
- * share their propensity draw with the player's other games.
+ * (player, game) with many sessions in every framing (`drawsNormalDesign`) draws each framing's sums from
+ * their normal approximation instead (session-design-normal-null.ts), unless some of its sessions share
+ * their propensity draw with the player's other games.
  */
 export function drawSessionDesignNull(
   cells: readonly PlannedCell[],
@@ -176,13 +176,7 @@ export function drawSessionDesignNull(
   const sessions = designs.map((d) => d.lengths.length);
   if (k === 2 && shared !== undefined && shared.index.size > 0 && concentration > 0 && p > 0 && p < 1) {
     drawSharedTwoActionSessions(cells, p, concentration, replicates, rng, shared, out, squares);
-  } else if (
-    drawsNormalSums(
-      method,
-      sessions.reduce((s, x) => s + x, 0),
-      Math.min(...sessions),
-    )
-  ) {
+  } else if (drawsNormalDesign(method, sessions)) {
     const lengths = designs.map((d) => d.lengths);
     drawNormalSessionDesign(lengths, pooled, rho, replicates, rng, out, squares);
   } else if (k === 2) {
