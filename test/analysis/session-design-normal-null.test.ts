@@ -134,7 +134,10 @@ function record(singles: number, fours: number) {
       game: "g",
       framing: "a",
       counts: { cooperate: Math.ceil(singles / 2), defect: Math.floor(singles / 2) },
-      clusters: Array.from({ length: singles }, (_, s) => (s % 2 === 0 ? { cooperate: 1 } : { defect: 1 })),
+      clusters: Array.from(
+        { length: singles },
+        (_, s): Record<string, number> => (s % 2 === 0 ? { cooperate: 1 } : { defect: 1 }),
+      ),
     },
     {
       player: "m",
