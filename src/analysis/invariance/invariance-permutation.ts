@@ -59,7 +59,7 @@ export function permutationFill(
   stream: UniformSource,
   /** Permute sessions of unequal lengths too (the machinery's own tests); the analysis never does. */
   permuteUnequalSessions = false,
-  /** Where a (player, game) of many spanning sessions may draw the normal approximation of its null. */
+  /** Where a (player, game) of many sessions may draw the normal approximation of its null. */
   method: ClusterSumMethod = "exact",
 ): FillCell {
   // The players' sessions that decided in one framing in several games, shuffled for all games at once;
@@ -125,7 +125,7 @@ export function permutationFill(
         // A player's sessions that decided in several of its games share one propensity draw there.
         const design = designOfUnit.get(unit);
         const shared = design ? sharedPropensities(design.ids, design.seed, replicates) : undefined;
-        const drawn = drawSessionDesignNull(cells, replicates, rng, shared);
+        const drawn = drawSessionDesignNull(cells, replicates, rng, shared, method);
         buffers = drawn.counts;
         scale = drawn.scale;
       } else {

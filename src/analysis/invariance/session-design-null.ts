@@ -19,6 +19,8 @@
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable } from "../sampling/guide-table.js";
+import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
+import { drawNormalSessionDesign, drawsNormalDesign } from "./session-design-normal-null.js";
 import { betaQuantiles, QUANTILES, type SharedPropensities } from "./shared-session-propensities.js";
 
 /** The sessions of a framing: their lengths, each listed `weight` times. */
@@ -145,7 +147,10 @@ export interface SessionDesignNull {
 
 /**
  * `replicates` null records of the cells (framing f's counts of replicate r at out[f][r·k ..]): every
- * session of every framing redrawn at the pooled distribution with correlation ρ̂, its length kept.
+ * session of every framing redrawn at the pooled distribution with correlation ρ̂, its length kept. A
+ * (player, game) with many sessions in every framing (`drawsNormalDesign`) draws each framing's sums from
+ * their normal approximation instead (session-design-normal-null.ts), unless some of its sessions share
+ * their propensity draw with the player's other games.
  */
 export function drawSessionDesignNull(
   cells: readonly PlannedCell[],
@@ -153,6 +158,7 @@ export function drawSessionDesignNull(
   rng: UniformSource,
   /** A player's sessions that decided in several of its games: one propensity draw for all of them. */
   shared?: SharedPropensities,
+  method: ClusterSumMethod = "exact",
 ): SessionDesignNull {
   const { actions } = cells[0] as PlannedCell;
   const k = actions.length;
@@ -167,8 +173,12 @@ export function drawSessionDesignNull(
   // Per framing and replicate, Σ_s Σ_a x_sa² / m_s: with the counts, the ANOVA's sums of the null record.
   const squares = cells.map(() => new Float64Array(replicates));
   const p = pooled[0] as number;
+  const sessions = designs.map((d) => d.lengths.length);
   if (k === 2 && shared !== undefined && shared.index.size > 0 && concentration > 0 && p > 0 && p < 1) {
     drawSharedTwoActionSessions(cells, p, concentration, replicates, rng, shared, out, squares);
+  } else if (drawsNormalDesign(method, sessions)) {
+    const lengths = designs.map((d) => d.lengths);
+    drawNormalSessionDesign(lengths, pooled, rho, replicates, rng, out, squares);
   } else if (k === 2) {
     drawTwoActionSessions(designs, pooled[0] as number, concentration, replicates, rng, out, squares);
   } else drawSessions(designs, pooled, alpha, rho, replicates, rng, out, squares);

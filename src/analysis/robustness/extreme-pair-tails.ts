@@ -46,13 +46,25 @@ export class ExtremePairTails {
   /** The lattice values as numbers, ascending. */
   private readonly values: Float64Array;
 
+  /** The lattice values as fractions: value i is fractions[2i] / fractions[2i + 1]. */
+  private readonly fractions: Int32Array;
+  private readonly hValue: Float64Array;
+  private readonly hRates: Float64Array[];
+  /** The values whose windows are filled in so far: [filledFrom, filledTo), none at first. */
+  private filledFrom = 0;
+  private filledTo = 0;
+  /** Per framing, where the scans of `strict` and `close` stopped at filledTo (where the next value resumes). */
+  private readonly strictTops: Int32Array;
+  private readonly closeTops: Int32Array;
+
   /** `sizes`: the decisions each framing is drawn with; `observedJsd`: R̂'s largest JSD in nats. */
   constructor(
     private readonly sizes: readonly number[],
-    observedJsd: number,
+    private readonly observedJsd: number,
   ) {
     this.F = sizes.length;
     const values = latticeValues(sizes);
+    this.fractions = values;
     this.V = values.length / 2;
     this.values = Float64Array.from(
       { length: this.V },
@@ -63,25 +75,62 @@ export class ExtremePairTails {
     this.above = new Int32Array(cells);
     this.strict = new Int32Array(cells);
     this.close = new Int32Array(cells);
-    const tolerance = TIE * Math.LN2;
     // The entropies of the values and of each framing's rates, once (a JSD then costs one entropy).
-    const hValue = this.values.map(bernoulliEntropy);
-    sizes.forEach((m, f) => {
-      const hRate = Float64Array.from({ length: m + 1 }, (_, j) => bernoulliEntropy(j / m));
+    this.hValue = this.values.map(bernoulliEntropy);
+    this.hRates = sizes.map((m) => Float64Array.from({ length: m + 1 }, (_, j) => bernoulliEntropy(j / m)));
+    this.strictTops = new Int32Array(this.F);
+    this.closeTops = new Int32Array(this.F);
+    this.cdfs = sizes.map((m) => new Float64Array(m + 1));
+    this.ratios = sizes.map((m) => Float64Array.from({ length: m + 1 }, (_, j) => (m - j) / (j + 1)));
+  }
+
+  /**
+   * The windows of values [from, to), filled in only when an evaluation first reaches them: the lowest
+   * rate stays within a few standard errors of the framings' rates, a small part of the V values when the
+   * framings are large, and most evaluations reach the same values.
+   */
+  private fill(from: number, to: number): void {
+    if (this.filledFrom >= this.filledTo) {
+      this.scan(from, to, new Int32Array(this.F), new Int32Array(this.F));
+      this.filledFrom = from;
+      this.filledTo = to;
+      return;
+    }
+    if (from < this.filledFrom) {
+      // Below what is filled: a scan of its own from `from` (its tops start at the bottom, as at value 0).
+      this.scan(from, this.filledFrom, new Int32Array(this.F), new Int32Array(this.F));
+      this.filledFrom = from;
+    }
+    if (to > this.filledTo) {
+      this.scan(this.filledTo, to, this.strictTops, this.closeTops);
+      this.filledTo = to;
+    }
+  }
+
+  /**
+   * The windows of values [from, to) of every framing. Both tops only grow with v (U is increasing), so
+   * each scan resumes where the last one stopped: O(values + m) divergences per framing. `strictTops` and
+   * `closeTops` hold where the scans start and, after, where they stopped (at `to`) when `to` extends
+   * what is filled.
+   */
+  private scan(from: number, to: number, strictTops: Int32Array, closeTops: Int32Array): void {
+    const { F, fractions: values, hValue, observedJsd } = this;
+    const tolerance = TIE * Math.LN2;
+    const extendsTop = to > this.filledTo;
+    this.sizes.forEach((m, f) => {
+      const hRate = this.hRates[f] as Float64Array;
       const jsd = (i: number, v: number, j: number): number =>
         bernoulliJsdWith(v, j / m, hValue[i] as number, hRate[j] as number);
-      // Both tops only grow with v (U is increasing), so each scan resumes where the last one stopped:
-      // O(V + m) divergences per framing.
-      let strictTop = 0;
-      let closeTop = 0;
-      for (let i = 0; i < this.V; i++) {
+      let strictTop = strictTops[f] as number;
+      let closeTop = closeTops[f] as number;
+      for (let i = from; i < to; i++) {
         const a = values[2 * i] as number;
         const b = values[2 * i + 1] as number;
         const v = a / b;
         // Counts x with x / m ≥ a / b, and > a / b, in integers: ⌊a·m / b⌋ is exact at these sizes.
         const floor = Math.floor((a * m) / b);
         const first = floor * b === a * m ? floor : floor + 1;
-        const at = i * this.F + f;
+        const at = i * F + f;
         this.atLeast[at] = first;
         this.above[at] = floor + 1;
         let j = Math.max(strictTop, first);
@@ -93,9 +142,11 @@ export class ExtremePairTails {
         this.close[at] = j - 1;
         closeTop = j;
       }
+      if (extendsTop) {
+        this.strictTops[f] = strictTop;
+        this.closeTops[f] = closeTop;
+      }
     });
-    this.cdfs = sizes.map((m) => new Float64Array(m + 1));
-    this.ratios = sizes.map((m) => Float64Array.from({ length: m + 1 }, (_, j) => (m - j) / (j + 1)));
   }
 
   /** Mid-p P(R* ≥ R̂) and P(R* ≤ R̂) when framing f chooses the first action at rate `rates[f]`. */
@@ -118,12 +169,15 @@ export class ExtremePairTails {
     });
     let first = 0;
     while ((values[first] as number) < from - 1e-12) first++;
+    let last = first;
+    while (last < V && (values[last] as number) <= to + 1e-12) last++;
+    if (last > first) this.fill(first, last);
     // P(counts in [lo, hi]) from the CDF; empty when hi < lo.
     const window = (cdf: Float64Array, lo: number, hi: number): number =>
       hi < lo ? 0 : (cdf[hi] as number) - (lo > 0 ? (cdf[lo - 1] as number) : 0);
     let closer = 0;
     let tied = 0;
-    for (let i = first; i < V && (values[i] as number) <= to + 1e-12; i++) {
+    for (let i = first; i < last; i++) {
       let strictFrom = 1;
       let strictAbove = 1;
       let closeFrom = 1;

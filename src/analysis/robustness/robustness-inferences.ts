@@ -222,11 +222,21 @@ function inversionFraming(pc: PlannedCell): InversionFraming {
   const clusters = pc.cell.clusters;
   if (pc.unit !== "session" || clusters === undefined) return { x, n: pc.n };
   const ids = pc.cell.cluster_ids;
-  const sessions = clusters.map((cluster, i) => ({
-    ...(ids === undefined ? {} : { id: ids[i] as string }),
-    x: cluster[first] ?? 0,
-    n: Object.values(cluster).reduce((sum, c) => sum + c, 0),
-    weight: pc.cell.cluster_weights?.[i] ?? 1,
-  }));
-  return { x, n: pc.n, sessions: sessions.filter((s) => s.n > 0) };
+  const weights = pc.cell.cluster_weights;
+  // One plain loop: a 1M-decision record lists some 300k sessions here.
+  const sessions: { id?: string; x: number; n: number; weight: number }[] = [];
+  for (let i = 0; i < clusters.length; i++) {
+    const cluster = clusters[i] as Readonly<Record<string, number>>;
+    let size = 0;
+    for (const action in cluster) size += cluster[action] as number;
+    if (!(size > 0)) continue;
+    const weight = weights?.[i] ?? 1;
+    const chosen = cluster[first] ?? 0;
+    sessions.push(
+      ids === undefined
+        ? { x: chosen, n: size, weight }
+        : { id: ids[i] as string, x: chosen, n: size, weight },
+    );
+  }
+  return { x, n: pc.n, sessions };
 }
