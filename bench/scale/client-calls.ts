@@ -9,7 +9,8 @@
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
  * before and after, and beside each call the server process's CPU time over it (all its threads, from /proc;
- * a figure the load average hardly moves, unlike the wall time). SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
+ * a figure the load average hardly moves, unlike the wall time), and after each size the server's peak RSS
+ * (VmHWM). SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
  * and its worker threads' profiles written into DIR when it exits), for a look at where its time goes.
  * Not a test: it prints figures.
  */
@@ -41,6 +42,17 @@ function serverCpu(): number {
     const stat = readFileSync(`/proc/${serverPid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The server process's peak resident set so far (VmHWM), in MB; NaN where /proc is missing. */
+function peakRssMb(): number {
+  if (serverPid === null) return Number.NaN;
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${serverPid}/status`, "utf8"))?.[1];
+    return kb === undefined ? Number.NaN : Math.round(Number(kb) / 1024);
   } catch {
     return Number.NaN;
   }
@@ -173,6 +185,7 @@ for (const decisions of sizesArg("10000")) {
     const after = await timed(client, toolOf(name), { ...CALLS[name], ...bootstrap, seed: 1 });
     console.log(`${name.padEnd(11)} after one more decision ${seconds(after.ms)} (${after.outcome})`);
   }
+  console.log(`server peak RSS ${peakRssMb()} MB (VmHWM: the warm-up and every call above)`);
   await client.close();
   rmSync(dir, { recursive: true, force: true });
 }
