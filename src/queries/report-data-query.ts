@@ -57,8 +57,8 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
  * on another core while `reportSections` computes the rest, and joins them with `withLeaderboard`.
  */
 export function reportLeaderboard(deps: PlayDeps, query: ReportQuery = {}): ReportLeaderboard {
-  const hasRepeated =
-    repeatedMetrics(deps, query.study_id ? { study_id: query.study_id } : {}).cells.length > 0;
+  // Whether repeated_metrics of the same filter has a cell, without computing its metrics.
+  const hasRepeated = deps.store.hasRepeatedRounds(query.study_id ? { study_id: query.study_id } : {});
   return rankedPlayers(deps, query, query.bootstrap ?? 10_000, query.seed ?? 1, hasRepeated);
 }
 
