@@ -1,5 +1,6 @@
 /**
- * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]`: the
+ * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]
+ * [--timeout S]`: the
  * analyses as a host calls them. For each size it starts `same-game serve --toolsets analysis` on the scale
  * record (scale-records.ts) over stdio and connects the SDK `Client` with its default options (a 60 s
  * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
@@ -69,6 +70,11 @@ const bootstrap = process.argv.includes("--bootstrap")
   ? { bootstrap: Number(option("--bootstrap", "")) }
   : {};
 const only = option("--only", "robustness,compare,report,report-10k").split(",");
+// `--timeout S`: the client's request timeout in seconds instead of the SDK's default 60 s, to measure the
+// server's CPU per call on a machine loaded enough that the default would give up.
+const requestOptions = process.argv.includes("--timeout")
+  ? { timeout: Number(option("--timeout", "")) * 1000 }
+  : undefined;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -88,7 +94,7 @@ async function timed(client: Client, name: string, args: Record<string, unknown>
   const cpuBefore = serverCpu();
   let result: Awaited<ReturnType<Client["callTool"]>>;
   try {
-    result = await client.callTool({ name, arguments: args });
+    result = await client.callTool({ name, arguments: args }, requestOptions);
   } catch (error) {
     const ms = performance.now() - started;
     return {
