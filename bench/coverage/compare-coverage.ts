@@ -220,6 +220,36 @@ const DIFFERENCE_ROWS: Row[] = [
       { p: one(0.4, 0.6), n: 50 },
     ],
   },
+  // Rows for the normal approximation of session sums (run once with SAME_GAME_CLUSTER_SUMS=exact and once
+  // with =normal): few sessions, unequal sizes, a deterministic agent, and a cell at the auto threshold.
+  {
+    name: "few sessions: 4 sessions of 2, ρ .3, small difference, n 8",
+    groups: [
+      { p: one(0.45, 0.55), n: 8, sessions: { decisions: 2, rho: 0.3 } },
+      { p: one(0.35, 0.65), n: 8, sessions: { decisions: 2, rho: 0.3 } },
+    ],
+  },
+  {
+    name: "unequal sizes: sessions of 5, ρ .3, n 10 vs 300",
+    groups: [
+      { p: one(0.4, 0.6), n: 10, sessions: { decisions: 5, rho: 0.3 } },
+      { p: one(0.3, 0.7), n: 300, sessions: { decisions: 5, rho: 0.3 } },
+    ],
+  },
+  {
+    name: "deterministic: sessions of 5, all one action vs .3/.7, n 50",
+    groups: [
+      { p: one(1, 1), n: 50, sessions: { decisions: 5, rho: 0.3 } },
+      { p: one(0.3, 0.7), n: 50, sessions: { decisions: 5, rho: 0.3 } },
+    ],
+  },
+  {
+    name: "200 sessions of 2 per cell (the auto threshold), ρ .3, small difference, n 400",
+    groups: [
+      { p: one(0.45, 0.55), n: 400, sessions: { decisions: 2, rho: 0.3 } },
+      { p: one(0.35, 0.65), n: 400, sessions: { decisions: 2, rho: 0.3 } },
+    ],
+  },
 ];
 
 const FWER_ROWS: Row[] = [
@@ -412,7 +442,9 @@ const started = Date.now();
 const rng = createBootstrapRng("compare-coverage");
 const selected = (r: Row) => ONLY === "" || r.name.includes(ONLY);
 
-console.log(`compare coverage: ${STUDIES} studies per row, B = ${REPLICATES}\n`);
+console.log(
+  `compare coverage: ${STUDIES} studies per row, B = ${REPLICATES}, session sums ${process.env.SAME_GAME_CLUSTER_SUMS ?? "auto"}\n`,
+);
 console.log(
   "| row | true ΔR | cover ΔR | mean width ΔR | cover Δshift | cover Δλ (true Δλ) | cover Δexploitability (true) | paired |",
 );

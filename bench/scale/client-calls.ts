@@ -1,5 +1,6 @@
 /**
- * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]`: the
+ * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]
+ * [--timeout S]`: the
  * analyses as a host calls them. For each size it starts `same-game serve --toolsets analysis` on the scale
  * record (scale-records.ts) over stdio and connects the SDK `Client` with its default options (a 60 s
  * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
@@ -9,7 +10,8 @@
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
  * before and after, and beside each call the server process's CPU time over it (all its threads, from /proc;
- * a figure the load average hardly moves, unlike the wall time). SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
+ * a figure the load average hardly moves, unlike the wall time), and after each size the server's peak RSS
+ * (VmHWM). SAME_GAME_BENCH_CPU_PROF=DIR starts the server under `node --cpu-prof` (its main thread's
  * and its worker threads' profiles written into DIR when it exits), for a look at where its time goes.
  * Not a test: it prints figures.
  */
@@ -46,6 +48,17 @@ function serverCpu(): number {
   }
 }
 
+/** The server process's peak resident set so far (VmHWM), in MB; NaN where /proc is missing. */
+function peakRssMb(): number {
+  if (serverPid === null) return Number.NaN;
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${serverPid}/status`, "utf8"))?.[1];
+    return kb === undefined ? Number.NaN : Math.round(Number(kb) / 1024);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
   return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
@@ -57,6 +70,11 @@ const bootstrap = process.argv.includes("--bootstrap")
   ? { bootstrap: Number(option("--bootstrap", "")) }
   : {};
 const only = option("--only", "robustness,compare,report,report-10k").split(",");
+// `--timeout S`: the client's request timeout in seconds instead of the SDK's default 60 s, to measure the
+// server's CPU per call on a machine loaded enough that the default would give up.
+const requestOptions = process.argv.includes("--timeout")
+  ? { timeout: Number(option("--timeout", "")) * 1000 }
+  : undefined;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -76,7 +94,7 @@ async function timed(client: Client, name: string, args: Record<string, unknown>
   const cpuBefore = serverCpu();
   let result: Awaited<ReturnType<Client["callTool"]>>;
   try {
-    result = await client.callTool({ name, arguments: args });
+    result = await client.callTool({ name, arguments: args }, requestOptions);
   } catch (error) {
     const ms = performance.now() - started;
     return {
@@ -173,6 +191,7 @@ for (const decisions of sizesArg("10000")) {
     const after = await timed(client, toolOf(name), { ...CALLS[name], ...bootstrap, seed: 1 });
     console.log(`${name.padEnd(11)} after one more decision ${seconds(after.ms)} (${after.outcome})`);
   }
+  console.log(`server peak RSS ${peakRssMb()} MB (VmHWM: the warm-up and every call above)`);
   await client.close();
   rmSync(dir, { recursive: true, force: true });
 }

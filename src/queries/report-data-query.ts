@@ -21,6 +21,7 @@ import {
   type VerificationCheck,
 } from "../report/report-data.js";
 import { SERVER_VERSION } from "../server-version.js";
+import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
@@ -56,8 +57,8 @@ export function reportData(deps: PlayDeps, query: ReportQuery = {}): ReportData 
  * on another core while `reportSections` computes the rest, and joins them with `withLeaderboard`.
  */
 export function reportLeaderboard(deps: PlayDeps, query: ReportQuery = {}): ReportLeaderboard {
-  const hasRepeated =
-    repeatedMetrics(deps, query.study_id ? { study_id: query.study_id } : {}).cells.length > 0;
+  // Whether repeated_metrics of the same filter has a cell, without computing its metrics.
+  const hasRepeated = deps.store.hasRepeatedRounds(query.study_id ? { study_id: query.study_id } : {});
   return rankedPlayers(deps, query, query.bootstrap ?? 10_000, query.seed ?? 1, hasRepeated);
 }
 
@@ -200,10 +201,17 @@ function equilibriumCells(
   );
 }
 
-/** SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check). */
+/**
+ * SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check); on a
+ * record too large for it in a report's time, quick_check, and the detail says so.
+ */
 function integrityCheck(deps: PlayDeps): VerificationCheck {
-  const result = deps.store.integrityCheck();
-  return { name: "record_integrity", ok: result === "ok", detail: `integrity_check: ${result}` };
+  const { pragma, result, bytes } = deps.store.integrityCheck();
+  const why =
+    pragma === "quick_check"
+      ? ` (a ${Math.round(bytes / 2 ** 20)} MB record: above ${FULL_INTEGRITY_CHECK_MAX_BYTES / 2 ** 20} MB the report runs quick_check, which does not match every index entry against its table row; \`sqlite3 RECORD 'PRAGMA integrity_check'\` runs the full check)`
+      : "";
+  return { name: "record_integrity", ok: result === "ok", detail: `${pragma}: ${result}${why}` };
 }
 
 function withCi(value: Estimate): EstimateWithCi {

@@ -5,7 +5,7 @@ import type { Engine, Statement } from "./engines/engine.js";
 import { SqliteEngine } from "./engines/sqlite-engine.js";
 import { filterParams } from "./filter-params.js";
 import { openPostgres, openSqlite } from "./open-record.js";
-import { integrityCheck } from "./record-file.js";
+import { integrityCheck, type RecordCheck } from "./record-file.js";
 import type { RecordFilter } from "./records.js";
 
 export interface StoreOptions {
@@ -57,13 +57,14 @@ export class StoreCore {
   }
 
   /**
-   * SQLite's integrity_check of the whole file: "ok", or the first problems it found. PostgreSQL checks its
-   * pages itself (a damaged page fails the query that reads it), so a record there that answers is "ok".
+   * SQLite's integrity_check of the whole file (quick_check above FULL_INTEGRITY_CHECK_MAX_BYTES): "ok", or
+   * the first problems it found. PostgreSQL checks its pages itself (a damaged page fails the query that
+   * reads it), so a record there that answers is "ok".
    */
-  integrityCheck(): string {
+  integrityCheck(): RecordCheck {
     if (this.engine instanceof SqliteEngine) return integrityCheck(this.engine.db);
     this.stmt("SELECT 1 AS ok").get();
-    return "ok";
+    return { pragma: "integrity_check", result: "ok", bytes: 0 };
   }
 
   close(): void {

@@ -1,5 +1,8 @@
 import { expect, it } from "vitest";
+import type { MatchRecord } from "../../src/store/records.js";
+import { firstRoundDecision, oneShotMatch } from "../support/match-record.js";
 import { describeEachEngine } from "../support/postgres.js";
+import { memorySession } from "../support/session-record.js";
 import { useSmallRecord } from "../support/small-one-shot-record.js";
 
 // compare's counts per player, cell, action and unit on the small record of small-one-shot-record.ts: read
@@ -8,7 +11,7 @@ import { useSmallRecord } from "../support/small-one-shot-record.js";
 describeEachEngine("compare's counts by player", (engine) => {
   const store = useSmallRecord(engine);
 
-  const row = (group: string, framing: string, action: string, count: number, unit: string) => ({
+  const row = (group: string, framing: string, action: string, count: number, unit: string | null) => ({
     group,
     game: "prisoners-dilemma",
     framing,
@@ -19,16 +22,49 @@ describeEachEngine("compare's counts by player", (engine) => {
   });
 
   it("count each session's decisions per cell and action, in group, cell, action and unit order", () => {
+    // p's session s1 made three decisions, so p is resampled by session: its rows keep their units. q's
+    // only session made one decision, so q is resampled by decision: its rows have no unit.
     expect(store().comparisonCounts({}, "player")).toEqual([
       row("p", "business", "cooperate", 1, "s1"),
       row("p", "business", "defect", 1, "s1"),
       row("p", "business", "defect", 1, "s2"),
       row("p", "business", "defect", 1, "s3"),
       row("p", "friend-sharing", "cooperate", 1, "s1"),
-      row("q", "business", "cooperate", 1, "t1"),
+      row("q", "business", "cooperate", 1, null),
     ]);
     expect(store().comparisonCounts({ players: ["q"] }, "player")).toEqual([
-      row("q", "business", "cooperate", 1, "t1"),
+      row("q", "business", "cooperate", 1, null),
+    ]);
+    // Without the friend-sharing cell, p's sessions made one business decision each except s1 (two):
+    // still resampled by session.
+    expect(store().comparisonCounts({ framings: ["business"] }, "player")).toEqual([
+      row("p", "business", "cooperate", 1, "s1"),
+      row("p", "business", "defect", 1, "s1"),
+      row("p", "business", "defect", 1, "s2"),
+      row("p", "business", "defect", 1, "s3"),
+      row("q", "business", "cooperate", 1, null),
+    ]);
+  });
+
+  it("count a player whose every session made one decision per cell and action, with no unit", () => {
+    // Player r: sessions u1, u2, u3 each make one business decision (cooperate, cooperate, defect).
+    const at = "2026-12-01T00:00:00.000Z";
+    ["u1", "u2", "u3"].forEach((session, i) => {
+      store().saveSession(memorySession(session, { player: "r" }));
+      const action = i < 2 ? "cooperate" : "defect";
+      store().insertMatch(oneShotMatch(`r${i}`, { player: "r", session_id: session, created_at: at }));
+      store().saveDecision(
+        firstRoundDecision(`r${i}`, action, { session_id: session, decided_at: at }),
+        store().getMatch(`r${i}`) as MatchRecord,
+      );
+    });
+    expect(store().comparisonCounts({ players: ["r"] }, "player")).toEqual([
+      row("r", "business", "cooperate", 2, null),
+      row("r", "business", "defect", 1, null),
+    ]);
+    // p's friend-sharing decision alone: one session of one decision.
+    expect(store().comparisonCounts({ players: ["p"], framings: ["friend-sharing"] }, "player")).toEqual([
+      row("p", "friend-sharing", "cooperate", 1, null),
     ]);
   });
 

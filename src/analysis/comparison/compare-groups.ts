@@ -1,5 +1,11 @@
 import type { ActionId } from "../../domain/types.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import {
+  type ClusterSumMethod,
+  clusterSumMethodFromEnv,
+  NORMAL_MIN_CELL_SESSIONS,
+  NORMAL_MIN_SESSIONS,
+} from "../sampling/normal-cluster-sums.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { COMPARISON_MEASURES, type ComparisonMeasure } from "./comparison-measures.js";
 import { type CellRef, type ComparisonRow, cellKey } from "./comparison-rows.js";
@@ -23,6 +29,12 @@ export interface CompareOptions extends BootstrapOptions {
   readonly cooperativeAction: (game: string) => ActionId | null;
   /** The games' payoffs for λ and exploitability; without it those measures are not compared. */
   readonly pooled?: PooledModel;
+  /**
+   * How a group's blocks of sessions are drawn: "auto" (default, from SAME_GAME_CLUSTER_SUMS) draws a
+   * block of many sessions from the normal approximation of its sums (group-replicates.ts), "exact" every
+   * session, "normal" every block of at least two sessions from the approximation.
+   */
+  readonly clusterSums?: ClusterSumMethod;
 }
 
 export interface ComparedPair {
@@ -127,6 +139,7 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
   // The games every group played under every framing: ranks, λ and exploitability are computed on them.
   const rankedGames = [...(complete[0] as Set<string>)].filter((g) => complete.every((c) => c.has(g))).sort();
   const pooledModel = options.pooled;
+  const clusterSums = options.clusterSums ?? clusterSumMethodFromEnv();
   const drawn = samples.map((s) =>
     groupReplicates(
       s,
@@ -136,9 +149,11 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
       bootstrap,
       seed,
       pooledModel && rankedGames.length > 0 ? { games: rankedGames, model: pooledModel } : undefined,
+      clusterSums,
     ),
   );
   const replicates = drawn.map((d) => d.games);
+  const approximated = groups.filter((_, g) => (drawn[g]?.normalBlocks ?? 0) > 0);
 
   const pairs: ComparedPair[] = [];
   const notes: string[] = [];
@@ -212,6 +227,11 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     pairs.push(...holmAdjusted(family));
   }
 
+  if (approximated.length > 0) {
+    notes.push(
+      `${approximated.join(", ")}: each block of at least ${NORMAL_MIN_SESSIONS} sessions (at least ${NORMAL_MIN_CELL_SESSIONS} in each of its cells) drew its replicates' summed counts from their normal approximation (the exact bootstrap's mean and covariance) instead of drawing every session.`,
+    );
+  }
   const ranks: GroupRank[] = [];
   const skipped: { measure: PooledMeasure; reason: string }[] = [];
   if (rankedGames.length === 0) {

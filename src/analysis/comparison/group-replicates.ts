@@ -2,6 +2,12 @@ import { bernoulliEntropy, jensenShannon } from "../../domain/divergence.js";
 import type { ActionId } from "../../domain/types.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { drawMultinomial } from "../sampling/multinomial-sampler.js";
+import {
+  type ClusterSumMethod,
+  drawNormalClusterSums,
+  drawsNormalSums,
+  SessionMoments,
+} from "../sampling/normal-cluster-sums.js";
 import { cellKey } from "./comparison-rows.js";
 import type { GroupSample, Stratum } from "./group-samples.js";
 import { type PooledModel, type PooledReplicates, pooledEvaluator } from "./pooled-measures.js";
@@ -22,6 +28,10 @@ export interface GameReplicates {
  * from a stream named by its `stream` key (under the seed), so two groups with the same schedule block
  * draw the same positions: their replicates are paired; every other block is independent. The pooled
  * measures (λ, exploitability) over `pooled.games` are evaluated on the same replicates' counts.
+ * A block of sessions large enough for `drawsNormalSums` under `clusterSums` (the robustness analysis's
+ * thresholds: ≥ 200 sessions, ≥ 50 of them in each of its cells) draws its summed counts from their
+ * normal approximation instead of drawing every session (normal-cluster-sums); schedule positions never
+ * do (their pairing is position by position).
  */
 export function groupReplicates(
   sample: GroupSample,
@@ -31,7 +41,14 @@ export function groupReplicates(
   bootstrap: number,
   seed: number,
   pooled?: { readonly games: readonly string[]; readonly model: PooledModel },
-): { games: Map<string, GameReplicates>; pooled: PooledReplicates[]; pooledUnits: number } {
+  clusterSums: ClusterSumMethod = "exact",
+): {
+  games: Map<string, GameReplicates>;
+  pooled: PooledReplicates[];
+  pooledUnits: number;
+  /** How many blocks of sessions drew their sums from the normal approximation. */
+  normalBlocks: number;
+} {
   const games = completeGames(sample, framings);
   const k = Math.max(1, ...sample.cells.map((c) => c.counts.length));
   const counts = new Int32Array(sample.cells.length * k);
@@ -72,7 +89,14 @@ export function groupReplicates(
   }
   const scratch = new Int32Array(k);
   const widths = sample.cells.map((c) => c.counts.length);
-  const flat = sample.strata.map((s) => (s.kind === "units" ? flatUnits(s.units, k) : null));
+  const normal = sample.strata.map((s, i) =>
+    s.kind === "units" && sample.unit === "session"
+      ? normalSums(s, k, bootstrap, rngs[i] as UniformSource, clusterSums)
+      : null,
+  );
+  const flat = sample.strata.map((s, i) =>
+    s.kind === "units" && normal[i] === null ? flatUnits(s.units, k) : null,
+  );
   const value = new Float64Array(2);
   for (let b = 0; b < bootstrap; b++) {
     counts.fill(0);
@@ -85,14 +109,24 @@ export function groupReplicates(
         for (let a = 0; a < width; a++) counts[stratum.cell * k + a] = scratch[a] as number;
         continue;
       }
-      const { starts, slots, adds } = flat[s] as FlatUnits;
-      const n = starts.length - 1;
-      for (let i = 0; i < n; i++) {
-        const u = Math.floor(rng.next() * n);
-        const end = starts[u + 1] as number;
-        for (let e = starts[u] as number; e < end; e++) {
-          const slot = slots[e] as number;
-          counts[slot] = (counts[slot] as number) + (adds[e] as number);
+      const sums = normal[s];
+      if (sums) {
+        const { draws, slots } = sums;
+        const dims = slots.length;
+        for (let p = 0; p < dims; p++) {
+          const slot = slots[p] as number;
+          counts[slot] = (counts[slot] as number) + (draws[b * dims + p] as number);
+        }
+      } else {
+        const { starts, slots, adds } = flat[s] as FlatUnits;
+        const n = starts.length - 1;
+        for (let i = 0; i < n; i++) {
+          const u = Math.floor(rng.next() * n);
+          const end = starts[u + 1] as number;
+          for (let e = starts[u] as number; e < end; e++) {
+            const slot = slots[e] as number;
+            counts[slot] = (counts[slot] as number) + (adds[e] as number);
+          }
         }
       }
       // A degenerate cell's draw: its replicate size from the units, its counts from the smoothed cell.
@@ -128,7 +162,53 @@ export function groupReplicates(
   const pooledResults = pool?.results() ?? [];
   const m = Math.min(...pooledGames.flatMap(({ cells }) => cells.map((c) => unitsOf(sample, c))));
   if (m >= 2) for (const r of pooledResults) spread(r.star, Math.sqrt(m / (m - 1)));
-  return { games: out, pooled: pooledResults, pooledUnits: independentUnits(sample, pooledGames) };
+  return {
+    games: out,
+    pooled: pooledResults,
+    pooledUnits: independentUnits(sample, pooledGames),
+    normalBlocks: normal.filter((n) => n !== null).length,
+  };
+}
+
+/**
+ * Every replicate's summed counts of a block of sessions drawn from their normal approximation, when the
+ * block is large enough (`drawsNormalSums`): replicate b's count at `slots[p]` is `draws[b·dims + p]`,
+ * p over the block's cells × actions. Null where the sessions are drawn one by one.
+ */
+function normalSums(
+  stratum: Extract<Stratum, { kind: "units" }>,
+  k: number,
+  bootstrap: number,
+  rng: UniformSource,
+  method: ClusterSumMethod,
+): { draws: Int32Array; slots: Int32Array } | null {
+  const local = new Map(stratum.cells.map((c, i) => [c, i]));
+  const inCell = new Int32Array(stratum.cells.length);
+  for (const unit of stratum.units) {
+    const seen = new Set<number>();
+    for (const entry of unit) seen.add(local.get(entry.cell) as number);
+    for (const i of seen) inCell[i] = (inCell[i] as number) + 1;
+  }
+  if (!drawsNormalSums(method, stratum.units.length, Math.min(...inCell))) return null;
+  const dims = stratum.cells.length * k;
+  const moments = new SessionMoments(dims);
+  const position = new Int32Array(dims);
+  const value = new Int32Array(dims);
+  for (const unit of stratum.units) {
+    unit.forEach((entry, e) => {
+      position[e] = (local.get(entry.cell) as number) * k + entry.action;
+      value[e] = entry.count;
+    });
+    moments.add(position, value, 0, unit.length, 1);
+  }
+  const draws = new Int32Array(bootstrap * dims);
+  // A block of one cell: every session drawn has decisions there, so no replicate of it is empty.
+  drawNormalClusterSums(moments, rng, bootstrap, draws, stratum.cells.length === 1);
+  const slots = Int32Array.from(
+    { length: dims },
+    (_, p) => (stratum.cells[Math.floor(p / k)] as number) * k + (p % k),
+  );
+  return { draws, slots };
 }
 
 /** A stratum's units in flat arrays: unit u adds adds[e] at counts[slots[e]] for e in [starts[u], starts[u + 1]). */

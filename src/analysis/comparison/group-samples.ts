@@ -77,8 +77,9 @@ export function groupSample(
   const cellIndex = new Map<string, number>();
   const raw: { game: string; framing: string; counts: Int32Array; positions: Map<string, number> | null }[] =
     [];
-  const units = new Map<string, Map<string, number>>(); // unit → "cell,action" → count
-  const unitCells = new Map<string, Set<number>>();
+  // unit → its entries as (cell, action, count) triples, in the order first seen: a few numbers per unit
+  // rather than a map, since a record of a million decisions has hundreds of thousands of units.
+  const units = new Map<string, number[]>();
   const loose: { cell: number; action: number; count: number }[] = []; // decisions without a unit
   for (const row of rows) {
     if (row.count <= 0) continue;
@@ -106,11 +107,9 @@ export function groupSample(
     if (row.position === null || row.count !== 1 || cell.positions?.has(row.position)) cell.positions = null;
     else cell.positions?.set(row.position, a);
     if (row.unit !== null) {
-      const entries = units.get(row.unit) ?? new Map<string, number>();
-      const entry = `${c},${a}`;
-      entries.set(entry, (entries.get(entry) ?? 0) + row.count);
-      units.set(row.unit, entries);
-      unitCells.set(row.unit, (unitCells.get(row.unit) ?? new Set()).add(c));
+      const entries = units.get(row.unit);
+      if (entries === undefined) units.set(row.unit, [c, a, row.count]);
+      else addEntry(entries, c, a, row.count);
     } else {
       cell.positions = null;
       loose.push({ cell: c, action: a, count: row.count });
@@ -118,15 +117,13 @@ export function groupSample(
   }
   // A cell whose import gave sessions to only some of its decisions: each of the others is a unit of its
   // own (as the robustness analysis draws them), so drawing the cell's units draws all its decisions.
-  const cellsWithUnits = new Set([...unitCells.values()].flatMap((s) => [...s]));
+  const cellsWithUnits = new Set<number>();
+  for (const entries of units.values())
+    for (let e = 0; e < entries.length; e += 3) cellsWithUnits.add(entries[e] as number);
   let single = 0;
   for (const { cell, action, count } of loose) {
     if (!cellsWithUnits.has(cell)) continue;
-    for (let i = 0; i < count; i++) {
-      const id = `one decision ${single++}`;
-      units.set(id, new Map([[`${cell},${action}`, 1]]));
-      unitCells.set(id, new Set([cell]));
-    }
+    for (let i = 0; i < count; i++) units.set(`one decision ${single++}`, [cell, action, 1]);
   }
   const cells: GroupCell[] = raw.map(({ game, framing, counts, positions }) => {
     const n = counts.reduce((s, x) => s + x, 0);
@@ -139,25 +136,34 @@ export function groupSample(
       positions: positions === null ? null : [...positions.keys()].sort(),
     };
   });
-  const unitOf = (entries: Map<string, number>): Unit =>
-    [...entries].map(([entry, count]) => {
-      const [cell, action] = entry.split(",").map(Number) as [number, number];
-      return { cell, action, count };
-    });
+  const unitOf = (entries: readonly number[]): Unit => {
+    const unit: { cell: number; action: number; count: number }[] = [];
+    for (let e = 0; e < entries.length; e += 3)
+      unit.push({
+        cell: entries[e] as number,
+        action: entries[e + 1] as number,
+        count: entries[e + 2] as number,
+      });
+    return unit;
+  };
   // Sessions are resampled whole only when there are at least two: one session (a host that played every
   // trial in one connection) says nothing about the spread between sessions, and drawing it whole would
   // give every replicate the same counts, an interval that is a point. Its decisions are drawn one by one.
-  const clustered =
-    units.size >= 2 && [...units.values()].some((e) => [...e.values()].reduce((s, x) => s + x, 0) > 1);
+  const clustered = units.size >= 2 && [...units.values()].some((e) => e.length > 3 || (e[2] as number) > 1);
   const strata: Stratum[] = [];
   let unit: ComparisonUnit = "decision";
   if (clustered) {
     unit = "session";
-    const spans = [...unitCells.values()].some((s) => s.size > 1);
-    // Units in stable order (by content): unit ids are random, and the draws go by position.
-    const ordered = [...units.entries()]
-      .map(([, e]) => unitOf(e))
-      .sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1));
+    const spans = [...units.values()].some((e) => e.some((_, i) => i % 3 === 0 && e[i] !== e[0]));
+    // Units in stable order (by content): unit ids are random, and the draws go by position. Each unit's
+    // content is written out once, not in every comparison of the sort.
+    const ordered = [...units.values()]
+      .map((e) => {
+        const unit = unitOf(e);
+        return { unit, key: JSON.stringify(unit) };
+      })
+      .sort((x, y) => (x.key < y.key ? -1 : 1))
+      .map((u) => u.unit);
     if (spans) {
       strata.push({
         kind: "units",
@@ -215,6 +221,17 @@ export function groupSample(
   });
   const decisions = cells.reduce((s, c) => s + c.n, 0);
   return { group, cells, cellIndex, strata, unit, smoothing, decisions };
+}
+
+/** Adds `count` decisions of (cell, action) to a unit's triples: to its entry if it has one, else a new one. */
+function addEntry(entries: number[], cell: number, action: number, count: number): void {
+  for (let e = 0; e < entries.length; e += 3) {
+    if (entries[e] === cell && entries[e + 1] === action) {
+      entries[e + 2] = (entries[e + 2] as number) + count;
+      return;
+    }
+  }
+  entries.push(cell, action, count);
 }
 
 function decisionStratum(group: string, cell: GroupCell, c: number): Stratum {

@@ -37,6 +37,21 @@ function byCellAndAction(a: CellActionCountRow, b: CellActionCountRow): number {
  */
 export class AnalysisReads extends ImportStore {
   /**
+   * Whether `repeatedRounds(filter)` has a row: a finished repeated match that passes the filter with a
+   * settled round. Exactly when the repeated metrics of that filter have a cell (a match is listed only
+   * with its rounds), without reading any round.
+   */
+  hasRepeatedRounds(filter: RecordFilter): boolean {
+    const row = this.stmt(
+      `SELECT CASE WHEN EXISTS (
+         SELECT 1 FROM decisions d JOIN matches m ON m.id = d.match_id
+         WHERE m.rounds > 1 AND m.status = 'finished' AND d.status <> 'pending' AND ${this.filter})
+       THEN 1 ELSE 0 END AS found`,
+    ).get(this.filterParams(filter)) as { found: number | string };
+    return Number(row.found) === 1;
+  }
+
+  /**
    * Every settled round of the finished repeated matches that pass the filter, in match and round order:
    * the rows the repeated-play metrics are computed from. A live round's invalid attempts are counted from
    * its attempts; an imported round has no attempts, so its stored count is used.

@@ -83,19 +83,30 @@ export class ComparisonReads extends AnalysisCacheStore {
    * The player comparison's live rows of a record without runner trials or schedule positions: every unit
    * is the decision's MCP session, so the write-time tallies (decision_tallies) hold the same counts as
    * the decisions, in the same order, at a fraction of the reading.
+   * A player none of whose sessions made more than one decision is resampled by decision whatever its
+   * sessions (group-samples.ts), so its rows are counted per cell and action with no unit: one row per
+   * cell and action instead of one per decision (at a million decisions, hundreds of thousands of rows).
    */
   private playerCountsFromTallies(filter: RecordFilter): ComparisonCountRow[] {
-    // A decision without a session is tallied under '' and read as a NULL unit, which SQLite sorts first
-    // as it sorts '': there the grouping's own order is the order asked for (one sort, not two).
-    // PostgreSQL sorts NULL last, so there the unit itself is sorted on.
-    const unitOrder = this.engine.kind === "sqlite" ? "m.session_id" : "6";
+    // A decision without a session is tallied under '' and read as a NULL unit, which both engines group
+    // and order as one unit (SQLite sorts it first, PostgreSQL last, as each sorts NULL).
     return this.stmt(
-      `SELECT m.player AS "group", m.game, m.framing, m.action, sum(m.count) AS count,
-              nullif(m.session_id, '') AS unit, NULL AS position
+      `WITH single_decision_players AS (
+         SELECT player FROM (
+           SELECT m.player, m.session_id, sum(m.count) AS n
+           FROM decision_tallies m
+           WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND m.session_id <> '' AND ${this.tallyFilter}
+           GROUP BY m.player, m.session_id) s
+         GROUP BY player
+         HAVING max(n) = 1)
+       SELECT m.player AS "group", m.game, m.framing, m.action, sum(m.count) AS count,
+              CASE WHEN m.player IN (SELECT player FROM single_decision_players) THEN NULL
+                   ELSE nullif(m.session_id, '') END AS unit,
+              NULL AS position
        FROM decision_tallies m
        WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
-       GROUP BY m.player, m.game, m.framing, m.action, m.session_id
-       ORDER BY 1, 2, 3, 4, ${unitOrder}`,
+       GROUP BY m.player, m.game, m.framing, m.action, 6
+       ORDER BY 1, 2, 3, 4, 6`,
     ).all(this.filterParams(filter)) as ComparisonCountRow[];
   }
 
