@@ -12,6 +12,7 @@
 // counts are rounded and clamped to the framing's decisions, Q_f to the range the exact sums can take.
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { type ClusterSumMethod, choleskyFactor } from "../sampling/normal-cluster-sums.js";
+import { blockUniforms, fillNormalPairs } from "../sampling/normal-pairs.js";
 
 /**
  * Sessions every framing needs before "auto" draws the normal approximation. Higher than the bootstrap's
@@ -112,9 +113,6 @@ export function sessionMoments(
   return { mean, covariance };
 }
 
-/** Uniforms per block (two per pair of normals). */
-const BLOCK = 1 << 14;
-
 /**
  * The normal approximation of the session-design null: per framing f (its session lengths `lengths[f]`),
  * replicate r's counts at out[f][r·k ..] and its Σ x²/m at squares[f][r], as the exact path writes them.
@@ -149,23 +147,10 @@ export function drawNormalSessionDesign(
     return { mean, L: choleskyFactor(covariance, k), n };
   });
   const normals = new Float64Array(k + 1);
-  const uniforms = new Float64Array(BLOCK);
-  let used = BLOCK;
-  const nextUniform = (): number => {
-    if (used === BLOCK) {
-      rng.fill(uniforms, BLOCK);
-      used = 0;
-    }
-    return uniforms[used++] as number;
-  };
+  const nextUniform = blockUniforms(rng);
   for (let r = 0; r < replicates; r++) {
     framings.forEach(({ mean, L, n }, f) => {
-      for (let c = 0; c < k; c += 2) {
-        const radius = Math.sqrt(-2 * Math.log(1 - nextUniform()));
-        const angle = 2 * Math.PI * nextUniform();
-        normals[c] = radius * Math.cos(angle);
-        normals[c + 1] = radius * Math.sin(angle);
-      }
+      fillNormalPairs(normals, k, nextUniform);
       const target = out[f] as Int32Array;
       let left = n;
       let sumSquares = 0;

@@ -12,6 +12,7 @@
 // Used where the sum is nearly normal (the thresholds below, or `SAME_GAME_CLUSTER_SUMS`), never for
 // records without sessions: those (the published Table 3 among them) keep their exact draws.
 import type { UniformSource } from "./fast-rng.js";
+import { blockUniforms, fillNormalPairs } from "./normal-pairs.js";
 
 /** How a unit's session sums are drawn: "auto" (normal where the thresholds below hold), or forced. */
 export type ClusterSumMethod = "auto" | "exact" | "normal";
@@ -113,9 +114,6 @@ export function sumCovarianceFactor(moments: SessionMoments): Float64Array {
   return choleskyFactor(sumCovariance(moments), moments.dims);
 }
 
-/** Uniforms per block (two per pair of normals). */
-const BLOCK = 1 << 14;
-
 /**
  * `replicates` draws of a unit's summed counts: replicate r's `dims` counts at `out[r·dims ..]`, each
  * round(S·m̄ + L·z) clamped at 0, z standard normal (Box–Muller from the stream's uniforms, in order).
@@ -150,15 +148,7 @@ export function drawNormalCounts(
   for (let j = 0; j < dims; j++) if ((L[j * dims + j] as number) > 0) live.push(j);
   const columns = Int32Array.from(live);
   const normals = new Float64Array(dims + 1); // a pair at a time
-  const uniforms = new Float64Array(BLOCK);
-  let used = BLOCK;
-  const nextUniform = (): number => {
-    if (used === BLOCK) {
-      rng.fill(uniforms, BLOCK);
-      used = 0;
-    }
-    return uniforms[used++] as number;
-  };
+  const nextUniform = blockUniforms(rng);
   for (let r = 0; r < replicates; r++) {
     let total = 0;
     do {
@@ -167,12 +157,7 @@ export function drawNormalCounts(
   }
 
   function drawOne(at: number): number {
-    for (let c = 0; c < columns.length; c += 2) {
-      const radius = Math.sqrt(-2 * Math.log(1 - nextUniform()));
-      const angle = 2 * Math.PI * nextUniform();
-      normals[c] = radius * Math.cos(angle);
-      normals[c + 1] = radius * Math.sin(angle);
-    }
+    fillNormalPairs(normals, columns.length, nextUniform);
     let total = 0;
     for (let i = 0; i < dims; i++) {
       let x = mean[i] as number;
