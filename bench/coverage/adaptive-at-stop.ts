@@ -31,11 +31,11 @@ import {
   smoothedDistribution,
   TiltPath,
 } from "../../src/analysis/robustness/multi-action-inversion.js";
-import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { INVARIANCE_TESTS, type InvarianceTest } from "../../src/domain/adaptive/adaptive-design.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import { WithinBlockPermutationEProcess } from "../../src/domain/adaptive/permutation-e-process.js";
+import { ordinaryInterval } from "./ordinary-interval.js";
 import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 import { ExactStopDistribution } from "./stop-distribution-exact.js";
 import { FastPermutation, type FastProcess, FastUniversalInference } from "./stop-processes.js";
@@ -362,30 +362,6 @@ function stagewiseInterval(
       upper: end((t) => t.more + u * t.ties >= half, true),
     },
   };
-}
-
-const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
-
-/** The analysis's 95% R interval on the counts (what `robustness` reports). */
-function ordinaryInterval(counts: readonly (readonly number[])[], seed: number): Interval {
-  const k = (counts[0] as number[]).length;
-  const cells = counts.map((c, f) => ({
-    player: "m",
-    game: "g",
-    framing: `f${String(f).padStart(2, "0")}`,
-    counts: Object.fromEntries(
-      c.map((x, a) => [ACTIONS[a] as string, x]).filter(([, x]) => (x as number) > 0),
-    ),
-  }));
-  const result = robustnessAnalysis(cells, {
-    cooperativeAction: { g: k === 2 ? "cooperate" : null },
-    actions: { g: ACTIONS.slice(0, k) },
-    bootstrap: REPLICATES,
-    seed,
-  });
-  const ci = result.games[0]?.R.ci;
-  if (!ci) throw new Error("no game analysed");
-  return { lower: ci[0], upper: ci[1] };
 }
 
 const covers = (i: Interval, truth: number): boolean => i.lower <= truth + 1e-9 && truth <= i.upper + 1e-9;

@@ -26,7 +26,6 @@
  *   --test both|universal_inference|within_block_permutation --cs-alpha 0.5,0.9]
  */
 
-import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
 import { INVARIANCE_TESTS, type InvarianceTest } from "../../src/domain/adaptive/adaptive-design.js";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
@@ -38,6 +37,7 @@ import {
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { jensenShannon } from "../../src/domain/divergence.js";
 import { pearsonHomogeneityP } from "./chi-square.js";
+import { ordinaryInterval } from "./ordinary-interval.js";
 import { arg, ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
 interface Row {
@@ -255,8 +255,6 @@ function fixedNOnce(row: Row, power: number): number | null {
   return fixedNs.get(key) as number | null;
 }
 
-const ACTIONS = ["cooperate", "defect", "a3", "a4", "a5", "a6"];
-
 /** R's anytime-valid interval (r-confidence-sequence.ts) on the choices so far, as the server has it. */
 function anytimeInterval(process: Process, row: Row, alpha = ALPHA) {
   return anytimeRInterval(
@@ -284,24 +282,8 @@ function anytimeCovers(
 
 /** Whether the analysis's 95% R interval on the counts covers the true R. */
 function covers(counts: readonly (readonly number[])[], truth: number, seed: number): boolean {
-  const k = (counts[0] as number[]).length;
-  const cells = counts.map((c, f) => ({
-    player: "m",
-    game: "g",
-    framing: `f${String(f).padStart(2, "0")}`,
-    counts: Object.fromEntries(
-      c.map((x, a) => [ACTIONS[a] as string, x]).filter(([, x]) => (x as number) > 0),
-    ),
-  }));
-  const result = robustnessAnalysis(cells, {
-    cooperativeAction: { g: k === 2 ? "cooperate" : null },
-    actions: { g: ACTIONS.slice(0, k) },
-    bootstrap: REPLICATES,
-    seed,
-  });
-  const ci = result.games[0]?.R.ci;
-  if (!ci) throw new Error("no game analysed");
-  return ci[0] <= truth + 1e-12 && truth <= ci[1] + 1e-12;
+  const { lower, upper } = ordinaryInterval(counts, seed);
+  return lower <= truth + 1e-12 && truth <= upper + 1e-12;
 }
 
 /**

@@ -18,6 +18,7 @@ import { drawsNormalDesign } from "../../src/analysis/invariance/session-design-
 import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { StatisticsEvaluator } from "../../src/analysis/robustness/robustness-statistics.js";
 import { createBootstrapRng, type UniformSource } from "../../src/analysis/sampling/fast-rng.js";
+import { gamma } from "../../src/analysis/sampling/gamma-sampler.js";
 import type { ClusterSumMethod } from "../../src/analysis/sampling/normal-cluster-sums.js";
 import { ONLY, REPLICATES, STUDIES } from "./run-options.js";
 
@@ -141,24 +142,6 @@ const ROWS: Row[] = [
     lengths: framings(4, mixed(60)),
   },
 ];
-
-/** Gamma(shape, 1) by Marsaglia & Tsang (u^(1/shape) below 1). */
-function gamma(shape: number, rng: UniformSource): number {
-  if (shape < 1) return gamma(shape + 1, rng) * (1 - rng.next()) ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    const u = 1 - rng.next();
-    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
-  }
-}
 
 /** One simulated record: every session's propensities Dirichlet(π(1 − ρ)/ρ) (π at ρ = 0), then its decisions. */
 function simulate(row: Row, rng: UniformSource): CountCell[] {

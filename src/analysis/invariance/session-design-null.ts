@@ -18,6 +18,7 @@
 // (deff_f = 1 + (m̃_f − 1)ρ, Kish). A null record drawn with a low ρ̂* then counts as one from a low ρ̂.
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
+import { gamma } from "../sampling/gamma-sampler.js";
 import { type GuideTable, guideTable } from "../sampling/guide-table.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { drawNormalSessionDesign, drawsNormalDesign } from "./session-design-normal-null.js";
@@ -429,22 +430,4 @@ function sessionMasses(m: number, p: number, concentration: number): Float64Arra
   const top = Math.max(...logs);
   for (let x = 0; x <= m; x++) mass[x] = Math.exp((logs[x] as number) - top);
   return mass;
-}
-
-/** Gamma(shape, 1): Marsaglia & Tsang (2000), with u^(1/shape) for shapes below 1. */
-function gamma(shape: number, rng: UniformSource): number {
-  if (shape < 1) return gamma(shape + 1, rng) * (1 - rng.next()) ** (1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    const u = 1 - rng.next();
-    if (u < 1 - 0.0331 * x ** 4 || Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
-  }
 }
