@@ -41,6 +41,8 @@ interface SpanningDesign {
   readonly strata: readonly LengthStratum[];
 }
 
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Each listed session of the unit's cells by id (sessions without an id get none), with its framing. */
 function sessionsById(
   cells: readonly PlannedCell[],
@@ -80,9 +82,13 @@ function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>):
   });
   // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
   // decisions whatever their ids.
-  const key = (t: Int32Array, w: number): string => `${w}:${t.join(",")}`;
-  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  spanning.sort((a, b) => byText(key(a.table, a.weight), key(b.table, b.weight)));
+  // Each session's key written once, not in every comparison of the sort (a 1M record of short spanning
+  // sessions sorts thousands per (player, game)); the sort is stable, so the order is the same.
+  const keyed = spanning.map((session) => ({ session, key: `${session.weight}:${session.table.join(",")}` }));
+  keyed.sort((a, b) => byText(a.key, b.key));
+  keyed.forEach(({ session }, i) => {
+    spanning[i] = session;
+  });
 
   const items: { length: number; vector: number[]; framing: number }[] = [];
   cells.forEach((pc, f) => {
@@ -105,8 +111,11 @@ function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>):
         items.push({ length: 1, vector: Array.from({ length: k }, (_, a) => (a === j ? 1 : 0)), framing: f });
     });
   });
+  // Ties of length and framing are ordered by content, each vector written out once for the sort.
+  const texts = new Map(items.map((item) => [item, item.vector.join()]));
   items.sort(
-    (a, b) => a.length - b.length || a.framing - b.framing || byText(a.vector.join(), b.vector.join()),
+    (a, b) =>
+      a.length - b.length || a.framing - b.framing || byText(texts.get(a) as string, texts.get(b) as string),
   );
   const strata = new Map<number, LengthStratum>();
   for (const item of items) {
