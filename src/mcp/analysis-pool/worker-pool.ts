@@ -61,7 +61,7 @@ interface Slot {
   extra: boolean;
   /**
    * The job this worker was asked to stop (its caller has its answer already), until the worker says it
-   * stopped, or, past STOP_FALLBACK_MS, the worker is terminated and replaced. It takes no job meanwhile.
+   * stopped, or, past STOP_FALLBACK_MS, the worker is terminated (and replaced when a job waits). It takes no job meanwhile.
    */
   stopping: { id: number; fallback: NodeJS.Timeout } | null;
 }
@@ -166,14 +166,19 @@ export class AnalysisPool implements AnalysisRunner {
     this.dispatch();
   }
 
-  /** A worker that did not stop when asked: terminated, and a fresh one started in its place. */
+  /**
+   * A worker that did not stop when asked: terminated, and a fresh one started in its place only when a
+   * job is waiting (otherwise `run` starts it with the next job). A cancelled analysis then leaves the
+   * server idle, instead of spending a worker's start-up — a few hundred ms of CPU, seconds on a loaded
+   * machine — on a job nobody has asked for yet.
+   */
   private replace(slot: Slot): void {
     const index = this.slots.indexOf(slot);
     if (this.closed || index < 0) return;
     // Out of the pool first, so that its exit is no failure to handle.
     this.slots.splice(index, 1);
     void slot.worker.terminate();
-    while (this.slots.length < this.size) this.slots.push(this.spawn(false));
+    if (this.queues.size > 0) while (this.slots.length < this.size) this.slots.push(this.spawn(false));
     this.dispatch();
   }
 
