@@ -74,23 +74,20 @@ function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>):
   const F = cells.length;
   const byId = sessionsById(cells);
   const spanningIds = new Set([...byId].filter(([, s]) => s.perFraming.size > 1).map(([id]) => id));
-  const spanning: SpanningSession[] = [...spanningIds].map((id) => {
-    const { perFraming, weight } = byId.get(id) as { perFraming: Map<number, number[]>; weight: number };
-    const table = new Int32Array(F * k);
-    for (const [f, v] of perFraming) table.set(v, f * k);
-    return { table, weight };
-  });
   // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
-  // decisions whatever their ids.
-  // Each session's key written once, not in every comparison of the sort (a 1M record of short spanning
-  // sessions sorts thousands per (player, game)); the sort is stable, so the order is the same.
-  const keyed = spanning.map((session) => ({ session, key: `${session.weight}:${session.table.join(",")}` }));
-  keyed.sort((a, b) => byText(a.key, b.key));
-  keyed.forEach(({ session }, i) => {
-    spanning[i] = session;
-  });
+  // decisions whatever their ids; each key written once, not in every comparison of the sort.
+  const spanning: SpanningSession[] = [...spanningIds]
+    .map((id) => {
+      const { perFraming, weight } = byId.get(id) as { perFraming: Map<number, number[]>; weight: number };
+      const table = new Int32Array(F * k);
+      for (const [f, v] of perFraming) table.set(v, f * k);
+      return { session: { table, weight }, key: `${weight}:${table.join(",")}` };
+    })
+    .sort((a, b) => byText(a.key, b.key))
+    .map(({ session }) => session);
 
-  const items: { length: number; vector: number[]; framing: number }[] = [];
+  // `text`: the vector written out once, for ties of length and framing in the sort below.
+  const items: { length: number; vector: number[]; framing: number; text: string }[] = [];
   cells.forEach((pc, f) => {
     const vector = (counts: Readonly<Record<string, number>>): number[] =>
       pc.actions.map((a) => counts[a] ?? 0);
@@ -102,21 +99,18 @@ function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>):
         const length = v.reduce((s, c) => s + c, 0);
         if (length === 0) return;
         const weight = pc.cell.cluster_weights?.[i] ?? 1;
-        for (let w = 0; w < weight; w++) items.push({ length, vector: v, framing: f });
+        const text = v.join();
+        for (let w = 0; w < weight; w++) items.push({ length, vector: v, framing: f, text });
       });
       return;
     }
     vector(pc.cell.counts).forEach((count, j) => {
-      for (let d = 0; d < count; d++)
-        items.push({ length: 1, vector: Array.from({ length: k }, (_, a) => (a === j ? 1 : 0)), framing: f });
+      const one = Array.from({ length: k }, (_, a) => (a === j ? 1 : 0));
+      const text = one.join();
+      for (let d = 0; d < count; d++) items.push({ length: 1, vector: one, framing: f, text });
     });
   });
-  // Ties of length and framing are ordered by content, each vector written out once for the sort.
-  const texts = new Map(items.map((item) => [item, item.vector.join()]));
-  items.sort(
-    (a, b) =>
-      a.length - b.length || a.framing - b.framing || byText(texts.get(a) as string, texts.get(b) as string),
-  );
+  items.sort((a, b) => a.length - b.length || a.framing - b.framing || byText(a.text, b.text));
   const strata = new Map<number, LengthStratum>();
   for (const item of items) {
     const stratum = strata.get(item.length) ?? { vectors: [], framings: [] };
