@@ -99,4 +99,26 @@ describe("compare: session sums of a large block from their normal approximation
     const small = compareGroups(both(20), { ...options, clusterSums: "auto" });
     expect(small.notes.some((n) => n.includes("normal approximation"))).toBe(false);
   });
+
+  it("counts a session once in a cell where it chose both actions (each cell needs 50 sessions)", () => {
+    // 200 sessions decide once in f0; 30 of them also choose c and d once each in f1: f1 has 30 sessions
+    // (60 entries), below the 50 a cell needs, so the block of 200 spanning sessions draws every session.
+    const spanning: ComparisonRow[] = [];
+    const row = (framing: string, action: string, unit: string): ComparisonRow => ({
+      group: "G",
+      game: "g",
+      framing,
+      action,
+      count: 1,
+      unit,
+      position: null,
+    });
+    for (let s = 0; s < 200; s++) {
+      spanning.push(row("f0", s % 2 === 0 ? "c" : "d", `s${s}`));
+      if (s < 30) spanning.push(row("f1", "c", `s${s}`), row("f1", "d", `s${s}`));
+    }
+    const sample = groupSample("G", spanning, actionsOf);
+    const drawn = groupReplicates(sample, ["f0", "f1"], cooperative, actionsOf, 100, 7, undefined, "auto");
+    expect(drawn.normalBlocks).toBe(0);
+  });
 });

@@ -183,12 +183,17 @@ function normalSums(
   method: ClusterSumMethod,
 ): { draws: Int32Array; slots: Int32Array } | null {
   const local = new Map(stratum.cells.map((c, i) => [c, i]));
+  // Sessions with decisions in each cell: a cell counts a unit once, however many of its actions it chose.
   const inCell = new Int32Array(stratum.cells.length);
-  for (const unit of stratum.units) {
-    const seen = new Set<number>();
-    for (const entry of unit) seen.add(local.get(entry.cell) as number);
-    for (const i of seen) inCell[i] = (inCell[i] as number) + 1;
-  }
+  const lastUnit = new Int32Array(stratum.cells.length).fill(-1);
+  stratum.units.forEach((unit, u) => {
+    for (const entry of unit) {
+      const i = local.get(entry.cell) as number;
+      if (lastUnit[i] === u) continue;
+      lastUnit[i] = u;
+      inCell[i] = (inCell[i] as number) + 1;
+    }
+  });
   if (!drawsNormalSums(method, stratum.units.length, Math.min(...inCell))) return null;
   const dims = stratum.cells.length * k;
   const moments = new SessionMoments(dims);
