@@ -1,8 +1,8 @@
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
 import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { createServer } from "../mcp/create-server.js";
+import { PreparedStdioTransport } from "../mcp/prepared-answer/stdio-transport.js";
 import { stdioSizeGuard } from "../mcp/stdio-size-guard.js";
 import { DEFAULT_TOOLSETS, parseToolsets } from "../mcp/toolsets.js";
 import { isPostgresUrl } from "../store/engines/database-location.js";
@@ -55,7 +55,7 @@ export const serveCommand: Command = {
         process.stdout.write(line);
       }),
     );
-    const transport = new StdioServerTransport(stdin, process.stdout);
+    const transport = new PreparedStdioTransport(stdin, process.stdout);
     // stdout carries JSON-RPC only; every word for a person goes to stderr.
     logInfo(`serving on stdio; toolsets: ${toolsets.join(", ")}; record: ${recordName(dbPath)}`);
     const shutdown = async () => {

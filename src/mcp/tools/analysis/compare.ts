@@ -4,6 +4,7 @@ import { compareText } from "../../../queries/compare-text.js";
 import { COMPARISON_FACTORS } from "../../../store/store.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
@@ -86,7 +87,10 @@ export function registerCompare(server: McpServer, context: ToolContext): void {
     async (args, ctx) =>
       answering("compare", async () => {
         const { result: report, meta } = await callAnalysis(context, ctx, "compare", args);
-        return { ...analysisAnswer({ ...report }, compareText(report)), _meta: meta };
+        return {
+          ...preparedAnswer(report, () => analysisAnswer({ ...report }, compareText(report))),
+          _meta: meta,
+        };
       }),
   );
 }

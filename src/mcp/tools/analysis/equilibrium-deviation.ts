@@ -3,6 +3,7 @@ import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
 import type { CellDeviation } from "../../../queries/equilibrium-deviation-query.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -95,12 +96,15 @@ export function registerEquilibriumDeviation(server: McpServer, context: ToolCon
     async (args, ctx) =>
       answering("equilibrium_deviation", async () => {
         const { result, meta } = await callAnalysis(context, ctx, "equilibrium_deviation", args);
-        const { cells } = result;
-        const text =
-          cells.length === 0
-            ? `No valid decisions of ${args.game} match these filters.`
-            : cells.map(cellText).join("\n");
-        return { ...analysisAnswer({ cells }, text), _meta: meta };
+        const answer = preparedAnswer(result, () => {
+          const { cells } = result;
+          const text =
+            cells.length === 0
+              ? `No valid decisions of ${args.game} match these filters.`
+              : cells.map(cellText).join("\n");
+          return analysisAnswer({ cells }, text);
+        });
+        return { ...answer, _meta: meta };
       }),
   );
 }

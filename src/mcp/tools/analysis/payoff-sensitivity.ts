@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { sensitivityText } from "../../../queries/sensitivity-query.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
@@ -49,7 +50,10 @@ export function registerPayoffSensitivity(server: McpServer, context: ToolContex
     async (args, ctx) =>
       answering("payoff_sensitivity", async () => {
         const { result: report, meta } = await callAnalysis(context, ctx, "payoff_sensitivity", args);
-        return { ...analysisAnswer({ ...report }, sensitivityText(report)), _meta: meta };
+        return {
+          ...preparedAnswer(report, () => analysisAnswer({ ...report }, sensitivityText(report))),
+          _meta: meta,
+        };
       }),
   );
 }

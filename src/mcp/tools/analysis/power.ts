@@ -3,6 +3,7 @@ import { z } from "zod";
 import { powerText } from "../../../queries/power-text.js";
 import { UsageError } from "../../../usage-error.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -92,7 +93,9 @@ export function registerPower(server: McpServer, context: ToolContext): void {
           trueR: args.true_r,
         });
         return {
-          ...analysisAnswer({ ...result } as Record<string, unknown>, powerText(result)),
+          ...preparedAnswer(result, () =>
+            analysisAnswer({ ...result } as Record<string, unknown>, powerText(result)),
+          ),
           _meta: meta,
         };
       }),

@@ -5,6 +5,7 @@ import { repeatedMetricsInputSchema } from "../../../queries/repeated-metrics-in
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -92,7 +93,10 @@ export function registerRepeatedMetrics(server: McpServer, context: ToolContext)
     async (args, ctx) =>
       answering("repeated_metrics", async () => {
         const { result: report, meta } = await callAnalysis(context, ctx, "repeated_metrics", args);
-        return { ...analysisAnswer({ ...report }, repeatedMetricsText(report)), _meta: meta };
+        return {
+          ...preparedAnswer(report, () => analysisAnswer({ ...report }, repeatedMetricsText(report))),
+          _meta: meta,
+        };
       }),
   );
 }

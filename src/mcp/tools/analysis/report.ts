@@ -4,6 +4,7 @@ import { verificationText } from "../../../queries/verification-text.js";
 import { reportChecks, reportNotes } from "../../../report/report-data.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -50,17 +51,20 @@ export function registerReport(server: McpServer, context: ToolContext): void {
     async (args, ctx) =>
       answering("report", async () => {
         const { result: data, meta } = await callAnalysis(context, ctx, "report", args);
-        const checks = reportChecks(data);
-        const notes = reportNotes(data);
-        const text = [
-          `${data.header.title}: ${data.header.players.length} player(s) (${data.header.players.join(", ")}).`,
-          data.robustness
-            ? `Pooled R ${data.robustness.pooled.R.estimate.toFixed(3)} over ${data.robustness.framings.join(" → ")}.`
-            : "No robustness analysis (needs one-shot decisions in two framings).",
-          `${data.repeated?.length ?? 0} repeated-play cell(s).`,
-          verificationText(checks, notes),
-        ].join("\n");
-        return { ...analysisAnswer({ ...data } as Record<string, unknown>, text), _meta: meta };
+        const answer = preparedAnswer(data, () => {
+          const checks = reportChecks(data);
+          const notes = reportNotes(data);
+          const text = [
+            `${data.header.title}: ${data.header.players.length} player(s) (${data.header.players.join(", ")}).`,
+            data.robustness
+              ? `Pooled R ${data.robustness.pooled.R.estimate.toFixed(3)} over ${data.robustness.framings.join(" → ")}.`
+              : "No robustness analysis (needs one-shot decisions in two framings).",
+            `${data.repeated?.length ?? 0} repeated-play cell(s).`,
+            verificationText(checks, notes),
+          ].join("\n");
+          return analysisAnswer({ ...data } as Record<string, unknown>, text);
+        });
+        return { ...answer, _meta: meta };
       }),
   );
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { robustnessText } from "../../../queries/robustness-text.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { DASHBOARD_TOOL_META } from "../../app/dashboard-app.js";
+import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
 import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -36,7 +37,10 @@ export function registerRobustness(server: McpServer, context: ToolContext): voi
     async (args, ctx) =>
       answering("robustness", async () => {
         const { result: report, meta } = await callAnalysis(context, ctx, "robustness", args);
-        return { ...analysisAnswer({ ...report }, robustnessText(report)), _meta: meta };
+        return {
+          ...preparedAnswer(report, () => analysisAnswer({ ...report }, robustnessText(report))),
+          _meta: meta,
+        };
       }),
   );
 }
