@@ -1,12 +1,13 @@
 /**
  * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]
- * [--timeout S]`: the
+ * [--timeout S] [--hits N]`: the
  * analyses as a host calls them. For each size it starts `same-game serve --toolsets analysis` on the scale
  * record (scale-records.ts) over stdio and connects the SDK `Client` with its default options (a 60 s
  * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
  * up), then times per tool (`robustness` and `compare` with their defaults; `report` with its default
  * B = 2,000 and with B = 10,000, the CLI's): the first call (computed) and the same call again (answered
- * from the result cache), and at the end one more decision written to the record (by another process) and
+ * from the result cache; N = 5 times, the median and range printed, with the client's and the server's CPU
+ * time per call), and at the end one more decision written to the record (by another process) and
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
  * before and after, and beside each call the server process's CPU time over it (all its threads, from /proc;
@@ -31,6 +32,8 @@ interface Timed {
   bytes: number;
   /** The server process's CPU time over the call (all its threads), in ms; NaN where /proc is missing. */
   serverCpuMs: number;
+  /** This process's (the client's) CPU time over the call, in ms. */
+  clientCpuMs: number;
 }
 
 /** The server's pid, once connected: its CPU time is read from /proc (Linux), a figure the load hardly moves. */
@@ -65,6 +68,10 @@ function option(name: string, fallback: string): string {
 }
 
 const rounds = Number(option("--rounds", "1"));
+// The cached call is timed this many times (the median printed): one call on a loaded machine says little.
+const hits = Number(option("--hits", "5"));
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 // `--bootstrap B` sets B of every timed call (e.g. to time the cached call on a loaded machine quickly).
 const bootstrap = process.argv.includes("--bootstrap")
   ? { bootstrap: Number(option("--bootstrap", "")) }
@@ -92,6 +99,11 @@ const toolOf = (name: string) => (name === "report-10k" ? "report" : name);
 async function timed(client: Client, name: string, args: Record<string, unknown>): Promise<Timed> {
   const started = performance.now();
   const cpuBefore = serverCpu();
+  const clientBefore = process.cpuUsage();
+  const clientCpu = () => {
+    const used = process.cpuUsage(clientBefore);
+    return (used.user + used.system) / 1000;
+  };
   let result: Awaited<ReturnType<Client["callTool"]>>;
   try {
     result = await client.callTool({ name, arguments: args }, requestOptions);
@@ -102,13 +114,21 @@ async function timed(client: Client, name: string, args: Record<string, unknown>
       outcome: `failed: ${error instanceof Error ? error.message : String(error)}`,
       bytes: 0,
       serverCpuMs: serverCpu() - cpuBefore,
+      clientCpuMs: clientCpu(),
     };
   }
   const ms = performance.now() - started;
   const serverCpuMs = serverCpu() - cpuBefore;
+  const clientCpuMs = clientCpu();
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
   const meta = result._meta?.[CACHE_META_KEY] as { outcome?: string } | undefined;
-  return { ms, outcome: meta?.outcome ?? "?", bytes: JSON.stringify(result).length, serverCpuMs };
+  return {
+    ms,
+    outcome: meta?.outcome ?? "?",
+    bytes: JSON.stringify(result).length,
+    serverCpuMs,
+    clientCpuMs,
+  };
 }
 
 /** One more decision in the record, written by another process (a second `serve` a player connects to). */
@@ -180,9 +200,12 @@ for (const decisions of sizesArg("10000")) {
     for (const name of only) {
       const args = { ...CALLS[name], ...bootstrap, seed: 1 + round };
       const first = await timed(client, toolOf(name), args);
-      const again = await timed(client, toolOf(name), args);
+      const again: Timed[] = [];
+      for (let hit = 0; hit < hits; hit++) again.push(await timed(client, toolOf(name), args));
+      const wall = median(again.map((a) => a.ms));
+      const outcomes = [...new Set(again.map((a) => a.outcome))].join("/");
       console.log(
-        `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB, server CPU ${seconds(first.serverCpuMs)})   again ${seconds(again.ms).padStart(7)} (${again.outcome}, ${(again.ms / roundTrip).toFixed(1)}× the round trip, server CPU ${seconds(again.serverCpuMs)})   load ${load()}`,
+        `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB, server CPU ${seconds(first.serverCpuMs)})   again ${seconds(wall).padStart(7)} (median of ${hits}, ${seconds(Math.min(...again.map((a) => a.ms)))}–${seconds(Math.max(...again.map((a) => a.ms)))}; ${outcomes}, ${(wall / roundTrip).toFixed(1)}× the round trip; CPU per call: client ${seconds(median(again.map((a) => a.clientCpuMs)))}, server ${seconds(again.reduce((sum, a) => sum + a.serverCpuMs, 0) / hits)})   load ${load()}`,
       );
     }
   }
