@@ -7,7 +7,8 @@
  * up), then times per tool (`robustness` and `compare` with their defaults; `report` with its default
  * B = 2,000 and with B = 10,000, the CLI's): the first call (computed) and the same call again (answered
  * from the result cache; N = 5 times, the median and range printed, with the client's and the server's CPU
- * time per call), and at the end one more decision written to the record (by another process) and
+ * time per call, then the client's own floor: the same answer from a process that does nothing else,
+ * replay-server.ts), and at the end one more decision written to the record (by another process) and
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
  * before and after, and beside each call the server process's CPU time over it (all its threads, from /proc;
@@ -16,14 +17,16 @@
  * and its worker threads' profiles written into DIR when it exits), for a look at where its time goes.
  * Not a test: it prints figures.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { anchorScanMs, ROOT, recordOf, sizesArg } from "./scale-records.js";
 
 const cli = join(ROOT, "dist", "cli", "main.js");
+const replayServer = join(dirname(fileURLToPath(import.meta.url)), "replay-server.js");
 const CACHE_META_KEY = "same-game/cache";
 
 interface Timed {
@@ -34,6 +37,8 @@ interface Timed {
   serverCpuMs: number;
   /** This process's (the client's) CPU time over the call, in ms. */
   clientCpuMs: number;
+  /** The call's result, as the client got it. */
+  result?: unknown;
 }
 
 /** The server's pid, once connected: its CPU time is read from /proc (Linux), a figure the load hardly moves. */
@@ -128,7 +133,46 @@ async function timed(client: Client, name: string, args: Record<string, unknown>
     bytes: JSON.stringify(result).length,
     serverCpuMs,
     clientCpuMs,
+    result,
   };
+}
+
+/**
+ * The client's own floor for an answer: the same answer from a process that does nothing but write it
+ * (replay-server.ts), through a fresh `Client` with its default options, warmed by 10 calls (V8 and the
+ * client's heap settle: a fresh client's first few large answers cost it several times more), then timed
+ * `hits` times: the median wall time and the client's median CPU time per call.
+ */
+async function clientFloor(
+  tools: unknown,
+  answer: unknown,
+  name: string,
+): Promise<{ ms: number; cpuMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "same-game-scale-floor-"));
+  const file = join(dir, "replay.json");
+  writeFileSync(file, JSON.stringify({ tools, answer }));
+  const replay = new Client({ name: "scale-bench-floor", version: "1.0.0" });
+  try {
+    await replay.connect(
+      new StdioClientTransport({ command: process.execPath, args: [replayServer, file], stderr: "inherit" }),
+    );
+    await replay.listTools();
+    for (let warm = 0; warm < 10; warm++) await replay.callTool({ name, arguments: {} });
+    const walls: number[] = [];
+    const cpus: number[] = [];
+    for (let hit = 0; hit < hits; hit++) {
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      await replay.callTool({ name, arguments: {} });
+      walls.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      cpus.push((used.user + used.system) / 1000);
+    }
+    return { ms: median(walls), cpuMs: median(cpus) };
+  } finally {
+    await replay.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** One more decision in the record, written by another process (a second `serve` a player connects to). */
@@ -183,7 +227,7 @@ for (const decisions of sizesArg("10000")) {
   await client.connect(transport);
   serverPid = transport.pid;
   const listStarted = performance.now();
-  await client.listTools();
+  const tools = await client.listTools();
   const listMs = performance.now() - listStarted;
   // Warm: the analysis modules loaded and the worker threads started, on arguments no timed call uses.
   const warm = await timed(client, "robustness", { bootstrap: 200, seed: 99 });
@@ -206,6 +250,10 @@ for (const decisions of sizesArg("10000")) {
       const outcomes = [...new Set(again.map((a) => a.outcome))].join("/");
       console.log(
         `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB, server CPU ${seconds(first.serverCpuMs)})   again ${seconds(wall).padStart(7)} (median of ${hits}, ${seconds(Math.min(...again.map((a) => a.ms)))}–${seconds(Math.max(...again.map((a) => a.ms)))}; ${outcomes}, ${(wall / roundTrip).toFixed(1)}× the round trip; CPU per call: client ${seconds(median(again.map((a) => a.clientCpuMs)))}, server ${seconds(again.reduce((sum, a) => sum + a.serverCpuMs, 0) / hits)})   load ${load()}`,
+      );
+      const floor = await clientFloor(tools, again.at(-1)?.result, toolOf(name));
+      console.log(
+        `${"".padEnd(11)} the client's floor for this answer (the same answer from a process doing nothing else, a warm client): ${seconds(floor.ms)}, client CPU ${seconds(floor.cpuMs)} per call`,
       );
     }
   }
