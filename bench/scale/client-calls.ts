@@ -6,9 +6,9 @@
  * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
  * up), then times per tool (`robustness` and `compare` with their defaults; `report` with its default
  * B = 2,000 and with B = 10,000, the CLI's): the first call (computed) and the same call again (answered
- * from the result cache; N = 5 times, the median and range printed, with the client's and the server's CPU
- * time per call, then the client's own floor: the same answer from a process that does nothing else,
- * replay-server.ts), and at the end one more decision written to the record (by another process) and
+ * from the result cache; N = 7 times, the median and range printed, with the client's and the server's CPU
+ * time per call, beside the client's own floor: the same answer from a process that does nothing else,
+ * replay-server.ts, timed in turn with them), and at the end one more decision written to the record (by another process) and
  * the first call once more (recomputed). Anchors measured in the same session: a `tools/list` round trip on
  * the same connection and one bare SQLite scan of the record's decisions; the load average is printed
  * before and after, and beside each call the server process's CPU time over it (all its threads, from /proc;
@@ -74,7 +74,7 @@ function option(name: string, fallback: string): string {
 
 const rounds = Number(option("--rounds", "1"));
 // The cached call is timed this many times (the median printed): one call on a loaded machine says little.
-const hits = Number(option("--hits", "5"));
+const hits = Number(option("--hits", "7"));
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 // `--bootstrap B` sets B of every timed call (e.g. to time the cached call on a loaded machine quickly).
@@ -138,41 +138,36 @@ async function timed(client: Client, name: string, args: Record<string, unknown>
 }
 
 /**
- * The client's own floor for an answer: the same answer from a process that does nothing but write it
- * (replay-server.ts), through a fresh `Client` with its default options, warmed by 10 calls (V8 and the
- * client's heap settle: a fresh client's first few large answers cost it several times more), then timed
- * `hits` times: the median wall time and the client's median CPU time per call.
+ * The client's own floor for an answer: a second default `Client` in this process connected to a stand-in
+ * server that answers every call with the same answer and does nothing else (replay-server.ts). Its calls
+ * are timed in turn with the real server's, so both see the same load, heap and warmth.
  */
-async function clientFloor(
-  tools: unknown,
-  answer: unknown,
-  name: string,
-): Promise<{ ms: number; cpuMs: number }> {
+async function replayOf(tools: unknown, answer: unknown, name: string) {
   const dir = mkdtempSync(join(tmpdir(), "same-game-scale-floor-"));
   const file = join(dir, "replay.json");
   writeFileSync(file, JSON.stringify({ tools, answer }));
   const replay = new Client({ name: "scale-bench-floor", version: "1.0.0" });
-  try {
-    await replay.connect(
-      new StdioClientTransport({ command: process.execPath, args: [replayServer, file], stderr: "inherit" }),
-    );
-    await replay.listTools();
-    for (let warm = 0; warm < 10; warm++) await replay.callTool({ name, arguments: {} });
-    const walls: number[] = [];
-    const cpus: number[] = [];
-    for (let hit = 0; hit < hits; hit++) {
+  await replay.connect(
+    new StdioClientTransport({ command: process.execPath, args: [replayServer, file], stderr: "inherit" }),
+  );
+  await replay.listTools();
+  // The first call compiles the client's output validators for the listed tools, and a fresh client's
+  // first few large answers cost it 2–4× more (V8 and its heap settling): not a floor.
+  for (let warm = 0; warm < 8; warm++) await replay.callTool({ name, arguments: {} });
+  return {
+    async call(): Promise<{ ms: number; cpuMs: number }> {
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       await replay.callTool({ name, arguments: {} });
-      walls.push(performance.now() - started);
+      const ms = performance.now() - started;
       const used = process.cpuUsage(cpuBefore);
-      cpus.push((used.user + used.system) / 1000);
-    }
-    return { ms: median(walls), cpuMs: median(cpus) };
-  } finally {
-    await replay.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+      return { ms, cpuMs: (used.user + used.system) / 1000 };
+    },
+    async close(): Promise<void> {
+      await replay.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** One more decision in the record, written by another process (a second `serve` a player connects to). */
@@ -244,16 +239,21 @@ for (const decisions of sizesArg("10000")) {
     for (const name of only) {
       const args = { ...CALLS[name], ...bootstrap, seed: 1 + round };
       const first = await timed(client, toolOf(name), args);
-      const again: Timed[] = [];
-      for (let hit = 0; hit < hits; hit++) again.push(await timed(client, toolOf(name), args));
+      const again: Timed[] = [await timed(client, toolOf(name), args)];
+      const replay = await replayOf(tools, again[0]?.result, toolOf(name));
+      const floor: { ms: number; cpuMs: number }[] = [];
+      for (let hit = 1; hit < hits; hit++) {
+        again.push(await timed(client, toolOf(name), args));
+        floor.push(await replay.call());
+      }
+      await replay.close();
       const wall = median(again.map((a) => a.ms));
       const outcomes = [...new Set(again.map((a) => a.outcome))].join("/");
       console.log(
         `${name.padEnd(11)} first ${seconds(first.ms).padStart(9)} (${first.outcome}, ${(first.bytes / 1e6).toFixed(2)} MB, server CPU ${seconds(first.serverCpuMs)})   again ${seconds(wall).padStart(7)} (median of ${hits}, ${seconds(Math.min(...again.map((a) => a.ms)))}–${seconds(Math.max(...again.map((a) => a.ms)))}; ${outcomes}, ${(wall / roundTrip).toFixed(1)}× the round trip; CPU per call: client ${seconds(median(again.map((a) => a.clientCpuMs)))}, server ${seconds(again.reduce((sum, a) => sum + a.serverCpuMs, 0) / hits)})   load ${load()}`,
       );
-      const floor = await clientFloor(tools, again.at(-1)?.result, toolOf(name));
       console.log(
-        `${"".padEnd(11)} the client's floor for this answer (the same answer from a process doing nothing else, a warm client): ${seconds(floor.ms)}, client CPU ${seconds(floor.cpuMs)} per call`,
+        `${"".padEnd(11)} the client's floor, the same answer from a server doing nothing else (in turn with the calls above): ${seconds(median(floor.map((f) => f.ms)))}, client CPU ${seconds(median(floor.map((f) => f.cpuMs)))} per call`,
       );
     }
   }
