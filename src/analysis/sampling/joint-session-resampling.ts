@@ -7,7 +7,7 @@
 // drawn by its multiplicity (cluster-multiplicities); each cell keeps only the types that have
 // decisions in it, so a replicate costs the types' non-zero entries, not sessions × cells.
 
-import type { RobustnessPlan } from "../robustness/robustness-plan.js";
+import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.js";
 import {
   createMultiplicitySampler,
   drawMultiplicities,
@@ -45,52 +45,67 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
   const joint: JointSessions[] = [];
   for (const player of plan.players) {
     const cellIndices = player.units.flatMap((u) => [...(plan.units[u]?.cells ?? [])]);
-    const seen = new Map<string, number>();
-    const weightOf = new Map<string, number>();
-    for (const c of cellIndices) {
+    // Each session's listings in the player's cells, in cell order (ids are distinct within a cell):
+    // listing e is cell `entryCell[e]` (position in cellIndices), cluster `entryAt[e]` there.
+    const sessionOf = new Map<string, number>();
+    const weightOf: number[] = [];
+    const listed: number[] = [];
+    const entrySession: number[] = [];
+    const entryCell: number[] = [];
+    const entryAt: number[] = [];
+    cellIndices.forEach((c, position) => {
       const cell = plan.cells[c]?.cell;
       (cell?.cluster_ids ?? []).forEach((id, at) => {
-        seen.set(id, (seen.get(id) ?? 0) + 1);
         const weight = cell?.cluster_weights?.[at] ?? 1;
-        const before = weightOf.get(id);
-        if (before !== undefined && before !== weight) {
+        let session = sessionOf.get(id);
+        if (session === undefined) {
+          session = weightOf.length;
+          sessionOf.set(id, session);
+          weightOf.push(weight);
+          listed.push(0);
+        } else if (weightOf[session] !== weight) {
           throw new Error(
-            `Session '${id}' of player '${player.player}' stands for ${before} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
+            `Session '${id}' of player '${player.player}' stands for ${weightOf[session]} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
           );
         }
-        weightOf.set(id, weight);
+        listed[session] = (listed[session] as number) + 1;
+        entrySession.push(session);
+        entryCell.push(position);
+        entryAt.push(at);
       });
-    }
-    if (![...seen.values()].some((times) => times > 1)) continue;
-    // Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
-    // sessions with the same content are then adjacent, and become one type. Each session's place in
-    // each cell comes from one index per cell (a search per session and cell was quadratic at scale).
-    const positions = cellIndices.map((c) => {
-      const index = new Map<string, number>();
-      (plan.cells[c]?.cell.cluster_ids ?? []).forEach((id, at) => {
-        if (!index.has(id)) index.set(id, at);
-      });
-      return index;
     });
-    const signature = (id: string): string =>
-      JSON.stringify(
-        cellIndices.map((c, i) => {
-          const pc = plan.cells[c];
-          const at = (positions[i] as Map<string, number>).get(id) ?? -1;
-          return at < 0 ? null : pc?.actions.map((a) => pc.cell.clusters?.[at]?.[a] ?? 0);
-        }),
-      );
-    const ids = [...seen.keys()]
-      .map((id) => ({ id, key: signature(id) }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const typeOfId = new Map<string, number>();
+    if (!listed.some((times) => times > 1)) continue;
+    // Listings grouped by session, each session's in cell order (a stable counting sort).
+    const S = weightOf.length;
+    const first = new Int32Array(S + 1);
+    for (let s = 0; s < S; s++) first[s + 1] = (first[s] as number) + (listed[s] as number);
+    const fill = first.slice(0, S);
+    const byCell = new Int32Array(entrySession.length);
+    const byAt = new Int32Array(entrySession.length);
+    entrySession.forEach((session, e) => {
+      const to = fill[session] as number;
+      byCell[to] = entryCell[e] as number;
+      byAt[to] = entryAt[e] as number;
+      fill[session] = to + 1;
+    });
+    const cellAt = (position: number): PlannedCell =>
+      plan.cells[cellIndices[position] as number] as PlannedCell;
+    // Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
+    // sessions with the same content are then adjacent, and become one type. The order is that of each
+    // session's counts per cell written out as JSON (null where it has no listing), compared as text:
+    // compared listing by listing without writing them out.
+    const order = Array.from({ length: S }, (_, s) => s).sort((x, y) =>
+      compareSessions(first, byCell, byAt, x, y, cellAt),
+    );
+    const typeOfSession = new Int32Array(S);
     const weights: number[] = [];
-    ids.forEach(({ id, key }, i) => {
-      const sameAsBefore = i > 0 && (ids[i - 1] as { key: string }).key === key;
+    order.forEach((session, i) => {
+      const sameAsBefore =
+        i > 0 && compareSessions(first, byCell, byAt, order[i - 1] as number, session, cellAt) === 0;
       if (!sameAsBefore) weights.push(0);
       const t = weights.length - 1;
-      typeOfId.set(id, t);
-      weights[t] = (weights[t] as number) + (weightOf.get(id) as number);
+      typeOfSession[session] = t;
+      weights[t] = (weights[t] as number) + (weightOf[session] as number);
     });
     const cells = new Map<number, JointCell>();
     for (const c of cellIndices) {
@@ -100,7 +115,8 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
       const present = new Map<number, number[]>();
       (pc.cell.cluster_ids ?? []).forEach((id, at) => {
         const vector = pc.actions.map((a) => pc.cell.clusters?.[at]?.[a] ?? 0);
-        if (vector.some((x) => x > 0)) present.set(typeOfId.get(id) as number, vector);
+        if (vector.some((x) => x > 0))
+          present.set(typeOfSession[sessionOf.get(id) as number] as number, vector);
       });
       const types = Int32Array.from([...present.keys()].sort((a, b) => a - b));
       const counts = new Int32Array(types.length * k);
@@ -118,6 +134,54 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
     });
   }
   return joint;
+}
+
+/**
+ * The order of two sessions' JSON signatures (per cell of the player, the session's counts there as an
+ * array, or null where it is not listed) as text, without writing them: the texts agree up to the first
+ * cell where the signatures differ, and there a listed session's "[" sorts before "null"; where both are
+ * listed, their arrays' texts decide, which differ first at the first count that differs (no array's text
+ * is a prefix of another's: each ends in "]").
+ */
+function compareSessions(
+  first: Int32Array,
+  byCell: Int32Array,
+  byAt: Int32Array,
+  x: number,
+  y: number,
+  cellAt: (position: number) => PlannedCell,
+): number {
+  let ex = first[x] as number;
+  let ey = first[y] as number;
+  const endX = first[x + 1] as number;
+  const endY = first[y + 1] as number;
+  for (; ex < endX && ey < endY; ex++, ey++) {
+    const cx = byCell[ex] as number;
+    const cy = byCell[ey] as number;
+    if (cx !== cy) return cx < cy ? -1 : 1;
+    const order = compareCountTexts(cellAt(cx), byAt[ex] as number, byAt[ey] as number);
+    if (order !== 0) return order;
+  }
+  if (ex < endX) return -1;
+  if (ey < endY) return 1;
+  return 0;
+}
+
+/** The order of two clusters' counts in one cell as JSON text ("[12,1]" < "[3,0]": "1" < "3"). */
+function compareCountTexts(pc: PlannedCell, atX: number, atY: number): number {
+  if (atX === atY) return 0;
+  const clusters = pc.cell.clusters ?? [];
+  const { actions } = pc;
+  for (let a = 0; a < actions.length; a++) {
+    const u = clusters[atX]?.[actions[a] as string] ?? 0;
+    const v = clusters[atY]?.[actions[a] as string] ?? 0;
+    if (u === v) continue;
+    if (u < 10 && v < 10) return u < v ? -1 : 1;
+    // Each count's text followed by the next character (a comma, or the closing bracket after the last).
+    const end = a === actions.length - 1 ? "]" : ",";
+    return `${u}${end}` < `${v}${end}` ? -1 : 1;
+  }
+  return 0;
 }
 
 /** Uniforms drawn per block in direct mode (a block of replicates at a time). */
