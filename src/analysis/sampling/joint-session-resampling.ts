@@ -47,83 +47,114 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
     const cellIndices = player.units.flatMap((u) => [...(plan.units[u]?.cells ?? [])]);
     // Each session's listings in the player's cells, in cell order (ids are distinct within a cell):
     // listing e is cell `entryCell[e]` (position in cellIndices), cluster `entryAt[e]` there.
+    let total = 0;
+    for (const c of cellIndices) total += plan.cells[c]?.cell.cluster_ids?.length ?? 0;
     const sessionOf = new Map<string, number>();
     const weightOf: number[] = [];
-    const listed: number[] = [];
-    const entrySession: number[] = [];
-    const entryCell: number[] = [];
-    const entryAt: number[] = [];
-    cellIndices.forEach((c, position) => {
-      const cell = plan.cells[c]?.cell;
-      (cell?.cluster_ids ?? []).forEach((id, at) => {
-        const weight = cell?.cluster_weights?.[at] ?? 1;
+    const listed = new Int32Array(total);
+    const entrySession = new Int32Array(total);
+    const entryCell = new Int32Array(total);
+    const entryAt = new Int32Array(total);
+    // Each listing's counts by their rank in the cell: the order of the counts' JSON texts there.
+    const entryRank = new Int32Array(total);
+    let entries = 0;
+    let spans = false;
+    for (let position = 0; position < cellIndices.length; position++) {
+      const cell = plan.cells[cellIndices[position] as number]?.cell;
+      const ids = cell?.cluster_ids;
+      if (ids === undefined) continue;
+      const weights = cell?.cluster_weights;
+      const ranks = textRanks(plan.cells[cellIndices[position] as number] as PlannedCell);
+      for (let at = 0; at < ids.length; at++) {
+        const id = ids[at] as string;
+        const weight = weights?.[at] ?? 1;
         let session = sessionOf.get(id);
         if (session === undefined) {
           session = weightOf.length;
           sessionOf.set(id, session);
           weightOf.push(weight);
-          listed.push(0);
         } else if (weightOf[session] !== weight) {
           throw new Error(
             `Session '${id}' of player '${player.player}' stands for ${weightOf[session]} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
           );
-        }
+        } else spans = true;
         listed[session] = (listed[session] as number) + 1;
-        entrySession.push(session);
-        entryCell.push(position);
-        entryAt.push(at);
-      });
-    });
-    if (!listed.some((times) => times > 1)) continue;
+        entrySession[entries] = session;
+        entryCell[entries] = position;
+        entryAt[entries] = at;
+        entryRank[entries] = ranks[at] as number;
+        entries++;
+      }
+    }
+    if (!spans) continue;
     // Listings grouped by session, each session's in cell order (a stable counting sort).
     const S = weightOf.length;
     const first = new Int32Array(S + 1);
     for (let s = 0; s < S; s++) first[s + 1] = (first[s] as number) + (listed[s] as number);
     const fill = first.slice(0, S);
-    const byCell = new Int32Array(entrySession.length);
-    const byAt = new Int32Array(entrySession.length);
-    entrySession.forEach((session, e) => {
+    const byCell = new Int32Array(entries);
+    const byRank = new Int32Array(entries);
+    for (let e = 0; e < entries; e++) {
+      const session = entrySession[e] as number;
       const to = fill[session] as number;
       byCell[to] = entryCell[e] as number;
-      byAt[to] = entryAt[e] as number;
+      byRank[to] = entryRank[e] as number;
       fill[session] = to + 1;
-    });
-    const cellAt = (position: number): PlannedCell =>
-      plan.cells[cellIndices[position] as number] as PlannedCell;
+    }
     // Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
     // sessions with the same content are then adjacent, and become one type. The order is that of each
     // session's counts per cell written out as JSON (null where it has no listing), compared as text:
     // compared listing by listing without writing them out.
     const order = Array.from({ length: S }, (_, s) => s).sort((x, y) =>
-      compareSessions(first, byCell, byAt, x, y, cellAt),
+      compareSessions(first, byCell, byRank, x, y),
     );
     const typeOfSession = new Int32Array(S);
     const weights: number[] = [];
     order.forEach((session, i) => {
       const sameAsBefore =
-        i > 0 && compareSessions(first, byCell, byAt, order[i - 1] as number, session, cellAt) === 0;
+        i > 0 && compareSessions(first, byCell, byRank, order[i - 1] as number, session) === 0;
       if (!sameAsBefore) weights.push(0);
       const t = weights.length - 1;
       typeOfSession[session] = t;
       weights[t] = (weights[t] as number) + (weightOf[session] as number);
     });
     const cells = new Map<number, JointCell>();
+    // The listings in the order they were numbered above: cell by cell, cluster by cluster.
+    let listing0 = 0;
     for (const c of cellIndices) {
       const pc = plan.cells[c];
       if (pc === undefined) continue;
       const k = pc.actions.length;
-      const present = new Map<number, number[]>();
-      (pc.cell.cluster_ids ?? []).forEach((id, at) => {
-        const vector = pc.actions.map((a) => pc.cell.clusters?.[at]?.[a] ?? 0);
-        if (vector.some((x) => x > 0))
-          present.set(typeOfSession[sessionOf.get(id) as number] as number, vector);
-      });
-      const types = Int32Array.from([...present.keys()].sort((a, b) => a - b));
+      const ids = pc.cell.cluster_ids ?? [];
+      const clusters = pc.cell.clusters ?? [];
+      // The types with decisions here, each with one of its listings (sessions of one type have the same
+      // counts in every cell; the last listing, as a map by type would keep), in type order: listing at of
+      // type t as the number t·L + (L − 1 − at), sorted.
+      const L = ids.length;
+      const keys: number[] = [];
+      for (let at = 0; at < L; at++) {
+        const cluster = clusters[at];
+        let decided = false;
+        for (const a of pc.actions) if ((cluster?.[a] ?? 0) > 0) decided = true;
+        if (!decided) continue;
+        const t = typeOfSession[entrySession[listing0 + at] as number] as number;
+        keys.push(t * L + (L - 1 - at));
+      }
+      listing0 += L;
+      const sorted = Float64Array.from(keys).sort();
+      const types: number[] = [];
+      const listing: number[] = [];
+      for (const key of sorted) {
+        const t = Math.floor(key / L);
+        if (types[types.length - 1] === t) continue;
+        types.push(t);
+        listing.push(L - 1 - (key - t * L));
+      }
       const counts = new Int32Array(types.length * k);
-      types.forEach((t, i) => {
-        counts.set(present.get(t) as number[], i * k);
+      listing.forEach((at, i) => {
+        for (let a = 0; a < k; a++) counts[i * k + a] = clusters[at]?.[pc.actions[a] as string] ?? 0;
       });
-      cells.set(c, { k, types, counts });
+      cells.set(c, { k, types: Int32Array.from(types), counts });
     }
     joint.push({
       player: player.player,
@@ -140,16 +171,15 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
  * The order of two sessions' JSON signatures (per cell of the player, the session's counts there as an
  * array, or null where it is not listed) as text, without writing them: the texts agree up to the first
  * cell where the signatures differ, and there a listed session's "[" sorts before "null"; where both are
- * listed, their arrays' texts decide, which differ first at the first count that differs (no array's text
- * is a prefix of another's: each ends in "]").
+ * listed, their arrays' texts decide (no array's text is a prefix of another's: each ends in "]"), in the
+ * order their ranks in the cell keep.
  */
 function compareSessions(
   first: Int32Array,
   byCell: Int32Array,
-  byAt: Int32Array,
+  byRank: Int32Array,
   x: number,
   y: number,
-  cellAt: (position: number) => PlannedCell,
 ): number {
   let ex = first[x] as number;
   let ey = first[y] as number;
@@ -159,29 +189,25 @@ function compareSessions(
     const cx = byCell[ex] as number;
     const cy = byCell[ey] as number;
     if (cx !== cy) return cx < cy ? -1 : 1;
-    const order = compareCountTexts(cellAt(cx), byAt[ex] as number, byAt[ey] as number);
-    if (order !== 0) return order;
+    const rx = byRank[ex] as number;
+    const ry = byRank[ey] as number;
+    if (rx !== ry) return rx < ry ? -1 : 1;
   }
   if (ex < endX) return -1;
   if (ey < endY) return 1;
   return 0;
 }
 
-/** The order of two clusters' counts in one cell as JSON text ("[12,1]" < "[3,0]": "1" < "3"). */
-function compareCountTexts(pc: PlannedCell, atX: number, atY: number): number {
-  if (atX === atY) return 0;
+/**
+ * Each cluster's rank in its cell by the JSON text of its counts ("[12,1]" before "[3,0]": "1" < "3";
+ * equal counts, equal ranks).
+ */
+function textRanks(pc: PlannedCell): Int32Array {
   const clusters = pc.cell.clusters ?? [];
-  const { actions } = pc;
-  for (let a = 0; a < actions.length; a++) {
-    const u = clusters[atX]?.[actions[a] as string] ?? 0;
-    const v = clusters[atY]?.[actions[a] as string] ?? 0;
-    if (u === v) continue;
-    if (u < 10 && v < 10) return u < v ? -1 : 1;
-    // Each count's text followed by the next character (a comma, or the closing bracket after the last).
-    const end = a === actions.length - 1 ? "]" : ",";
-    return `${u}${end}` < `${v}${end}` ? -1 : 1;
-  }
-  return 0;
+  const texts = clusters.map((cluster) => JSON.stringify(pc.actions.map((a) => cluster[a] ?? 0)));
+  const distinct = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rank = new Map(distinct.map((text, i) => [text, i]));
+  return Int32Array.from(texts, (text) => rank.get(text) as number);
 }
 
 /** Uniforms drawn per block in direct mode (a block of replicates at a time). */
@@ -253,9 +279,14 @@ export function drawJointReplicates(
     }
     const sums = new Int32Array(replicates * width);
     drawNormalClusterSums(moments, rng, replicates, sums);
-    for (let r = 0; r < replicates; r++) {
-      acc.set(sums.subarray(r * width, r * width + width));
-      flush(r);
+    // Each cell's counts straight from the sums (what `flush` copies from the accumulator).
+    for (let i = 0; i < cells; i++) {
+      const target = targets[i] as Int32Array;
+      const first = firsts[i] as number;
+      const k = ((i + 1 < cells ? (firsts[i + 1] as number) : width) - first) as number;
+      for (let r = 0; r < replicates; r++) {
+        for (let a = 0; a < k; a++) target[r * k + a] = sums[r * width + first + a] as number;
+      }
     }
     return out;
   }
