@@ -14,11 +14,14 @@ import {
   jointSessionPlayers,
 } from "../../src/analysis/sampling/joint-session-resampling.js";
 import {
+  choleskyFactor,
   clusterSumMethodFromEnv,
+  drawNormalCounts,
   drawsNormalSums,
   SessionMoments,
   sumCovarianceFactor,
 } from "../../src/analysis/sampling/normal-cluster-sums.js";
+import { blockUniforms, fillNormalPairs } from "../../src/analysis/sampling/normal-pairs.js";
 
 const COOPERATE = { pd: "cooperate" } as const;
 
@@ -271,5 +274,43 @@ describe("the normal approximation of a unit's session sums", () => {
       expect(Math.abs(m.meanA - 450)).toBeLessThan(0.3);
       expect(Math.abs(m.varA - 79.2)).toBeLessThan(4);
     }
+  });
+
+  it("draws four replicates at a time as one after another: the same uniforms, the same counts", () => {
+    // Six dimensions, one without variance (a zero column of L), 10 replicates: two blocks of four and
+    // two alone. The reference draws replicate by replicate: its normals from the stream in order, then
+    // round(mean + L·z) clamped at 0.
+    const dims = 6;
+    const rng = createBootstrapRng(21);
+    const A = Array.from({ length: dims * dims }, () => rng.next() - 0.5);
+    const covariance = new Float64Array(dims * dims);
+    for (let i = 0; i < dims; i++)
+      for (let j = 0; j <= i; j++) {
+        if (i === 2 || j === 2) continue;
+        let sum = 0;
+        for (let k = 0; k < dims; k++) sum += (A[i * dims + k] as number) * (A[j * dims + k] as number);
+        covariance[i * dims + j] = 40 * sum;
+      }
+    const L = choleskyFactor(covariance, dims);
+    const mean = Float64Array.from({ length: dims }, (_, i) => 3 + 2 * i);
+    const replicates = 10;
+    const drawn = new Int32Array(replicates * dims);
+    drawNormalCounts(mean, L, createBootstrapRng(8), replicates, drawn);
+    const live = [0, 1, 3, 4, 5];
+    const nextUniform = blockUniforms(createBootstrapRng(8));
+    const normals = new Float64Array(dims + 1);
+    const reference = new Int32Array(replicates * dims);
+    for (let r = 0; r < replicates; r++) {
+      fillNormalPairs(normals, live.length, nextUniform);
+      for (let i = 0; i < dims; i++) {
+        let x = mean[i] as number;
+        live.forEach((j, c) => {
+          if (j <= i) x += (L[i * dims + j] as number) * (normals[c] as number);
+        });
+        reference[r * dims + i] = x > 0.5 ? Math.round(x) : 0;
+      }
+    }
+    expect([...drawn]).toEqual([...reference]);
+    expect(new Set(Array.from({ length: replicates }, (_, r) => drawn[r * dims])).size).toBeGreaterThan(3);
   });
 });

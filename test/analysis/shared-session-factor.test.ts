@@ -2,9 +2,11 @@
 import { describe, expect, it } from "vitest";
 import {
   FEWEST_SHARED_SESSIONS,
+  type SessionFraming,
   SMALLEST_FACTOR,
   sharedSessionFactor,
 } from "../../src/analysis/robustness/shared-session-factor.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 
 /** Two framings of sessions deciding once in each: `pairs` lists (choice in a, choice in b) per session. */
 function shared(pairs: readonly (readonly [0 | 1, 0 | 1])[]) {
@@ -55,4 +57,67 @@ describe("sharedSessionFactor", () => {
       ]),
     ).toBe(1);
   });
+
+  it("is the factor of the sums over each framing's map of sessions, to the last bit", () => {
+    // Eleven framings of 300 sessions drawn from 500 ids (so pairs share some and not others), a few
+    // ids listed twice in one framing (the later listing counts, in the earlier one's place), weights
+    // 1–3: the factor must add the same terms in the same order as the reference below.
+    const rng = createBootstrapRng(11);
+    // Each id's own propensity (0.1 or 0.9) in every framing: the framings' rates move together.
+    const propensity = Array.from({ length: 500 }, () => (rng.next() < 0.5 ? 0.1 : 0.9));
+    const framings: SessionFraming[] = Array.from({ length: 11 }, () => {
+      const sessions = Array.from({ length: 300 }, () => {
+        const id = (rng.next() * 500) | 0;
+        const n = 1 + ((rng.next() * 5) | 0);
+        let x = 0;
+        for (let d = 0; d < n; d++) if (rng.next() < (propensity[id] as number)) x++;
+        return { id: `s${id}`, x, n, weight: 1 + ((rng.next() * 3) | 0) };
+      });
+      return {
+        x: sessions.reduce((s, x) => s + x.x, 0),
+        n: sessions.reduce((s, x) => s + x.n, 0),
+        sessions,
+      };
+    });
+    const factor = sharedSessionFactor(framings);
+    expect(factor).toBeGreaterThan(SMALLEST_FACTOR);
+    expect(factor).toBeLessThan(1);
+    expect(Object.is(factor, referenceFactor(framings))).toBe(true);
+  });
 });
+
+/** The factor summed over a map of each framing's sessions by id (a later listing replaces an earlier). */
+function referenceFactor(framings: readonly SessionFraming[]): number {
+  const residuals = framings.map((f) => {
+    const byId = new Map<string, { e: number; weight: number }>();
+    const p = f.x / f.n;
+    for (const s of f.sessions ?? [])
+      byId.set(s.id as string, { e: (s.x - p * s.n) / f.n, weight: s.weight });
+    return byId;
+  });
+  let together = 0;
+  let apart = 0;
+  let shared = 0;
+  for (let a = 0; a < framings.length; a++) {
+    for (let b = a + 1; b < framings.length; b++) {
+      const ra = residuals[a] as Map<string, { e: number; weight: number }>;
+      const rb = residuals[b] as Map<string, { e: number; weight: number }>;
+      let pairShared = 0;
+      for (const [id, { e, weight }] of ra) {
+        const other = rb.get(id);
+        if (other !== undefined) pairShared += weight;
+        const eb = other?.e ?? 0;
+        together += weight * (e - eb) ** 2;
+        apart += weight * (e * e + eb * eb);
+      }
+      for (const [id, { e, weight }] of rb) {
+        if (ra.has(id)) continue;
+        together += weight * e * e;
+        apart += weight * e * e;
+      }
+      shared = a === 0 && b === 1 ? pairShared : Math.min(shared, pairShared);
+    }
+  }
+  if (shared < FEWEST_SHARED_SESSIONS || !(apart > 0)) return 1;
+  return Math.min(1, Math.max(SMALLEST_FACTOR, together / apart));
+}

@@ -3,13 +3,13 @@
 // exchangeable, so reassigning the pooled decisions (or whole sessions) to framings at random, keeping each
 // framing's size, draws from the null distribution of any statistic of the counts.
 
-import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.js";
+import type { PlannedCell, PlannedUnit, RobustnessPlan } from "../robustness/robustness-plan.js";
 import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
-import { addJointShuffle, type JointShuffle, jointShuffleOf } from "./joint-session-shuffle.js";
+import { type JointShuffle, jointShuffleCounts, jointShuffleOf } from "./joint-session-shuffle.js";
 import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
 import { sharedDesignSessions } from "./shared-design-sessions.js";
 import { sharedPropensities } from "./shared-session-propensities.js";
@@ -100,6 +100,28 @@ export function permutationFill(
       unitOfCell.set(c, { unit: i, framing: f });
     });
   });
+  // The joint shuffle's counts of a player's games, drawn for all of them when the first is asked for and
+  // kept until each is read.
+  const jointCounts = new Map<number, Int32Array[]>();
+  const jointShuffled = (
+    shuffle: JointShuffle,
+    unit: number,
+    k: number,
+    replicates: number,
+  ): Int32Array[] => {
+    let counts = jointCounts.get(unit);
+    if (counts === undefined || (counts[0] as Int32Array).length !== replicates * k) {
+      const ks = shuffle.units.map(
+        (u) => (plan.cells[(plan.units[u] as PlannedUnit).cells[0] as number] as PlannedCell).actions.length,
+      );
+      for (const [u, c] of jointShuffleCounts(shuffle, plan.framings.length, ks, replicates)) {
+        jointCounts.set(u, c);
+      }
+      counts = jointCounts.get(unit) as Int32Array[];
+    }
+    jointCounts.delete(unit);
+    return counts;
+  };
   let current = -1;
   let buffers: Int32Array[] = [];
   let scale: Float64Array | null = null;
@@ -119,7 +141,13 @@ export function permutationFill(
         // Sessions that decided in several framings: their decisions' framing labels shuffled within each;
         // and sessions of one framing that decided in several games: shuffled for all of them at once.
         buffers = drawWithinSessionPermutations(cells, replicates, rng, shuffle?.ids, method);
-        if (shuffle) addJointShuffle(shuffle, unit, k, replicates, buffers);
+        if (shuffle) {
+          const shuffled = jointShuffled(shuffle, unit, k, replicates);
+          buffers.forEach((target, f) => {
+            const add = shuffled[f] as Int32Array;
+            for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) + (add[i] as number);
+          });
+        }
       } else if (!permuteUnequalSessions && !sessionsExchangeable(cells)) {
         // Sessions of different lengths are not exchangeable: a null that keeps each framing's design.
         // A player's sessions that decided in several of its games share one propensity draw there.

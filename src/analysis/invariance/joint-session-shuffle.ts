@@ -9,8 +9,8 @@
 //
 // Here the player's one-framing sessions that decided in two or more of its games are shuffled once per
 // replicate for all of them: each stratum (sessions with the same decisions per game, so they trade
-// places without changing any framing's size) is permuted by a stream seeded for the player, which every
-// game replays from its start, so every game moves the same session to the same framing. Each game's
+// places without changing any framing's size) is permuted by a stream seeded for the player, once per
+// replicate for all its games, so every game moves the same session to the same framing. Each game's
 // own null is unchanged in distribution (a permutation of its one-framing sessions within strata of one
 // length), so a game's test keeps its size; the player's mean now carries the tie between its games.
 import type { RobustnessPlan } from "../robustness/robustness-plan.js";
@@ -27,7 +27,7 @@ interface JointStratum {
 
 /** The one-framing sessions of a player shuffled jointly across its games. */
 export interface JointShuffle {
-  /** The stream's seed: every game of the player replays it from the start. */
+  /** The stream's seed: one stream per player, whose permutations serve all its games. */
   readonly seed: string;
   /** The ids of the sessions shuffled here, which each game's own shuffle leaves out. */
   readonly ids: ReadonlySet<string>;
@@ -108,32 +108,45 @@ export function jointShuffleOf(plan: RobustnessPlan, p: number, seed: string): J
 }
 
 /**
- * Adds the jointly shuffled sessions' counts of unit `unit` to its framings' replicates (`out[f]`,
- * replicate r at r·k): replicate r's permutation of every stratum, the same in every game of the player.
+ * The jointly shuffled sessions' counts in every game of the player: for unit `units[position]`, framing
+ * f's replicate r at `result.get(unit)[f][r·k]` (k = `ks[position]`, that game's actions). Each replicate's
+ * permutation of every stratum is drawn once from the player's stream and added to all its games: the
+ * same permutations a replay of the stream per game would draw, the same sums.
  */
-export function addJointShuffle(
+export function jointShuffleCounts(
   shuffle: JointShuffle,
-  unit: number,
-  k: number,
+  framings: number,
+  ks: readonly number[],
   replicates: number,
-  out: readonly Int32Array[],
-): void {
-  const position = shuffle.units.indexOf(unit);
+): Map<number, Int32Array[]> {
   const rng = createBootstrapRng(shuffle.seed);
+  const outs = shuffle.units.map((_, position) =>
+    Array.from({ length: framings }, () => new Int32Array(replicates * (ks[position] as number))),
+  );
   const orders = shuffle.strata.map((s) => Int32Array.from(s.framings.keys()));
+  // Per stratum, the games its sessions decided in: where its permutation adds counts.
+  const parts = shuffle.strata.map((stratum) =>
+    [...stratum.vectors].map(([position, vectors]) => ({
+      out: outs[position] as Int32Array[],
+      k: ks[position] as number,
+      vectors,
+    })),
+  );
   for (let r = 0; r < replicates; r++) {
-    shuffle.strata.forEach((stratum, t) => {
-      // Every game draws the same uniforms in the same order, so the same permutation, even where this
-      // game is not among the stratum's.
+    for (let t = 0; t < orders.length; t++) {
       const idx = orders[t] as Int32Array;
       shuffleInPlace(idx, rng);
-      const vectors = stratum.vectors.get(position);
-      if (vectors === undefined) return;
-      idx.forEach((session, slot) => {
-        const target = out[stratum.framings[slot] as number] as Int32Array;
-        for (let a = 0; a < k; a++)
-          target[r * k + a] = (target[r * k + a] as number) + (vectors[session * k + a] as number);
-      });
-    });
+      const slots = (shuffle.strata[t] as JointStratum).framings;
+      for (const { out, k, vectors } of parts[t] as { out: Int32Array[]; k: number; vectors: Int32Array }[]) {
+        const at = r * k;
+        for (let slot = 0; slot < idx.length; slot++) {
+          const target = out[slots[slot] as number] as Int32Array;
+          const from = (idx[slot] as number) * k;
+          for (let a = 0; a < k; a++)
+            target[at + a] = (target[at + a] as number) + (vectors[from + a] as number);
+        }
+      }
+    }
   }
+  return new Map(shuffle.units.map((unit, position) => [unit, outs[position] as Int32Array[]]));
 }

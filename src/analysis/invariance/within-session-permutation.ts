@@ -43,46 +43,73 @@ interface SpanningDesign {
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Each listed session of the unit's cells by id (sessions without an id get none), with its framing. */
-function sessionsById(
-  cells: readonly PlannedCell[],
-): Map<string, { perFraming: Map<number, number[]>; weight: number }> {
-  const byId = new Map<string, { perFraming: Map<number, number[]>; weight: number }>();
+/** Whether a listed cluster has decisions among the game's actions. */
+function decided(cluster: Readonly<Record<string, number>>, actions: readonly string[]): boolean {
+  for (const a of actions) if ((cluster[a] ?? 0) > 0) return true;
+  return false;
+}
+
+/**
+ * The framing of each listed session of the unit's cells by id (sessions without an id get none), or −1
+ * for a session that decided in two or more framings. Ids are distinct within a cell (validateCell).
+ */
+function framingsById(cells: readonly PlannedCell[]): Map<string, number> {
+  const framingOf = new Map<string, number>();
   cells.forEach((pc, f) => {
-    if (pc.unit !== "session" || pc.cell.clusters === undefined || pc.cell.cluster_ids === undefined) return;
-    pc.cell.clusters.forEach((cluster, i) => {
-      const v = pc.actions.map((a) => cluster[a] ?? 0);
-      if (!v.some((c) => c > 0)) return;
-      const id = pc.cell.cluster_ids?.[i] as string;
-      const entry = byId.get(id) ?? { perFraming: new Map<number, number[]>(), weight: 1 };
-      entry.perFraming.set(f, v);
-      entry.weight = pc.cell.cluster_weights?.[i] ?? 1;
-      byId.set(id, entry);
-    });
+    const { clusters, cluster_ids: ids } = pc.cell;
+    if (pc.unit !== "session" || clusters === undefined || ids === undefined) return;
+    for (let i = 0; i < clusters.length; i++) {
+      if (!decided(clusters[i] as Readonly<Record<string, number>>, pc.actions)) continue;
+      const id = ids[i] as string;
+      framingOf.set(id, framingOf.has(id) ? -1 : f);
+    }
   });
-  return byId;
+  return framingOf;
 }
 
 /** Whether some session of this (player, game) decided in two or more of its framings. */
 export function sessionsSpanFramings(cells: readonly PlannedCell[]): boolean {
-  for (const { perFraming } of sessionsById(cells).values()) if (perFraming.size > 1) return true;
+  // Stops at the first session seen in a second framing: no map of the whole unit is needed for that.
+  const framingOf = new Map<string, number>();
+  for (const pc of cells) {
+    const { clusters, cluster_ids: ids } = pc.cell;
+    if (pc.unit !== "session" || clusters === undefined || ids === undefined) continue;
+    for (let i = 0; i < clusters.length; i++) {
+      if (!decided(clusters[i] as Readonly<Record<string, number>>, pc.actions)) continue;
+      const id = ids[i] as string;
+      if (framingOf.has(id)) return true;
+      framingOf.set(id, 0);
+    }
+  }
   return false;
 }
 
 function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>): SpanningDesign {
   const k = (cells[0] as PlannedCell).actions.length;
   const F = cells.length;
-  const byId = sessionsById(cells);
-  const spanningIds = new Set([...byId].filter(([, s]) => s.perFraming.size > 1).map(([id]) => id));
+  const framingOf = framingsById(cells);
+  // Each spanning session's framing × action table, in the order its id was first seen.
+  const tables = new Map<string, { table: Int32Array; weight: number }>();
+  cells.forEach((pc, f) => {
+    const { clusters, cluster_ids: ids, cluster_weights: weights } = pc.cell;
+    if (pc.unit !== "session" || clusters === undefined || ids === undefined) return;
+    for (let i = 0; i < clusters.length; i++) {
+      const id = ids[i] as string;
+      const cluster = clusters[i] as Readonly<Record<string, number>>;
+      if (framingOf.get(id) !== -1 || !decided(cluster, pc.actions)) continue;
+      let entry = tables.get(id);
+      if (entry === undefined) {
+        entry = { table: new Int32Array(F * k), weight: 1 };
+        tables.set(id, entry);
+      }
+      for (let a = 0; a < k; a++) entry.table[f * k + a] = cluster[pc.actions[a] as string] ?? 0;
+      entry.weight = weights?.[i] ?? 1;
+    }
+  });
   // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
   // decisions whatever their ids; each key written once, not in every comparison of the sort.
-  const spanning: SpanningSession[] = [...spanningIds]
-    .map((id) => {
-      const { perFraming, weight } = byId.get(id) as { perFraming: Map<number, number[]>; weight: number };
-      const table = new Int32Array(F * k);
-      for (const [f, v] of perFraming) table.set(v, f * k);
-      return { session: { table, weight }, key: `${weight}:${table.join(",")}` };
-    })
+  const spanning: SpanningSession[] = [...tables.values()]
+    .map((session) => ({ session, key: `${session.weight}:${session.table.join(",")}` }))
     .sort((a, b) => byText(a.key, b.key))
     .map(({ session }) => session);
 
@@ -94,7 +121,7 @@ function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>):
     if (pc.unit === "session" && pc.cell.clusters !== undefined) {
       pc.cell.clusters.forEach((cluster, i) => {
         const id = pc.cell.cluster_ids?.[i];
-        if (id !== undefined && (spanningIds.has(id) || leaveOut.has(id))) return;
+        if (id !== undefined && (framingOf.get(id) === -1 || leaveOut.has(id))) return;
         const v = vector(cluster);
         const length = v.reduce((s, c) => s + c, 0);
         if (length === 0) return;
@@ -143,21 +170,33 @@ export function drawWithinSessionPermutations(
   // What never moves: sessions whose table has one action or one framing's decisions only.
   const fixed = new Int32Array(F * k);
   const moving: SpanningSession[] = [];
+  const rowTotals: number[][] = [];
+  const columnTotals: number[][] = [];
   let longest = 1;
   for (const s of spanning) {
-    const rowsUsed = new Set<number>();
-    const columnsUsed = new Set<number>();
+    const rows = new Array<number>(F).fill(0);
+    const columns = new Array<number>(k).fill(0);
+    let rowsUsed = 0;
     let size = 0;
-    s.table.forEach((x, i) => {
-      if (x === 0) return;
-      rowsUsed.add(Math.floor(i / k));
-      columnsUsed.add(i % k);
-      size += x;
-    });
-    if (rowsUsed.size < 2 || columnsUsed.size < 2) {
+    for (let f = 0; f < F; f++) {
+      let row = 0;
+      for (let a = 0; a < k; a++) {
+        const x = s.table[f * k + a] as number;
+        row += x;
+        columns[a] = (columns[a] as number) + x;
+      }
+      rows[f] = row;
+      if (row > 0) rowsUsed++;
+      size += row;
+    }
+    let columnsUsed = 0;
+    for (const c of columns) if (c > 0) columnsUsed++;
+    if (rowsUsed < 2 || columnsUsed < 2) {
       for (let i = 0; i < F * k; i++) fixed[i] = (fixed[i] as number) + s.weight * (s.table[i] as number);
     } else {
       moving.push(s);
+      rowTotals.push(rows);
+      columnTotals.push(columns);
       longest = Math.max(longest, size);
     }
   }
@@ -172,16 +211,6 @@ export function drawWithinSessionPermutations(
   });
   const lnFactorial = new Float64Array(longest + 1);
   for (let i = 2; i <= longest; i++) lnFactorial[i] = (lnFactorial[i - 1] as number) + Math.log(i);
-  const rowTotals = moving.map((s) =>
-    Array.from({ length: F }, (_, f) => s.table.subarray(f * k, f * k + k).reduce((a, x) => a + x, 0)),
-  );
-  const columnTotals = moving.map((s) =>
-    Array.from({ length: k }, (_, a) => {
-      let sum = 0;
-      for (let f = 0; f < F; f++) sum += s.table[f * k + a] as number;
-      return sum;
-    }),
-  );
   const inFraming = new Float64Array(F);
   let sessions = 0;
   moving.forEach((s, i) => {

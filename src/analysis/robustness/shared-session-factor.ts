@@ -43,14 +43,42 @@ export const FEWEST_SHARED_SESSIONS = 20;
  * varies.
  */
 export function sharedSessionFactor(framings: readonly SessionFraming[]): number {
-  const residuals = framings.map((f) => {
-    const byId = new Map<string, { e: number; weight: number }>();
+  // Every framing's sessions as flat arrays (residual e and weight, each id numbered once for all
+  // framings), in the order of each id's first listing in the framing, a later listing of the same id
+  // replacing its values there: the sums below add the same terms in the same order as walking a map of
+  // each framing's sessions, with an array lookup instead of a map's for each session of each pair.
+  const numbers = new Map<string, number>();
+  // slot[f·N + id]: where session id sits in framing f's arrays, −1 where it has no listing there (N: at
+  // least as many as the ids).
+  let N = 0;
+  for (const f of framings) N += f.sessions?.length ?? 0;
+  const slot = new Int32Array(framings.length * N).fill(-1);
+  const residuals = framings.map((f, framing) => {
+    if (f.sessions === undefined) return null;
     const p = f.x / f.n;
-    for (const s of f.sessions ?? []) {
+    const ids: number[] = [];
+    const es: number[] = [];
+    const weights: number[] = [];
+    for (const s of f.sessions) {
       if (s.id === undefined) return null;
-      byId.set(s.id, { e: (s.x - p * s.n) / f.n, weight: s.weight });
+      let id = numbers.get(s.id);
+      if (id === undefined) {
+        id = numbers.size;
+        numbers.set(s.id, id);
+      }
+      const e = (s.x - p * s.n) / f.n;
+      const before = slot[framing * N + id] as number;
+      if (before < 0) {
+        slot[framing * N + id] = ids.length;
+        ids.push(id);
+        es.push(e);
+        weights.push(s.weight);
+      } else {
+        es[before] = e;
+        weights[before] = s.weight;
+      }
     }
-    return f.sessions === undefined ? null : byId;
+    return { ids: Int32Array.from(ids), es: Float64Array.from(es), weights: Float64Array.from(weights) };
   });
   let together = 0;
   let apart = 0;
@@ -64,15 +92,19 @@ export function sharedSessionFactor(framings: readonly SessionFraming[]): number
         continue;
       }
       let pairShared = 0;
-      for (const [id, { e, weight }] of ra) {
-        const other = rb.get(id);
-        if (other !== undefined) pairShared += weight;
-        const eb = other?.e ?? 0;
+      for (let i = 0; i < ra.ids.length; i++) {
+        const e = ra.es[i] as number;
+        const weight = ra.weights[i] as number;
+        const other = slot[b * N + (ra.ids[i] as number)] as number;
+        if (other >= 0) pairShared += weight;
+        const eb = other >= 0 ? (rb.es[other] as number) : 0;
         together += weight * (e - eb) ** 2;
         apart += weight * (e * e + eb * eb);
       }
-      for (const [id, { e, weight }] of rb) {
-        if (ra.has(id)) continue;
+      for (let i = 0; i < rb.ids.length; i++) {
+        if ((slot[a * N + (rb.ids[i] as number)] as number) >= 0) continue;
+        const e = rb.es[i] as number;
+        const weight = rb.weights[i] as number;
         together += weight * e * e;
         apart += weight * e * e;
       }

@@ -7,7 +7,7 @@
 // drawn by its multiplicity (cluster-multiplicities); each cell keeps only the types that have
 // decisions in it, so a replicate costs the types' non-zero entries, not sessions × cells.
 
-import type { RobustnessPlan } from "../robustness/robustness-plan.js";
+import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.js";
 import {
   createMultiplicitySampler,
   drawMultiplicities,
@@ -45,69 +45,116 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
   const joint: JointSessions[] = [];
   for (const player of plan.players) {
     const cellIndices = player.units.flatMap((u) => [...(plan.units[u]?.cells ?? [])]);
-    const seen = new Map<string, number>();
-    const weightOf = new Map<string, number>();
-    for (const c of cellIndices) {
-      const cell = plan.cells[c]?.cell;
-      (cell?.cluster_ids ?? []).forEach((id, at) => {
-        seen.set(id, (seen.get(id) ?? 0) + 1);
-        const weight = cell?.cluster_weights?.[at] ?? 1;
-        const before = weightOf.get(id);
-        if (before !== undefined && before !== weight) {
+    // Each session's listings in the player's cells, in cell order (ids are distinct within a cell):
+    // listing e is cell `entryCell[e]` (position in cellIndices), cluster `entryAt[e]` there.
+    let total = 0;
+    for (const c of cellIndices) total += plan.cells[c]?.cell.cluster_ids?.length ?? 0;
+    const sessionOf = new Map<string, number>();
+    const weightOf: number[] = [];
+    const listed = new Int32Array(total);
+    const entrySession = new Int32Array(total);
+    const entryCell = new Int32Array(total);
+    const entryAt = new Int32Array(total);
+    // Each listing's counts by their rank in the cell: the order of the counts' JSON texts there.
+    const entryRank = new Int32Array(total);
+    let entries = 0;
+    let spans = false;
+    for (let position = 0; position < cellIndices.length; position++) {
+      const cell = plan.cells[cellIndices[position] as number]?.cell;
+      const ids = cell?.cluster_ids;
+      if (ids === undefined) continue;
+      const weights = cell?.cluster_weights;
+      const ranks = textRanks(plan.cells[cellIndices[position] as number] as PlannedCell);
+      for (let at = 0; at < ids.length; at++) {
+        const id = ids[at] as string;
+        const weight = weights?.[at] ?? 1;
+        let session = sessionOf.get(id);
+        if (session === undefined) {
+          session = weightOf.length;
+          sessionOf.set(id, session);
+          weightOf.push(weight);
+        } else if (weightOf[session] !== weight) {
           throw new Error(
-            `Session '${id}' of player '${player.player}' stands for ${before} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
+            `Session '${id}' of player '${player.player}' stands for ${weightOf[session]} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
           );
-        }
-        weightOf.set(id, weight);
-      });
+        } else spans = true;
+        listed[session] = (listed[session] as number) + 1;
+        entrySession[entries] = session;
+        entryCell[entries] = position;
+        entryAt[entries] = at;
+        entryRank[entries] = ranks[at] as number;
+        entries++;
+      }
     }
-    if (![...seen.values()].some((times) => times > 1)) continue;
+    if (!spans) continue;
+    // Listings grouped by session, each session's in cell order (a stable counting sort).
+    const S = weightOf.length;
+    const first = new Int32Array(S + 1);
+    for (let s = 0; s < S; s++) first[s + 1] = (first[s] as number) + (listed[s] as number);
+    const fill = first.slice(0, S);
+    const byCell = new Int32Array(entries);
+    const byRank = new Int32Array(entries);
+    for (let e = 0; e < entries; e++) {
+      const session = entrySession[e] as number;
+      const to = fill[session] as number;
+      byCell[to] = entryCell[e] as number;
+      byRank[to] = entryRank[e] as number;
+      fill[session] = to + 1;
+    }
     // Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
-    // sessions with the same content are then adjacent, and become one type. Each session's place in
-    // each cell comes from one index per cell (a search per session and cell was quadratic at scale).
-    const positions = cellIndices.map((c) => {
-      const index = new Map<string, number>();
-      (plan.cells[c]?.cell.cluster_ids ?? []).forEach((id, at) => {
-        if (!index.has(id)) index.set(id, at);
-      });
-      return index;
-    });
-    const signature = (id: string): string =>
-      JSON.stringify(
-        cellIndices.map((c, i) => {
-          const pc = plan.cells[c];
-          const at = (positions[i] as Map<string, number>).get(id) ?? -1;
-          return at < 0 ? null : pc?.actions.map((a) => pc.cell.clusters?.[at]?.[a] ?? 0);
-        }),
-      );
-    const ids = [...seen.keys()]
-      .map((id) => ({ id, key: signature(id) }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const typeOfId = new Map<string, number>();
+    // sessions with the same content are then adjacent, and become one type. The order is that of each
+    // session's counts per cell written out as JSON (null where it has no listing), compared as text:
+    // compared listing by listing without writing them out.
+    const order = Array.from({ length: S }, (_, s) => s).sort((x, y) =>
+      compareSessions(first, byCell, byRank, x, y),
+    );
+    const typeOfSession = new Int32Array(S);
     const weights: number[] = [];
-    ids.forEach(({ id, key }, i) => {
-      const sameAsBefore = i > 0 && (ids[i - 1] as { key: string }).key === key;
+    order.forEach((session, i) => {
+      const sameAsBefore =
+        i > 0 && compareSessions(first, byCell, byRank, order[i - 1] as number, session) === 0;
       if (!sameAsBefore) weights.push(0);
       const t = weights.length - 1;
-      typeOfId.set(id, t);
-      weights[t] = (weights[t] as number) + (weightOf.get(id) as number);
+      typeOfSession[session] = t;
+      weights[t] = (weights[t] as number) + (weightOf[session] as number);
     });
     const cells = new Map<number, JointCell>();
+    // The listings in the order they were numbered above: cell by cell, cluster by cluster.
+    let listing0 = 0;
     for (const c of cellIndices) {
       const pc = plan.cells[c];
       if (pc === undefined) continue;
       const k = pc.actions.length;
-      const present = new Map<number, number[]>();
-      (pc.cell.cluster_ids ?? []).forEach((id, at) => {
-        const vector = pc.actions.map((a) => pc.cell.clusters?.[at]?.[a] ?? 0);
-        if (vector.some((x) => x > 0)) present.set(typeOfId.get(id) as number, vector);
-      });
-      const types = Int32Array.from([...present.keys()].sort((a, b) => a - b));
+      const ids = pc.cell.cluster_ids ?? [];
+      const clusters = pc.cell.clusters ?? [];
+      // The types with decisions here, each with one of its listings (sessions of one type have the same
+      // counts in every cell; the last listing, as a map by type would keep), in type order: listing at of
+      // type t as the number t·L + (L − 1 − at), sorted.
+      const L = ids.length;
+      const keys: number[] = [];
+      for (let at = 0; at < L; at++) {
+        const cluster = clusters[at];
+        let decided = false;
+        for (const a of pc.actions) if ((cluster?.[a] ?? 0) > 0) decided = true;
+        if (!decided) continue;
+        const t = typeOfSession[entrySession[listing0 + at] as number] as number;
+        keys.push(t * L + (L - 1 - at));
+      }
+      listing0 += L;
+      const sorted = Float64Array.from(keys).sort();
+      const types: number[] = [];
+      const listing: number[] = [];
+      for (const key of sorted) {
+        const t = Math.floor(key / L);
+        if (types[types.length - 1] === t) continue;
+        types.push(t);
+        listing.push(L - 1 - (key - t * L));
+      }
       const counts = new Int32Array(types.length * k);
-      types.forEach((t, i) => {
-        counts.set(present.get(t) as number[], i * k);
+      listing.forEach((at, i) => {
+        for (let a = 0; a < k; a++) counts[i * k + a] = clusters[at]?.[pc.actions[a] as string] ?? 0;
       });
-      cells.set(c, { k, types, counts });
+      cells.set(c, { k, types: Int32Array.from(types), counts });
     }
     joint.push({
       player: player.player,
@@ -118,6 +165,49 @@ export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
     });
   }
   return joint;
+}
+
+/**
+ * The order of two sessions' JSON signatures (per cell of the player, the session's counts there as an
+ * array, or null where it is not listed) as text, without writing them: the texts agree up to the first
+ * cell where the signatures differ, and there a listed session's "[" sorts before "null"; where both are
+ * listed, their arrays' texts decide (no array's text is a prefix of another's: each ends in "]"), in the
+ * order their ranks in the cell keep.
+ */
+function compareSessions(
+  first: Int32Array,
+  byCell: Int32Array,
+  byRank: Int32Array,
+  x: number,
+  y: number,
+): number {
+  let ex = first[x] as number;
+  let ey = first[y] as number;
+  const endX = first[x + 1] as number;
+  const endY = first[y + 1] as number;
+  for (; ex < endX && ey < endY; ex++, ey++) {
+    const cx = byCell[ex] as number;
+    const cy = byCell[ey] as number;
+    if (cx !== cy) return cx < cy ? -1 : 1;
+    const rx = byRank[ex] as number;
+    const ry = byRank[ey] as number;
+    if (rx !== ry) return rx < ry ? -1 : 1;
+  }
+  if (ex < endX) return -1;
+  if (ey < endY) return 1;
+  return 0;
+}
+
+/**
+ * Each cluster's rank in its cell by the JSON text of its counts ("[12,1]" before "[3,0]": "1" < "3";
+ * equal counts, equal ranks).
+ */
+function textRanks(pc: PlannedCell): Int32Array {
+  const clusters = pc.cell.clusters ?? [];
+  const texts = clusters.map((cluster) => JSON.stringify(pc.actions.map((a) => cluster[a] ?? 0)));
+  const distinct = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rank = new Map(distinct.map((text, i) => [text, i]));
+  return Int32Array.from(texts, (text) => rank.get(text) as number);
 }
 
 /** Uniforms drawn per block in direct mode (a block of replicates at a time). */
@@ -189,9 +279,14 @@ export function drawJointReplicates(
     }
     const sums = new Int32Array(replicates * width);
     drawNormalClusterSums(moments, rng, replicates, sums);
-    for (let r = 0; r < replicates; r++) {
-      acc.set(sums.subarray(r * width, r * width + width));
-      flush(r);
+    // Each cell's counts straight from the sums (what `flush` copies from the accumulator).
+    for (let i = 0; i < cells; i++) {
+      const target = targets[i] as Int32Array;
+      const first = firsts[i] as number;
+      const k = ((i + 1 < cells ? (firsts[i + 1] as number) : width) - first) as number;
+      for (let r = 0; r < replicates; r++) {
+        for (let a = 0; a < k; a++) target[r * k + a] = sums[r * width + first + a] as number;
+      }
     }
     return out;
   }

@@ -143,13 +143,60 @@ export function drawNormalCounts(
   nonEmpty = false,
 ): void {
   const dims = mean.length;
-  // Only the rows and columns with variance take part in the product.
+  // Only the columns with variance take part in the product: row i's factors on them (those at or left of
+  // the diagonal) packed side by side, so the product walks one flat array in the same order.
   const live: number[] = [];
   for (let j = 0; j < dims; j++) if ((L[j * dims + j] as number) > 0) live.push(j);
-  const columns = Int32Array.from(live);
+  const rowStart = new Int32Array(dims + 1);
+  for (let i = 0; i < dims; i++) {
+    let used = 0;
+    while (used < live.length && (live[used] as number) <= i) used++;
+    rowStart[i + 1] = (rowStart[i] as number) + used;
+  }
+  const packed = new Float64Array(rowStart[dims] as number);
+  for (let i = 0; i < dims; i++) {
+    const from = rowStart[i] as number;
+    for (let c = 0; c < (rowStart[i + 1] as number) - from; c++) {
+      packed[from + c] = L[i * dims + (live[c] as number)] as number;
+    }
+  }
   const normals = new Float64Array(dims + 1); // a pair at a time
   const nextUniform = blockUniforms(rng);
-  for (let r = 0; r < replicates; r++) {
+  let r = 0;
+  if (!nonEmpty) {
+    // Four replicates at a time: their normals drawn one replicate after another (the same uniforms in
+    // the same order), then each row's four sums side by side, each added up in the same order as alone,
+    // so the same counts; the four independent sums keep the processor busy where one waits on each add.
+    const quad = new Float64Array(4 * (dims + 1));
+    const stride = dims + 1;
+    for (; r + 4 <= replicates; r += 4) {
+      for (let q = 0; q < 4; q++) {
+        fillNormalPairs(normals, live.length, nextUniform);
+        quad.set(normals, q * stride);
+      }
+      for (let i = 0; i < dims; i++) {
+        const m = mean[i] as number;
+        let x0 = m;
+        let x1 = m;
+        let x2 = m;
+        let x3 = m;
+        const end = rowStart[i + 1] as number;
+        for (let e = rowStart[i] as number, c = 0; e < end; e++, c++) {
+          const p = packed[e] as number;
+          x0 += p * (quad[c] as number);
+          x1 += p * (quad[stride + c] as number);
+          x2 += p * (quad[2 * stride + c] as number);
+          x3 += p * (quad[3 * stride + c] as number);
+        }
+        const at = r * dims + i;
+        out[at] = x0 > 0.5 ? Math.round(x0) : 0;
+        out[at + dims] = x1 > 0.5 ? Math.round(x1) : 0;
+        out[at + 2 * dims] = x2 > 0.5 ? Math.round(x2) : 0;
+        out[at + 3 * dims] = x3 > 0.5 ? Math.round(x3) : 0;
+      }
+    }
+  }
+  for (; r < replicates; r++) {
     let total = 0;
     do {
       total = drawOne(r * dims);
@@ -157,15 +204,13 @@ export function drawNormalCounts(
   }
 
   function drawOne(at: number): number {
-    fillNormalPairs(normals, columns.length, nextUniform);
+    fillNormalPairs(normals, live.length, nextUniform);
     let total = 0;
     for (let i = 0; i < dims; i++) {
       let x = mean[i] as number;
-      const row = i * dims;
-      for (let c = 0; c < columns.length; c++) {
-        const j = columns[c] as number;
-        if (j > i) break;
-        x += (L[row + j] as number) * (normals[c] as number);
+      const end = rowStart[i + 1] as number;
+      for (let e = rowStart[i] as number, c = 0; e < end; e++, c++) {
+        x += (packed[e] as number) * (normals[c] as number);
       }
       const count = x > 0.5 ? Math.round(x) : 0;
       out[at + i] = count;
