@@ -10,8 +10,10 @@
  * and `report`, with their peak memory; all beside the anchor measured in the same session: one bare
  * SQLite scan of the same record's decisions (`SELECT count(*), sum(length(raw_text)) FROM decisions`,
  * the least any analysis that read the decisions could cost). Also the in-process time of the robustness
- * query alone. `--serve-only` times the tool alone. The load average is printed with each row: the
- * machine may be shared. Not a test: it prints figures. Default sizes 10k and 100k; 1M takes minutes to
+ * query alone. `--serve-only` times the tool alone. Below the table, the server's peak RSS at the largest
+ * size as a multiple of that at the smallest, against the goal of 1.5× (memory flat in the record's size;
+ * "OVER" when not). The load average is printed with each row: the machine may be shared. Not a test: it
+ * prints figures. Default sizes 10k and 100k; 1M takes minutes to
  * generate the first time.
  */
 import { spawnSync } from "node:child_process";
@@ -96,6 +98,8 @@ console.log(
   `Shape ${shape}; B = 10,000, seed 1, all 11 framings; × = multiple of the anchor (one bare scan of the record's decisions); load = the 1-, 5- and 15-minute load averages before the row.`,
 );
 console.log(line(header));
+/** The robustness tool's peak RSS per size, for the ratio line below the table. */
+const toolPeaks: { decisions: number; rssMb: number }[] = [];
 for (const decisions of sizesArg("10000,100000")) {
   const path = recordOf(decisions, shape);
   const load = loadavg()
@@ -103,6 +107,7 @@ for (const decisions of sizesArg("10000,100000")) {
     .join(" ");
   const anchor = anchorScanMs(path);
   const tool = await robustnessOverStdio(path);
+  toolPeaks.push({ decisions, rssMb: tool.rssMb });
   const toolCells = [
     tool.seconds === null ? "failed" : times(tool.seconds, anchor),
     `${tool.rssMb.toFixed(0)} MB`,
@@ -132,5 +137,22 @@ for (const decisions of sizesArg("10000,100000")) {
       times(report.seconds, anchor),
       `${report.rssMb.toFixed(0)} MB`,
     ]),
+  );
+}
+// The server's memory should stay flat as the record grows: its peak at the largest size within
+// MEMORY_FLAT_RATIO of its peak at the smallest (the analysis holds tallies and cells, not decisions).
+const MEMORY_FLAT_RATIO = 1.5;
+const smallest = toolPeaks.reduce(
+  (a, b) => (b.decisions < a.decisions ? b : a),
+  toolPeaks[0] as (typeof toolPeaks)[0],
+);
+const largest = toolPeaks.reduce(
+  (a, b) => (b.decisions > a.decisions ? b : a),
+  toolPeaks[0] as (typeof toolPeaks)[0],
+);
+if (toolPeaks.length > 1 && largest.decisions > smallest.decisions) {
+  const ratio = largest.rssMb / smallest.rssMb;
+  console.log(
+    `Server peak RSS at ${largest.decisions} decisions / at ${smallest.decisions}: ${ratio.toFixed(2)}× (${ratio <= MEMORY_FLAT_RATIO ? "within" : "OVER"} ${MEMORY_FLAT_RATIO}×)`,
   );
 }

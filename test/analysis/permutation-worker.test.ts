@@ -77,3 +77,55 @@ describe.skipIf(!available)("permutation replicates on a worker thread", () => {
     }
   });
 });
+
+describe.skipIf(!available)("the permutation worker after a job", () => {
+  // The worker run directly on one job: with its heap and buffers over the limit it leaves once the rows
+  // are filled (its memory with it); under the limit it stays for the next job.
+  async function runOneJob(
+    retireBytes: number | undefined,
+  ): Promise<{ filled: number; exited: boolean; loaded: number }> {
+    const { Worker, MessageChannel } = await import("node:worker_threads");
+    const loaded = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(new URL("permutation-worker.js", built), {
+      workerData: retireBytes === undefined ? { loaded } : { loaded, retireBytes },
+    });
+    let exited = false;
+    const exit = new Promise<void>((resolve) =>
+      worker.on("exit", () => {
+        exited = true;
+        resolve();
+      }),
+    );
+    const job = {
+      cells: cells(),
+      framings: undefined,
+      cooperativeAction: { pd: "cooperate", sh: "cooperate" },
+      attenuation: 1,
+      seed: 3,
+      bootstrap: 200,
+    };
+    const count = 40 * 3 + 20 * 2 + 2;
+    const rows = new SharedArrayBuffer(count * job.bootstrap * 8);
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const { port2 } = new MessageChannel();
+    worker.postMessage({ job, rows, flag, port: port2, cancel: null }, [port2]);
+    while (Atomics.load(flag, 0) !== 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    const filled = new Float64Array(rows).filter((x) => x !== 0).length;
+    const left = exited;
+    if (!left) await worker.terminate();
+    // 2: it said it was leaving before it said the rows were filled (no analysis posts to it then).
+    return { filled, exited: left, loaded: Atomics.load(loaded, 0) };
+  }
+
+  it("leaves when its heap has grown past the limit, and stays under it", async () => {
+    const over = await runOneJob(0);
+    expect(over.filled).toBeGreaterThan(0);
+    expect(over.exited).toBe(true);
+    expect(over.loaded).toBe(2);
+    const under = await runOneJob(undefined);
+    expect(under.filled).toBeGreaterThan(0);
+    expect(under.exited).toBe(false);
+    expect(under.loaded).toBe(1);
+  }, 30_000);
+});

@@ -59,7 +59,10 @@ const RESIDENT_THRESHOLD = 50_000;
 /** How often an analysis waiting for the worker's rows looks whether it was cancelled meanwhile. */
 const CANCEL_CHECK_MS = 50;
 
-/** The worker that stays between analyses; `loaded[0]` turns 1 once its modules have loaded. */
+/**
+ * The worker that stays between analyses; `loaded[0]` turns 1 once its modules have loaded, 2 once it
+ * leaves (after a job that grew its heap past a limit, permutation-worker.ts).
+ */
 interface Resident {
   readonly worker: Worker;
   readonly loaded: Int32Array;
@@ -161,6 +164,8 @@ export function startPermutationRows(
   ) {
     return inThread;
   }
+  // A worker that left after a large job (permutation-worker.ts) is replaced, even before its exit event.
+  if (resident !== null && Atomics.load(resident.loaded, 0) === 2) resident = null;
   if (resident === null) resident = startResident(script);
   const running = resident;
   if (running === null) return inThread;

@@ -26,7 +26,8 @@ export interface RColumns {
 
 export class RobustnessInferences {
   private readonly halves = new Map<number, BootstrapInference>();
-  private readonly inverted = new Map<number, { inversion: EndSearch; lower: number }>();
+  /** Per game R by test inversion: its lower end, and its upper end should the invariance test reject. */
+  private readonly inverted = new Map<number, { lower: number; upperIfRejected: number }>();
   private readonly inferences = new Map<number, RobustnessInference>();
   private readonly percentiles = new Map<number, readonly [number, number]>();
   private permuted: Float64Array | null = null;
@@ -96,7 +97,10 @@ export class RobustnessInferences {
    * two-action one, and for three or more actions that of multi-action-inversion.ts where every framing
    * holds at most MAX_SIZE decisions (larger ones keep the bootstrap's interval, multi-action-interval.ts).
    * Its lower ends need the bootstrap alone, so they are placed here, while the permutation rows may still
-   * be computing on the other core; the upper ends wait for the permutation test's verdict.
+   * be computing on the other core. So are the upper ends, as the test's rejection would need them (when
+   * it does not reject, the end is 1): an inversion holds its tails' tables (megabytes per game at a
+   * million decisions, RobustnessInversion), which then need not stay alive, every game's at once, until
+   * the permutation test's verdict.
    */
   placeLowerEnds(): void {
     const { plan, layout } = this;
@@ -115,8 +119,12 @@ export class RobustnessInferences {
       (cells[0] as PlannedCell).actions.length === 2
         ? new RobustnessInversion(cells.map(inversionFraming), this.confidence)
         : new MultiActionInversion(cells.map(multiActionFraming), this.confidence);
-    const lower = inversion.lowerEnd(this.unattenuate(this.bootstrapHalf(stat).lower));
-    this.inverted.set(stat, { inversion, lower });
+    const half = this.bootstrapHalf(stat);
+    const lower = inversion.lowerEnd(this.unattenuate(half.lower));
+    // Searched from where `inversionInterval` would start it once the test rejects: that inference's
+    // upper end, belowOne(half.upper, estimate) (withInvariance).
+    const upperIfRejected = inversion.upperEnd(true, this.unattenuate(belowOne(half.upper, half.estimate)));
+    this.inverted.set(stat, { lower, upperIfRejected });
   }
 
   /** The permutation replicates (the invariance test's null distribution), needed by every R from here on. */
@@ -128,8 +136,7 @@ export class RobustnessInferences {
     const target = this.inverted.get(stat);
     if (target === undefined) return inference.ci;
     const rejects = inference.pValue <= 1 - this.confidence;
-    const searched = this.attenuate(target.inversion.upperEnd(rejects, this.unattenuate(inference.ci[1])));
-    const hi = rejects ? belowOne(searched, inference.estimate) : 1;
+    const hi = rejects ? belowOne(this.attenuate(target.upperIfRejected), inference.estimate) : 1;
     const lower = Number.isNaN(target.lower)
       ? Math.min(inference.ci[0], inference.estimate)
       : this.attenuate(target.lower);
