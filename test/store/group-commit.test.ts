@@ -160,3 +160,60 @@ it("commits the waiting works when the store closes before the next turn", async
   expect(seenByReader(view.match_id)).toBe("decided");
   // dispose() closes the store again: a closed better-sqlite3 handle closes twice without complaint.
 });
+
+it("leaves the same rows as the same moves made one call after another", async () => {
+  /** The scripted play on a fresh record: moves grouped (all at once) or one at a time; its rows, ids and
+   * times left out (match ids are random, times are the clock's). */
+  const play = async (grouped: boolean) => {
+    const record = tempDeps();
+    const player: Caller = { ...caller, sessionId: "script" };
+    try {
+      const views = ["1", "2", "3", "4"].map((seed) => startMatch(record, player, "g", spec(seed)));
+      // A valid reply in each listed order, an invalid one (recorded as an attempt, no decision) and a
+      // resubmission of a decided round (answered from the record, nothing written).
+      const replies = [
+        [0, views[0]?.labels[0]],
+        [1, views[1]?.labels[1]],
+        [2, "maybe"],
+        [3, views[3]?.labels[0]],
+        [0, views[0]?.labels[0]],
+      ] as const;
+      const moves = replies.map(
+        ([i, choice]) =>
+          () =>
+            submitMove(record, player, {
+              match_id: views[i]?.match_id as string,
+              round: 1,
+              choice: choice as string,
+            }),
+      );
+      if (grouped) await Promise.allSettled(moves.map((move) => record.store.groupCommit(move)));
+      else for (const move of moves) move();
+      const index = new Map(views.map((v, i) => [v.match_id, `match ${i}`]));
+      const db = record.store.db;
+      const rows = (sql: string) =>
+        (db.prepare(sql).all() as Record<string, unknown>[]).map((row) => ({
+          ...row,
+          ...("match_id" in row ? { match_id: index.get(row.match_id as string) } : {}),
+        }));
+      return {
+        matches: (
+          db.prepare("SELECT * FROM matches ORDER BY created_at, rowid").all() as Record<string, unknown>[]
+        ).map(({ id, created_at, finished_at, ...rest }) => ({ ...rest, finished: finished_at !== null })),
+        decisions: rows("SELECT * FROM decisions")
+          .map(({ decided_at, ...rest }) => rest)
+          .sort((a, b) => String(a.match_id).localeCompare(String(b.match_id))),
+        attempts: rows("SELECT * FROM attempts ORDER BY id").map(({ created_at, ...rest }) => rest),
+        tallies: rows("SELECT * FROM decision_tallies"),
+        prompts: rows("SELECT hash FROM prompts ORDER BY hash"),
+        version: record.store.recordVersion(),
+      };
+    } finally {
+      record.dispose();
+    }
+  };
+  const alone = await play(false);
+  expect(alone.decisions).toHaveLength(3);
+  expect(alone.attempts).toHaveLength(4);
+  expect(await play(true)).toEqual(alone);
+});
