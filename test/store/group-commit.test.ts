@@ -192,10 +192,12 @@ it("leaves the same rows as the same moves made one call after another", async (
       const index = new Map(views.map((v, i) => [v.match_id, `match ${i}`]));
       const db = record.store.db;
       const rows = (sql: string) =>
-        (db.prepare(sql).all() as Record<string, unknown>[]).map((row) => ({
-          ...row,
-          ...("match_id" in row ? { match_id: index.get(row.match_id as string) } : {}),
-        }));
+        (db.prepare(sql).all() as Record<string, unknown>[]).map(
+          (row): Record<string, unknown> => ({
+            ...row,
+            ...("match_id" in row ? { match_id: index.get(row.match_id as string) } : {}),
+          }),
+        );
       return {
         matches: (
           db.prepare("SELECT * FROM matches ORDER BY created_at, rowid").all() as Record<string, unknown>[]
