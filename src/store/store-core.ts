@@ -8,6 +8,13 @@ import { openPostgres, openSqlite } from "./open-record.js";
 import { integrityCheck, type RecordCheck } from "./record-file.js";
 import type { RecordFilter } from "./records.js";
 
+/** A work waiting for its group's commit, and how to answer it. */
+interface GroupJob {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 export interface StoreOptions {
   /** Open without writing anything (analysis, report, export); the file must exist and be current. */
   readonly?: boolean;
@@ -35,6 +42,12 @@ export class StoreCore {
 
   /** 1 inside an outermost `transaction()`: nested calls are savepoints and do not count again. */
   private transactionDepth = 0;
+
+  /**
+   * Work waiting for the next group commit (see `groupCommit`), in arrival order. Mutated, never
+   * reassigned: a view made by `scopedTo` shares it with the store it views.
+   */
+  private readonly commitGroup: { jobs: GroupJob[]; scheduled: boolean } = { jobs: [], scheduled: false };
 
   /** Opened with `readonly`: analysis verbs never write, so a read-only file can still be analysed. */
   readonly readonly: boolean;
@@ -68,6 +81,8 @@ export class StoreCore {
   }
 
   close(): void {
+    // Work already accepted is committed (and answered) before the connection goes.
+    if (this.commitGroup.jobs.length > 0) this.commitWaitingGroup();
     this.engine.close();
   }
 
@@ -88,6 +103,70 @@ export class StoreCore {
     } finally {
       this.transactionDepth = 0;
     }
+  }
+
+  /**
+   * Runs `work` as if on its own, but with its writes committed together with those of every other call
+   * made before the event loop next turns (SQLite: one BEGIN IMMEDIATE … COMMIT for the group, each
+   * `transaction()` inside a work a savepoint of it that counts in record_version as before). Concurrent
+   * callers (HTTP clients) then share one commit and the pages it writes (the version row, the tallies, the
+   * tails of the tables); a lone caller waits one turn of the event loop. The promise settles only after the
+   * group's COMMIT returned: an answer is never given for a write that is not yet durable. A work that
+   * throws is rolled back as its transactions always were (its savepoints) and rejects alone; a group whose
+   * COMMIT fails rejects every work in it. On PostgreSQL (whose transactions may run again after a conflict)
+   * each work runs at once, as before.
+   */
+  groupCommit<T>(work: () => T): Promise<T> {
+    if (!(this.engine instanceof SqliteEngine) || this.transactionDepth > 0) {
+      try {
+        return Promise.resolve(work());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.commitGroup.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.commitGroup.scheduled) {
+        this.commitGroup.scheduled = true;
+        setImmediate(() => this.commitWaitingGroup());
+      }
+    });
+  }
+
+  /** Runs the waiting works in one SQLite transaction, then answers each (see `groupCommit`). */
+  private commitWaitingGroup(): void {
+    this.commitGroup.scheduled = false;
+    const jobs = this.commitGroup.jobs.splice(0);
+    if (jobs.length === 0) return;
+    const db = this.db;
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.engine.transaction(() => {
+        for (const job of jobs) {
+          try {
+            outcomes.push({ ok: true, value: job.work() });
+          } catch (error) {
+            outcomes.push({ ok: false, value: error });
+          }
+          // An error that made SQLite roll the whole transaction back (a full disk, say) took the works
+          // before it along: none of the group may then be answered as recorded.
+          if (!db.inTransaction) {
+            const last = outcomes.at(-1);
+            throw last?.ok === false
+              ? last.value
+              : new Error("The group's transaction ended before its commit.");
+          }
+        }
+      });
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    jobs.forEach((job, i) => {
+      const outcome = outcomes[i] as { ok: boolean; value: unknown };
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.value);
+    });
   }
 
   /**

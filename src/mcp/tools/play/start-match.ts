@@ -3,7 +3,8 @@ import { z } from "zod";
 import { HISTORY_MODES, OpponentChoiceSchema } from "../../../domain/study-design.js";
 import { PROMPT_STYLES, VARIANT_IDS } from "../../../domain/types.js";
 import { resolveBlindGame } from "../../../play/blind-games.js";
-import { DEFAULT_OPPONENT, newSeed, startMatch } from "../../../play/start-match.js";
+import { playerLabel } from "../../../play/caller.js";
+import { DEFAULT_OPPONENT, ensureCallerSession, newSeed, startMatch } from "../../../play/start-match.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -75,16 +76,20 @@ function registerBlindStartMatch(server: McpServer, { deps, caller }: ToolContex
       annotations: RECORDING,
     },
     async (args) =>
-      answering("start_match", () => {
-        const view = startMatch(deps, caller, args.player, {
-          game: resolveBlindGame(deps.catalog, args.game),
-          variant: "base",
-          style: "zero-shot",
-          opponent: { id: args.opponent === "agent" ? "agent" : DEFAULT_OPPONENT, params: {} },
-          seed: String(args.seed ?? newSeed()),
-          history_mode: "full",
-          reveal_horizon: false,
-        });
+      answering("start_match", async () => {
+        // The session row first, committed on its own as before; the match then commits with the group.
+        ensureCallerSession(deps, caller, playerLabel(caller, args.player));
+        const view = await deps.store.groupCommit(() =>
+          startMatch(deps, caller, args.player, {
+            game: resolveBlindGame(deps.catalog, args.game),
+            variant: "base",
+            style: "zero-shot",
+            opponent: { id: args.opponent === "agent" ? "agent" : DEFAULT_OPPONENT, params: {} },
+            seed: String(args.seed ?? newSeed()),
+            history_mode: "full",
+            reveal_horizon: false,
+          }),
+        );
         return toolAnswer({ ...view }, roundViewText(view));
       }),
   );
@@ -102,18 +107,22 @@ function registerFullStartMatch(server: McpServer, { deps, caller }: ToolContext
       annotations: RECORDING,
     },
     async (args) =>
-      answering("start_match", () => {
-        const view = startMatch(deps, caller, args.player, {
-          game: args.game,
-          variant: args.variant,
-          framing: args.framing,
-          style: args.style,
-          opponent: { id: args.opponent, params: args.opponent_params },
-          seed: String(args.seed ?? newSeed()),
-          history_mode: args.history_mode,
-          reveal_horizon: args.reveal_horizon,
-          forfeit_after_seconds: args.forfeit_after_seconds,
-        });
+      answering("start_match", async () => {
+        // The session row first, committed on its own as before; the match then commits with the group.
+        ensureCallerSession(deps, caller, playerLabel(caller, args.player));
+        const view = await deps.store.groupCommit(() =>
+          startMatch(deps, caller, args.player, {
+            game: args.game,
+            variant: args.variant,
+            framing: args.framing,
+            style: args.style,
+            opponent: { id: args.opponent, params: args.opponent_params },
+            seed: String(args.seed ?? newSeed()),
+            history_mode: args.history_mode,
+            reveal_horizon: args.reveal_horizon,
+            forfeit_after_seconds: args.forfeit_after_seconds,
+          }),
+        );
         return toolAnswer({ ...view }, roundViewText(view));
       }),
   );

@@ -1,6 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { modelCallsFromMeta } from "../../../domain/model-call.js";
+import { sessionLabel } from "../../../play/caller.js";
+import { ensureCallerSession } from "../../../play/start-match.js";
 import { submitMove } from "../../../play/submit-move.js";
 import { callerForMatch } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";
@@ -51,10 +53,15 @@ export function registerSubmitMove(server: McpServer, { deps, caller }: ToolCont
       annotations: IDEMPOTENT_RECORDING,
     },
     async (args, ctx) =>
-      answering("submit_move", () => {
+      answering("submit_move", async () => {
         // A runner (`same-game run`) reports the model calls behind the reply here; hosts send nothing.
         const model_calls = modelCallsFromMeta(ctx.mcpReq._meta as Record<string, unknown> | undefined);
-        const outcome = submitMove(deps, callerForMatch(caller, args.match_id), { ...args, model_calls });
+        const playing = callerForMatch(caller, args.match_id);
+        // The session row first, committed on its own as before; the move then commits with the group.
+        ensureCallerSession(deps, playing, sessionLabel(playing));
+        const outcome = await deps.store.groupCommit(() =>
+          submitMove(deps, playing, { ...args, model_calls }),
+        );
         if (outcome.kind === "invalid") {
           return { content: [{ type: "text" as const, text: outcome.message }], isError: true };
         }
