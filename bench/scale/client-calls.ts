@@ -23,7 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { anchorScanMs, ROOT, recordOf, sizesArg } from "./scale-records.js";
+import { anchorScanMs, forgetCachedAnalyses, ROOT, recordOf, sizesArg } from "./scale-records.js";
 
 const cli = join(ROOT, "dist", "cli", "main.js");
 const replayServer = join(dirname(fileURLToPath(import.meta.url)), "replay-server.js");
@@ -203,6 +203,7 @@ for (const decisions of sizesArg("10000")) {
   const dir = mkdtempSync(join(tmpdir(), "same-game-scale-client-"));
   const path = join(dir, "record.db");
   copyFileSync(recordOf(decisions), path);
+  forgetCachedAnalyses(path);
   const scan = anchorScanMs(path);
   const client = new Client({ name: "scale-bench", version: "1.0.0" });
   const profile = process.env.SAME_GAME_BENCH_CPU_PROF;

@@ -27,6 +27,7 @@ import { robustnessReport } from "../../src/queries/robustness-query.js";
 import { Store } from "../../src/store/store.js";
 import {
   anchorScanMs,
+  forgetCachedAnalyses,
   recordOf,
   RECORDS as records,
   ROOT as root,
@@ -102,6 +103,7 @@ console.log(line(header));
 const toolPeaks: { decisions: number; rssMb: number }[] = [];
 for (const decisions of sizesArg("10000,100000")) {
   const path = recordOf(decisions, shape);
+  forgetCachedAnalyses(path);
   const load = loadavg()
     .map((l) => l.toFixed(1))
     .join(" ");
