@@ -12,7 +12,7 @@ import {
 import type { ComparisonRow } from "../analysis/comparison/comparison-rows.js";
 import type { PooledModel } from "../analysis/comparison/pooled-measures.js";
 import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
-import { equilibriumDeviation } from "../analysis/equilibrium/deviation.js";
+import { exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
 import type { VariantId } from "../domain/types.js";
@@ -226,11 +226,8 @@ function pooledModel(deps: PlayDeps, variant: VariantId): PooledModel {
       const game = deps.catalog.game(g);
       return game.cooperativeAction === null ? -1 : game.actions.indexOf(game.cooperativeAction);
     },
-    exploitability: (g, distribution) => {
-      const game = stage(g);
-      const named = Object.fromEntries(game.actions.map((a, i) => [a, distribution[i] as number]));
-      return equilibriumDeviation(game, named).exploitability.normalized;
-    },
+    // equilibriumDeviation's normalised exploitability, from an evaluator prepared once per stage game.
+    exploitability: (g, distribution) => exploitabilityOf(stage(g))(distribution),
   };
 }
 
