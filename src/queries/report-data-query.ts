@@ -21,6 +21,7 @@ import {
   type VerificationCheck,
 } from "../report/report-data.js";
 import { SERVER_VERSION } from "../server-version.js";
+import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
@@ -185,8 +186,13 @@ function equilibriumCells(
   studyId: string | undefined,
 ): EquilibriumCell[] {
   const games = [...new Set(cells.map((c) => c.game))].sort();
+  // One read of every game's counts rather than one per game: each read scans all the record's tallies.
+  const rowsOf = new Map<string, CellActionCountRow[]>(games.map((g) => [g, []]));
+  if (games.length > 0)
+    for (const row of deps.store.cellActionCounts({ games, study_id: studyId }))
+      rowsOf.get(row.game)?.push(row);
   return games.flatMap((game) =>
-    equilibriumDeviationByCell(deps, { game, study_id: studyId }).map((cell) => ({
+    equilibriumDeviationByCell(deps, { game, study_id: studyId }, rowsOf.get(game)).map((cell) => ({
       player: cell.player,
       game: cell.game,
       variant: cell.variant,
