@@ -63,8 +63,16 @@ export function reportLeaderboard(deps: PlayDeps, query: ReportQuery = {}): Repo
   return rankedPlayers(deps, query, query.bootstrap ?? 10_000, query.seed ?? 1, hasRepeated);
 }
 
-/** Every section of the report but the leaderboard (null here; see reportLeaderboard). */
-export function reportSections(deps: PlayDeps, query: ReportQuery = {}): ReportData {
+/**
+ * Every section of the report but the leaderboard (null here; see reportLeaderboard). Without the record's
+ * integrity check when `integrity` is false: a server runs that apart (recordIntegrityCheck), on whichever
+ * worker is free first, and appends it (withIntegrityCheck).
+ */
+export function reportSections(
+  deps: PlayDeps,
+  query: ReportQuery = {},
+  { integrity = true }: { integrity?: boolean } = {},
+): ReportData {
   const bootstrap = query.bootstrap ?? 10_000;
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
@@ -124,7 +132,7 @@ export function reportSections(deps: PlayDeps, query: ReportQuery = {}): ReportD
     leaderboard: null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
-    checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],
+    checks: [...(sensitivity?.checks ?? []), ...(integrity ? [recordIntegrityCheck(deps)] : [])],
     notes: [...(robustness?.notes ?? []), ...(sensitivity?.notes ?? [])],
   };
 }
@@ -211,7 +219,7 @@ function equilibriumCells(
  * SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check); on a
  * record too large for it in a report's time, quick_check, and the detail says so.
  */
-function integrityCheck(deps: PlayDeps): VerificationCheck {
+export function recordIntegrityCheck(deps: PlayDeps): VerificationCheck {
   const { pragma, result, bytes } = deps.store.integrityCheck();
   const why =
     pragma === "quick_check"
