@@ -246,6 +246,17 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
       const jsd = jensenShannon(p, point);
       byTv.push({ candidate: { equilibrium, point, totalVariation: tvs[e] as number, jsd }, opponentPayoff });
     }
+    // One candidate nearest (the usual case): it is the choice, unless a number it is judged by is not a
+    // number (nearestCandidates and distinctPoints then keep none, and the choice fails below as there).
+    if (byTv.length === 1) {
+      const { candidate, opponentPayoff } = byTv[0] as (typeof byTv)[number];
+      const gain = bestResponsePayoff - opponentPayoff;
+      const near = (x: number) => Math.abs(x - x) <= EQUILIBRIUM_TOLERANCE;
+      if (near(candidate.jsd) && near(gain) && candidate.point.every(near)) {
+        const raw = Math.max(0, gain);
+        return range > 0 ? raw / range : null;
+      }
+    }
     const minJsd = Math.min(...byTv.map((c) => c.candidate.jsd));
     const measured = byTv
       .filter((c) => Math.abs(c.candidate.jsd - minJsd) <= EQUILIBRIUM_TOLERANCE)
