@@ -9,18 +9,20 @@ import {
   REPEATED_COMPARISON_METHOD,
   type RepeatedComparison,
 } from "../analysis/comparison/compare-repeated.js";
-import type { ComparisonRow } from "../analysis/comparison/comparison-rows.js";
+import type { ComparisonInput } from "../analysis/comparison/comparison-rows.js";
 import type { PooledModel } from "../analysis/comparison/pooled-measures.js";
 import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
-import { equilibriumDeviation } from "../analysis/equilibrium/deviation.js";
+import { exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
+import type { RecordFilter } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
+import { playerComparisonTallies } from "./comparison-tallies.js";
 
 export interface CompareQuery {
   /** What a group is (default: the player). */
@@ -75,12 +77,12 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
     variants: [variant],
     study_id: query.study_id,
   };
-  const rows: ComparisonRow[] = query.one_shot === false ? [] : deps.store.comparisonCounts(filter, by);
+  const rows: ComparisonInput = query.one_shot === false ? [] : oneShotInput(deps, filter, by);
   const repeatedRows =
     query.repeated_play === false
       ? []
       : repeatedComparisonRows(deps, { ...filter, framings: query.framings }, by);
-  if (rows.length === 0 && repeatedRows.length === 0) {
+  if (inputSize(rows) === 0 && repeatedRows.length === 0) {
     const what =
       query.one_shot === false
         ? "No finished repeated matches"
@@ -89,7 +91,7 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
       `${what} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
     );
   }
-  const oneShot = rows.length > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
+  const oneShot = inputSize(rows) > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
   if (repeatedRows.length === 0) {
     const compared = oneShot as Compared;
     const reason =
@@ -138,12 +140,12 @@ type Compared = Omit<CompareReport, "by" | "variant" | "study_id">;
 function compareOneShot(
   deps: PlayDeps,
   query: CompareQuery,
-  rows: ComparisonRow[],
+  rows: ComparisonInput,
   variant: VariantId,
   study: ReturnType<typeof loadStudy> | null,
 ): Compared {
   const framings = query.framings ?? defaultFramings(rows, study?.design.planned_contrasts[0]);
-  const known = new Set(rows.map((r) => r.framing));
+  const known = new Set([...groupCells(rows)].map((r) => r.framing));
   const unknown = framings.filter((f) => !known.has(f));
   if (unknown.length > 0) {
     throw new UsageError(
@@ -155,7 +157,7 @@ function compareOneShot(
       `compare needs at least two distinct framings every group played; ${query.framings ? `--framings gave ${framings.join(", ") || "none"}` : `the groups share ${framings.join(", ") || "none"}`} (framings with decisions: ${[...known].sort().join(", ")}).`,
     );
   }
-  const games = [...new Set(rows.map((r) => r.game))];
+  const games = [...new Set([...groupCells(rows)].map((r) => r.game))];
   for (const g of games) deps.catalog.game(g);
   let result: ComparisonResult;
   try {
@@ -226,22 +228,42 @@ function pooledModel(deps: PlayDeps, variant: VariantId): PooledModel {
       const game = deps.catalog.game(g);
       return game.cooperativeAction === null ? -1 : game.actions.indexOf(game.cooperativeAction);
     },
-    exploitability: (g, distribution) => {
-      const game = stage(g);
-      const named = Object.fromEntries(game.actions.map((a, i) => [a, distribution[i] as number]));
-      return equilibriumDeviation(game, named).exploitability.normalized;
-    },
+    // equilibriumDeviation's normalised exploitability, from an evaluator prepared once per stage game.
+    exploitability: (g, distribution) => exploitabilityOf(stage(g))(distribution),
   };
+}
+
+/**
+ * The one-shot input: for the player factor, the tallies folded in one pass where the record allows
+ * (comparison-tallies.ts), else the store's rows.
+ */
+function oneShotInput(deps: PlayDeps, filter: RecordFilter, by: ComparisonFactor): ComparisonInput {
+  const tallies = by === "player" ? playerComparisonTallies(deps.store, filter) : null;
+  return tallies === null ? deps.store.comparisonCounts(filter, by) : { tallies };
+}
+
+function inputSize(input: ComparisonInput): number {
+  return "tallies" in input ? input.tallies.length : input.length;
+}
+
+/** The (group, game, framing) of every row, or of every group's cells, in the rows' order. */
+function* groupCells(input: ComparisonInput): Iterable<{ group: string; game: string; framing: string }> {
+  if (!("tallies" in input)) {
+    yield* input;
+    return;
+  }
+  for (const t of input.tallies)
+    for (const { game, framing } of t.cells) yield { group: t.group, game, framing };
 }
 
 /** The study's planned pair, else every framing each group played (sorted). */
 function defaultFramings(
-  rows: readonly ComparisonRow[],
+  rows: ComparisonInput,
   planned: { baseline: string; comparison: string } | undefined,
 ): string[] {
   if (planned) return [planned.baseline, planned.comparison];
   const byGroup = new Map<string, Set<string>>();
-  for (const r of rows) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
+  for (const r of groupCells(rows)) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
   const sets = [...byGroup.values()];
   return [...(sets[0] ?? [])].filter((f) => sets.every((s) => s.has(f))).sort();
 }

@@ -7,6 +7,7 @@ import {
 import type { ActionCounts, Distribution } from "../domain/types.js";
 import { type Equilibrium, nashEquilibria } from "../game-theory/equilibria.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 
 // The equilibrium view of play (SPEC §5): each cell's empirical distribution — valid decisions
 // of one-shot and repeated matches, live and imported — beside the stage game's equilibria.
@@ -44,20 +45,26 @@ export interface CellDeviation extends CellKey {
 /** Variants whose payoffs differ from the base game's (SPEC §1: payoff and joint counterfactuals). */
 const PAYOFF_COUNTERFACTUALS = ["payoff", "joint"];
 
+/**
+ * `rows`, when given, are the game's rows of `cellActionCounts` under the query's filter, in its order: a
+ * caller that needs several games reads them in one pass (each read of its own scans every tally).
+ */
 export function equilibriumDeviationByCell(
   deps: PlayDeps,
   query: EquilibriumDeviationQuery,
+  rows?: readonly CellActionCountRow[],
 ): CellDeviation[] {
   const game = deps.catalog.game(query.game);
   if (query.variant !== undefined) deps.catalog.variant(game.id, query.variant);
   const cells = new Map<string, { key: CellKey; counts: ActionCounts }>();
-  for (const row of deps.store.cellActionCounts({
-    players: query.player === undefined ? undefined : [query.player],
-    games: [game.id],
-    variants: query.variant === undefined ? undefined : [query.variant],
-    framings: query.framing === undefined ? undefined : [query.framing],
-    study_id: query.study_id,
-  })) {
+  for (const row of rows ??
+    deps.store.cellActionCounts({
+      players: query.player === undefined ? undefined : [query.player],
+      games: [game.id],
+      variants: query.variant === undefined ? undefined : [query.variant],
+      framings: query.framing === undefined ? undefined : [query.framing],
+      study_id: query.study_id,
+    })) {
     const id = JSON.stringify([row.player, row.variant, row.framing]);
     const cell = cells.get(id) ?? {
       key: { player: row.player, game: row.game, variant: row.variant, framing: row.framing },

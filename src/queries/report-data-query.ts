@@ -21,6 +21,7 @@ import {
   type VerificationCheck,
 } from "../report/report-data.js";
 import { SERVER_VERSION } from "../server-version.js";
+import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
@@ -62,8 +63,16 @@ export function reportLeaderboard(deps: PlayDeps, query: ReportQuery = {}): Repo
   return rankedPlayers(deps, query, query.bootstrap ?? 10_000, query.seed ?? 1, hasRepeated);
 }
 
-/** Every section of the report but the leaderboard (null here; see reportLeaderboard). */
-export function reportSections(deps: PlayDeps, query: ReportQuery = {}): ReportData {
+/**
+ * Every section of the report but the leaderboard (null here; see reportLeaderboard). Without the record's
+ * integrity check when `integrity` is false: a server runs that apart (recordIntegrityCheck), on whichever
+ * worker is free first, and appends it (withIntegrityCheck).
+ */
+export function reportSections(
+  deps: PlayDeps,
+  query: ReportQuery = {},
+  { integrity = true }: { integrity?: boolean } = {},
+): ReportData {
   const bootstrap = query.bootstrap ?? 10_000;
   const seed = query.seed ?? 1;
   const study = query.study_id ? loadStudy(deps, query.study_id).study : null;
@@ -123,7 +132,7 @@ export function reportSections(deps: PlayDeps, query: ReportQuery = {}): ReportD
     leaderboard: null,
     sensitivity: sensitivity?.result ?? null,
     repeated,
-    checks: [...(sensitivity?.checks ?? []), integrityCheck(deps)],
+    checks: [...(sensitivity?.checks ?? []), ...(integrity ? [recordIntegrityCheck(deps)] : [])],
     notes: [...(robustness?.notes ?? []), ...(sensitivity?.notes ?? [])],
   };
 }
@@ -185,8 +194,13 @@ function equilibriumCells(
   studyId: string | undefined,
 ): EquilibriumCell[] {
   const games = [...new Set(cells.map((c) => c.game))].sort();
+  // One read of every game's counts rather than one per game: each read scans all the record's tallies.
+  const rowsOf = new Map<string, CellActionCountRow[]>(games.map((g) => [g, []]));
+  if (games.length > 0)
+    for (const row of deps.store.cellActionCounts({ games, study_id: studyId }))
+      rowsOf.get(row.game)?.push(row);
   return games.flatMap((game) =>
-    equilibriumDeviationByCell(deps, { game, study_id: studyId }).map((cell) => ({
+    equilibriumDeviationByCell(deps, { game, study_id: studyId }, rowsOf.get(game)).map((cell) => ({
       player: cell.player,
       game: cell.game,
       variant: cell.variant,
@@ -205,7 +219,7 @@ function equilibriumCells(
  * SQLite's full integrity_check of the record file (start-up runs only the quicker quick_check); on a
  * record too large for it in a report's time, quick_check, and the detail says so.
  */
-function integrityCheck(deps: PlayDeps): VerificationCheck {
+export function recordIntegrityCheck(deps: PlayDeps): VerificationCheck {
   const { pragma, result, bytes } = deps.store.integrityCheck();
   const why =
     pragma === "quick_check"

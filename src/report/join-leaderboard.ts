@@ -1,4 +1,4 @@
-import type { Leaderboard, ReportData } from "./report-data.js";
+import type { Leaderboard, ReportData, VerificationCheck } from "./report-data.js";
 
 /** The players ranked (the leaderboard), or why each part could not be (one-shot, repeated play). */
 export interface ReportLeaderboard {
@@ -16,4 +16,9 @@ export function withLeaderboard(sections: ReportData, ranked: ReportLeaderboard)
   if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
   if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
   return { ...sections, missing, leaderboard: ranked.leaderboard };
+}
+
+/** The report's sections computed without the record's integrity check, with it: the last check, as reportData lists it. */
+export function withIntegrityCheck(sections: ReportData, check: VerificationCheck): ReportData {
+  return { ...sections, checks: [...(sections.checks ?? []), check] };
 }

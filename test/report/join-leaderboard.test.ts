@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { reportData, reportLeaderboard, reportSections } from "../../src/queries/report-data-query.js";
-import { withLeaderboard } from "../../src/report/join-leaderboard.js";
+import {
+  recordIntegrityCheck,
+  reportData,
+  reportLeaderboard,
+  reportSections,
+} from "../../src/queries/report-data-query.js";
+import { withIntegrityCheck, withLeaderboard } from "../../src/report/join-leaderboard.js";
 import { tempDeps } from "../support/harness.js";
 import { playSmallRecord } from "../support/small-one-shot-record.js";
 
@@ -37,4 +42,13 @@ it("joins the sections and the leaderboard computed apart into the report comput
   expect(missing).toEqual([...(sectionsMissing ?? []), { section: "leaderboard", reason: ranked.reason }]);
   // The CLI's report, computed in one process, is the same join.
   expect(undated(reportData(deps, query)).missing).toEqual(missing);
+});
+
+it("appends the record's integrity check computed apart as the last check, as the sections list it", () => {
+  const query = { bootstrap: 50, seed: 3 };
+  const without = reportSections(deps, query, { integrity: false });
+  expect(without.checks?.map((c) => c.name)).not.toContain("record_integrity");
+  const check = recordIntegrityCheck(deps);
+  expect(check).toEqual({ name: "record_integrity", ok: true, detail: "integrity_check: ok" });
+  expect(undated(withIntegrityCheck(without, check))).toEqual(undated(reportSections(deps, query)));
 });

@@ -8,9 +8,9 @@ import {
 } from "../sampling/normal-cluster-sums.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { COMPARISON_MEASURES, type ComparisonMeasure } from "./comparison-measures.js";
-import { type CellRef, type ComparisonRow, cellKey } from "./comparison-rows.js";
+import { type CellRef, type ComparisonInput, type ComparisonRow, cellKey } from "./comparison-rows.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
-import { type ComparisonUnit, type GroupSample, groupSample } from "./group-samples.js";
+import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallies } from "./group-samples.js";
 import { bootstrapDifference, boundaryWidened, holm, variance, welchWidened } from "./pair-differences.js";
 import {
   POOLED_BOUNDS,
@@ -98,7 +98,7 @@ export class NoSharedCells extends Error {}
  * cells each pair shares, with Holm-adjusted p-values and simultaneous rank intervals of R. R of a group
  * over a set of games is the mean of its game-level R (SPEC §4, player level), the shift the mean Δ_C.
  */
-export function compareGroups(rows: readonly ComparisonRow[], options: CompareOptions): ComparisonResult {
+export function compareGroups(input: ComparisonInput, options: CompareOptions): ComparisonResult {
   const { bootstrap, seed, confidence } = bootstrapSettings(options);
   const { framings } = options;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
@@ -106,19 +106,14 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
       `A comparison needs at least two distinct framings; got ${framings.join(", ") || "none"}.`,
     );
   }
-  const byGroup = new Map<string, ComparisonRow[]>();
-  for (const row of rows) {
-    const list = byGroup.get(row.group);
-    if (list) list.push(row);
-    else byGroup.set(row.group, [row]);
-  }
-  const groups = [...byGroup.keys()].sort();
+  const sampled = groupSamples(input, options.actionsOf);
+  const groups = sampled.groups;
   if (groups.length < 2) {
     throw new NoSharedCells(
       `A comparison needs at least two groups; the record has ${groups.length === 0 ? "none" : `only '${groups[0]}'`}.`,
     );
   }
-  const samples = groups.map((g) => groupSample(g, byGroup.get(g) ?? [], options.actionsOf));
+  const samples = sampled.samples();
   const complete = samples.map((s) => new Set(completeGames(s, framings).map((c) => c.game)));
   // Refuse before any bootstrap: every pair must share at least one game played under every framing.
   for (let i = 0; i < groups.length; i++) {
@@ -302,6 +297,28 @@ export function compareGroups(rows: readonly ComparisonRow[], options: CompareOp
     notes,
     skipped,
   };
+}
+
+/** The groups, sorted, and their samples (made when asked: a comparison of fewer than two is refused first). */
+function groupSamples(
+  input: ComparisonInput,
+  actionsOf: (game: string) => readonly ActionId[],
+): { groups: string[]; samples: () => GroupSample[] } {
+  if ("tallies" in input) {
+    const tallies = [...input.tallies].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+    return {
+      groups: tallies.map((t) => t.group),
+      samples: () => tallies.map((t) => groupSampleOfTallies(t, actionsOf)),
+    };
+  }
+  const byGroup = new Map<string, ComparisonRow[]>();
+  for (const row of input) {
+    const list = byGroup.get(row.group);
+    if (list) list.push(row);
+    else byGroup.set(row.group, [row]);
+  }
+  const groups = [...byGroup.keys()].sort();
+  return { groups, samples: () => groups.map((g) => groupSample(g, byGroup.get(g) ?? [], actionsOf)) };
 }
 
 /** A λ pair widened to hold 0 when both groups may sit at λ = 0 (pair-differences.ts). */

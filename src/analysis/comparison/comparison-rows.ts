@@ -32,3 +32,26 @@ export interface CellRef {
 }
 
 export const cellKey = (game: string, framing: string): string => JSON.stringify([game, framing]);
+
+/**
+ * One group's comparison input laid out flat (the same input as its rows, without an object per row): its
+ * cells sorted by game then framing (code point order), and its decisions as (cell, action, count)
+ * entries — those of each resampling unit together, in cell then action-text order, unit u's entries
+ * [unitStarts[u], unitStarts[u + 1]); then the decisions without a unit (imported counts, a decision
+ * without a session, every decision of a group none of whose units made more than one), each counted
+ * alone. `entryAction` indexes `actions`. No schedule positions.
+ */
+export interface GroupTallies {
+  readonly group: string;
+  readonly cells: readonly CellRef[];
+  readonly actions: readonly ActionId[];
+  readonly unitStarts: Int32Array;
+  readonly entryCell: Int32Array;
+  readonly entryAction: Int32Array;
+  readonly entryCount: Int32Array;
+  /** Entries from this one on have no unit. */
+  readonly looseFrom: number;
+}
+
+/** The comparison's input: its rows, or every group's tallies (GroupTallies), groups in any order. */
+export type ComparisonInput = readonly ComparisonRow[] | { readonly tallies: readonly GroupTallies[] };

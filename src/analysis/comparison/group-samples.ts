@@ -1,6 +1,6 @@
 import type { ActionId } from "../../domain/types.js";
 import { createMultinomialSampler, type MultinomialSampler } from "../sampling/multinomial-sampler.js";
-import { type ComparisonRow, cellKey } from "./comparison-rows.js";
+import { type ComparisonRow, cellKey, type GroupTallies } from "./comparison-rows.js";
 
 /** One (game, framing) cell of one group: its observed counts over the game's actions. */
 export interface GroupCell {
@@ -77,8 +77,7 @@ export function groupSample(
   const cellIndex = new Map<string, number>();
   const raw: { game: string; framing: string; counts: Int32Array; positions: Map<string, number> | null }[] =
     [];
-  // unit → its entries as (cell, action, count) triples, in the order first seen: a few numbers per unit
-  // rather than a map, since a record of a million decisions has hundreds of thousands of units.
+  // unit → its entries as (cell, action, count) triples, in the order first seen.
   const units = new Map<string, number[]>();
   const loose: { cell: number; action: number; count: number }[] = []; // decisions without a unit
   for (const row of rows) {
@@ -115,16 +114,95 @@ export function groupSample(
       loose.push({ cell: c, action: a, count: row.count });
     }
   }
+  return sampleOf(group, raw, [...units.values()], loose, rows, actionsOf);
+}
+
+/**
+ * `groupSample` of one group's tallies: the same sample as from its rows (the units' order aside, which
+ * no draw sees: units are listed by content).
+ */
+export function groupSampleOfTallies(
+  tallies: GroupTallies,
+  actionsOf: (game: string) => readonly ActionId[],
+): GroupSample {
+  const { group, cells, actions, unitStarts, entryCell, entryAction, entryCount, looseFrom } = tallies;
+  // Each (cell, action) of the tallies as the game's action index, checked in the rows' order (cell, then
+  // action text), so a bad action is named as the rows would name it.
+  const actionIndex = new Int32Array(cells.length * actions.length).fill(-1);
+  const seen = new Uint8Array(cells.length * actions.length);
+  for (let e = 0; e < entryCell.length; e++)
+    seen[(entryCell[e] as number) * actions.length + (entryAction[e] as number)] = 1;
+  const byText = actions
+    .map((_, i) => i)
+    .sort((i, j) => ((actions[i] as string) < (actions[j] as string) ? -1 : 1));
+  const raw = cells.map(({ game, framing }, c) => {
+    const gameActions = actionsOf(game);
+    for (const i of byText) {
+      if (seen[c * actions.length + i] === 0) continue;
+      const action = actions[i] as string;
+      const a = gameActions.indexOf(action);
+      if (a < 0) {
+        throw new Error(
+          `Action '${action}' of group '${group}' is not an action of game '${game}' (${gameActions.join(", ")}).`,
+        );
+      }
+      actionIndex[c * actions.length + i] = a;
+    }
+    return { game, framing, counts: new Int32Array(gameActions.length), positions: null };
+  });
+  const units: number[][] = [];
+  const loose: { cell: number; action: number; count: number }[] = [];
+  const entries = entryCell.length;
+  for (let e = 0; e < entries; e++) {
+    const c = entryCell[e] as number;
+    const a = actionIndex[c * actions.length + (entryAction[e] as number)] as number;
+    const counts = (raw[c] as (typeof raw)[number]).counts;
+    counts[a] = (counts[a] as number) + (entryCount[e] as number);
+    if (e >= looseFrom) loose.push({ cell: c, action: a, count: entryCount[e] as number });
+  }
+  for (let u = 0; u + 1 < unitStarts.length; u++) {
+    const unit: number[] = [];
+    for (let e = unitStarts[u] as number; e < (unitStarts[u + 1] as number); e++) {
+      const c = entryCell[e] as number;
+      unit.push(
+        c,
+        actionIndex[c * actions.length + (entryAction[e] as number)] as number,
+        entryCount[e] as number,
+      );
+    }
+    units.push(unit);
+  }
+  return sampleOf(group, raw, units, loose, [], actionsOf);
+}
+
+/**
+ * The sample of a group's cells folded from its rows or tallies: `units` are the entries of each unit as
+ * (cell, action, count) triples (a few numbers per unit, since a record of a million decisions has
+ * hundreds of thousands), `loose` the decisions without a unit.
+ */
+function sampleOf(
+  group: string,
+  raw: readonly {
+    game: string;
+    framing: string;
+    counts: Int32Array;
+    positions: Map<string, number> | null;
+  }[],
+  units: number[][],
+  loose: readonly { cell: number; action: number; count: number }[],
+  rows: readonly ComparisonRow[],
+  actionsOf: (game: string) => readonly ActionId[],
+): GroupSample {
   // A cell whose import gave sessions to only some of its decisions: each of the others is a unit of its
   // own (as the robustness analysis draws them), so drawing the cell's units draws all its decisions.
   const cellsWithUnits = new Set<number>();
-  for (const entries of units.values())
+  for (const entries of units)
     for (let e = 0; e < entries.length; e += 3) cellsWithUnits.add(entries[e] as number);
-  let single = 0;
   for (const { cell, action, count } of loose) {
     if (!cellsWithUnits.has(cell)) continue;
-    for (let i = 0; i < count; i++) units.set(`one decision ${single++}`, [cell, action, 1]);
+    for (let i = 0; i < count; i++) units.push([cell, action, 1]);
   }
+  const cellIndex = new Map(raw.map(({ game, framing }, c) => [cellKey(game, framing), c]));
   const cells: GroupCell[] = raw.map(({ game, framing, counts, positions }) => {
     const n = counts.reduce((s, x) => s + x, 0);
     return {
@@ -149,15 +227,15 @@ export function groupSample(
   // Sessions are resampled whole only when there are at least two: one session (a host that played every
   // trial in one connection) says nothing about the spread between sessions, and drawing it whole would
   // give every replicate the same counts, an interval that is a point. Its decisions are drawn one by one.
-  const clustered = units.size >= 2 && [...units.values()].some((e) => e.length > 3 || (e[2] as number) > 1);
+  const clustered = units.length >= 2 && units.some((e) => e.length > 3 || (e[2] as number) > 1);
   const strata: Stratum[] = [];
   let unit: ComparisonUnit = "decision";
   if (clustered) {
     unit = "session";
-    const spans = [...units.values()].some((e) => e.some((_, i) => i % 3 === 0 && e[i] !== e[0]));
+    const spans = units.some((e) => e.some((_, i) => i % 3 === 0 && e[i] !== e[0]));
     // Units in stable order (by content): unit ids are random, and the draws go by position. Each unit's
     // content is written out once, not in every comparison of the sort.
-    const ordered = [...units.values()]
+    const ordered = units
       .map((e) => {
         const unit = unitOf(e);
         return { unit, key: JSON.stringify(unit) };

@@ -178,6 +178,101 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
   };
 }
 
+const evaluators = new WeakMap<StageGame, (p: readonly number[]) => number | null>();
+
+/**
+ * `equilibriumDeviation(game, π̂).exploitability.normalized` as a function of π̂ in action order, for the
+ * thousands of replicate distributions a bootstrap measures against one game: the same number (the same
+ * operations in the same order), with what depends on the game alone computed once. In a nondegenerate
+ * game the candidates are the extreme equilibria's row strategies, so their points and the opponent's
+ * payoff at each are fixed, and a JSD is computed only for candidates tied on total variation (the only
+ * ones whose JSD the choice reads). A degenerate game's candidates depend on π̂: it is measured in full.
+ */
+export function exploitabilityOf(game: StageGame): (p: readonly number[]) => number | null {
+  let evaluate = evaluators.get(game);
+  if (evaluate === undefined) {
+    evaluate = exploitabilityEvaluator(game);
+    evaluators.set(game, evaluate);
+  }
+  return evaluate;
+}
+
+function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => number | null {
+  const { equilibria, degenerate } = equilibriaOf(game);
+  if (degenerate) return (p) => equilibriumDeviation(game, toDistribution(game, p)).exploitability.normalized;
+  const extreme = equilibria.map((equilibrium) => {
+    const point = toVector(game, equilibrium.row);
+    const candidate: Candidate = { equilibrium, point, totalVariation: 0, jsd: 0 };
+    return { point, opponentPayoff: opponentPayoffAt(game, candidate), equilibrium };
+  });
+  const payoffs = game.u1.flat();
+  const range = Math.max(...payoffs) - Math.min(...payoffs);
+  const actions = game.actions.length;
+  const tvs = new Float64Array(extreme.length);
+  return (p) => {
+    let sum = 0;
+    for (let i = 0; i < actions; i++) {
+      const probability = p[i] as number;
+      if (!(probability >= 0)) {
+        throw new Error(
+          `The probability of "${game.actions[i]}" is ${probability}; probabilities must be non-negative.`,
+        );
+      }
+      sum += probability;
+    }
+    if (Math.abs(sum - 1) > EQUILIBRIUM_TOLERANCE) {
+      throw new Error(`The distribution's probabilities sum to ${sum}; they must sum to 1.`);
+    }
+    let minTv = Number.POSITIVE_INFINITY;
+    for (let e = 0; e < extreme.length; e++) {
+      const q = (extreme[e] as (typeof extreme)[number]).point;
+      let distance = 0;
+      for (let i = 0; i < actions; i++) distance += Math.abs((p[i] as number) - (q[i] as number));
+      const tv = distance / 2;
+      tvs[e] = tv;
+      minTv = Math.min(minTv, tv);
+    }
+    let bestResponsePayoff = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < actions; j++) {
+      let payoff = 0;
+      for (let i = 0; i < actions; i++) payoff += (p[i] as number) * (game.u2[i]?.[j] as number);
+      bestResponsePayoff = Math.max(bestResponsePayoff, payoff);
+    }
+    const byTv: { candidate: Candidate; opponentPayoff: number }[] = [];
+    for (let e = 0; e < extreme.length; e++) {
+      // Kept exactly when nearestCandidates keeps it (a NaN distance is never near).
+      if (!(Math.abs((tvs[e] as number) - minTv) <= EQUILIBRIUM_TOLERANCE)) continue;
+      const { equilibrium, point, opponentPayoff } = extreme[e] as (typeof extreme)[number];
+      const jsd = jensenShannon(p, point);
+      byTv.push({ candidate: { equilibrium, point, totalVariation: tvs[e] as number, jsd }, opponentPayoff });
+    }
+    // One candidate nearest (the usual case): it is the choice, unless a number it is judged by is not a
+    // number (nearestCandidates and distinctPoints then keep none, and the choice fails below as there).
+    if (byTv.length === 1) {
+      const { candidate, opponentPayoff } = byTv[0] as (typeof byTv)[number];
+      const gain = bestResponsePayoff - opponentPayoff;
+      const near = (x: number) => Math.abs(x - x) <= EQUILIBRIUM_TOLERANCE;
+      if (near(candidate.jsd) && near(gain) && candidate.point.every(near)) {
+        const raw = Math.max(0, gain);
+        return range > 0 ? raw / range : null;
+      }
+    }
+    const minJsd = Math.min(...byTv.map((c) => c.candidate.jsd));
+    const measured = byTv
+      .filter((c) => Math.abs(c.candidate.jsd - minJsd) <= EQUILIBRIUM_TOLERANCE)
+      .map(({ candidate, opponentPayoff }) => ({ candidate, gain: bestResponsePayoff - opponentPayoff }));
+    const chosen = distinctPoints(measured).reduce((best, m) =>
+      m.gain < best.gain - EQUILIBRIUM_TOLERANCE ||
+      (Math.abs(m.gain - best.gain) <= EQUILIBRIUM_TOLERANCE &&
+        lexicographicallyBefore(m.candidate.point, best.candidate.point))
+        ? m
+        : best,
+    );
+    const raw = Math.max(0, chosen.gain);
+    return range > 0 ? raw / range : null;
+  };
+}
+
 /** Every candidate as near π̂ as the nearest one: total variation first, then JSD, both within tolerance. */
 function nearestCandidates(scored: readonly Candidate[]): Candidate[] {
   const near = (a: number, b: number): boolean => Math.abs(a - b) <= EQUILIBRIUM_TOLERANCE;

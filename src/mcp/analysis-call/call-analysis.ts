@@ -1,5 +1,5 @@
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { withLeaderboard } from "../../report/join-leaderboard.js";
+import { withIntegrityCheck, withLeaderboard } from "../../report/join-leaderboard.js";
 import type { AnalysisJob, JobArgs, JobResult } from "../analysis-pool/analysis-jobs.js";
 import type { AnalysisCall, AnalysisRunner } from "../analysis-runner.js";
 import type { ToolContext } from "../tool-context.js";
@@ -57,9 +57,10 @@ export async function callAnalysis<J extends AnalysisJob>(
 }
 
 /**
- * The report as two jobs at once: its leaderboard (which reads and resamples the record by itself) on one
- * worker, every other section on another, joined as `reportData` joins them: the same report, on both
- * cores. A runner without a second worker runs them one after the other.
+ * The report as three jobs: its leaderboard (which reads and resamples the record by itself) on one worker,
+ * every other section but the record's integrity check on another, and the integrity check (SQLite's own
+ * scan of the file) on whichever of them is free first; joined as `reportData` joins them: the same
+ * report, on both cores. A runner without a second worker runs them one after the other.
  */
 async function reportOnTwoWorkers(
   analysis: AnalysisRunner,
@@ -67,9 +68,10 @@ async function reportOnTwoWorkers(
   principal: string,
   call: AnalysisCall,
 ): Promise<JobResult<"report">> {
-  const [sections, ranked] = await Promise.all([
+  const [sections, ranked, integrity] = await Promise.all([
     analysis.run("report_sections", args, principal, call),
     analysis.run("report_leaderboard", args, principal, call),
+    analysis.run("report_integrity", args, principal, call),
   ]);
-  return withLeaderboard(sections, ranked);
+  return withLeaderboard(withIntegrityCheck(sections, integrity), ranked);
 }

@@ -8,6 +8,7 @@ import {
 import { type RepeatedMetricsQuery, repeatedMetrics } from "../../queries/repeated-metrics-query.js";
 import {
   type ReportQuery,
+  recordIntegrityCheck,
   reportData,
   reportLeaderboard,
   reportSections,
@@ -25,9 +26,10 @@ export const ANALYSIS_JOBS = {
   payoff_sensitivity: (deps: PlayDeps, args: SensitivityQuery) => sensitivityReport(deps, args),
   power: (_deps: PlayDeps, args: PowerOptions) => powerAnalysis(args),
   report: (deps: PlayDeps, args: ReportQuery) => reportData(deps, args),
-  // The report in two halves a server runs on two workers at once (call-analysis.ts).
-  report_sections: (deps: PlayDeps, args: ReportQuery) => reportSections(deps, args),
+  // The report in three parts a server runs on its workers at once (call-analysis.ts).
+  report_sections: (deps: PlayDeps, args: ReportQuery) => reportSections(deps, args, { integrity: false }),
   report_leaderboard: (deps: PlayDeps, args: ReportQuery) => reportLeaderboard(deps, args),
+  report_integrity: (deps: PlayDeps, _args: ReportQuery) => recordIntegrityCheck(deps),
   equilibrium_deviation: (deps: PlayDeps, args: EquilibriumDeviationQuery) => ({
     cells: equilibriumDeviationByCell(deps, args),
   }),

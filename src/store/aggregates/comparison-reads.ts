@@ -61,6 +61,21 @@ export class ComparisonReads extends AnalysisCacheStore {
   }
 
   /**
+   * Whether the player comparison's rows (`comparisonCounts(filter, "player")`) are the live one-shot
+   * tallies of one variant alone, as `oneShotTallies` streams them: an SQLite record (whose key order is
+   * the binary text order the rows are sorted in) without runner trials, schedule positions or imported
+   * one-shot records under the filter. The comparison may then fold the stream instead of the rows.
+   */
+  comparesPlayersByTallies(filter: RecordFilter): boolean {
+    return (
+      this.engine.kind === "sqlite" &&
+      filter.variants?.length === 1 &&
+      !this.hasTrialsOrPositions(filter) &&
+      this.importedCellCounts(filter).length === 0
+    );
+  }
+
+  /**
    * Whether a live one-shot match that passes the filter is a runner trial (it has model calls: its unit
    * is the trial) or has a schedule position (a study's trial): only then are the decisions themselves
    * read. Both look up an index, not the decisions.
