@@ -18,6 +18,8 @@ interface Job {
   readonly port: MessagePort;
   /** The flag of the analysis that posted the job: raised, the job stops (and fails) at its next cell. */
   readonly cancel: CancellationFlag | null;
+  /** Given, units whose draws can wait are shared with the posting thread (permutation-replicates.ts). */
+  readonly handoff?: Int32Array;
 }
 
 const { loaded, retireBytes = RETIRE_BYTES } = workerData as { loaded: Int32Array; retireBytes?: number };
@@ -29,13 +31,13 @@ let current: Int32Array | null = null;
 process.on("exit", () => {
   if (current !== null) settle(current, 2);
 });
-parentPort?.on("message", ({ job, rows, flag, port, cancel }: Job) => {
+parentPort?.on("message", ({ job, rows, flag, port, cancel, handoff }: Job) => {
   current = flag;
   Atomics.store(flag, 0, 3);
   Atomics.notify(flag, 0);
   let leaving = false;
   try {
-    withCancellation(cancel, () => permutationRows(job, new Float64Array(rows)));
+    withCancellation(cancel, () => permutationRows(job, new Float64Array(rows), handoff));
     // A job over a large record leaves this thread's heap grown to it (the cells, the plan, the null's
     // tables: about 100 MB at a million decisions against 20–40 MB at ten thousand), which V8 keeps
     // between jobs. The thread then leaves, its memory with it, and the next analysis starts a fresh one

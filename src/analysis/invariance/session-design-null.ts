@@ -147,6 +147,22 @@ export interface SessionDesignNull {
 }
 
 /**
+ * How many uniforms `drawSessionDesignNull(cells, replicates, rng, undefined, method)` reads per
+ * replicate when that number is fixed by the design alone (two actions, each session one draw, not the
+ * normal approximation), else null. A stream can then be passed over a unit's draws without making them,
+ * and the unit drawn later (or on another thread) from where the stream stood.
+ */
+export function sessionDesignUniforms(
+  cells: readonly PlannedCell[],
+  method: ClusterSumMethod,
+): number | null {
+  if ((cells[0] as PlannedCell).actions.length !== 2) return null;
+  const sessions = sessionLengths(cells).map((d) => d.lengths.length);
+  if (drawsNormalDesign(method, sessions)) return null;
+  return sessions.reduce((sum, s) => sum + s, 0);
+}
+
+/**
  * `replicates` null records of the cells (framing f's counts of replicate r at out[f][r·k ..]): every
  * session of every framing redrawn at the pooled distribution with correlation ρ̂, its length kept. A
  * (player, game) with many sessions in every framing (`drawsNormalDesign`) draws each framing's sums from
