@@ -51,6 +51,27 @@ class Sfc32 implements UniformSource {
     this.state[3] = d; // the counter word; starting it at 1 keeps the all-zero state unreachable
   }
 
+  /** Moves the stream on by `count` numbers without writing them: what `fill` of `count` leaves. */
+  advance(count: number): void {
+    const state = this.state;
+    let a = state[0] as number;
+    let b = state[1] as number;
+    let c = state[2] as number;
+    let d = state[3] as number;
+    for (let i = 0; i < count; i++) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + t) | 0;
+    }
+    state[0] = a;
+    state[1] = b;
+    state[2] = c;
+    state[3] = d;
+  }
+
   /** Where the stream stands now (see `restoreBootstrapRng`). */
   save(into: StreamState): void {
     into.set(this.state);
@@ -148,10 +169,10 @@ export class BufferedUniforms implements UniformSource {
     const held = Math.min(count, this.block.length - this.at);
     this.at += held;
     let left = count - held;
-    while (left >= this.block.length) {
-      this.source.fill(this.block, this.block.length);
-      left -= this.block.length;
-    }
+    const whole = left - (left % this.block.length);
+    if (this.source instanceof Sfc32) this.source.advance(whole);
+    else for (let i = 0; i < whole; i += this.block.length) this.source.fill(this.block, this.block.length);
+    left -= whole;
     // The rest from a fresh block (so the block left held is one `save` can describe).
     if (left > 0) {
       this.refill();
