@@ -7,9 +7,12 @@ import { type PermutationJob, permutationRows } from "./permutation-replicates.j
 
 /**
  * This thread's heap and buffers past which it leaves after a job (see the end of a job below); a test
- * may give another through workerData.
+ * may give another through workerData. Above what a 10,000-decision analysis leaves (heap 25–42 MB and
+ * buffers 5–37 MB, the job's shared rows among them, measured after B = 10,000 jobs: at 64 MB one job in
+ * six or eight left, and the next analysis waited for a fresh thread and ran it cold), below what a
+ * million-decision one leaves (its heap alone about 100 MB).
  */
-const RETIRE_BYTES = 64 * 1024 * 1024;
+const RETIRE_BYTES = 96 * 1024 * 1024;
 
 interface Job {
   readonly job: PermutationJob;

@@ -62,6 +62,7 @@ export class StatisticsEvaluator {
   readonly layout: StatisticLayout;
   private readonly tables = new Map<number, EntropyTable>();
   private readonly pairs: readonly (readonly [number, number])[];
+  private scratch: UnitWork | null = null;
 
   constructor(
     private readonly plan: RobustnessPlan,
@@ -104,7 +105,11 @@ export class StatisticsEvaluator {
     replicates: number,
     out: Float64Array,
   ): void {
-    this.unitRows(u, replicates, { ...this.unitWork(replicates, false), counts: [...counts] }, scale, out);
+    // One set of scratch rows for every unit evaluated this way (a unit at a time, on one thread).
+    if (this.scratch === null || (this.scratch.jsd as Float64Array).length !== replicates) {
+      this.scratch = this.unitWork(replicates, false);
+    }
+    this.unitRows(u, replicates, { ...this.scratch, counts: [...counts] }, scale, out);
   }
 
   private unitWork(B: number, withCounts = true): UnitWork {
