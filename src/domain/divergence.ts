@@ -207,6 +207,63 @@ function binaryEntropy(x: number, n: number, table: EntropyTable): number {
 }
 
 /**
+ * The mixture entropies of `binaryUnitJsd` where the replicates' sizes vary (sessions resampled) or differ
+ * between framings, remembered by the counts they are computed from: a replicate's pair of framings
+ * recurs across replicates (a few hundred distinct (x, n) pairs per unit), and a lookup costs a fraction
+ * of the two logarithms. Each slot holds the value computed from its key by the very expression it
+ * replaces, so a hit returns the same number, bit for bit. Keys pack two framings' (x, n), each count
+ * below MEMO_SIDE, into 32 bits; larger counts are computed every time. Direct-mapped, kept per thread
+ * (the values never depend on the analysis), one table for the extremes' mixture and one for the planned
+ * pair's (a different expression, see below).
+ */
+const MEMO_SIDE = 256;
+const MEMO_BITS = 14;
+const MEMO_SHIFT = 32 - MEMO_BITS;
+/** Fibonacci hashing's multiplier (2³²/φ): spreads the packed keys over the slots. */
+const MEMO_HASH = 0x9e3779b1 | 0;
+/** No key: x ≤ n, so x = 1 of n = 0 never occurs. */
+const NO_KEY = 1 << 24;
+const mixtureKeys = new Int32Array(1 << MEMO_BITS).fill(NO_KEY);
+const mixtureValues = new Float64Array(1 << MEMO_BITS);
+const plannedKeys = new Int32Array(1 << MEMO_BITS).fill(NO_KEY);
+const plannedValues = new Float64Array(1 << MEMO_BITS);
+
+/**
+ * `ranks[(n << 8) | x]` = the rank of x/n among the fractions x/n, 0 ≤ x ≤ n, 1 ≤ n ≤ the sizes covered
+ * (below MEMO_SIDE), in increasing order, equal fractions (1/2, 2/4) with equal ranks: comparing ranks
+ * is comparing the shares exactly, as x·n' < x'·n does. Grown on demand (ranks renumbered) and kept per
+ * thread. The doubles x/n order them exactly: equal fractions round to the same double, and two distinct
+ * ones with denominators below 2⁸ differ by more than 2⁻¹⁶, far above a double's spacing.
+ */
+let rankedUpTo = 0;
+const rankTable = new Int32Array(MEMO_SIDE * MEMO_SIDE);
+
+function fractionRanks(largest: number): Int32Array {
+  if (largest <= rankedUpTo) return rankTable;
+  const upTo = Math.min(MEMO_SIDE - 1, Math.max(largest, 2 * rankedUpTo, 32));
+  const values: number[] = [];
+  for (let n = 1; n <= upTo; n++) for (let x = 0; x <= n; x++) values.push(x / n);
+  const distinct = Float64Array.from(new Set(values)).sort();
+  const rankOf = new Map<number, number>();
+  distinct.forEach((v, i) => {
+    rankOf.set(v, i);
+  });
+  for (let n = 1; n <= upTo; n++) {
+    for (let x = 0; x <= n; x++) rankTable[(n << 8) | x] = rankOf.get(x / n) as number;
+  }
+  rankedUpTo = upTo;
+  return rankTable;
+}
+
+/** The planned pair's mixture entropy as `pairJsd` sums it, action by action from 0. */
+function plannedMixtureEntropy(x0: number, n0: number, x1: number, n1: number): number {
+  let pm = 0;
+  pm += entropyTerm((x0 / n0 + x1 / n1) / 2);
+  pm += entropyTerm(((n0 - x0) / n0 + (n1 - x1) / n1) / 2);
+  return pm;
+}
+
+/**
  * Two actions, F ≥ 2 framings of one (player, game), in one pass over the replicates: the largest JSD over
  * every pair of framings into `maxJsd` (the pair with the lowest and highest share of action 0, as
  * `binaryMaxJsd`) and, when `plannedJsd` is given, the JSD of framings 0 and 1 (as `pairJsd`), with each
@@ -231,14 +288,18 @@ export function binaryUnitJsd(
 ): void {
   const F = counts.length;
   let largest = 0;
+  let smallest = Number.POSITIVE_INFINITY;
   for (let f = 0; f < F; f++) {
     const c = counts[f] as Int32Array;
     for (let r = 0; r < B; r++) {
       const n = (c[2 * r] as number) + (c[2 * r + 1] as number);
       if (n > largest) largest = n;
+      if (n < smallest) smallest = n;
     }
   }
   countLogs(largest);
+  // Shares compared by rank where every size is a small positive count (else by cross-multiplication).
+  const ranks = largest < MEMO_SIDE && smallest > 0 && F <= 64 ? fractionRanks(largest) : null;
   const half = mixture === null ? -1 : mixture.m / 2;
   const plannedHalf = plannedMixture === null ? -1 : plannedMixture.m / 2;
   const c0 = counts[0] as Int32Array;
@@ -252,26 +313,59 @@ export function binaryUnitJsd(
     let nLo = n0;
     let xHi = x0;
     let nHi = n0;
-    for (let f = 1; f < F; f++) {
-      const cf = counts[f] as Int32Array;
-      const x = cf[2 * r] as number;
-      const n = x + (cf[2 * r + 1] as number);
-      if (x * nLo < xLo * n) {
-        lo = f;
-        xLo = x;
-        nLo = n;
-      } else if (x * nHi > xHi * n) {
-        hi = f;
-        xHi = x;
-        nHi = n;
+    if (ranks !== null) {
+      // Each framing's share as its rank among the fractions, the framing index in the low bits: the
+      // smallest key is the lowest share, the first framing of equal shares; the largest key of
+      // rank·64 + (63 − f) the highest share, again its first framing. Minimum and maximum by the sign
+      // of a difference, without a branch per framing (the shares' order is random from one replicate
+      // to the next, and mispredicted branches were half this loop's time).
+      let keyLo = (ranks[(n0 << 8) | x0] as number) << 6;
+      let keyHi = keyLo | 63;
+      for (let f = 1; f < F; f++) {
+        const cf = counts[f] as Int32Array;
+        const x = cf[2 * r] as number;
+        const key = (ranks[((x + (cf[2 * r + 1] as number)) << 8) | x] as number) << 6;
+        const below = (key | f) - keyLo;
+        keyLo += below & (below >> 31);
+        const above = keyHi - (key | (63 - f));
+        keyHi -= above & (above >> 31);
+      }
+      lo = keyLo & 63;
+      hi = 63 - (keyHi & 63);
+      const cLo = counts[lo] as Int32Array;
+      const cHi = counts[hi] as Int32Array;
+      xLo = cLo[2 * r] as number;
+      nLo = xLo + (cLo[2 * r + 1] as number);
+      xHi = cHi[2 * r] as number;
+      nHi = xHi + (cHi[2 * r + 1] as number);
+    } else {
+      for (let f = 1; f < F; f++) {
+        const cf = counts[f] as Int32Array;
+        const x = cf[2 * r] as number;
+        const n = x + (cf[2 * r + 1] as number);
+        if (x * nLo < xLo * n) {
+          lo = f;
+          xLo = x;
+          nLo = n;
+        } else if (x * nHi > xHi * n) {
+          hi = f;
+          xHi = x;
+          nHi = n;
+        }
       }
     }
     let hm: number;
     if (mixture !== null && nLo === half && nHi === half) hm = mixture.binary[xLo + xHi] as number;
-    else {
-      const share = (xLo / nLo + xHi / nHi) / 2;
-      hm = bernoulliEntropy(share);
-    }
+    else if ((nLo | nHi) < MEMO_SIDE) {
+      const key = (((xLo << 8) | nLo) << 16) | (xHi << 8) | nHi;
+      const slot = Math.imul(key, MEMO_HASH) >>> MEMO_SHIFT;
+      if (mixtureKeys[slot] === key) hm = mixtureValues[slot] as number;
+      else {
+        hm = bernoulliEntropy((xLo / nLo + xHi / nHi) / 2);
+        mixtureKeys[slot] = key;
+        mixtureValues[slot] = hm;
+      }
+    } else hm = bernoulliEntropy((xLo / nLo + xHi / nHi) / 2);
     const h =
       binaryEntropy(xLo, nLo, tables[lo] as EntropyTable) +
       binaryEntropy(xHi, nHi, tables[hi] as EntropyTable);
@@ -282,11 +376,19 @@ export function binaryUnitJsd(
     sizes0[r] = n0;
     sizes1[r] = n1;
     if (plannedJsd === null) continue;
-    let pm = 0;
-    if (plannedMixture === null || n0 !== plannedHalf || n1 !== plannedHalf) {
-      pm += entropyTerm((x0 / n0 + x1 / n1) / 2);
-      pm += entropyTerm(((n0 - x0) / n0 + (n1 - x1) / n1) / 2);
-    } else pm = plannedMixture.binary[x0 + x1] as number;
+    let pm: number;
+    if (plannedMixture !== null && n0 === plannedHalf && n1 === plannedHalf) {
+      pm = plannedMixture.binary[x0 + x1] as number;
+    } else if ((n0 | n1) < MEMO_SIDE) {
+      const key = (((x0 << 8) | n0) << 16) | (x1 << 8) | n1;
+      const slot = Math.imul(key, MEMO_HASH) >>> MEMO_SHIFT;
+      if (plannedKeys[slot] === key) pm = plannedValues[slot] as number;
+      else {
+        pm = plannedMixtureEntropy(x0, n0, x1, n1);
+        plannedKeys[slot] = key;
+        plannedValues[slot] = pm;
+      }
+    } else pm = plannedMixtureEntropy(x0, n0, x1, n1);
     const e0 = binaryEntropy(x0, n0, tables[0] as EntropyTable);
     const e1 = binaryEntropy(x1, n1, tables[1] as EntropyTable);
     plannedJsd[r] = clampJsd(pm - (e0 + e1) / 2);

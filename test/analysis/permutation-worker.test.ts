@@ -78,6 +78,49 @@ describe.skipIf(!available)("permutation replicates on a worker thread", () => {
   });
 });
 
+describe.skipIf(!available)("units the worker defers to the calling thread", () => {
+  it("are drawn there from the stream state passed on, and the rows are the calling thread's to the last bit", async () => {
+    const { startPermutationRows, permutationRows, deferredUnits } = await import(
+      new URL("permutation-replicates.js", built).href
+    );
+    const { planRobustness } = await import(new URL("../robustness/robustness-plan.js", built).href);
+    const { StatisticsEvaluator } = await import(
+      new URL("../robustness/robustness-statistics.js", built).href
+    );
+    const job = {
+      cells: cells(),
+      framings: undefined,
+      cooperativeAction: { pd: "cooperate", sh: "cooperate" },
+      attenuation: 1,
+      seed: 5,
+      bootstrap: 10_000,
+    };
+    const count = 40 * 3 + 20 * 2 + 2;
+    const plan = planRobustness(job.cells, undefined, job.cooperativeAction);
+    const compute = deferredUnits(plan, new StatisticsEvaluator(plan, 1), job.bootstrap);
+    const helped: string[] = [];
+    const pending = startPermutationRows(
+      job,
+      count,
+      40,
+      undefined,
+      (unit: number, state: Int32Array, out: Float64Array) => {
+        helped.push(plan.units[unit].player);
+        compute(unit, state, out);
+      },
+    );
+    expect(pending.where).toBe("worker");
+    const shared: Float64Array = pending.take();
+    const inThread = new Float64Array(count * job.bootstrap);
+    permutationRows(job, inThread);
+    expect(shared.findIndex((x, i) => !Object.is(x, inThread[i]))).toBe(-1);
+    // Deferred: the players whose sessions differ in length (m10–m19, the session-design null); this
+    // thread, waiting from the start, takes each one as soon as the worker passes it on.
+    expect(helped.length).toBeGreaterThan(0);
+    expect(helped.every((player) => Number(player.slice(1)) >= 10)).toBe(true);
+  });
+});
+
 describe.skipIf(!available)("the permutation worker after a job", () => {
   // The worker run directly on one job: with its heap and buffers over the limit it leaves once the rows
   // are filled (its memory with it); under the limit it stays for the next job.

@@ -234,7 +234,15 @@ function referenceMaxJsd(
 }
 
 describe("the one-pass two-action JSD kernel computes what the per-framing rows computed", () => {
-  for (const kind of ["fixed sizes", "session sizes"] as const) {
+  // "shares tied across sizes": 0, ½ or all of 2, 4 or 8 decisions, so equal shares of different sizes
+  // (1/2, 2/4) meet in most replicates and the first framing of equal shares must be the one taken;
+  // "sizes past the rank table": 240–300 decisions, where shares are compared by cross-multiplication.
+  for (const kind of [
+    "fixed sizes",
+    "session sizes",
+    "shares tied across sizes",
+    "sizes past the rank table",
+  ] as const) {
     it(`largest and planned-pair JSD of 11 framings, ${kind}: equal to the last bit`, () => {
       const rng = createBootstrapRng(kind);
       const F = 11;
@@ -243,8 +251,18 @@ describe("the one-pass two-action JSD kernel computes what the per-framing rows 
       const counts = Array.from({ length: F }, (_, f) => {
         const row = new Int32Array(2 * B);
         for (let r = 0; r < B; r++) {
-          const size = kind === "fixed sizes" ? n : 10 + ((rng.next() * 21) | 0);
-          const x = Math.min(size, (rng.next() * (size + 1) * (0.3 + f / 20)) | 0);
+          const size =
+            kind === "fixed sizes"
+              ? n
+              : kind === "session sizes"
+                ? 10 + ((rng.next() * 21) | 0)
+                : kind === "shares tied across sizes"
+                  ? 2 << ((rng.next() * 3) | 0)
+                  : 240 + ((rng.next() * 61) | 0);
+          const x =
+            kind === "shares tied across sizes"
+              ? (((rng.next() * 3) | 0) * size) / 2
+              : Math.min(size, (rng.next() * (size + 1) * (0.3 + f / 20)) | 0);
           row[2 * r] = x;
           row[2 * r + 1] = size - x;
         }

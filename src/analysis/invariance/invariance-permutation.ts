@@ -10,7 +10,7 @@ import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../samplin
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { type JointShuffle, jointShuffleCounts, jointShuffleOf } from "./joint-session-shuffle.js";
-import { drawSessionDesignNull, sessionsExchangeable } from "./session-design-null.js";
+import { drawSessionDesignNull, sessionDesignUniforms, sessionsExchangeable } from "./session-design-null.js";
 import { sharedDesignSessions } from "./shared-design-sessions.js";
 import { sharedPropensities } from "./shared-session-propensities.js";
 import { drawWithinSessionPermutations, sessionsSpanFramings } from "./within-session-permutation.js";
@@ -61,6 +61,13 @@ export function permutationFill(
   permuteUnequalSessions = false,
   /** Where a (player, game) of many sessions may draw the normal approximation of its null. */
   method: ClusterSumMethod = "exact",
+  /**
+   * Given, a (player, game) whose null reads a number of uniforms fixed by its design
+   * (`sessionDesignUniforms`) is not drawn here: the stream's state before it (`BufferedUniforms.save`,
+   * five words) goes to `defer`, the stream passes over its uniforms, and the fill says so
+   * (`defers`); `deferredSessionDesignNull` draws it later from that state, the same numbers.
+   */
+  defer?: (unit: number, state: Int32Array) => void,
 ): FillCell {
   // The players' sessions that decided in one framing in several games, shuffled for all games at once;
   // their streams' seeds are drawn first, and only where such sessions exist (other records keep theirs).
@@ -125,6 +132,28 @@ export function permutationFill(
   let current = -1;
   let buffers: Int32Array[] = [];
   let scale: Float64Array | null = null;
+  const state = new Int32Array(5);
+  const defers = (unit: number, replicates: number): boolean => {
+    if (defer === undefined) return false;
+    const cells = (plan.units[unit]?.cells ?? []).map((c) => plan.cells[c] as PlannedCell);
+    const perReplicate = deferrable(cells, jointOfUnit.has(unit) || designOfUnit.has(unit));
+    if (perReplicate === null) return false;
+    rng.save(state, 0);
+    rng.skip(perReplicate * replicates);
+    defer(unit, state.slice());
+    return true;
+  };
+  /** Uniforms per replicate of a unit the fill below would draw by `drawSessionDesignNull` without shared sessions. */
+  const deferrable = (cells: readonly PlannedCell[], shares: boolean): number | null => {
+    const k = (cells[0] as PlannedCell).actions.length;
+    if (shares || permuteUnequalSessions) return null;
+    const decisions = cells.every((c) => c.unit === "decision");
+    const total = cells.reduce((sum, c) => sum + c.n, 0);
+    if (decisions && (cells.length - 1) * (k - 1) * COLLAPSE_GAIN < total) return null;
+    if (!decisions && sessionsSpanFramings(cells)) return null;
+    if (sessionsExchangeable(cells)) return null;
+    return sessionDesignUniforms(cells, method);
+  };
   const fill = (cell: number, replicates: number, out: Int32Array): void => {
     const { unit, framing } = unitOfCell.get(cell) as { unit: number; framing: number };
     if (unit !== current) {
@@ -172,7 +201,22 @@ export function permutationFill(
     out.set(buffers[framing] as Int32Array);
   };
   // The session-design null's statistics are studentized: each replicate's on the scale of its own ρ̂*.
-  return Object.assign(fill, { statisticScale: (unit: number) => (unit === current ? scale : null) });
+  return Object.assign(fill, {
+    statisticScale: (unit: number) => (unit === current ? scale : null),
+    defers,
+  });
+}
+
+/** The null of a unit `permutationFill` deferred, from the stream state it gave: what it would have drawn. */
+export function deferredSessionDesignNull(
+  plan: RobustnessPlan,
+  unit: number,
+  state: Int32Array,
+  replicates: number,
+  method: ClusterSumMethod = "exact",
+): { counts: Int32Array[]; scale: Float64Array } {
+  const cells = (plan.units[unit]?.cells ?? []).map((c) => plan.cells[c] as PlannedCell);
+  return drawSessionDesignNull(cells, replicates, BufferedUniforms.at(state, 0), undefined, method);
 }
 
 /**

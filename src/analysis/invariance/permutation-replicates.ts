@@ -25,7 +25,7 @@ import { planRobustness, type RobustnessPlan } from "../robustness/robustness-pl
 import { StatisticsEvaluator } from "../robustness/robustness-statistics.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
-import { permutationFill } from "./invariance-permutation.js";
+import { deferredSessionDesignNull, permutationFill } from "./invariance-permutation.js";
 
 /** What the worker needs to rebuild the same plan and statistics. */
 export interface PermutationJob {
@@ -102,21 +102,131 @@ export function fillPermutationRows(
   bootstrap: number,
   out: Float64Array,
   method: ClusterSumMethod = "exact",
+  /** Given (a worker whose caller helps), units whose draws can be deferred are shared through it. */
+  handoff?: Int32Array,
 ): void {
-  const fill = permutationFill(plan, createBootstrapRng(`${seed}:permutation`), false, method);
+  const share = handoff === undefined ? undefined : publisher(handoff);
+  const fill = permutationFill(plan, createBootstrapRng(`${seed}:permutation`), false, method, share);
   // A cancelled analysis stops here between cells, on whichever thread computes the rows.
   const cancellable = Object.assign(
     (cell: number, replicates: number, counts: Int32Array) => {
       throwIfCancelled();
       fill(cell, replicates, counts);
     },
-    { statisticScale: fill.statisticScale },
+    { statisticScale: fill.statisticScale, defers: fill.defers },
   );
-  evaluator.evaluate(cancellable, bootstrap, out);
+  const helped =
+    handoff === undefined
+      ? undefined
+      : () => {
+          close(handoff);
+          const compute = deferredUnits(plan, evaluator, bootstrap, method);
+          while (helpOnce(handoff, (unit, state) => compute(unit, state, out))) throwIfCancelled();
+          // The caller's thread may still be computing the last ones it took.
+          for (;;) {
+            const signal = Atomics.load(handoff, SIGNAL);
+            if (Atomics.load(handoff, FINISHED) === Atomics.load(handoff, PUBLISHED)) break;
+            Atomics.wait(handoff, SIGNAL, signal, CANCEL_CHECK_MS);
+            throwIfCancelled();
+          }
+        };
+  evaluator.evaluate(cancellable, bootstrap, out, helped);
+}
+
+// The units whose draws are deferred (permutationFill's `defer`): the worker publishes each one's stream
+// state as it passes over it, and both threads take them, one at a time, once their own part is done —
+// the caller's thread after its bootstrap, the worker after the other units — so that the two end close
+// together. A deferred unit's rows are the same numbers on either thread (the same draws from the same
+// stream state, the same code). Layout of the shared Int32Array: counters, then per unit its index and
+// its five words of stream state.
+const PUBLISHED = 0;
+const CLAIMED = 1;
+const FINISHED = 2;
+const CLOSED = 3;
+/** Bumped (and waited on) whenever a unit is published or finished, or the worker's pass ends. */
+const SIGNAL = 4;
+const HEADER = 8;
+const ENTRY = 6;
+
+/** The shared handoff of an analysis of `units` (player, game)s. */
+export function createHandoff(units: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer((HEADER + units * ENTRY) * Int32Array.BYTES_PER_ELEMENT));
+}
+
+function bump(handoff: Int32Array): void {
+  Atomics.add(handoff, SIGNAL, 1);
+  Atomics.notify(handoff, SIGNAL);
+}
+
+function publisher(handoff: Int32Array): (unit: number, state: Int32Array) => void {
+  return (unit, state) => {
+    const i = Atomics.load(handoff, PUBLISHED);
+    handoff[HEADER + i * ENTRY] = unit;
+    handoff.set(state, HEADER + i * ENTRY + 1);
+    Atomics.store(handoff, PUBLISHED, i + 1);
+    bump(handoff);
+  };
+}
+
+function close(handoff: Int32Array): void {
+  Atomics.store(handoff, CLOSED, 1);
+  bump(handoff);
+}
+
+/** Takes one published unit not yet taken and computes it; false when none is there now. */
+function helpOnce(handoff: Int32Array, compute: (unit: number, state: Int32Array) => void): boolean {
+  for (;;) {
+    const i = Atomics.load(handoff, CLAIMED);
+    if (i >= Atomics.load(handoff, PUBLISHED)) return false;
+    if (Atomics.compareExchange(handoff, CLAIMED, i, i + 1) !== i) continue;
+    const at = HEADER + i * ENTRY;
+    try {
+      compute(handoff[at] as number, handoff.slice(at + 1, at + ENTRY));
+    } finally {
+      // Counted even when it failed (the analysis fails then), so that no thread waits for it forever.
+      Atomics.add(handoff, FINISHED, 1);
+      bump(handoff);
+    }
+    return true;
+  }
+}
+
+/**
+ * The caller's part of the deferred units: takes them while the worker's pass runs and after, until the
+ * pass has ended and none is left to take. Waits in steps, to see whether the analysis was cancelled.
+ */
+export function helpWithDeferred(
+  handoff: Int32Array,
+  compute: (unit: number, state: Int32Array) => void,
+  running: () => boolean,
+): void {
+  while (running()) {
+    const signal = Atomics.load(handoff, SIGNAL);
+    if (helpOnce(handoff, compute)) {
+      throwIfCancelled();
+      continue;
+    }
+    if (Atomics.load(handoff, CLOSED) === 1) return;
+    Atomics.wait(handoff, SIGNAL, signal, CANCEL_CHECK_MS);
+    throwIfCancelled();
+  }
+}
+
+/** Computes a deferred unit's rows into `out`: its null from the stream state given, then its statistics. */
+export function deferredUnits(
+  plan: RobustnessPlan,
+  evaluator: StatisticsEvaluator,
+  bootstrap: number,
+  method: ClusterSumMethod = "exact",
+): (unit: number, state: Int32Array, out: Float64Array) => void {
+  return (unit, state, out) => {
+    const { counts, scale } = deferredSessionDesignNull(plan, unit, state, bootstrap, method);
+    evaluator.evaluateUnit(unit, counts, scale, bootstrap, out);
+  };
 }
 
 /** The rows from the job alone (planning it again): the worker's body, and the reference path. */
-export function permutationRows(job: PermutationJob, out: Float64Array): void {
+export function permutationRows(job: PermutationJob, out: Float64Array, handoff?: Int32Array): void {
   const plan = planRobustness(job.cells, job.framings, job.cooperativeAction, job.actions);
   fillPermutationRows(
     plan,
@@ -125,6 +235,7 @@ export function permutationRows(job: PermutationJob, out: Float64Array): void {
     job.bootstrap,
     out,
     job.clusterSums,
+    handoff,
   );
 }
 
@@ -145,6 +256,11 @@ export function startPermutationRows(
   count: number,
   units: number,
   local: (out: Float64Array) => void = (out) => permutationRows(job, out),
+  /**
+   * The caller's own way to compute a deferred unit's rows (`deferredUnits` over its plan): given, a
+   * worker defers the units it can, and `take()` computes its share of them before it waits.
+   */
+  help?: (unit: number, state: Int32Array, out: Float64Array) => void,
 ): PendingPermutation {
   const inThread: PendingPermutation = {
     where: "thread",
@@ -176,8 +292,9 @@ export function startPermutationRows(
   const { port1, port2 } = new MessageChannel();
   // The worker stops too when this analysis is cancelled: it shares the analysis' flag.
   const cancel: CancellationFlag | null = currentCancellation();
+  const handoff = help === undefined ? undefined : createHandoff(units);
   try {
-    running.worker.postMessage({ job, rows, flag, port: port2, cancel }, [port2]);
+    running.worker.postMessage({ job, rows, flag, port: port2, cancel, handoff }, [port2]);
   } catch {
     return inThread;
   }
@@ -190,6 +307,15 @@ export function startPermutationRows(
       const started = performance.now();
       while (Atomics.load(flag, 0) === 0 && performance.now() - started < START_TIMEOUT_MS)
         Atomics.wait(flag, 0, 0, 50);
+      // This thread's share of the deferred units, while the worker runs (it computes whatever is left).
+      if (handoff !== undefined && help !== undefined) {
+        const out = new Float64Array(rows);
+        helpWithDeferred(
+          handoff,
+          (unit, state) => help(unit, state, out),
+          () => Atomics.load(flag, 0) === 3,
+        );
+      }
       // Woken now and then to see whether the analysis was cancelled meanwhile (then the worker stops too).
       while (Atomics.load(flag, 0) === 3) {
         Atomics.wait(flag, 0, 3, CANCEL_CHECK_MS);

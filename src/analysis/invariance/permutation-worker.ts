@@ -7,9 +7,12 @@ import { type PermutationJob, permutationRows } from "./permutation-replicates.j
 
 /**
  * This thread's heap and buffers past which it leaves after a job (see the end of a job below); a test
- * may give another through workerData.
+ * may give another through workerData. Above what a 10,000-decision analysis leaves (heap 25–42 MB and
+ * buffers 5–37 MB, the job's shared rows among them, measured after B = 10,000 jobs: at 64 MB one job in
+ * six or eight left, and the next analysis waited for a fresh thread and ran it cold), below what a
+ * million-decision one leaves (its heap alone about 100 MB).
  */
-const RETIRE_BYTES = 64 * 1024 * 1024;
+const RETIRE_BYTES = 96 * 1024 * 1024;
 
 interface Job {
   readonly job: PermutationJob;
@@ -18,6 +21,8 @@ interface Job {
   readonly port: MessagePort;
   /** The flag of the analysis that posted the job: raised, the job stops (and fails) at its next cell. */
   readonly cancel: CancellationFlag | null;
+  /** Given, units whose draws can wait are shared with the posting thread (permutation-replicates.ts). */
+  readonly handoff?: Int32Array;
 }
 
 const { loaded, retireBytes = RETIRE_BYTES } = workerData as { loaded: Int32Array; retireBytes?: number };
@@ -29,13 +34,13 @@ let current: Int32Array | null = null;
 process.on("exit", () => {
   if (current !== null) settle(current, 2);
 });
-parentPort?.on("message", ({ job, rows, flag, port, cancel }: Job) => {
+parentPort?.on("message", ({ job, rows, flag, port, cancel, handoff }: Job) => {
   current = flag;
   Atomics.store(flag, 0, 3);
   Atomics.notify(flag, 0);
   let leaving = false;
   try {
-    withCancellation(cancel, () => permutationRows(job, new Float64Array(rows)));
+    withCancellation(cancel, () => permutationRows(job, new Float64Array(rows), handoff));
     // A job over a large record leaves this thread's heap grown to it (the cells, the plan, the null's
     // tables: about 100 MB at a million decisions against 20–40 MB at ten thousand), which V8 keeps
     // between jobs. The thread then leaves, its memory with it, and the next analysis starts a fresh one

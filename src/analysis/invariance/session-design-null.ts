@@ -147,6 +147,22 @@ export interface SessionDesignNull {
 }
 
 /**
+ * How many uniforms `drawSessionDesignNull(cells, replicates, rng, undefined, method)` reads per
+ * replicate when that number is fixed by the design alone (two actions, each session one draw, not the
+ * normal approximation), else null. A stream can then be passed over a unit's draws without making them,
+ * and the unit drawn later (or on another thread) from where the stream stood.
+ */
+export function sessionDesignUniforms(
+  cells: readonly PlannedCell[],
+  method: ClusterSumMethod,
+): number | null {
+  if ((cells[0] as PlannedCell).actions.length !== 2) return null;
+  const sessions = sessionLengths(cells).map((d) => d.lengths.length);
+  if (drawsNormalDesign(method, sessions)) return null;
+  return sessions.reduce((sum, s) => sum + s, 0);
+}
+
+/**
  * `replicates` null records of the cells (framing f's counts of replicate r at out[f][r·k ..]): every
  * session of every framing redrawn at the pooled distribution with correlation ρ̂, its length kept. A
  * (player, game) with many sessions in every framing (`drawsNormalDesign`) draws each framing's sums from
@@ -272,31 +288,45 @@ function drawTwoActionSessions(
   squares: Float64Array[],
 ): void {
   const tableFor = sessionTables(p, concentration);
+  // Every session draws one uniform per replicate, so a framing's uniforms are read a block of replicates
+  // at a time (the stream's next ones, in the same order as one `next()` per session).
+  const widest = Math.max(1, ...designs.map((d) => d.lengths.length));
+  const perBlock = Math.max(1, Math.floor(UNIFORM_BLOCK / widest));
+  const uniforms = new Float64Array(perBlock * widest);
   designs.forEach((design, f) => {
     const target = out[f] as Int32Array;
     const square = squares[f] as Float64Array;
-    const lengths = Int32Array.from(design.lengths);
-    const { cdfs, guides, cdfAt, guideAt, guideSize } = flatSessionTables(design.lengths, tableFor);
+    const { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms } = flatSessionTables(
+      design.lengths,
+      tableFor,
+    );
     const n = design.lengths.reduce((sum, m) => sum + m, 0);
-    const S = lengths.length;
-    for (let r = 0; r < replicates; r++) {
-      let x = 0;
-      let q = 0;
-      for (let s = 0; s < S; s++) {
-        const m = lengths[s] as number;
-        const u = rng.next();
-        const c = cdfAt[s] as number;
-        let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
-        while ((cdfs[c + i] as number) <= u) i++;
-        x += i;
-        q += (i * i + (m - i) * (m - i)) / m;
+    const S = design.lengths.length;
+    for (let first = 0; first < replicates; first += perBlock) {
+      const count = Math.min(perBlock, replicates - first);
+      if (S > 0) rng.fill(uniforms, count * S);
+      for (let b = 0; b < count; b++) {
+        const r = first + b;
+        let x = 0;
+        let q = 0;
+        for (let s = 0, at = b * S; s < S; s++, at++) {
+          const u = uniforms[at] as number;
+          const c = cdfAt[s] as number;
+          let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
+          while ((cdfs[c + i] as number) <= u) i++;
+          x += i;
+          q += terms[(termAt[s] as number) + i] as number;
+        }
+        target[2 * r] = x;
+        target[2 * r + 1] = n - x;
+        square[r] = q;
       }
-      target[2 * r] = x;
-      target[2 * r + 1] = n - x;
-      square[r] = q;
     }
   });
 }
+
+/** Uniforms read per block in `drawTwoActionSessions`. */
+const UNIFORM_BLOCK = 1 << 14;
 
 /**
  * The sessions' guide tables in flat arrays, each distinct length's table once: session s reads its CDF
@@ -304,29 +334,38 @@ function drawTwoActionSessions(
  * draw instead of an object per session, and a design's few lengths copied once, not once per session).
  */
 function flatSessionTables(lengths: readonly number[], tableFor: (m: number) => GuideTable) {
-  const distinct = new Map<number, { table: GuideTable; cdfAt: number; guideAt: number }>();
+  type Placed = { table: GuideTable; cdfAt: number; guideAt: number; termAt: number };
+  const distinct = new Map<number, Placed>();
   let cdfSize = 0;
   let guideTotal = 0;
+  let termTotal = 0;
   for (const m of lengths) {
     if (distinct.has(m)) continue;
     const table = tableFor(m);
-    distinct.set(m, { table, cdfAt: cdfSize, guideAt: guideTotal });
+    distinct.set(m, { table, cdfAt: cdfSize, guideAt: guideTotal, termAt: termTotal });
     cdfSize += table.cdf.length;
     guideTotal += table.guide.length;
+    termTotal += m + 1;
   }
   const cdfs = new Float64Array(cdfSize);
   const guides = new Int32Array(guideTotal);
-  for (const { table, cdfAt, guideAt } of distinct.values()) {
+  // A session of m decisions with i of the first action adds (i² + (m − i)²)/m to the ANOVA's sum of
+  // squares: the same expression, worked out once per (m, i) instead of once per draw.
+  const terms = new Float64Array(termTotal);
+  for (const [m, { table, cdfAt, guideAt, termAt }] of distinct) {
     cdfs.set(table.cdf, cdfAt);
     guides.set(table.guide, guideAt);
+    for (let i = 0; i <= m; i++) terms[termAt + i] = (i * i + (m - i) * (m - i)) / m;
   }
-  const placed = lengths.map((m) => distinct.get(m) as { table: GuideTable; cdfAt: number; guideAt: number });
+  const placed = lengths.map((m) => distinct.get(m) as Placed);
   return {
     cdfs,
     guides,
     cdfAt: Int32Array.from(placed, (d) => d.cdfAt),
     guideAt: Int32Array.from(placed, (d) => d.guideAt),
     guideSize: Int32Array.from(placed, (d) => d.table.guide.length),
+    termAt: Int32Array.from(placed, (d) => d.termAt),
+    terms,
   };
 }
 

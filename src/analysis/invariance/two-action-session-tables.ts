@@ -11,7 +11,6 @@
 
 import type { UniformSource } from "../sampling/fast-rng.js";
 import type { HypergeometricMemo, Walk } from "../sampling/hypergeometric-memo.js";
-import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
 
 /** A spanning session: the framings it decided in (in framing order), its decisions there, its cooperations. */
 export interface TwoActionSession {
@@ -104,7 +103,12 @@ export function drawTwoActionSessionTables(
   const drawn = Int32Array.from(values);
   const cooperations = Int32Array.from(sessions, (s) => s.first);
   const weights = Int32Array.from(sessions, (s) => s.weight);
-  const orders = strata.map((s) => Int32Array.from({ length: s.framings.length }, (_, i) => i));
+  // Each stratum's sessions' first-action counts in their current order: the shuffle moves the counts
+  // themselves (the same permutation as moving indices into `vectors`, so the same sums), and a slot's
+  // count is added to its framing as soon as the shuffle has placed it (slots from the last down). The
+  // uniforms of one stratum's shuffle are read in one block: the stream's next ones, in the same order.
+  const strataCounts = strata.map((s) => Int32Array.from(s.framings, (_, i) => s.vectors[2 * i] as number));
+  const uniforms = new Float64Array(Math.max(1, ...strata.map((s) => s.framings.length)));
   for (const stratum of strata) {
     stratum.framings.forEach((f, i) => {
       sizes[f] =
@@ -137,12 +141,23 @@ export function drawTwoActionSessionTables(
       }
     }
     for (let t = 0; t < strata.length; t++) {
-      const order = orders[t] as Int32Array;
-      shuffleInPlace(order, rng);
-      const { vectors, framings } = strata[t] as TwoActionStratum;
-      for (let slot = 0; slot < order.length; slot++) {
-        const f = framings[slot] as number;
-        acc[f] = (acc[f] as number) + (vectors[2 * (order[slot] as number)] as number);
+      const counts = strataCounts[t] as Int32Array;
+      const { framings } = strata[t] as TwoActionStratum;
+      const last = counts.length - 1;
+      if (last > 0) rng.fill(uniforms, last);
+      // Fisher–Yates as shuffleInPlace draws it: place i from the last down, one uniform each.
+      for (let i = last, q = 0; i > 0; i--, q++) {
+        const j = ((uniforms[q] as number) * (i + 1)) | 0;
+        const swap = counts[i] as number;
+        const placed = counts[j] as number;
+        counts[i] = placed;
+        counts[j] = swap;
+        const f = framings[i] as number;
+        acc[f] = (acc[f] as number) + placed;
+      }
+      if (last >= 0) {
+        const f = framings[0] as number;
+        acc[f] = (acc[f] as number) + (counts[0] as number);
       }
     }
     for (let f = 0; f < F; f++) {

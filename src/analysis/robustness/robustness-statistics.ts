@@ -28,6 +28,11 @@ export interface StatisticLayout {
  */
 export type FillCell = ((cell: number, replicates: number, out: Int32Array) => void) & {
   readonly statisticScale?: (unit: number) => Float64Array | null;
+  /**
+   * Asked before a (player, game)'s cells: true when the fill leaves the whole unit to be computed
+   * elsewhere (`evaluateUnit`, before `evaluate`'s `beforeMeans` returns); its rows are not written here.
+   */
+  readonly defers?: (unit: number, replicates: number) => boolean;
 };
 
 function layoutStatistics(plan: RobustnessPlan): StatisticLayout {
@@ -57,6 +62,7 @@ export class StatisticsEvaluator {
   readonly layout: StatisticLayout;
   private readonly tables = new Map<number, EntropyTable>();
   private readonly pairs: readonly (readonly [number, number])[];
+  private scratch: UnitWork | null = null;
 
   constructor(
     private readonly plan: RobustnessPlan,
@@ -69,42 +75,85 @@ export class StatisticsEvaluator {
     this.pairs = pairs;
   }
 
-  /** Compute every statistic for `replicates` sets of counts into `out` (one row per statistic). */
-  evaluate(fill: FillCell, replicates: number, out: Float64Array): void {
-    const { plan, layout } = this;
+  /**
+   * Compute every statistic for `replicates` sets of counts into `out` (one row per statistic). Units the
+   * fill defers are computed elsewhere (`evaluateUnit`) by the time `beforeMeans` returns.
+   */
+  evaluate(fill: FillCell, replicates: number, out: Float64Array, beforeMeans?: () => void): void {
+    const { plan } = this;
     const B = replicates;
-    const framings = plan.framings.length;
-    const maxK = Math.max(...plan.cells.map((c) => c.actions.length));
-    const work: UnitWork = {
-      counts: Array.from({ length: framings }, () => new Int32Array(B * maxK)),
+    const work = this.unitWork(B);
+    plan.units.forEach((unit, u) => {
+      if (fill.defers?.(u, B)) return;
+      unit.cells.forEach((c, f) => {
+        fill(c, B, work.counts[f] as Int32Array);
+      });
+      this.unitRows(u, B, work, fill.statisticScale?.(u) ?? null, out);
+    });
+    beforeMeans?.();
+    this.means(B, out);
+  }
+
+  /**
+   * The rows of one (player, game) from its cells' counts (framing f's at `counts[f]`, replicate r at r·k)
+   * and its statistics' scale if any: what `evaluate` writes for it.
+   */
+  evaluateUnit(
+    u: number,
+    counts: readonly Int32Array[],
+    scale: Float64Array | null,
+    replicates: number,
+    out: Float64Array,
+  ): void {
+    // One set of scratch rows for every unit evaluated this way (a unit at a time, on one thread).
+    if (this.scratch === null || (this.scratch.jsd as Float64Array).length !== replicates) {
+      this.scratch = this.unitWork(replicates, false);
+    }
+    this.unitRows(u, replicates, { ...this.scratch, counts: [...counts] }, scale, out);
+  }
+
+  private unitWork(B: number, withCounts = true): UnitWork {
+    const framings = this.plan.framings.length;
+    const maxK = Math.max(...this.plan.cells.map((c) => c.actions.length));
+    return {
+      counts: withCounts ? Array.from({ length: framings }, () => new Int32Array(B * maxK)) : [],
       entropy: Array.from({ length: framings }, () => new Float64Array(B)),
       sizes: Array.from({ length: framings }, () => new Int32Array(B)),
       jsd: new Float64Array(B),
     };
-    const row = (stat: number): Float64Array => out.subarray(stat * B, stat * B + B);
-    plan.units.forEach((unit, u) => {
-      unit.cells.forEach((c, f) => {
-        fill(c, B, work.counts[f] as Int32Array);
-      });
-      const shift = layout.unitShift[u] as number;
-      this.unitStatistics(
-        unit,
-        B,
-        work,
-        row(layout.unitR[u] as number),
-        layout.unitR2 === layout.unitR ? null : row(layout.unitR2[u] as number),
-        shift < 0 ? null : row(shift),
-      );
-      const scale = fill.statisticScale?.(u);
-      if (scale != null) {
-        // 1 − R is a·JSD/ln 2: scaling it scales the JSD.
-        for (const r of layout.unitR2 === layout.unitR ? [layout.unitR] : [layout.unitR, layout.unitR2]) {
-          const target = row(r[u] as number);
-          for (let i = 0; i < B; i++) target[i] = 1 - (1 - (target[i] as number)) * (scale[i] as number);
-        }
-      }
-    });
+  }
 
+  private unitRows(
+    u: number,
+    B: number,
+    work: UnitWork,
+    scale: Float64Array | null,
+    out: Float64Array,
+  ): void {
+    const { plan, layout } = this;
+    const row = (stat: number): Float64Array => out.subarray(stat * B, stat * B + B);
+    const unit = plan.units[u] as PlannedUnit;
+    const shift = layout.unitShift[u] as number;
+    this.unitStatistics(
+      unit,
+      B,
+      work,
+      row(layout.unitR[u] as number),
+      layout.unitR2 === layout.unitR ? null : row(layout.unitR2[u] as number),
+      shift < 0 ? null : row(shift),
+    );
+    if (scale !== null) {
+      // 1 − R is a·JSD/ln 2: scaling it scales the JSD.
+      for (const r of layout.unitR2 === layout.unitR ? [layout.unitR] : [layout.unitR, layout.unitR2]) {
+        const target = row(r[u] as number);
+        for (let i = 0; i < B; i++) target[i] = 1 - (1 - (target[i] as number)) * (scale[i] as number);
+      }
+    }
+  }
+
+  /** The player and pooled rows: means of the unit rows. */
+  private means(B: number, out: Float64Array): void {
+    const { plan, layout } = this;
     const definedRows = (rows: Int32Array, units: readonly number[]): number[] =>
       units.map((u) => rows[u] as number).filter((s) => s >= 0);
     plan.players.forEach((player, p) => {

@@ -1,6 +1,10 @@
 import type { ActionId, Distribution } from "../../domain/types.js";
 import type { CountCell } from "../count-cells.js";
-import { fillPermutationRows, startPermutationRows } from "../invariance/permutation-replicates.js";
+import {
+  deferredUnits,
+  fillPermutationRows,
+  startPermutationRows,
+} from "../invariance/permutation-replicates.js";
 import { throwIfCancelled } from "../progress/analysis-cancellation.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
@@ -153,6 +157,9 @@ export function robustnessAnalysis(
     evaluator.layout.count,
     plan.units.length,
     (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out, clusterSums),
+    // Units of the null that can be drawn out of turn are shared with this thread once its bootstrap is
+    // done, so that the two threads finish together.
+    deferredUnits(plan, evaluator, bootstrap, clusterSums),
   );
   const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap, clusterSums);
   // A cancelled analysis stops between its long stages as well as inside them (a stage of one large cell

@@ -296,6 +296,25 @@ export function drawJointReplicates(
     const { typeOf } = sampler;
     const perBlock = Math.max(1, Math.floor(BLOCK / Math.max(1, S)));
     const uniforms = new Float64Array(perBlock * S);
+    // Per replicate the draws are first counted per type (m_t), then every position of the accumulator
+    // is summed over the types with counts there, Σ_t m_t·counts_t, position by position: the loops then
+    // run the same lengths in every replicate (a loop per drawn session's entries ran a random length,
+    // its exits mispredicted), and each sum goes straight to its cell's row.
+    const byPosition = entriesByPosition(position, value, start, width);
+    const { first: positionStart, type: positionType, value: positionValue } = byPosition;
+    const rowOf = new Array<Int32Array>(width);
+    const rowAt = new Int32Array(width);
+    const rowStride = new Int32Array(width);
+    for (let i = 0; i < cells; i++) {
+      const cellFirst = firsts[i] as number;
+      const k = (i + 1 < cells ? (firsts[i + 1] as number) : width) - cellFirst;
+      for (let a = 0; a < k; a++) {
+        rowOf[cellFirst + a] = targets[i] as Int32Array;
+        rowAt[cellFirst + a] = a;
+        rowStride[cellFirst + a] = k;
+      }
+    }
+    const drawn = new Int32Array(T);
     for (let first = 0; first < replicates; first += perBlock) {
       const count = Math.min(perBlock, replicates - first);
       rng.fill(uniforms, count * S);
@@ -303,13 +322,18 @@ export function drawJointReplicates(
         const from = i * S;
         for (let s = 0; s < S; s++) {
           const t = typeOf[((uniforms[from + s] as number) * S) | 0] as number;
-          const end = start[t + 1] as number;
-          for (let e = start[t] as number; e < end; e++) {
-            const p = position[e] as number;
-            acc[p] = (acc[p] as number) + (value[e] as number);
-          }
+          drawn[t] = (drawn[t] as number) + 1;
         }
-        flush(first + i);
+        const r = first + i;
+        for (let p = 0; p < width; p++) {
+          let sum = 0;
+          const end = positionStart[p + 1] as number;
+          for (let e = positionStart[p] as number; e < end; e++) {
+            sum += (drawn[positionType[e] as number] as number) * (positionValue[e] as number);
+          }
+          (rowOf[p] as Int32Array)[r * (rowStride[p] as number) + (rowAt[p] as number)] = sum;
+        }
+        drawn.fill(0);
       }
     }
     return out;
@@ -329,6 +353,38 @@ export function drawJointReplicates(
     flush(r);
   }
   return out;
+}
+
+/**
+ * The types' sparse vectors (type t's entries at start[t] .. start[t + 1]) regrouped by position: position
+ * p's types and counts at first[p] .. first[p + 1], in type order.
+ */
+function entriesByPosition(
+  position: Int32Array,
+  value: Int32Array,
+  start: Int32Array,
+  width: number,
+): { first: Int32Array; type: Int32Array; value: Int32Array } {
+  const T = start.length - 1;
+  const first = new Int32Array(width + 1);
+  for (let e = 0; e < position.length; e++) {
+    const p = position[e] as number;
+    first[p + 1] = (first[p + 1] as number) + 1;
+  }
+  for (let p = 0; p < width; p++) first[p + 1] = (first[p + 1] as number) + (first[p] as number);
+  const fill = first.slice(0, width);
+  const types = new Int32Array(position.length);
+  const values = new Int32Array(position.length);
+  for (let t = 0; t < T; t++) {
+    for (let e = start[t] as number; e < (start[t + 1] as number); e++) {
+      const p = position[e] as number;
+      const at = fill[p] as number;
+      types[at] = t;
+      values[at] = value[e] as number;
+      fill[p] = at + 1;
+    }
+  }
+  return { first, type: types, value: values };
 }
 
 /** The sessions with decisions in the player's sparsest cell. */
