@@ -1,6 +1,6 @@
 /**
- * `npm run bench:scale-client [-- --sizes 10000,1000000] [--rounds 3] [--only robustness,report] [--bootstrap B]
- * [--timeout S] [--hits N]`: the
+ * `npm run bench:scale-client [-- --sizes 10000,1000000] [--shape mixed|short-spanning] [--rounds 3]
+ * [--only robustness,report] [--bootstrap B] [--timeout S] [--hits N]`: the
  * analyses as a host calls them. For each size it starts `same-game serve --toolsets analysis` on the scale
  * record (scale-records.ts) over stdio and connects the SDK `Client` with its default options (a 60 s
  * request timeout, no progress), warms the server with one small analysis (modules loaded, worker threads
@@ -23,7 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { anchorScanMs, forgetCachedAnalyses, ROOT, recordOf, sizesArg } from "./scale-records.js";
+import { anchorScanMs, forgetCachedAnalyses, ROOT, recordOf, shapeArg, sizesArg } from "./scale-records.js";
 
 const cli = join(ROOT, "dist", "cli", "main.js");
 const replayServer = join(dirname(fileURLToPath(import.meta.url)), "replay-server.js");
@@ -75,6 +75,11 @@ function option(name: string, fallback: string): string {
 const rounds = Number(option("--rounds", "1"));
 // The cached call is timed this many times (the median printed): one call on a loaded machine says little.
 const hits = Number(option("--hits", "7"));
+// The client's floor is timed in turn with the repeated calls after the first, so it needs two or more.
+if (!Number.isInteger(hits) || hits < 2) {
+  console.error(`--hits ${option("--hits", "")} is invalid; valid: an integer of 2 or more.`);
+  process.exit(2);
+}
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 // `--bootstrap B` sets B of every timed call (e.g. to time the cached call on a loaded machine quickly).
@@ -197,12 +202,13 @@ async function oneMoreDecision(path: string): Promise<void> {
 
 const seconds = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
-console.log(`load average before: ${load()}`);
+const shape = shapeArg();
+console.log(`shape ${shape}; load average before: ${load()}`);
 for (const decisions of sizesArg("10000")) {
   // A copy: the decision written at the end must not change the kept record.
   const dir = mkdtempSync(join(tmpdir(), "same-game-scale-client-"));
   const path = join(dir, "record.db");
-  copyFileSync(recordOf(decisions), path);
+  copyFileSync(recordOf(decisions, shape), path);
   forgetCachedAnalyses(path);
   const scan = anchorScanMs(path);
   const client = new Client({ name: "scale-bench", version: "1.0.0" });
