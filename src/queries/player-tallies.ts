@@ -1,4 +1,5 @@
 import type { ActionCounts } from "../domain/types.js";
+import type { SessionTally } from "./session-tallies.js";
 
 /** One cell of a player as its tallies stream by: totals per action index, and the order effect's counts. */
 export interface TalliedCell {
@@ -27,7 +28,7 @@ export function contentKey(counts: ActionCounts): string {
 }
 
 /**
- * One player's live one-shot tallies, added row by row in the store's key order (session by session),
+ * One player's live one-shot tallies, added session by session (each in the store's key order),
  * held as indices into the player's cells and actions: a few numbers per row, whatever the strings. Once
  * the player's last row is in, `types` folds its sessions into the types the bootstrap draws (sessions
  * with the same counts listed once, with a weight), and the player's rows can be dropped.
@@ -44,51 +45,41 @@ export class PlayerTallies {
   private readonly entryAction: number[] = [];
   private readonly entryCount: number[] = [];
   private readonly starts: number[] = [];
-  private session: string | null = null;
-  private sessionSize = 0;
 
   constructor(readonly player: string) {}
 
-  add(
-    session: string,
-    game: string,
-    framing: string,
-    action: string,
-    count: number,
-    firstListed: number,
-    listed: number,
-  ): void {
-    if (session !== this.session || this.starts.length === 0) {
-      this.session = session;
-      this.starts.push(this.entryCell.length);
-      this.sessionSize = 0;
+  /** One session's tallies, in the store's key order (sessionTallies). */
+  addSession(tallies: readonly SessionTally[]): void {
+    this.starts.push(this.entryCell.length);
+    let size = 0;
+    for (const { game, framing, action, count, firstListed, listed } of tallies) {
+      let byFraming = this.cellIndex.get(game);
+      if (byFraming === undefined) {
+        byFraming = new Map();
+        this.cellIndex.set(game, byFraming);
+      }
+      let c = byFraming.get(framing);
+      if (c === undefined) {
+        c = this.cells.length;
+        byFraming.set(framing, c);
+        this.cells.push({ game, framing, counts: [], listed: 0, firstListed: 0 });
+      }
+      let a = this.actionIndex.get(action);
+      if (a === undefined) {
+        a = this.actions.length;
+        this.actionIndex.set(action, a);
+        this.actions.push(action);
+      }
+      const cell = this.cells[c] as TalliedCell;
+      cell.counts[a] = (cell.counts[a] ?? 0) + count;
+      cell.listed += listed;
+      cell.firstListed += firstListed;
+      this.entryCell.push(c);
+      this.entryAction.push(a);
+      this.entryCount.push(count);
+      size += count;
     }
-    let byFraming = this.cellIndex.get(game);
-    if (byFraming === undefined) {
-      byFraming = new Map();
-      this.cellIndex.set(game, byFraming);
-    }
-    let c = byFraming.get(framing);
-    if (c === undefined) {
-      c = this.cells.length;
-      byFraming.set(framing, c);
-      this.cells.push({ game, framing, counts: [], listed: 0, firstListed: 0 });
-    }
-    let a = this.actionIndex.get(action);
-    if (a === undefined) {
-      a = this.actions.length;
-      this.actionIndex.set(action, a);
-      this.actions.push(action);
-    }
-    const cell = this.cells[c] as TalliedCell;
-    cell.counts[a] = (cell.counts[a] ?? 0) + count;
-    cell.listed += listed;
-    cell.firstListed += firstListed;
-    this.entryCell.push(c);
-    this.entryAction.push(a);
-    this.entryCount.push(count);
-    this.sessionSize += count;
-    if (this.sessionSize > this.maxSession) this.maxSession = this.sessionSize;
+    if (size > this.maxSession) this.maxSession = size;
   }
 
   /** The cell's totals as action → count, actions in text order (the engine's ORDER BY). */
@@ -146,45 +137,44 @@ export class PlayerTallies {
       if (seen === undefined) wholes.set(whole, described);
     }
 
-    const listed: { counts: ActionCounts; id: string; weight: number }[][] = this.cells.map(() => []);
+    // Each distinct content ranked once by its key, so the types sort by a number rather than by text.
+    const rankOf = new Map<string, number>();
+    [...contents]
+      .map(([content, counts]) => ({ content, key: contentKey(counts) }))
+      .sort((a, b) => byText(a.key, b.key))
+      .forEach(({ content }, r) => {
+        rankOf.set(content, r);
+      });
+    const listed: { content: string; id: string; weight: number; rank: number }[][] = this.cells.map(
+      () => [],
+    );
+    const entry = (content: string, id: string, weight: number) => ({
+      content,
+      id,
+      weight,
+      rank: rankOf.get(content) as number,
+    });
     if (spans) {
       let t = 0;
       for (const [whole, weight] of bySession) {
         const id = `type ${t++}`;
-        for (const { cell, content } of wholes.get(whole) ?? []) {
-          listed[cell]?.push({ counts: contents.get(content) as ActionCounts, id, weight });
-        }
+        for (const { cell, content } of wholes.get(whole) ?? [])
+          listed[cell]?.push(entry(content, id, weight));
       }
     } else {
       byCell.forEach((types, cell) => {
         let t = 0;
-        for (const [content, weight] of types) {
-          listed[cell]?.push({
-            counts: contents.get(content) as ActionCounts,
-            id: `${cellKeys[cell]} type ${t++}`,
-            weight,
-          });
-        }
+        for (const [content, weight] of types)
+          listed[cell]?.push(entry(content, `${cellKeys[cell]} type ${t++}`, weight));
       });
     }
-    const keys = new Map<ActionCounts, string>();
-    const keyOf = (counts: ActionCounts) => {
-      let key = keys.get(counts);
-      if (key === undefined) {
-        key = contentKey(counts);
-        keys.set(counts, key);
-      }
-      return key;
-    };
     return listed.map((entries) => {
       // Array.prototype.sort is stable: types of equal content keep the order they were first seen in.
-      const sorted = entries
-        .map((e) => ({ ...e, key: keyOf(e.counts) }))
-        .sort((a, b) => byText(a.key, b.key));
+      entries.sort((a, b) => a.rank - b.rank);
       return {
-        clusters: sorted.map((e) => e.counts),
-        ids: sorted.map((e) => e.id),
-        weights: sorted.map((e) => e.weight),
+        clusters: entries.map((e) => contents.get(e.content) as ActionCounts),
+        ids: entries.map((e) => e.id),
+        weights: entries.map((e) => e.weight),
       };
     });
   }
