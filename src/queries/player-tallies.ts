@@ -52,7 +52,7 @@ export class PlayerTallies {
   addSession(tallies: readonly SessionTally[]): void {
     this.starts.push(this.entryCell.length);
     let size = 0;
-    for (const { game, framing, action, count, firstListed, listed } of tallies) {
+    for (const [game, , framing, action, count, firstListed, listed] of tallies) {
       let byFraming = this.cellIndex.get(game);
       if (byFraming === undefined) {
         byFraming = new Map();
