@@ -38,6 +38,8 @@ export class PlayerTallies {
   readonly actions: string[] = [];
   /** The most decisions one session made: a player whose sessions never made more than one is analysed by decision. */
   maxSession = 0;
+  /** Whether some session made decisions in more than one cell: its types are then whole sessions. */
+  spans = false;
   private readonly cellIndex = new Map<string, Map<string, number>>(); // game → framing → cell
   private readonly actionIndex = new Map<string, number>();
   // Entry e of the rows: its cell, action and count; session s holds entries [starts[s], starts[s + 1]).
@@ -50,7 +52,8 @@ export class PlayerTallies {
 
   /** One session's tallies, in the store's key order (sessionTallies). */
   addSession(tallies: readonly SessionTally[]): void {
-    this.starts.push(this.entryCell.length);
+    const first = this.entryCell.length;
+    this.starts.push(first);
     let size = 0;
     for (const [game, , framing, action, count, firstListed, listed] of tallies) {
       let byFraming = this.cellIndex.get(game);
@@ -78,6 +81,7 @@ export class PlayerTallies {
       this.entryAction.push(a);
       this.entryCount.push(count);
       size += count;
+      if (c !== this.entryCell[first]) this.spans = true;
     }
     if (size > this.maxSession) this.maxSession = size;
   }
@@ -110,28 +114,32 @@ export class PlayerTallies {
     const byCell: Map<string, number>[] = this.cells.map(() => new Map());
     const bySession = new Map<string, number>();
     const wholes = new Map<string, { cell: number; content: string }[]>();
-    let spans = false;
+    const spans = this.spans;
     const sessions = this.starts.length;
     for (let s = 0; s < sessions; s++) {
       const from = this.starts[s] as number;
       const to = s + 1 < sessions ? (this.starts[s + 1] as number) : this.entryCell.length;
       const parts = this.sessionParts(from, to, rank, cellKeys);
-      if (parts.length > 1) spans = true;
       let whole = "";
       const described: { cell: number; content: string }[] = [];
       for (const part of parts) {
         let content = "";
         for (const [a, n] of part.entries) content += `${rank[a]}:${n},`;
-        described.push({ cell: part.cell, content });
         if (!contents.has(content)) {
           const counts: ActionCounts = {};
           for (const [a, n] of part.entries) counts[this.actions[a] as string] = n;
           contents.set(content, counts);
         }
-        const types = byCell[part.cell] as Map<string, number>;
-        types.set(content, (types.get(content) ?? 0) + 1);
-        whole += `${part.cell}=${content};`;
+        // Only one of the two listings is used: by whole session when sessions span cells, else by cell.
+        if (spans) {
+          described.push({ cell: part.cell, content });
+          whole += `${part.cell}=${content};`;
+        } else {
+          const types = byCell[part.cell] as Map<string, number>;
+          types.set(content, (types.get(content) ?? 0) + 1);
+        }
       }
+      if (!spans) continue;
       const seen = bySession.get(whole);
       bySession.set(whole, (seen ?? 0) + 1);
       if (seen === undefined) wholes.set(whole, described);
