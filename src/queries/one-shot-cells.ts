@@ -4,6 +4,7 @@ import type { CellCountRow, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { byText, contentKey, PlayerTallies } from "./player-tallies.js";
+import { sessionTallies } from "./session-tallies.js";
 
 interface CellBuilder {
   player: string;
@@ -152,12 +153,12 @@ export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
     }
   };
   let tallies: PlayerTallies | null = null;
-  for (const [player, session, game, framing, action, count, first, listed] of store.oneShotTallies(filter)) {
+  for (const [player, session] of store.oneShotSessions(filter)) {
     if (tallies === null || tallies.player !== player) {
       if (tallies !== null) endPlayer(tallies);
       tallies = new PlayerTallies(player);
     }
-    tallies.add(session, game, framing, action, count, first, listed);
+    tallies.addSession(sessionTallies(session));
   }
   if (tallies !== null) endPlayer(tallies);
 

@@ -1,4 +1,5 @@
 import type { ActionCounts } from "../domain/types.js";
+import type { SessionTally } from "./session-tallies.js";
 
 /** One cell of a player as its tallies stream by: totals per action index, and the order effect's counts. */
 export interface TalliedCell {
@@ -27,7 +28,7 @@ export function contentKey(counts: ActionCounts): string {
 }
 
 /**
- * One player's live one-shot tallies, added row by row in the store's key order (session by session),
+ * One player's live one-shot tallies, added session by session (each in the store's key order),
  * held as indices into the player's cells and actions: a few numbers per row, whatever the strings. Once
  * the player's last row is in, `types` folds its sessions into the types the bootstrap draws (sessions
  * with the same counts listed once, with a weight), and the player's rows can be dropped.
@@ -37,6 +38,8 @@ export class PlayerTallies {
   readonly actions: string[] = [];
   /** The most decisions one session made: a player whose sessions never made more than one is analysed by decision. */
   maxSession = 0;
+  /** Whether some session made decisions in more than one cell: its types are then whole sessions. */
+  spans = false;
   private readonly cellIndex = new Map<string, Map<string, number>>(); // game → framing → cell
   private readonly actionIndex = new Map<string, number>();
   // Entry e of the rows: its cell, action and count; session s holds entries [starts[s], starts[s + 1]).
@@ -44,51 +47,43 @@ export class PlayerTallies {
   private readonly entryAction: number[] = [];
   private readonly entryCount: number[] = [];
   private readonly starts: number[] = [];
-  private session: string | null = null;
-  private sessionSize = 0;
 
   constructor(readonly player: string) {}
 
-  add(
-    session: string,
-    game: string,
-    framing: string,
-    action: string,
-    count: number,
-    firstListed: number,
-    listed: number,
-  ): void {
-    if (session !== this.session || this.starts.length === 0) {
-      this.session = session;
-      this.starts.push(this.entryCell.length);
-      this.sessionSize = 0;
+  /** One session's tallies, in the store's key order (sessionTallies). */
+  addSession(tallies: readonly SessionTally[]): void {
+    const first = this.entryCell.length;
+    this.starts.push(first);
+    let size = 0;
+    for (const [game, , framing, action, count, firstListed, listed] of tallies) {
+      let byFraming = this.cellIndex.get(game);
+      if (byFraming === undefined) {
+        byFraming = new Map();
+        this.cellIndex.set(game, byFraming);
+      }
+      let c = byFraming.get(framing);
+      if (c === undefined) {
+        c = this.cells.length;
+        byFraming.set(framing, c);
+        this.cells.push({ game, framing, counts: [], listed: 0, firstListed: 0 });
+      }
+      let a = this.actionIndex.get(action);
+      if (a === undefined) {
+        a = this.actions.length;
+        this.actionIndex.set(action, a);
+        this.actions.push(action);
+      }
+      const cell = this.cells[c] as TalliedCell;
+      cell.counts[a] = (cell.counts[a] ?? 0) + count;
+      cell.listed += listed;
+      cell.firstListed += firstListed;
+      this.entryCell.push(c);
+      this.entryAction.push(a);
+      this.entryCount.push(count);
+      size += count;
+      if (c !== this.entryCell[first]) this.spans = true;
     }
-    let byFraming = this.cellIndex.get(game);
-    if (byFraming === undefined) {
-      byFraming = new Map();
-      this.cellIndex.set(game, byFraming);
-    }
-    let c = byFraming.get(framing);
-    if (c === undefined) {
-      c = this.cells.length;
-      byFraming.set(framing, c);
-      this.cells.push({ game, framing, counts: [], listed: 0, firstListed: 0 });
-    }
-    let a = this.actionIndex.get(action);
-    if (a === undefined) {
-      a = this.actions.length;
-      this.actionIndex.set(action, a);
-      this.actions.push(action);
-    }
-    const cell = this.cells[c] as TalliedCell;
-    cell.counts[a] = (cell.counts[a] ?? 0) + count;
-    cell.listed += listed;
-    cell.firstListed += firstListed;
-    this.entryCell.push(c);
-    this.entryAction.push(a);
-    this.entryCount.push(count);
-    this.sessionSize += count;
-    if (this.sessionSize > this.maxSession) this.maxSession = this.sessionSize;
+    if (size > this.maxSession) this.maxSession = size;
   }
 
   /** The cell's totals as action → count, actions in text order (the engine's ORDER BY). */
@@ -119,72 +114,75 @@ export class PlayerTallies {
     const byCell: Map<string, number>[] = this.cells.map(() => new Map());
     const bySession = new Map<string, number>();
     const wholes = new Map<string, { cell: number; content: string }[]>();
-    let spans = false;
+    const spans = this.spans;
     const sessions = this.starts.length;
     for (let s = 0; s < sessions; s++) {
       const from = this.starts[s] as number;
       const to = s + 1 < sessions ? (this.starts[s + 1] as number) : this.entryCell.length;
       const parts = this.sessionParts(from, to, rank, cellKeys);
-      if (parts.length > 1) spans = true;
       let whole = "";
       const described: { cell: number; content: string }[] = [];
       for (const part of parts) {
         let content = "";
         for (const [a, n] of part.entries) content += `${rank[a]}:${n},`;
-        described.push({ cell: part.cell, content });
         if (!contents.has(content)) {
           const counts: ActionCounts = {};
           for (const [a, n] of part.entries) counts[this.actions[a] as string] = n;
           contents.set(content, counts);
         }
-        const types = byCell[part.cell] as Map<string, number>;
-        types.set(content, (types.get(content) ?? 0) + 1);
-        whole += `${part.cell}=${content};`;
+        // Only one of the two listings is used: by whole session when sessions span cells, else by cell.
+        if (spans) {
+          described.push({ cell: part.cell, content });
+          whole += `${part.cell}=${content};`;
+        } else {
+          const types = byCell[part.cell] as Map<string, number>;
+          types.set(content, (types.get(content) ?? 0) + 1);
+        }
       }
+      if (!spans) continue;
       const seen = bySession.get(whole);
       bySession.set(whole, (seen ?? 0) + 1);
       if (seen === undefined) wholes.set(whole, described);
     }
 
-    const listed: { counts: ActionCounts; id: string; weight: number }[][] = this.cells.map(() => []);
+    // Each distinct content ranked once by its key, so the types sort by a number rather than by text.
+    const rankOf = new Map<string, number>();
+    [...contents]
+      .map(([content, counts]) => ({ content, key: contentKey(counts) }))
+      .sort((a, b) => byText(a.key, b.key))
+      .forEach(({ content }, r) => {
+        rankOf.set(content, r);
+      });
+    const listed: { content: string; id: string; weight: number; rank: number }[][] = this.cells.map(
+      () => [],
+    );
+    const entry = (content: string, id: string, weight: number) => ({
+      content,
+      id,
+      weight,
+      rank: rankOf.get(content) as number,
+    });
     if (spans) {
       let t = 0;
       for (const [whole, weight] of bySession) {
         const id = `type ${t++}`;
-        for (const { cell, content } of wholes.get(whole) ?? []) {
-          listed[cell]?.push({ counts: contents.get(content) as ActionCounts, id, weight });
-        }
+        for (const { cell, content } of wholes.get(whole) ?? [])
+          listed[cell]?.push(entry(content, id, weight));
       }
     } else {
       byCell.forEach((types, cell) => {
         let t = 0;
-        for (const [content, weight] of types) {
-          listed[cell]?.push({
-            counts: contents.get(content) as ActionCounts,
-            id: `${cellKeys[cell]} type ${t++}`,
-            weight,
-          });
-        }
+        for (const [content, weight] of types)
+          listed[cell]?.push(entry(content, `${cellKeys[cell]} type ${t++}`, weight));
       });
     }
-    const keys = new Map<ActionCounts, string>();
-    const keyOf = (counts: ActionCounts) => {
-      let key = keys.get(counts);
-      if (key === undefined) {
-        key = contentKey(counts);
-        keys.set(counts, key);
-      }
-      return key;
-    };
     return listed.map((entries) => {
       // Array.prototype.sort is stable: types of equal content keep the order they were first seen in.
-      const sorted = entries
-        .map((e) => ({ ...e, key: keyOf(e.counts) }))
-        .sort((a, b) => byText(a.key, b.key));
+      entries.sort((a, b) => a.rank - b.rank);
       return {
-        clusters: sorted.map((e) => e.counts),
-        ids: sorted.map((e) => e.id),
-        weights: sorted.map((e) => e.weight),
+        clusters: entries.map((e) => contents.get(e.content) as ActionCounts),
+        ids: entries.map((e) => e.id),
+        weights: entries.map((e) => e.weight),
       };
     });
   }

@@ -14,6 +14,8 @@ export interface Dialect {
   jsonLength(column: string): string;
   /** A JSON array (as text) of the distinct `column` values of `from … where`, sorted. */
   sortedDistinctJsonArray(column: string, fromWhere: string): string;
+  /** The rows of a group as text: one JSON array of `values` per row, joined by commas (in no set order). */
+  jsonArraysOfGroup(values: readonly string[]): string;
 }
 
 const sqlite: Dialect = {
@@ -23,6 +25,7 @@ const sqlite: Dialect = {
   jsonLength: (column) => `json_array_length(${column})`,
   sortedDistinctJsonArray: (column, fromWhere) =>
     `(SELECT json_group_array(v) FROM (SELECT DISTINCT ${column} AS v ${fromWhere} ORDER BY v))`,
+  jsonArraysOfGroup: (values) => `group_concat(json_array(${values.join(", ")}), ',')`,
 };
 
 // PostgreSQL infers a parameter's type from its use; `$1 IS NULL` alone says nothing, so the parameter is
@@ -34,6 +37,7 @@ const postgres: Dialect = {
   jsonLength: (column) => `json_array_length(CAST(${column} AS json))`,
   sortedDistinctJsonArray: (column, fromWhere) =>
     `(SELECT CAST(coalesce(json_agg(v ORDER BY v), '[]') AS TEXT) FROM (SELECT DISTINCT ${column} AS v ${fromWhere}) AS d)`,
+  jsonArraysOfGroup: (values) => `string_agg(CAST(json_build_array(${values.join(", ")}) AS TEXT), ',')`,
 };
 
 export function dialectOf(kind: EngineKind): Dialect {

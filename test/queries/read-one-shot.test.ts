@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { readOneShot } from "../../src/queries/one-shot-cells.js";
+import { sessionTallies } from "../../src/queries/session-tallies.js";
 import { describeEachEngine } from "../support/postgres.js";
 import { useSmallRecord } from "../support/small-one-shot-record.js";
 
@@ -20,6 +21,26 @@ describeEachEngine("the one-shot read", (engine) => {
     expect([...store().oneShotTallies({ framings: ["friend-sharing"] })]).toEqual([
       ["p", "s1", "prisoners-dilemma", "friend-sharing", "cooperate", 1, 1, 1],
     ]);
+  });
+
+  it("streams one row per player and session, its tallies as text in the store's key order once read", () => {
+    const sessions = [...store().oneShotSessions({})].map(([player, text]) => [player, sessionTallies(text)]);
+    expect(sessions).toEqual([
+      [
+        "p",
+        [
+          ["prisoners-dilemma", "base", "business", "cooperate", 1, 1, 1],
+          ["prisoners-dilemma", "base", "business", "defect", 1, 1, 1],
+          ["prisoners-dilemma", "base", "friend-sharing", "cooperate", 1, 1, 1],
+        ],
+      ],
+      ["p", [["prisoners-dilemma", "base", "business", "defect", 1, 0, 1]]],
+      ["p", [["prisoners-dilemma", "base", "business", "defect", 1, 0, 1]]],
+      ["q", [["prisoners-dilemma", "base", "business", "cooperate", 1, 1, 1]]],
+    ]);
+    expect(
+      [...store().oneShotSessions({ framings: ["friend-sharing"] })].map(([p, t]) => [p, sessionTallies(t)]),
+    ).toEqual([["p", [["prisoners-dilemma", "base", "friend-sharing", "cooperate", 1, 1, 1]]]]);
   });
 
   it("folds the sessions into weighted types, whole sessions for a player whose sessions span cells", () => {

@@ -23,6 +23,9 @@ export type CellActionCountRow = ImportedCountRow;
 /** One row of `oneShotTallies`: player, session_id, game, framing, action, count, first_listed, listed. */
 export type OneShotTallyRow = [string, string, string, string, string, number, number, number];
 
+/** One row of `oneShotSessions`: player, and the session's tally rows as text. */
+export type OneShotSessionRow = [string, string];
+
 /** The order of the engine's ORDER BY player, game, variant, framing, action (binary, code point order). */
 function byCellAndAction(a: CellActionCountRow, b: CellActionCountRow): number {
   for (const key of ["player", "game", "variant", "framing", "action"] as const) {
@@ -291,6 +294,43 @@ export class AnalysisReads extends ImportStore {
         Number(first),
         Number(listed),
       ];
+    }
+  }
+
+  /**
+   * Every live one-shot session that passes the filter, one row per player and session, in that order,
+   * streamed in the key order of decision_tallies: [player, tallies], where `tallies` is the session's
+   * rows as comma-joined JSON arrays [game, variant, framing, action, count, order_position], in no set
+   * order, with a row per study, principal and listing order of a cell's action (see sessionEntries). The
+   * session id itself is not read: sessions are only told apart, and one string per session, the same for
+   * sessions of the same rows, lets the reader fold each distinct session once rather than row by row.
+   */
+  *oneShotSessions(filter: RecordFilter): IterableIterator<OneShotSessionRow> {
+    const tallies = this.dialect.jsonArraysOfGroup([
+      "m.game",
+      "m.variant",
+      "m.framing",
+      "m.action",
+      "m.count",
+      "m.order_position",
+    ]);
+    const statement = this.stmt(
+      `SELECT m.player, ${tallies} AS tallies
+       FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.tallyFilter}
+       GROUP BY m.player, m.session_id
+       ORDER BY m.player, m.session_id`,
+    );
+    const params = this.filterParams(filter);
+    // As oneShotTallies: SQLite streams, the PostgreSQL worker answers the whole result at once.
+    if (this.engine.kind === "sqlite") {
+      yield* (statement as Database.Statement)
+        .raw(true)
+        .iterate(params) as IterableIterator<OneShotSessionRow>;
+      return;
+    }
+    for (const row of statement.all(params) as { player: unknown; tallies: unknown }[]) {
+      yield [String(row.player), String(row.tallies)];
     }
   }
 }
