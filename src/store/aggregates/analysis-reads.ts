@@ -301,9 +301,10 @@ export class AnalysisReads extends ImportStore {
    * Every live one-shot session that passes the filter, one row per player and session, in that order,
    * streamed in the key order of decision_tallies: [player, tallies], where `tallies` is the session's
    * rows as comma-joined JSON arrays [game, variant, framing, action, count, order_position], in no set
-   * order, with a row per study, principal and listing order of a cell's action (see sessionEntries). The
-   * session id itself is not read: sessions are only told apart, and one string per session, the same for
-   * sessions of the same rows, lets the reader fold each distinct session once rather than row by row.
+   * order, with a row per study, principal and listing order of a cell's action (sessionTallies folds them
+   * into the GROUP BY's rows). The session id itself is not read: sessions are only told apart, and one
+   * row of one string per session costs far less to hand to JavaScript than a row of strings per (session,
+   * cell, action) where sessions are short and span cells.
    */
   *oneShotSessions(filter: RecordFilter): IterableIterator<OneShotSessionRow> {
     const tallies = this.dialect.jsonArraysOfGroup([
