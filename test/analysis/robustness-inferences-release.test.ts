@@ -64,10 +64,16 @@ it("keeps no inversion's tails once the lower ends are placed, and ends R's inte
   }
   // Both games' R and R2 (3 framings: R2 is the planned pair a, b) were inverted.
   expect(seen).toHaveLength(4);
-  // A weakly held object stays alive to the end of the job that last reached it.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  gc();
-  expect(seen.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+  // A weakly held object stays alive to the end of the job that last reached it, and one full collection
+  // does not always clear every weak reference (about one run in three kept one): a few rounds, each in a
+  // later job. A tails object the analysis still holds survives all of them.
+  let alive = seen.length;
+  for (let round = 0; round < 5 && alive > 0; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    alive = seen.filter((ref) => ref.deref() !== undefined).length;
+  }
+  expect(alive).toBe(0);
 
   const permuted = new Float64Array(evaluator.layout.count * B);
   fillPermutationRows(plan, evaluator, 1, B, permuted);
