@@ -2,9 +2,9 @@
 // lists some 900,000 clusters, but only a few hundred distinct counts objects (shared across cells) and a
 // few thousand distinct session ids (one per session type, shared by the cells it decided in). Cloned as
 // they are, every listing's id arrived as a string of its own, and the message and the worker's copy of the
-// cells held ~50 MB at a million decisions. Packed, each listing is two integers in typed arrays and its weight, the
-// objects and ids are sent once each, and the worker rebuilds cells whose lists share them again, as the
-// caller's do: the same cells, field for field, so the same plan and the same rows.
+// cells held ~50 MB at a million decisions. Packed, each listing is two integers in typed arrays and its
+// weight, the objects and ids are sent once each, and the worker rebuilds cells whose lists share them
+// again, as the caller's do: the same cells, field for field, so the same plan and the same rows.
 import type { ActionCounts } from "../../domain/types.js";
 import type { CountCell } from "../count-cells.js";
 
