@@ -147,7 +147,26 @@ describe("collapsed cluster bootstrap", () => {
     const drawn = new Int32Array(44);
     const rng = createBootstrapRng(9);
     for (let r = 0; r < 2_000; r++) drawMultiplicities(sampler, rng, drawn);
-    expect(sampler.tables.reduce((sum, cache) => sum + cache.size, 0)).toBe(0);
+    expect(sampler.tables.size).toBe(0);
+  });
+
+  it("holds a type's binomial tables only once that type has needed one", () => {
+    // 300,000 sessions of 100,000 distinct types (3 each): direct mode, which never draws from a table,
+    // so none is made, however many types there are.
+    const direct = createMultiplicitySampler(new Array(100_000).fill(3));
+    expect(direct.mode).toBe("direct");
+    expect(direct.tables.size).toBe(0);
+    // Types of 400 and 200 clusters among 10,010: the first binomial has mean 10,010 · 400/10,010 = 400,
+    // above the walk's 24, so it is drawn from a table, and so is the second (mean 200 of what is left);
+    // the ten single clusters (means ≤ 24) are walked. Tables of types 0 and 1 only, one per remaining
+    // size met.
+    const weights = [400, 200, ...new Array(10).fill(1), 9_400];
+    const sampler = createMultiplicitySampler(weights);
+    expect(sampler.mode).toBe("multinomial");
+    const drawn = new Int32Array(weights.length);
+    drawMultiplicities(sampler, createBootstrapRng(5), drawn);
+    expect([...sampler.tables.keys()]).toEqual([0, 1]);
+    expect(sampler.tables.get(0)?.size).toBe(1);
   });
 
   it("multinomial multiplicities always add up to the number of clusters", () => {

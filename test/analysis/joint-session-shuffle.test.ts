@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import { permutationFill } from "../../src/analysis/invariance/invariance-permutation.js";
+import { jointShuffleOf } from "../../src/analysis/invariance/joint-session-shuffle.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
@@ -88,5 +89,63 @@ describe("the joint shuffle of a player's one-framing sessions across its games"
     for (const game of result.games)
       expect(Math.abs(game.invariance.p_value - 1 / 3)).toBeLessThan(tolerance);
     expect(Math.abs((result.players[0]?.invariance.p_value as number) - 1 / 3)).toBeLessThan(tolerance);
+  });
+});
+
+describe("the sessions the joint shuffle moves", () => {
+  // Player m in games g0, g1 and framings a, b; every listing one cooperation. s1 decided in framing a of
+  // both games (moved); s2 in a and b of g0 (spans framings); s3 in a of g0 only (one game); s4 in b of
+  // both games but listed for 2 sessions (weighted); s5 in b of both games (moved).
+  const listings: Record<string, [string, number][]> = {
+    "g0 a": [
+      ["s1", 1],
+      ["s2", 1],
+      ["s3", 1],
+    ],
+    "g0 b": [
+      ["s2", 1],
+      ["s4", 2],
+      ["s5", 1],
+    ],
+    "g1 a": [["s1", 1]],
+    "g1 b": [
+      ["s4", 2],
+      ["s5", 1],
+    ],
+  };
+  const of = (player: string, only: (id: string) => boolean): CountCell[] =>
+    Object.entries(listings).map(([key, all]) => {
+      const [game, framing] = key.split(" ") as [string, string];
+      const mine = all.filter(([id]) => only(id));
+      const n = mine.reduce((s, [, w]) => s + w, 0);
+      return {
+        player,
+        game,
+        framing,
+        counts: { cooperate: n, defect: 1 },
+        clusters: [...mine.map(() => ({ cooperate: 1 })), { defect: 1 }],
+        cluster_ids: [...mine.map(([id]) => id), `${key} alone`],
+        cluster_weights: [...mine.map(([, w]) => w), 1],
+      };
+    });
+
+  it("are those of one framing, in two or more games, each listed once (weight 1)", () => {
+    const plan = planRobustness(
+      of("m", () => true),
+      undefined,
+      OPTIONS.cooperativeAction,
+      OPTIONS.actions,
+    );
+    expect([...(jointShuffleOf(plan, 0, "x")?.ids ?? [])].sort()).toEqual(["s1", "s5"]);
+  });
+
+  it("are none, and there is no joint shuffle, for a player without such sessions", () => {
+    const plan = planRobustness(
+      of("m", (id) => id === "s2" || id === "s3" || id === "s4"),
+      undefined,
+      OPTIONS.cooperativeAction,
+      OPTIONS.actions,
+    );
+    expect(jointShuffleOf(plan, 0, "x")).toBeNull();
   });
 });

@@ -139,8 +139,10 @@ describe.skipIf(!available)("the permutation worker after a job", () => {
         resolve();
       }),
     );
+    // Posted as `startPermutationRows` posts it: the cells packed (packed-cells.ts).
+    const { packCells } = await import(new URL("packed-cells.js", built).href);
     const job = {
-      cells: cells(),
+      packed: packCells(cells()),
       framings: undefined,
       cooperativeAction: { pd: "cooperate", sh: "cooperate" },
       attenuation: 1,

@@ -26,6 +26,7 @@ import { StatisticsEvaluator } from "../robustness/robustness-statistics.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { deferredSessionDesignNull, permutationFill } from "./invariance-permutation.js";
+import { type PackedCells, packCells, unpackCells } from "./packed-cells.js";
 
 /** What the worker needs to rebuild the same plan and statistics. */
 export interface PermutationJob {
@@ -38,6 +39,14 @@ export interface PermutationJob {
   readonly bootstrap: number;
   /** Where session sums may be drawn from their normal approximation (normal-cluster-sums). */
   readonly clusterSums?: ClusterSumMethod;
+}
+
+/** The job as posted to the worker: its cells packed (packed-cells.ts). */
+export type PostedJob = Omit<PermutationJob, "cells"> & { readonly packed: PackedCells };
+
+/** The job a worker received, its cells rebuilt. */
+export function receivedJob({ packed, ...job }: PostedJob): PermutationJob {
+  return { ...job, cells: unpackCells(packed) };
 }
 
 /** How long a worker may take to load its modules before this thread does the work itself. */
@@ -294,7 +303,9 @@ export function startPermutationRows(
   const cancel: CancellationFlag | null = currentCancellation();
   const handoff = help === undefined ? undefined : createHandoff(units);
   try {
-    running.worker.postMessage({ job, rows, flag, port: port2, cancel, handoff }, [port2]);
+    const { cells, ...rest } = job;
+    const posted: PostedJob = { ...rest, packed: packCells(cells) };
+    running.worker.postMessage({ job: posted, rows, flag, port: port2, cancel, handoff }, [port2]);
   } catch {
     return inThread;
   }

@@ -3,7 +3,7 @@
 // rows are filled or 2 when it failed (its message on the job's port) or the worker stopped.
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { type CancellationFlag, withCancellation } from "../progress/analysis-cancellation.js";
-import { type PermutationJob, permutationRows } from "./permutation-replicates.js";
+import { type PostedJob, permutationRows, receivedJob } from "./permutation-replicates.js";
 
 /**
  * This thread's heap and buffers past which it leaves after a job (see the end of a job below); a test
@@ -15,7 +15,7 @@ import { type PermutationJob, permutationRows } from "./permutation-replicates.j
 const RETIRE_BYTES = 96 * 1024 * 1024;
 
 interface Job {
-  readonly job: PermutationJob;
+  readonly job: PostedJob;
   readonly rows: SharedArrayBuffer;
   readonly flag: Int32Array;
   readonly port: MessagePort;
@@ -40,7 +40,7 @@ parentPort?.on("message", ({ job, rows, flag, port, cancel, handoff }: Job) => {
   Atomics.notify(flag, 0);
   let leaving = false;
   try {
-    withCancellation(cancel, () => permutationRows(job, new Float64Array(rows), handoff));
+    withCancellation(cancel, () => permutationRows(receivedJob(job), new Float64Array(rows), handoff));
     // A job over a large record leaves this thread's heap grown to it (the cells, the plan, the null's
     // tables: about 100 MB at a million decisions against 20–40 MB at ten thousand), which V8 keeps
     // between jobs. The thread then leaves, its memory with it, and the next analysis starts a fresh one

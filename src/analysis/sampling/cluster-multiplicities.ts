@@ -25,7 +25,12 @@ export interface MultiplicitySampler {
   readonly typeOf: Int32Array;
   /** multinomial: conditional probability of type t given the types before it were drawn. */
   readonly conditional: Float64Array;
-  readonly tables: Map<number, GuideTable>[];
+  /**
+   * multinomial: per type t, its tables by remaining size, for the types that needed one. Made when
+   * first needed: an empty map per type up front held ~40 MB at a million decisions (273k types of
+   * short sessions spanning cells), and direct mode, or a walk, never needs one.
+   */
+  readonly tables: Map<number, Map<number, GuideTable>>;
 }
 
 /** `weights[t]` = how many clusters share type t (positive integers). */
@@ -52,7 +57,7 @@ export function createMultiplicitySampler(weights: ArrayLike<number>): Multiplic
     mode: multinomial ? "multinomial" : "direct",
     typeOf,
     conditional,
-    tables: Array.from({ length: Math.max(0, types - 1) }, () => new Map()),
+    tables: new Map(),
   };
 }
 
@@ -81,7 +86,11 @@ export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSou
     if (p >= 1) x = remaining;
     else if (p > 0 && remaining * p <= WALK_MEAN) x = binomialByWalk(remaining, p, rng.next());
     else if (p > 0) {
-      const cache = sampler.tables[t] as Map<number, GuideTable>;
+      let cache = sampler.tables.get(t);
+      if (cache === undefined) {
+        cache = new Map();
+        sampler.tables.set(t, cache);
+      }
       let table = cache.get(remaining);
       if (table === undefined) {
         table = windowedBinomial(remaining, p);

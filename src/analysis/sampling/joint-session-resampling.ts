@@ -204,7 +204,17 @@ function compareSessions(
  */
 function textRanks(pc: PlannedCell): Int32Array {
   const clusters = pc.cell.clusters ?? [];
-  const texts = clusters.map((cluster) => JSON.stringify(pc.actions.map((a) => cluster[a] ?? 0)));
+  // Written once per counts object: a record's listings share a few hundred of them (one per content),
+  // and a text per listing was ~900,000 strings of garbage at a million decisions.
+  const textOf = new Map<Readonly<Record<string, number>>, string>();
+  const texts = clusters.map((cluster) => {
+    let text = textOf.get(cluster);
+    if (text === undefined) {
+      text = JSON.stringify(pc.actions.map((a) => cluster[a] ?? 0));
+      textOf.set(cluster, text);
+    }
+    return text;
+  });
   const distinct = [...new Set(texts)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rank = new Map(distinct.map((text, i) => [text, i]));
   return Int32Array.from(texts, (text) => rank.get(text) as number);
