@@ -1,6 +1,7 @@
 import type { CellRef, GroupTallies } from "../analysis/comparison/comparison-rows.js";
 import type { RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
+import { CellActionIndex } from "./cell-action-index.js";
 import { byText } from "./player-tallies.js";
 
 /**
@@ -28,10 +29,9 @@ export function playerComparisonTallies(store: Store, filter: RecordFilter): Gro
 
 /** One player's tallies as they stream by: entries of (cell, action, count), session by session. */
 class PlayerEntries {
-  private readonly cells: CellRef[] = [];
-  private readonly cellIndex = new Map<string, Map<string, number>>(); // game → framing → cell
-  private readonly actions: string[] = [];
-  private readonly actionIndex = new Map<string, number>();
+  private readonly index = new CellActionIndex<CellRef>((game, framing) => ({ game, framing }));
+  private readonly cells: readonly CellRef[] = this.index.cells;
+  private readonly actions: readonly string[] = this.index.actions;
   private readonly entryCell: number[] = [];
   private readonly entryAction: number[] = [];
   private readonly entryCount: number[] = [];
@@ -52,25 +52,8 @@ class PlayerEntries {
       this.named.push(session !== "");
       this.sessionSize = 0;
     }
-    let byFraming = this.cellIndex.get(game);
-    if (byFraming === undefined) {
-      byFraming = new Map();
-      this.cellIndex.set(game, byFraming);
-    }
-    let c = byFraming.get(framing);
-    if (c === undefined) {
-      c = this.cells.length;
-      byFraming.set(framing, c);
-      this.cells.push({ game, framing });
-    }
-    let a = this.actionIndex.get(action);
-    if (a === undefined) {
-      a = this.actions.length;
-      this.actionIndex.set(action, a);
-      this.actions.push(action);
-    }
-    this.entryCell.push(c);
-    this.entryAction.push(a);
+    this.entryCell.push(this.index.cellOf(game, framing));
+    this.entryAction.push(this.index.actionOf(action));
     this.entryCount.push(count);
     if (session !== "") {
       this.sessionSize += count;

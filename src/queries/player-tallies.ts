@@ -1,4 +1,5 @@
 import type { ActionCounts } from "../domain/types.js";
+import { CellActionIndex } from "./cell-action-index.js";
 import type { SessionTally } from "./session-tallies.js";
 
 /** One cell of a player as its tallies stream by: totals per action index, and the order effect's counts. */
@@ -34,14 +35,19 @@ export function contentKey(counts: ActionCounts): string {
  * with the same counts listed once, with a weight), and the player's rows can be dropped.
  */
 export class PlayerTallies {
-  readonly cells: TalliedCell[] = [];
-  readonly actions: string[] = [];
+  private readonly index = new CellActionIndex<TalliedCell>((game, framing) => ({
+    game,
+    framing,
+    counts: [],
+    listed: 0,
+    firstListed: 0,
+  }));
+  readonly cells: readonly TalliedCell[] = this.index.cells;
+  readonly actions: readonly string[] = this.index.actions;
   /** The most decisions one session made: a player whose sessions never made more than one is analysed by decision. */
   maxSession = 0;
   /** Whether some session made decisions in more than one cell: its types are then whole sessions. */
   spans = false;
-  private readonly cellIndex = new Map<string, Map<string, number>>(); // game → framing → cell
-  private readonly actionIndex = new Map<string, number>();
   // Entry e of the rows: its cell, action and count; session s holds entries [starts[s], starts[s + 1]).
   private readonly entryCell: number[] = [];
   private readonly entryAction: number[] = [];
@@ -56,23 +62,8 @@ export class PlayerTallies {
     this.starts.push(first);
     let size = 0;
     for (const [game, , framing, action, count, firstListed, listed] of tallies) {
-      let byFraming = this.cellIndex.get(game);
-      if (byFraming === undefined) {
-        byFraming = new Map();
-        this.cellIndex.set(game, byFraming);
-      }
-      let c = byFraming.get(framing);
-      if (c === undefined) {
-        c = this.cells.length;
-        byFraming.set(framing, c);
-        this.cells.push({ game, framing, counts: [], listed: 0, firstListed: 0 });
-      }
-      let a = this.actionIndex.get(action);
-      if (a === undefined) {
-        a = this.actions.length;
-        this.actionIndex.set(action, a);
-        this.actions.push(action);
-      }
+      const c = this.index.cellOf(game, framing);
+      const a = this.index.actionOf(action);
       const cell = this.cells[c] as TalliedCell;
       cell.counts[a] = (cell.counts[a] ?? 0) + count;
       cell.listed += listed;
