@@ -1,20 +1,7 @@
-import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
+import { walCommits } from "../support/wal-commits.js";
 import { connectHttp } from "./support/http-client.js";
 import { startInProcess } from "./support/in-process-server.js";
-
-/** Commits in a SQLite record's write-ahead log since it was last restarted. */
-function walCommits(dbPath: string): number {
-  const wal = readFileSync(`${dbPath}-wal`);
-  const pageSize = wal.readUInt32BE(8);
-  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  let commits = 0;
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
-    if (wal.readUInt32BE(at + 4) !== 0) commits += 1;
-  }
-  return commits;
-}
 
 it("records the moves of concurrent clients in fewer commits than moves, each acknowledged one in the record", async () => {
   // Last seen written at most once a minute: the session rows add no commits while the moves are counted.
@@ -55,7 +42,7 @@ it("records the moves of concurrent clients in fewer commits than moves, each ac
     // Sixteen writing transactions in the record's count, as sixteen separate calls always counted...
     expect(store.recordVersion() - versionBefore).toBe(16);
     // ...in fewer commits: the moves that arrived together shared one.
-    const commits = walCommits(server.deps.dbPath);
+    const commits = walCommits(server.deps.dbPath).commits;
     expect(commits).toBeGreaterThanOrEqual(1);
     expect(commits).toBeLessThan(16);
   } finally {

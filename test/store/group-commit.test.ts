@@ -1,7 +1,6 @@
 // Group commit: works handed to `groupCommit` in one turn of the event loop share one SQLite transaction,
 // each still counted in record_version as its own, and none is answered before that transaction commits.
 // Read with a second connection to the same file, which sees only what is committed.
-import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Caller } from "../../src/play/caller.js";
 import { startMatch } from "../../src/play/start-match.js";
@@ -9,6 +8,7 @@ import { submitMove } from "../../src/play/submit-move.js";
 import { Store } from "../../src/store/store.js";
 import { UsageError } from "../../src/usage-error.js";
 import { tempDeps } from "../support/harness.js";
+import { walCommits } from "../support/wal-commits.js";
 
 let deps: ReturnType<typeof tempDeps>;
 let reader: Store;
@@ -40,19 +40,6 @@ const spec = (seed: string) => ({
   reveal_horizon: false,
 });
 
-/** Commits in the write-ahead log since it was last restarted (frames whose header holds a database size). */
-function walCommits(): number {
-  const wal = readFileSync(`${deps.dbPath}-wal`);
-  const pageSize = wal.readUInt32BE(8);
-  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
-  let commits = 0;
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
-    if (wal.readUInt32BE(at + 4) !== 0) commits += 1;
-  }
-  return commits;
-}
-
 const seenByReader = (matchId: string) => reader.getDecision(matchId, 1)?.status ?? "none";
 
 it("commits the works of one turn together, counts each in the record version, answers after the commit", async () => {
@@ -83,7 +70,7 @@ it("commits the works of one turn together, counts each in the record version, a
   // The second work ran inside the transaction the first had not committed yet.
   expect(firstSeenDuringSecond).toBe("none");
   expect(answered).toEqual(["decided", "decided", "decided"]);
-  expect(walCommits()).toBe(1);
+  expect(walCommits(deps.dbPath).commits).toBe(1);
   // Three writing transactions, as three separate submit_move calls count.
   expect(reader.recordVersion() - versionBefore).toBe(3);
 });
