@@ -9,17 +9,17 @@
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { choleskyFactor, drawNormalCounts } from "../sampling/normal-cluster-sums.js";
 
-/** A spanning session that moves: its framing and action totals, `weight` sessions of it. */
-export interface MovingSession {
-  readonly rows: readonly number[];
-  readonly columns: readonly number[];
-  readonly weight: number;
+/** The spanning sessions that move: session m's framing totals at rows[m·F ..), action totals at columns[m·k ..), `weights[m]` of it. */
+export interface MovingSessions {
+  readonly rows: Int32Array;
+  readonly columns: Int32Array;
+  readonly weights: Float64Array;
 }
 
-/** A length stratum: its sessions' count vectors and the framing of each slot. */
+/** A length stratum: session i's counts at vectors[i·k ..), and the framing of each slot. */
 export interface ShuffledStratum {
-  readonly vectors: readonly Int32Array[];
-  readonly framings: readonly number[];
+  readonly vectors: Int32Array;
+  readonly framings: Int32Array;
 }
 
 /**
@@ -30,7 +30,7 @@ export function drawNormalWithinSessionNull(
   F: number,
   k: number,
   fixed: Int32Array,
-  moving: readonly MovingSession[],
+  moving: MovingSessions,
   strata: readonly ShuffledStratum[],
   replicates: number,
   rng: UniformSource,
@@ -51,8 +51,12 @@ export function drawNormalWithinSessionNull(
   }
   // A table with margins r (framings) and c (actions), n decisions, labels permuted: the count of action
   // a in framing f has mean r_f·c_a/n and Cov(X_fa, X_gb) = r_f(n·δ_fg − r_g)·c_a(n·δ_ab − c_b) / (n²(n − 1)).
-  for (const { rows, columns, weight } of moving) {
-    const n = rows.reduce((s, x) => s + x, 0);
+  for (let m = 0; m < moving.weights.length; m++) {
+    const rows = moving.rows.subarray(m * F, (m + 1) * F);
+    const columns = moving.columns.subarray(m * k, (m + 1) * k);
+    const weight = moving.weights[m] as number;
+    let n = 0;
+    for (const x of rows) n += x;
     for (let f = 0; f < F; f++) totals[f] = (totals[f] as number) + weight * (rows[f] as number);
     const scale = weight / (n * n * (n - 1));
     for (let f = 0; f < F; f++) {
@@ -76,19 +80,21 @@ export function drawNormalWithinSessionNull(
   // N sessions shuffled over slots, m_f of them framing f's: S_f has mean m_f·v̄ and
   // Cov(S_f, S_g) = C·N/(N − 1)·(δ_fg·m_f − m_f·m_g/N), C the sessions' covariance (divided by N).
   for (const { vectors, framings } of strata) {
-    const N = vectors.length;
+    const N = framings.length;
     const slots = new Float64Array(F);
     for (const f of framings) slots[f] = (slots[f] as number) + 1;
     const average = new Float64Array(k);
-    for (const v of vectors)
-      for (let a = 0; a < k; a++) average[a] = (average[a] as number) + (v[a] as number) / N;
+    for (let i = 0; i < N; i++)
+      for (let a = 0; a < k; a++) average[a] = (average[a] as number) + (vectors[i * k + a] as number) / N;
     const C = new Float64Array(k * k);
-    for (const v of vectors)
+    for (let i = 0; i < N; i++)
       for (let a = 0; a < k; a++)
         for (let b = 0; b < k; b++)
           C[a * k + b] =
             (C[a * k + b] as number) +
-            (((v[a] as number) - (average[a] as number)) * ((v[b] as number) - (average[b] as number))) / N;
+            (((vectors[i * k + a] as number) - (average[a] as number)) *
+              ((vectors[i * k + b] as number) - (average[b] as number))) /
+              N;
     for (let f = 0; f < F; f++) {
       const mf = slots[f] as number;
       if (mf === 0) continue;

@@ -21,51 +21,8 @@ import { HypergeometricMemo } from "../sampling/hypergeometric-memo.js";
 import { type ClusterSumMethod, drawsNormalSums } from "../sampling/normal-cluster-sums.js";
 import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
 import { drawTwoActionSessionTables } from "./two-action-session-tables.js";
+import { decided, withinSessionDesign } from "./within-session-design.js";
 import { drawNormalWithinSessionNull } from "./within-session-normal-null.js";
-
-/** One session that decided in several framings: its framing × action table (F·k), `weight` sessions of it. */
-interface SpanningSession {
-  readonly table: Int32Array;
-  readonly weight: number;
-}
-
-/** Sessions (or decisions) wholly inside one framing, all of one length: each one's counts and framing. */
-interface LengthStratum {
-  readonly vectors: Int32Array[];
-  readonly framings: number[];
-}
-
-interface SpanningDesign {
-  readonly k: number;
-  readonly spanning: readonly SpanningSession[];
-  readonly strata: readonly LengthStratum[];
-}
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Whether a listed cluster has decisions among the game's actions. */
-function decided(cluster: Readonly<Record<string, number>>, actions: readonly string[]): boolean {
-  for (const a of actions) if ((cluster[a] ?? 0) > 0) return true;
-  return false;
-}
-
-/**
- * The framing of each listed session of the unit's cells by id (sessions without an id get none), or −1
- * for a session that decided in two or more framings. Ids are distinct within a cell (validateCell).
- */
-function framingsById(cells: readonly PlannedCell[]): Map<string, number> {
-  const framingOf = new Map<string, number>();
-  cells.forEach((pc, f) => {
-    const { clusters, cluster_ids: ids } = pc.cell;
-    if (pc.unit !== "session" || clusters === undefined || ids === undefined) return;
-    for (let i = 0; i < clusters.length; i++) {
-      if (!decided(clusters[i] as Readonly<Record<string, number>>, pc.actions)) continue;
-      const id = ids[i] as string;
-      framingOf.set(id, framingOf.has(id) ? -1 : f);
-    }
-  });
-  return framingOf;
-}
 
 /** Whether some session of this (player, game) decided in two or more of its framings. */
 export function sessionsSpanFramings(cells: readonly PlannedCell[]): boolean {
@@ -82,70 +39,6 @@ export function sessionsSpanFramings(cells: readonly PlannedCell[]): boolean {
     }
   }
   return false;
-}
-
-function designOf(cells: readonly PlannedCell[], leaveOut: ReadonlySet<string>): SpanningDesign {
-  const k = (cells[0] as PlannedCell).actions.length;
-  const F = cells.length;
-  const framingOf = framingsById(cells);
-  // Each spanning session's framing × action table, in the order its id was first seen.
-  const tables = new Map<string, { table: Int32Array; weight: number }>();
-  cells.forEach((pc, f) => {
-    const { clusters, cluster_ids: ids, cluster_weights: weights } = pc.cell;
-    if (pc.unit !== "session" || clusters === undefined || ids === undefined) return;
-    for (let i = 0; i < clusters.length; i++) {
-      const id = ids[i] as string;
-      const cluster = clusters[i] as Readonly<Record<string, number>>;
-      if (framingOf.get(id) !== -1 || !decided(cluster, pc.actions)) continue;
-      let entry = tables.get(id);
-      if (entry === undefined) {
-        entry = { table: new Int32Array(F * k), weight: 1 };
-        tables.set(id, entry);
-      }
-      for (let a = 0; a < k; a++) entry.table[f * k + a] = cluster[pc.actions[a] as string] ?? 0;
-      entry.weight = weights?.[i] ?? 1;
-    }
-  });
-  // In an order fixed by content (session ids are random), so a seed gives the same p-value for the same
-  // decisions whatever their ids; each key written once, not in every comparison of the sort.
-  const spanning: SpanningSession[] = [...tables.values()]
-    .map((session) => ({ session, key: `${session.weight}:${session.table.join(",")}` }))
-    .sort((a, b) => byText(a.key, b.key))
-    .map(({ session }) => session);
-
-  // `text`: the vector written out once, for ties of length and framing in the sort below.
-  const items: { length: number; vector: number[]; framing: number; text: string }[] = [];
-  cells.forEach((pc, f) => {
-    const vector = (counts: Readonly<Record<string, number>>): number[] =>
-      pc.actions.map((a) => counts[a] ?? 0);
-    if (pc.unit === "session" && pc.cell.clusters !== undefined) {
-      pc.cell.clusters.forEach((cluster, i) => {
-        const id = pc.cell.cluster_ids?.[i];
-        if (id !== undefined && (framingOf.get(id) === -1 || leaveOut.has(id))) return;
-        const v = vector(cluster);
-        const length = v.reduce((s, c) => s + c, 0);
-        if (length === 0) return;
-        const weight = pc.cell.cluster_weights?.[i] ?? 1;
-        const text = v.join();
-        for (let w = 0; w < weight; w++) items.push({ length, vector: v, framing: f, text });
-      });
-      return;
-    }
-    vector(pc.cell.counts).forEach((count, j) => {
-      const one = Array.from({ length: k }, (_, a) => (a === j ? 1 : 0));
-      const text = one.join();
-      for (let d = 0; d < count; d++) items.push({ length: 1, vector: one, framing: f, text });
-    });
-  });
-  items.sort((a, b) => a.length - b.length || a.framing - b.framing || byText(a.text, b.text));
-  const strata = new Map<number, LengthStratum>();
-  for (const item of items) {
-    const stratum = strata.get(item.length) ?? { vectors: [], framings: [] };
-    stratum.vectors.push(Int32Array.from(item.vector));
-    stratum.framings.push(item.framing);
-    strata.set(item.length, stratum);
-  }
-  return { k, spanning, strata: [...strata.values()] };
 }
 
 /**
@@ -165,23 +58,31 @@ export function drawWithinSessionPermutations(
   method: ClusterSumMethod = "exact",
 ): Int32Array[] {
   const F = cells.length;
-  const { k, spanning, strata } = designOf(cells, leaveOut);
+  const { k, spanning, strata } = withinSessionDesign(cells, leaveOut);
   const out = cells.map(() => new Int32Array(replicates * k));
   // What never moves: sessions whose table has one action or one framing's decisions only.
   const fixed = new Int32Array(F * k);
-  const moving: SpanningSession[] = [];
-  const rowTotals: number[][] = [];
-  const columnTotals: number[][] = [];
+  // The sessions that move, in flat arrays: moving session m's framing totals at rowTotals[m·F ..), its
+  // action totals at columnTotals[m·k ..).
+  const S = spanning.weights.length;
+  const rowTotals = new Int32Array(S * F);
+  const columnTotals = new Int32Array(S * k);
+  const movingWeights = new Float64Array(S);
+  let M = 0;
   let longest = 1;
-  for (const s of spanning) {
-    const rows = new Array<number>(F).fill(0);
-    const columns = new Array<number>(k).fill(0);
+  for (let s = 0; s < S; s++) {
+    const table = spanning.tables.subarray(s * F * k, (s + 1) * F * k);
+    const weight = spanning.weights[s] as number;
+    const rows = rowTotals.subarray(M * F, (M + 1) * F);
+    const columns = columnTotals.subarray(M * k, (M + 1) * k);
+    rows.fill(0);
+    columns.fill(0);
     let rowsUsed = 0;
     let size = 0;
     for (let f = 0; f < F; f++) {
       let row = 0;
       for (let a = 0; a < k; a++) {
-        const x = s.table[f * k + a] as number;
+        const x = table[f * k + a] as number;
         row += x;
         columns[a] = (columns[a] as number) + x;
       }
@@ -192,20 +93,19 @@ export function drawWithinSessionPermutations(
     let columnsUsed = 0;
     for (const c of columns) if (c > 0) columnsUsed++;
     if (rowsUsed < 2 || columnsUsed < 2) {
-      for (let i = 0; i < F * k; i++) fixed[i] = (fixed[i] as number) + s.weight * (s.table[i] as number);
+      for (let i = 0; i < F * k; i++) fixed[i] = (fixed[i] as number) + weight * (table[i] as number);
     } else {
-      moving.push(s);
-      rowTotals.push(rows);
-      columnTotals.push(columns);
+      movingWeights[M] = weight;
+      M++;
       longest = Math.max(longest, size);
     }
   }
   // A length whose sessions all sit in one framing has nothing to trade.
-  const shuffled = strata.filter((stratum) => {
-    if (new Set(stratum.framings).size > 1) return true;
-    stratum.vectors.forEach((v, i) => {
-      const at = (stratum.framings[i] as number) * k;
-      for (let a = 0; a < k; a++) fixed[at + a] = (fixed[at + a] as number) + (v[a] as number);
+  const shuffled = strata.filter(({ vectors, framings }) => {
+    if (framings.some((f) => f !== framings[0])) return true;
+    framings.forEach((framing, i) => {
+      for (let a = 0; a < k; a++)
+        fixed[framing * k + a] = (fixed[framing * k + a] as number) + (vectors[i * k + a] as number);
     });
     return false;
   });
@@ -213,35 +113,35 @@ export function drawWithinSessionPermutations(
   for (let i = 2; i <= longest; i++) lnFactorial[i] = (lnFactorial[i - 1] as number) + Math.log(i);
   const inFraming = new Float64Array(F);
   let sessions = 0;
-  moving.forEach((s, i) => {
-    sessions += s.weight;
-    (rowTotals[i] as number[]).forEach((m, f) => {
-      if (m > 0) inFraming[f] = (inFraming[f] as number) + s.weight;
-    });
-  });
+  for (let m = 0; m < M; m++) {
+    const weight = movingWeights[m] as number;
+    sessions += weight;
+    for (let f = 0; f < F; f++)
+      if ((rowTotals[m * F + f] as number) > 0) inFraming[f] = (inFraming[f] as number) + weight;
+  }
   for (const stratum of shuffled) {
     sessions += stratum.framings.length;
     for (const f of stratum.framings) inFraming[f] = (inFraming[f] as number) + 1;
   }
   if (drawsNormalSums(method, sessions, Math.min(...inFraming))) {
-    const parts = moving.map((s, i) => ({
-      rows: rowTotals[i] as number[],
-      columns: columnTotals[i] as number[],
-      weight: s.weight,
-    }));
-    return drawNormalWithinSessionNull(F, k, fixed, parts, shuffled, replicates, rng);
+    const moving = {
+      rows: rowTotals.subarray(0, M * F),
+      columns: columnTotals.subarray(0, M * k),
+      weights: movingWeights.subarray(0, M),
+    };
+    return drawNormalWithinSessionNull(F, k, fixed, moving, shuffled, replicates, rng);
   }
   // Each moving session as flat arrays: the framings it decided in (in framing order) with their sizes,
   // its action totals and weight. A framing it did not decide in draws nothing, so it is skipped.
-  const plans = moving.map((s, i) => {
-    const rows = rowTotals[i] as number[];
-    const visited = rows.flatMap((m, f) => (m > 0 ? [f] : []));
+  const plans = Array.from({ length: M }, (_, m) => {
+    const rows = Array.from(rowTotals.subarray(m * F, (m + 1) * F));
+    const visited = rows.flatMap((r, f) => (r > 0 ? [f] : []));
     return {
       framings: Int32Array.from(visited),
       sizes: Int32Array.from(visited, (f) => rows[f] as number),
-      columns: Int32Array.from(columnTotals[i] as number[]),
-      total: rows.reduce((a, m) => a + m, 0),
-      weight: s.weight,
+      columns: columnTotals.slice(m * k, (m + 1) * k),
+      total: rows.reduce((a, r) => a + r, 0),
+      weight: movingWeights[m] as number,
     };
   });
   const memo = new HypergeometricMemo(lnFactorial, longest);
@@ -252,23 +152,13 @@ export function drawWithinSessionPermutations(
       first: columns[0] as number,
       weight,
     }));
-    const strataOfTwo = shuffled.map((stratum) => ({
-      vectors: Int32Array.from(stratum.vectors.flatMap((v) => [...v])),
-      framings: Int32Array.from(stratum.framings),
-    }));
-    drawTwoActionSessionTables(F, fixed, sessions, strataOfTwo, memo, replicates, rng, out);
+    drawTwoActionSessionTables(F, fixed, sessions, shuffled, memo, replicates, rng, out);
     return out;
   }
   const left = new Int32Array(k);
-  const order = shuffled.map((s) => Int32Array.from(s.vectors.keys()));
-  const strataVectors = shuffled.map((s) => {
-    const flat = new Int32Array(s.vectors.length * k);
-    s.vectors.forEach((v, i) => {
-      flat.set(v, i * k);
-    });
-    return flat;
-  });
-  const strataFramings = shuffled.map((s) => Int32Array.from(s.framings));
+  const order = shuffled.map((s) => Int32Array.from(s.framings.keys()));
+  const strataVectors = shuffled.map((s) => s.vectors);
+  const strataFramings = shuffled.map((s) => s.framings);
   for (let r = 0; r < replicates; r++) {
     const at = r * k;
     for (let f = 0; f < F; f++) {
