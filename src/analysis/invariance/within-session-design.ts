@@ -169,8 +169,7 @@ function lengthStrata(
     let to = from;
     let sessions = 0;
     for (; to < order.length && lengths[order[to] as number] === length; to++) {
-      const weight = weights[order[to] as number] as number;
-      for (let w = 0; w < weight; w++) sessions++;
+      sessions += weights[order[to] as number] as number;
     }
     const stratum = { vectors: new Int32Array(sessions * k), framings: new Int32Array(sessions) };
     let at = 0;
