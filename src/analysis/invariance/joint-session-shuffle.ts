@@ -16,6 +16,7 @@
 import type { RobustnessPlan } from "../robustness/robustness-plan.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
+import { decided } from "./within-session-design.js";
 
 /** Sessions that decided in the same games with the same number of decisions in each. */
 interface JointStratum {
@@ -37,9 +38,7 @@ export interface JointShuffle {
 }
 
 interface SessionEntry {
-  framing: number;
-  oneFraming: boolean;
-  weighted: boolean;
+  readonly framing: number;
   /** Per unit position: the session's counts in that game. */
   readonly parts: Map<number, number[]>;
 }
@@ -61,17 +60,17 @@ export function jointShuffleOf(plan: RobustnessPlan, p: number, seed: string): J
     (plan.units[u]?.cells ?? []).forEach((c, f) => {
       const pc = plan.cells[c];
       if (pc === undefined || pc.unit !== "session") return;
-      const { clusters, cluster_ids: ids, cluster_weights: weights } = pc.cell;
+      const { clusters, cluster_ids: ids } = pc.cell;
       if (clusters === undefined || ids === undefined) return;
       clusters.forEach((cluster, i) => {
         const id = ids[i] as string;
-        if (!shuffled.has(id)) return;
-        const v = pc.actions.map((a) => cluster[a] ?? 0);
-        if (!v.some((x) => x > 0)) return;
-        const entry = sessions.get(id) ?? { framing: f, oneFraming: true, weighted: false, parts: new Map() };
-        if (entry.framing !== f || entry.parts.has(position)) entry.oneFraming = false;
-        if ((weights?.[i] ?? 1) !== 1) entry.weighted = true;
-        entry.parts.set(position, v);
+        // The shuffled sessions decided here, in this framing only, once per game (jointlyShuffled).
+        if (!shuffled.has(id) || !decided(cluster, pc.actions)) return;
+        const entry = sessions.get(id) ?? { framing: f, parts: new Map() };
+        entry.parts.set(
+          position,
+          pc.actions.map((a) => cluster[a] ?? 0),
+        );
         sessions.set(id, entry);
       });
     });
@@ -79,7 +78,6 @@ export function jointShuffleOf(plan: RobustnessPlan, p: number, seed: string): J
   // Strata by the session's decisions per game: sessions in one stratum trade places in every game.
   const grouped = new Map<string, { id: string; entry: SessionEntry; content: string }[]>();
   for (const [id, entry] of sessions) {
-    if (!entry.oneFraming || entry.weighted || entry.parts.size < 2) continue;
     const games = [...entry.parts.keys()].sort((a, b) => a - b);
     const shape = games.map((g) => `${g}:${(entry.parts.get(g) as number[]).reduce((s, x) => s + x, 0)}`);
     const content = games.map((g) => (entry.parts.get(g) as number[]).join(",")).join(";");
@@ -129,8 +127,7 @@ function jointlyShuffled(plan: RobustnessPlan, units: readonly number[]): Set<st
       const { clusters, cluster_ids: ids, cluster_weights: weights } = pc.cell;
       if (clusters === undefined || ids === undefined) return;
       for (let i = 0; i < clusters.length; i++) {
-        const cluster = clusters[i] as Readonly<Record<string, number>>;
-        if (!pc.actions.some((a) => (cluster[a] ?? 0) > 0)) continue;
+        if (!decided(clusters[i] as Readonly<Record<string, number>>, pc.actions)) continue;
         const id = ids[i] as string;
         let s = index.get(id);
         if (s === undefined) {
