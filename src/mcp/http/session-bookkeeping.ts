@@ -11,21 +11,34 @@ export const LAST_SEEN_EVERY_MS = 5_000;
 /** A replica takes a session's tokens from the shared bucket this many seconds' worth at a time. */
 export const LEASE_SECONDS = 0.1;
 
+/**
+ * How long a replica trusts that a session it has seen live is still live: within this many milliseconds
+ * of reading or writing its row, a request that spends its lease reads nothing. So an end (DELETE) or idle
+ * expiry recorded by another replica answers 404 here within this much (a DELETE on this replica at once).
+ * A busy session makes dozens of requests in that time, and on PostgreSQL each read was a round trip: two
+ * of a decision's five.
+ */
+export const LIVE_CHECK_EVERY_MS = 1_000;
+
 /** Tokens this replica took from a session's bucket ahead of the requests that spend them. */
 interface Lease {
   readonly principal: string;
   tokens: number;
   /** When this replica last wrote the session's row (last seen, bucket). */
   readonly syncedAt: number;
+  /** When this replica last found the row live (read or written). */
+  checkedAt: number;
+  readonly initializeParams: string;
 }
 
 /** What a request's session bookkeeping found: as `Store.touchHttpSession` answers (undefined: no session). */
 export type SessionTouch = { initialize_params: string; taken: boolean; tokens: number } | undefined;
 
 /**
- * A session's row (http_sessions) kept current by one replica without a durable write per request. Every
- * request still reads the row, so an end (DELETE) or idle expiry seen by any replica answers 404 at once;
- * the writes are spread out:
+ * A session's row (http_sessions) kept current by one replica without a durable write per request, nor a
+ * read: a request reads the row when this replica last found it live more than `LIVE_CHECK_EVERY_MS` ago,
+ * so an end (DELETE) or idle expiry recorded by another replica answers 404 here within that bound. The
+ * writes are spread out:
  * - last seen: written with the bucket, at most every `LAST_SEEN_EVERY_MS` while the session is busy here;
  * - rate: the request that writes takes a lease of `LEASE_SECONDS`' worth of tokens from the shared bucket
  *   (when it holds them; else exactly what the request needs), and the session's next requests on this
@@ -36,13 +49,20 @@ export type SessionTouch = { initialize_params: string; taken: boolean; tokens: 
 export class SessionBookkeeping {
   private readonly leases = new Map<string, Lease>();
   private readonly syncEveryMs: number;
+  private readonly checkEveryMs: number;
   private readonly leaseTokens: number;
 
   constructor(
     private readonly store: Store,
-    private readonly options: { idleTimeoutMs: number; rateLimitPerSecond: number; lastSeenEveryMs?: number },
+    private readonly options: {
+      idleTimeoutMs: number;
+      rateLimitPerSecond: number;
+      lastSeenEveryMs?: number;
+      liveCheckEveryMs?: number;
+    },
   ) {
     this.syncEveryMs = Math.min(options.lastSeenEveryMs ?? LAST_SEEN_EVERY_MS, options.idleTimeoutMs / 10);
+    this.checkEveryMs = Math.min(options.liveCheckEveryMs ?? LIVE_CHECK_EVERY_MS, this.syncEveryMs);
     this.leaseTokens = Math.max(1, Math.floor(options.rateLimitPerSecond * LEASE_SECONDS));
   }
 
@@ -56,13 +76,15 @@ export class SessionBookkeeping {
       lease.tokens >= count &&
       now - lease.syncedAt < this.syncEveryMs
     ) {
-      const row = this.store.liveHttpSession(id, principal, liveSince);
-      if (!row) {
-        this.leases.delete(id);
-        return undefined;
+      if (now - lease.checkedAt >= this.checkEveryMs) {
+        if (!this.store.liveHttpSession(id, principal, liveSince)) {
+          this.leases.delete(id);
+          return undefined;
+        }
+        lease.checkedAt = now;
       }
       lease.tokens -= count;
-      return { initialize_params: row.initialize_params, taken: true, tokens: lease.tokens };
+      return { initialize_params: lease.initializeParams, taken: true, tokens: lease.tokens };
     }
     this.leases.delete(id);
     const row = this.store.touchHttpSession(
@@ -72,7 +94,13 @@ export class SessionBookkeeping {
       { messages: count, ratePerSecond: this.options.rateLimitPerSecond, lease: this.leaseTokens },
     );
     if (!row?.taken) return row;
-    this.leases.set(id, { principal, tokens: row.leased, syncedAt: now });
+    this.leases.set(id, {
+      principal,
+      tokens: row.leased,
+      syncedAt: now,
+      checkedAt: now,
+      initializeParams: row.initialize_params,
+    });
     return { initialize_params: row.initialize_params, taken: true, tokens: row.leased };
   }
 
