@@ -199,6 +199,22 @@ export function drawSessionDesignNull(
   } else if (k === 2) {
     drawTwoActionSessions(designs, pooled[0] as number, concentration, replicates, rng, out, squares);
   } else drawSessions(designs, pooled, alpha, rho, replicates, rng, out, squares);
+  return { counts: out, scale: nullScales(cells, rho, k, replicates, out, squares) };
+}
+
+/**
+ * Each null replicate's contrast scale relative to the observed one (`drawSessionDesignNull`'s `scale`).
+ * A function of its own, loop and all: as the tail of the draw V8 compiled the loop before the return
+ * after it had run, and threw that code away at the return, unit after unit.
+ */
+function nullScales(
+  cells: readonly PlannedCell[],
+  rho: number,
+  k: number,
+  replicates: number,
+  out: readonly Int32Array[],
+  squares: readonly Float64Array[],
+): Float64Array {
   const design = anovaDesign(cells);
   const observed = contrastScale(design, rho);
   const scale = new Float64Array(replicates);
@@ -222,7 +238,7 @@ export function drawSessionDesignNull(
     }
     scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
   }
-  return { counts: out, scale };
+  return scale;
 }
 
 /** k actions: every session's propensities Dirichlet about the pooled rates, then its m decisions. */
