@@ -28,8 +28,6 @@ export interface HttpServeOptions {
   readonly shutdownGraceMs: number;
   /** How often, at most, a busy session's last-seen time is written (default 5 s; see session-bookkeeping.ts). */
   readonly lastSeenEveryMs?: number;
-  /** How long a session seen live is trusted without reading its row (default 1 s; see session-bookkeeping.ts). */
-  readonly liveCheckEveryMs?: number;
   /** Requests this replica works on at once (`--max-in-flight`); more get 503 + Retry-After. */
   readonly maxInFlight?: number;
   /** Of those, how many one principal may hold (`--max-in-flight-per-principal`); more get 429. */

@@ -13,10 +13,10 @@ export const LEASE_SECONDS = 0.1;
 
 /**
  * How long a replica trusts that a session it has seen live is still live: within this many milliseconds
- * of reading or writing its row, a request that spends its lease reads nothing. So an end (DELETE) or idle
- * expiry recorded by another replica answers 404 here within this much (a DELETE on this replica at once).
- * A busy session makes dozens of requests in that time, and on PostgreSQL each read was a round trip: two
- * of a decision's five.
+ * of reading or writing its row, a request that spends its lease reads nothing. So an end (DELETE) on
+ * another replica answers 404 here within this much; a DELETE on this replica, and an idle expiry, at once
+ * (a request after a tenth of the idle timeout goes to the row). A busy session makes dozens of requests
+ * in that time, and on PostgreSQL each read was a round trip: two of a decision's five.
  */
 export const LIVE_CHECK_EVERY_MS = 1_000;
 
@@ -37,7 +37,7 @@ export type SessionTouch = { initialize_params: string; taken: boolean; tokens: 
 /**
  * A session's row (http_sessions) kept current by one replica without a durable write per request, nor a
  * read: a request reads the row when this replica last found it live more than `LIVE_CHECK_EVERY_MS` ago,
- * so an end (DELETE) or idle expiry recorded by another replica answers 404 here within that bound. The
+ * so an end (DELETE) on another replica answers 404 here within that bound (an idle expiry at once). The
  * writes are spread out:
  * - last seen: written with the bucket, at most every `LAST_SEEN_EVERY_MS` while the session is busy here;
  * - rate: the request that writes takes a lease of `LEASE_SECONDS`' worth of tokens from the shared bucket
@@ -58,11 +58,10 @@ export class SessionBookkeeping {
       idleTimeoutMs: number;
       rateLimitPerSecond: number;
       lastSeenEveryMs?: number;
-      liveCheckEveryMs?: number;
     },
   ) {
     this.syncEveryMs = Math.min(options.lastSeenEveryMs ?? LAST_SEEN_EVERY_MS, options.idleTimeoutMs / 10);
-    this.checkEveryMs = Math.min(options.liveCheckEveryMs ?? LIVE_CHECK_EVERY_MS, this.syncEveryMs);
+    this.checkEveryMs = Math.min(LIVE_CHECK_EVERY_MS, this.syncEveryMs);
     this.leaseTokens = Math.max(1, Math.floor(options.rateLimitPerSecond * LEASE_SECONDS));
   }
 
