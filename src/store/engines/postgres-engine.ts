@@ -45,6 +45,8 @@ export class PostgresEngine implements Engine {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
+  /** A flag no one raises: waiting on it is a nap of a set length (see awaitReply). Made once, not per call. */
+  private readonly nap = new Int32Array(new SharedArrayBuffer(4));
   private depth = 0;
   private closed = false;
   /** The number of the last request posted (see call). */
@@ -132,7 +134,7 @@ export class PostgresEngine implements Engine {
    * dropped, never handed to the wrong call.
    */
   private awaitReply(id: number, deadline: number): WorkerReply {
-    const nap = new Int32Array(new SharedArrayBuffer(4));
+    const nap = this.nap;
     for (;;) {
       const reply = receiveMessageOnPort(this.port)?.message as WorkerReply | undefined;
       if (reply !== undefined && reply.id === id) return reply;
