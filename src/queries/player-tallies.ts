@@ -1,5 +1,6 @@
 import type { ActionCounts } from "../domain/types.js";
 import { CellActionIndex } from "./cell-action-index.js";
+import { SequenceTable } from "./sequence-table.js";
 import type { SessionTally } from "./session-tallies.js";
 
 /** One cell of a player as its tallies stream by: totals per action index, and the order effect's counts. */
@@ -100,80 +101,95 @@ export class PlayerTallies {
     this.actionOrder().forEach((a, r) => {
       rank[a] = r;
     });
-    // A session's counts in one cell, keyed by (action rank, count) pairs, and one shared object per content.
-    const contents = new Map<string, ActionCounts>();
-    const byCell: Map<string, number>[] = this.cells.map(() => new Map());
-    const bySession = new Map<string, number>();
-    const wholes = new Map<string, { cell: number; content: string }[]>();
+    // A session's counts in one cell, keyed by (action rank, count) pairs, numbered in the order first
+    // seen, with one shared object per content.
+    const contentNumbers = new Map<string, number>();
+    const contents: ActionCounts[] = [];
+    const byCell: Map<number, number>[] = this.cells.map(() => new Map());
+    // Whole sessions (their (cell, content) pairs, in the order sessionParts lists the cells) when sessions
+    // span cells: one `whole` buffer reused for every session.
     const spans = this.spans;
+    const wholes = new SequenceTable();
+    let whole = new Int32Array(16);
     const sessions = this.starts.length;
     for (let s = 0; s < sessions; s++) {
       const from = this.starts[s] as number;
       const to = s + 1 < sessions ? (this.starts[s + 1] as number) : this.entryCell.length;
       const parts = this.sessionParts(from, to, rank, cellKeys);
-      let whole = "";
-      const described: { cell: number; content: string }[] = [];
+      if (2 * parts.length > whole.length) whole = new Int32Array(4 * parts.length);
+      let length = 0;
       for (const part of parts) {
         let content = "";
         for (const [a, n] of part.entries) content += `${rank[a]}:${n},`;
-        if (!contents.has(content)) {
+        let number = contentNumbers.get(content);
+        if (number === undefined) {
+          number = contents.length;
           const counts: ActionCounts = {};
           for (const [a, n] of part.entries) counts[this.actions[a] as string] = n;
-          contents.set(content, counts);
+          contentNumbers.set(content, number);
+          contents.push(counts);
         }
         // Only one of the two listings is used: by whole session when sessions span cells, else by cell.
         if (spans) {
-          described.push({ cell: part.cell, content });
-          whole += `${part.cell}=${content};`;
+          whole[length++] = part.cell;
+          whole[length++] = number;
         } else {
-          const types = byCell[part.cell] as Map<string, number>;
-          types.set(content, (types.get(content) ?? 0) + 1);
+          const types = byCell[part.cell] as Map<number, number>;
+          types.set(number, (types.get(number) ?? 0) + 1);
         }
       }
-      if (!spans) continue;
-      const seen = bySession.get(whole);
-      bySession.set(whole, (seen ?? 0) + 1);
-      if (seen === undefined) wholes.set(whole, described);
+      if (spans) wholes.add(whole, length);
     }
 
     // Each distinct content ranked once by its key, so the types sort by a number rather than by text.
-    const rankOf = new Map<string, number>();
-    [...contents]
-      .map(([content, counts]) => ({ content, key: contentKey(counts) }))
+    const rankOf = new Int32Array(contents.length);
+    contents
+      .map((counts, number) => ({ number, key: contentKey(counts) }))
       .sort((a, b) => byText(a.key, b.key))
-      .forEach(({ content }, r) => {
-        rankOf.set(content, r);
+      .forEach(({ number }, r) => {
+        rankOf[number] = r;
       });
-    const listed: { content: string; id: string; weight: number; rank: number }[][] = this.cells.map(
-      () => [],
-    );
-    const entry = (content: string, id: string, weight: number) => ({
-      content,
-      id,
-      weight,
-      rank: rankOf.get(content) as number,
-    });
+    // Per cell its listings in the order first seen (type by type, or content by content), each as its
+    // content's number, its id and weight; then ordered by the contents' ranks, ties in that order.
+    const listed = this.cells.map(() => ({
+      contents: [] as number[],
+      ids: [] as string[],
+      weights: [] as number[],
+    }));
     if (spans) {
-      let t = 0;
-      for (const [whole, weight] of bySession) {
-        const id = `type ${t++}`;
-        for (const { cell, content } of wholes.get(whole) ?? [])
-          listed[cell]?.push(entry(content, id, weight));
+      for (let t = 0; t < wholes.size; t++) {
+        const id = `type ${t}`;
+        const weight = wholes.count(t);
+        const pairs = wholes.sequence(t);
+        for (let i = 0; i < pairs.length; i += 2) {
+          const cell = listed[pairs[i] as number];
+          cell?.contents.push(pairs[i + 1] as number);
+          cell?.ids.push(id);
+          cell?.weights.push(weight);
+        }
       }
     } else {
-      byCell.forEach((types, cell) => {
+      byCell.forEach((types, c) => {
+        const cell = listed[c] as (typeof listed)[number];
         let t = 0;
-        for (const [content, weight] of types)
-          listed[cell]?.push(entry(content, `${cellKeys[cell]} type ${t++}`, weight));
+        for (const [number, weight] of types) {
+          cell.contents.push(number);
+          cell.ids.push(`${cellKeys[c]} type ${t++}`);
+          cell.weights.push(weight);
+        }
       });
     }
-    return listed.map((entries) => {
-      // Array.prototype.sort is stable: types of equal content keep the order they were first seen in.
-      entries.sort((a, b) => a.rank - b.rank);
+    return listed.map((cell) => {
+      // A stable sort by rank: listings of equal content keep the order they were first seen in.
+      const order = cell.contents.map((_, i) => i);
+      order.sort(
+        (i, j) =>
+          (rankOf[cell.contents[i] as number] as number) - (rankOf[cell.contents[j] as number] as number),
+      );
       return {
-        clusters: entries.map((e) => contents.get(e.content) as ActionCounts),
-        ids: entries.map((e) => e.id),
-        weights: entries.map((e) => e.weight),
+        clusters: order.map((i) => contents[cell.contents[i] as number] as ActionCounts),
+        ids: order.map((i) => cell.ids[i] as string),
+        weights: order.map((i) => cell.weights[i] as number),
       };
     });
   }
