@@ -1,5 +1,6 @@
 import type { ActionCounts } from "../domain/types.js";
 import { CellActionIndex } from "./cell-action-index.js";
+import { grown } from "./grown-array.js";
 import { SequenceTable } from "./sequence-table.js";
 import type { SessionTally } from "./session-tallies.js";
 
@@ -49,18 +50,30 @@ export class PlayerTallies {
   maxSession = 0;
   /** Whether some session made decisions in more than one cell: its types are then whole sessions. */
   spans = false;
-  // Entry e of the rows: its cell, action and count; session s holds entries [starts[s], starts[s + 1]).
-  private readonly entryCell: number[] = [];
-  private readonly entryAction: number[] = [];
-  private readonly entryCount: number[] = [];
-  private readonly starts: number[] = [];
+  // Entry e < entries of the rows: its cell, action and count; session s < sessions holds entries
+  // [starts[s], starts[s + 1]) (the last one up to `entries`). Typed arrays, doubled as they fill: a player
+  // of a million-decision record holds some 50,000 entries until its last session is in, and arrays of
+  // numbers grown a push at a time left their outgrown copies in the old generation.
+  private entryCell = new Int32Array(256);
+  private entryAction = new Int32Array(256);
+  private entryCount = new Float64Array(256);
+  private entries = 0;
+  private starts = new Int32Array(64);
+  private sessions = 0;
 
   constructor(readonly player: string) {}
 
   /** One session's tallies, in the store's key order (sessionTallies). */
   addSession(tallies: readonly SessionTally[]): void {
-    const first = this.entryCell.length;
-    this.starts.push(first);
+    const first = this.entries;
+    if (this.sessions === this.starts.length) this.starts = grown(this.starts, 2 * this.sessions);
+    this.starts[this.sessions++] = first;
+    if (first + tallies.length > this.entryCell.length) {
+      const room = Math.max(first + tallies.length, 2 * this.entryCell.length);
+      this.entryCell = grown(this.entryCell, room);
+      this.entryAction = grown(this.entryAction, room);
+      this.entryCount = grown(this.entryCount, room);
+    }
     let size = 0;
     for (const [game, , framing, action, count, firstListed, listed] of tallies) {
       const c = this.index.cellOf(game, framing);
@@ -69,9 +82,10 @@ export class PlayerTallies {
       cell.counts[a] = (cell.counts[a] ?? 0) + count;
       cell.listed += listed;
       cell.firstListed += firstListed;
-      this.entryCell.push(c);
-      this.entryAction.push(a);
-      this.entryCount.push(count);
+      const e = this.entries++;
+      this.entryCell[e] = c;
+      this.entryAction[e] = a;
+      this.entryCount[e] = count;
       size += count;
       if (c !== this.entryCell[first]) this.spans = true;
     }
@@ -93,9 +107,11 @@ export class PlayerTallies {
    * when every session stays in one cell, else per whole session (its counts in every cell, one id shared
    * by the cells), so the joint bootstrap still resamples sessions across cells. Types are numbered in
    * the order first seen and listed by content (contentKey), ties in that order, so a seed gives the same
-   * intervals as listing every session.
+   * intervals as listing every session. `typeIds` holds the whole-session types' ids ("type 0", "type 1",
+   * ...) written so far, extended as needed: shared by the players of one read, each id is one string for
+   * all of them (at a million decisions, some 300,000 strings otherwise, held with the cells).
    */
-  types(): CellTypes[] {
+  types(typeIds: string[] = []): CellTypes[] {
     const cellKeys = this.cells.map((c) => JSON.stringify([this.player, c.game, c.framing]));
     const rank = new Int32Array(this.actions.length);
     this.actionOrder().forEach((a, r) => {
@@ -111,10 +127,10 @@ export class PlayerTallies {
     const spans = this.spans;
     const wholes = new SequenceTable();
     let whole = new Int32Array(16);
-    const sessions = this.starts.length;
+    const sessions = this.sessions;
     for (let s = 0; s < sessions; s++) {
       const from = this.starts[s] as number;
-      const to = s + 1 < sessions ? (this.starts[s + 1] as number) : this.entryCell.length;
+      const to = s + 1 < sessions ? (this.starts[s + 1] as number) : this.entries;
       const parts = this.sessionParts(from, to, rank, cellKeys);
       if (2 * parts.length > whole.length) whole = new Int32Array(4 * parts.length);
       let length = 0;
@@ -149,48 +165,79 @@ export class PlayerTallies {
       .forEach(({ number }, r) => {
         rankOf[number] = r;
       });
-    // Per cell its listings in the order first seen (type by type, or content by content), each as its
-    // content's number, its id and weight; then ordered by the contents' ranks, ties in that order.
-    const listed = this.cells.map(() => ({
-      contents: [] as number[],
-      ids: [] as string[],
-      weights: [] as number[],
-    }));
-    if (spans) {
-      for (let t = 0; t < wholes.size; t++) {
-        const id = `type ${t}`;
-        const weight = wholes.count(t);
-        const pairs = wholes.sequence(t);
-        for (let i = 0; i < pairs.length; i += 2) {
-          const cell = listed[pairs[i] as number];
-          cell?.contents.push(pairs[i + 1] as number);
-          cell?.ids.push(id);
-          cell?.weights.push(weight);
-        }
+    if (spans) return this.wholeTypes(wholes, contents, rankOf, typeIds);
+    // Per cell its types in the order first seen, each as its content's number, its id and weight; then
+    // ordered by the contents' ranks, ties in that order (a cell lists each content once: few entries).
+    return byCell.map((types, c) => {
+      const numbers: number[] = [];
+      const ids: string[] = [];
+      const weights: number[] = [];
+      let t = 0;
+      for (const [number, weight] of types) {
+        numbers.push(number);
+        ids.push(`${cellKeys[c]} type ${t++}`);
+        weights.push(weight);
       }
-    } else {
-      byCell.forEach((types, c) => {
-        const cell = listed[c] as (typeof listed)[number];
-        let t = 0;
-        for (const [number, weight] of types) {
-          cell.contents.push(number);
-          cell.ids.push(`${cellKeys[c]} type ${t++}`);
-          cell.weights.push(weight);
-        }
-      });
-    }
-    return listed.map((cell) => {
       // A stable sort by rank: listings of equal content keep the order they were first seen in.
-      const order = cell.contents.map((_, i) => i);
+      const order = numbers.map((_, i) => i);
       order.sort(
-        (i, j) =>
-          (rankOf[cell.contents[i] as number] as number) - (rankOf[cell.contents[j] as number] as number),
+        (i, j) => (rankOf[numbers[i] as number] as number) - (rankOf[numbers[j] as number] as number),
       );
       return {
-        clusters: order.map((i) => contents[cell.contents[i] as number] as ActionCounts),
-        ids: order.map((i) => cell.ids[i] as string),
-        weights: order.map((i) => cell.weights[i] as number),
+        clusters: order.map((i) => contents[numbers[i] as number] as ActionCounts),
+        ids: order.map((i) => ids[i] as string),
+        weights: order.map((i) => weights[i] as number),
       };
+    });
+  }
+
+  /**
+   * The listings of whole-session types, per cell: the types that decided there, ordered by their
+   * content's rank there and, within a rank, in the order first seen. Each cell's listings are sorted as
+   * the numbers rank·T + t (T types) in a typed array, so that nothing but the cells' own lists is left
+   * on the heap per listing (the player's tens of thousands of listings went through three lists of
+   * numbers and an order of their own, all old garbage by the time the lists were done).
+   */
+  private wholeTypes(
+    wholes: SequenceTable,
+    contents: readonly ActionCounts[],
+    rankOf: Int32Array,
+    typeIds: string[],
+  ): CellTypes[] {
+    const T = wholes.size;
+    for (let t = typeIds.length; t < T; t++) typeIds.push(`type ${t}`);
+    const byRank = new Int32Array(contents.length);
+    rankOf.forEach((r, number) => {
+      byRank[r] = number;
+    });
+    const sizes = new Int32Array(this.cells.length);
+    for (let t = 0; t < T; t++) {
+      const pairs = wholes.sequence(t);
+      for (let i = 0; i < pairs.length; i += 2) sizes[pairs[i] as number]++;
+    }
+    const keys = Array.from(sizes, (size) => new Float64Array(size));
+    const filled = new Int32Array(this.cells.length);
+    for (let t = 0; t < T; t++) {
+      const pairs = wholes.sequence(t);
+      for (let i = 0; i < pairs.length; i += 2) {
+        const cell = pairs[i] as number;
+        const at = filled[cell] as number;
+        filled[cell] = at + 1;
+        (keys[cell] as Float64Array)[at] = (rankOf[pairs[i + 1] as number] as number) * T + t;
+      }
+    }
+    return keys.map((cell) => {
+      cell.sort();
+      const clusters: ActionCounts[] = [];
+      const ids: string[] = [];
+      const weights: number[] = [];
+      for (const key of cell) {
+        const t = key % T;
+        clusters.push(contents[byRank[(key - t) / T] as number] as ActionCounts);
+        ids.push(typeIds[t] as string);
+        weights.push(wholes.count(t));
+      }
+      return { clusters, ids, weights };
     });
   }
 

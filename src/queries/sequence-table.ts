@@ -1,3 +1,5 @@
+import { grown } from "./grown-array.js";
+
 /**
  * Distinct sequences of non-negative integers, numbered in the order first added, with how many times
  * each was added: the whole-session types of a player whose sessions span cells (each session a sequence
@@ -92,10 +94,4 @@ function hashOf(sequence: ArrayLike<number>, length: number): number {
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   return h | 0;
-}
-
-function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
-  const next = new (array.constructor as new (size: number) => T)(size);
-  next.set(array);
-  return next;
 }
