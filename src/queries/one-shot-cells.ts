@@ -132,8 +132,10 @@ export function oneShotCells(store: Store, filter: RecordFilter): CountCell[] {
 export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
   const live: CountCell[] = [];
   const order: { player: string; game: string; framing: string; listed: number; firstListed: number }[] = [];
+  // The ids of whole-session types, one string each for every player (PlayerTallies.types).
+  const typeIds: string[] = [];
   const endPlayer = (tallies: PlayerTallies) => {
-    const types = tallies.maxSession > 1 ? tallies.types() : null;
+    const types = tallies.maxSession > 1 ? tallies.types(typeIds) : null;
     const cells = tallies.cells.map((cell, i) => ({ cell, i }));
     cells.sort((a, b) => byText(a.cell.game, b.cell.game) || byText(a.cell.framing, b.cell.framing));
     for (const { cell, i } of cells) {

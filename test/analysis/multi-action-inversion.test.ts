@@ -3,6 +3,7 @@
 // independent enumeration of every record.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import {
   MultiActionInversion,
   MultiActionTails,
@@ -168,7 +169,9 @@ describe("design effects of k-action sessions", () => {
       sessions.map((list) => ({
         x: list.reduce((s, c) => s + (c[0] as number), 0),
         n: list.reduce((s, c) => s + (c[0] as number) + (c[1] as number), 0),
-        sessions: list.map((c) => ({ x: c[0] as number, n: (c[0] as number) + (c[1] as number), weight: 1 })),
+        sessions: framingSessions(
+          list.map((c) => ({ x: c[0] as number, n: (c[0] as number) + (c[1] as number), weight: 1 })),
+        ),
       })),
     );
     const k = multiActionDesignEffects(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExtremePairTails } from "../../src/analysis/robustness/extreme-pair-tails.js";
+import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import {
   designEffects,
@@ -208,7 +209,7 @@ describe("the test-inversion interval of R (two actions)", () => {
     // Four sessions of 10 at 0, 10, 0, 10 (rate ½): between-session sum Σ 10·(0 or 1 − ½)² = 10 over 3
     // degrees of freedom, no variation within a session, m₀ = (40 − 400/40)/3 = 10, so ρ̂ = 1 and
     // deff = 1 + (10 − 1)·1 = 10. Independent decisions (no sessions) keep deff 1.
-    const sessions = [0, 10, 0, 10].map((c) => ({ x: c, n: 10, weight: 1 }));
+    const sessions = framingSessions([0, 10, 0, 10].map((c) => ({ x: c, n: 10, weight: 1 })));
     expect(
       designEffects([
         { x: 20, n: 40, sessions },
@@ -216,7 +217,7 @@ describe("the test-inversion interval of R (two actions)", () => {
       ]),
     ).toEqual([10, 1]);
     // Sessions as alike as binomial draws can be never make the effect below 1.
-    const even = [5, 5, 5, 5].map((c) => ({ x: c, n: 10, weight: 1 }));
+    const even = framingSessions([5, 5, 5, 5].map((c) => ({ x: c, n: 10, weight: 1 })));
     expect(designEffects([{ x: 20, n: 40, sessions: even }])).toEqual([1]);
   });
 
@@ -226,18 +227,18 @@ describe("the test-inversion interval of R (two actions)", () => {
     const a = {
       x: 150,
       n: 300,
-      sessions: [
+      sessions: framingSessions([
         { x: 1, n: 1, weight: 150 },
         { x: 0, n: 1, weight: 150 },
-      ],
+      ]),
     };
     const b = {
       x: 150,
       n: 300,
-      sessions: [
+      sessions: framingSessions([
         { x: 6, n: 30, weight: 5 },
         { x: 24, n: 30, weight: 5 },
-      ],
+      ]),
     };
     const [deffA, deffB] = designEffects([a, b]) as [number, number];
     expect(deffA).toBe(1);

@@ -1,5 +1,6 @@
 // The factor by which sessions shared between framings narrow the test inversion's binomial sizes.
 import { describe, expect, it } from "vitest";
+import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import {
   FEWEST_SHARED_SESSIONS,
   type SessionFraming,
@@ -13,7 +14,7 @@ function shared(pairs: readonly (readonly [0 | 1, 0 | 1])[]) {
   const framing = (side: 0 | 1) => ({
     x: pairs.reduce((s, p) => s + p[side], 0),
     n: pairs.length,
-    sessions: pairs.map((p, s) => ({ id: `s${s}`, x: p[side], n: 1, weight: 1 })),
+    sessions: framingSessions(pairs.map((p, s) => ({ id: s, x: p[side], n: 1, weight: 1 }))),
   });
   return [framing(0), framing(1)];
 }
@@ -48,7 +49,7 @@ describe("sharedSessionFactor", () => {
       ReturnType<typeof shared>[0],
       ReturnType<typeof shared>[0],
     ];
-    const nested = { ...b, sessions: b.sessions.map((s) => ({ ...s, id: `other-${s.id}` })) };
+    const nested = { ...b, sessions: { ...b.sessions, id: b.sessions.id?.map((id) => id + 20) } };
     expect(sharedSessionFactor([a, nested])).toBe(1);
     expect(
       sharedSessionFactor([
@@ -71,12 +72,12 @@ describe("sharedSessionFactor", () => {
         const n = 1 + ((rng.next() * 5) | 0);
         let x = 0;
         for (let d = 0; d < n; d++) if (rng.next() < (propensity[id] as number)) x++;
-        return { id: `s${id}`, x, n, weight: 1 + ((rng.next() * 3) | 0) };
+        return { id, x, n, weight: 1 + ((rng.next() * 3) | 0) };
       });
       return {
         x: sessions.reduce((s, x) => s + x.x, 0),
         n: sessions.reduce((s, x) => s + x.n, 0),
-        sessions,
+        sessions: framingSessions(sessions),
       };
     });
     const factor = sharedSessionFactor(framings);
@@ -89,10 +90,12 @@ describe("sharedSessionFactor", () => {
 /** The factor summed over a map of each framing's sessions by id (a later listing replaces an earlier). */
 function referenceFactor(framings: readonly SessionFraming[]): number {
   const residuals = framings.map((f) => {
-    const byId = new Map<string, { e: number; weight: number }>();
+    const byId = new Map<number, { e: number; weight: number }>();
     const p = f.x / f.n;
-    for (const s of f.sessions ?? [])
-      byId.set(s.id as string, { e: (s.x - p * s.n) / f.n, weight: s.weight });
+    const { x = [], n = [], weight = [], id = [] } = f.sessions ?? {};
+    x.forEach((sx, i) => {
+      byId.set(id[i] as number, { e: (sx - p * (n[i] as number)) / f.n, weight: weight[i] as number });
+    });
     return byId;
   });
   let together = 0;
@@ -100,8 +103,8 @@ function referenceFactor(framings: readonly SessionFraming[]): number {
   let shared = 0;
   for (let a = 0; a < framings.length; a++) {
     for (let b = a + 1; b < framings.length; b++) {
-      const ra = residuals[a] as Map<string, { e: number; weight: number }>;
-      const rb = residuals[b] as Map<string, { e: number; weight: number }>;
+      const ra = residuals[a] as Map<number, { e: number; weight: number }>;
+      const rb = residuals[b] as Map<number, { e: number; weight: number }>;
       let pairShared = 0;
       for (const [id, { e, weight }] of ra) {
         const other = rb.get(id);

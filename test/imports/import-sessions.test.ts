@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import type { RobustnessResult } from "../../src/analysis/robustness/robustness.js";
 import { designEffects } from "../../src/analysis/robustness/robustness-inversion.js";
 import { parseCommandArgs } from "../../src/cli/command.js";
@@ -105,11 +106,13 @@ function nestedDesignEffects(deps: ReturnType<typeof tempDeps>): number[] {
       return {
         x: cell.counts.cooperate ?? 0,
         n: size(cell.counts),
-        sessions: (cell.clusters ?? []).map((s, i) => ({
-          x: s.cooperate ?? 0,
-          n: size(s),
-          weight: cell.cluster_weights?.[i] ?? 1,
-        })),
+        sessions: framingSessions(
+          (cell.clusters ?? []).map((s, i) => ({
+            x: s.cooperate ?? 0,
+            n: size(s),
+            weight: cell.cluster_weights?.[i] ?? 1,
+          })),
+        ),
       };
     }),
   );

@@ -202,19 +202,38 @@ export class ExtremePairTails {
   }
 }
 
-/** Every rate x / m of every framing, once each (equal fractions of different sizes merged), ascending. */
+/**
+ * Every rate x / m of every framing, once each (equal fractions of different sizes merged, the first size
+ * in the order given kept), ascending: a merge of each size's ascending rates, written straight into the
+ * output (a pair object per rate, sorted, was a megabyte of old garbage per inversion at a million
+ * decisions).
+ */
 function latticeValues(sizes: readonly number[]): Int32Array {
-  const all: [number, number][] = [];
-  for (const m of new Set(sizes)) for (let x = 0; x <= m; x++) all.push([x, m]);
-  // Exact comparison of fractions by cross-multiplication (counts are far below 2^26).
-  all.sort((p, q) => p[0] * q[1] - q[0] * p[1]);
-  const out: number[] = [];
-  for (const [x, m] of all) {
-    const last = out.length - 2;
-    if (last >= 0 && x * (out[last + 1] as number) === (out[last] as number) * m) continue;
-    out.push(x, m);
+  const ms = [...new Set(sizes)];
+  let total = 0;
+  for (const m of ms) total += m + 1;
+  const out = new Int32Array(2 * total);
+  // Per size, the next count x to merge; the smallest x / m next (exact comparison of fractions by
+  // cross-multiplication, counts far below 2^26), the first size on ties.
+  const next = new Int32Array(ms.length);
+  let length = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < ms.length; i++) {
+      const m = ms[i] as number;
+      const x = next[i] as number;
+      if (x > m) continue;
+      if (best < 0 || x * (ms[best] as number) < (next[best] as number) * m) best = i;
+    }
+    if (best < 0) break;
+    const x = next[best] as number;
+    const m = ms[best] as number;
+    next[best] = x + 1;
+    if (length > 0 && x * (out[length - 1] as number) === (out[length - 2] as number) * m) continue;
+    out[length++] = x;
+    out[length++] = m;
   }
-  return Int32Array.from(out);
+  return out.slice(0, length);
 }
 
 /** Binomial(n, q) CDF at 0..n; `ratios[j]` = (n − j)/(j + 1). */

@@ -1,8 +1,8 @@
 // The inference of every statistic of one analysis, from its point estimates, bootstrap replicates and
 // (once they are in) permutation replicates: the R intervals, bias-corrected R and invariance p-values,
 // and the percentile intervals of the shifts. Each statistic's inference is computed once, on demand.
-import type { ActionId } from "../../domain/types.js";
 import { percentileInterval } from "../sampling/percentile.js";
+import { inversionFramings } from "./framing-sessions.js";
 import { correlationFactor, meanInterval } from "./mean-interval.js";
 import { MAX_SIZE, type MultiActionFraming, MultiActionInversion } from "./multi-action-inversion.js";
 import type { Estimate } from "./robustness-checks.js";
@@ -13,7 +13,7 @@ import {
   type RobustnessInference,
   withInvariance,
 } from "./robustness-interval.js";
-import { type InversionFraming, RobustnessInversion } from "./robustness-inversion.js";
+import { RobustnessInversion } from "./robustness-inversion.js";
 import type { PlannedCell, RobustnessPlan } from "./robustness-plan.js";
 import type { StatisticLayout } from "./robustness-statistics.js";
 
@@ -117,7 +117,7 @@ export class RobustnessInferences {
   private invert(stat: number, cells: readonly PlannedCell[]): void {
     const inversion: EndSearch =
       (cells[0] as PlannedCell).actions.length === 2
-        ? new RobustnessInversion(cells.map(inversionFraming), this.confidence)
+        ? new RobustnessInversion(inversionFramings(cells), this.confidence)
         : new MultiActionInversion(cells.map(multiActionFraming), this.confidence);
     const half = this.bootstrapHalf(stat);
     const lower = inversion.lowerEnd(this.unattenuate(half.lower));
@@ -220,30 +220,4 @@ function multiActionFraming(pc: PlannedCell): MultiActionFraming {
     weight: pc.cell.cluster_weights?.[i] ?? 1,
   }));
   return { counts, sessions };
-}
-
-/** A two-action cell as the inversion sees it: first-action count, size and (nested) sessions. */
-function inversionFraming(pc: PlannedCell): InversionFraming {
-  const first = pc.actions[0] as ActionId;
-  const x = pc.cell.counts[first] ?? 0;
-  const clusters = pc.cell.clusters;
-  if (pc.unit !== "session" || clusters === undefined) return { x, n: pc.n };
-  const ids = pc.cell.cluster_ids;
-  const weights = pc.cell.cluster_weights;
-  // One plain loop: a 1M-decision record lists some 300k sessions here.
-  const sessions: { id?: string; x: number; n: number; weight: number }[] = [];
-  for (let i = 0; i < clusters.length; i++) {
-    const cluster = clusters[i] as Readonly<Record<string, number>>;
-    let size = 0;
-    for (const action in cluster) size += cluster[action] as number;
-    if (!(size > 0)) continue;
-    const weight = weights?.[i] ?? 1;
-    const chosen = cluster[first] ?? 0;
-    sessions.push(
-      ids === undefined
-        ? { x: chosen, n: size, weight }
-        : { id: ids[i] as string, x: chosen, n: size, weight },
-    );
-  }
-  return { x, n: pc.n, sessions };
 }

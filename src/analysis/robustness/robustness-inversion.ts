@@ -26,6 +26,7 @@
 import { bernoulliEntropy, bernoulliJsd, bernoulliJsdWith } from "../../domain/divergence.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import { ExtremePairTails } from "./extreme-pair-tails.js";
+import type { FramingSessions } from "./framing-sessions.js";
 import { sharedSessionFactor } from "./shared-session-factor.js";
 
 export const INVERSION_METHOD =
@@ -35,13 +36,8 @@ export const INVERSION_METHOD =
 export interface InversionFraming {
   readonly x: number;
   readonly n: number;
-  /** Per session (each listed `weight` times): first-action count and size; absent = independent decisions. */
-  readonly sessions?: readonly {
-    readonly id?: string;
-    readonly x: number;
-    readonly n: number;
-    readonly weight: number;
-  }[];
+  /** Its sessions; absent = independent decisions. */
+  readonly sessions?: FramingSessions;
 }
 
 const LN2 = Math.LN2;
@@ -450,16 +446,20 @@ export function designEffects(framings: readonly InversionFraming[]): number[] {
   let squaredSizes = 0; // Σ_f Σ_s m_s² / n_f
   let groups = 0;
   const lengths = framings.map((f) => {
-    if (f.sessions === undefined || f.sessions.length === 0) return 1;
+    if (f.sessions === undefined || f.sessions.x.length === 0) return 1;
     const p = f.x / f.n;
     let sizes = 0;
     let squares = 0;
-    for (const s of f.sessions) {
-      between += s.weight * s.n * (s.x / s.n - p) ** 2;
-      within += (s.weight * s.x * (s.n - s.x)) / s.n;
-      sessions += s.weight;
-      sizes += s.weight * s.n;
-      squares += s.weight * s.n * s.n;
+    const { x, n, weight } = f.sessions;
+    for (let i = 0; i < x.length; i++) {
+      const sx = x[i] as number;
+      const sn = n[i] as number;
+      const w = weight[i] as number;
+      between += w * sn * (sx / sn - p) ** 2;
+      within += (w * sx * (sn - sx)) / sn;
+      sessions += w;
+      sizes += w * sn;
+      squares += w * sn * sn;
     }
     decisions += sizes;
     squaredSizes += squares / sizes;

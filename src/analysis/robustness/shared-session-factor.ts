@@ -10,20 +10,13 @@
 //
 // and every framing's binomial size in the tails is divided by it (n_f / (deff_f · c)). It is 1 for
 // sessions nested in cells (a session in one framing only adds nothing to the covariance).
+import type { FramingSessions } from "./framing-sessions.js";
 
-/** A session of one framing: its id (shared across the framings it decided in), counts and weight. */
-export interface IdentifiedSession {
-  readonly id?: string;
-  readonly x: number;
-  readonly n: number;
-  readonly weight: number;
-}
-
-/** A framing as the factor sees it: first-action count, size and sessions. */
+/** A framing as the factor sees it: first-action count, size and sessions (numbered by id). */
 export interface SessionFraming {
   readonly x: number;
   readonly n: number;
-  readonly sessions?: readonly IdentifiedSession[];
+  readonly sessions?: FramingSessions;
 }
 
 /**
@@ -43,42 +36,42 @@ export const FEWEST_SHARED_SESSIONS = 20;
  * varies.
  */
 export function sharedSessionFactor(framings: readonly SessionFraming[]): number {
-  // Every framing's sessions as flat arrays (residual e and weight, each id numbered once for all
-  // framings), in the order of each id's first listing in the framing, a later listing of the same id
-  // replacing its values there: the sums below add the same terms in the same order as walking a map of
-  // each framing's sessions, with an array lookup instead of a map's for each session of each pair.
-  const numbers = new Map<string, number>();
-  // slot[f·N + id]: where session id sits in framing f's arrays, −1 where it has no listing there (N: at
-  // least as many as the ids).
+  // Every framing's sessions as flat arrays (residual e and weight, by session number), in the order of
+  // each number's first listing in the framing, a later listing of the same number replacing its values
+  // there: the sums below add the same terms in the same order as walking a map of each framing's
+  // sessions, with an array lookup instead of a map's for each session of each pair.
+  // slot[f·N + id]: where session id sits in framing f's arrays, −1 where it has no listing there (N: one
+  // more than the largest number).
   let N = 0;
-  for (const f of framings) N += f.sessions?.length ?? 0;
+  for (const f of framings) {
+    const id = f.sessions?.id;
+    if (id !== undefined) for (let i = 0; i < id.length; i++) N = Math.max(N, (id[i] as number) + 1);
+  }
   const slot = new Int32Array(framings.length * N).fill(-1);
   const residuals = framings.map((f, framing) => {
-    if (f.sessions === undefined) return null;
+    if (f.sessions === undefined || f.sessions.id === undefined) return null;
+    const { x, n, weight, id: number } = f.sessions;
     const p = f.x / f.n;
-    const ids: number[] = [];
-    const es: number[] = [];
-    const weights: number[] = [];
-    for (const s of f.sessions) {
-      if (s.id === undefined) return null;
-      let id = numbers.get(s.id);
-      if (id === undefined) {
-        id = numbers.size;
-        numbers.set(s.id, id);
-      }
-      const e = (s.x - p * s.n) / f.n;
+    const ids = new Int32Array(x.length);
+    const es = new Float64Array(x.length);
+    const weights = new Float64Array(x.length);
+    let listed = 0;
+    for (let i = 0; i < x.length; i++) {
+      const id = number[i] as number;
+      const e = ((x[i] as number) - p * (n[i] as number)) / f.n;
       const before = slot[framing * N + id] as number;
       if (before < 0) {
-        slot[framing * N + id] = ids.length;
-        ids.push(id);
-        es.push(e);
-        weights.push(s.weight);
+        slot[framing * N + id] = listed;
+        ids[listed] = id;
+        es[listed] = e;
+        weights[listed] = weight[i] as number;
+        listed++;
       } else {
         es[before] = e;
-        weights[before] = s.weight;
+        weights[before] = weight[i] as number;
       }
     }
-    return { ids: Int32Array.from(ids), es: Float64Array.from(es), weights: Float64Array.from(weights) };
+    return { ids: ids.subarray(0, listed), es: es.subarray(0, listed), weights: weights.subarray(0, listed) };
   });
   let together = 0;
   let apart = 0;

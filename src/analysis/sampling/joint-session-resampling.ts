@@ -245,32 +245,39 @@ export function drawJointReplicates(
   const targets: Int32Array[] = [];
   const firsts: number[] = [];
   let width = 0;
-  const entries: number[][] = Array.from({ length: joint.multiplicities.types }, () => []);
+  // Each type's non-zero counts as (position, count) entries, type after type, each type's in the order
+  // of the cells and their actions: counted first, then written straight into the flat arrays (a growing
+  // list per type outlived the young generation, tens of megabytes of old garbage at a million decisions).
+  const T = joint.multiplicities.types;
+  const start = new Int32Array(T + 1);
+  for (const cell of joint.cells.values()) {
+    for (let i = 0; i < cell.types.length; i++) {
+      const t = cell.types[i] as number;
+      for (let a = 0; a < cell.k; a++) if (cell.counts[i * cell.k + a] !== 0) start[t + 1]++;
+    }
+  }
+  for (let t = 0; t < T; t++) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
+  const position = new Int32Array(start[T] as number);
+  const value = new Int32Array(start[T] as number);
+  const next = start.slice(0, T);
   for (const [c, cell] of joint.cells) {
     const target = new Int32Array(replicates * cell.k);
     out.set(c, target);
     targets.push(target);
     firsts.push(width);
     for (let i = 0; i < cell.types.length; i++) {
-      const list = entries[cell.types[i] as number] as number[];
+      const t = cell.types[i] as number;
       for (let a = 0; a < cell.k; a++) {
         const count = cell.counts[i * cell.k + a] as number;
-        if (count !== 0) list.push(width + a, count);
+        if (count === 0) continue;
+        const e = next[t] as number;
+        position[e] = width + a;
+        value[e] = count;
+        next[t] = e + 1;
       }
     }
     width += cell.k;
   }
-  const T = entries.length;
-  const start = new Int32Array(T + 1);
-  for (let t = 0; t < T; t++) start[t + 1] = (start[t] as number) + (entries[t] as number[]).length / 2;
-  const position = new Int32Array(start[T] as number);
-  const value = new Int32Array(start[T] as number);
-  entries.forEach((list, t) => {
-    for (let e = 0; e < list.length / 2; e++) {
-      position[(start[t] as number) + e] = list[2 * e] as number;
-      value[(start[t] as number) + e] = list[2 * e + 1] as number;
-    }
-  });
   const acc = new Int32Array(width);
   const cells = targets.length;
   const flush = (r: number): void => {
