@@ -74,8 +74,9 @@ export class HttpSessionStore extends SessionStore {
   }
 
   /**
-   * The live row of this id for this principal, read without writing: what a replica asks on a request it
-   * pays from tokens it leased before, so an end (DELETE) or expiry on any replica still answers 404 at once.
+   * The live row of this id for this principal, read without writing: what a replica asks, at most once a
+   * second, on a request it pays from tokens it leased before, so an end (DELETE) on any replica answers
+   * 404 there within a second (SessionBookkeeping).
    */
   liveHttpSession(
     id: string,
