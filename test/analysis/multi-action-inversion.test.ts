@@ -3,7 +3,6 @@
 // independent enumeration of every record.
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import {
   MultiActionInversion,
   MultiActionTails,
@@ -16,6 +15,7 @@ import {
 } from "../../src/analysis/robustness/multi-action-inversion.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { designEffects } from "../../src/analysis/robustness/robustness-inversion.js";
+import { framingSessions } from "../support/framing-sessions.js";
 
 /** Multinomial(m, p) probabilities of every composition of m into p.length counts. */
 function multinomial(m: number, p: readonly number[]): { counts: number[]; probability: number }[] {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { ExtremePairTails } from "../../src/analysis/robustness/extreme-pair-tails.js";
-import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import {
   designEffects,
@@ -11,6 +10,7 @@ import {
   smoothed,
   stretchedRates,
 } from "../../src/analysis/robustness/robustness-inversion.js";
+import { framingSessions } from "../support/framing-sessions.js";
 
 /** Both ends of the interval, as robustnessAnalysis places them (guess: where each search starts). */
 function invertRobustness(

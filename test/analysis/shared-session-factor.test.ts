@@ -1,6 +1,5 @@
 // The factor by which sessions shared between framings narrow the test inversion's binomial sizes.
 import { describe, expect, it } from "vitest";
-import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import {
   FEWEST_SHARED_SESSIONS,
   type SessionFraming,
@@ -8,6 +7,7 @@ import {
   sharedSessionFactor,
 } from "../../src/analysis/robustness/shared-session-factor.js";
 import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
+import { framingSessions } from "../support/framing-sessions.js";
 
 /** Two framings of sessions deciding once in each: `pairs` lists (choice in a, choice in b) per session. */
 function shared(pairs: readonly (readonly [0 | 1, 0 | 1])[]) {

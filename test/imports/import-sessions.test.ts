@@ -5,7 +5,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
-import { framingSessions } from "../../src/analysis/robustness/framing-sessions.js";
 import type { RobustnessResult } from "../../src/analysis/robustness/robustness.js";
 import { designEffects } from "../../src/analysis/robustness/robustness-inversion.js";
 import { parseCommandArgs } from "../../src/cli/command.js";
@@ -14,6 +13,7 @@ import { importCommand } from "../../src/cli/import.js";
 import type { RoundView as View } from "../../src/play/match-view.js";
 import { oneShotCells } from "../../src/queries/one-shot-cells.js";
 import type { EngineKind } from "../../src/store/engines/engine.js";
+import { framingSessions } from "../support/framing-sessions.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
 import { describeEachEngine } from "../support/postgres.js";
 

@@ -19,17 +19,6 @@ export interface FramingSessions {
   readonly id?: Int32Array;
 }
 
-/** Sessions listed one by one (`id`, if any, a number shared across framings) as `FramingSessions`. */
-export function framingSessions(
-  list: readonly { readonly id?: number; readonly x: number; readonly n: number; readonly weight: number }[],
-): FramingSessions {
-  const x = Float64Array.from(list, (s) => s.x);
-  const n = Float64Array.from(list, (s) => s.n);
-  const weight = Float64Array.from(list, (s) => s.weight);
-  if (list.some((s) => s.id === undefined)) return { x, n, weight };
-  return { x, n, weight, id: Int32Array.from(list, (s) => s.id as number) };
-}
-
 /**
  * A game's two-action cells as the inversion sees them: first-action count, size and the sessions that
  * decided there, each session id numbered once for all the game's framings (the shared-session factor
