@@ -7,11 +7,12 @@ import {
   NORMAL_MIN_SESSIONS,
 } from "../sampling/normal-cluster-sums.js";
 import { percentileInterval } from "../sampling/percentile.js";
+import { variance } from "../sampling/replicate-variance.js";
 import { COMPARISON_MEASURES, type ComparisonMeasure } from "./comparison-measures.js";
 import { type CellRef, type ComparisonInput, type ComparisonRow, cellKey } from "./comparison-rows.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallies } from "./group-samples.js";
-import { bootstrapDifference, boundaryWidened, holm, variance, welchWidened } from "./pair-differences.js";
+import { bootstrapDifference, boundaryWidened, holm, welchWidened } from "./pair-differences.js";
 import {
   POOLED_BOUNDS,
   type PooledMeasure,

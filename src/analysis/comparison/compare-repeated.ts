@@ -1,9 +1,10 @@
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
+import { variance } from "../sampling/replicate-variance.js";
 import { normalUpperTail } from "../story-labels/normal-tail.js";
 import { type ComparedPair, type GroupRank, holmAdjusted, withOwnIntervals } from "./compare-groups.js";
 import type { CellRef } from "./comparison-rows.js";
-import { bootstrapDifference, type Difference, variance, welchWidened } from "./pair-differences.js";
+import { bootstrapDifference, type Difference, welchWidened } from "./pair-differences.js";
 import { ranksFromOrder } from "./rank-intervals.js";
 import {
   type ConditionReplicates,

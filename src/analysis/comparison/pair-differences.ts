@@ -1,4 +1,5 @@
 import { percentileInterval } from "../sampling/percentile.js";
+import { variance } from "../sampling/replicate-variance.js";
 import { studentQuantile, studentUpperTail } from "../sampling/student-t.js";
 import { normalUpperTail } from "../story-labels/normal-tail.js";
 
@@ -161,16 +162,6 @@ export function welchWidened(
     ci: [Math.min(difference.ci[0], d - t * se), Math.max(difference.ci[1], d + t * se)],
     p_value: Math.min(1, Math.max(difference.p_value, 2 * studentUpperTail(Math.abs(d) / se, nu))),
   };
-}
-
-/** The sample variance (B − 1) of replicates. */
-export function variance(values: Float64Array): number {
-  let mean = 0;
-  for (const v of values) mean += v;
-  mean /= values.length;
-  let squares = 0;
-  for (const v of values) squares += (v - mean) ** 2;
-  return squares / Math.max(1, values.length - 1);
 }
 
 /**

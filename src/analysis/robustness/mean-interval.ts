@@ -13,6 +13,8 @@
 // replicates (1 for games resampled independently, above 1 when one session decided in several games).
 // With one game the interval is that game's own.
 
+import { variance } from "../sampling/replicate-variance.js";
+
 /** One game's R: its estimate and interval. */
 export interface GameInterval {
   readonly estimate: number;
@@ -25,27 +27,13 @@ export const MEAN_INTERVAL_METHOD =
 /**
  * κ: how much the variance of a sum of the games' replicates exceeds the sum of their variances (1 for
  * independent games). `mean` is the replicate row of the games' mean, `games` each game's row. 1 where the
- * replicates do not vary (nothing to learn a correlation from).
+ * replicates do not vary (nothing to learn a correlation from). The variances' divisor (B − 1) cancels.
  */
 export function correlationFactor(mean: Float64Array, games: readonly Float64Array[]): number {
   const parts = games.reduce((sum, row) => sum + variance(row), 0);
   if (!(parts > 0)) return 1;
   const factor = (games.length * games.length * variance(mean)) / parts;
   return Number.isFinite(factor) ? factor : 1;
-}
-
-/**
- * The variance of a replicate row (divisor its length). A function of the module, not a closure made per
- * call: a fresh closure met its long loop cold each time, and V8 compiled it on the loop and threw the code
- * away at the loop's end, some 350 times in a 10,000-decision analysis.
- */
-function variance(row: Float64Array): number {
-  let sum = 0;
-  for (let r = 0; r < row.length; r++) sum += row[r] as number;
-  const m = sum / row.length;
-  let squares = 0;
-  for (let r = 0; r < row.length; r++) squares += ((row[r] as number) - m) ** 2;
-  return squares / row.length;
 }
 
 /** The MOVER ends of the mean of `games` (before the invariance test's rule at R = 1). */
