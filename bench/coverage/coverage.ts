@@ -80,6 +80,12 @@ const CASES: Case[] = [
   // no partner below 1 exists).
   { name: "11 framings .9 … 1.0, n 10", p: [Array.from({ length: 11 }, (_, f) => 0.9 + 0.01 * f)], n: 10 },
   { name: "11 framings .9 … 1.0, n 100", p: [Array.from({ length: 11 }, (_, f) => 0.9 + 0.01 * f)], n: 100 },
+  // Framings that crowd the extremes (a player whose framings fall in two groups, or all but one alike):
+  // R̂ is the maximum over many pairs near the largest JSD, so it is biased down however large n is.
+  { name: "two groups, 11 framings: 6 at .2, 5 at .8, n 30", p: [[...same(0.2, 6), ...same(0.8, 5)]], n: 30 },
+  { name: "two groups, 11 framings: 6 at .2, 5 at .8, n 300", p: [[...same(0.2, 6), ...same(0.8, 5)]], n: 300 },
+  { name: "two groups, 4 framings: .4 .4 .6 .6, n 100", p: [[0.4, 0.4, 0.6, 0.6]], n: 100 },
+  { name: "one apart, 11 framings: one at .9, ten at .2, n 30", p: [[0.9, ...same(0.2, 10)]], n: 30 },
   // Deterministic agents played live: every session decides once in every cell of 4 games.
   {
     name: "live deterministic 1.0 vs 1.0, 4 games, 4 sessions × 1 per cell",
@@ -226,6 +232,16 @@ const CASES: Case[] = [
       ],
     ],
     n: 100,
+  },
+  {
+    name: "3 actions, two groups of 3 framings: (.6, .3, .1) and (.1, .3, .6), n 50",
+    p: [[...same([0.6, 0.3, 0.1], 3), ...same([0.1, 0.3, 0.6], 3)]],
+    n: 50,
+  },
+  {
+    name: "3 actions, two groups of 3 framings: (.6, .3, .1) and (.1, .3, .6), n 300",
+    p: [[...same([0.6, 0.3, 0.1], 3), ...same([0.1, 0.3, 0.6], 3)]],
+    n: 300,
   },
   // More actions at the edges: deterministic agents, cells of 1–5 decisions, very unequal sizes, 6 actions.
   { name: "3 actions, deterministic (1, 0, 0) in both framings, n 20", p: [same([1, 0, 0], 2)], n: 20 },

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ExtremePairTails } from "../../src/analysis/robustness/extreme-pair-tails.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 import {
   designEffects,
   type InversionFraming,
+  clippedRates,
   RobustnessInversion,
   robustnessOf,
-  shrunkRates,
   smoothed,
   stretchedRates,
 } from "../../src/analysis/robustness/robustness-inversion.js";
@@ -75,13 +76,12 @@ describe("the test-inversion interval of R (two actions)", () => {
     const atLower = exactTails(30, stretchedRates(x, n, rates, lower), estimate);
     expect(atLower.above).toBeGreaterThan(0.024);
     expect(atLower.above).toBeLessThan(0.026);
-    const pooled = smoothed(15, 60);
-    const atUpper = exactTails(30, shrunkRates(rates, pooled, upper), estimate);
+    const atUpper = exactTails(30, clippedRates(x, n, rates, upper), estimate);
     expect(atUpper.below).toBeGreaterThan(0.024);
     expect(atUpper.below).toBeLessThan(0.026);
     // And a wider end would not be an end: 0.02 further out the tails are well below α/2.
     expect(exactTails(30, stretchedRates(x, n, rates, lower - 0.02), estimate).above).toBeLessThan(0.015);
-    expect(exactTails(30, shrunkRates(rates, pooled, upper + 0.02), estimate).below).toBeLessThan(0.015);
+    expect(exactTails(30, clippedRates(x, n, rates, upper + 0.02), estimate).below).toBeLessThan(0.015);
   });
 
   it("reaches R = 1 exactly when the permutation test does not reject invariance", () => {
@@ -93,7 +93,7 @@ describe("the test-inversion interval of R (two actions)", () => {
   it("configurations on both paths have the R they were asked for", () => {
     const rates = [smoothed(3, 30), smoothed(12, 30), smoothed(7, 30)];
     expect(robustnessOf(stretchedRates([3, 12, 7], [30, 30, 30], rates, 0.7))).toBeCloseTo(0.7, 9);
-    expect(robustnessOf(shrunkRates(rates, smoothed(22, 90), 0.97))).toBeCloseTo(0.97, 9);
+    expect(robustnessOf(clippedRates([3, 12, 7], [30, 30, 30], rates, 0.97))).toBeCloseTo(0.97, 9);
   });
 
   it("pulls the extremes apart to the most likely pair on the curve JSD = (1 − R)·ln 2", () => {
@@ -185,6 +185,73 @@ describe("the test-inversion interval of R (two actions)", () => {
     expect(found[3]).toBeGreaterThan(rates[1] as number);
     const score = found.reduce((sum, q, f) => sum + ll(f, q), 0);
     expect(score).toBeGreaterThanOrEqual(best.score - 1e-9);
+  });
+
+  it("brings the framings together for the upper end by clipping them into the most likely band", () => {
+    // 3, 4, 12 and 13 of 30 (two framings at each extreme), R̂ = 0.889; at r = 0.95 > R̂ the band
+    // [a, b] with JSD(a, b) = 0.05·ln 2 is placed, by brute force on a grid of 10⁻⁴ with the partner by
+    // bisection, where the Jeffreys-smoothed log-likelihood of all four framings clipped into it is
+    // largest. Both low framings end on the lower edge and both high ones on the upper edge: the crowding
+    // at the extremes that shrinking every framing toward the pooled rate would have spread apart.
+    const xs = [3, 4, 12, 13];
+    const ns = [30, 30, 30, 30];
+    const r = 0.95;
+    const rates = xs.map((c, f) => smoothed(c, ns[f] as number));
+    const ll = (q: readonly number[]): number =>
+      q.reduce(
+        (sum, v, f) =>
+          sum +
+          ((xs[f] as number) + 0.5) * Math.log(v) +
+          ((ns[f] as number) - (xs[f] as number) + 0.5) * Math.log(1 - v),
+        0,
+      );
+    const partner = (a: number): number => {
+      let lo = a;
+      let hi = 1 - 1e-12;
+      for (let i = 0; i < 100; i++) {
+        const mid = (lo + hi) / 2;
+        if (1 - robustnessOf([a, mid]) < 1 - r) lo = mid;
+        else hi = mid;
+      }
+      return (lo + hi) / 2;
+    };
+    let best = { a: 0, score: -Infinity };
+    for (let a = 0.05; a < 0.5; a += 1e-4) {
+      const b = partner(a);
+      const score = ll(rates.map((p) => Math.min(b, Math.max(a, p))));
+      if (score > best.score) best = { a, score };
+    }
+    const found = clippedRates(xs, ns, rates, r);
+    expect(robustnessOf(found)).toBeCloseTo(r, 9);
+    expect(found[0]).toBeCloseTo(best.a, 3);
+    expect(found[1]).toBe(found[0]);
+    expect(found[3]).toBe(found[2]);
+    expect(ll(found)).toBeGreaterThanOrEqual(best.score - 1e-9);
+    // At r = 1 the band is a point: every framing at the most likely common rate, (32 + 2)/(120 + 4).
+    expect(clippedRates(xs, ns, rates, 1)).toEqual([34 / 124, 34 / 124, 34 / 124, 34 / 124]);
+  });
+
+  it("covers the true R from above when framings crowd both extremes (6 at .2, 5 at .8)", () => {
+    // 400 seeded records of 11 framings × 30 decisions, true R = 1 − JSD(.2, .8)/ln 2 = 0.72193. The upper
+    // end should fall below the truth in about α/2 = 2.5% of them (Monte Carlo SE 0.8 points); on the
+    // logit path that shrank every framing toward the pooled rate it did in 18%, because that path spreads
+    // the crowded framings inside and so makes R* less biased than the truth's is.
+    const truth = robustnessOf([0.2, 0.8]);
+    expect(truth).toBeCloseTo(0.72193, 5);
+    const rng = createBootstrapRng("upper end, two crowded extremes");
+    const p = [...Array(6).fill(0.2), ...Array(5).fill(0.8)] as number[];
+    let missed = 0;
+    const records = 400;
+    for (let s = 0; s < records; s++) {
+      const framings = p.map((q) => {
+        let x = 0;
+        for (let i = 0; i < 30; i++) if (rng.next() < q) x++;
+        return { x, n: 30 };
+      });
+      const inversion = new RobustnessInversion(framings, 0.95);
+      if (inversion.upperEnd(true, Math.min(0.99, inversion.estimate + 0.05)) < truth) missed++;
+    }
+    expect(missed / records).toBeLessThan(0.06);
   });
 
   it("keeps R = r near rate 1, where no partner below 1 is far enough for a lower rate close to 1", () => {
