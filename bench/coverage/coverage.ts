@@ -83,7 +83,11 @@ const CASES: Case[] = [
   // Framings that crowd the extremes (a player whose framings fall in two groups, or all but one alike):
   // R̂ is the maximum over many pairs near the largest JSD, so it is biased down however large n is.
   { name: "two groups, 11 framings: 6 at .2, 5 at .8, n 30", p: [[...same(0.2, 6), ...same(0.8, 5)]], n: 30 },
-  { name: "two groups, 11 framings: 6 at .2, 5 at .8, n 300", p: [[...same(0.2, 6), ...same(0.8, 5)]], n: 300 },
+  {
+    name: "two groups, 11 framings: 6 at .2, 5 at .8, n 300",
+    p: [[...same(0.2, 6), ...same(0.8, 5)]],
+    n: 300,
+  },
   { name: "two groups, 4 framings: .4 .4 .6 .6, n 100", p: [[0.4, 0.4, 0.6, 0.6]], n: 100 },
   { name: "one apart, 11 framings: one at .9, ten at .2, n 30", p: [[0.9, ...same(0.2, 10)]], n: 30 },
   // Deterministic agents played live: every session decides once in every cell of 4 games.

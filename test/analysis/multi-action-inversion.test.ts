@@ -7,6 +7,7 @@ import {
   MultiActionInversion,
   MultiActionTails,
   multiActionDesignEffects,
+  RadiusClipPath,
   robustnessOfDistributions,
   smoothedDistribution,
   TiltPath,
@@ -15,6 +16,7 @@ import {
 } from "../../src/analysis/robustness/multi-action-inversion.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { designEffects } from "../../src/analysis/robustness/robustness-inversion.js";
+import { jensenShannon } from "../../src/domain/divergence.js";
 import { framingSessions } from "../support/framing-sessions.js";
 
 /** Multinomial(m, p) probabilities of every composition of m into p.length counts. */
@@ -126,6 +128,40 @@ describe("the exponential-tilt path", () => {
   });
 });
 
+describe("the upper end's configurations (three or more actions)", () => {
+  it("pull in only the framings beyond a JSD radius, so framings crowding an extreme stay together", () => {
+    // Three framings at (30, 15, 5) and three at (5, 15, 30): R̂ = 1 − JSD/ln 2 of the two groups' shares.
+    const counts = [
+      [30, 15, 5],
+      [30, 15, 5],
+      [30, 15, 5],
+      [5, 15, 30],
+      [5, 15, 30],
+      [6, 16, 28],
+    ];
+    const rates = counts.map(smoothedDistribution);
+    const pooled = smoothedDistribution([106, 91, 103]);
+    const path = new RadiusClipPath(rates, pooled);
+    for (const r of [0.8, 0.9, 0.99]) {
+      const at = path.at(r);
+      expect(robustnessOfDistributions(at)).toBeCloseTo(r, 9);
+      // The three identical framings stay identical (tilting all toward the pool would too); the
+      // framing (6, 16, 28), nearer the pool than its group, is left where it is until the radius
+      // reaches it, and then joins the others on it.
+      expect(at[1]).toEqual(at[0]);
+      expect(at[2]).toEqual(at[0]);
+      const [jsd3, jsd4, jsd5] = [3, 4, 5].map((f) => jensenShannon(at[f] as number[], pooled));
+      expect(jsd4).toBeCloseTo(jsd3 as number, 9);
+      expect(jsd5 as number).toBeLessThanOrEqual((jsd3 as number) + 1e-12);
+    }
+    // Near R̂ the radius has not reached the inner framing: it keeps its own smoothed rates.
+    const near = path.at(robustnessOfDistributions(rates) + 0.002);
+    expect(near[5]).toEqual(rates[5]);
+    // At R = 1 every framing is at the pooled distribution.
+    for (const p of path.at(1)) expect(p).toEqual(pooled.map((x) => expect.closeTo(x, 9)));
+  });
+});
+
 describe("design effects of k-action sessions", () => {
   it("are 1 + (m̃ − 1)ρ̂ worked by hand: sessions that each chose one action give ρ̂ = 1", () => {
     // Every session of 2 decisions chose one action twice: no variation within sessions, so ρ̂ = 1 and
@@ -198,7 +234,8 @@ describe("the test-inversion interval of R (three or more actions)", () => {
     const upper = inversion.upperEnd(true, 0.5);
     const rates = framings.map((f) => smoothedDistribution(f.counts));
     const pooled = smoothedDistribution([5, 0, 5]);
-    const tailAt = (r: number): number => enumeratedTails(5, tiltedConfiguration(rates, pooled, r), 0).below;
+    const path = new RadiusClipPath(rates, pooled);
+    const tailAt = (r: number): number => enumeratedTails(5, path.at(r), 0).below;
     // At R = 1 (both at the pooled (5.5, .5, 5.5)/11.5) disjoint supports are rare: the tail is below
     // α/2, so the end is where it crosses α/2.
     expect(tailAt(1)).toBeLessThan(0.025);

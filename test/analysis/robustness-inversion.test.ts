@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { ExtremePairTails } from "../../src/analysis/robustness/extreme-pair-tails.js";
 import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
-import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 import {
+  clippedRates,
   designEffects,
   type InversionFraming,
-  clippedRates,
   RobustnessInversion,
   robustnessOf,
   smoothed,
   stretchedRates,
 } from "../../src/analysis/robustness/robustness-inversion.js";
+import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
 import { framingSessions } from "../support/framing-sessions.js";
 
 /** Both ends of the interval, as robustnessAnalysis places them (guess: where each search starts). */
