@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
 import {
+  binomialCdf,
   MultiActionInversion,
   MultiActionTails,
   multiActionDesignEffects,
@@ -159,6 +160,61 @@ describe("the upper end's configurations (three or more actions)", () => {
     expect(near[5]).toEqual(rates[5]);
     // At R = 1 every framing is at the pooled distribution.
     for (const p of path.at(1)) expect(p).toEqual(pooled.map((x) => expect.closeTo(x, 9)));
+  });
+});
+
+describe("the binomial tables of the simulated tails", () => {
+  it("hold Binomial(m, q)'s CDF over the counts that carry its mass", () => {
+    // Binomial(10, .3): P(X ≤ 2) = .7¹⁰ + 10·.3·.7⁹ + 45·.09·.7⁸ = 0.3827828, P(X ≤ 3) = 0.6496107; every
+    // count is within e⁻⁴² of the mode's probability, so the table runs from 0 to 10.
+    const small = binomialCdf(10, 0.3);
+    expect(small.from).toBe(0);
+    expect(small.values.length).toBe(11);
+    expect(small.values[2]).toBeCloseTo(0.3827828, 7);
+    expect(small.values[3]).toBeCloseTo(0.6496107, 7);
+    expect(small.values[10]).toBe(1);
+    // A million decisions: SD √(10⁶·.3·.7) = 458, and e⁻⁴² is reached about √84 = 9.2 SD either side of
+    // the mode, so some 8,400 counts, not a million; half the mass lies at or below the mean 300,000.
+    const large = binomialCdf(1_000_000, 0.3);
+    expect(large.values.length).toBeGreaterThan(8_000);
+    expect(large.values.length).toBeLessThan(9_000);
+    expect(large.values[300_000 - large.from]).toBeCloseTo(0.5, 1);
+    expect(binomialCdf(7, 0)).toEqual({ from: 0, values: Float64Array.of(1) });
+    expect(binomialCdf(7, 1)).toEqual({ from: 7, values: Float64Array.of(1) });
+  });
+
+  it("give framings of thousands of decisions the test-inversion interval, crowded extremes included", () => {
+    // Three framings near (.6, .3, .1) and three near (.1, .3, .6), 2,500 decisions each, R̂ = 0.6867
+    // below the groups' R = 1 − JSD((.6, .3, .1), (.1, .3, .6))/ln 2 = 0.7142 as crowded extremes make
+    // it. The bootstrap interval these framings got before (more than 2,000 decisions) ended at 0.7088;
+    // the inversion's upper end reaches past the groups' R.
+    const counts = [
+      [1525, 750, 225],
+      [1500, 750, 250],
+      [1495, 755, 250],
+      [240, 755, 1505],
+      [250, 750, 1500],
+      [225, 745, 1530],
+    ];
+    const truth = robustnessOfDistributions([
+      [0.6, 0.3, 0.1],
+      [0.1, 0.3, 0.6],
+    ]);
+    expect(truth).toBeCloseTo(0.7142, 4);
+    const actions = ["a1", "a2", "a3"];
+    const result = robustnessAnalysis(
+      counts.map((c, f) => ({
+        player: "m",
+        game: "g",
+        framing: `f${f}`,
+        counts: Object.fromEntries(c.map((x, a) => [actions[a] as string, x])),
+      })),
+      { cooperativeAction: { g: null }, actions: { g: actions }, bootstrap: 2_000, seed: 1 },
+    );
+    const R = result.games[0]?.R;
+    expect(R?.estimate).toBeCloseTo(0.6867, 4);
+    expect(R?.ci[1]).toBeGreaterThan(truth);
+    expect(R?.ci[1]).toBeLessThan(0.73);
   });
 });
 

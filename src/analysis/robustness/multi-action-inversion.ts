@@ -22,15 +22,16 @@
 // fixed set of simulated records whose uniforms are drawn once (common random numbers: each record's
 // counts move monotonically with the rates, so the tail is a stable step function of r and the interval
 // the same on every run). Sessions enter by each framing's design effect, as for two actions.
-// Above MAX_SIZE decisions in a framing the counts are no longer discrete and the caller keeps the
-// bootstrap's interval (multi-action-interval.ts), which the coverage grid measured at n 300.
+// Where a simulated count's variance reaches NORMAL_VARIANCE (large framings) it is drawn from its
+// normal approximation at the same uniform, so a framing of any size costs about the same.
 import { jensenShannon } from "../../domain/divergence.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
+import { normalQuantile } from "../sampling/normal-quantile.js";
 import type { Tails } from "./extreme-pair-tails.js";
 import { intervalEnd, kishDesignEffects, probit, upperEndFromTail } from "./robustness-inversion.js";
 
 export const MULTI_ACTION_INVERSION_METHOD =
-  "test inversion (three or more actions, every framing of at most 2,000 decisions): lower end where P_r(R* ≥ R̂) = α/2, upper end where P_r(R* ≤ R̂) = α/2 (1 when the permutation test does not reject at α), the framings' multinomials at a configuration with R = r: for the lower end on the exponential-tilt path p_f(t) ∝ pooled^(1−t)·p̂_f^t through the Jeffreys-smoothed rates (with three or more framings, the lower end no higher than the bootstrap's), for the upper end every framing kept within a JSD radius of the pooled distribution (the framings beyond it pulled in along their tilt paths); mid-p tails, exact over every outcome where the framings have at most 20,000 joint outcomes, else from 4,000 simulated records with common random numbers; sessions by each framing's design effect 1 + (m̃_f − 1)ρ̂; larger framings keep the bootstrap interval";
+  "test inversion (three or more actions): lower end where P_r(R* ≥ R̂) = α/2, upper end where P_r(R* ≤ R̂) = α/2 (1 when the permutation test does not reject at α), the framings' multinomials at a configuration with R = r: for the lower end on the exponential-tilt path p_f(t) ∝ pooled^(1−t)·p̂_f^t through the Jeffreys-smoothed rates (with three or more framings, the lower end no higher than the bootstrap's), for the upper end every framing kept within a JSD radius of the pooled distribution (the framings beyond it pulled in along their tilt paths); mid-p tails, exact over every outcome where the framings have at most 20,000 joint outcomes, else from 4,000 simulated records with common random numbers(a simulated count of variance 400 or more from its normal approximation); sessions by each framing's design effect 1 + (m̃_f − 1)ρ̂";
 
 /** One framing of a k-action game: its counts per action and, when known, its sessions' counts. */
 export interface MultiActionFraming {
@@ -45,8 +46,13 @@ const TIE = 1e-12;
 export const EXACT_LIMIT = 20_000;
 /** Simulated records per tail evaluation beyond that. */
 export const SIMULATED_RECORDS = 4_000;
-/** Framing size above which the caller keeps the bootstrap interval. */
-export const MAX_SIZE = 2_000;
+/**
+ * Variance of a simulated count (a binomial of what the earlier actions left) from which it is drawn from
+ * its normal approximation instead of an exact CDF table: there the skewness is below 0.05, and an exact
+ * table per remaining size (hundreds of sizes, each hundreds of counts long) would make a framing cost
+ * what its size is.
+ */
+const NORMAL_VARIANCE = 400;
 
 /** R = 1 − max over pairs of framings of JSD / ln 2. */
 export function robustnessOfDistributions(rates: readonly (readonly number[])[]): number {
@@ -321,6 +327,16 @@ export class MultiActionTails {
     }
   }
 
+  private normalsOfUniforms: Float64Array | null = null;
+
+  /** Φ⁻¹ of every uniform, computed on first use (only large framings need them). */
+  private normals(): Float64Array {
+    if (this.normalsOfUniforms === null) {
+      this.normalsOfUniforms = (this.uniforms as Float64Array).map((u) => normalQuantile(u));
+    }
+    return this.normalsOfUniforms;
+  }
+
   private side(r: number): number {
     const { observed } = this;
     return r > observed + TIE ? 1 : r < observed - TIE ? -1 : 0;
@@ -373,11 +389,12 @@ export class MultiActionTails {
   private simulate(rates: readonly (readonly number[])[], add: (side: number, weight: number) => void): void {
     const { sizes, k } = this;
     const uniforms = this.uniforms as Float64Array;
+    const normals = this.normals();
     const F = sizes.length;
     // Binomial CDFs by (framing, action, remaining decisions), built on first use at these rates.
-    const tables = new Map<number, Float64Array>();
+    const tables = new Map<number, CdfTable>();
     const maxSize = Math.max(...sizes);
-    const cdf = (f: number, a: number, m: number, q: number): Float64Array => {
+    const cdf = (f: number, a: number, m: number, q: number): CdfTable => {
       const key = (f * k + a) * (maxSize + 1) + m;
       let table = tables.get(key);
       if (table === undefined) {
@@ -399,17 +416,25 @@ export class MultiActionTails {
           let x = 0;
           if (left > 0 && pa > 0) {
             const q = Math.min(1, pa / mass);
-            const table = cdf(f, a, left, q);
-            const u = uniforms[(r * F + f) * (k - 1) + a] as number;
-            // The smallest count whose CDF reaches u (binary search on the table).
-            let lo = 0;
-            let hi = left;
-            while (lo < hi) {
-              const mid = (lo + hi) >> 1;
-              if ((table[mid] as number) >= u) hi = mid;
-              else lo = mid + 1;
+            const slot = (r * F + f) * (k - 1) + a;
+            const variance = left * q * (1 - q);
+            if (variance >= NORMAL_VARIANCE) {
+              // The normal quantile at the same uniform, to the nearest count (continuity-corrected).
+              const z = normals[slot] as number;
+              x = Math.min(left, Math.max(0, Math.floor(left * q + z * Math.sqrt(variance) + 0.5)));
+            } else {
+              const { from, values } = cdf(f, a, left, q);
+              const u = uniforms[slot] as number;
+              // The smallest count whose CDF reaches u (binary search on the table).
+              let lo = 0;
+              let hi = values.length - 1;
+              while (lo < hi) {
+                const mid = (lo + hi) >> 1;
+                if ((values[mid] as number) >= u) hi = mid;
+                else lo = mid + 1;
+              }
+              x = from + lo;
             }
-            x = lo;
           }
           out[a] = x / m;
           left -= x;
@@ -422,30 +447,53 @@ export class MultiActionTails {
   }
 }
 
-/** Binomial(m, q) CDF at 0..m, its pmf by the ratio P(j + 1)/P(j) on logs (no underflow at any m). */
-function binomialCdf(m: number, q: number): Float64Array {
-  const out = new Float64Array(m + 1);
-  if (q <= 0 || q >= 1) {
-    out.fill(q <= 0 ? 1 : 0);
-    out[m] = 1;
-    return out;
-  }
-  const logs = new Float64Array(m + 1);
-  logs[0] = m * Math.log1p(-q);
+/**
+ * A binomial CDF over the counts that carry its mass: `values[i]` = P(X ≤ from + i); below `from` it is 0
+ * (to within 10⁻¹⁸ of the mode's probability per count) and from the last count on it is 1.
+ */
+export interface CdfTable {
+  readonly from: number;
+  readonly values: Float64Array;
+}
+
+/** How far below the mode's log-probability a count's may fall before the table stops (e^−42 ≈ 6·10⁻¹⁹). */
+const TABLE_DEPTH = 42;
+
+/**
+ * Binomial(m, q)'s CDF over the counts around its mode whose probability is within e^−42 of the mode's:
+ * about 18 standard deviations, so the table is O(√m) long whatever m is (a table over 0..m made large
+ * framings cost what their size did). The pmf by the ratio P(j + 1)/P(j) on logs from the mode outward,
+ * normalised over the table.
+ */
+export function binomialCdf(m: number, q: number): CdfTable {
+  if (q <= 0 || q >= 1) return { from: q <= 0 ? 0 : m, values: Float64Array.of(1) };
   const odds = Math.log(q / (1 - q));
-  let top = logs[0] as number;
-  for (let j = 0; j < m; j++) {
-    logs[j + 1] = (logs[j] as number) + Math.log((m - j) / (j + 1)) + odds;
-    top = Math.max(top, logs[j + 1] as number);
+  const mode = Math.min(m, Math.floor((m + 1) * q));
+  // Log-probabilities relative to the mode's, outward until they fall TABLE_DEPTH below it.
+  let low = mode;
+  let logLow = 0;
+  while (low > 0) {
+    const next = logLow - Math.log((m - low + 1) / low) - odds;
+    if (next < -TABLE_DEPTH) break;
+    low--;
+    logLow = next;
   }
+  const logs: number[] = [logLow];
+  let log = logLow;
+  for (let j = low; j < m; j++) {
+    log += Math.log((m - j) / (j + 1)) + odds;
+    if (j + 1 > mode && log < -TABLE_DEPTH) break;
+    logs.push(log);
+  }
+  const values = new Float64Array(logs.length);
   let sum = 0;
-  for (let j = 0; j <= m; j++) {
-    sum += Math.exp((logs[j] as number) - top);
-    out[j] = sum;
+  for (let i = 0; i < logs.length; i++) {
+    sum += Math.exp(logs[i] as number);
+    values[i] = sum;
   }
-  for (let j = 0; j <= m; j++) out[j] = (out[j] as number) / sum;
-  out[m] = 1;
-  return out;
+  for (let i = 0; i < values.length; i++) values[i] = (values[i] as number) / sum;
+  values[values.length - 1] = 1;
+  return { from: low, values };
 }
 
 /**

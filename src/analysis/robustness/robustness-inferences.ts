@@ -4,7 +4,7 @@
 import { percentileInterval } from "../sampling/percentile.js";
 import { inversionFramings } from "./framing-sessions.js";
 import { correlationFactor, meanInterval } from "./mean-interval.js";
-import { MAX_SIZE, type MultiActionFraming, MultiActionInversion } from "./multi-action-inversion.js";
+import { type MultiActionFraming, MultiActionInversion } from "./multi-action-inversion.js";
 import type { Estimate } from "./robustness-checks.js";
 import {
   type BootstrapInference,
@@ -94,8 +94,7 @@ export class RobustnessInferences {
   /**
    * Game-level R gets the test-inversion interval, its sessions (nested in its cells, or spanning cells,
    * each cell then holding its part of every session) entering by their design effect: the exact
-   * two-action one, and for three or more actions that of multi-action-inversion.ts where every framing
-   * holds at most MAX_SIZE decisions (larger ones keep the bootstrap's interval, multi-action-interval.ts).
+   * two-action one, and for three or more actions that of multi-action-inversion.ts.
    * Its lower ends need the bootstrap alone, so they are placed here, while the permutation rows may still
    * be computing on the other core. So are the upper ends, as the test's rejection would need them (when
    * it does not reject, the end is 1): an inversion holds its tails' tables (megabytes per game at a
@@ -108,7 +107,6 @@ export class RobustnessInferences {
       const first = plan.cells[u.cells[0] as number] as PlannedCell;
       const framingCells = u.cells.map((c) => plan.cells[c] as PlannedCell);
       if (first.actions.length < 2) return;
-      if (first.actions.length > 2 && framingCells.some((pc) => pc.n > MAX_SIZE)) return;
       this.invert(layout.unitR[i] as number, framingCells);
       if (layout.unitR2 !== layout.unitR) this.invert(layout.unitR2[i] as number, framingCells.slice(0, 2));
     });

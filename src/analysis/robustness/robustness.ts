@@ -120,7 +120,7 @@ export interface RobustnessResult {
   readonly notes: readonly Note[];
 }
 
-const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of games with more actions: ${MULTI_ACTION_INVERSION_METHOD}; where a framing holds more than 2,000 decisions: ${MULTI_ACTION_INTERVAL_METHOD}; the bootstrap interval where an inversion cannot place an end: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
+const INTERVAL_METHOD = `R and R2 of a two-action game (sessions, if any, nested in cells or spanning them): ${INVERSION_METHOD}. R and R2 of games with more actions: ${MULTI_ACTION_INVERSION_METHOD}; where an inversion of more actions cannot place an end: ${MULTI_ACTION_INTERVAL_METHOD}; of two actions: ${ROBUSTNESS_INTERVAL_METHOD}; ${MEAN_INTERVAL_METHOD}; shifts: percentile bootstrap. Percentiles by linear interpolation between order statistics (numpy's default)`;
 
 /**
  * Strategic robustness of every (player, game) across framings, with player-level and pooled aggregates,
