@@ -129,6 +129,22 @@ const DIFFERENCE_ROWS: Row[] = [
     ],
   },
   {
+    // The same true R (.7219), framings crowding both extremes against framings spread between them: R̂
+    // of the crowded group is the maximum over 30 pairs near the largest JSD, the other's over one.
+    name: "same R, crowded vs spread, 11 framings, n 30",
+    groups: [
+      { p: one(...Array(6).fill(0.2), ...Array(5).fill(0.8)), n: 30 },
+      { p: one(...Array.from({ length: 11 }, (_, f) => 0.2 + 0.06 * f)), n: 30 },
+    ],
+  },
+  {
+    name: "same R, crowded vs spread, 11 framings, n 300",
+    groups: [
+      { p: one(...Array(6).fill(0.2), ...Array(5).fill(0.8)), n: 300 },
+      { p: one(...Array.from({ length: 11 }, (_, f) => 0.2 + 0.06 * f)), n: 300 },
+    ],
+  },
+  {
     name: "very unequal sizes, n 5 vs 300",
     groups: [
       { p: one(0.4, 0.6), n: 5 },
