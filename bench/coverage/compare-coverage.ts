@@ -286,6 +286,13 @@ const RANK_ROWS: Row[] = [
     name: "10 spread groups, n 100",
     groups: Array.from({ length: 10 }, (_, i) => ({ p: one(0.5 - 0.04 * i, 0.5 + 0.04 * i), n: 100 })),
   },
+  {
+    name: "same R, crowded vs spread, 11 framings, n 300",
+    groups: [
+      { p: one(...Array(6).fill(0.2), ...Array(5).fill(0.8)), n: 300 },
+      { p: one(...Array.from({ length: 11 }, (_, f) => 0.2 + 0.06 * f)), n: 300 },
+    ],
+  },
 ];
 
 function trueR(p: Group["p"]): number {

@@ -6,10 +6,14 @@ import {
   bootstrapDifference,
   boundaryWidened,
   holm,
+  meanDistances,
+  moverWidened,
   welchWidened,
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
+import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
 import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
+import { RobustnessInversion } from "../../src/analysis/robustness/robustness-inversion.js";
 import { studentQuantile } from "../../src/analysis/sampling/student-t.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
 import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
@@ -315,6 +319,135 @@ describe("the interval of a difference", () => {
     });
     // 0.02 ≤ 0.025: that group rejects λ = 0, the pair is left as it was.
     expect(boundaryWidened(difference, 0.5, 0.02, 0.95)).toEqual(difference);
+  });
+});
+
+describe("the MOVER widening of a difference of R", () => {
+  it("combines the groups' distances in quadrature, the side toward 0 read as z standard errors", () => {
+    // a: .03 below and .10 above its mean; b: .04 below, .02 above; d̂ = −0.06, independent groups.
+    // Up: √(.10² + .04²) = 0.107703, so the upper end is 0.047703; down: √(.03² + .02²) = 0.036056.
+    // p: the side toward 0 is the upper one, |d̂|·1.959964/0.107703 = 1.091862, 2·(1 − Φ) = 0.274889.
+    const bootstrapped = { estimate: -0.06, ci: [-0.09, -0.03] as [number, number], p_value: 0.001 };
+    const widened = moverWidened(
+      bootstrapped,
+      { below: 0.03, above: 0.1 },
+      { below: 0.04, above: 0.02 },
+      0,
+      0.95,
+    );
+    expect(widened.ci[0]).toBeCloseTo(-0.096056, 6);
+    expect(widened.ci[1]).toBeCloseTo(0.047703, 6);
+    expect(widened.p_value).toBeCloseTo(0.274889, 4);
+    // Paired replicates correlated .5 take 2·.5·.10·.04 off the squared upper distance: √(.0076) = 0.087178.
+    const paired = moverWidened(
+      bootstrapped,
+      { below: 0.03, above: 0.1 },
+      { below: 0.04, above: 0.02 },
+      0.5,
+      0.95,
+    );
+    expect(paired.ci[1]).toBeCloseTo(-0.06 + Math.sqrt(0.0076), 9);
+    // Where the bootstrap interval is already wider, it stays.
+    const wide = { estimate: -0.06, ci: [-0.5, 0.5] as [number, number], p_value: 0.9 };
+    expect(moverWidened(wide, { below: 0.03, above: 0.1 }, { below: 0.04, above: 0.02 }, 0, 0.95)).toEqual({
+      estimate: -0.06,
+      ci: [-0.5, 0.5],
+      p_value: 0.9,
+    });
+  });
+
+  it("takes a mean's distances over games in quadrature, the larger one standing in above at the bound 1", () => {
+    // Games (.7 in [.65, .8]) and (.9 in [.85, 1]): below √(.05² + .05²)/2 = 0.035355; above, the second
+    // game's end is the bound, so its larger distance .1 stands in: √(.1² + .1²)/2 = 0.070711; κ = 2 scales
+    // both by √2.
+    const games = [
+      { estimate: 0.7, lower: 0.65, upper: 0.8 },
+      { estimate: 0.9, lower: 0.85, upper: 1 },
+    ];
+    expect(meanDistances(games, 1).below).toBeCloseTo(0.035355, 6);
+    expect(meanDistances(games, 1).above).toBeCloseTo(0.070711, 6);
+    expect(meanDistances(games, 2).above).toBeCloseTo(0.1, 9);
+  });
+
+  it("holds 0 for two agents of the same R whose framings crowd the extremes differently", () => {
+    // Eleven framings of 300 decisions. "crowded": 6 near .2 and 5 near .8, R̂ = 0.6343, below the R of
+    // its groups (0.7219) as a maximum over 30 near-tied pairs is; "spread": .2, .26, …, .8 exactly,
+    // R̂ = 0.7219. Both have R = 0.7219 in truth at these rates. The bootstrap interval alone was
+    // [−0.188, −0.003] (p 0.040): the spread agent called the more robust. The crowded agent's own
+    // test-inversion interval reaches past 0.72, so the difference's interval holds 0.
+    const names = Array.from({ length: 11 }, (_, f) => `f${String(f).padStart(2, "0")}`);
+    const rowsOf = (group: string, xs: number[]): ComparisonRow[] =>
+      xs.flatMap((x, f) => [
+        {
+          group,
+          game: "prisoners-dilemma",
+          framing: names[f] as string,
+          action: "cooperate",
+          count: x,
+          unit: null,
+          position: null,
+        },
+        {
+          group,
+          game: "prisoners-dilemma",
+          framing: names[f] as string,
+          action: "defect",
+          count: 300 - x,
+          unit: null,
+          position: null,
+        },
+      ]);
+    const crowded = [48, 52, 56, 60, 64, 66, 234, 238, 240, 244, 252];
+    const spread = [60, 78, 96, 114, 132, 150, 168, 186, 204, 222, 240];
+    const result = compareGroups([...rowsOf("crowded", crowded), ...rowsOf("spread", spread)], {
+      ...options,
+      framings: names,
+    });
+    const R = result.pairs.find((p) => p.measure === "R");
+    expect(R?.difference.estimate).toBeCloseTo(0.6343 - 0.7219, 3);
+    expect(R?.difference.ci[0]).toBeLessThan(0);
+    expect(R?.difference.ci[1]).toBeGreaterThan(0);
+    expect(R?.p_value).toBeGreaterThan(0.05);
+    // The upper end is at least MOVER's: d̂ + √(crowded's distance above² + spread's below²), each from
+    // the inversion of its own counts (to within the ends' search tolerance: each search starts from
+    // its own guess).
+    const invert = (xs: number[]) =>
+      new RobustnessInversion(
+        xs.map((x) => ({ x, n: 300 })),
+        0.95,
+      );
+    const a = invert(crowded);
+    const b = invert(spread);
+    const above = a.upperEnd(true, a.estimate + 0.05) - a.estimate;
+    const below = b.estimate - b.lowerEnd(b.estimate - 0.05);
+    const estimate = R?.difference.estimate as number;
+    expect(R?.difference.ci[1]).toBeGreaterThan(estimate + Math.hypot(above, below) - 1e-4);
+  });
+});
+
+describe("rank intervals with a further interval of each difference", () => {
+  it("rank two groups apart only where both intervals leave 0 out", () => {
+    // Two groups whose replicates never overlap (0.9 ± 0.01 against 0.5 ± 0.01): the bootstrap alone
+    // ranks them 1 and 2. A further interval of their difference that holds 0 keeps both in [1, 2];
+    // one that leaves 0 out as well keeps them apart.
+    const B = 1000;
+    const star = (centre: number) => Float64Array.from({ length: B }, (_, b) => centre + 0.01 * Math.sin(b));
+    const replicates = [star(0.9), star(0.5)];
+    const apart = rankIntervals(["a", "b"], [0.9, 0.5], replicates, 0.95);
+    expect(apart.map((r) => r.rank.ci)).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+    const held = rankIntervals(["a", "b"], [0.9, 0.5], replicates, 0.95, undefined, () => [-0.1, 0.9]);
+    expect(held.map((r) => r.rank.ci)).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    const both = rankIntervals(["a", "b"], [0.9, 0.5], replicates, 0.95, undefined, () => [0.1, 0.7]);
+    expect(both.map((r) => r.rank.ci)).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
   });
 });
 

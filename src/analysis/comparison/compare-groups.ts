@@ -10,16 +10,26 @@ import { percentileInterval } from "../sampling/percentile.js";
 import { variance } from "../sampling/replicate-variance.js";
 import { COMPARISON_MEASURES, type ComparisonMeasure } from "./comparison-measures.js";
 import { type CellRef, type ComparisonInput, type ComparisonRow, cellKey } from "./comparison-rows.js";
+import { gameInterval } from "./group-game-intervals.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallies } from "./group-samples.js";
-import { bootstrapDifference, boundaryWidened, holm, welchWidened } from "./pair-differences.js";
+import {
+  bootstrapDifference,
+  boundaryWidened,
+  holm,
+  type MeanDistances,
+  meanDistances,
+  moverInterval,
+  moverWidened,
+  welchWidened,
+} from "./pair-differences.js";
 import {
   POOLED_BOUNDS,
   type PooledMeasure,
   type PooledModel,
   type PooledReplicates,
 } from "./pooled-measures.js";
-import { type RankedGroup, rankIntervals } from "./rank-intervals.js";
+import { type FurtherInterval, type RankedGroup, rankIntervals } from "./rank-intervals.js";
 
 export { COMPARISON_MEASURES, type ComparisonMeasure };
 
@@ -89,7 +99,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval (the larger p), for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -164,6 +174,34 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     }
     return m;
   };
+  // A group's test-inversion interval of R per game, and the MOVER distances of its mean over a set of
+  // games, once per (group, games).
+  const intervals = new Map<string, ReturnType<typeof gameInterval>>();
+  const gameCells = samples.map((s) => new Map(completeGames(s, framings).map((c) => [c.game, c.cells])));
+  const distances = new Map<string, MeanDistances>();
+  const distancesOf = (g: number, games: readonly string[], level = confidence): MeanDistances => {
+    const key = JSON.stringify([g, games, level]);
+    let found = distances.get(key);
+    if (found === undefined) {
+      const own = replicates[g] as Map<string, GameReplicates>;
+      const perGame = games.map((game) => {
+        const at = JSON.stringify([g, game, level]);
+        let interval = intervals.get(at);
+        if (interval === undefined) {
+          const cells = gameCells[g]?.get(game) as number[];
+          interval = gameInterval(samples[g] as GroupSample, cells, own.get(game) as GameReplicates, level);
+          intervals.set(at, interval);
+        }
+        return interval;
+      });
+      // κ: the variance of the sum of the games' R* over the sum of their variances.
+      const ofGames = games.reduce((sum, game) => sum + variance((own.get(game) as GameReplicates).RStar), 0);
+      const ofSum = variance(mean(g, games, "R").star) * games.length ** 2;
+      found = meanDistances(perGame, ofGames > 0 ? ofSum / ofGames : 1);
+      distances.set(key, found);
+    }
+    return found;
+  };
   /** Groups i and j on one measure: a − b over the cells used, its interval and unadjusted p. */
   const pair = (
     measure: ComparisonMeasure,
@@ -172,6 +210,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     a: { point: number; star: Float64Array },
     b: { point: number; star: Float64Array },
     used: CellRef[],
+    games: readonly string[],
   ): ComparedPair => {
     const star = new Float64Array(bootstrap);
     for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
@@ -183,18 +222,28 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     });
     const [x, y] = [samples[i], samples[j]] as [GroupSample, GroupSample];
     const paired = used.every((c) => pairedCell(x, y, c));
-    // Exploitability: at least as wide as Welch's t interval over the units its cells resample.
+    // R: at least as wide as the MOVER interval of the two groups' test-inversion intervals (the bias
+    // of crowded framings); exploitability: at least as wide as Welch's t interval over the units its
+    // cells resample.
     const difference =
-      measure === "exploitability"
-        ? welchWidened(
+      measure === "R"
+        ? moverWidened(
             bootstrapped,
-            star,
-            { variance: variance(a.star), units: drawn[i]?.pooledUnits ?? 0 },
-            { variance: variance(b.star), units: drawn[j]?.pooledUnits ?? 0 },
-            paired,
+            distancesOf(i, games),
+            distancesOf(j, games),
+            paired ? correlation(a.star, b.star) : 0,
             confidence,
           )
-        : bootstrapped;
+        : measure === "exploitability"
+          ? welchWidened(
+              bootstrapped,
+              star,
+              { variance: variance(a.star), units: drawn[i]?.pooledUnits ?? 0 },
+              { variance: variance(b.star), units: drawn[j]?.pooledUnits ?? 0 },
+              paired,
+              confidence,
+            )
+          : bootstrapped;
     return {
       measure,
       a: groups[i] as string,
@@ -217,7 +266,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         const games = measure === "R" ? shared : shared.filter((g) => replicates[i]?.get(g)?.shift !== null);
         if (games.length === 0) continue;
         const used = games.flatMap((game) => framings.map((framing) => ({ game, framing })));
-        family.push(pair(measure, i, j, mean(i, games, measure), mean(j, games, measure), used));
+        family.push(pair(measure, i, j, mean(i, games, measure), mean(j, games, measure), used, games));
       }
     }
     pairs.push(...holmAdjusted(family));
@@ -242,6 +291,21 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         groups.map((_, g) => mean(g, rankedGames, "R")),
         confidence,
         [0, 1],
+        undefined,
+        // Two groups are ranked apart only where the MOVER interval of their test-inversion intervals,
+        // at the simultaneous level, leaves 0 out too (the bias of crowded framings, as for the pairs).
+        (j, k, level) => {
+          const [a, b] = [mean(j, rankedGames, "R"), mean(k, rankedGames, "R")];
+          const used = rankedGames.flatMap((game) => framings.map((framing) => ({ game, framing })));
+          const [x, y] = [samples[j], samples[k]] as [GroupSample, GroupSample];
+          const paired = used.every((c) => pairedCell(x, y, c));
+          return moverInterval(
+            a.point - b.point,
+            distancesOf(j, rankedGames, level),
+            distancesOf(k, rankedGames, level),
+            paired ? correlation(a.star, b.star) : 0,
+          );
+        },
       ),
     );
   }
@@ -262,7 +326,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     for (let i = 0; i < groups.length; i++) {
       for (let j = i + 1; j < groups.length; j++) {
         const [a, b] = [values[i], values[j]] as [PooledReplicates, PooledReplicates];
-        const compared = pair(measure, i, j, a, b, used);
+        const compared = pair(measure, i, j, a, b, used, rankedGames);
         family.push(
           measure === "lambda" ? atLambdaZero(compared, a.shareAtZero, b.shareAtZero, confidence) : compared,
         );
@@ -364,6 +428,7 @@ export function rankMeasure(
   confidence: number,
   [min, max]: [number, number],
   atBound?: readonly boolean[],
+  further?: FurtherInterval,
 ): GroupRank[] {
   const sign = measure === "exploitability" ? -1 : 1;
   const signed = values.map((v) => ({ point: sign * v.point, star: v.star.map((x) => sign * x) }));
@@ -373,6 +438,7 @@ export function rankMeasure(
     signed.map((m) => m.star),
     confidence,
     atBound,
+    further,
   );
   const range: [number, number] = sign === 1 ? [min, max] : [-max, -min];
   const own = withOwnIntervals(measure, ranked, signed, confidence, range);
@@ -476,4 +542,28 @@ function noSharedMessage(
       ? `'${s.group}' played ${[...complete].sort().join(", ")} under all of them`
       : `'${s.group}' played no game under all of them (its cells: ${s.cells.map((c) => `${c.game}/${c.framing}`).join(", ")})`;
   return `Groups '${a.group}' and '${b.group}' share no game played under every framing of ${framings.join(", ")}: ${describe(a, completeA)}; ${describe(b, completeB)}. Narrow the groups (--players) or the framings (--framings).`;
+}
+
+/** Pearson's correlation of two groups' replicates (0 when either does not vary). */
+function correlation(a: Float64Array, b: Float64Array): number {
+  const B = a.length;
+  let ma = 0;
+  let mb = 0;
+  for (let r = 0; r < B; r++) {
+    ma += a[r] as number;
+    mb += b[r] as number;
+  }
+  ma /= B;
+  mb /= B;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let r = 0; r < B; r++) {
+    const x = (a[r] as number) - ma;
+    const y = (b[r] as number) - mb;
+    sab += x * y;
+    saa += x * x;
+    sbb += y * y;
+  }
+  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0;
 }

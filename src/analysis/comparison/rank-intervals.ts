@@ -16,6 +16,11 @@ import { percentileInterval } from "../sampling/percentile.js";
  * interval then agrees with the pair's own interval. Unlike studentized symmetric intervals, these keep
  * the skew of R near 1.
  *
+ * `further` gives a second interval of each difference at the same level, which must leave 0 out too (R:
+ * the MOVER interval of the two groups' test-inversion intervals, for the bias of crowded framings that
+ * the bootstrap cannot see; two groups of the same R, one with crowded framings, had both true ranks
+ * inside their intervals in 76.3% of studies without it, 93.7% with it).
+ *
  * `atBound` marks groups whose measure may sit at its bound (λ = 0, compare-groups.ts): no pair of two
  * such groups is ranked apart, whatever its interval says — at the bound the bootstrap does not hold its
  * level (two groups truly at λ = 0 were ranked apart in 9.4% of studies over 10 groups).
@@ -28,12 +33,19 @@ export interface RankedGroup {
   readonly tied_group: number;
 }
 
+/**
+ * A further interval of θ_j − θ_k at a given level that must also leave 0 out before j and k are ranked
+ * apart (R: the MOVER interval of the groups' test-inversion intervals, compare-groups.ts).
+ */
+export type FurtherInterval = (j: number, k: number, level: number) => readonly [number, number];
+
 export function rankIntervals(
   groups: readonly string[],
   estimates: readonly number[],
   replicates: readonly Float64Array[],
   confidence: number,
   atBound?: readonly boolean[],
+  further?: FurtherInterval,
 ): RankedGroup[] {
   const G = groups.length;
   const B = replicates[0]?.length ?? 0;
@@ -80,8 +92,9 @@ export function rankIntervals(
     // Two groups that may both sit at the bound may be equal there: neither is surely above the other.
     if (atBound?.[j] === true && atBound[k] === true) continue;
     const [lo, hi] = percentileInterval(star, level);
-    if (lo - bias > 0) (better[j] as boolean[])[k] = true;
-    if (hi - bias < 0) (better[k] as boolean[])[j] = true;
+    const [otherLo, otherHi] = further?.(j, k, level) ?? [lo - bias, hi - bias];
+    if (lo - bias > 0 && otherLo > 0) (better[j] as boolean[])[k] = true;
+    if (hi - bias < 0 && otherHi < 0) (better[k] as boolean[])[j] = true;
   }
   return ranksFromOrder(groups, estimates, better);
 }
