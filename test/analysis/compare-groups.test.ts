@@ -422,6 +422,12 @@ describe("the MOVER widening of a difference of R", () => {
     const below = b.estimate - b.lowerEnd(b.estimate - 0.05);
     const estimate = R?.difference.estimate as number;
     expect(R?.difference.ci[1]).toBeGreaterThan(estimate + Math.hypot(above, below) - 1e-4);
+    // The crowded agent's own interval in the ranking holds its R (0.7219) too: it also holds the
+    // agent's test-inversion interval, whose upper end is past it; the percentile interval of its
+    // replicates, centred on a biased R̂ and biased once more, was not.
+    const own = result.ranks.find((r) => r.measure === "R" && r.group === "crowded");
+    expect(own?.ci[1]).toBeGreaterThan(0.7219);
+    expect(own?.ci[1]).toBeCloseTo(a.upperEnd(true, a.estimate + 0.05), 3);
   });
 });
 

@@ -67,7 +67,10 @@ export interface GroupRank {
   readonly measure: ComparisonMeasure;
   readonly group: string;
   readonly estimate: number;
-  /** The group's own bootstrap interval of the measure: its percentile interval, widened to hold the estimate. */
+  /**
+   * The group's own interval of the measure: the percentile interval of its replicates, widened to hold the
+   * estimate; for R also its test-inversion interval over the ranked games.
+   */
   readonly ci: [number, number];
   readonly rank: { readonly estimate: number; readonly ci: [number, number] };
   readonly tied_group: number;
@@ -306,7 +309,18 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
             paired ? correlation(a.star, b.star) : 0,
           );
         },
-      ),
+      ).map((rank) => {
+        // A group's own interval of R also holds its test-inversion interval over the ranked games (MOVER
+        // over games, as the robustness analysis's player-level R), which knows the bias the percentile
+        // interval of its replicates cannot.
+        const g = groups.indexOf(rank.group);
+        const { below, above } = distancesOf(g, rankedGames);
+        const ci: [number, number] = [
+          Math.max(0, Math.min(rank.ci[0], rank.estimate - below)),
+          Math.min(1, Math.max(rank.ci[1], rank.estimate + above)),
+        ];
+        return { ...rank, ci };
+      }),
     );
   }
   for (const measure of ["lambda", "exploitability"] as const) {

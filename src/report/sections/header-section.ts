@@ -25,7 +25,7 @@ const INTRO = html`<section id="intro"><h2>What this report measures</h2>
 <li><strong>Payoff sensitivity λ</strong>: how sharply choices follow the payoff difference (logit response); λ ≈ 0 means the payoffs are ignored.</li>
 <li><strong>Opponent comprehension</strong>: in repeated play, the round from which the agent keeps doing at least as well as simply matching its opponent.</li>
 </ul>
-<p>All intervals are 95% percentile bootstrap intervals.</p></section>`;
+<p>All intervals are 95%. R's is a test-inversion interval: every value of R the agent's counts do not argue against, which accounts for how far a maximum over pairs of framings falls below the truth when several framings share an extreme. Shifts, cooperation rates and λ have percentile bootstrap intervals.</p></section>`;
 
 export function headerSection(header: ReportHeader, checks: readonly VerificationCheck[]): SafeHtml {
   return html`<header><h1>${header.title}</h1>${metaList(header)}${checksBanner(checks)}</header>${INTRO}`;

@@ -190,7 +190,7 @@ export async function leaderboardSection(
   const level = `${Math.round(board.confidence * 100)}%`;
   const figure = await chartFigure(
     leaderboardChartSpec(board, { width: 360 }),
-    `Each row is one ${board.by}'s R over the games every ${board.by} played under every framing, with its ${level} bootstrap interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
+    `Each row is one ${board.by}'s R over the games every ${board.by} played under every framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
   return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${board.framings.join(", ")}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. <code>same-game analyze compare</code> gives every pair's difference; <code>same-game export leaderboard</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;

@@ -162,7 +162,7 @@ export async function robustnessSection(
     : html``;
   const figure = await chartFigure(
     robustnessChartSpec(result),
-    "Each dot is one player's robustness R in one game with its 95% bootstrap interval. R = 1 means the " +
+    "Each dot is one player's robustness R in one game with its 95% interval (test inversion). R = 1 means the " +
       "distribution of choices was identical under every framing; lower values mean the story moved the " +
       "choices (R = 0 would be completely different behaviour).",
   );
