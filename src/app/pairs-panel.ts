@@ -61,7 +61,7 @@ export function pairsSection(ctx: SectionContext): HTMLElement | null {
     el(
       "p",
       { class: "muted" },
-      `Each difference a − b on the cells both ${board.by}s played, with its ${level} bootstrap interval, its p-value and Holm's adjusted p. ${details.family}`,
+      `Each difference a − b on the cells both ${board.by}s played, with its ${level} interval (for R also holding the two ${board.by}s' test-inversion intervals combined), its p-value and Holm's adjusted p. ${details.family}`,
     ),
     chosen
       ? el(
