@@ -68,13 +68,15 @@ describe("same-game serve over stdio", () => {
       params: { name: "start_match", arguments: { game: "nope" } },
     });
     send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "list_games", arguments: {} } });
+    // Every reply, not only the last request's: the server answers requests concurrently, and the
+    // rejected start_match (id 3) may be answered after list_games (id 4).
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no reply to id 4; stdout so far: ${stdout.slice(0, 500)}`)),
+        () => reject(new Error(`no reply to every request; stdout so far: ${stdout.slice(0, 500)}`)),
         20_000,
       );
       const poll = setInterval(() => {
-        if (stdout.includes('"id":4')) {
+        if ([1, 2, 3, 4].every((id) => stdout.includes(`"id":${id}`))) {
           clearTimeout(timer);
           clearInterval(poll);
           resolve();
@@ -85,9 +87,13 @@ describe("same-game serve over stdio", () => {
     const lines = stdout.split("\n").filter((l) => l !== "");
     expect(lines.length).toBe(4); // one response per request, nothing else
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
-    const tools = (
-      JSON.parse(lines[1] as string) as { result: { tools: { name: string }[] } }
-    ).result.tools.map((t) => t.name);
+    const replies = lines.map(
+      (line) => JSON.parse(line) as { id: number; result: { tools: { name: string }[] } },
+    );
+    expect(replies.map((r) => r.id).sort()).toEqual([1, 2, 3, 4]);
+    const tools = (replies.find((r) => r.id === 2) as (typeof replies)[number]).result.tools.map(
+      (t) => t.name,
+    );
     // The default surface is the player's: the six play tools and nothing of the study.
     expect(tools.sort()).toEqual(
       ["get_match", "join_match", "list_games", "next_trial", "start_match", "submit_move"].sort(),
