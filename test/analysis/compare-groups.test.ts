@@ -6,13 +6,13 @@ import {
   bootstrapDifference,
   boundaryWidened,
   holm,
-  meanDistances,
   moverWidened,
   welchWidened,
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
 import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
+import { meanDistances } from "../../src/analysis/robustness/mean-interval.js";
 import { RobustnessInversion } from "../../src/analysis/robustness/robustness-inversion.js";
 import { studentQuantile } from "../../src/analysis/sampling/student-t.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
@@ -361,8 +361,8 @@ describe("the MOVER widening of a difference of R", () => {
     // game's end is the bound, so its larger distance .1 stands in: √(.1² + .1²)/2 = 0.070711; κ = 2 scales
     // both by √2.
     const games = [
-      { estimate: 0.7, lower: 0.65, upper: 0.8 },
-      { estimate: 0.9, lower: 0.85, upper: 1 },
+      { estimate: 0.7, ci: [0.65, 0.8] as const },
+      { estimate: 0.9, ci: [0.85, 1] as const },
     ];
     expect(meanDistances(games, 1).below).toBeCloseTo(0.035355, 6);
     expect(meanDistances(games, 1).above).toBeCloseTo(0.070711, 6);

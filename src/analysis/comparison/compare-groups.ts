@@ -1,4 +1,5 @@
 import type { ActionId } from "../../domain/types.js";
+import { correlationFactor, type MeanDistances, meanDistances } from "../robustness/mean-interval.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import {
   type ClusterSumMethod,
@@ -18,8 +19,6 @@ import {
   bootstrapDifference,
   boundaryWidened,
   holm,
-  type MeanDistances,
-  meanDistances,
   moverInterval,
   moverWidened,
   welchWidened,
@@ -203,10 +202,8 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         }
         return interval;
       });
-      // κ: the variance of the sum of the games' R* over the sum of their variances.
-      const ofGames = games.reduce((sum, game) => sum + variance((own.get(game) as GameReplicates).RStar), 0);
-      const ofSum = variance(mean(g, games, "R").star) * games.length ** 2;
-      found = meanDistances(perGame, ofGames > 0 ? ofSum / ofGames : 1);
+      const rows = games.map((game) => (own.get(game) as GameReplicates).RStar);
+      found = meanDistances(perGame, correlationFactor(mean(g, games, "R").star, rows));
       distances.set(key, found);
     }
     if (level === confidence) return found;
@@ -214,7 +211,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     // standard errors each: an inversion of a game of three or more actions costs about half a second,
     // and placing every group's again at that level doubled what compare spent on them.
     const scale = normalQuantile(1 - (1 - level) / 2) / normalQuantile(1 - (1 - confidence) / 2);
-    return { below: found.below * scale, above: found.above * scale };
+    return { estimate: found.estimate, below: found.below * scale, above: found.above * scale };
   };
   /** Groups i and j on one measure: a − b over the cells used, its interval and unadjusted p. */
   const pair = (

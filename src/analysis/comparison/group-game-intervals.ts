@@ -7,18 +7,12 @@
 // accounts for it. So the comparison also combines the two groups' inversion intervals (MOVER,
 // pair-differences.ts); this module places them from the group's own cells and sessions.
 import type { FramingSessions } from "../robustness/framing-sessions.js";
+import type { GameInterval } from "../robustness/mean-interval.js";
 import { type MultiActionFraming, MultiActionInversion } from "../robustness/multi-action-inversion.js";
 import { type InversionFraming, RobustnessInversion } from "../robustness/robustness-inversion.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import type { GameReplicates } from "./group-replicates.js";
 import type { GroupSample } from "./group-samples.js";
-
-/** A game's R with the ends of its test-inversion interval. */
-export interface GameInterval {
-  readonly estimate: number;
-  readonly lower: number;
-  readonly upper: number;
-}
 
 /**
  * The interval of R of one game of a group, its cells given in framing order. The upper end is the one
@@ -44,8 +38,10 @@ export function gameInterval(
   const upper = inversion.upperEnd(true, Math.max(bootUpper, estimate));
   return {
     estimate,
-    lower: Number.isFinite(lower) ? Math.min(lower, estimate) : Math.min(bootLower, estimate),
-    upper: Number.isFinite(upper) ? Math.max(upper, estimate) : Math.max(bootUpper, estimate),
+    ci: [
+      Number.isFinite(lower) ? Math.min(lower, estimate) : Math.min(bootLower, estimate),
+      Number.isFinite(upper) ? Math.max(upper, estimate) : Math.max(bootUpper, estimate),
+    ],
   };
 }
 

@@ -1,9 +1,12 @@
+import type { MeanDistances } from "../robustness/mean-interval.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { variance } from "../sampling/replicate-variance.js";
 import { studentQuantile, studentUpperTail } from "../sampling/student-t.js";
 import { normalUpperTail } from "../story-labels/normal-tail.js";
-import type { GameInterval } from "./group-game-intervals.js";
+
+/** A mean's distances from its interval's ends, below and above (`meanDistances` of mean-interval.ts). */
+type Distances = Pick<MeanDistances, "below" | "above">;
 
 /**
  * A difference a − b with its bootstrap interval and two-sided p-value of d = 0.
@@ -93,32 +96,6 @@ export function bootstrapDifference(
   return { estimate, ci, p_value };
 }
 
-/** How far a group's mean R over games lies from the ends of its interval, below and above. */
-export interface MeanDistances {
-  readonly below: number;
-  readonly above: number;
-}
-
-/**
- * The distances of a mean over games from its interval's ends by MOVER (Zou & Donner 2008), as the
- * player-level R of the robustness analysis: each game's distance from its estimate to its end read as
- * a standard error there, added in quadrature, scaled by κ = Var*(Σ_g R*_g) / Σ_g Var*(R*_g) for the
- * covariance sessions that decided in several games add. A game whose upper end is the bound 1 has had
- * its distance above cut off by it, and the larger of its two distances stands in.
- */
-export function meanDistances(games: readonly GameInterval[], kappa: number): MeanDistances {
-  let below = 0;
-  let above = 0;
-  for (const g of games) {
-    const down = g.estimate - g.lower;
-    const up = g.upper >= 1 ? Math.max(g.upper - g.estimate, down) : g.upper - g.estimate;
-    below += down * down;
-    above += up * up;
-  }
-  const scale = Math.sqrt(Math.max(0, kappa)) / games.length;
-  return { below: scale * Math.sqrt(below), above: scale * Math.sqrt(above) };
-}
-
 /**
  * A difference of R a − b made at least as wide as the MOVER interval of the two groups' test-inversion
  * intervals, d̂ − √(a.below² + b.above² − 2r·a.below·b.above) to d̂ + √(a.above² + b.below² − 2r·…), r the
@@ -134,8 +111,8 @@ export function meanDistances(games: readonly GameInterval[], kappa: number): Me
  */
 export function moverWidened(
   difference: Difference,
-  a: MeanDistances,
-  b: MeanDistances,
+  a: Distances,
+  b: Distances,
   correlation: number,
   confidence: number,
 ): Difference {
@@ -155,12 +132,7 @@ export function moverWidened(
 }
 
 /** MOVER's interval of a − b from the two means' distances (see `moverWidened`). */
-export function moverInterval(
-  d: number,
-  a: MeanDistances,
-  b: MeanDistances,
-  correlation: number,
-): [number, number] {
+export function moverInterval(d: number, a: Distances, b: Distances, correlation: number): [number, number] {
   const down = Math.sqrt(Math.max(0, a.below ** 2 + b.above ** 2 - 2 * correlation * a.below * b.above));
   const up = Math.sqrt(Math.max(0, a.above ** 2 + b.below ** 2 - 2 * correlation * a.above * b.below));
   return [d - down, d + up];

@@ -36,8 +36,15 @@ export function correlationFactor(mean: Float64Array, games: readonly Float64Arr
   return Number.isFinite(factor) ? factor : 1;
 }
 
-/** The MOVER ends of the mean of `games` (before the invariance test's rule at R = 1). */
-export function meanInterval(games: readonly GameInterval[], factor: number): [number, number] {
+/** How far the mean of some games lies from the MOVER ends of its interval, below and above. */
+export interface MeanDistances {
+  readonly estimate: number;
+  readonly below: number;
+  readonly above: number;
+}
+
+/** The MOVER distances of the mean of `games` from its ends (unclipped: see `meanInterval`). */
+export function meanDistances(games: readonly GameInterval[], factor: number): MeanDistances {
   const G = games.length;
   let estimate = 0;
   let below = 0;
@@ -49,8 +56,15 @@ export function meanInterval(games: readonly GameInterval[], factor: number): [n
     // could lie above its estimate: the bound cut that distance off. Its lower distance stands in.
     above += (ci[1] >= 1 ? Math.max(ci[1] - r, r - ci[0]) : ci[1] - r) ** 2;
   }
-  estimate /= G;
-  const lower = Math.max(0, estimate - Math.sqrt(factor * below) / G);
-  const upper = Math.min(1, estimate + Math.sqrt(factor * above) / G);
-  return [lower, upper];
+  return {
+    estimate: estimate / G,
+    below: Math.sqrt(factor * below) / G,
+    above: Math.sqrt(factor * above) / G,
+  };
+}
+
+/** The MOVER ends of the mean of `games` (before the invariance test's rule at R = 1), within [0, 1]. */
+export function meanInterval(games: readonly GameInterval[], factor: number): [number, number] {
+  const { estimate, below, above } = meanDistances(games, factor);
+  return [Math.max(0, estimate - below), Math.min(1, estimate + above)];
 }
