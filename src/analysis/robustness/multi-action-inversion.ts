@@ -54,12 +54,32 @@ export const SIMULATED_RECORDS = 4_000;
  */
 const NORMAL_VARIANCE = 400;
 
-/** R = 1 − max over pairs of framings of JSD / ln 2. */
-export function robustnessOfDistributions(rates: readonly (readonly number[])[]): number {
+/**
+ * R = 1 − max over pairs of framings of JSD / ln 2, each framing's own entropy summed once instead of once
+ * per pair it is in: the same sums in the same order as `jensenShannon` (so the same number, bit for
+ * bit), with k logarithms per pair instead of 3k — the largest share of a simulated tail's time on 11
+ * framings. `entropies`: scratch space, one per framing, for callers that evaluate many records.
+ */
+export function robustnessOfDistributions(
+  rates: readonly (readonly number[])[],
+  entropies: Float64Array = new Float64Array(rates.length),
+): number {
+  const F = rates.length;
+  for (let f = 0; f < F; f++) {
+    const p = rates[f] as readonly number[];
+    let h = 0;
+    for (let a = 0; a < p.length; a++) h += entropyTerm(p[a] as number);
+    entropies[f] = h;
+  }
   let max = 0;
-  for (let f = 0; f < rates.length; f++) {
-    for (let g = f + 1; g < rates.length; g++) {
-      max = Math.max(max, jensenShannon(rates[f] as readonly number[], rates[g] as readonly number[]));
+  for (let f = 0; f < F; f++) {
+    const p = rates[f] as readonly number[];
+    for (let g = f + 1; g < F; g++) {
+      const q = rates[g] as readonly number[];
+      let hm = 0;
+      for (let a = 0; a < p.length; a++) hm += entropyTerm(((p[a] as number) + (q[a] as number)) / 2);
+      const jsd = Math.min(Math.max(hm - ((entropies[f] as number) + (entropies[g] as number)) / 2, 0), LN2);
+      max = Math.max(max, jsd);
     }
   }
   return 1 - max / LN2;
@@ -443,37 +463,9 @@ export class MultiActionTails {
         }
         out[k - 1] = left / m;
       }
-      add(this.side(robustnessOfRecord(proportions, entropies)), 1);
+      add(this.side(robustnessOfDistributions(proportions, entropies)), 1);
     }
   }
-}
-
-/**
- * `robustnessOfDistributions` of one simulated record, each framing's own entropy summed once instead of
- * once per pair it is in: the same sums in the same order as `jensenShannon` (so the same number, bit for
- * bit), with k logarithms per pair instead of 3k — the largest share of a simulated tail's time on 11
- * framings. `entropies` is scratch space, one per framing.
- */
-export function robustnessOfRecord(rates: readonly (readonly number[])[], entropies: Float64Array): number {
-  const F = rates.length;
-  for (let f = 0; f < F; f++) {
-    const p = rates[f] as readonly number[];
-    let h = 0;
-    for (let a = 0; a < p.length; a++) h += entropyTerm(p[a] as number);
-    entropies[f] = h;
-  }
-  let max = 0;
-  for (let f = 0; f < F; f++) {
-    const p = rates[f] as readonly number[];
-    for (let g = f + 1; g < F; g++) {
-      const q = rates[g] as readonly number[];
-      let hm = 0;
-      for (let a = 0; a < p.length; a++) hm += entropyTerm(((p[a] as number) + (q[a] as number)) / 2);
-      const jsd = Math.min(Math.max(hm - ((entropies[f] as number) + (entropies[g] as number)) / 2, 0), LN2);
-      max = Math.max(max, jsd);
-    }
-  }
-  return 1 - max / LN2;
 }
 
 /**
