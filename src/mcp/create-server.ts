@@ -10,6 +10,7 @@ import { registerPlayPrompt } from "./prompts/play-prompt.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
+import { listPortableInputSchemas } from "./portable-tool-list.js";
 import { guardToolCalls } from "./tool-call-guard.js";
 import type { ToolContext } from "./tool-context.js";
 import { registerAnalysisToolset } from "./tools/analysis/index.js";
@@ -81,5 +82,6 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     registerStudyReport(server, context);
   }
   guardToolCalls(server);
+  listPortableInputSchemas(server);
   return server;
 }

@@ -7,13 +7,17 @@ interface ToolCallRequest {
 }
 
 /**
- * Answers two kinds of malformed `tools/call` before the SDK sees them, each in one sentence:
+ * Answers three kinds of malformed `tools/call` before the SDK sees them, each in one sentence:
  * - a name that is not one of this server's tools. The SDK looks tools up on a plain object, so
  *   `constructor`, `toString` or `__proto__` find Object.prototype's members and are answered "Tool …
  *   disabled"; here only the server's own tools count, and any other name is "Unknown tool" (a JSON-RPC
  *   error, as the MCP specification answers an unknown tool).
  * - arguments that are not a JSON object (an array, a string, null). The SDK's answer is a multi-line dump
  *   of its request validation; here it is a tool error naming what was expected.
+ * - an argument the tool does not take (`framings` for `framing`, `oponent`). zod would drop it without a
+ *   word and the call would go on with the default — a match recorded under a condition nobody asked
+ *   for — so it is a tool error naming the key, the nearest argument and every one the tool takes (the
+ *   listing says so too: portable-tool-list.ts closes each input schema).
  *
  * The SDK has no hook in front of its own validation, so its stored handler is wrapped in place; the test of
  * these answers fails loudly if an SDK update moves it.
@@ -58,6 +62,65 @@ export function guardToolCalls(server: McpServer): void {
         isError: true,
       };
     }
+    const unknown = args === undefined ? [] : Object.keys(args).filter((key) => !takes(server, name, key));
+    if (unknown.length > 0) {
+      const valid = argumentsOf(server, name);
+      const shown = unknown
+        .slice(0, 5)
+        .map((key) => JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key));
+      const near = nearest(unknown[0] as string, valid);
+      return {
+        content: [
+          {
+            type: "text",
+            text: `${name} has no argument ${shown.join(", ")}${unknown.length > 5 ? ", …" : ""}${near === null ? "" : ` (did you mean ${near}?)`}; its arguments: ${valid.length > 0 ? valid.join(", ") : "none"}.`,
+          },
+        ],
+        isError: true,
+      };
+    }
     return inner(request, ctx);
   });
+}
+
+/** The argument names of a tool, as its listed input schema gives them. */
+function argumentsOf(server: McpServer, name: string): string[] {
+  const json = (server as unknown as { toolInputSchemaJson(tool: string): unknown }).toolInputSchemaJson(
+    name,
+  );
+  const properties = (json as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties === undefined ? [] : Object.keys(properties);
+}
+
+function takes(server: McpServer, name: string, key: string): boolean {
+  return argumentsOf(server, name).includes(key);
+}
+
+/** The valid name closest to a mistyped one (a typo or a plural away), or null when none is near. */
+function nearest(key: string, valid: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(2, Math.floor(key.length / 4)) + 1;
+  for (const candidate of valid) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(a: string, b: string): number {
+  if (a.length > 200 || b.length > 200) return Number.POSITIVE_INFINITY;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min(substitution, (previous[j] as number) + 1, (row[j - 1] as number) + 1));
+    }
+    previous = row;
+  }
+  return previous[b.length] as number;
 }

@@ -201,6 +201,35 @@ describe("every tool's result validates against its advertised schema, in draft-
     }
   });
 
+  it("advertises input schemas a draft-07 client compiles and checks arguments with, closed to unknown keys", () => {
+    // A host that validates arguments with a default draft-07 Ajv (the v1 SDK's, LangChain's) compiles
+    // every listed input schema; a 2020-12 `$schema` key made it throw at the first tools/list.
+    const draft07 = new Ajv07({ allErrors: true });
+    for (const tool of tools) {
+      walk(tool.inputSchema, (key) => expect(key, `${tool.name}: ${key}`).not.toBe("$schema"));
+      expect(tool.inputSchema.additionalProperties, `${tool.name}: closed`).toBe(false);
+      const check = draft07.compile(tool.inputSchema);
+      expect(check({ no_such_argument: 1 }), `${tool.name} refuses an unknown key`).toBe(false);
+    }
+    const start = draft07.compile(tools.find((t) => t.name === "start_match")?.inputSchema ?? {});
+    expect(start({ game: "prisoners-dilemma", framing: "business" })).toBe(true);
+  });
+
+  it("refuses an argument a tool does not take, naming it, the nearest one and the valid ones", async () => {
+    const before = deps.store.listMatches({}).length;
+    const result = await client.callTool({
+      name: "start_match",
+      arguments: { game: "prisoners-dilemma", framings: "business", oponent: "tit-for-tat" },
+    });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]?.text ?? "";
+    expect(text).toMatch(
+      /^start_match has no argument "framings", "oponent" \(did you mean framing\?\); its arguments: game, variant, framing, opponent,/,
+    );
+    // Nothing was recorded under a condition nobody asked for.
+    expect(deps.store.listMatches({}).length).toBe(before);
+  });
+
   it("describes every parameter of every tool (a host shows the agent nothing else about it)", () => {
     const undescribed = tools.flatMap((tool) =>
       Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>)

@@ -215,7 +215,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
   };
   /** Groups i and j on one measure: a − b over the cells used, its interval and unadjusted p. */
   const pair = (
-    measure: ComparisonMeasure,
+    measure: "R" | "shift" | PooledMeasure,
     i: number,
     j: number,
     a: { point: number; star: Float64Array },
@@ -255,11 +255,15 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
               confidence,
             )
           : bootstrapped;
+    // The widenings above know nothing of the measure's range: a − b of two values in [lo, hi] lies in
+    // [lo − hi, hi − lo] (R: [−1, 1]), however wide the combined distances.
+    const [lo, hi] = VALUE_RANGE[measure];
+    const ci: [number, number] = [Math.max(lo - hi, difference.ci[0]), Math.min(hi - lo, difference.ci[1])];
     return {
       measure,
       a: groups[i] as string,
       b: groups[j] as string,
-      difference: { estimate: difference.estimate, ci: difference.ci },
+      difference: { estimate: difference.estimate, ci },
       p_value: difference.p_value,
       p_adjusted: difference.p_value,
       paired,
@@ -407,6 +411,13 @@ function groupSamples(
   const groups = [...byGroup.keys()].sort();
   return { groups, samples: () => groups.map((g) => groupSample(g, byGroup.get(g) ?? [], actionsOf)) };
 }
+
+/** The range of each measure's values (a group's R, mean shift, λ, exploitability). */
+const VALUE_RANGE: Record<"R" | "shift" | PooledMeasure, [number, number]> = {
+  R: [0, 1],
+  shift: [-1, 1],
+  ...POOLED_BOUNDS,
+};
 
 /** A λ pair widened to hold 0 when both groups may sit at λ = 0 (pair-differences.ts). */
 function atLambdaZero(

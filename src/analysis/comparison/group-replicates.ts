@@ -77,7 +77,11 @@ export function groupReplicates(
     out.set(game, result);
     return { stat, result };
   });
-  const pooledGames = pooled ? games.filter((g) => pooled.games.includes(g.game)) : [];
+  const pooledGames = pooled
+    ? games
+        .filter((g) => pooled.games.includes(g.game))
+        .map((g) => ({ ...g, actions: actionsOf(g.game).length }))
+    : [];
   const pool =
     pooled && pooledGames.length > 0 ? pooledEvaluator(pooledGames, k, pooled.model, bootstrap) : null;
   if (pool) {

@@ -42,7 +42,7 @@ export interface PooledReplicates {
  * A measure no game defines is absent from `results()`.
  */
 export function pooledEvaluator(
-  games: readonly { game: string; cells: readonly number[] }[],
+  games: readonly { game: string; cells: readonly number[]; actions: number }[],
   k: number,
   model: PooledModel,
   bootstrap: number,
@@ -50,15 +50,21 @@ export function pooledEvaluator(
   const observations: (LogitObservation & { cell: number; c: number })[] = [];
   // One memo per game, shared by its framings' cells: a count vector's exploitability depends on the game
   // and the vector only, and the replicates of a game's cells draw the same vectors again and again.
-  const exploitable: { game: string; cell: number; cache: Map<number | string, number | null> }[] = [];
-  for (const { game, cells } of games) {
+  const exploitable: {
+    game: string;
+    cell: number;
+    /** The game's own actions: a cell's counts are laid out `k` wide, padded after them with zeros. */
+    actions: number;
+    cache: Map<number | string, number | null>;
+  }[] = [];
+  for (const { game, cells, actions } of games) {
     const deltaU = model.deltaU(game);
     const c = model.cooperative(game);
     const cache = new Map<number | string, number | null>();
     for (const cell of cells) {
       if (deltaU !== null && deltaU !== 0 && c >= 0)
         observations.push({ cooperative: 0, n: 0, deltaU, cell, c });
-      exploitable.push({ game, cell, cache });
+      exploitable.push({ game, cell, actions, cache });
     }
   }
   const lambda = {
@@ -68,7 +74,6 @@ export function pooledEvaluator(
     atZero: 0,
   };
   const exploitability = { point: Number.NaN, star: new Float64Array(bootstrap), defined: false };
-  const distribution = new Float64Array(k);
 
   /** The exploitability mean of these counts, or null when no cell has decisions and a defined value. */
   const meanExploitability = (counts: Int32Array): number | null => {
@@ -76,13 +81,14 @@ export function pooledEvaluator(
     let cells = 0;
     for (const e of exploitable) {
       let n = 0;
-      for (let a = 0; a < k; a++) n += counts[e.cell * k + a] as number;
+      for (let a = 0; a < e.actions; a++) n += counts[e.cell * k + a] as number;
       if (n === 0) continue;
-      const key = countsKey(counts, e.cell * k, k);
+      const key = countsKey(counts, e.cell * k, e.actions);
       let value = e.cache.get(key);
       if (value === undefined) {
-        for (let a = 0; a < k; a++) distribution[a] = (counts[e.cell * k + a] as number) / n;
-        value = model.exploitability(e.game, Array.from(distribution));
+        const distribution: number[] = [];
+        for (let a = 0; a < e.actions; a++) distribution.push((counts[e.cell * k + a] as number) / n);
+        value = model.exploitability(e.game, distribution);
         e.cache.set(key, value);
       }
       if (value === null) continue;
