@@ -13,6 +13,7 @@ import {
   type CooperationCell,
   type EquilibriumCell,
   type EstimateWithCi,
+  type ImportedSource,
   type RepeatedCell,
   type ReportData,
   type RobustnessResult,
@@ -87,9 +88,28 @@ export function reportSections(
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
   const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
-  const imported =
+  const imported: ImportedSource[] =
     query.study_id === undefined
-      ? deps.store.importedCountSources().map((s) => ({ ...s, citation: referenceCitation(s.source) }))
+      ? [
+          ...deps.store.importedCountSources().map(({ source, rows, decisions, sessions, players }) => ({
+            source,
+            kind: "counts" as const,
+            rows,
+            decisions,
+            sessions,
+            players,
+            citation: referenceCitation(source),
+          })),
+          ...deps.store.importedMatchSources().map(({ source, matches, decisions, players }) => ({
+            source,
+            kind: "transcripts" as const,
+            rows: matches,
+            decisions,
+            sessions: null,
+            players,
+            citation: referenceCitation(source),
+          })),
+        ]
       : [];
   const missing: { section: string; reason: string }[] = robustness?.result
     ? []
@@ -99,7 +119,7 @@ export function reportSections(
           reason:
             cells.length === 0
               ? "no one-shot decisions in a game with a cooperative action"
-              : (robustness?.notes[0]?.detail ?? "not computed"),
+              : (robustness?.reason ?? "not computed"),
         },
       ];
   return {
@@ -115,13 +135,7 @@ export function reportSections(
         seed,
         bootstrap,
         command: reproduceCommand(query, bootstrap, seed, robustness?.result?.framings),
-        imported: imported.map(({ source, rows, decisions, players, citation }) => ({
-          source,
-          rows,
-          decisions,
-          players,
-          citation,
-        })),
+        imported,
       },
     },
     cooperation,
@@ -314,7 +328,7 @@ function robustnessSection(
   bootstrap: number,
   seed: number,
   read: OneShotRead,
-): { result: RobustnessResult | null; notes: AnalysisNote[] } {
+): { result: RobustnessResult | null; notes: AnalysisNote[]; reason?: string } {
   try {
     const report = robustnessReport(
       deps,
@@ -365,6 +379,7 @@ function robustnessSection(
     return {
       result: null,
       notes: [{ name: "robustness_coverage", detail: `Robustness not computed: ${error.message}` }],
+      reason: error.message,
     };
   }
 }

@@ -69,7 +69,7 @@ export function robustnessReport(
   const { complete, skipped } = completeUnits(all, framings);
   if (complete.length === 0) {
     throw new UsageError(
-      `No (player, game) has decisions in every framing of ${framings.join(", ")}; framings present: ${[...new Set(all.map((c) => c.framing))].sort().join(", ")}.`,
+      `No (player, game) has decisions in every framing of ${framings.join(", ")}${query.framings || planned ? "" : " (by default every framing of the record)"}; framings by game: ${framingsByGame(all)}. Name the framings to compare (--framings, or the tool's framings).`,
     );
   }
   const games = [...new Set(complete.map((c) => c.game))];
@@ -152,4 +152,18 @@ function noDecisionsMessage(query: RobustnessQuery, variant: string): string {
     `variant ${variant}`,
   ].filter(Boolean);
   return `No one-shot decisions match ${parts.join(", ")}; play some trials or import counts first.`;
+}
+
+/** "game: framing, framing; game: framing" over the cells given, sorted. */
+function framingsByGame(cells: readonly { game: string; framing: string }[]): string {
+  const byGame = new Map<string, Set<string>>();
+  for (const { game, framing } of cells) {
+    const set = byGame.get(game) ?? new Set<string>();
+    set.add(framing);
+    byGame.set(game, set);
+  }
+  return [...byGame.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([game, set]) => `${game}: ${[...set].sort().join(", ")}`)
+    .join("; ");
 }

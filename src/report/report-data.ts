@@ -33,11 +33,16 @@ export interface ReportHeader {
   provenance?: ReportProvenance;
 }
 
-/** Published data in the record, marked wherever its players appear. */
+/** Data imported from elsewhere (published counts or match transcripts), marked wherever its players appear. */
 export interface ImportedSource {
   source: string;
+  /** Counts (per session where the file named one) or match transcripts. */
+  kind: "counts" | "transcripts";
+  /** Count rows, or matches for transcripts. */
   rows: number;
   decisions: number;
+  /** Sessions the counts file named (0: aggregate counts); transcripts: null. */
+  sessions: number | null;
   players: string[];
   /** The citation of a shipped reference data set; null for a user's own file. */
   citation: string | null;

@@ -40,8 +40,9 @@ describe("a record with one framing so far", () => {
     const data = reportData(deps, { study_id: study.study_id, bootstrap: 200 });
     expect(data.robustness).toBeNull();
     expect(data.cooperation?.map((c) => [c.framing, c.n])).toEqual([[framing, 1]]);
-    const why = `No (player, game) has decisions in every framing of business, friend-sharing; framings present: ${framing}.`;
+    const why = `No (player, game) has decisions in every framing of business, friend-sharing; framings by game: prisoners-dilemma: ${framing}. Name the framings to compare`;
     expect(data.missing?.[0]?.reason).toContain(why);
+    expect(data.missing?.[0]?.reason).not.toContain("Robustness not computed");
 
     // Without the study's planned pair, the framings present are compared: there is one.
     const whole = reportData(deps, { bootstrap: 200 });
@@ -50,7 +51,10 @@ describe("a record with one framing so far", () => {
 
     const read = await client.readResource({ uri: `same-game://studies/${study.study_id}/report` });
     const page = (read.contents[0] as { text: string }).text;
-    expect(page).toContain("Robustness not computed");
+    // Said once, and not the sentence for a record without a second framing: this one has the study's two.
+    const section = /<section id="robustness">.*?<\/section>/s.exec(page)?.[0] ?? "";
+    expect(section.match(/Robustness not computed/g)?.length).toBe(1);
+    expect(page).not.toContain("No game was played under two or more framings");
     expect(page).toContain("Decisions per cell (n)");
 
     const refusal = await callError(client, "robustness", { study_id: study.study_id });

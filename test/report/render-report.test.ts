@@ -173,10 +173,21 @@ describe("the report a reviewer asks for", () => {
         imported: [
           {
             source: "lore-heydari-2024",
+            kind: "counts",
             rows: 48,
             decisions: 7200,
+            sessions: 0,
             players: ["gpt-4"],
             citation: "Lorè & Heydari 2024",
+          },
+          {
+            source: "my-transcripts",
+            kind: "transcripts",
+            rows: 12,
+            decisions: 40,
+            sessions: null,
+            players: ["claude"],
+            citation: null,
           },
         ],
       },
@@ -230,10 +241,11 @@ describe("the report a reviewer asks for", () => {
 
   it("marks imported data with its source wherever the player appears, and cites it", () => {
     expect(page).toMatch(
-      /lore-heydari-2024<\/strong>: 48 rows, 7,200 decisions, players gpt-4 — Lorè &amp; Heydari 2024/,
+      /lore-heydari-2024<\/strong>: 48 count rows \(aggregate counts, no sessions\), 7,200 decisions, players gpt-4 — Lorè &amp; Heydari 2024/,
     );
+    expect(page).toMatch(/my-transcripts<\/strong>: 12 match transcripts, 40 decisions, players claude\./);
     expect(page).toContain(
-      'gpt-4 <span class="imported" title="published counts">(imported: lore-heydari-2024)</span>',
+      'gpt-4 <span class="imported" title="imported data">(imported: lore-heydari-2024)</span>',
     );
   });
 

@@ -88,7 +88,15 @@ export const WIDE_REPORT: ReportData = {
       bootstrap: 2000,
       command: "same-game report --db demo.db --seed 1 --bootstrap 2000",
       imported: [
-        { source: "lore-heydari-2024", rows: 48, decisions: 4800, players: [IMPORTED], citation: null },
+        {
+          source: "lore-heydari-2024",
+          kind: "counts",
+          rows: 48,
+          decisions: 4800,
+          sessions: 0,
+          players: [IMPORTED],
+          citation: null,
+        },
       ],
     },
   },

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from "../html.js";
-import type { ReportHeader } from "../report-data.js";
+import type { ImportedSource, ReportHeader } from "../report-data.js";
 
 /** Which players' numbers come from published data, by player: marked wherever the player appears. */
 export function importedPlayers(header: ReportHeader): Map<string, string> {
@@ -10,12 +10,12 @@ export function importedPlayers(header: ReportHeader): Map<string, string> {
   return marks;
 }
 
-/** A player's name, with "(imported: SOURCE)" when its counts are published data, not live play. */
+/** A player's name, with "(imported: SOURCE)" when its data was imported (counts or transcripts), not live play. */
 export function playerName(player: string, imported: ReadonlyMap<string, string>): SafeHtml {
   const source = imported.get(player);
   return source === undefined
     ? html`${player}`
-    : html`${player} <span class="imported" title="published counts">(imported: ${source})</span>`;
+    : html`${player} <span class="imported" title="imported data">(imported: ${source})</span>`;
 }
 
 /** What reproduces the report: version, catalog, design, seeds, the exact command, and imported data. */
@@ -28,9 +28,19 @@ export function provenanceSection(header: ReportHeader): SafeHtml {
   const imported =
     p.imported.length === 0
       ? html`<p>No imported data: every number comes from play recorded by same-game.</p>`
-      : html`<p>Imported published data (aggregate counts, no prompts or sessions), marked <span class="imported">(imported: source)</span> beside its players:</p><ul>${p.imported.map(
+      : html`<p>Imported data (not played through this server: no prompts were shown by it), marked <span class="imported">(imported: source)</span> beside its players:</p><ul>${p.imported.map(
           (s) =>
-            html`<li><strong>${s.source}</strong>: ${s.rows} rows, ${s.decisions.toLocaleString("en-US")} decisions, players ${s.players.join(", ")}${s.citation ? html` — ${s.citation}` : html``}.</li>`,
+            html`<li><strong>${s.source}</strong>: ${importedWhat(s)}, ${s.decisions.toLocaleString("en-US")} decisions, players ${s.players.join(", ")}${s.citation ? html` — ${s.citation}` : html``}.</li>`,
         )}</ul>`;
   return html`<section id="provenance"><h2>Provenance and reproduction</h2><dl class="meta"><dt>same-game</dt><dd>version ${p.server_version}</dd><dt>Catalog fingerprint</dt><dd><code>${p.catalog_fingerprint}</code></dd>${design}<dt>Seed, bootstrap</dt><dd>seed ${p.seed}, B = ${p.bootstrap.toLocaleString("en-US")}</dd><dt>Command</dt><dd><code>${p.command}</code></dd></dl>${imported}</section>`;
+}
+
+/** What a source holds: counts (with or without sessions) or match transcripts. */
+function importedWhat(s: ImportedSource): string {
+  if (s.kind === "transcripts") return `${s.rows.toLocaleString("en-US")} match transcripts`;
+  const sessions =
+    s.sessions === null || s.sessions === 0
+      ? "aggregate counts, no sessions"
+      : `counts of ${s.sessions.toLocaleString("en-US")} sessions`;
+  return `${s.rows.toLocaleString("en-US")} count rows (${sessions})`;
 }

@@ -149,8 +149,10 @@ export async function robustnessSection(
   missing?: string,
 ): Promise<SafeHtml> {
   if (!result || result.games.length === 0) {
-    const why = missing ? html` Robustness not computed: ${missing}` : html``;
-    return html`<section id="robustness"><h2>Robustness</h2><p class="no-data">No game was played under two or more framings, so robustness cannot be computed.${why}</p></section>`;
+    const why = missing
+      ? html`Robustness not computed: ${missing}`
+      : html`No game was played under two or more framings, so robustness cannot be computed.`;
+    return html`<section id="robustness"><h2>Robustness</h2><p class="no-data">${why}</p></section>`;
   }
   const forest = result.games.some((g) => g.shift !== null)
     ? await chartFigure(

@@ -45,16 +45,49 @@ export class ImportStore extends DecisionStore {
     source: string;
     rows: number;
     decisions: number;
+    /** How many sessions the file named (0: aggregate counts, no sessions). */
+    sessions: number;
     imported_at: string;
     /** The source's player labels, sorted. */
     players: string[];
   }[] {
     const rows = this.stmt(
       `SELECT source, count(*) AS rows, sum(count) AS decisions, max(imported_at) AS imported_at,
+              count(DISTINCT CASE WHEN session <> '' THEN player || '/' || session END) AS sessions,
               ${this.dialect.sortedDistinctJsonArray("p.player", "FROM imported_counts p WHERE p.source = i.source")}
                 AS players
        FROM imported_counts i GROUP BY source ORDER BY source`,
-    ).all() as { source: string; rows: number; decisions: number; imported_at: string; players: string }[];
-    return rows.map((row) => ({ ...row, players: JSON.parse(row.players) as string[] }));
+    ).all() as {
+      source: string;
+      rows: number;
+      decisions: number | string;
+      sessions: number | string;
+      imported_at: string;
+      players: string;
+    }[];
+    return rows.map((row) => ({
+      ...row,
+      decisions: Number(row.decisions),
+      sessions: Number(row.sessions),
+      players: JSON.parse(row.players) as string[],
+    }));
+  }
+
+  /** The sources of imported match transcripts with their matches and decisions, for the report's provenance. */
+  importedMatchSources(): { source: string; matches: number; decisions: number; players: string[] }[] {
+    const rows = this.stmt(
+      `SELECT m.source AS source, count(DISTINCT m.id) AS matches,
+              (SELECT count(*) FROM decisions d JOIN matches dm ON dm.id = d.match_id WHERE dm.source = m.source)
+                AS decisions,
+              ${this.dialect.sortedDistinctJsonArray("p.player", "FROM matches p WHERE p.source = m.source")}
+                AS players
+       FROM matches m WHERE m.source IS NOT NULL GROUP BY m.source ORDER BY m.source`,
+    ).all() as { source: string; matches: number | string; decisions: number | string; players: string }[];
+    return rows.map((row) => ({
+      source: row.source,
+      matches: Number(row.matches),
+      decisions: Number(row.decisions),
+      players: JSON.parse(row.players) as string[],
+    }));
   }
 }
