@@ -3,6 +3,7 @@ import { type CountCell, cellLabel, validateCell } from "../count-cells.js";
 import type { Check, Estimate, Note } from "../robustness/robustness-checks.js";
 import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { bootstrapRate } from "../sampling/boundary-smoothing.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { fitPooledLambda, LAMBDA_MAX, type LogitObservation } from "./logit-response-mle.js";
@@ -131,7 +132,7 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Payoff sensitivity (SPEC §4): the closed-form λ̂ of every cell, V_λ over framings per (player, game),
  * the pooled maximum-likelihood λ per (player, framing) with a percentile-bootstrap interval (each cell's
- * cooperative count redrawn as Binomial(n, x/n), seeded), and V_λ of the pooled λ over framings.
+ * cooperative count redrawn as Binomial(n, x/n), seeded; from (x + ½)/(n + 1) where x is 0 or n), and V_λ of the pooled λ over framings.
  */
 export function payoffSensitivityAnalysis(
   cells: readonly CountCell[],
@@ -209,7 +210,7 @@ export function payoffSensitivityAnalysis(
     if (estimate === null) {
       return { ...head, lambda: null, reason: "No game of this player and framing has a non-zero Δu_G." };
     }
-    const samplers = observations.map((o) => createBinomialSampler(o.n, o.cooperative / o.n));
+    const samplers = observations.map((o) => createBinomialSampler(o.n, bootstrapRate(o.cooperative, o.n)));
     const replicates = new Float64Array(bootstrap);
     // A replicate's λ depends only on its vector of cooperative counts, and small cells repeat vectors
     // often: each distinct vector is fitted once (the same fit of the same numbers, so the same λ). The

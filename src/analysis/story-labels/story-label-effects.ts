@@ -2,6 +2,7 @@ import { jensenShannon } from "../../domain/divergence.js";
 import type { ActionCounts, ActionId } from "../../domain/types.js";
 import { type CountCell, validateCell } from "../count-cells.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
+import { bootstrapRate } from "../sampling/boundary-smoothing.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { normalUpperTail } from "./normal-tail.js";
@@ -434,7 +435,7 @@ function holmTests(
   }));
 }
 
-/** One bootstrap draw of a cell's focal share: its sessions with replacement, or its decisions. */
+/** One bootstrap draw of a cell's focal share: its sessions with replacement, or its decisions (bootstrapRate). */
 function redrawFocalShare(
   cell: CountCell,
   counts: readonly number[],
@@ -442,8 +443,12 @@ function redrawFocalShare(
   rng: UniformSource,
 ): number {
   const focal = grid.actions[grid.focal] as ActionId;
+  const n = counts.reduce((a, b) => a + b, 0);
+  const x = counts[grid.focal] as number;
   const sessions = (cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
-  if (sessions.length > 1) {
+  // A cell whose every decision chose the focal action (or none did) is redrawn from its smoothed rate,
+  // sessions or not: resampling it can only reproduce it.
+  if (sessions.length > 1 && x > 0 && x < n) {
     let hits = 0;
     let n = 0;
     for (let i = 0; i < sessions.length; i++) {
@@ -453,8 +458,7 @@ function redrawFocalShare(
     }
     return hits / n;
   }
-  const n = counts.reduce((a, b) => a + b, 0);
-  const p = (counts[grid.focal] as number) / n;
+  const p = bootstrapRate(x, n);
   let hits = 0;
   for (let i = 0; i < n; i++) if (rng.next() < p) hits++;
   return hits / n;
