@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blindGameId } from "../../src/play/blind-games.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 
 // The player's surface, as the agent under evaluation reads it: everything a host shows it or hands it
@@ -160,5 +161,20 @@ describe("the player's surface (toolset play, the default) names nothing of the 
     const text = await callError(player, "start_match", { game: "prisoners-dilemma-2" });
     expect(text).toMatch(/^Unknown game "prisoners-dilemma-2"; games: game-[0-9a-f]{8}, /);
     expect(findBanned(text.replace('"prisoners-dilemma-2"', ""))).toEqual([]);
+  });
+
+  it("refuses an agent opponent for a game whose seats differ in the agent's own terms", async () => {
+    // Battle of the sexes pays its two seats differently, so no second agent can take the other side.
+    const asymmetric = deps.catalog.games.find(
+      (g) => deps.catalog.variant(g.id, "base").columnPayoffs !== null,
+    );
+    const handle = blindGameId(asymmetric?.id as string);
+    const listed = (await call<{ games: { id: string }[] }>(player, "list_games", {})).games;
+    expect(listed.map((g) => g.id)).toContain(handle);
+    const text = await callError(player, "start_match", { game: handle, opponent: "agent" });
+    expect(text).toBe(
+      `Game "${handle}" cannot be played with opponent "agent": its two seats have different payoffs, so the other player would see another game. Valid opponents for it: computer.`,
+    );
+    expect(findBanned(text)).toEqual([]);
   });
 });

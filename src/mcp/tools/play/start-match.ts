@@ -5,6 +5,7 @@ import { PROMPT_STYLES, VARIANT_IDS } from "../../../domain/types.js";
 import { resolveBlindGame } from "../../../play/blind-games.js";
 import { playerLabel } from "../../../play/caller.js";
 import { DEFAULT_OPPONENT, ensureCallerSession, newSeed, startMatch } from "../../../play/start-match.js";
+import { UsageError } from "../../../usage-error.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -78,10 +79,18 @@ function registerBlindStartMatch(server: McpServer, { deps, caller }: ToolContex
     async (args) =>
       answering("start_match", async () => {
         // The session row first, committed on its own as before; the match then commits with the group.
+        const game = resolveBlindGame(deps.catalog, args.game);
+        // Refused here in the agent's own terms: the full surface's refusal names the game and opponents
+        // this surface does not offer.
+        if (args.opponent === "agent" && deps.catalog.variant(game, "base").columnPayoffs !== null) {
+          throw new UsageError(
+            `Game "${args.game}" cannot be played with opponent "agent": its two seats have different payoffs, so the other player would see another game. Valid opponents for it: computer.`,
+          );
+        }
         ensureCallerSession(deps, caller, playerLabel(caller, args.player));
         const view = await deps.store.groupCommit(() =>
           startMatch(deps, caller, args.player, {
-            game: resolveBlindGame(deps.catalog, args.game),
+            game,
             variant: "base",
             style: "zero-shot",
             opponent: { id: args.opponent === "agent" ? "agent" : DEFAULT_OPPONENT, params: {} },
