@@ -7,6 +7,7 @@ import {
 import type { ActionCounts, Distribution } from "../domain/types.js";
 import { type Equilibrium, nashEquilibria } from "../game-theory/equilibria.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { loadStudy } from "../play/studies.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 
 // The equilibrium view of play (SPEC §5): each cell's empirical distribution — valid decisions
@@ -56,6 +57,8 @@ export function equilibriumDeviationByCell(
 ): CellDeviation[] {
   const game = deps.catalog.game(query.game);
   if (query.variant !== undefined) deps.catalog.variant(game.id, query.variant);
+  // A mistyped study is named, not answered as a record without decisions.
+  if (query.study_id !== undefined && rows === undefined) loadStudy(deps, query.study_id);
   const cells = new Map<string, { key: CellKey; counts: ActionCounts }>();
   for (const row of rows ??
     deps.store.cellActionCounts({

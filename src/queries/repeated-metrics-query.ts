@@ -15,6 +15,7 @@ import {
 } from "../analysis/repeated/repeated-metrics.js";
 import { VARIANT_IDS } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { loadStudy } from "../play/studies.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 
@@ -146,6 +147,7 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
 
 /** Game and variant filters must name catalog entries (players, framings, opponents may be import labels). */
 function checkFilter(deps: PlayDeps, query: RepeatedMetricsQuery): void {
+  if (query.study_id !== undefined) loadStudy(deps, query.study_id);
   const repeatedGames = deps.catalog.games.filter((g) => g.rounds > 1).map((g) => g.id);
   for (const game of query.games ?? []) {
     if (!repeatedGames.includes(game)) {

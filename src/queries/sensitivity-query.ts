@@ -6,6 +6,7 @@ import {
 } from "../analysis/sensitivity/payoff-sensitivity.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
 import { fixed, interval, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
@@ -32,6 +33,9 @@ export function sensitivityReport(
   given?: readonly CountCell[],
 ): SensitivityReport {
   const variant = query.variant ?? "base";
+  // A mistyped study or game is named, not answered as a record without decisions.
+  if (query.study_id !== undefined) loadStudy(deps, query.study_id);
+  for (const game of query.games ?? []) deps.catalog.game(game);
   const cells =
     given ??
     oneShotCells(deps.store, {

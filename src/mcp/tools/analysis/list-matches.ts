@@ -1,6 +1,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
+import { loadStudy } from "../../../play/studies.js";
 import type { MatchSummaryRow } from "../../../store/store.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
@@ -60,6 +61,8 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
     },
     async (args) =>
       answering("list_matches", () => {
+        // A mistyped study is named, not answered as an empty list.
+        if (args.study_id !== undefined) loadStudy(deps, args.study_id);
         const matches = deps.store.listMatchSummaries({
           principal: caller.principal,
           players: args.player ? [args.player] : undefined,
