@@ -23,6 +23,7 @@ import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 import { buildMatch, ensureCallerSession } from "./start-match.js";
+import { UnknownStudyError } from "./unknown-study-error.js";
 
 export interface RegisteredStudy {
   study_id: string;
@@ -61,7 +62,7 @@ export function loadStudy(
   studyId: string,
 ): { study: StudyRecord; design: StudyDesign; cells: StudyCell[] } {
   const study = deps.store.getStudy(studyId);
-  if (!study) throw new UsageError(`No study with id "${studyId}"; register one with register_study.`);
+  if (!study) throw new UnknownStudyError(studyId);
   const design = StudyDesignSchema.parse(JSON.parse(study.design_json));
   return { study, design, cells: studyCells(design, studyCatalog(deps)) };
 }
