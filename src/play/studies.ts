@@ -121,6 +121,8 @@ export interface StoppedEarly {
 interface PlannedTrials {
   trials_planned: number;
   skipped_before: number;
+  /** Trials the player has finished, as the answer is given (a client's "N of M done"). */
+  trials_finished?: number;
 }
 
 export type NextTrial =
@@ -215,7 +217,11 @@ export function nextTrial(
   return deps.store.transaction(() => {
     const open = deps.store.openStudyMatch(study.id, player, caller.principal, held);
     const position = schedulePosition(deps, study, design, cells, player, caller.principal);
-    const planned = { trials_planned: position.trials_planned, skipped_before: position.skipped_before };
+    const planned = {
+      trials_planned: position.trials_planned,
+      skipped_before: position.skipped_before,
+      trials_finished: deps.store.countFinishedStudyTrials(study.id, player, caller.principal),
+    };
     if (open) {
       const view = currentRoundView(deps, open);
       return {
