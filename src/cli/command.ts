@@ -20,7 +20,7 @@ export interface ParsedArgs {
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
-      args: withOptionalValues(argv, command.optionalValues ?? []),
+      args: withNegativeNumbers(withOptionalValues(argv, command.optionalValues ?? []), command.options),
       options: command.options,
       allowPositionals: true,
       strict: true,
@@ -30,8 +30,10 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
     const flags = Object.keys(command.options)
       .map((f) => `--${f}`)
       .join(", ");
-    const reason = error instanceof Error ? (error.message.split(". ")[0] ?? error.message) : String(error);
-    throw new UsageError(`same-game ${command.name}: ${reason} (its flags: ${flags || "none"}).`);
+    // The parser's first sentence of its first line: the rest tells of its own syntax, not of this CLI.
+    const first = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+    const reason = first.split(". ")[0] ?? first;
+    throw new UsageError(`${command.name}: ${reason} (its flags: ${flags || "none"}).`);
   }
 }
 
@@ -42,6 +44,29 @@ function withOptionalValues(argv: readonly string[], flags: readonly string[]): 
     const next = argv[i + 1];
     return next === undefined || next.startsWith("--") ? `${arg}=` : arg;
   });
+}
+
+/**
+ * `--flag -1`: a value flag followed by a negative number takes it as its value (`--flag=-1`), so the
+ * flag's own range check answers, instead of the parser taking the number for a flag of its own.
+ */
+function withNegativeNumbers(
+  argv: readonly string[],
+  options: NonNullable<ParseArgsConfig["options"]>,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    const flag = arg.startsWith("--") ? options[arg.slice(2)] : undefined;
+    if (flag?.type === "string" && next !== undefined && /^-(\d|\.\d)/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {

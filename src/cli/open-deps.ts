@@ -6,6 +6,7 @@ import { UsageError } from "../usage-error.js";
 import { analysisProgressLine } from "./analysis-progress-line.js";
 import { type ParsedArgs, stringFlag } from "./command.js";
 import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
+import { requireStudy, withStudyIdsNamed } from "./unknown-study.js";
 
 export interface OpenOptions {
   /** Verbs that record (import) create the file; every other verb reads an existing record read-only. */
@@ -31,9 +32,12 @@ export async function withDeps<T>(
   // The analysis runs synchronously inside `work` (before its first await): its progress, on a terminal.
   const line = analysisProgressLine();
   try {
-    return await withProgress(line?.listener ?? null, () =>
-      work({ store, catalog: loadCatalog() }, recordName(dbPath)),
-    );
+    return await withStudyIdsNamed(store, async () => {
+      if (!options.create) requireStudy(store, stringFlag(args, "study"));
+      return await withProgress(line?.listener ?? null, () =>
+        work({ store, catalog: loadCatalog() }, recordName(dbPath)),
+      );
+    });
   } finally {
     line?.done();
     store.close();

@@ -1,7 +1,8 @@
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
 import type { BatchSettings } from "../runner/batch/run-batch.js";
-import { Budget, type BudgetLimits } from "../runner/budget/budget.js";
-import { priceOf, readPriceTable } from "../runner/budget/prices.js";
+import { Budget, type BudgetLimits, type Spend } from "../runner/budget/budget.js";
+import { type RecordStanding, recordStanding } from "../runner/budget/earlier-spend.js";
+import { callCost, type ModelPrice, priceOf, readPriceTable } from "../runner/budget/prices.js";
 import { defaultCacheDir, ResponseCache } from "../runner/cache/response-cache.js";
 import { type Decoding, type ModelEndpoint, type Provider, sentence } from "../runner/endpoint.js";
 import { openAiEndpoint } from "../runner/openai-endpoint.js";
@@ -15,6 +16,7 @@ import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
 import { resolveDatabasePath } from "./database-path.js";
+import { namingStudyIds } from "./unknown-study.js";
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic"];
 const MODES = ["tools", "text"] as const;
@@ -99,7 +101,7 @@ export const runCommand: Command = {
     };
     const pricesPath = stringFlag(args, "prices");
     const prices = pricesPath === undefined ? null : readPriceTable(pricesPath);
-    const budget = budgetOf(args, pricesPath);
+    const limits = budgetLimitsOf(args, pricesPath);
     const seat = (prefix: "" | "opponent-", model: string): SeatOptions => ({
       endpoint: endpointFor(args, prefix, model, decoding),
       player: stringFlag(args, `${prefix}player`) ?? model,
@@ -117,6 +119,19 @@ export const runCommand: Command = {
       );
     }
     const target = serverTarget(args);
+    // A budget is the player's in the study: what the record holds of earlier runs counts against it.
+    const standing =
+      target.kind === "stdio" ? readStanding(target.dbPath, studyId, main.player, main.price) : null;
+    const budget = budgetOf(limits, {
+      earlier: standing?.earlier,
+      priced: prices !== null,
+      firstTrialFloor: firstTrialFloor(opponent ? [main, opponent] : [main], decoding.max_tokens),
+    });
+    if (budget && target.kind === "http") {
+      process.stderr.write(
+        "same-game run: the spend of earlier runs is in the server's record, which --server does not read: the budget counts this run's calls only.\n",
+      );
+    }
     const batchSettings = batch ? batchOf(args, mode, opponent !== undefined, target) : undefined;
     if (!batch && args.values["batch-size"] !== undefined) {
       throw new UsageError("--batch-size needs --batch.");
@@ -146,6 +161,7 @@ export const runCommand: Command = {
       timeoutMs: (numberFlag(args, "timeout", { min: 0.1, max: 3600 }) ?? 120) * 1000,
       cache: cacheOf(args),
       budget,
+      ...(standing ? { before: standing.before } : {}),
       retry: {
         ...DEFAULT_RETRY,
         ...(retries === undefined ? {} : { retries }),
@@ -202,7 +218,7 @@ function batchOf(args: ParsedArgs, mode: string, withOpponent: boolean, target: 
   };
 }
 
-function budgetOf(args: ParsedArgs, pricesPath: string | undefined): Budget | null {
+function budgetLimitsOf(args: ParsedArgs, pricesPath: string | undefined): BudgetLimits {
   const limits: BudgetLimits = {
     calls: numberFlag(args, "max-calls", { min: 1, max: 1e12, integer: true }),
     tokens: numberFlag(args, "max-tokens-total", { min: 1, max: 1e15, integer: true }),
@@ -213,8 +229,39 @@ function budgetOf(args: ParsedArgs, pricesPath: string | undefined): Budget | nu
       `--max-cost ${limits.costUsd} needs --prices FILE, the price per million input and output tokens of each model.`,
     );
   }
-  const budget = new Budget(limits);
+  return limits;
+}
+
+function budgetOf(limits: BudgetLimits, options: ConstructorParameters<typeof Budget>[1]): Budget | null {
+  const budget = new Budget(limits, options);
   return budget.limited ? budget : null;
+}
+
+/**
+ * The least a first trial may cost, before any prompt is known: one call per seat, each answered with
+ * the longest reply --max-tokens allows, at the seat's output price.
+ */
+function firstTrialFloor(seats: readonly SeatOptions[], maxTokens: number): Spend {
+  return {
+    calls: seats.length,
+    tokens: seats.length * maxTokens,
+    costUsd: seats.reduce((sum, seat) => sum + (seat.price ? callCost(seat.price, 0, maxTokens) : 0), 0),
+  };
+}
+
+/** The player's standing in the study from the --db record; an unknown study id names the ones it holds. */
+function readStanding(
+  dbPath: string,
+  studyId: string,
+  player: string,
+  price: ModelPrice | null,
+): RecordStanding {
+  const store = new Store(dbPath);
+  try {
+    return namingStudyIds(store, () => recordStanding(store, studyId, player, price));
+  } finally {
+    store.close();
+  }
 }
 
 function required(args: ParsedArgs, name: string): string {

@@ -23,6 +23,7 @@ import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 import { buildMatch, ensureCallerSession } from "./start-match.js";
+import { UnknownStudyError } from "./unknown-study-error.js";
 
 export interface RegisteredStudy {
   study_id: string;
@@ -61,7 +62,7 @@ export function loadStudy(
   studyId: string,
 ): { study: StudyRecord; design: StudyDesign; cells: StudyCell[] } {
   const study = deps.store.getStudy(studyId);
-  if (!study) throw new UsageError(`No study with id "${studyId}"; register one with register_study.`);
+  if (!study) throw new UnknownStudyError(studyId);
   const design = StudyDesignSchema.parse(JSON.parse(study.design_json));
   return { study, design, cells: studyCells(design, studyCatalog(deps)) };
 }
@@ -120,6 +121,8 @@ export interface StoppedEarly {
 interface PlannedTrials {
   trials_planned: number;
   skipped_before: number;
+  /** Trials the player has finished, as the answer is given (a client's "N of M done"). */
+  trials_finished?: number;
 }
 
 export type NextTrial =
@@ -214,7 +217,11 @@ export function nextTrial(
   return deps.store.transaction(() => {
     const open = deps.store.openStudyMatch(study.id, player, caller.principal, held);
     const position = schedulePosition(deps, study, design, cells, player, caller.principal);
-    const planned = { trials_planned: position.trials_planned, skipped_before: position.skipped_before };
+    const planned = {
+      trials_planned: position.trials_planned,
+      skipped_before: position.skipped_before,
+      trials_finished: deps.store.countFinishedStudyTrials(study.id, player, caller.principal),
+    };
     if (open) {
       const view = currentRoundView(deps, open);
       return {

@@ -38,5 +38,11 @@ export function spendLine(row: SpendSummary["total"]): string {
     row.batched > 0 ? `${row.batched} by batch` : "",
     row.cached > 0 ? `${row.cached} from the cache` : "",
   ].filter((part) => part !== "");
-  return `${row.calls} calls${origins.length > 0 ? ` (${origins.join(", ")})` : ""}, ${row.prompt_tokens} tokens in, ${row.completion_tokens} out, ${spendUsd(row.cost_usd)}`;
+  // A cost summed over part of the calls would read as the whole: say how many it covers.
+  const recorded = row.calls + row.cached;
+  const part =
+    row.priced > 0 && row.priced < recorded
+      ? ` (${row.priced} of the ${recorded} recorded calls priced)`
+      : "";
+  return `${row.calls} calls${origins.length > 0 ? ` (${origins.join(", ")})` : ""}, ${row.prompt_tokens} tokens in, ${row.completion_tokens} out, ${spendUsd(row.cost_usd)}${part}`;
 }

@@ -1,5 +1,5 @@
 import type { ModelCall } from "../domain/model-call.js";
-import type { Budget } from "./budget/budget.js";
+import type { Budget, CallEstimate } from "./budget/budget.js";
 import { callCost, type ModelPrice } from "./budget/prices.js";
 import { forMatch, replyKey, type TrialRef, withoutMatchId } from "./cache/reply-key.js";
 import type { ResponseCache } from "./cache/response-cache.js";
@@ -39,7 +39,8 @@ export async function callModel(
   const cached = fromCache(settings, request, trial, sampleIndex);
   if (cached.hit) return cached.hit;
   const calledAt = new Date().toISOString();
-  if (budget && !budget.allowsCall()) {
+  const ticket = budget ? budget.reserveCall(requestEstimate(settings, request)) : null;
+  if (budget && ticket === null) {
     // This trial's next call could pass the budget: it stops here, left open for a run with a larger one.
     stats.stopAtBudget(budget.describe());
     throw new StopSignal("the budget is reached");
@@ -76,7 +77,19 @@ export async function callModel(
       stats.fatalFailure(error);
     }
     throw error;
+  } finally {
+    budget?.endCall(ticket);
   }
+}
+
+/** What the budget needs to know of a request before it is made: its size, the longest reply, the price. */
+export function requestEstimate(settings: CallSettings, request: ChatRequest, batch = false): CallEstimate {
+  return {
+    promptChars: JSON.stringify([request.system, request.messages, request.tools ?? []]).length,
+    maxCompletionTokens: settings.endpoint.decoding.max_tokens,
+    price: settings.price,
+    batch,
+  };
 }
 
 /**
@@ -137,11 +150,7 @@ export function answeredCall(
     : null;
   if (cost !== null) stats.costUsd = (stats.costUsd ?? 0) + cost;
   if (budget) {
-    budget.charge(
-      trial.budgetKey,
-      (answered.promptTokens ?? 0) + (answered.completionTokens ?? 0),
-      cost ?? 0,
-    );
+    budget.charge(trial.budgetKey, answered.promptTokens ?? 0, answered.completionTokens ?? 0, cost ?? 0);
     if (budget.countsTokens && answered.promptTokens === null && answered.completionTokens === null) {
       stats.stop(`${endpoint.url} reports no token usage, so a token or cost budget cannot be kept`);
     }

@@ -27,7 +27,7 @@ export function openAiEndpoint(options: {
   apiKey: string;
   decoding: Decoding;
 }): ModelEndpoint {
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  const client = new FlatErrorOpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   const url = options.baseURL ?? "https://api.openai.com/v1";
   return {
     provider: "openai",
@@ -49,6 +49,29 @@ export function openAiEndpoint(options: {
     },
     batches: openAiBatches(client, options.model, options.decoding, options.apiKey, url),
   };
+}
+
+/**
+ * The official client, reading a flat error body too. OpenAI nests its error (`{"error": {"message": …}}`),
+ * and the client reads only that form; vLLM and other compatible servers answer flat
+ * (`{"object": "error", "message": "The model `X` does not exist.", …}`), which the client would drop for
+ * "404 status code (no body)". A flat body with a message is handed on as if nested.
+ */
+class FlatErrorOpenAI extends OpenAI {
+  protected override makeStatusError(
+    status: number,
+    error: object,
+    message: string | undefined,
+    headers: Headers,
+  ): InstanceType<typeof OpenAI.APIError> {
+    const body = error as Record<string, unknown> | null | undefined;
+    const flat =
+      body !== null &&
+      typeof body === "object" &&
+      body.error === undefined &&
+      typeof body.message === "string";
+    return super.makeStatusError(status, flat ? { error: body } : error, message, headers);
+  }
 }
 
 /** The chat-completions request body of one call: the same for a direct call and a batch line. */

@@ -45,6 +45,8 @@ export interface RunOptions {
   readonly budget: Budget | null;
   /** `--batch`: the trials' first replies through the provider's batch API (text mode, one seat). */
   readonly batch?: BatchSettings;
+  /** Where the player stood before this run, when the runner could read the record (--db). */
+  readonly before?: { readonly trialsPerPlayer: number; readonly finished: number };
   /** Called whenever the totals change, and with the study's size once known. */
   readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
   /** Aborted on Ctrl-C: the run stops at once, trials in play stay open, and the summary says so. */
@@ -53,7 +55,7 @@ export interface RunOptions {
   readonly onTrialError?: (matchId: string, message: string) => void;
 }
 
-/** How far the player is through the study: known once the server has answered the first next_trial. */
+/** How far the player is through the study: from the record, or once the server has answered the first next_trial. */
 export interface RunTotal {
   /** The schedule's size: under adaptive stopping the most the player can play. */
   trialsPerPlayer: number | null;
@@ -74,8 +76,10 @@ export interface RunSummary {
   readonly leftOpen: number;
   /** The run was interrupted (Ctrl-C). */
   readonly interrupted: boolean;
-  /** What the run spent against its budget, when it had one. */
+  /** What the player has spent in the study against the budget (earlier runs too), when the run had one. */
   readonly spent: string | null;
+  /** What earlier runs of the player in the study had spent, when the budget counts it and it is not nothing. */
+  readonly spentBefore: string | null;
   /** The games the study's adaptive rule stopped early for this player, with why (once complete). */
   readonly stoppedEarly: readonly { game: string; reason: string }[];
 }
@@ -98,7 +102,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   const stats = new RunStats();
   const main = await openSeat(options, options.seat, stats);
   const opponent = options.opponent ? await openSeat(options, options.opponent, stats) : null;
-  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null, stoppedEarly: [] };
+  const total: RunTotal = { ...initialTotal(options), stoppedEarly: [] };
   const abandoned = new Set<string>();
   let started = 0;
   let complete = false;
@@ -118,6 +122,11 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
       const budgetKey = `trial ${++admissions}`;
       if (budget && !(await budget.admit(budgetKey, () => !stats.takesNewTrials))) {
         stats.stopAtBudget(budget.describe());
+        return;
+      }
+      // Other workers may have started trials (or found the study done) while this one waited for the budget.
+      if ((options.maxTrials !== undefined && started >= options.maxTrials) || complete) {
+        budget?.release(budgetKey, false);
         return;
       }
       let finished = false;
@@ -181,12 +190,30 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   return {
     stats,
     total,
-    complete,
+    complete: complete && allDone(total, stats),
     leftOpen: abandoned.size,
     interrupted: stats.interrupted,
     spent: options.budget?.describe() ?? null,
+    spentBefore: options.budget?.describeBefore() ?? null,
     stoppedEarly: total.stoppedEarly,
   };
+}
+
+/** The totals as the record gave them before the run (unknown through --server until next_trial answers). */
+export function initialTotal(options: RunOptions): Omit<RunTotal, "stoppedEarly"> {
+  return {
+    trialsPerPlayer: options.before?.trialsPerPlayer ?? null,
+    finishedBefore: options.before?.finished ?? null,
+  };
+}
+
+/**
+ * Whether every trial the player will play is finished: next_trial's "complete" says only that nothing is
+ * left to deal, while trials this run held may have been given up (an interruption, an error) and stay open.
+ */
+export function allDone(total: RunTotal, stats: RunStats): boolean {
+  const planned = total.trialsPlanned ?? total.trialsPerPlayer;
+  return planned !== null && (total.finishedBefore ?? 0) + stats.trials >= planned;
 }
 
 /**
@@ -209,6 +236,8 @@ export function trialDealer(
     total.trialsPerPlayer = next.trials_per_player as number;
     // The trials that will be played: under adaptive stopping the positions its stops removed are not.
     total.trialsPlanned = (next.trials_planned ?? next.trials_per_player) as number;
+    // The first answer comes before any trial of this run can finish: its count is what was done before.
+    if (typeof next.trials_finished === "number") total.finishedBefore ??= next.trials_finished;
     if (next.complete !== true) {
       if (next.resumed === true) resumed++;
       // Open trials are resumed before any new one is assigned, so the first new index counts them;

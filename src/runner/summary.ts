@@ -13,11 +13,16 @@ export function summaryText(summary: RunSummary, analyse: string): string {
     .join(", ");
   const done = (total.finishedBefore ?? 0) + stats.trials;
   const played =
-    summary.stoppedEarly.length > 0
+    summary.complete && summary.stoppedEarly.length > 0
       ? `study complete for this player (${done} of at most ${total.trialsPerPlayer ?? "?"} trials): adaptive stopping ended ${summary.stoppedEarly.map((s) => `${s.game} early, ${s.reason}`).join("; ")}`
       : `${done} of ${total.trialsPerPlayer ?? "?"} done${summary.complete ? " (study complete for this player)" : ""}`;
   const lines = [
     `Trials played: ${stats.trials} this run; ${played}.`,
+    ...(summary.spentBefore !== null
+      ? [
+          `Spent before this run (earlier runs of this player in the study, counted by the budget): ${summary.spentBefore}.`,
+        ]
+      : []),
     `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 && !summary.interrupted ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
     `Model calls: ${stats.modelCalls}${stats.cacheHits > 0 ? `; replies from the cache: ${stats.cacheHits}` : ""}; invalid replies: ${stats.invalidReplies}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
     ...(stats.batchesSubmitted > 0 || stats.batchReplies > 0

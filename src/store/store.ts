@@ -12,7 +12,7 @@ export {
 } from "./aggregates/comparison-reads.js";
 export { promptHash } from "./aggregates/decision-store.js";
 export type { RunnerBatchRequestRow, RunnerBatchRow } from "./aggregates/runner-batch-store.js";
-export type { SpendCellRow } from "./aggregates/spend-reads.js";
+export type { PlayerSpendRow, SpendCellRow } from "./aggregates/spend-reads.js";
 export type { MatchSummaryRow, StudyTrialCountRow } from "./aggregates/study-match-store.js";
 export type { StoreOptions } from "./store-core.js";
 

@@ -1,14 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ModelCall } from "../../domain/model-call.js";
 import type { Store } from "../../store/store.js";
+import type { Spend } from "../budget/budget.js";
 import { replyKey, type TrialRef } from "../cache/reply-key.js";
 import type { ChatRequest, ModelReply } from "../endpoint.js";
-import { answeredCall, callModel, fromCache } from "../model-caller.js";
+import { answeredCall, callModel, fromCache, requestEstimate } from "../model-caller.js";
 import { playTextMatch } from "../play-text.js";
 import { withRetries } from "../retry.js";
 import { RunStats, StopSignal } from "../run-stats.js";
 import type { RunOptions, RunSummary, RunTotal } from "../run-study.js";
-import { openSeat, trialDealer } from "../run-study.js";
+import { allDone, initialTotal, openSeat, trialDealer } from "../run-study.js";
 import type { TrialView } from "../seat.js";
 import { BATCH_LIMITS, type BatchApi, type BatchRequest, type BatchResult } from "./batch-api.js";
 
@@ -48,7 +49,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const { endpoint } = seat.settings;
   const api = endpoint.batches as BatchApi;
   const { ledger } = batch;
-  const total: RunTotal = { trialsPerPlayer: null, finishedBefore: null, stoppedEarly: [] };
+  const total: RunTotal = { ...initialTotal(options), stoppedEarly: [] };
   const nextTrial = trialDealer(seat, options.studyId, total);
   const report = () => options.onProgress?.(stats, total);
   stats.onChange = report;
@@ -161,10 +162,11 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   return {
     stats,
     total,
-    complete,
+    complete: complete && allDone(total, stats),
     leftOpen: leftOpen.size,
     interrupted: stats.interrupted,
     spent: budget?.describe() ?? null,
+    spentBefore: options.budget?.describeBefore() ?? null,
     stoppedEarly: total.stoppedEarly,
   };
 
@@ -172,6 +174,8 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   async function submitWave(wave: readonly BatchTrial[]): Promise<void> {
     const toSubmit: { trial: BatchTrial; request: BatchRequest; sampleIndex: number }[] = [];
     const cachedTrials: Promise<void>[] = [];
+    // What the wave's requests may cost, estimated as a direct call is: a trial goes only as far as the budget covers it.
+    const waveEstimate: Spend = { calls: 0, tokens: 0, costUsd: 0 };
     for (const trial of wave) {
       const request: ChatRequest = {
         system: seat.system,
@@ -193,6 +197,22 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
         continue;
       }
       // A trial is submitted whole (all its samples): a partly cached trial is asked again in full.
+      if (budget) {
+        const one = budget.callEstimate(requestEstimate(seat.settings, request, true));
+        const withTrial = {
+          calls: waveEstimate.calls + one.calls * seat.samples,
+          tokens: waveEstimate.tokens + one.tokens * seat.samples,
+          costUsd: waveEstimate.costUsd + one.costUsd * seat.samples,
+        };
+        if (!budget.fits(withTrial)) {
+          // Dealt but not submitted: it stays open, and a run with a larger budget resumes it.
+          leftOpen.add(trial.view.match_id);
+          budget.release(trial.ref.budgetKey, false);
+          budgetFull = true;
+          continue;
+        }
+        Object.assign(waveEstimate, withTrial);
+      }
       for (let i = 0; i < seat.samples; i++) {
         const customId = `trial-${trial.ref.trialIndex}-sample-${i}`;
         toSubmit.push({ trial, request: { customId, request }, sampleIndex: i });

@@ -20,6 +20,18 @@ export interface SpendCellRow {
   readonly priced: number;
 }
 
+/**
+ * What one player's runner calls in one study cost so far (replies from the cache are not calls), with
+ * the dearest call and the dearest finished trial: what a budget of the next run starts from.
+ */
+export interface PlayerSpendRow {
+  readonly calls: number;
+  readonly tokens: number;
+  readonly cost_usd: number;
+  readonly largest_call: { tokens: number; completion_tokens: number; cost_usd: number } | null;
+  readonly largest_trial: { calls: number; tokens: number; cost_usd: number } | null;
+}
+
 /** Spend per cell, summed from `model_calls` (migrations 003, 013, 016). */
 export class SpendReads extends RunnerBatchStore {
   /** The runner's spend per (player, game, framing), of one study or the whole record; [] without runner calls. */
@@ -51,5 +63,61 @@ export class SpendReads extends RunnerBatchStore {
       cost_usd: r.cost_usd === null || r.cost_usd === undefined ? null : Number(r.cost_usd),
       priced: Number(r.priced),
     }));
+  }
+
+  /**
+   * The spend of one player's endpoint calls in one study (a second seat's calls on its partner matches
+   * included), over every principal, as `study show` counts the player's trials. `price` prices the calls
+   * recorded without one.
+   */
+  playerSpend(
+    studyId: string,
+    player: string,
+    price: { input_per_mtok: number; output_per_mtok: number } | null = null,
+  ): PlayerSpendRow {
+    // A second model's seat plays a partner match outside the study: its calls count with the trial's.
+    const calls = `FROM matches m JOIN model_calls c ON c.match_id = m.id OR c.match_id = m.partner_match_id
+       WHERE m.study_id = @study_id AND m.player = @player AND c.cached_from IS NULL`;
+    const tokens = "coalesce(c.prompt_tokens, 0) + coalesce(c.completion_tokens, 0)";
+    // A call recorded without a price (a run without --prices) costs its tokens at the price given now.
+    const cost = `coalesce(c.cost_usd, (coalesce(c.prompt_tokens, 0) * CAST(@input AS DOUBLE PRECISION)
+       + coalesce(c.completion_tokens, 0) * CAST(@output AS DOUBLE PRECISION)) / 1000000.0)`;
+    const params = {
+      study_id: studyId,
+      player,
+      input: price?.input_per_mtok ?? 0,
+      output: price?.output_per_mtok ?? 0,
+    };
+    const total = this.stmt(
+      `SELECT count(*) AS calls, coalesce(sum(${tokens}), 0) AS tokens, coalesce(sum(${cost}), 0) AS cost_usd,
+              max(${tokens}) AS call_tokens, max(coalesce(c.completion_tokens, 0)) AS call_completion,
+              max(${cost}) AS call_cost
+       ${calls}`,
+    ).get(params) as Record<string, unknown>;
+    // A trial's spend is known only once it is finished: an open one may still call.
+    const trial = this.stmt(
+      `SELECT max(t.calls) AS calls, max(t.tokens) AS tokens, max(t.cost_usd) AS cost_usd
+       FROM (SELECT count(*) AS calls, sum(${tokens}) AS tokens, coalesce(sum(${cost}), 0) AS cost_usd
+             ${calls} AND m.status = 'finished' GROUP BY m.id) t`,
+    ).get(params) as Record<string, unknown>;
+    // PostgreSQL returns sums of BIGINT as text: every count is made a number here.
+    const n = (value: unknown) => Number(value ?? 0);
+    return {
+      calls: n(total.calls),
+      tokens: n(total.tokens),
+      cost_usd: n(total.cost_usd),
+      largest_call:
+        n(total.calls) === 0
+          ? null
+          : {
+              tokens: n(total.call_tokens),
+              completion_tokens: n(total.call_completion),
+              cost_usd: n(total.call_cost),
+            },
+      largest_trial:
+        trial.calls === null || trial.calls === undefined
+          ? null
+          : { calls: n(trial.calls), tokens: n(trial.tokens), cost_usd: n(trial.cost_usd) },
+    };
   }
 }

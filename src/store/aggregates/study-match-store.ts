@@ -78,6 +78,14 @@ export class StudyMatchStore extends HttpSessionStore {
     return row.n;
   }
 
+  /** How many trials of a study this player of this principal has finished. */
+  countFinishedStudyTrials(studyId: string, player: string, principal: string): number {
+    const row = this.stmt(
+      "SELECT count(*) AS n FROM matches WHERE study_id = ? AND player = ? AND principal = ? AND status = 'finished'",
+    ).get(studyId, player, principal) as { n: number };
+    return Number(row.n);
+  }
+
   /**
    * Every trial of a study this player of this principal was assigned, in schedule order, with its first
    * decided choice (round 1): what adaptive stopping looks at. `fromIndex`: only trials at or above it

@@ -22,6 +22,10 @@ const outputSchema = z.object({
     .describe(
       "Schedule positions adaptive stopping removed before a new trial's index: trial_index − skipped_before trials came before it (0 under a fixed design)",
     ),
+  trials_finished: z
+    .number()
+    .optional()
+    .describe("Trials of the study this player has finished, as this answer is given"),
   trial_index: z.number().nullable(),
   resumed: z.boolean(),
   trial: roundViewSchema.nullable(),
@@ -80,6 +84,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
               trials_per_player: next.trials_per_player,
               trials_planned: next.trials_planned,
               skipped_before: next.skipped_before,
+              trials_finished: next.trials_finished,
               trial_index: null,
               resumed: false,
               trial: null,
@@ -94,6 +99,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
             trials_per_player: next.trials_per_player,
             trials_planned: next.trials_planned,
             skipped_before: next.skipped_before,
+            trials_finished: next.trials_finished,
             trial_index: next.trial_index,
             resumed: next.resumed,
             trial: next.view,
