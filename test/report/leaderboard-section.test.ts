@@ -108,6 +108,10 @@ describe("the report's leaderboard", () => {
       "twin",
       "twin-too",
     ]);
+    // Its interval of R is not the Robustness table's, and the caption says why.
+    expect(section).toContain(
+      "the percentile interval of its replicates joined with its test-inversion interval",
+    );
     expect(section).toContain(">tier 1</text>");
     expect(section).toContain(">tier 2</text>");
     expect(page).toContain('<a href="#leaderboard">');
