@@ -12,7 +12,13 @@ const MIGRATION_FILE = /^(\d{3})_[a-z0-9_]+\.sql$/;
 
 /** Refuses a non-empty file that does not start with SQLite's header (before SQLite ever opens it). */
 export function checkSqliteHeader(path: string): void {
-  if (!existsSync(path) || statSync(path).size === 0) return;
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) {
+    throw new UsageError(
+      `${path} is a folder, not a same-game record: give a record file's path (a new one is created).`,
+    );
+  }
+  if (statSync(path).size === 0) return;
   const header = Buffer.alloc(16);
   const fd = openSync(path, "r");
   try {

@@ -64,6 +64,15 @@ describe("a record file that is not a current same-game record is refused at sta
     expect(readFileSync(db, "utf8")).toBe("this is a shopping list, not a database\n");
   });
 
+  it("refuses a folder given as the record, in one line (not a stack trace)", () => {
+    for (const args of [
+      ["serve", "--db", dir],
+      ["analyze", "robustness", "--db", dir],
+    ]) {
+      expectOneLineRefusal(args, /is a folder, not a same-game record: give a record file's path/);
+    }
+  });
+
   it("refuses another program's SQLite file without adding a schema_migrations table to it", () => {
     const foreign = new Database(db);
     foreign.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)");
