@@ -140,8 +140,8 @@ function designErrors<T>(file: string, work: () => T): T {
   } catch (error) {
     if (error instanceof ZodError) {
       const issue = error.issues[0];
-      const path = issue?.path.join(".") || "(top level)";
-      throw new UsageError(`${file}: ${path}: ${issue?.message ?? error.message}`);
+      const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+      throw new UsageError(`${file}: ${where}${issue?.message ?? error.message}`);
     }
     if (error instanceof UsageError || (error instanceof Error && error.name === "Error")) {
       throw new UsageError(`${file}: ${error.message}`);

@@ -82,4 +82,40 @@ describe("same-game study", () => {
     expect(noStudy.stderr).toContain('No study with id "study-000000000000"');
     expect(runCli(["study", "frobnicate", "--db", db]).stderr).toContain("register, list, show");
   });
+
+  it("refuses a misspelt key anywhere in the design, naming it, the likely key and the valid ones", () => {
+    const refusal = (extra: Record<string, unknown>) => {
+      const run = runCli([
+        "study",
+        "register",
+        file("typo.json", JSON.stringify({ ...design, ...extra })),
+        "--db",
+        db,
+      ]);
+      expect(run.status).toBe(2);
+      const lines = run.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      return (lines[0] as string).replace(`${join(dir, "typo.json")}: `, "");
+    };
+    const topKeys =
+      "name, games, variants, framings, labels, styles, opponents, trials_per_cell, seed, planned_contrasts, history_mode, reveal_horizon, adaptive";
+    // Dropped silently, each would register a study without the stopping rule, contrasts or opponents asked for.
+    expect(refusal({ adaptiv: { rule: "invariance" } })).toBe(
+      `same-game: unknown key "adaptiv" (did you mean "adaptive"?); valid keys: ${topKeys}`,
+    );
+    expect(refusal({ planned_contrast: [{ baseline: "business", comparison: "friend-sharing" }] })).toBe(
+      `same-game: unknown key "planned_contrast" (did you mean "planned_contrasts"?); valid keys: ${topKeys}`,
+    );
+    expect(refusal({ opponent: [{ id: "tit-for-tat" }] })).toBe(
+      `same-game: unknown key "opponent" (did you mean "opponents"?); valid keys: ${topKeys}`,
+    );
+    expect(refusal({ opponents: [{ id: "random", param: {} }] })).toBe(
+      'same-game: opponents.0: unknown key "param" (did you mean "params"?); valid keys: id, params',
+    );
+    expect(refusal({ adaptive: { rule: "invariance", tset: "within_block_permutation" } })).toBe(
+      'same-game: adaptive: unknown key "tset" (did you mean "test"?); valid keys: rule, width_target, test, alpha, look_every_blocks, min_blocks',
+    );
+    expect(refusal({ colour: "blue" })).toBe(`same-game: unknown key "colour"; valid keys: ${topKeys}`);
+    expect(runCli(["study", "list", "--db", db]).stdout).toContain("No studies registered yet.");
+  });
 });
