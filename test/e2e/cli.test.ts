@@ -88,7 +88,10 @@ describe("same-game CLI", () => {
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toMatch(/line 3: unknown game "chess"; valid: .*prisoners-dilemma/);
-    const empty = runCli(["analyze", "robustness", "--db", db]);
+    // The file was refused before any record was opened: none was created.
+    expect(existsSync(db)).toBe(false);
+    expect(runCli(["import", "counts", LORE, "--db", db, "--source", "kept"]).status).toBe(0);
+    const empty = runCli(["analyze", "robustness", "--players", "nobody", "--db", db]);
     expect(empty.status).toBe(2);
     expect(empty.stderr).toMatch(/No one-shot decisions match/);
     expect(runCli(["analyze", "robustness", "--bootstrap", "many", "--db", db]).stderr).toMatch(

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
@@ -77,6 +77,9 @@ describe("same-game study", () => {
     ]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("games");
+    expect(
+      runCli(["study", "register", file("design.json", JSON.stringify(design)), "--db", db]).status,
+    ).toBe(0);
     const noStudy = runCli(["study", "show", "study-000000000000", "--db", db]);
     expect(noStudy.status).toBe(2);
     expect(noStudy.stderr).toContain('No study with id "study-000000000000"');
@@ -116,6 +119,36 @@ describe("same-game study", () => {
       'same-game: adaptive: unknown key "tset" (did you mean "test"?); valid keys: rule, width_target, test, alpha, look_every_blocks, min_blocks',
     );
     expect(refusal({ colour: "blue" })).toBe(`same-game: unknown key "colour"; valid keys: ${topKeys}`);
-    expect(runCli(["study", "list", "--db", db]).stdout).toContain("No studies registered yet.");
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it("leaves no new record behind when a command refuses its input", () => {
+    const refused = (args: string[]) => {
+      const run = runCli([...args, "--db", db]);
+      expect(run.status, run.stdout).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      // Not even an empty record (151 KB of schema) where the user pointed --db.
+      expect(existsSync(db), run.stderr).toBe(false);
+      return run.stderr;
+    };
+    expect(
+      refused(["study", "register", file("bad.json", JSON.stringify({ ...design, framings: ["pirates"] }))]),
+    ).toContain("None of the framings pirates applies to prisoners-dilemma");
+    expect(
+      refused([
+        "import",
+        "counts",
+        file("bad.csv", "player,game,framing,action,count\np,chess,business,cooperate,1\n"),
+      ]),
+    ).toContain('line 2: unknown game "chess"');
+    expect(refused(["import", "matches", file("bad.jsonl", '{"player":"p","game":"chess"}\n')])).toContain(
+      "line 1:",
+    );
+    // A study runs in the record it was registered in: a record that does not exist holds none.
+    expect(
+      refused(["run", "--study", "study-000000000000", "--model", "m", "--base-url", "http://127.0.0.1:9"]),
+    ).toBe(
+      `same-game: No record at ${db}; check --db (a study runs in the record it was registered in: same-game study register FILE.json --db PATH).\n`,
+    );
   });
 });
