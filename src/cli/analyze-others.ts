@@ -1,6 +1,6 @@
 import { powerAnalysis } from "../analysis/power/power.js";
 import { loadGamesOnly } from "../domain/catalog.js";
-import { plannedShift } from "../mcp/tools/analysis/power.js";
+import { checkTrueR, plannedShift } from "../mcp/tools/analysis/power.js";
 import { equilibriaReport, equilibriaText } from "../queries/equilibria-query.js";
 import { powerText } from "../queries/power-text.js";
 import { sensitivityReport, sensitivityText } from "../queries/sensitivity-query.js";
@@ -58,6 +58,8 @@ export async function analyzePower(args: ParsedArgs): Promise<void> {
     delta: numberFlag(args, "delta", { min: -1, max: 1 }),
     comparison: numberFlag(args, "comparison", { min: 0, max: 1 }),
   });
+  const trueR = numberFlag(args, "true-r", { min: 0, max: 0.999999 });
+  checkTrueR({ baseline, true_r: trueR });
   const result = powerAnalysis({
     baselineRate: baseline,
     shift,
@@ -66,7 +68,7 @@ export async function analyzePower(args: ParsedArgs): Promise<void> {
     seed: numberFlag(args, "seed", seedRange),
     decisionsPerSession: numberFlag(args, "decisions-per-session", { min: 1, max: 10_000, integer: true }),
     intraSessionCorrelation: numberFlag(args, "rho", { min: 0, max: 1 }),
-    trueR: numberFlag(args, "true-r", { min: 0, max: 0.999999 }),
+    trueR,
   });
   printResult(args, result, powerText(result));
 }

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { loadCatalog } from "../domain/catalog.js";
 import { parseCountsCsv } from "../imports/counts-csv.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkSourceLabel } from "../imports/source-label.js";
@@ -17,12 +18,12 @@ import { withDeps } from "./open-deps.js";
 export async function importCounts(args: ParsedArgs, file: string | undefined): Promise<void> {
   const { path, source } = importedFile(args, file, "counts");
   const text = readImportFile(path);
+  // Checked before the record is opened: a refused file must not leave a new, empty record behind.
+  const catalog = loadCatalog();
+  const rows = parseCountsCsv(text, path, catalog, { freeFramings: args.values["free-framings"] === true });
   await withDeps(
     args,
-    ({ store, catalog }, dbPath) => {
-      const rows = parseCountsCsv(text, path, catalog, {
-        freeFramings: args.values["free-framings"] === true,
-      });
+    ({ store }, dbPath) => {
       store.importCounts(source, rows, new Date().toISOString());
       const decisions = rows.reduce((sum, r) => sum + r.count, 0);
       // A session is a label of one player (the same label under two players is two sessions).
@@ -33,7 +34,7 @@ export async function importCounts(args: ParsedArgs, file: string | undefined): 
         `imported ${rows.length} count rows (${decisions} decisions${sessions > 0 ? `, ${sessions} sessions` : ""}) from ${printable(path)} as "${source}" into ${dbPath}`,
       );
     },
-    { create: true },
+    { create: true, catalog },
   );
 }
 

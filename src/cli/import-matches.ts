@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { loadCatalog } from "../domain/catalog.js";
 import { readImportFile } from "../imports/import-file.js";
 import { importMatches, parseMatchesJsonl } from "../imports/matches-jsonl.js";
 import { logInfo } from "../log.js";
@@ -15,13 +16,15 @@ import { withDeps } from "./open-deps.js";
 export async function importMatchesFile(args: ParsedArgs, file: string | undefined): Promise<void> {
   const { path, source } = importedFile(args, file, "matches");
   const text = readImportFile(path);
+  // Checked before the record is opened: a refused file must not leave a new, empty record behind.
+  const catalog = loadCatalog();
+  const matches = parseMatchesJsonl(text, basename(path), catalog);
   await withDeps(
     args,
     (deps, dbPath) => {
-      const matches = parseMatchesJsonl(text, basename(path), deps.catalog);
       const count = importMatches(deps, matches, source);
       logInfo(`imported ${count} match(es) from ${printable(path)} as source "${source}" into ${dbPath}`);
     },
-    { create: true },
+    { create: true, catalog },
   );
 }

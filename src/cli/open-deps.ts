@@ -1,5 +1,5 @@
 import { withProgress } from "../analysis/progress/analysis-progress.js";
-import { loadCatalog } from "../domain/catalog.js";
+import { type Catalog, loadCatalog } from "../domain/catalog.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -11,6 +11,8 @@ import { requireStudy, withStudyIdsNamed } from "./unknown-study.js";
 export interface OpenOptions {
   /** Verbs that record (import) create the file; every other verb reads an existing record read-only. */
   create?: boolean;
+  /** The catalog the verb already loaded to check its input before any record is opened (or created). */
+  catalog?: Catalog;
 }
 
 /** Opens the record named by --db / SAME_GAME_DB / the default, with the certified catalog, for one verb. */
@@ -25,7 +27,7 @@ export async function withDeps<T>(
   });
   if (!options.create && isMissingFile(dbPath)) {
     throw new UsageError(
-      `No record at ${dbPath}; check --db (only serve, import, demo, study register and run create a record).`,
+      `No record at ${dbPath}; check --db (only serve, import, demo and study register create a record).`,
     );
   }
   const store = new Store(dbPath, { readonly: !options.create });
@@ -35,7 +37,7 @@ export async function withDeps<T>(
     return await withStudyIdsNamed(store, async () => {
       if (!options.create) requireStudy(store, stringFlag(args, "study"));
       return await withProgress(line?.listener ?? null, () =>
-        work({ store, catalog: loadCatalog() }, recordName(dbPath)),
+        work({ store, catalog: options.catalog ?? loadCatalog() }, recordName(dbPath)),
       );
     });
   } finally {

@@ -15,7 +15,7 @@ import { summaryText } from "../runner/summary.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
-import { resolveDatabasePath } from "./database-path.js";
+import { isMissingFile, resolveDatabasePath } from "./database-path.js";
 import { namingStudyIds } from "./unknown-study.js";
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic"];
@@ -308,7 +308,17 @@ function endpointFor(args: ParsedArgs, prefix: string, model: string, decoding: 
 
 function serverTarget(args: ParsedArgs): ServerTarget {
   const url = stringFlag(args, "server");
-  if (url === undefined) return { kind: "stdio", dbPath: resolveDatabasePath(stringFlag(args, "db")) };
+  if (url === undefined) {
+    const dbPath = resolveDatabasePath(stringFlag(args, "db"), process.env, { create: false });
+    // A study runs in the record it was registered in, so a record that does not exist holds none; the
+    // server started on it would create an empty file before saying so.
+    if (isMissingFile(dbPath)) {
+      throw new UsageError(
+        `No record at ${dbPath}; check --db (a study runs in the record it was registered in: same-game study register FILE.json --db PATH).`,
+      );
+    }
+    return { kind: "stdio", dbPath };
+  }
   if (args.values.db !== undefined) throw new UsageError("run takes --db PATH or --server URL, not both.");
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--server must be an http(s) URL, got "${url}".`);
   const tokenVariable = stringFlag(args, "server-token-env");

@@ -1,8 +1,9 @@
 import { ZodError } from "zod";
 import type { AdaptiveStopping } from "../domain/adaptive/adaptive-design.js";
 import { intervalText } from "../domain/adaptive/adaptive-stops.js";
+import { loadCatalog } from "../domain/catalog.js";
 import { readImportFile } from "../imports/import-file.js";
-import { registerStudy } from "../play/studies.js";
+import { checkedDesign, registerStudy } from "../play/studies.js";
 import { spendLine, spendSummary } from "../queries/spend-query.js";
 import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
@@ -22,6 +23,9 @@ async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<v
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} is not JSON: ${(error as Error).message}.`);
   }
+  // Checked before the record is opened: a refused design must not leave a new, empty record behind.
+  const catalog = loadCatalog();
+  designErrors(file, () => checkedDesign({ catalog }, design));
   await withDeps(
     args,
     (deps) => {
@@ -32,7 +36,7 @@ async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<v
         `${study.study_id} ${study.design_hash}\n${study.created ? "registered" : "already registered"}: ${study.name} (${study.cells} cells, ${study.trials_per_player} trials per player)`,
       );
     },
-    { create: true },
+    { create: true, catalog },
   );
 }
 
@@ -140,8 +144,8 @@ function designErrors<T>(file: string, work: () => T): T {
   } catch (error) {
     if (error instanceof ZodError) {
       const issue = error.issues[0];
-      const path = issue?.path.join(".") || "(top level)";
-      throw new UsageError(`${file}: ${path}: ${issue?.message ?? error.message}`);
+      const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+      throw new UsageError(`${file}: ${where}${issue?.message ?? error.message}`);
     }
     if (error instanceof UsageError || (error instanceof Error && error.name === "Error")) {
       throw new UsageError(`${file}: ${error.message}`);

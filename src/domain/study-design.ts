@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "./adaptive/adaptive-design.js";
+import { objectOfKnownKeys } from "./known-keys.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
 
@@ -9,22 +10,22 @@ const id = z.string().trim().min(1).max(100);
 export const HISTORY_MODES = ["none", "last", "full"] as const;
 export type HistoryMode = (typeof HISTORY_MODES)[number];
 
-export const OpponentChoiceSchema = z.object({
+export const OpponentChoiceSchema = objectOfKnownKeys({
   id,
   params: z.record(z.string(), z.unknown()).default({}),
 });
 export type OpponentChoice = z.infer<typeof OpponentChoiceSchema>;
 
 /** A planned contrast: the shift from `baseline` to `comparison` framing, in the listed games (all if none). */
-export const PlannedContrastSchema = z.object({
+export const PlannedContrastSchema = objectOfKnownKeys({
   baseline: id,
   comparison: id,
   games: z.array(id).max(50).optional(),
 });
 export type PlannedContrast = z.infer<typeof PlannedContrastSchema>;
 
-/** A pre-registered design: frozen and hashed when registered. */
-export const StudyDesignSchema = z.object({
+/** A pre-registered design: frozen and hashed when registered; an unknown key anywhere is refused by name. */
+export const StudyDesignSchema = objectOfKnownKeys({
   name: z.string().trim().min(1).max(200).describe("A name for people; the design hash identifies the study"),
   games: z.array(id).min(1).max(50).describe("Catalog game ids (list_games)"),
   variants: z

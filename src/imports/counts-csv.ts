@@ -4,6 +4,7 @@ import { MAX_CELL_DECISIONS } from "../store/limits.js";
 import type { ImportedCountRow } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
+import { importedFramingProblem } from "./imported-framing.js";
 
 const REQUIRED_COLUMNS = ["player", "game", "framing", "action", "count"] as const;
 const OPTIONAL_COLUMNS = ["variant", "session"] as const;
@@ -153,6 +154,14 @@ function countRow(
       `${where}: unknown game "${gameId}"; valid: ${catalog.games.map((g) => g.id).join(", ")}.`,
     );
   }
+  if (game.rounds > 1) {
+    // A count says how often an action was chosen in one decision; a round of a repeated game depends on
+    // the rounds before it, so its choices are not draws of one distribution and need their transcripts.
+    const oneShot = catalog.games.filter((g) => g.rounds === 1).map((g) => g.id);
+    throw new UsageError(
+      `${where}: ${gameId} is a repeated game (${game.rounds} rounds) and counts are one-shot only; one-shot games: ${oneShot.join(", ")} (import a repeated game's transcripts with import matches).`,
+    );
+  }
   if (!game.variants[variant as keyof typeof game.variants]) {
     throw new UsageError(
       `${where}: game ${gameId} has no variant "${variant}"; valid: ${Object.keys(game.variants).join(", ")}.`,
@@ -163,11 +172,14 @@ function countRow(
       `${where}: "${action}" is not an action of ${gameId}; valid: ${game.actions.join(", ")}.`,
     );
   }
-  if (!options.freeFramings && !catalog.framings.some((f) => f.id === framing)) {
-    throw new UsageError(
-      `${where}: unknown framing "${framing}"; valid: ${catalog.framings.map((f) => f.id).join(", ")} (or pass --free-framings to keep the study's own labels).`,
-    );
-  }
+  const framingProblem = importedFramingProblem(
+    catalog,
+    gameId,
+    variant,
+    framing,
+    options.freeFramings === true,
+  );
+  if (framingProblem !== null) throw new UsageError(`${where}: ${framingProblem}`);
   return {
     player,
     game: gameId,

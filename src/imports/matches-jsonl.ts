@@ -8,6 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
+import { importedFramingProblem } from "./imported-framing.js";
 
 // Games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
 // ids, validated against the catalog so the same metrics code measures them. Game and variant must exist
@@ -98,6 +99,10 @@ function checkAgainstCatalog(match: z.infer<typeof ImportedMatchSchema>, catalog
   };
   const game = inCatalog(() => catalog.game(match.game));
   inCatalog(() => catalog.variant(match.game, match.variant));
+  if (match.framing !== undefined) {
+    const framingProblem = importedFramingProblem(catalog, match.game, match.variant, match.framing, true);
+    if (framingProblem !== null) throw new UsageError(`${where}: ${framingProblem}`);
+  }
   if (match.rounds.length !== game.rounds) {
     throw new UsageError(
       `${where}: ${match.rounds.length} round(s), but ${game.id} is played over ${game.rounds}.`,

@@ -36,7 +36,7 @@ export interface RegisteredStudy {
 }
 
 /** The catalog as a study design sees it. */
-export function studyCatalog(deps: PlayDeps): StudyCatalog {
+export function studyCatalog(deps: Pick<PlayDeps, "catalog">): StudyCatalog {
   const { catalog } = deps;
   return {
     variantsOf: (game) => Object.keys(catalog.game(game).variants) as VariantId[],
@@ -72,8 +72,7 @@ export function loadStudy(
  * its id. Registering an identical design again returns the existing study, so a retried call is harmless.
  */
 export function registerStudy(deps: PlayDeps, input: unknown, principal = "local"): RegisteredStudy {
-  const design = StudyDesignSchema.parse(input);
-  const cells = studyCells(design, studyCatalog(deps));
+  const { design, cells } = checkedDesign(deps, input);
   const hash = designHash(design);
   return deps.store.transaction(() => {
     const existing = deps.store.scopedTo(principal).findStudyByHash(hash);
@@ -96,6 +95,18 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
       created: !existing,
     };
   });
+}
+
+/**
+ * A design as `register_study` takes it, checked against the schema and the catalog alone (no record), with
+ * its cells; throws naming what is wrong. `study register` asks before it opens (or creates) a record.
+ */
+export function checkedDesign(
+  deps: Pick<PlayDeps, "catalog">,
+  input: unknown,
+): { design: StudyDesign; cells: StudyCell[] } {
+  const design = StudyDesignSchema.parse(input);
+  return { design, cells: studyCells(design, studyCatalog(deps)) };
 }
 
 /** A game that adaptive stopping ended early for the player, as next_trial and `study show` say it. */

@@ -88,7 +88,10 @@ describe("same-game CLI", () => {
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toMatch(/line 3: unknown game "chess"; valid: .*prisoners-dilemma/);
-    const empty = runCli(["analyze", "robustness", "--db", db]);
+    // The file was refused before any record was opened: none was created.
+    expect(existsSync(db)).toBe(false);
+    expect(runCli(["import", "counts", LORE, "--db", db, "--source", "kept"]).status).toBe(0);
+    const empty = runCli(["analyze", "robustness", "--players", "nobody", "--db", db]);
     expect(empty.status).toBe(2);
     expect(empty.stderr).toMatch(/No one-shot decisions match/);
     expect(runCli(["analyze", "robustness", "--bootstrap", "many", "--db", db]).stderr).toMatch(
@@ -96,5 +99,30 @@ describe("same-game CLI", () => {
     );
     expect(runCli(["frobnicate"]).status).toBe(2);
     expect(runCli(["analyze", "--help"]).status).toBe(0);
+  });
+
+  it("analyze power refuses a true R no second framing can reach from the baseline, in one line", () => {
+    // From a baseline of ½ the farthest framing always chooses one action: JSD((½, ½), (1, 0)) =
+    // ½·ln(½/¾) + ½·ln(½/¼) + ln(1/¾) all over 2 = 0.2158, so R = 1 − 0.2158/ln 2 = 0.6887, the lowest reachable.
+    const sentence = (r: string) =>
+      `same-game: True R ${r} is out of reach from a baseline rate of 0.5: even the other framing always choosing one action gives R = 0.689; give a true R of at least 0.689 or a baseline farther from ½.\n`;
+    for (const r of ["0.5", "0"]) {
+      const run = runCli(["analyze", "power", "--baseline", "0.5", "--delta", "0.1", "--true-r", r]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(sentence(r));
+    }
+    const reachable = runCli([
+      "analyze",
+      "power",
+      "--baseline",
+      "0.5",
+      "--delta",
+      "0.1",
+      "--true-r",
+      "0.689",
+      "--json",
+    ]);
+    expect(reachable.status, reachable.stderr).toBe(0);
+    expect(JSON.parse(reachable.stdout).invariance_test.other_rate).toBeGreaterThan(0.99);
   });
 });

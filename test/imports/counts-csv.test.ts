@@ -69,7 +69,7 @@ describe("parseCountsCsv (csv-parse)", () => {
   it("refuses an unknown framing unless free provenance labels are declared", () => {
     const text = `${HEADER}\np,snowdrift,business-meeting,cooperate,7\n`;
     expect(() => parse(text)).toThrow(
-      /line 2: unknown framing "business-meeting"; valid: .*business.*--free-framings/,
+      /line 2: unknown framing "business-meeting"; framings that certify for snowdrift \(base\): .*business.*--free-framings/,
     );
     expect(parse(text, true)[0]?.framing).toBe("business-meeting");
   });

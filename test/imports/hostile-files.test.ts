@@ -105,6 +105,43 @@ describeEachEngine("import refuses a file that is not what it seems", (engine) =
     expect(recorded()).toEqual(KEPT);
   });
 
+  it("refuses counts of a repeated game and framings that do not present the game, with the line", () => {
+    // One good row first: a refusal stores none of the file.
+    const counts = (row: string, extra: string[] = []) =>
+      importFile("counts", "bad.csv", `${HEADER}\n${GOOD_ROW}\n${row}\n`, extra);
+    expectRefusal(
+      counts("q,repeated-pd,business,defect,4"),
+      /^same-game: .*bad\.csv: line 3: repeated-pd is a repeated game \(16 rounds\) and counts are one-shot only; one-shot games: battle-of-the-sexes, chicken-large-stakes, coordination-3x3, harmony, matching-pennies, prisoners-dilemma, snowdrift, stag-hunt \(import a repeated game's transcripts with import matches\)\.$/m,
+    );
+    const threeActions =
+      "framings that certify for coordination-3x3 (base): abstract-matrix, abstract-matrix+familiar, abstract-matrix+neutral, neutral-narrative, neutral-narrative+familiar, neutral-narrative+neutral";
+    // The business story has two actions; coordination-3x3 three. Free labels do not make it fit.
+    for (const extra of [[], ["--free-framings"]]) {
+      const run = counts("q,coordination-3x3,business,left,3", extra);
+      expectRefusal(run, /bad\.csv: line 3: /);
+      expect(run.stderr).toContain(
+        `line 3: framing "business" does not present coordination-3x3 (base); ${threeActions}.`,
+      );
+    }
+    const misspelt = counts("q,coordination-3x3,bussiness,left,3");
+    expectRefusal(misspelt, /line 3: unknown framing "bussiness"; /);
+    expect(misspelt.stderr).toContain(`${threeActions} (or pass --free-framings`);
+    expectRefusal(
+      counts("q,prisoners-dilemma,rps-plain,defect,3"),
+      /line 3: framing "rps-plain" does not present prisoners-dilemma \(base\); framings that certify for prisoners-dilemma \(base\): abstract-matrix, .*, business, .*, team\+neutral\.$/m,
+    );
+    // A transcript's framing is free provenance, unless it names a catalog framing that never presented its game.
+    expectRefusal(
+      importFile(
+        "matches",
+        "bad.jsonl",
+        `${JSON.stringify(MATCH)}\n${JSON.stringify({ ...MATCH, framing: "business" })}\n`,
+      ),
+      /bad\.jsonl: line 2: framing "business" does not present repeated-pd \(base\); framings that certify for repeated-pd \(base\): repeated-plain, repeated-plain\+familiar, repeated-plain\+neutral\.$/m,
+    );
+    expect(recorded()).toEqual(KEPT);
+  });
+
   it("refuses a header that names count twice", () => {
     expectRefusal(
       importFile(

@@ -72,4 +72,11 @@ describe("analysis tools over MCP", () => {
       /exactly one of delta .* or comparison/,
     );
   });
+
+  it("power: a true R out of reach from the baseline is the caller's to change, in one sentence", async () => {
+    // The lowest R from a baseline of ½ is 1 − JSD((½, ½), (1, 0))/ln 2 = 0.6887 (see the CLI's test).
+    expect(await callError(client, "power", { baseline: 0.5, delta: 0.1, true_r: 0.5 })).toBe(
+      "True R 0.5 is out of reach from a baseline rate of 0.5: even the other framing always choosing one action gives R = 0.689; give a true R of at least 0.689 or a baseline farther from ½.",
+    );
+  });
 });

@@ -70,6 +70,36 @@ describe("refuse at the door", () => {
     expect(count("studies")).toBe(0);
   });
 
+  it("register_study refuses a misspelt design key by name, as its advertised inputSchema says", async () => {
+    const topKeys =
+      "name, games, variants, framings, labels, styles, opponents, trials_per_cell, seed, planned_contrasts, history_mode, reveal_horizon, adaptive";
+    expect(await callError(client, "register_study", { ...design, adaptiv: { rule: "invariance" } })).toBe(
+      `Input validation error: Invalid arguments for tool register_study: unknown key "adaptiv" (did you mean "adaptive"?); valid keys: ${topKeys}`,
+    );
+    expect(
+      await callError(client, "register_study", {
+        ...design,
+        planned_contrasts: [{ baseline: "business", comparision: "friend-sharing" }],
+      }),
+    ).toMatch(
+      /planned_contrasts\.0: unknown key "comparision" \(did you mean "comparison"\?\); valid keys: baseline, comparison, games$/,
+    );
+    expect(count("studies")).toBe(0);
+    // A client that validates arguments against the advertised schema refuses the same keys the server does.
+    const { tools } = await client.listTools();
+    const schema = tools.find((tool) => tool.name === "register_study")?.inputSchema as {
+      additionalProperties?: unknown;
+      properties: Record<
+        string,
+        { additionalProperties?: unknown; items?: { additionalProperties?: unknown } }
+      >;
+    };
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.adaptive?.additionalProperties).toBe(false);
+    expect(schema.properties.opponents?.items?.additionalProperties).toBe(false);
+    expect(schema.properties.planned_contrasts?.items?.additionalProperties).toBe(false);
+  });
+
   it("parses --toolsets names and refuses an unknown one with the valid ones", () => {
     expect(parseToolsets("all")).toEqual(["play", "studies", "analysis"]);
     expect(parseToolsets("analysis, play")).toEqual(["play", "analysis"]);

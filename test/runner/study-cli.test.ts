@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
@@ -77,9 +77,78 @@ describe("same-game study", () => {
     ]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("games");
+    expect(
+      runCli(["study", "register", file("design.json", JSON.stringify(design)), "--db", db]).status,
+    ).toBe(0);
     const noStudy = runCli(["study", "show", "study-000000000000", "--db", db]);
     expect(noStudy.status).toBe(2);
     expect(noStudy.stderr).toContain('No study with id "study-000000000000"');
     expect(runCli(["study", "frobnicate", "--db", db]).stderr).toContain("register, list, show");
+  });
+
+  it("refuses a misspelt key anywhere in the design, naming it, the likely key and the valid ones", () => {
+    const refusal = (extra: Record<string, unknown>) => {
+      const run = runCli([
+        "study",
+        "register",
+        file("typo.json", JSON.stringify({ ...design, ...extra })),
+        "--db",
+        db,
+      ]);
+      expect(run.status).toBe(2);
+      const lines = run.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      return (lines[0] as string).replace(`${join(dir, "typo.json")}: `, "");
+    };
+    const topKeys =
+      "name, games, variants, framings, labels, styles, opponents, trials_per_cell, seed, planned_contrasts, history_mode, reveal_horizon, adaptive";
+    // Dropped silently, each would register a study without the stopping rule, contrasts or opponents asked for.
+    expect(refusal({ adaptiv: { rule: "invariance" } })).toBe(
+      `same-game: unknown key "adaptiv" (did you mean "adaptive"?); valid keys: ${topKeys}`,
+    );
+    expect(refusal({ planned_contrast: [{ baseline: "business", comparison: "friend-sharing" }] })).toBe(
+      `same-game: unknown key "planned_contrast" (did you mean "planned_contrasts"?); valid keys: ${topKeys}`,
+    );
+    expect(refusal({ opponent: [{ id: "tit-for-tat" }] })).toBe(
+      `same-game: unknown key "opponent" (did you mean "opponents"?); valid keys: ${topKeys}`,
+    );
+    expect(refusal({ opponents: [{ id: "random", param: {} }] })).toBe(
+      'same-game: opponents.0: unknown key "param" (did you mean "params"?); valid keys: id, params',
+    );
+    expect(refusal({ adaptive: { rule: "invariance", tset: "within_block_permutation" } })).toBe(
+      'same-game: adaptive: unknown key "tset" (did you mean "test"?); valid keys: rule, width_target, test, alpha, look_every_blocks, min_blocks',
+    );
+    expect(refusal({ colour: "blue" })).toBe(`same-game: unknown key "colour"; valid keys: ${topKeys}`);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it("leaves no new record behind when a command refuses its input", () => {
+    const refused = (args: string[]) => {
+      const run = runCli([...args, "--db", db]);
+      expect(run.status, run.stdout).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      // Not even an empty record (151 KB of schema) where the user pointed --db.
+      expect(existsSync(db), run.stderr).toBe(false);
+      return run.stderr;
+    };
+    expect(
+      refused(["study", "register", file("bad.json", JSON.stringify({ ...design, framings: ["pirates"] }))]),
+    ).toContain("None of the framings pirates applies to prisoners-dilemma");
+    expect(
+      refused([
+        "import",
+        "counts",
+        file("bad.csv", "player,game,framing,action,count\np,chess,business,cooperate,1\n"),
+      ]),
+    ).toContain('line 2: unknown game "chess"');
+    expect(refused(["import", "matches", file("bad.jsonl", '{"player":"p","game":"chess"}\n')])).toContain(
+      "line 1:",
+    );
+    // A study runs in the record it was registered in: a record that does not exist holds none.
+    expect(
+      refused(["run", "--study", "study-000000000000", "--model", "m", "--base-url", "http://127.0.0.1:9"]),
+    ).toBe(
+      `same-game: No record at ${db}; check --db (a study runs in the record it was registered in: same-game study register FILE.json --db PATH).\n`,
+    );
   });
 });

@@ -118,6 +118,23 @@ export interface InvariancePowerResult {
 }
 
 /**
+ * Why no second framing can have robustness `trueR` against one choosing the first action at `baselineRate`
+ * (even one always choosing a single action is more robust than that), or null when one can. The callers'
+ * edges ask before any work, so a plan that cannot exist is the user's to change, not a failure.
+ */
+export function trueRProblem(trueR: number, baselineRate = 0.5): string | null {
+  return rateWithRobustness(baselineRate, trueR) === null ? trueROutOfReach(trueR, baselineRate) : null;
+}
+
+/** The refusal, with the lowest R the baseline allows (rounded up, so the number given is reachable). */
+function trueROutOfReach(trueR: number, baseline: number): string {
+  const robustness = (q: number) => 1 - jensenShannon([baseline, 1 - baseline], [q, 1 - q]) / Math.LN2;
+  const lowest = Math.ceil(Math.min(robustness(0), robustness(1)) * 1000) / 1000;
+  // The further the baseline from ½, the further a framing always choosing one action can sit from it.
+  return `True R ${trueR} is out of reach from a baseline rate of ${baseline}: even the other framing always choosing one action gives R = ${lowest.toFixed(3)}; give a true R of at least ${lowest.toFixed(3)} or a baseline farther from ½.`;
+}
+
+/**
  * Trials per framing for the invariance test to exclude R = 1 when two framings of a two-action game have
  * true robustness R < 1, the baseline framing choosing the first action at `baselineRate` (default ½) and
  * the other at the rate that gives R. The search starts from the noncentral χ² approximation: the
@@ -148,11 +165,7 @@ export function trialsToExcludeInvariance(options: {
     throw new Error(`Power ${power} is invalid; it must lie strictly between 0 and 1.`);
   const baseline = rate("Baseline rate", options.baselineRate ?? 0.5);
   const other = rateWithRobustness(baseline, trueR);
-  if (other === null) {
-    throw new Error(
-      `True R ${trueR} is out of reach from a baseline rate of ${baseline}: even the other framing choosing one action always gives a higher R; give a larger true R or a baseline nearer ½.`,
-    );
-  }
+  if (other === null) throw new Error(trueROutOfReach(trueR, baseline));
   const root = normalQuantile(1 - alpha / 2) + normalQuantile(power);
   const noncentrality = root * root;
   const approximate = noncentrality / (4 * (1 - trueR) * Math.LN2);

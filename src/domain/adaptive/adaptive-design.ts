@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { objectOfKnownKeys } from "../known-keys.js";
 
 export const ADAPTIVE_RULES = ["invariance", "width", "invariance_or_width"] as const;
 /**
@@ -25,51 +26,49 @@ function widthTargetError(value: unknown): string {
  * Both are valid however often they are looked at (Ville's inequality), so looking after every block is
  * allowed and never inflates the false-alarm rate nor breaks the interval.
  */
-export const AdaptiveStoppingSchema = z
-  .object({
-    rule: z
-      .enum(ADAPTIVE_RULES)
-      .describe(
-        "invariance: stop a (player, game) once the sequential invariance test rejects (its e-value reaches 1/alpha); width: once R's anytime-valid interval is narrower than width_target; invariance_or_width: whichever comes first",
-      ),
-    width_target: z
-      .number()
-      .gt(0, { error: (issue) => widthTargetError(issue.input) })
-      .lt(1, { error: (issue) => widthTargetError(issue.input) })
-      .optional()
-      .describe(
-        "Rules width and invariance_or_width: stop once R's anytime-valid (1 − alpha) interval is narrower than this, in (0, 1)",
-      ),
-    test: z
-      .enum(INVARIANCE_TESTS)
-      .optional()
-      .describe(
-        "The sequential invariance test (rules invariance and invariance_or_width): universal_inference (when absent) = each framing's KT mixture over the pooled maximum likelihood; within_block_permutation = bets on how each block's choices are arranged over its framings, valid by the schedule's randomisation, stops sooner against an effect",
-      ),
-    alpha: z
-      .number()
-      .gt(0)
-      .max(0.2)
-      .default(0.05)
-      .describe("The test's level: it rejects when the e-value reaches 1/alpha (20 at 0.05)"),
-    look_every_blocks: z
-      .number()
-      .int()
-      .min(1)
-      .max(100_000)
-      .default(1)
-      .describe(
-        "Look after every k-th complete block (a block holds every cell once); 1 = continuous monitoring",
-      ),
-    min_blocks: z
-      .number()
-      .int()
-      .min(1)
-      .max(100_000)
-      .default(1)
-      .describe("No look before this many complete blocks"),
-  })
-  .strict();
+export const AdaptiveStoppingSchema = objectOfKnownKeys({
+  rule: z
+    .enum(ADAPTIVE_RULES)
+    .describe(
+      "invariance: stop a (player, game) once the sequential invariance test rejects (its e-value reaches 1/alpha); width: once R's anytime-valid interval is narrower than width_target; invariance_or_width: whichever comes first",
+    ),
+  width_target: z
+    .number()
+    .gt(0, { error: (issue) => widthTargetError(issue.input) })
+    .lt(1, { error: (issue) => widthTargetError(issue.input) })
+    .optional()
+    .describe(
+      "Rules width and invariance_or_width: stop once R's anytime-valid (1 − alpha) interval is narrower than this, in (0, 1)",
+    ),
+  test: z
+    .enum(INVARIANCE_TESTS)
+    .optional()
+    .describe(
+      "The sequential invariance test (rules invariance and invariance_or_width): universal_inference (when absent) = each framing's KT mixture over the pooled maximum likelihood; within_block_permutation = bets on how each block's choices are arranged over its framings, valid by the schedule's randomisation, stops sooner against an effect",
+    ),
+  alpha: z
+    .number()
+    .gt(0)
+    .max(0.2)
+    .default(0.05)
+    .describe("The test's level: it rejects when the e-value reaches 1/alpha (20 at 0.05)"),
+  look_every_blocks: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(1)
+    .describe(
+      "Look after every k-th complete block (a block holds every cell once); 1 = continuous monitoring",
+    ),
+  min_blocks: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(1)
+    .describe("No look before this many complete blocks"),
+});
 export type AdaptiveStopping = z.infer<typeof AdaptiveStoppingSchema>;
 
 /** A width rule needs its target, and the invariance rule has none: the error naming the mismatch, or null. */

@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { trueRProblem } from "../../../analysis/power/power.js";
 import { powerText } from "../../../queries/power-text.js";
 import { UsageError } from "../../../usage-error.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
@@ -64,6 +65,12 @@ export function plannedShift(args: { baseline: number; delta?: number; compariso
   return shift;
 }
 
+/** A true R the plan can reach from this baseline (`true_r` is optional); refused by name otherwise. */
+export function checkTrueR(args: { baseline: number; true_r?: number }): void {
+  const problem = args.true_r === undefined ? null : trueRProblem(args.true_r, args.baseline);
+  if (problem !== null) throw new UsageError(problem);
+}
+
 const outputSchema = z.looseObject({ shift_test: z.looseObject({}), r2_precision: z.looseObject({}) });
 
 export function registerPower(server: McpServer, context: ToolContext): void {
@@ -79,6 +86,7 @@ export function registerPower(server: McpServer, context: ToolContext): void {
     },
     async (args, ctx) =>
       answering("power", async () => {
+        checkTrueR(args);
         const { result, meta } = await callAnalysis(context, ctx, "power", {
           baselineRate: args.baseline,
           shift: plannedShift(args),
