@@ -1,4 +1,5 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { closestName } from "../domain/known-keys.js";
 
 type RequestHandler = (request: unknown, ctx: unknown) => Promise<unknown>;
 
@@ -68,7 +69,9 @@ export function guardToolCalls(server: McpServer): void {
       const shown = unknown
         .slice(0, 5)
         .map((key) => JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key));
-      const near = nearest(unknown[0] as string, valid);
+      // A long key is no typo of a short name, and measuring it would cost the server.
+      const first = unknown[0] as string;
+      const near = first.length <= 100 ? (closestName(first, valid) ?? null) : null;
       return {
         content: [
           {
@@ -94,33 +97,4 @@ function argumentsOf(server: McpServer, name: string): string[] {
 
 function takes(server: McpServer, name: string, key: string): boolean {
   return argumentsOf(server, name).includes(key);
-}
-
-/** The valid name closest to a mistyped one (a typo or a plural away), or null when none is near. */
-function nearest(key: string, valid: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.max(2, Math.floor(key.length / 4)) + 1;
-  for (const candidate of valid) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance, one row at a time. */
-function editDistance(a: string, b: string): number {
-  if (a.length > 200 || b.length > 200) return Number.POSITIVE_INFINITY;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      row.push(Math.min(substitution, (previous[j] as number) + 1, (row[j - 1] as number) + 1));
-    }
-    previous = row;
-  }
-  return previous[b.length] as number;
 }

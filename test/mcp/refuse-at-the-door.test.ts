@@ -73,8 +73,9 @@ describe("refuse at the door", () => {
   it("register_study refuses a misspelt design key by name, as its advertised inputSchema says", async () => {
     const topKeys =
       "name, games, variants, framings, labels, styles, opponents, trials_per_cell, seed, planned_contrasts, history_mode, reveal_horizon, adaptive";
+    // A top-level key is an argument of the tool, refused before the design is read (tool-call-guard.ts).
     expect(await callError(client, "register_study", { ...design, adaptiv: { rule: "invariance" } })).toBe(
-      `Input validation error: Invalid arguments for tool register_study: unknown key "adaptiv" (did you mean "adaptive"?); valid keys: ${topKeys}`,
+      `register_study has no argument "adaptiv" (did you mean adaptive?); its arguments: ${topKeys}.`,
     );
     expect(
       await callError(client, "register_study", {
