@@ -106,7 +106,32 @@ export function checkedDesign(
   input: unknown,
 ): { design: StudyDesign; cells: StudyCell[] } {
   const design = StudyDesignSchema.parse(input);
+  refuseRepeats(design);
   return { design, cells: studyCells(design, studyCatalog(deps)) };
+}
+
+/**
+ * A list of the design named twice would put its cells in the schedule twice (business, business,
+ * friend-sharing: two business cells, 4 trials to 2) and the design check would then fail against the
+ * decisions. Checked when a design is registered only: a stored design is read as it was frozen.
+ */
+function refuseRepeats(design: StudyDesign): void {
+  const lists: [string, readonly string[]][] = [
+    ["games", design.games],
+    ["variants", design.variants],
+    ["framings", design.framings],
+    ["labels", design.labels ?? []],
+    ["styles", design.styles],
+    ["opponents", design.opponents.map((o) => JSON.stringify(o))],
+  ];
+  for (const [field, values] of lists) {
+    const repeated = values.find((value, i) => values.indexOf(value) !== i);
+    if (repeated !== undefined) {
+      throw new UsageError(
+        `${field} names ${repeated.startsWith("{") ? repeated : `"${repeated}"`} twice; list each once.`,
+      );
+    }
+  }
 }
 
 /** A game that adaptive stopping ended early for the player, as next_trial and `study show` say it. */

@@ -70,6 +70,22 @@ describe("refuse at the door", () => {
     expect(count("studies")).toBe(0);
   });
 
+  it("register_study refuses a game or framing named twice, which would put its cells in the schedule twice", async () => {
+    expect(
+      await callError(client, "register_study", {
+        ...design,
+        framings: ["business", "business", "friend-sharing"],
+      }),
+    ).toBe('framings names "business" twice; list each once.');
+    expect(
+      await callError(client, "register_study", {
+        ...design,
+        games: ["prisoners-dilemma", "prisoners-dilemma"],
+      }),
+    ).toBe('games names "prisoners-dilemma" twice; list each once.');
+    expect(count("studies")).toBe(0);
+  });
+
   it("register_study refuses a misspelt design key by name, as its advertised inputSchema says", async () => {
     const topKeys =
       "name, games, variants, framings, labels, styles, opponents, trials_per_cell, seed, planned_contrasts, history_mode, reveal_horizon, adaptive";
