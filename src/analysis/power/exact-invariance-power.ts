@@ -112,6 +112,8 @@ export function exactTrialsForPower(
   target: number,
   guess: number,
 ): number | null {
+  // The exact sum costs O(n²): far above the bound, the approximation answers without one.
+  if (guess > EXACT_POWER_MAX_TRIALS) return null;
   const reaches = (n: number) => exactInvariancePower(n, p, q, alpha) >= target;
   let hi = Math.max(2, Math.ceil(guess));
   while (!reaches(hi)) {

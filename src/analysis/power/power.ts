@@ -1,4 +1,5 @@
 import { jensenShannon } from "../../domain/divergence.js";
+import { UsageError } from "../../usage-error.js";
 import type { CountCell } from "../count-cells.js";
 import { reportProgress, withProgress } from "../progress/analysis-progress.js";
 import { robustnessAnalysis } from "../robustness/robustness.js";
@@ -54,6 +55,12 @@ const rate = (name: string, value: number): number => {
   return value;
 };
 
+/** The most trials per framing R2's precision is simulated at (the largest `n` the CLI and tool take). */
+export const MAX_SIMULATED_TRIALS = 100_000;
+
+/** The smallest α whose z quantile double precision resolves (1 − α/2 < 1). */
+const MIN_ALPHA = 1e-12;
+
 /**
  * Trials per framing for a two-sided two-proportion z test of p₁ = p vs p₂ = p + δ (pooled variance under
  * H0): n = (z_{1−α/2}·√(2 p̄ q̄) + z_{1−β}·√(p₁q₁ + p₂q₂))² / δ², p̄ = (p₁ + p₂)/2, rounded up.
@@ -74,12 +81,22 @@ export function trialsToDetectShift({
     throw new Error(`Alpha ${alpha} is invalid; it must lie strictly between 0 and 1.`);
   if (!(power > 0 && power < 1))
     throw new Error(`Power ${power} is invalid; it must lie strictly between 0 and 1.`);
+  if (alpha < MIN_ALPHA) {
+    throw new UsageError(
+      `Alpha ${alpha} is too small to plan for (1 − α/2 rounds to 1 in double precision); give an alpha of at least ${MIN_ALPHA}.`,
+    );
+  }
   const zAlpha = normalQuantile(1 - alpha / 2);
   const zPower = normalQuantile(power);
   const pooled = (p1 + p2) / 2;
   const root =
     zAlpha * Math.sqrt(2 * pooled * (1 - pooled)) + zPower * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
   const exact = (root * root) / (shift * shift);
+  if (!Number.isFinite(exact * deff)) {
+    throw new UsageError(
+      `A shift of ${shift} cannot be told from 0 by any number of trials this planner can count; give a larger shift (delta).`,
+    );
+  }
   return {
     test: "two-sided two-proportion z test, pooled variance under H0",
     alpha,
@@ -300,6 +317,13 @@ export interface PowerResult {
  */
 export function powerAnalysis(options: PowerOptions): PowerResult {
   const shiftTest = trialsToDetectShift(options);
+  // The precision is simulated at the trials the shift test needs unless n is given: a tiny shift (or a
+  // large design effect) would have it simulate millions of decisions per data set, for minutes.
+  if (options.n === undefined && shiftTest.trials_per_framing > MAX_SIMULATED_TRIALS) {
+    throw new UsageError(
+      `The shift test needs ${shiftTest.trials_per_framing.toLocaleString("en-US")} trials per framing here, more than the ${MAX_SIMULATED_TRIALS.toLocaleString("en-US")} at which R2's precision can be simulated; give n (1 to ${MAX_SIMULATED_TRIALS.toLocaleString("en-US")}) to simulate at, or a larger shift.`,
+    );
+  }
   const precision = expectedR2HalfWidth({
     baselineRate: shiftTest.baseline_rate,
     shiftedRate: shiftTest.shifted_rate,
