@@ -213,8 +213,10 @@ describeEachEngine("Store", (engine) => {
       at,
     );
     expect(store.importedCountSources()).toEqual([
-      { source: "paper", rows: 2, decisions: 5, imported_at: at, players: ["y", "z"] },
+      { source: "paper", rows: 2, decisions: 5, sessions: 0, imported_at: at, players: ["y", "z"] },
     ]);
+    // Matches imported under a source, with their decisions: none here but the live ones (source NULL).
+    expect(store.importedMatchSources()).toEqual([]);
   });
 
   it("counts a study's trials per cell, open and finished, as numbers", () => {
