@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
+import { countsRecord } from "../support/counts-record.js";
 
 // `analyze compare` on records a real study reaches: games of different numbers of actions side by side,
 // and agents at opposite ends of R with very unequal cells.
@@ -14,15 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A record of these count rows (player, game, framing, action, count), imported through the CLI. */
-function record(name: string, rows: string[]): string {
-  const csv = join(dir, `${name}.csv`);
-  writeFileSync(csv, `player,game,framing,action,count\n${rows.join("\n")}\n`);
-  const db = join(dir, `${name}.db`);
-  const run = runCli(["import", "counts", csv, "--db", db]);
-  expect(run.status, run.stderr).toBe(0);
-  return db;
-}
+const record = (name: string, rows: string[]) => countsRecord(dir, name, rows);
 
 interface Compared {
   pairs: { measure: string; a: string; b: string; difference: { estimate: number; ci: [number, number] } }[];

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
+import { countsRecord } from "../support/counts-record.js";
 
 // A deterministic agent, or a handful of decisions that all chose one action, must not get an interval of
 // a point (certainty from three decisions): story-labels and λ redraw such a cell from its smoothed rate,
@@ -15,14 +16,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function record(name: string, rows: string[]): string {
-  const csv = join(dir, `${name}.csv`);
-  writeFileSync(csv, `player,game,framing,action,count\n${rows.join("\n")}\n`);
-  const db = join(dir, `${name}.db`);
-  const run = runCli(["import", "counts", csv, "--db", db]);
-  expect(run.status, run.stderr).toBe(0);
-  return db;
-}
+const record = (name: string, rows: string[]) => countsRecord(dir, name, rows);
 
 function analyze<T>(db: string, args: string[]): T {
   const run = runCli(["analyze", ...args, "--json", "--db", db]);

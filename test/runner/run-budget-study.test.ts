@@ -1,13 +1,14 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import {
   finishedMatches,
   pdDesign,
   query,
   registerStudy,
   runCliAsync,
+  scriptedRunArgs,
   useRunSandbox,
 } from "./runner-harness.js";
 
@@ -18,22 +19,7 @@ import {
 const box = useRunSandbox("same-game-budget-study-");
 
 const run = (study: string, ...extra: string[]) =>
-  runCliAsync([
-    "run",
-    "--study",
-    study,
-    "--model",
-    "scripted/payoff-reader",
-    "--base-url",
-    (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
-    "--mode",
-    "text",
-    "--concurrency",
-    "3",
-    "--db",
-    box.db,
-    ...extra,
-  ]);
+  runCliAsync(scriptedRunArgs(box, study, ["--concurrency", "3", ...extra]));
 
 function prices(inputPerMtok: number, outputPerMtok: number): string {
   const file = join(box.dir, "prices.json");

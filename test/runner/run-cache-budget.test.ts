@@ -7,6 +7,7 @@ import {
   query,
   registerStudy,
   runCliAsync,
+  scriptedRunArgs,
   useRunSandbox,
 } from "./runner-harness.js";
 
@@ -105,22 +106,7 @@ describe("same-game run --cache", () => {
 
 describe("same-game run budgets", () => {
   const budgetRun = (db: string, study: string, ...extra: string[]) =>
-    runCliAsync([
-      "run",
-      "--study",
-      study,
-      "--model",
-      "scripted/payoff-reader",
-      "--base-url",
-      (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
-      "--mode",
-      "text",
-      "--concurrency",
-      "3",
-      "--db",
-      db,
-      ...extra,
-    ]);
+    runCliAsync(scriptedRunArgs(box, study, ["--concurrency", "3", ...extra], db));
 
   it("--max-calls stops before passing the budget, nothing half recorded, and a larger one completes exactly the schedule", async () => {
     box.endpoint = await startScriptedEndpoint({ delayMs: 20 });

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import {
   finishedMatches,
   pdDesign,
   query,
   registerStudy,
   runCliAsync,
+  scriptedRunArgs,
   startCli,
   useRunSandbox,
 } from "./runner-harness.js";
@@ -17,20 +18,7 @@ import {
 
 const box = useRunSandbox("same-game-summary-counts-");
 
-const runArgs = (study: string, ...extra: string[]) => [
-  "run",
-  "--study",
-  study,
-  "--model",
-  "scripted/payoff-reader",
-  "--base-url",
-  (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
-  "--mode",
-  "text",
-  "--db",
-  box.db,
-  ...extra,
-];
+const runArgs = (study: string, ...extra: string[]) => scriptedRunArgs(box, study, extra);
 
 async function shownFinished(study: string): Promise<string> {
   const show = await runCliAsync(["study", "show", study, "--db", box.db]);

@@ -76,6 +76,27 @@ export function useRunSandbox(prefix: string): RunSandbox {
   return box;
 }
 
+/**
+ * `same-game run` of a study by the scripted payoff reader, in text mode, against the sandbox's endpoint and
+ * record (`box.db` unless `db` is given), with the extra flags after.
+ */
+export function scriptedRunArgs(box: RunSandbox, study: string, extra: string[] = [], db = box.db): string[] {
+  return [
+    "run",
+    "--study",
+    study,
+    "--model",
+    "scripted/payoff-reader",
+    "--base-url",
+    (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
+    "--mode",
+    "text",
+    "--db",
+    db,
+    ...extra,
+  ];
+}
+
 /** The design most runner tests play: the Prisoner's Dilemma told as a business deal and between friends. */
 export function pdDesign(name: string, trialsPerCell: number, seed: number, extra: object = {}) {
   return {
