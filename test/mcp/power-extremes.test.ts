@@ -1,26 +1,16 @@
-import type { Client } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, callError, connectClient, tempDeps } from "../support/harness.js";
+import { describe, expect, it } from "vitest";
+import { call, callError, useConnectedClient } from "../support/harness.js";
 
 // The power tool at the edges its schema allows: each answer is a plan or one sentence naming what to
 // change, within a second or two — never an internal error, "Infinity", or minutes of simulation.
 
-let deps: ReturnType<typeof tempDeps>;
-let client: Client;
-beforeAll(async () => {
-  deps = tempDeps();
-  client = await connectClient(deps);
-});
-afterAll(async () => {
-  await client.close();
-  deps.dispose();
-});
+const held = useConnectedClient();
 
 describe("power at the edges", () => {
   it("refuses a precision simulation of millions of trials per framing, naming the count and n", async () => {
     // Sessions of 10,000 decisions with ρ = 1: a design effect of 10,000 on the z test's 388 trials.
     const started = performance.now();
-    const text = await callError(client, "power", {
+    const text = await callError(held.client, "power", {
       baseline: 0.5,
       delta: 0.1,
       rho: 1,
@@ -34,13 +24,13 @@ describe("power at the edges", () => {
   });
 
   it("names the shift when it is too small to plan for, and alpha when it is too small to compute", async () => {
-    expect(await callError(client, "power", { baseline: 0.5, delta: 1e-9 })).toMatch(
+    expect(await callError(held.client, "power", { baseline: 0.5, delta: 1e-9 })).toMatch(
       /^The shift test needs [\d,]+ trials per framing here/,
     );
-    expect(await callError(client, "power", { baseline: 0.5, delta: 5e-324 })).toMatch(
+    expect(await callError(held.client, "power", { baseline: 0.5, delta: 5e-324 })).toMatch(
       /^A shift of 5e-324 cannot be told from 0/,
     );
-    expect(await callError(client, "power", { baseline: 0.5, delta: 0.1, alpha: 1e-300 })).toMatch(
+    expect(await callError(held.client, "power", { baseline: 0.5, delta: 0.1, alpha: 1e-300 })).toMatch(
       /^Alpha 1e-300 is too small to plan for/,
     );
   });
@@ -48,7 +38,7 @@ describe("power at the edges", () => {
   it("answers a true R next to 1 by the approximation at once", async () => {
     const started = performance.now();
     const result = await call<{ invariance_test: { method: string; trials_per_framing: number } }>(
-      client,
+      held.client,
       "power",
       { baseline: 0.5, delta: 0.1, n: 100, simulations: 10, bootstrap: 100, true_r: 0.99999999 },
     );

@@ -1,20 +1,10 @@
-import type { Client } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callError, connectClient, tempDeps } from "../support/harness.js";
+import { describe, expect, it } from "vitest";
+import { callError, useConnectedClient } from "../support/harness.js";
 
 // A mistyped study id (or game) in an analysis filter is named in an isError result, as robustness,
 // compare and report name it — never answered as an empty success or as "no decisions match".
 
-let deps: ReturnType<typeof tempDeps>;
-let client: Client;
-beforeAll(async () => {
-  deps = tempDeps();
-  client = await connectClient(deps);
-});
-afterAll(async () => {
-  await client.close();
-  deps.dispose();
-});
+const held = useConnectedClient();
 
 describe("unknown ids in analysis filters", () => {
   it.each([
@@ -23,11 +13,11 @@ describe("unknown ids in analysis filters", () => {
     ["repeated_metrics", { study_id: "nope" }],
     ["list_matches", { study_id: "nope" }],
   ])("%s names the study id it does not know", async (tool, args) => {
-    expect(await callError(client, tool, args)).toContain('No study with id "nope"');
+    expect(await callError(held.client, tool, args)).toContain('No study with id "nope"');
   });
 
   it("payoff_sensitivity names a game it does not know, with the games there are", async () => {
-    const text = await callError(client, "payoff_sensitivity", { games: ["nope"] });
+    const text = await callError(held.client, "payoff_sensitivity", { games: ["nope"] });
     expect(text).toMatch(/"nope"/);
     expect(text).toContain("prisoners-dilemma");
   });

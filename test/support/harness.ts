@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll } from "vitest";
 import { type Catalog, loadCatalog } from "../../src/domain/catalog.js";
 import { createServer } from "../../src/mcp/create-server.js";
 import { TOOLSET_NAMES, type ToolsetName } from "../../src/mcp/toolsets.js";
@@ -66,6 +67,23 @@ export async function connectClient(
   const client = new Client({ name: options.clientName ?? "test-client", version: "1.0.0" });
   await client.connect(clientTransport);
   return client;
+}
+
+/**
+ * A file's one client on a fresh temp record with every toolset, connected before its tests and closed
+ * after them; read `deps` and `client` inside the tests.
+ */
+export function useConnectedClient(): { deps: ReturnType<typeof tempDeps>; client: Client } {
+  const held = {} as { deps: ReturnType<typeof tempDeps>; client: Client };
+  beforeAll(async () => {
+    held.deps = tempDeps();
+    held.client = await connectClient(held.deps);
+  });
+  afterAll(async () => {
+    await held.client.close();
+    held.deps.dispose();
+  });
+  return held;
 }
 
 /** The structured result of a tool call, failing the test with the tool's own message if it erred. */
