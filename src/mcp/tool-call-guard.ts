@@ -27,7 +27,8 @@ export function guardToolCalls(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
   const tools = (server as unknown as { _registeredTools?: Record<string, { enabled: boolean }> })
     ._registeredTools;
-  if (!(handlers instanceof Map) || tools === undefined) {
+  const listsSchemas = typeof (server as unknown as { toolInputSchemaJson?: unknown }).toolInputSchemaJson;
+  if (!(handlers instanceof Map) || tools === undefined || listsSchemas !== "function") {
     throw new Error("The MCP SDK no longer keeps its request handlers where guardToolCalls expects them.");
   }
   const inner = handlers.get("tools/call") as RequestHandler | undefined;
