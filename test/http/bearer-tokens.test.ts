@@ -15,6 +15,12 @@ describe("bearer tokens", () => {
     expect(readTokenFile(file)).toEqual(["AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBBBB"]);
   });
 
+  it("reads a token appended twice as one (the per-token shares divide among distinct tokens)", () => {
+    const file = join(dir, "tokens-twice");
+    writeFileSync(file, "AAAAAAAAAAAAAAAA\nBBBBBBBBBBBBBBBBBB\nAAAAAAAAAAAAAAAA\n");
+    expect(readTokenFile(file)).toEqual(["AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBBBB"]);
+  });
+
   it("refuses an empty file and names a short token's line", () => {
     const empty = join(dir, "empty");
     writeFileSync(empty, "# nothing\n");

@@ -27,7 +27,9 @@ export function readTokenFile(path: string): string[] {
         `--token-file "${path}" line ${index + 1}: a token must be at least ${MIN_TOKEN_LENGTH} characters without spaces.`,
       );
     }
-    tokens.push(token);
+    // A token appended twice is one principal: counted twice it would halve every share the server
+    // divides among its tokens (sessions per principal).
+    if (!tokens.includes(token)) tokens.push(token);
   });
   if (tokens.length === 0) {
     throw new UsageError(`--token-file "${path}" holds no token; put one bearer token per line.`);

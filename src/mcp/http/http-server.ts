@@ -113,7 +113,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
 
   /**
    * The request's session row, with `count` messages taken from its shared bucket; a refusal (unknown,
-   * ended, expired or another principal's id: 404; an empty bucket: 429) is answered here.
+   * ended, expired or another principal's id: 404; an empty bucket: 429; a batch larger than the bucket
+   * holds: 413) is answered here.
    */
   async function touch(
     id: string,
@@ -132,6 +133,16 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       return null;
     }
     if (row.taken) return row;
+    if (count > options.rateLimitPerSecond) {
+      // The bucket holds one second's worth: a larger batch would be refused however long it waited.
+      sendJsonError(
+        res,
+        413,
+        `Too many messages in one request: this session may send ${options.rateLimitPerSecond} JSON-RPC messages per second (--rate-limit) and this batch holds ${count}; send it as batches of at most ${options.rateLimitPerSecond}.`,
+        { closeConnection: post },
+      );
+      return null;
+    }
     const retry = retryAfterSeconds(row.tokens, count, options.rateLimitPerSecond);
     sendJsonError(
       res,
