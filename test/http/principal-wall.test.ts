@@ -203,10 +203,12 @@ describe("the rate limit counts JSON-RPC messages, not HTTP posts", () => {
         JSON.stringify(
           Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "ping" })),
         );
+      // 413, with how to split it: the bucket holds one second's worth, so a Retry-After could never pass.
       const big = await fetch(limited.url, { method: "POST", headers, body: batch(10) });
-      expect(big.status).toBe(429);
+      expect(big.status).toBe(413);
+      expect(big.headers.get("retry-after")).toBeNull();
       expect(((await big.json()) as { error: { message: string } }).error.message).toMatch(
-        /3 JSON-RPC messages per second \(--rate-limit\); this request holds 10/,
+        /3 JSON-RPC messages per second \(--rate-limit\) and this batch holds 10; send it as batches of at most 3\.$/,
       );
       // One message still passes: the refused batch took nothing from the bucket.
       const one = await fetch(limited.url, { method: "POST", headers, body: batch(1).slice(1, -1) });
