@@ -33,6 +33,20 @@ export function guardToolCalls(server: McpServer): void {
   }
   const inner = handlers.get("tools/call") as RequestHandler | undefined;
   if (inner === undefined) return; // no tool registered: the SDK answers tools/call as an unknown method
+  // Each tool's argument names, read from its listed input schema on its first call and kept: a tool's
+  // schema never changes, and every call (a recorded move among them) checks its keys against them.
+  const argumentNames = new Map<string, Set<string>>();
+  const argumentsOf = (name: string): Set<string> => {
+    let names = argumentNames.get(name);
+    if (names === undefined) {
+      const json = (server as unknown as { toolInputSchemaJson(tool: string): unknown }).toolInputSchemaJson(
+        name,
+      );
+      names = new Set(Object.keys((json as { properties?: object } | undefined)?.properties ?? {}));
+      argumentNames.set(name, names);
+    }
+    return names;
+  };
   handlers.set("tools/call", async (request: unknown, ctx: unknown) => {
     const params = (request as ToolCallRequest).params;
     const name = params?.name;
@@ -64,20 +78,21 @@ export function guardToolCalls(server: McpServer): void {
         isError: true,
       };
     }
-    const unknown = args === undefined ? [] : Object.keys(args).filter((key) => !takes(server, name, key));
+    const valid = argumentsOf(name);
+    const unknown = args === undefined ? [] : Object.keys(args).filter((key) => !valid.has(key));
     if (unknown.length > 0) {
-      const valid = argumentsOf(server, name);
       const shown = unknown
         .slice(0, 5)
         .map((key) => JSON.stringify(key.length > 60 ? `${key.slice(0, 60)}…` : key));
       // A long key is no typo of a short name, and measuring it would cost the server.
       const first = unknown[0] as string;
-      const near = first.length <= 100 ? (closestName(first, valid) ?? null) : null;
+      const names = [...valid];
+      const near = first.length <= 100 ? (closestName(first, names) ?? null) : null;
       return {
         content: [
           {
             type: "text",
-            text: `${name} has no argument ${shown.join(", ")}${unknown.length > 5 ? ", …" : ""}${near === null ? "" : ` (did you mean ${near}?)`}; its arguments: ${valid.length > 0 ? valid.join(", ") : "none"}.`,
+            text: `${name} has no argument ${shown.join(", ")}${unknown.length > 5 ? ", …" : ""}${near === null ? "" : ` (did you mean ${near}?)`}; its arguments: ${names.length > 0 ? names.join(", ") : "none"}.`,
           },
         ],
         isError: true,
@@ -85,17 +100,4 @@ export function guardToolCalls(server: McpServer): void {
     }
     return inner(request, ctx);
   });
-}
-
-/** The argument names of a tool, as its listed input schema gives them. */
-function argumentsOf(server: McpServer, name: string): string[] {
-  const json = (server as unknown as { toolInputSchemaJson(tool: string): unknown }).toolInputSchemaJson(
-    name,
-  );
-  const properties = (json as { properties?: Record<string, unknown> } | undefined)?.properties;
-  return properties === undefined ? [] : Object.keys(properties);
-}
-
-function takes(server: McpServer, name: string, key: string): boolean {
-  return argumentsOf(server, name).includes(key);
 }

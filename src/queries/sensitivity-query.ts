@@ -34,8 +34,11 @@ export function sensitivityReport(
 ): SensitivityReport {
   const variant = query.variant ?? "base";
   // A mistyped study or game is named, not answered as a record without decisions.
-  if (query.study_id !== undefined) loadStudy(deps, query.study_id);
-  for (const game of query.games ?? []) deps.catalog.game(game);
+  // (The report passes cells it read for a study it loaded already.)
+  if (given === undefined) {
+    if (query.study_id !== undefined) loadStudy(deps, query.study_id);
+    for (const game of query.games ?? []) deps.catalog.game(game);
+  }
   const cells =
     given ??
     oneShotCells(deps.store, {

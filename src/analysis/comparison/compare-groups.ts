@@ -305,7 +305,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         groups,
         groups.map((_, g) => mean(g, rankedGames, "R")),
         confidence,
-        [0, 1],
+        VALUE_RANGE.R,
         undefined,
         // Two groups are ranked apart only where the MOVER interval of their test-inversion intervals,
         // at the simultaneous level, leaves 0 out too (the bias of crowded framings, as for the pairs).
@@ -366,7 +366,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
       measure === "lambda"
         ? values.map((v) => (v.shareAtZero ?? 0) > (1 - confidence) / groups.length)
         : undefined;
-    ranks.push(...rankMeasure(measure, groups, values, confidence, POOLED_BOUNDS[measure], atBound));
+    ranks.push(...rankMeasure(measure, groups, values, confidence, VALUE_RANGE[measure], atBound));
   }
   return {
     confidence,
