@@ -84,14 +84,15 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
     );
   }
   const stage = deps.catalog.stageGame(game.id, variant.id);
-  const valid = opponentsFor({ stage, cooperativeAction: game.cooperativeAction }).map((o) => o.id);
+  const opponentGame = { stage, cooperativeAction: game.cooperativeAction };
+  const valid = opponentsFor(opponentGame).map((o) => o.id);
   if (!valid.includes(spec.opponent.id)) {
     throw new UsageError(
       `Opponent "${spec.opponent.id}" cannot play ${game.id}; valid opponents: ${valid.join(", ")}.`,
     );
   }
   try {
-    checkOpponentParams(spec.opponent.id, spec.opponent.params);
+    checkOpponentParams(spec.opponent.id, spec.opponent.params, opponentGame);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

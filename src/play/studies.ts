@@ -107,7 +107,33 @@ export function checkedDesign(
 ): { design: StudyDesign; cells: StudyCell[] } {
   const design = StudyDesignSchema.parse(input);
   refuseRepeats(design);
-  return { design, cells: studyCells(design, studyCatalog(deps)) };
+  const cells = studyCells(design, studyCatalog(deps));
+  refuseUnplayableOpponents(deps, cells);
+  return { design, cells };
+}
+
+/**
+ * An opponent whose params do not fit a cell's game (a cycle naming a label, probabilities summing to 0.4)
+ * would fail at the first move of every trial of that cell, and next_trial would hand the same dead trial
+ * back forever. Checked when a design is registered only: a stored design is read as it was frozen, so a
+ * record holding such a study still opens.
+ */
+function refuseUnplayableOpponents(deps: Pick<PlayDeps, "catalog">, cells: readonly StudyCell[]): void {
+  const checked = new Set<string>();
+  for (const cell of cells) {
+    const key = JSON.stringify([cell.game, cell.variant, cell.opponent]);
+    if (checked.has(key)) continue;
+    checked.add(key);
+    const game = deps.catalog.game(cell.game);
+    try {
+      checkOpponentParams(cell.opponent.id, cell.opponent.params, {
+        stage: deps.catalog.stageGame(cell.game, cell.variant),
+        cooperativeAction: game.cooperativeAction,
+      });
+    } catch (error) {
+      throw new UsageError(`${cell.game}: ${(error as Error).message}`);
+    }
+  }
 }
 
 /**
@@ -131,6 +157,21 @@ function refuseRepeats(design: StudyDesign): void {
         `${field} names ${repeated.startsWith("{") ? repeated : `"${repeated}"`} twice; list each once.`,
       );
     }
+  }
+}
+
+/**
+ * A study registered before its opponents' params were checked against its games can hold one that fails
+ * at every first move; its trials are refused here rather than handed out dead. The answer goes to the
+ * player, so it names neither the game nor the opponent: the operator sees those on registering again.
+ */
+function refuseDeadStudy(deps: PlayDeps, studyId: string, cells: readonly StudyCell[]): void {
+  try {
+    refuseUnplayableOpponents(deps, cells);
+  } catch {
+    throw new UsageError(
+      `Study ${studyId} cannot be played as registered: an opponent in its design could never make a move. Tell the study's operator, who registers a corrected design.`,
+    );
   }
 }
 
@@ -247,6 +288,7 @@ export function nextTrial(
   // Another principal's study does not exist for this caller.
   const visible = { ...deps, store: deps.store.scopedTo(caller.principal) };
   const { study, design, cells } = loadStudy(visible, studyId);
+  refuseDeadStudy(deps, studyId, cells);
   const player = playerLabel(caller, requestedPlayer);
   const total = cells.length * design.trials_per_cell;
   ensureCallerSession(deps, caller, player);

@@ -25,6 +25,8 @@ export interface OpponentEntry {
 }
 
 interface RegisteredOpponent extends OpponentEntry {
+  /** Throws when params the schema accepts could still never be played in this game. */
+  checkFits(params: unknown, game: OpponentGame): void;
   play(params: unknown, game: OpponentGame, history: OpponentHistory, rng: Rng): ActionId;
 }
 
@@ -36,6 +38,7 @@ function register<P>(strategy: OpponentStrategy<P>): RegisteredOpponent {
     params: strategy.params,
     algorithmic: true,
     applies: strategy.applies,
+    checkFits: (params, game) => strategy.checkParams?.(parseParams(strategy, params), game),
     play: (params, game, history, rng) =>
       strategy.move({ ...game, params: parseParams(strategy, params) }, history, rng),
   };
@@ -47,6 +50,7 @@ const agent: RegisteredOpponent = {
   params: z.object({}).strict(),
   algorithmic: false,
   applies: () => true,
+  checkFits: () => {},
   play: () => {
     throw new Error(
       'Opponent "agent" is another MCP client; the match engine relays its moves, not opponentMove.',
@@ -73,7 +77,7 @@ export const OPPONENT_IDS: readonly string[] = REGISTRY.map((entry) => entry.id)
 
 /** The registry, in a fixed order, for listings. */
 export function listOpponents(): readonly OpponentEntry[] {
-  return REGISTRY.map(({ play: _play, ...entry }) => entry);
+  return REGISTRY.map(({ play: _play, checkFits: _checkFits, ...entry }) => entry);
 }
 
 /** The opponents that can play this game. */
@@ -107,9 +111,11 @@ export function opponentMove(
 
 /**
  * Refuses at the door what could never be played: unknown keys or out-of-range values of an opponent's
- * `params`, named with the opponent. start_match and register_study call this before recording anything.
+ * `params`, named with the opponent, and — given the game — values that do not fit its actions (a cycle
+ * naming a label, probabilities that are no distribution over the actions). start_match and
+ * register_study call this with the game before recording anything, so no match dies at its first move.
  */
-export function checkOpponentParams(id: string, params: unknown): void {
+export function checkOpponentParams(id: string, params: unknown, game?: OpponentGame): void {
   const entry = REGISTRY.find((candidate) => candidate.id === id);
   if (entry === undefined) {
     throw new Error(`Unknown opponent "${id}"; valid opponents are ${OPPONENT_IDS.join(", ")}.`);
@@ -123,6 +129,7 @@ export function checkOpponentParams(id: string, params: unknown): void {
       `Invalid params for opponent "${id}": ${problems.join("; ")} (got ${JSON.stringify(params ?? {})}).`,
     );
   }
+  if (game !== undefined) entry.checkFits(params, game);
 }
 
 function parseParams<P>(strategy: OpponentStrategy<P>, params: unknown): P {

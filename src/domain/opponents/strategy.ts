@@ -31,6 +31,12 @@ export interface OpponentStrategy<P> {
   readonly description: string;
   readonly params: z.ZodType<P>;
   applies(game: OpponentGame): boolean;
+  /**
+   * Throws, naming the bad value and the valid ones, when params the schema accepts could still never be
+   * played in this game (an action the game does not have, probabilities that are no distribution over its
+   * actions). Absent when the schema alone decides.
+   */
+  checkParams?(params: P, game: OpponentGame): void;
   move(context: OpponentContext<P>, history: OpponentHistory, rng: Rng): ActionId;
 }
 
