@@ -157,6 +157,27 @@ describe("the player's surface (toolset play, the default) names nothing of the 
     expect(results.length).toBeGreaterThan(30);
   }, 60_000);
 
+  it("never tells a repeated game's number of rounds: list_games gives it for one-round games only", async () => {
+    const result = await player.callTool({ name: "list_games", arguments: {} });
+    const listed = (result.structuredContent as { games: { id: string; rounds?: number }[] }).games;
+    const text = (result.content as { text: string }[]).map((c) => c.text).join("\n");
+    const repeated = deps.catalog.games.filter((g) => g.rounds > 1);
+    expect(repeated.map((g) => g.id)).toEqual(expect.arrayContaining(["repeated-pd", "rock-paper-scissors"]));
+    for (const game of deps.catalog.games) {
+      const entry = listed.find((g) => g.id === blindGameId(game.id));
+      if (game.rounds === 1) expect(entry?.rounds).toBe(1);
+      else expect(entry && "rounds" in entry).toBe(false);
+    }
+    // repeated-pd lasts 16 rounds and rock-paper-scissors 24: neither number appears beside a handle.
+    const pd = blindGameId("repeated-pd");
+    expect(text).toContain(`${pd}: several rounds, 2 choices`);
+    expect(text).not.toMatch(/\d+ rounds/);
+    // Its matches keep it hidden too (the prompt says so; rounds is null).
+    const view = await call<{ rounds: number | null; prompt: string }>(player, "start_match", { game: pd });
+    expect(view.rounds).toBeNull();
+    expect(view.prompt).toContain("you are not told how many");
+  });
+
   it("says which game handles exist when a careless agent names an unknown one", async () => {
     const text = await callError(player, "start_match", { game: "prisoners-dilemma-2" });
     expect(text).toMatch(/^Unknown game "prisoners-dilemma-2"; games: game-[0-9a-f]{8}, /);

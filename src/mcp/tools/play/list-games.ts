@@ -28,7 +28,12 @@ const blindOutputSchema = z.object({
   games: z.array(
     z.object({
       id: z.string().describe("Pass this to start_match as game"),
-      rounds: z.number(),
+      rounds: z
+        .number()
+        .optional()
+        .describe(
+          "1 for a one-round game; absent for a game of several rounds, whose number you are not told",
+        ),
       choices: z.number(),
     }),
   ),
@@ -39,14 +44,18 @@ export function registerListGames(server: McpServer, context: ToolContext): void
   else registerFullListGames(server, context);
 }
 
-/** The player's view: opaque handles, how many rounds and how many choices — nothing that names a game. */
+/**
+ * The player's view: opaque handles, one round or several, and how many choices — nothing that names a
+ * game. A repeated game's number of rounds is the horizon the agent is not told (SPEC §2): the blind
+ * start_match never reveals it, and a study that does reveals it in the trial's own prompt.
+ */
 function registerBlindListGames(server: McpServer, { deps }: ToolContext): void {
   server.registerTool(
     "list_games",
     {
       title: "List games",
       description:
-        "The games you can start with start_match: an id for each, how many rounds it lasts and how many choices a round offers.",
+        "The games you can start with start_match: an id for each, whether it is one round or several, and how many choices a round offers.",
       outputSchema: advertisedOutputSchema(blindOutputSchema),
       annotations: READ_ONLY,
     },
@@ -54,11 +63,11 @@ function registerBlindListGames(server: McpServer, { deps }: ToolContext): void 
       answering("list_games", () => {
         const games = deps.catalog.games.map((game) => ({
           id: blindGameId(game.id),
-          rounds: game.rounds,
+          ...(game.rounds === 1 ? { rounds: 1 } : {}),
           choices: game.actions.length,
         }));
         const text = games
-          .map((g) => `${g.id}: ${g.rounds === 1 ? "one round" : `${g.rounds} rounds`}, ${g.choices} choices`)
+          .map((g) => `${g.id}: ${g.rounds === 1 ? "one round" : "several rounds"}, ${g.choices} choices`)
           .join("\n");
         return toolAnswer({ games }, text);
       }),
