@@ -220,6 +220,9 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
         payoff: d.payoff ?? 0,
         opponent_payoff: d.opponent_payoff ?? 0,
         ...(d.tokens === null ? {} : { tokens: d.tokens }),
+        // Written only when there were any, so a record without invalid replies exports as files without
+        // the field did (the shipped reference transcripts round-trip byte for byte).
+        ...(d.invalid_attempts > 0 ? { invalid_attempts: d.invalid_attempts } : {}),
       })),
     });
   }

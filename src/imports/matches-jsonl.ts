@@ -44,6 +44,8 @@ const ImportedRoundSchema = z.strictObject({
   payoff: z.number(),
   opponent_payoff: z.number(),
   tokens: z.number().int().min(0).max(1e9).nullable().optional(),
+  /** Replies that chose no valid action before the round's move (or before it was void); absent = 0. */
+  invalid_attempts: z.number().int().min(0).max(1e9).optional(),
 });
 
 const ImportedMatchSchema = z.strictObject({
@@ -224,7 +226,7 @@ function importedDecision(
     opponent_action: imported.opponent_move,
     payoff: imported.payoff,
     opponent_payoff: imported.opponent_payoff,
-    invalid_attempts: 0,
+    invalid_attempts: imported.invalid_attempts ?? 0,
     status: move === null ? "void" : "decided",
     decided_at: at,
   };

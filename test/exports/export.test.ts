@@ -127,6 +127,79 @@ describe("same-game export", () => {
     }
   });
 
+  it("round-trips a match's invalid replies: the imported match has the original's repeated metrics", async () => {
+    const view = await call<View>(client, "start_match", {
+      game: "repeated-pd",
+      opponent: "tit-for-tat",
+      player: "unsure",
+      seed: 7,
+    });
+    const submit = (round: number, choice: string) =>
+      client.callTool({
+        name: "submit_move",
+        arguments: { match_id: view.match_id, round, choice, tokens: 10 },
+      });
+    for (let round = 1; round <= 16; round++) {
+      // Round 3: five replies that choose nothing, so the round is void; round 5: two, then a valid one.
+      if (round === 3) for (let k = 0; k < 5; k++) await submit(round, "maybe both");
+      else {
+        if (round === 5) for (let k = 0; k < 2; k++) await submit(round, "hmm");
+        await submit(round, view.labels[0] as string);
+      }
+    }
+    const out = join(deps.dir, "unsure.jsonl");
+    await exportTo([
+      "matches",
+      "--format",
+      "jsonl",
+      "--players",
+      "unsure",
+      "--db",
+      deps.dbPath,
+      "--out",
+      out,
+    ]);
+    const rounds = (JSON.parse(readFileSync(out, "utf8")) as { rounds: { invalid_attempts?: number }[] })
+      .rounds;
+    expect(rounds.map((r) => r.invalid_attempts ?? 0)).toEqual([
+      0, 0, 5, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ]);
+    expect("invalid_attempts" in (rounds[0] as object)).toBe(false);
+
+    const metrics = async (c: Client, invalid_rounds: string) => {
+      const result = await call<{ matches: Record<string, unknown>[]; cells: unknown[] }>(
+        c,
+        "repeated_metrics",
+        {
+          players: ["unsure"],
+          invalid_rounds,
+        },
+      );
+      // The id and the source label say where a match is recorded, not how it was played.
+      return {
+        matches: result.matches.map(({ match_id: _id, source: _source, ...m }) => m),
+        cells: result.cells,
+      };
+    };
+    const other = tempDeps();
+    const otherClient = await connectClient(other);
+    try {
+      await importMatches([out, "--db", other.dbPath, "--source", "from-export"]);
+      for (const scoring of ["loss", "counterfactual-study"]) {
+        const original = await metrics(client, scoring);
+        // 7 invalid replies; one failed round of 16.
+        expect(original.matches[0]).toMatchObject({ invalid_attempts: 7, failure_rate: 0.0625 });
+        expect(await metrics(otherClient, scoring)).toEqual(original);
+      }
+      const again = join(deps.dir, "unsure-again.jsonl");
+      await exportTo(["matches", "--format", "jsonl", "--db", other.dbPath, "--out", again]);
+      expect(readFileSync(again, "utf8")).toBe(readFileSync(out, "utf8"));
+    } finally {
+      await otherClient.close();
+      other.dispose();
+    }
+  });
+
   it("writes the runner's per-call log (model-calls) as CSV and JSONL, filtered by player like the others", async () => {
     // A runner sends the calls behind a reply in the request _meta of submit_move: here one retried call.
     const runnerCall = {
