@@ -11,13 +11,17 @@ export function leaderboard(deps: PlayDeps, query: CompareQuery): Leaderboard {
   return leaderboardOf(compareReport(deps, query));
 }
 
-/** The leaderboard, or why the record has none (fewer than two groups, none sharing a game …). */
+/**
+ * The leaderboard with the comparison's notes (what was left out of the ranks, and why), or why the record
+ * has none (fewer than two groups, none sharing a game …).
+ */
 export function leaderboardOrReason(
   deps: PlayDeps,
   query: CompareQuery,
-): { leaderboard: Leaderboard } | { reason: string } {
+): { leaderboard: Leaderboard; notes: string[] } | { reason: string } {
   try {
-    return { leaderboard: leaderboard(deps, query) };
+    const report = compareReport(deps, query);
+    return { leaderboard: leaderboardOf(report), notes: report.notes };
   } catch (error) {
     if (error instanceof UsageError) return { reason: error.message };
     throw error;

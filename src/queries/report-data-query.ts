@@ -171,7 +171,9 @@ function rankedPlayers(
   const repeatedReason = repeated && "reason" in repeated ? repeated.reason : null;
   const first = "leaderboard" in oneShot ? oneShot.leaderboard : null;
   const second = repeated && "leaderboard" in repeated ? repeated.leaderboard : null;
-  if (!first || !second) return { leaderboard: first ?? second, reason, repeatedReason };
+  // What repeated play's ranks leave out (a condition played once, groups sharing none) stays beside them.
+  const repeatedNotes = repeated && "leaderboard" in repeated ? repeated.notes : [];
+  if (!first || !second) return { leaderboard: first ?? second, reason, repeatedReason, repeatedNotes };
   return {
     leaderboard: {
       ...first,
@@ -181,6 +183,7 @@ function rankedPlayers(
     },
     reason,
     repeatedReason,
+    repeatedNotes,
   };
 }
 

@@ -5,6 +5,8 @@ export interface ReportLeaderboard {
   leaderboard: Leaderboard | null;
   reason: string | null;
   repeatedReason: string | null;
+  /** The repeated-play comparison's notes: what its ranks leave out and why. */
+  repeatedNotes?: string[];
 }
 
 /**
@@ -15,7 +17,13 @@ export function withLeaderboard(sections: ReportData, ranked: ReportLeaderboard)
   const missing = [...(sections.missing ?? [])];
   if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
   if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
-  return { ...sections, missing, leaderboard: ranked.leaderboard };
+  const notes = (ranked.repeatedNotes ?? []).map((detail) => ({ name: "leaderboard_repeated", detail }));
+  return {
+    ...sections,
+    missing,
+    leaderboard: ranked.leaderboard,
+    ...(notes.length > 0 ? { notes: [...(sections.notes ?? []), ...notes] } : {}),
+  };
 }
 
 /** The report's sections computed without the record's integrity check, with it: the last check, as reportData lists it. */

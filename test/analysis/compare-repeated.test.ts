@@ -180,19 +180,71 @@ describe("compare repeated play", () => {
     );
   });
 
-  it("resamples the sessions of a group whose sessions played several matches, and stays finite with one match", () => {
+  it("resamples the sessions of a group whose sessions played several matches", () => {
     const rows: RepeatedMatchRow[] = [
       ...matches("a", [10, 20, 30, 40]).map((r, t) => ({ ...r, unit: `session-${t % 2}` })),
-      ...matches("b", [25]),
+      ...matches("b", [25, 25]),
     ];
     const result = compareRepeated(rows, settings);
     expect(result.units).toEqual([
       { group: "a", unit: "session", matches: 4 },
-      { group: "b", unit: "match", matches: 1 },
+      { group: "b", unit: "match", matches: 2 },
     ]);
     for (const p of result.pairs)
       for (const x of [p.difference.estimate, ...p.difference.ci, p.p_value, p.p_adjusted])
         expect(Number.isFinite(x)).toBe(true);
     expect(result.pairs.find((p) => p.measure === "points")?.difference.estimate).toBe(0);
+  });
+
+  it("compares and ranks no condition a group played once: one match has no spread between matches", () => {
+    // One match each, 2 points apart: every replicate repeats it, and the interval used to be [2, 2], p = 0.001.
+    const single = compareRepeated([...matches("one-a", [34]), ...matches("one-b", [32])], settings);
+    expect(single.pairs).toEqual([]);
+    expect(single.ranks).toEqual([]);
+    const described =
+      "'one-a' 1 match of repeated-pd/repeated-plain vs tit-for-tat, 'one-b' 1 match of repeated-pd/repeated-plain vs tit-for-tat";
+    expect(single.skipped.map((s) => s.reason)).toEqual([
+      `Points needs a condition two groups each played in 2 matches or more (one match has no spread between matches to estimate): ${described}.`,
+      `Cooperation needs a condition two groups each played in 2 matches or more (one match has no spread between matches to estimate): ${described}.`,
+      `Comprehension m needs a condition two groups each played in 2 matches or more (one match has no spread between matches to estimate): ${described}.`,
+    ]);
+    expect(single.notes).toEqual([
+      `Repeated play: a condition a group played in fewer than 2 matches has no spread between matches to estimate, so no interval, p-value or rank rests on it (it is left out of every pair and rank): ${described}.`,
+    ]);
+
+    // Three groups: 'c' played once, so 'a' and 'b' are compared and ranked without it; 'c' is named.
+    const three = compareRepeated(
+      [...matches("a", [40, 42, 44]), ...matches("b", [10, 12, 14]), ...matches("c", [60])],
+      settings,
+    );
+    const points = three.pairs.filter((p) => p.measure === "points");
+    expect(points.map((p) => [p.a, p.b, p.difference.estimate])).toEqual([["a", "b", 30]]);
+    expect(three.ranks.filter((r) => r.measure === "points").map((r) => [r.group, r.rank.estimate])).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(three.notes).toEqual([
+      "Repeated play: a condition a group played in fewer than 2 matches has no spread between matches to estimate, so no interval, p-value or rank rests on it (it is left out of every pair and rank): 'c' 1 match of repeated-pd/repeated-plain vs tit-for-tat.",
+    ]);
+
+    // Sessions resampled: three matches in one session are one draw, as thin as one match.
+    const oneSession = compareRepeated(
+      [
+        ...matches("a", [10, 20, 30, 40]).map((r, t) => ({ ...r, unit: `session-${t % 2}` })),
+        ...matches("a", [5, 6, 7], { condition: { ...TFT, opponent: "grim" } }).map((r) => ({
+          ...r,
+          unit: "session-0",
+        })),
+        ...matches("b", [25, 26]),
+        ...matches("b", [8, 9], { condition: { ...TFT, opponent: "grim" } }),
+      ],
+      settings,
+    );
+    const used = oneSession.pairs.find((p) => p.measure === "points");
+    expect(used?.cells_used).toEqual([TFT]);
+    expect(used?.cells_left_out).toEqual([{ ...TFT, opponent: "grim" }]);
+    expect(oneSession.notes[0]).toBe(
+      "Repeated play: a condition a group played in fewer than 2 matches (or in one session, where sessions are resampled) has no spread between matches to estimate, so no interval, p-value or rank rests on it (it is left out of every pair and rank): 'a' 3 matches in 1 session of repeated-pd/repeated-plain vs grim.",
+    );
   });
 });

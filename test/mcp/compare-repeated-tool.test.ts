@@ -211,4 +211,53 @@ describeEachEngine("compare on repeated play", (engine: EngineKind) => {
       /No two groups played a repeated condition \(game, framing, opponent\) in common: 'cooperator' played repeated-pd\/their-prompt vs tft-elsewhere; 'live-coop' played repeated-pd\/.* vs tit-for-tat/,
     );
   });
+
+  it("compares and ranks no group on a condition it played once, in the result, its text and the report", async () => {
+    // One match each, 2 points apart (the cooperator's first two transcripts): no spread between matches
+    // to estimate, so no interval — it used to be 2.000 [2.000, 2.000] with p = 0.001.
+    const once = [transcript("once-a", [...all(C).slice(1), D]), transcript("once-b", all(C))].join("\n");
+    importMatches(deps, parseMatchesJsonl(once, "once.jsonl", deps.catalog), "once");
+    const refusal = await callError(client, "compare", { players: ["once-a", "once-b"], bootstrap: 1000 });
+    const described =
+      "'once-a' 1 match of repeated-pd/their-prompt vs tft-elsewhere, 'once-b' 1 match of repeated-pd/their-prompt vs tft-elsewhere";
+    expect(refusal).toBe(
+      `No one-shot decisions match players once-a, once-b, variant base, and the repeated matches cannot be compared: Points needs a condition two groups each played in 2 matches or more (one match has no spread between matches to estimate): ${described}.`,
+    );
+
+    // Beside two groups of three matches, the one-match group is named and left out of every pair and rank.
+    const note =
+      "Repeated play: a condition a group played in fewer than 2 matches has no spread between matches to estimate, so no interval, p-value or rank rests on it (it is left out of every pair and rank): 'once-a' 1 match of repeated-pd/their-prompt vs tft-elsewhere.";
+    const players = ["cooperator", "defector", "once-a"];
+    const result = (await compared({ players })) as Compared & { notes: string[] };
+    expect(result.groups).toEqual(["cooperator", "defector", "once-a"]);
+    expect(result.pairs.some((p) => p.a === "once-a" || p.b === "once-a")).toBe(false);
+    expect(result.ranks.some((r) => r.group === "once-a")).toBe(false);
+    expect(result.ranks.filter((r) => r.measure === "points").map((r) => [r.group, r.rank.ci])).toEqual([
+      ["cooperator", [1, 1]],
+      ["defector", [2, 2]],
+    ]);
+    expect(result.notes).toContain(note);
+    const text = await client.callTool({ name: "compare", arguments: { players, bootstrap: 2000, seed: 4 } });
+    const twin = (text.content as { type: string; text: string }[])[0]?.text ?? "";
+    expect(twin).toContain(note);
+    expect(twin).not.toMatch(/\bonce-a\s+\d/);
+
+    // The report ranks the whole record: in one of its own, the same rule and the same note.
+    const own = tempDeps(engine);
+    const reporter = await connectClient(own, { player: "analyst" });
+    try {
+      const three = [IMPORTS, transcript("once-a", [...all(C).slice(1), D])].join("\n");
+      importMatches(own, parseMatchesJsonl(three, "three.jsonl", own.catalog), "three");
+      const report = await call<{
+        leaderboard: { rows: { measure: string; group: string }[] } | null;
+        notes?: { name: string; detail: string }[];
+      }>(reporter, "report", { bootstrap: 1000 });
+      const points = report.leaderboard?.rows.filter((r) => r.measure === "points") ?? [];
+      expect(points.map((r) => r.group)).toEqual(["cooperator", "defector"]);
+      expect(report.notes).toContainEqual({ name: "leaderboard_repeated", detail: note });
+    } finally {
+      await reporter.close();
+      own.dispose();
+    }
+  });
 });

@@ -51,8 +51,17 @@ export function compareRepeated(
   const notes: string[] = [];
   const skipped: RepeatedComparison["skipped"] = [];
   const ranked_conditions: RepeatedComparison["ranked_conditions"] = {};
-  const defining = (g: number, measure: RepeatedMeasure) =>
+  const played = (g: number, measure: RepeatedMeasure) =>
     [...(drawn[g]?.conditions.values() ?? [])].filter((c) => c.point[measure] !== null);
+  // Only the conditions whose spread between matches can be estimated enter a pair or a rank.
+  const defining = (g: number, measure: RepeatedMeasure) =>
+    played(g, measure).filter((c) => c.units >= MIN_UNITS);
+  const thin = groups.flatMap((group, g) =>
+    [...(drawn[g]?.conditions.values() ?? [])]
+      .filter((c) => c.units < MIN_UNITS)
+      .map((c) => ({ group, condition: c, unit: drawn[g]?.unit ?? "match" })),
+  );
+  if (thin.length > 0) notes.push(thinNote(thin));
 
   for (const measure of REPEATED_MEASURES) {
     const family: ComparedPair[] = [];
@@ -63,7 +72,11 @@ export function compareRepeated(
         const theirs = new Map(defining(j, measure).map((c) => [conditionKey(c.condition), c]));
         const shared = mine.filter((c) => theirs.has(conditionKey(c.condition)));
         if (shared.length === 0) {
-          if (mine.length > 0 && theirs.size > 0) unshared.push(`'${groups[i]}' and '${groups[j]}'`);
+          // A pair that played a condition in common, too few times, is accounted for by the note on thin conditions.
+          const playedByJ = new Set(played(j, measure).map((c) => conditionKey(c.condition)));
+          const sharedAtAll = played(i, measure).some((c) => playedByJ.has(conditionKey(c.condition)));
+          if (mine.length > 0 && theirs.size > 0 && !sharedAtAll)
+            unshared.push(`'${groups[i]}' and '${groups[j]}'`);
           continue;
         }
         const others = shared.map((c) => theirs.get(conditionKey(c.condition)) as ConditionReplicates);
@@ -88,7 +101,7 @@ export function compareRepeated(
       }
     }
     if (family.length === 0) {
-      skipped.push({ measure, reason: noSharedReason(measure, groups, drawn, defining) });
+      skipped.push({ measure, reason: noSharedReason(measure, groups, drawn, played, thin) });
       continue;
     }
     pairs.push(...holmAdjusted(family));
@@ -96,20 +109,24 @@ export function compareRepeated(
       notes.push(
         `${nameOf(measure)}: ${unshared.join(", ")} played no repeated condition in common, so they are not compared.`,
       );
-    // Ranks on the conditions every group played.
-    const everyone = defining(0, measure).filter((c) =>
-      groups.every((_, g) =>
+    // Ranks on the conditions every group played, among the groups with a condition the ranks can rest
+    // on (a group that played every condition of the measure too few times is named in the note instead).
+    const rankable = groups
+      .map((_, g) => g)
+      .filter((g) => played(g, measure).length === 0 || defining(g, measure).length > 0);
+    const everyone = defining(rankable[0] as number, measure).filter((c) =>
+      rankable.every((g) =>
         defining(g, measure).some((o) => conditionKey(o.condition) === conditionKey(c.condition)),
       ),
     );
     if (everyone.length === 0) {
       notes.push(
-        `${nameOf(measure)}: no repeated condition was played by every group, so no ranks are given.`,
+        `${nameOf(measure)}: no repeated condition was played by every group${rankable.length < groups.length ? " (with 2 matches or more)" : ""}, so no ranks are given.`,
       );
       continue;
     }
     const keys = everyone.map((c) => conditionKey(c.condition));
-    const values = groups.map((_, g) =>
+    const values = rankable.map((g) =>
       meanOf(
         keys.map((k) => drawn[g]?.conditions.get(k) as ConditionReplicates),
         measure,
@@ -120,8 +137,9 @@ export function compareRepeated(
       .map((c) => c.condition)
       .sort(byCondition)
       .map(cell);
-    const ranked = keys.map((k) => groups.map((_, g) => drawn[g]?.conditions.get(k) as ConditionReplicates));
-    ranks.push(...rankOf(measure, groups, values, ranked, bootstrap, confidence));
+    const ranked = keys.map((k) => rankable.map((g) => drawn[g]?.conditions.get(k) as ConditionReplicates));
+    const rankedGroups = rankable.map((g) => groups[g] as string);
+    ranks.push(...rankOf(measure, rankedGroups, values, ranked, bootstrap, confidence));
   }
   return {
     groups,
@@ -277,24 +295,62 @@ function differenceOf(
   return { difference, paired };
 }
 
+/**
+ * A condition a group played in fewer units than this has no spread between matches to estimate: every
+ * bootstrap replicate repeats its one mean, Welch's widening has no variance to widen by, and a pair of
+ * single matches that differ by one round's choice came out as 2.000 [2.000, 2.000], p = 0.001.
+ */
+const MIN_UNITS = 2;
+
+interface ThinCondition {
+  group: string;
+  condition: ConditionReplicates;
+  unit: RepeatedUnit;
+}
+
+/** The sentence naming every group's conditions played too few times, and how many matches each holds. */
+function thinNote(thin: readonly ThinCondition[]): string {
+  const sessions = thin.some((t) => t.unit === "session" && t.condition.matches > t.condition.units);
+  return `Repeated play: a condition a group played in fewer than ${MIN_UNITS} matches${sessions ? " (or in one session, where sessions are resampled)" : ""} has no spread between matches to estimate, so no interval, p-value or rank rests on it (it is left out of every pair and rank): ${thinList(thin)}.`;
+}
+
+function thinList(thin: readonly ThinCondition[]): string {
+  return thin
+    .map(({ group, condition: c, unit }) => {
+      const matches = `${c.matches} match${c.matches === 1 ? "" : "es"}`;
+      const where = unit === "session" && c.matches > c.units ? ` in ${c.units} session` : "";
+      return `'${group}' ${matches}${where} of ${describe(c.condition)}`;
+    })
+    .join(", ");
+}
+
 function noSharedReason(
   measure: RepeatedMeasure,
   groups: readonly string[],
   drawn: readonly { conditions: Map<string, ConditionReplicates> }[],
-  defining: (g: number, measure: RepeatedMeasure) => ConditionReplicates[],
+  played: (g: number, measure: RepeatedMeasure) => ConditionReplicates[],
+  thin: readonly ThinCondition[],
 ): string {
   const name = nameOf(measure);
   if (groups.length < 2)
     return `${name} needs finished repeated matches of at least two groups; ${groups.length === 0 ? "there are none" : `only '${groups[0]}' has some`}.`;
-  if (measure === "cooperation" && groups.filter((_, g) => defining(g, measure).length > 0).length < 2)
+  if (measure === "cooperation" && groups.filter((_, g) => played(g, measure).length > 0).length < 2)
     return "Cooperation needs repeated matches of a game with a cooperative action by at least two groups.";
-  const played = groups
+  const keysOf = (g: number) => new Set(played(g, measure).map((c) => conditionKey(c.condition)));
+  const sharedAtAll = groups.some((_, i) =>
+    groups.some((_, j) => j > i && [...keysOf(i)].some((k) => keysOf(j).has(k))),
+  );
+  if (sharedAtAll) {
+    const defined = thin.filter((t) => t.condition.point[measure] !== null);
+    return `${name} needs a condition two groups each played in ${MIN_UNITS} matches or more (one match has no spread between matches to estimate): ${thinList(defined)}.`;
+  }
+  const whatEach = groups
     .map(
       (g, i) =>
         `'${g}' played ${[...(drawn[i]?.conditions.values() ?? [])].map((c) => describe(c.condition)).join(", ")}`,
     )
     .join("; ");
-  return `No two groups played a repeated condition (game, framing, opponent) in common: ${played}.`;
+  return `No two groups played a repeated condition (game, framing, opponent) in common: ${whatEach}.`;
 }
 
 const nameOf = (measure: RepeatedMeasure) =>

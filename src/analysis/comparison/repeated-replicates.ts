@@ -39,6 +39,11 @@ export const conditionKey = (c: RepeatedCondition): string => JSON.stringify([c.
 export interface ConditionReplicates {
   readonly condition: RepeatedCondition;
   readonly matches: number;
+  /**
+   * The units the bootstrap draws this condition's matches in: its matches, or the sessions holding them
+   * when sessions are resampled. With one, every replicate repeats the observed mean.
+   */
+  readonly units: number;
   /** The schedule positions (sorted) when every match of the condition has one and was drawn by it. */
   readonly positions: readonly string[] | null;
   /** Null for a measure the condition does not define (cooperation outside the PD family). */
@@ -162,6 +167,7 @@ export function repeatedReplicates(
     conditions.set(key, {
       condition: { game, framing, opponent },
       matches: rows.filter((r) => conditionKey(r) === key).length,
+      units: unitsPerCondition[c] as number,
       positions: positions[c] ?? null,
       point: measure((i) => point[i] ?? null),
       star: measure((i) => star[i] ?? null),
