@@ -187,6 +187,36 @@ describe("same-game run --batch", () => {
     );
   }, 180_000);
 
+  it("a random scripted model stays random in a batch: each line draws afresh, and a replayed batch answers the same", async () => {
+    box.endpoint = await startScriptedEndpoint({ batches: { batchMs: 200 } });
+    const swayed = (db: string, study: string) =>
+      batchArgs(db, study, "openai").map((arg) =>
+        arg === "scripted/payoff-reader" ? "scripted/story-swayed" : arg,
+      );
+    const decisions = (db: string) =>
+      query<{ trial_index: number; framing: string; cooperated: number }>(
+        db,
+        `SELECT m.trial_index, m.framing, d.action = 'cooperate' AS cooperated
+         FROM matches m JOIN decisions d ON d.match_id = m.id ORDER BY m.trial_index`,
+      );
+    const first = join(box.dir, "first.db");
+    const played = await runCliAsync(swayed(first, registerStudy(first, design(20))));
+    expect(played.status, played.stderr).toBe(0);
+    const cooperated = (framing: string) =>
+      decisions(first).filter((d) => d.framing === framing && d.cooperated === 1).length;
+    // The story-swayed agent cooperates less among firms than among friends, and neither always nor never
+    // among firms: a batch whose lines all drew the same number would answer one way in each framing.
+    expect(cooperated("business")).toBeGreaterThan(0);
+    expect(cooperated("business")).toBeLessThan(20);
+    expect(cooperated("business")).toBeLessThan(cooperated("friend-sharing"));
+    // The same study in a fresh record sends the same batch lines: every trial is answered as before.
+    const second = join(box.dir, "second.db");
+    const replayed = await runCliAsync(swayed(second, registerStudy(second, design(20))));
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(decisions(second)).toEqual(decisions(first));
+    expect(box.endpoint.requests).toHaveLength(0);
+  }, 120_000);
+
   it("refuses --batch where it cannot work, in one line naming the flag", async () => {
     box.endpoint = await startScriptedEndpoint();
     const db = box.db;
