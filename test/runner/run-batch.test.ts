@@ -217,7 +217,7 @@ describe("same-game run --batch", () => {
     expect(box.endpoint.requests).toHaveLength(0);
   }, 120_000);
 
-  it("refuses --batch where it cannot work, in one line naming the flag", async () => {
+  it("refuses --batch where it cannot work, in one line naming the flag, or the URL with no batch API", async () => {
     box.endpoint = await startScriptedEndpoint();
     const db = box.db;
     const study = registerStudy(db, design(1));
@@ -227,5 +227,35 @@ describe("same-game run --batch", () => {
     const size = await runCliAsync(batchArgs(db, study, "openai", "--batch-size", "0"));
     expect(size.status).toBe(2);
     expect(size.stderr).toContain("--batch-size");
+    // An endpoint without a batch API where the run looks for it: one line naming the URL that answered 404.
+    const endpoint = box.endpoint;
+    const wrongUrl = batchArgs(db, study, "openai").map((arg) =>
+      arg === endpoint.openAiBaseUrl ? `${endpoint.origin}/nope` : arg,
+    );
+    const noBatchApi = (url: string, said: string) =>
+      `same-game: --batch: POST ${url} answered 404 (${said}): the endpoint offers no batch API there; run without --batch, or check --base-url and --provider.`;
+    const wrong = await runCliAsync(wrongUrl);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trim().split("\n").at(-1)).toBe(
+      noBatchApi(`${endpoint.origin}/nope/files`, "404 not found"),
+    );
+    expect(wrong.stderr).not.toContain("internal failure");
+    // --provider anthropic with an OpenAI-style base URL: the Messages API path lands under /v1/v1.
+    const anthropic = await runCliAsync(
+      batchArgs(db, study, "anthropic").map((arg) =>
+        arg === endpoint.origin ? endpoint.openAiBaseUrl : arg,
+      ),
+    );
+    expect(anthropic.status).toBe(2);
+    expect(anthropic.stderr.trim().split("\n").at(-1)).toBe(
+      noBatchApi(`${endpoint.origin}/v1/v1/messages/batches`, '404 {"error":{"message":"not found"}}'),
+    );
+    expect(endpoint.batches.calls).toHaveLength(0);
+    // The trials dealt before the refusal stay open, untouched: a run without --batch plays them, once each.
+    expect(decisionCounts(db)).toEqual({ decisions: 0, doubled: 0, finished: 0 });
+    const direct = await runCliAsync(batchArgs(db, study, "openai").filter((arg) => arg !== "--batch"));
+    expect(direct.status, direct.stderr).toBe(0);
+    expect(direct.stdout).toContain("2 of 2 done (study complete for this player)");
+    expect(decisionCounts(db)).toEqual({ decisions: 2, doubled: 0, finished: 2 });
   }, 60_000);
 });
