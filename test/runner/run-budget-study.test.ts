@@ -60,6 +60,24 @@ describe("same-game run budgets count the study's spend", () => {
     expect(matchCount()).toBe(10);
   }, 60_000);
 
+  it("a budget that covers the study exactly ends with the study complete, not stopped at the budget, run after run", async () => {
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(box.db, pdDesign("exact budget", 4, 12));
+    // 2 framings × 4 trials, one call each: --max-calls 8 pays for every trial, and nothing is left after.
+    for (const [played, calls] of [
+      [8, 8],
+      [0, 8],
+    ]) {
+      const run8 = await run(study, "--max-calls", "8");
+      expect(run8.status, run8.stderr).toBe(0);
+      expect(run8.stdout).toContain(
+        `Trials played: ${played} this run; 8 of 8 done (study complete for this player).`,
+      );
+      expect(run8.stdout).not.toContain("Stopped at the budget");
+      expect(box.endpoint.requests).toHaveLength(calls as number);
+    }
+  }, 60_000);
+
   it("--max-tokens-total counts the tokens of earlier runs", async () => {
     box.endpoint = await startScriptedEndpoint();
     const study = registerStudy(box.db, pdDesign("tokens per study", 15, 6));

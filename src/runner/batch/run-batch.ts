@@ -11,7 +11,7 @@ import { playTextMatch } from "../play-text.js";
 import { withRetries } from "../retry.js";
 import { RunStats, StopSignal } from "../run-stats.js";
 import type { RunOptions, RunSummary, RunTotal } from "../run-study.js";
-import { allDone, initialTotal, openSeat, trialDealer } from "../run-study.js";
+import { initialTotal, openSeat, studyComplete, trialDealer } from "../run-study.js";
 import type { TrialView } from "../seat.js";
 import { BATCH_LIMITS, type BatchApi, type BatchRequest, type BatchResult } from "./batch-api.js";
 
@@ -52,7 +52,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const { endpoint } = seat.settings;
   const api = endpoint.batches as BatchApi;
   const { ledger } = batch;
-  const total: RunTotal = { ...initialTotal(options), stoppedEarly: [] };
+  const total: RunTotal = initialTotal(options);
   const nextTrial = trialDealer(seat, options.studyId, total);
   const report = () => options.onProgress?.(stats, total);
   stats.onChange = report;
@@ -176,7 +176,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   return {
     stats,
     total,
-    complete: complete && allDone(total, stats),
+    complete: studyComplete(complete, total, stats),
     leftOpen: leftOpen.size,
     interrupted: stats.interrupted,
     spent: budget?.describe() ?? null,
