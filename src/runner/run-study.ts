@@ -46,7 +46,12 @@ export interface RunOptions {
   /** `--batch`: the trials' first replies through the provider's batch API (text mode, one seat). */
   readonly batch?: BatchSettings;
   /** Where the player stood before this run, when the runner could read the record (--db). */
-  readonly before?: { readonly trialsPerPlayer: number; readonly finished: number };
+  readonly before?: {
+    readonly trialsPerPlayer: number;
+    readonly finished: number;
+    readonly trialsPlanned?: number;
+    readonly stoppedEarly?: readonly { readonly game: string; readonly reason: string }[];
+  };
   /** Called whenever the totals change, and with the study's size once known. */
   readonly onProgress?: (stats: RunStats, total: RunTotal) => void;
   /** Aborted on Ctrl-C: the run stops at once, trials in play stay open, and the summary says so. */
@@ -102,7 +107,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   const stats = new RunStats();
   const main = await openSeat(options, options.seat, stats);
   const opponent = options.opponent ? await openSeat(options, options.opponent, stats) : null;
-  const total: RunTotal = { ...initialTotal(options), stoppedEarly: [] };
+  const total = initialTotal(options);
   const abandoned = new Set<string>();
   let started = 0;
   let complete = false;
@@ -190,7 +195,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
   return {
     stats,
     total,
-    complete: complete && allDone(total, stats),
+    complete: studyComplete(complete, total, stats),
     leftOpen: abandoned.size,
     interrupted: stats.interrupted,
     spent: options.budget?.describe() ?? null,
@@ -200,11 +205,22 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
 }
 
 /** The totals as the record gave them before the run (unknown through --server until next_trial answers). */
-export function initialTotal(options: RunOptions): Omit<RunTotal, "stoppedEarly"> {
+export function initialTotal(options: RunOptions): RunTotal {
   return {
     trialsPerPlayer: options.before?.trialsPerPlayer ?? null,
+    trialsPlanned: options.before?.trialsPlanned ?? null,
     finishedBefore: options.before?.finished ?? null,
+    stoppedEarly: [...(options.before?.stoppedEarly ?? [])],
   };
+}
+
+/**
+ * Whether the study is complete for the player at the end of a run: next_trial said so and every trial
+ * is finished, or the budget refused the next trial when none was left to play (a budget that covers the
+ * study exactly, or a run again after it was done), which is completion, not a stop at the budget.
+ */
+export function studyComplete(dealtAll: boolean, total: RunTotal, stats: RunStats): boolean {
+  return (dealtAll || stats.budgetStop !== null) && allDone(total, stats);
 }
 
 /**

@@ -36,7 +36,7 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   if (summary.interrupted) {
     const open = summary.leftOpen > 0 ? `; ${summary.leftOpen} trial(s) in play were left open` : "";
     lines.push(`Interrupted${open}: run the same command to resume.`);
-  } else if (stats.budgetStop !== null) {
+  } else if (stats.budgetStop !== null && !summary.complete) {
     lines.push(
       `Stopped at the budget, before one more trial could pass it: spent ${summary.spent ?? stats.budgetStop}. Nothing is half recorded; to go on, run the same command with a larger budget.`,
     );

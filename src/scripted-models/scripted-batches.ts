@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { scriptedAnswer } from "./scripted-endpoint.js";
+import { scriptedBatchAnswer } from "./scripted-endpoint.js";
 
 // The batch APIs of the scripted endpoint, on the same loopback server: OpenAI's Batch API (POST /v1/files
 // with purpose "batch", POST /v1/batches, GET /v1/batches/{id}, GET /v1/files/{id}/content) and
@@ -235,7 +235,11 @@ export class ScriptedBatches {
     const output = batch.lines.slice(0, done).map((line, i) => ({
       id: `batch_req_${i}`,
       custom_id: line.custom_id,
-      response: { status_code: 200, request_id: `req_${i}`, body: scriptedAnswer("openai", line.body) },
+      response: {
+        status_code: 200,
+        request_id: `req_${i}`,
+        body: scriptedBatchAnswer("openai", line.custom_id, line.body),
+      },
       error: null,
     }));
     if (this.options.faults?.strayResult) {
@@ -270,7 +274,7 @@ export class ScriptedBatches {
       custom_id: line.custom_id,
       result:
         i < done
-          ? { type: "succeeded", message: scriptedAnswer("anthropic", line.body) }
+          ? { type: "succeeded", message: scriptedBatchAnswer("anthropic", line.custom_id, line.body) }
           : { type: "expired" },
     }));
     if (this.options.faults?.strayResult) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -199,16 +200,25 @@ async function drip(res: ServerResponse, body: string, everyMs: number): Promise
   res.end();
 }
 
+/** The reference agent's reply to one request of a batch, drawn from that request alone (see batchDraw). */
+export function scriptedBatchAnswer(api: "openai" | "anthropic", customId: string, body: Json): Json {
+  const conversation = api === "openai" ? openAiConversation(body) : anthropicConversation(body);
+  return scriptedAnswer(api, body, scriptedReply(conversation, batchDraw(customId, body)));
+}
+
+/**
+ * A batch line's draw: its custom_id and its content, so every line of a batch draws afresh as direct
+ * requests do (a random agent stays random in batch mode), and the same batch sent again is answered the same.
+ */
+function batchDraw(customId: string, body: Json): string {
+  const digest = createHash("sha256")
+    .update(JSON.stringify(body.messages ?? []))
+    .digest("hex");
+  return `batch:${customId}:${digest.slice(0, 16)}`;
+}
+
 /** The API's reply body to one request: the reference agent's reply with the usage a real endpoint reports. */
-export function scriptedAnswer(
-  api: "openai" | "anthropic",
-  body: Json,
-  reply: ScriptedReply = scriptedReply(
-    api === "openai" ? openAiConversation(body) : anthropicConversation(body),
-    0,
-  ),
-  k = 0,
-): Json {
+export function scriptedAnswer(api: "openai" | "anthropic", body: Json, reply: ScriptedReply, k = 0): Json {
   const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
   const completionTokens = Math.ceil((reply.kind === "text" ? reply.text : reply.arguments).length / 4) + 1;
   const model = `${String(body.model)}-scripted-0001`;

@@ -81,16 +81,16 @@ function agentFor(model: string) {
   );
 }
 
-/** The scripted model's reply: a submit_move call when tools are offered, the choice as text otherwise. */
-export function scriptedReply(conversation: Conversation, requestNumber: number): ScriptedReply {
+/**
+ * The scripted model's reply: a submit_move call when tools are offered, the choice as text otherwise.
+ * `draw` seeds the random agents' choice: one value per request, as a sampled model draws afresh each time.
+ */
+export function scriptedReply(conversation: Conversation, draw: number | string): ScriptedReply {
   const asked = latestDecision(conversation);
   if (asked === null) return { kind: "text", text: "I do not see a question to answer." };
   let choice: string;
   try {
-    choice = agentFor(conversation.model).choose(
-      asked.context,
-      createRng(`${conversation.model}:${requestNumber}`),
-    );
+    choice = agentFor(conversation.model).choose(asked.context, createRng(`${conversation.model}:${draw}`));
   } catch {
     return { kind: "text", text: "I cannot read the options." };
   }

@@ -1,8 +1,16 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { InvarianceEProcess } from "../../src/domain/adaptive/invariance-e-process.js";
 import { anytimeRInterval } from "../../src/domain/adaptive/r-confidence-sequence.js";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { finishedPerCell, query, registerStudy, runCliAsync, useRunSandbox } from "./runner-harness.js";
+import {
+  finishedPerCell,
+  query,
+  registerStudy,
+  runCliAsync,
+  startCli,
+  useRunSandbox,
+} from "./runner-harness.js";
 
 // Adaptive stopping end to end: the built CLI runs a study against a scripted model endpoint through
 // `same-game serve` over stdio; the server's next_trial decides when a (player, game) is done.
@@ -134,4 +142,70 @@ describe("same-game run under adaptive stopping", () => {
     );
     expect(box.endpoint.requests.length).toBe(2 * blocks_played + 2 * MAX_BLOCKS);
   }, 120_000);
+
+  it("--batch submits wave by wave, one look apart, and a stopped game gets no further batch, across a kill", async () => {
+    box.endpoint = await startScriptedEndpoint({ batches: { batchMs: 1500 } });
+    const endpoint = box.endpoint;
+    // A look every 2 blocks of 2 cells (business, friend-sharing): each wave is 2 blocks, 4 requests.
+    const study = registerStudy(box.db, {
+      ...design,
+      name: "adaptive batch test",
+      adaptive: { rule: "invariance", look_every_blocks: 2 },
+    });
+    const args = [
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/story-swayed",
+      "--base-url",
+      endpoint.openAiBaseUrl,
+      "--batch",
+      "--max-wait",
+      "0.5",
+      "--db",
+      box.db,
+    ];
+    const creates = () => endpoint.batches.calls.filter((c) => c.kind === "create");
+    const first = startCli(args);
+    // Killed while its third batch is in flight (kept in the record, not ended).
+    for (let waited = 0; ; waited += 50) {
+      const open = query<{ n: number }>(
+        box.db,
+        "SELECT count(*) AS n FROM runner_batches WHERE ended_at IS NULL",
+      );
+      if ((creates().length >= 3 || (creates()[0]?.requests ?? 0) > 4) && open[0]?.n === 1) break;
+      if (waited > 60_000) throw new Error(`no third batch in flight after 60 s: ${creates().length}`);
+      await sleep(50);
+    }
+    first.child.kill("SIGKILL");
+    await first.done;
+    expect(creates().map((c) => c.requests)).toEqual([4, 4, 4]);
+
+    const second = await runCliAsync(args);
+    expect(second.status, second.stderr).toBe(0);
+    const show = await runCliAsync(["study", "show", study, "--db", box.db, "--json"]);
+    const stop = (
+      JSON.parse(show.stdout) as {
+        adaptive: { games: { stopped: { block: number; blocks_played: number } | null }[] }[];
+      }
+    ).adaptive[0]?.games[0]?.stopped;
+    expect(stop).toBeTruthy();
+    const { block, blocks_played } = stop as { block: number; blocks_played: number };
+    // The rule looked after every second block, and the game played no block after the one it stopped at.
+    expect(block % 2).toBe(0);
+    expect(blocks_played).toBe(block);
+    expect(finishedPerCell(box.db, study)).toEqual({
+      "scripted/story-swayed/business": block,
+      "scripted/story-swayed/friend-sharing": block,
+    });
+    // One batch of 4 requests per wave, the one in flight at the kill waited for by id, not sent again.
+    expect(creates().map((c) => c.requests)).toEqual(Array.from({ length: block / 2 }, () => 4));
+    expect(new Set(creates().map((c) => c.id)).size).toBe(block / 2);
+    expect(query(box.db, "SELECT count(*) AS n FROM runner_batches")).toEqual([{ n: block / 2 }]);
+    expect(second.stdout).toContain(
+      `study complete for this player (${2 * block} of at most ${2 * MAX_BLOCKS} trials): adaptive stopping ended prisoners-dilemma early, invariance rejected after block ${block}`,
+    );
+    expect(endpoint.requests).toHaveLength(0);
+  }, 180_000);
 });

@@ -187,7 +187,37 @@ describe("same-game run --batch", () => {
     );
   }, 180_000);
 
-  it("refuses --batch where it cannot work, in one line naming the flag", async () => {
+  it("a random scripted model stays random in a batch: each line draws afresh, and a replayed batch answers the same", async () => {
+    box.endpoint = await startScriptedEndpoint({ batches: { batchMs: 200 } });
+    const swayed = (db: string, study: string) =>
+      batchArgs(db, study, "openai").map((arg) =>
+        arg === "scripted/payoff-reader" ? "scripted/story-swayed" : arg,
+      );
+    const decisions = (db: string) =>
+      query<{ trial_index: number; framing: string; cooperated: number }>(
+        db,
+        `SELECT m.trial_index, m.framing, d.action = 'cooperate' AS cooperated
+         FROM matches m JOIN decisions d ON d.match_id = m.id ORDER BY m.trial_index`,
+      );
+    const first = join(box.dir, "first.db");
+    const played = await runCliAsync(swayed(first, registerStudy(first, design(20))));
+    expect(played.status, played.stderr).toBe(0);
+    const cooperated = (framing: string) =>
+      decisions(first).filter((d) => d.framing === framing && d.cooperated === 1).length;
+    // The story-swayed agent cooperates less among firms than among friends, and neither always nor never
+    // among firms: a batch whose lines all drew the same number would answer one way in each framing.
+    expect(cooperated("business")).toBeGreaterThan(0);
+    expect(cooperated("business")).toBeLessThan(20);
+    expect(cooperated("business")).toBeLessThan(cooperated("friend-sharing"));
+    // The same study in a fresh record sends the same batch lines: every trial is answered as before.
+    const second = join(box.dir, "second.db");
+    const replayed = await runCliAsync(swayed(second, registerStudy(second, design(20))));
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(decisions(second)).toEqual(decisions(first));
+    expect(box.endpoint.requests).toHaveLength(0);
+  }, 120_000);
+
+  it("refuses --batch where it cannot work, in one line naming the flag, or the URL with no batch API", async () => {
     box.endpoint = await startScriptedEndpoint();
     const db = box.db;
     const study = registerStudy(db, design(1));
@@ -197,5 +227,35 @@ describe("same-game run --batch", () => {
     const size = await runCliAsync(batchArgs(db, study, "openai", "--batch-size", "0"));
     expect(size.status).toBe(2);
     expect(size.stderr).toContain("--batch-size");
+    // An endpoint without a batch API where the run looks for it: one line naming the URL that answered 404.
+    const endpoint = box.endpoint;
+    const wrongUrl = batchArgs(db, study, "openai").map((arg) =>
+      arg === endpoint.openAiBaseUrl ? `${endpoint.origin}/nope` : arg,
+    );
+    const noBatchApi = (url: string, said: string) =>
+      `same-game: --batch: POST ${url} answered 404 (${said}): the endpoint offers no batch API there; run without --batch, or check --base-url and --provider.`;
+    const wrong = await runCliAsync(wrongUrl);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trim().split("\n").at(-1)).toBe(
+      noBatchApi(`${endpoint.origin}/nope/files`, "404 not found"),
+    );
+    expect(wrong.stderr).not.toContain("internal failure");
+    // --provider anthropic with an OpenAI-style base URL: the Messages API path lands under /v1/v1.
+    const anthropic = await runCliAsync(
+      batchArgs(db, study, "anthropic").map((arg) =>
+        arg === endpoint.origin ? endpoint.openAiBaseUrl : arg,
+      ),
+    );
+    expect(anthropic.status).toBe(2);
+    expect(anthropic.stderr.trim().split("\n").at(-1)).toBe(
+      noBatchApi(`${endpoint.origin}/v1/v1/messages/batches`, '404 {"error":{"message":"not found"}}'),
+    );
+    expect(endpoint.batches.calls).toHaveLength(0);
+    // The trials dealt before the refusal stay open, untouched: a run without --batch plays them, once each.
+    expect(decisionCounts(db)).toEqual({ decisions: 0, doubled: 0, finished: 0 });
+    const direct = await runCliAsync(batchArgs(db, study, "openai").filter((arg) => arg !== "--batch"));
+    expect(direct.status, direct.stderr).toBe(0);
+    expect(direct.stdout).toContain("2 of 2 done (study complete for this player)");
+    expect(decisionCounts(db)).toEqual({ decisions: 2, doubled: 0, finished: 2 });
   }, 60_000);
 });

@@ -60,6 +60,24 @@ describe("same-game run budgets count the study's spend", () => {
     expect(matchCount()).toBe(10);
   }, 60_000);
 
+  it("a budget that covers the study exactly ends with the study complete, not stopped at the budget, run after run", async () => {
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(box.db, pdDesign("exact budget", 4, 12));
+    // 2 framings × 4 trials, one call each: --max-calls 8 pays for every trial, and nothing is left after.
+    for (const [played, calls] of [
+      [8, 8],
+      [0, 8],
+    ]) {
+      const run8 = await run(study, "--max-calls", "8");
+      expect(run8.status, run8.stderr).toBe(0);
+      expect(run8.stdout).toContain(
+        `Trials played: ${played} this run; 8 of 8 done (study complete for this player).`,
+      );
+      expect(run8.stdout).not.toContain("Stopped at the budget");
+      expect(box.endpoint.requests).toHaveLength(calls as number);
+    }
+  }, 60_000);
+
   it("--max-tokens-total counts the tokens of earlier runs", async () => {
     box.endpoint = await startScriptedEndpoint();
     const study = registerStudy(box.db, pdDesign("tokens per study", 15, 6));
@@ -141,5 +159,37 @@ describe("same-game run budgets count the study's spend", () => {
         `\\n {2}total: 4 calls, \\d+ tokens in, \\d+ out, \\$${cost?.usd.toFixed(4)} \\(2 of the 4 recorded calls priced\\)\\n`,
       ),
     );
+  }, 60_000);
+
+  it("--prices refuses a key it does not know, naming it and the key it most likely meant", async () => {
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(box.db, pdDesign("misspelt prices", 2, 11));
+    const file = join(box.dir, "typo.json");
+    const refusal = async (table: object) => {
+      writeFileSync(file, JSON.stringify(table));
+      const run = await runCliAsync(
+        scriptedRunArgs(box, study, ["--batch", "--prices", file, "--max-cost", "0.008"]),
+      );
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      return run.stderr.trim();
+    };
+    // Ignored, the misspelt discount would leave the default half off in force: the budget would be passed.
+    expect(
+      await refusal({
+        "scripted/payoff-reader": { input_per_mtok: 2.5, output_per_mtok: 10, batch_discont: 0 },
+      }),
+    ).toBe(
+      `same-game: --prices ${file}: "scripted/payoff-reader": unknown key "batch_discont" (did you mean "batch_discount"?); valid keys: input_per_mtok, output_per_mtok, batch_discount.`,
+    );
+    expect(await refusal({ "scripted/payoff-reader": 2.5 })).toContain(
+      `--prices ${file}: "scripted/payoff-reader" must be an object like {"input_per_mtok": 0.15, "output_per_mtok": 0.6}, got 2.5.`,
+    );
+    expect(await refusal({ "scripted/payof-reader": { input_per_mtok: 1, output_per_mtok: 2 } })).toContain(
+      `has no price for --model "scripted/payoff-reader" (did you mean "scripted/payof-reader"?); it prices: "scripted/payof-reader".`,
+    );
+    expect(box.endpoint.requests).toHaveLength(0);
+    expect(box.endpoint.batches.calls).toHaveLength(0);
+    expect(matchCount()).toBe(0);
   }, 60_000);
 });

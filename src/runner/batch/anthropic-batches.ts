@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { MessageBatchIndividualResponse } from "@anthropic-ai/sdk/resources/messages/batches";
 import { anthropicBody, anthropicReply } from "../anthropic-endpoint.js";
 import type { Decoding } from "../endpoint.js";
-import { type BatchApi, type BatchResult, inProviderTerms } from "./batch-api.js";
+import { atBatchApi, type BatchApi, type BatchResult, inProviderTerms } from "./batch-api.js";
 
 /**
  * Anthropic's Message Batches: one batch of `requests[{custom_id, params}]`, polled until its processing
@@ -19,15 +19,17 @@ export function anthropicBatches(
   const wrap = inProviderTerms(apiKey, Anthropic, url);
   return {
     submit: (requests) =>
-      wrap(async () => {
-        const batch = await client.messages.batches.create({
-          requests: requests.map((r) => ({
-            custom_id: r.customId,
-            params: anthropicBody(model, decoding, r.request),
-          })),
-        });
-        return batch.id;
-      }),
+      atBatchApi(url, "/v1/messages/batches", () =>
+        wrap(async () => {
+          const batch = await client.messages.batches.create({
+            requests: requests.map((r) => ({
+              custom_id: r.customId,
+              params: anthropicBody(model, decoding, r.request),
+            })),
+          });
+          return batch.id;
+        }),
+      ),
     status: (batchId) =>
       wrap(async () => {
         const batch = await client.messages.batches.retrieve(batchId);

@@ -1,9 +1,11 @@
+import { UsageError } from "../../usage-error.js";
 import {
   type ChatRequest,
   EndpointError,
   type ModelReply,
   type ProviderErrorClasses,
   providerError,
+  sentence,
 } from "../endpoint.js";
 
 // What `same-game run --batch` needs of a provider's batch API, independent of its wire format: submit
@@ -69,8 +71,26 @@ export function inProviderTerms(
     try {
       return await work();
     } catch (error) {
-      if (error instanceof EndpointError) throw error;
+      if (error instanceof EndpointError || error instanceof UsageError) throw error;
       throw providerError(error, apiKey, sdk, url);
     }
   };
+}
+
+/**
+ * One call that creates something at a batch API (an upload, a batch). A 404 there means the endpoint has
+ * no batch API at that URL — a wrong --base-url, a --provider whose paths the server does not serve, a
+ * server without one (vLLM, Ollama) — which waiting or retrying cannot mend: a usage error naming the URL.
+ */
+export async function atBatchApi<T>(baseUrl: string, path: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof EndpointError) || error.status !== 404) throw error;
+    const url = `${baseUrl.replace(/\/+$/, "")}${path}`;
+    const said = sentence(error.message.replace(/^HTTP 404: /, "")).slice(0, 200);
+    throw new UsageError(
+      `--batch: POST ${url} answered 404 (${said}): the endpoint offers no batch API there; run without --batch, or check --base-url and --provider.`,
+    );
+  }
 }

@@ -2,7 +2,7 @@ import OpenAI, { toFile } from "openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { Decoding } from "../endpoint.js";
 import { openAiBody, openAiReply } from "../openai-endpoint.js";
-import { type BatchApi, type BatchResult, inProviderTerms, jsonLines } from "./batch-api.js";
+import { atBatchApi, type BatchApi, type BatchResult, inProviderTerms, jsonLines } from "./batch-api.js";
 
 type Json = Record<string, unknown>;
 
@@ -38,15 +38,19 @@ export function openAiBatches(
             body: openAiBody(model, decoding, r.request),
           }),
         );
-        const file = await client.files.create({
-          file: await toFile(Buffer.from(`${lines.join("\n")}\n`), "same-game-batch.jsonl"),
-          purpose: "batch",
-        });
-        const batch = await client.batches.create({
-          input_file_id: file.id,
-          endpoint: "/v1/chat/completions",
-          completion_window: "24h",
-        });
+        const upload = await toFile(Buffer.from(`${lines.join("\n")}\n`), "same-game-batch.jsonl");
+        const file = await atBatchApi(url, "/files", () =>
+          wrap(() => client.files.create({ file: upload, purpose: "batch" })),
+        );
+        const batch = await atBatchApi(url, "/batches", () =>
+          wrap(() =>
+            client.batches.create({
+              input_file_id: file.id,
+              endpoint: "/v1/chat/completions",
+              completion_window: "24h",
+            }),
+          ),
+        );
         return batch.id;
       }),
     status: (batchId) =>

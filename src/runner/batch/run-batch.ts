@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { loadCatalog } from "../../domain/catalog.js";
 import type { ModelCall } from "../../domain/model-call.js";
+import { trialsBeforeNextLook } from "../../play/look-wave.js";
 import type { Store } from "../../store/store.js";
 import type { Spend } from "../budget/budget.js";
 import { replyKey, type TrialRef } from "../cache/reply-key.js";
@@ -9,7 +11,7 @@ import { playTextMatch } from "../play-text.js";
 import { withRetries } from "../retry.js";
 import { RunStats, StopSignal } from "../run-stats.js";
 import type { RunOptions, RunSummary, RunTotal } from "../run-study.js";
-import { allDone, initialTotal, openSeat, trialDealer } from "../run-study.js";
+import { initialTotal, openSeat, studyComplete, trialDealer } from "../run-study.js";
 import type { TrialView } from "../seat.js";
 import { BATCH_LIMITS, type BatchApi, type BatchRequest, type BatchResult } from "./batch-api.js";
 
@@ -34,14 +36,15 @@ const DEFAULT_FIRST_POLL_MS = 1000;
 
 /**
  * `same-game run --batch`: text mode, one seat. Each wave takes the trials the run may play (next_trial,
- * as without --batch), looks their first prompts up in the cache, submits the rest to the provider's
- * batch API in chunks of at most --batch-size requests, and keeps each batch id and the trial behind each
- * request in the record before waiting. It then polls every batch in flight (with backoff) and, as each
- * ends, maps its results back by custom_id and submits each trial's reply exactly once: a request the
- * batch did not answer (errored, expired, canceled, missing) is made again directly with the usual
- * retries, a refused reply is answered in the same conversation directly, and so is every later round of
- * a repeated game. A run killed while a batch is in flight finds it in the record when started again and
- * waits for it instead of submitting it again.
+ * as without --batch; under adaptive stopping only those up to the next look, so that a game the look
+ * stops is never batched again), looks their first prompts up in the cache, submits the rest to the
+ * provider's batch API in chunks of at most --batch-size requests, and keeps each batch id and the trial
+ * behind each request in the record before waiting. It then polls every batch in flight (with backoff)
+ * and, as each ends, maps its results back by custom_id and submits each trial's reply exactly once: a
+ * request the batch did not answer (errored, expired, canceled, missing) is made again directly with the
+ * usual retries, a refused reply is answered in the same conversation directly, and so is every later
+ * round of a repeated game. A run killed while a batch is in flight finds it in the record when started
+ * again and waits for it instead of submitting it again.
  */
 export async function runBatchStudy(options: RunOptions, batch: BatchSettings): Promise<RunSummary> {
   const stats = new RunStats();
@@ -49,7 +52,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const { endpoint } = seat.settings;
   const api = endpoint.batches as BatchApi;
   const { ledger } = batch;
-  const total: RunTotal = { ...initialTotal(options), stoppedEarly: [] };
+  const total: RunTotal = initialTotal(options);
   const nextTrial = trialDealer(seat, options.studyId, total);
   const report = () => options.onProgress?.(stats, total);
   stats.onChange = report;
@@ -71,6 +74,12 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const leftOpen = new Set<string>();
   const budgetKeys = new Map<string, string>();
   const warn = (message: string) => batch.onWarning?.(message);
+  // Under adaptive stopping a wave ends at the next look, so a game the look stops gets no further batch.
+  const schedule = { store: ledger, catalog: loadCatalog() };
+  const dealt = new Set<number>();
+  // The server the runner spawns on its --db record plays for the record's own principal, "local".
+  const waveSize = () =>
+    trialsBeforeNextLook(schedule, options.studyId, seat.connection.player, "local", dealt) ?? Infinity;
   /** A batch API call with the run's retries (rate limits, server errors), cut short by Ctrl-C. */
   const retried = async <T>(work: () => Promise<T>): Promise<T> =>
     (
@@ -115,8 +124,11 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           .flatMap((b) => ledger.runnerBatchRequests(b.batch_id).map((r) => r.match_id)),
       );
       const wave: BatchTrial[] = [];
+      const dealtBefore = dealt.size;
+      const waveLimit = waveSize();
       while (!complete && !budgetFull && stats.takesNewTrials) {
         if (options.maxTrials !== undefined && started >= options.maxTrials) break;
+        if (dealt.size - dealtBefore >= waveLimit) break;
         const budgetKey = `trial ${++admissions}`;
         const admitted = budget?.admitNow(budgetKey) ?? "admitted";
         // Until a trial has finished its cost is unknown: the wave goes with what it has.
@@ -133,6 +145,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           break;
         }
         const view = next.trial as TrialView;
+        dealt.add(next.trial_index as number);
         if (inFlight.has(view.match_id)) {
           budget?.release(budgetKey, false);
           continue;
@@ -151,7 +164,8 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       await submitWave(wave);
       await drainBatches();
       if (budgetFull) stats.stopAtBudget((budget as NonNullable<typeof budget>).describe());
-      if (complete || wave.length === 0 || !stats.takesNewTrials) break;
+      // A wave of trials all in flight already (a killed run's) is not the last under adaptive stopping.
+      if (complete || dealt.size === dealtBefore || !stats.takesNewTrials) break;
     }
   } catch (error) {
     if (!(error instanceof StopSignal)) throw error;
@@ -162,7 +176,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   return {
     stats,
     total,
-    complete: complete && allDone(total, stats),
+    complete: studyComplete(complete, total, stats),
     leftOpen: leftOpen.size,
     interrupted: stats.interrupted,
     spent: budget?.describe() ?? null,

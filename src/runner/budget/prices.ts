@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { closestName, unknownKeysMessage } from "../../domain/known-keys.js";
 import { UsageError } from "../../usage-error.js";
 
 /** USD per million tokens of one model, as the user's price table gives them. */
@@ -16,6 +17,9 @@ export interface ModelPrice {
 export const DEFAULT_BATCH_DISCOUNT = 0.5;
 
 export type PriceTable = ReadonlyMap<string, ModelPrice>;
+
+/** The keys of a model's entry in the table. */
+const PRICE_KEYS: readonly string[] = ["input_per_mtok", "output_per_mtok", "batch_discount"];
 
 /**
  * `--prices FILE`: a JSON object from model name (as --model gives it) to
@@ -38,9 +42,19 @@ export function readPriceTable(path: string): PriceTable {
   }
   const table = new Map<string, ModelPrice>();
   for (const [model, entry] of Object.entries(parsed as Record<string, unknown>)) {
-    const price = entry as Record<string, unknown> | null;
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+      throw new UsageError(
+        `--prices ${path}: "${model}" must be an object like {"input_per_mtok": 0.15, "output_per_mtok": 0.6}, got ${JSON.stringify(entry)}.`,
+      );
+    }
+    const price = entry as Record<string, unknown>;
+    // A misspelt key ignored would leave its default in force: "batch_discont": 0 would still take half off.
+    const unknown = Object.keys(price).filter((key) => !PRICE_KEYS.includes(key));
+    if (unknown.length > 0) {
+      throw new UsageError(`--prices ${path}: "${model}": ${unknownKeysMessage(unknown, PRICE_KEYS)}.`);
+    }
     const usd = (field: string, fallback?: number, max = Number.POSITIVE_INFINITY) => {
-      const value = price?.[field] ?? fallback;
+      const value = price[field] ?? fallback;
       if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > max) {
         const rule =
           max === 1
@@ -66,7 +80,10 @@ export function priceOf(table: PriceTable, model: string, path: string): ModelPr
   const price = table.get(model);
   if (price) return price;
   const known = [...table.keys()].map((m) => `"${m}"`).join(", ") || "none";
-  throw new UsageError(`--prices ${path} has no price for --model "${model}"; it prices: ${known}.`);
+  const near = closestName(model, [...table.keys()]);
+  throw new UsageError(
+    `--prices ${path} has no price for --model "${model}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; it prices: ${known}.`,
+  );
 }
 
 /** The cost in USD of one call's tokens; a reply from a provider batch at the batch price. */
