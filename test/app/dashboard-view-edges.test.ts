@@ -1,0 +1,110 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-jsonl.js";
+import { call, tempDeps } from "../support/harness.js";
+import { describeWithChromium } from "./chromium.js";
+import { connectHost, screenshot, startViewHarness, type ViewHarness } from "./view-harness.js";
+
+// The dashboard view at the edges of a record, in headless Chromium (view-harness.ts): a study the model
+// named, a (player, game) left out of robustness, a cell of more matches than one listing shows, and
+// tool calls that fail or that the host refuses.
+
+/** Imported repeated-pd transcripts of one cell: more than list_matches' default page of 50. */
+const IMPORTED = 60;
+
+let deps: ReturnType<typeof tempDeps>;
+let client: Client;
+let harness: ViewHarness;
+let studyId: string;
+
+/**
+ * The record: study-agent plays the two trials of a registered study (prisoners-dilemma under business and
+ * team, one trial each); half-agent plays the prisoner's dilemma under business only, twice; 60 repeated-pd
+ * matches of imported-agent under their-prompt are imported from a transcript file.
+ */
+async function playEdgeRecord(): Promise<void> {
+  const study = await call<{ study_id: string }>(client, "register_study", {
+    name: "edge-study",
+    games: ["prisoners-dilemma"],
+    framings: ["business", "team"],
+    trials_per_cell: 1,
+    seed: 5,
+  });
+  studyId = study.study_id;
+  for (let trial = 0; trial < 2; trial++) {
+    const player = await connectHost(deps, "study-player");
+    const next = await call<{ trial: { match_id: string; labels: string[] } }>(player, "next_trial", {
+      study_id: studyId,
+      player: "study-agent",
+    });
+    await call(player, "submit_move", {
+      match_id: next.trial.match_id,
+      round: 1,
+      choice: next.trial.labels[0],
+    });
+    await player.close();
+  }
+  for (let i = 0; i < 2; i++) {
+    const player = await connectHost(deps, "half-player");
+    const view = await call<{ match_id: string; labels: string[] }>(player, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business",
+      player: "half-agent",
+      seed: i,
+    });
+    await call(player, "submit_move", { match_id: view.match_id, round: 1, choice: view.labels[0] });
+    await player.close();
+  }
+  const round = { move: "cooperate", opponent_move: "cooperate", payoff: 4, opponent_payoff: 4 };
+  const line = JSON.stringify({
+    player: "imported-agent",
+    game: "repeated-pd",
+    variant: "base",
+    framing: "their-prompt",
+    opponent: "tft-elsewhere",
+    rounds: Array.from({ length: 16 }, () => round),
+  });
+  const text = Array.from({ length: IMPORTED }, () => line).join("\n");
+  importMatches(deps, parseMatchesJsonl(text, "elsewhere.jsonl", deps.catalog), "elsewhere");
+}
+
+describeWithChromium("the dashboard view at the record's edges", () => {
+  beforeAll(async () => {
+    deps = tempDeps();
+    client = await connectHost(deps, "chromium-host");
+    await client.listTools();
+    await playEdgeRecord();
+    harness = await startViewHarness(client);
+  }, 120_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await client?.close();
+    deps?.dispose();
+  });
+
+  it("report of the model's study: the study shows in its field and stays when the analyst picks a framing pair", async () => {
+    const { page, view } = await harness.open(
+      "report",
+      { bootstrap: 200, study_id: studyId },
+      { theme: "light", width: 760 },
+    );
+    const field = () => view.$eval("input[name=study]", (i) => (i as unknown as { value: string }).value);
+    const source = () => view.$eval("header [data-source]", (p) => p.textContent);
+    expect(await field()).toBe(studyId);
+    expect(await source()).toBe("report · business → team · study edge-study");
+    const from = harness.calls.length;
+    await view.select('select[name="baseline"]', "team");
+    await view.select('select[name="comparison"]', "business");
+    const rerun = await harness.waitForCall("report", from);
+    expect(rerun.arguments).toEqual({ bootstrap: 200, study_id: studyId, framings: ["team", "business"] });
+    await view.waitForFunction(
+      'document.querySelector("header [data-source]").textContent.includes("team → business")',
+    );
+    // Still the study's one player, not the whole record's.
+    expect(await source()).toBe("report · team → business · study edge-study");
+    expect(await field()).toBe(studyId);
+    await screenshot(page, "model-study-kept", 400);
+    await page.close();
+  });
+});
