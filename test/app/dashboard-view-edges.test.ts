@@ -107,4 +107,33 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     await screenshot(page, "model-study-kept", 400);
     await page.close();
   });
+
+  it("robustness says which (player, game) it left out for a missing framing, as its text twin does", async () => {
+    const result = await client.callTool({ name: "robustness", arguments: { bootstrap: 200 } });
+    expect((result.structuredContent as { skipped: unknown }).skipped).toEqual([
+      { player: "half-agent", game: "prisoners-dilemma", missing: ["team"] },
+    ]);
+    const { page, view } = await harness.open(
+      "robustness",
+      { bootstrap: 200 },
+      { theme: "light", width: 760 },
+    );
+    const said = () =>
+      view.$$eval("[data-section=robustness] [data-note=robustness_coverage]", (notes) =>
+        notes.map((n) => n.textContent),
+      );
+    expect(await said()).toEqual([
+      "Left out of robustness: half-agent / prisoners-dilemma (no decisions under team).",
+    ]);
+    await screenshot(page, "robustness-left-out", 500);
+    // The report says it in the same place, in the same words.
+    const report = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    expect(
+      await report.view.$$eval("[data-section=robustness] [data-note=robustness_coverage]", (notes) =>
+        notes.map((n) => n.textContent),
+      ),
+    ).toEqual(["Left out of robustness: half-agent / prisoners-dilemma (no decisions under team)."]);
+    await report.page.close();
+    await page.close();
+  });
 });
