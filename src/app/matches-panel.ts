@@ -35,7 +35,13 @@ export async function matchesPanel(
 ): Promise<void> {
   const title = [args.player, args.game, args.framing].filter(Boolean).join(" · ");
   panel.replaceChildren(el("h2", {}, `Matches: ${title}`), el("p", { class: "muted" }, "Loading…"));
-  const result = await app.callServerTool({ name: "list_matches", arguments: args });
+  let result: Awaited<ReturnType<App["callServerTool"]>>;
+  try {
+    result = await app.callServerTool({ name: "list_matches", arguments: args });
+  } catch (error) {
+    // The host refused the call (a user declining an app's tool call) or lost the server.
+    return failed(panel, title, `The host did not run list_matches: ${messageOf(error)}`, setStatus);
+  }
   if (result.isError) return setStatus(textOf(result) || "list_matches failed.", true);
   const lines = ((result.structuredContent as { matches?: MatchLine[] } | undefined)?.matches ??
     []) as MatchLine[];
@@ -67,6 +73,22 @@ export async function matchesPanel(
   );
   panel.scrollIntoView?.({ block: "nearest" });
 }
+
+/** Says in the panel, where "Loading…" stood, and in the status line why the cell's matches are not listed. */
+function failed(
+  panel: HTMLElement,
+  title: string,
+  why: string,
+  setStatus: (text: string, error?: boolean) => void,
+): void {
+  setStatus(why, true);
+  panel.replaceChildren(
+    el("h2", {}, `Matches: ${title}`),
+    el("p", { class: "status error", "data-failure": "" }, `Cannot list these matches. ${why}`),
+  );
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The transcript through get_match; where the host lacks that tool, the match resource instead. */
 async function showTranscript(

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/client";
+import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-jsonl.js";
 import { call, tempDeps } from "../support/harness.js";
@@ -136,4 +137,31 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     await report.page.close();
     await page.close();
   });
+
+  it("a list_matches call the host refuses: the panel and the status line say so instead of Loading…", async () => {
+    const { page, view } = await harness.open(
+      "repeated_metrics",
+      {},
+      {
+        theme: "light",
+        width: 760,
+        answer: async (call) => {
+          if (call.name === "list_matches") throw new Error("The user declined this tool call.");
+          return undefined;
+        },
+      },
+    );
+    await view.click(`[data-cell="${IMPORTED_CELL}"]`);
+    await view.waitForSelector("[data-section=matches] [data-failure]", { timeout: 10_000 });
+    const panel = await view.$eval("[data-section=matches]", (s) => s.textContent ?? "");
+    expect(panel).not.toContain("Loading");
+    expect(panel).toContain("The user declined this tool call.");
+    expect(await statusLine(view)).toContain("The user declined this tool call.");
+    await screenshot(page, "matches-refused");
+    await page.close();
+  });
 });
+
+const IMPORTED_CELL = "imported-agent|repeated-pd|their-prompt";
+
+const statusLine = (view: Frame) => view.$eval("[role=status]", (s) => s.textContent ?? "");
