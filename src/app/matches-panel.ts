@@ -42,7 +42,7 @@ export async function matchesPanel(
     // The host refused the call (a user declining an app's tool call) or lost the server.
     return failed(panel, title, `The host did not run list_matches: ${messageOf(error)}`, setStatus);
   }
-  if (result.isError) return setStatus(textOf(result) || "list_matches failed.", true);
+  if (result.isError) return failed(panel, title, textOf(result) || "list_matches failed.", setStatus);
   const lines = ((result.structuredContent as { matches?: MatchLine[] } | undefined)?.matches ??
     []) as MatchLine[];
   const transcript = el("div", { "data-transcript": "" });

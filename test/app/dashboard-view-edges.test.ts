@@ -160,6 +160,30 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     await screenshot(page, "matches-refused");
     await page.close();
   });
+
+  it("a list_matches call that fails: the panel shows the tool's sentence instead of Loading…", async () => {
+    const sentence = "The record is being restored; list the matches again in a minute.";
+    const { page, view } = await harness.open(
+      "repeated_metrics",
+      {},
+      {
+        theme: "light",
+        width: 760,
+        answer: async (call) =>
+          call.name === "list_matches"
+            ? { content: [{ type: "text", text: sentence }], isError: true }
+            : undefined,
+      },
+    );
+    await view.click(`[data-cell="${IMPORTED_CELL}"]`);
+    await view.waitForFunction('document.querySelector("[role=status]").textContent !== ""');
+    await view.waitForSelector("[data-section=matches] [data-failure]", { timeout: 10_000 });
+    const panel = await view.$eval("[data-section=matches]", (s) => s.textContent ?? "");
+    expect(panel).not.toContain("Loading");
+    expect(panel).toContain(sentence);
+    expect(await statusLine(view)).toBe(sentence);
+    await page.close();
+  });
 });
 
 const IMPORTED_CELL = "imported-agent|repeated-pd|their-prompt";
