@@ -184,6 +184,47 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     expect(await statusLine(view)).toBe(sentence);
     await page.close();
   });
+
+  it("lists a cell of 60 imported matches 50 at a time with whole, distinct ids, and says 50 of 60", async () => {
+    const { page, view } = await harness.open("repeated_metrics", {}, { theme: "light", width: 760 });
+    const from = harness.calls.length;
+    await view.click(`[data-cell="${IMPORTED_CELL}"]`);
+    await view.waitForSelector("[data-list=matches] li");
+    expect((await harness.waitForCall("list_matches", from)).arguments).toEqual({
+      player: "imported-agent",
+      game: "repeated-pd",
+      framing: "their-prompt",
+      variant: "base",
+      limit: 50,
+      offset: 0,
+    });
+    const ids = () =>
+      view.$$eval("[data-list=matches] li button", (bs) => bs.map((b) => b.textContent ?? ""));
+    const count = () => view.$eval("[data-count]", (p) => p.textContent);
+    // One import's ids share their batch and differ in the line number at their end.
+    const first = await ids();
+    expect(first).toHaveLength(50);
+    expect(new Set(first).size).toBe(50);
+    expect(first.every((id) => /^imp-[0-9a-f]{12}-\d{7}$/.test(id))).toBe(true);
+    expect(await count()).toBe(`50 of ${IMPORTED} matches, newest first.`);
+    expect(
+      await view.$eval("[data-more]", (b) => [b.textContent, (b as unknown as { hidden: boolean }).hidden]),
+    ).toEqual(["Show 10 more", false]);
+    await screenshot(page, "matches-partial");
+    await view.click("[data-more]");
+    await view.waitForFunction('document.querySelectorAll("[data-list=matches] li").length === 60');
+    const all = await ids();
+    expect(new Set(all).size).toBe(IMPORTED);
+    expect(all.slice(0, 50)).toEqual(first);
+    expect(await count()).toBe(`${IMPORTED} match(es), newest first.`);
+    expect(await view.$eval("[data-more]", (b) => (b as unknown as { hidden: boolean }).hidden)).toBe(true);
+    // The transcript names its match by the whole id too.
+    await view.click(`[data-match="${all[59]}"]`);
+    await view.waitForSelector("[data-table=transcript] tbody tr");
+    expect(await view.$eval("[data-transcript] h3", (h) => h.textContent)).toContain(all[59]);
+    expect(await view.$$eval("[data-table=transcript] tbody tr", (rows) => rows.length)).toBe(16);
+    await page.close();
+  });
 });
 
 const IMPORTED_CELL = "imported-agent|repeated-pd|their-prompt";

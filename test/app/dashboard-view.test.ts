@@ -118,7 +118,13 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
     const [gameRow] = await view.$$(rows);
     await gameRow?.click();
     const listCall = await harness.waitForCall("list_matches", from);
-    expect(listCall.arguments).toEqual({ player: "story-agent", game: "prisoners-dilemma", variant: "base" });
+    expect(listCall.arguments).toEqual({
+      player: "story-agent",
+      game: "prisoners-dilemma",
+      variant: "base",
+      limit: 50,
+      offset: 0,
+    });
     await view.waitForSelector("[data-list=matches] li");
     expect(await view.$$eval("[data-list=matches] li", (items) => items.length)).toBe(2 * TRIALS);
     await page.close();
