@@ -150,8 +150,7 @@ async function rerun(): Promise<void> {
   setStatus(`Running ${data.source}…`);
   try {
     const result = await app.callServerTool({ name: data.source, arguments: args });
-    const text = (result.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join(" ");
-    if (result.isError) return setStatus(text || `${data.source} failed.`, true);
+    if (result.isError) return setStatus(textOf(result) || `${data.source} failed.`, true);
     const next = result.structuredContent
       ? dashboardData(result.structuredContent as Record<string, unknown>)
       : null;
@@ -164,6 +163,14 @@ async function rerun(): Promise<void> {
   } catch (error) {
     setStatus(error instanceof Error ? error.message : String(error), true);
   }
+}
+
+/** The text a tool result carries (the sentence of a failed call). */
+function textOf(result: { content?: { type: string; text?: string }[] }): string {
+  return (result.content ?? [])
+    .map((c) => (c.type === "text" ? (c.text ?? "") : ""))
+    .join(" ")
+    .trim();
 }
 
 function describe(data: DashboardData): string {
@@ -269,10 +276,16 @@ app.ontoolresult = (result) => {
     ? dashboardData(result.structuredContent as Record<string, unknown>)
     : null;
   if (!data) {
+    // Nothing to draw: say what the server said (its sentence names the bad value and the valid ones).
+    const tool = app.getHostContext()?.toolInfo?.tool.name ?? "The analysis";
+    (header.querySelector("[data-source]") as HTMLElement).textContent = result.isError
+      ? `${tool} failed`
+      : `${tool}: no result to draw`;
     setStatus(
-      result.isError ? "The tool reported an error; see its text." : "No analysis result to show.",
+      result.isError ? textOf(result) || `${tool} failed without saying why.` : "No analysis result to show.",
       true,
     );
+    document.body.dataset.ready = "error";
     return;
   }
   state.data = data;

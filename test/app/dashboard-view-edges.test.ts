@@ -185,6 +185,20 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     await page.close();
   });
 
+  it("a first call that fails: the view shows the server's sentence, not a wait for a result", async () => {
+    const args = { bootstrap: 200, study_id: "no-such-study" };
+    const failure = await client.callTool({ name: "report", arguments: args });
+    expect(failure.isError).toBe(true);
+    const sentence = (failure.content as { text: string }[]).map((c) => c.text).join(" ");
+    expect(sentence).toContain("no-such-study");
+    const { page, view } = await harness.open("report", args, { theme: "light", width: 760, drawn: false });
+    expect(await statusLine(view)).toBe(sentence);
+    expect(await view.$eval("header [data-source]", (p) => p.textContent)).toBe("report failed");
+    expect(await view.evaluate("document.body.dataset.ready")).toBe("error");
+    await screenshot(page, "first-call-failed", 300);
+    await page.close();
+  });
+
   it("lists a cell of 60 imported matches 50 at a time with whole, distinct ids, and says 50 of 60", async () => {
     const { page, view } = await harness.open("repeated_metrics", {}, { theme: "light", width: 760 });
     const from = harness.calls.length;
