@@ -69,7 +69,7 @@ export async function matchesPanel(
       el(
         "p",
         { class: "no-data" },
-        "No matches of this client in this cell (imported counts have no transcripts).",
+        "No match of this cell to list: imported counts have no transcripts, and over HTTP with a token only the matches started with that token are listed.",
       ),
     );
     return;

@@ -175,6 +175,19 @@ describe("list_matches", () => {
     expect(pages[3]?.content[0]?.text.split("\n")[0]).toBe(`Matches 31–${all} of ${all}, newest first:`);
   });
 
+  it("says whose matches it lists: without tokens every client's, the imported ones too; with a token that token's", async () => {
+    const { tools } = await plainHost.listTools();
+    const description = tools.find((t) => t.name === "list_matches")?.description ?? "";
+    expect(description).toContain(
+      "every match started without a token, by any client, and every imported transcript",
+    );
+    expect(description).toContain("only the matches started with that token");
+    expect(description).not.toContain("of this client");
+    // plain-host played none of the record's matches (the "player" clients did) and lists them all.
+    const out = await plainHost.callTool({ name: "list_matches", arguments: { limit: 500 } });
+    expect((out.structuredContent as { total: number }).total).toBe(3 * 2 * TRIALS + 1);
+  });
+
   it("shows a client only its own principal's matches and names a bad variant", async () => {
     const stranger = await connect("stranger", { apps: true, principal: "tenant-b" });
     try {

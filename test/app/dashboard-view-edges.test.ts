@@ -239,6 +239,29 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     expect(await view.$$eval("[data-table=transcript] tbody tr", (rows) => rows.length)).toBe(16);
     await page.close();
   });
+  it("a cell with nothing to list says why truthfully: a token host analyses imported matches but lists none", async () => {
+    const tokenHost = await connectHost(deps, "token-host", "tenant-with-token");
+    try {
+      const { page, view } = await harness.open(
+        "repeated_metrics",
+        {},
+        { theme: "light", width: 760, host: tokenHost },
+      );
+      // The analysis counts the 60 imported matches for every principal…
+      expect(await view.$eval(`[data-cell="${IMPORTED_CELL}"] td:nth-child(5)`, (td) => td.textContent)).toBe(
+        String(IMPORTED),
+      );
+      await view.click(`[data-cell="${IMPORTED_CELL}"]`);
+      await view.waitForSelector("[data-section=matches] .no-data");
+      // …but list_matches shows a token only the matches started with it.
+      expect(await view.$eval("[data-section=matches] .no-data", (p) => p.textContent)).toBe(
+        "No match of this cell to list: imported counts have no transcripts, and over HTTP with a token only the matches started with that token are listed.",
+      );
+      await page.close();
+    } finally {
+      await tokenHost.close();
+    }
+  });
 });
 
 const IMPORTED_CELL = "imported-agent|repeated-pd|their-prompt";

@@ -45,7 +45,7 @@ const outputSchema = z.object({
 });
 
 function listText(matches: readonly MatchSummaryRow[], total: number, offset: number): string {
-  if (total === 0) return "No matches of this client pass these filters.";
+  if (total === 0) return "No match this connection may open passes these filters.";
   if (matches.length === 0) return `No matches past offset ${offset}: ${total} match(es) pass these filters.`;
   const lines = matches.map(
     (m) =>
@@ -60,7 +60,8 @@ function listText(matches: readonly MatchSummaryRow[], total: number, offset: nu
 
 /**
  * The matches behind an analysis cell, for the operator: only this connection's principal's matches (the
- * same rule as get_match and same-game://matches/{id}), so one tenant never lists another's play.
+ * same rule as get_match and same-game://matches/{id}), so one tenant never lists another's play. Without
+ * tokens every connection is the principal `local`, which also owns imported transcripts.
  */
 export function registerListMatches(server: McpServer, { deps, caller }: ToolContext): RegisteredTool {
   return server.registerTool(
@@ -68,7 +69,7 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
     {
       title: "List matches",
       description:
-        "The recorded matches of this client that pass the filters (player, game, variant, framing, study), newest first: id, condition, opponent, status, rounds played and start time, and how many pass in all (total; page with offset and limit). Open one with get_match or the resource same-game://matches/{id}.",
+        "The recorded matches this connection may open that pass the filters (player, game, variant, framing, study), newest first: id, condition, opponent, status, rounds played and start time, and how many pass in all (total; page with offset and limit). Without tokens (stdio, or HTTP on loopback) that is every match started without a token, by any client, and every imported transcript; over HTTP with a bearer token, only the matches started with that token. Open one with get_match or the resource same-game://matches/{id}.",
       inputSchema,
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
