@@ -13,6 +13,7 @@ import {
   type SensitivityResult,
   type VerificationCheck,
 } from "../report/report-data.js";
+import { type LeftOutOfRobustness, robustnessCoverageNote } from "../report/robustness-coverage.js";
 
 /** Which analysis tool produced the result the view shows; the filters call the same tool again. */
 export type SourceTool = "robustness" | "report" | "repeated_metrics" | "compare";
@@ -104,7 +105,9 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
     };
   }
   if ("pooled" in structured && Array.isArray(structured.games)) {
-    const robustness = structured as unknown as RobustnessResult;
+    const robustness = structured as unknown as RobustnessResult & { skipped?: LeftOutOfRobustness[] };
+    // The tool lists the (player, game) pairs it left out; the view says so as the report does.
+    const coverage = robustnessCoverageNote(robustness.skipped ?? []);
     return {
       source: "robustness",
       cooperation: [],
@@ -114,7 +117,7 @@ export function dashboardData(structured: Record<string, unknown>): DashboardDat
       leaderboard: null,
       leaderboardMissing: null,
       checks: robustness.checks ?? [],
-      notes: robustness.notes ?? [],
+      notes: [...(robustness.notes ?? []), ...(coverage ? [coverage] : [])],
       study: null,
       comparison: null,
     };

@@ -52,5 +52,6 @@ ul.checks li { padding: .15rem 0; }
 ul.checks .ok { color: var(--ok); }
 ul.checks .failed { color: var(--bad); font-weight: bold; }
 .no-data { font-style: italic; color: var(--ink-soft); }
+.left-out { background: var(--bg-soft); border-left: 3px solid var(--accent); padding: .25rem .5rem; font-size: .85rem; }
 ul.matches { padding-left: 1.1rem; margin: .3rem 0; }
 `;

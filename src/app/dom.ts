@@ -10,12 +10,30 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A `<select>` with an "all" choice first; `value` stays selected when it is among the options. */
-export function selectOf(name: string, allLabel: string, options: readonly string[], value: string) {
+/**
+ * The value of the option that stands for the model's own choice of several names. Names are trimmed,
+ * so no name can be this value.
+ */
+export const ASKED = " asked";
+
+/**
+ * A `<select>` with an "all" choice first. `chosen` is the analyst's choice; `null` shows `asked`, what
+ * the model's own arguments chose: its one name, or an option of its own for several.
+ */
+export function selectOf(
+  name: string,
+  allLabel: string,
+  options: readonly string[],
+  chosen: string | null,
+  asked: readonly string[] = [],
+) {
   const select = el("select", { name, "data-filter": name });
   select.append(el("option", { value: "" }, allLabel));
-  for (const option of options) select.append(el("option", { value: option }, option));
-  select.value = options.includes(value) ? value : "";
+  const listed = [...options, ...asked.filter((a) => !options.includes(a))];
+  for (const option of listed) select.append(el("option", { value: option }, option));
+  if (asked.length > 1) select.append(el("option", { value: ASKED }, asked.join(", ")));
+  const shown = chosen ?? (asked.length > 1 ? ASKED : (asked[0] ?? ""));
+  select.value = shown === ASKED || listed.includes(shown) ? shown : "";
   return select;
 }
 

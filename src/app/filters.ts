@@ -1,45 +1,100 @@
 import type { SourceTool } from "./dashboard-data.js";
 
-/** What the analyst chose above the charts; an empty string means "all". */
+/**
+ * What the analyst chose above the charts. `null` is a filter the analyst has not touched: the model's own
+ * argument stands (its players, games, framings or study). An empty string is "all", chosen on purpose:
+ * it drops the model's restriction. Any other value is the one name chosen.
+ */
 export interface Filters {
-  player: string;
+  player: string | null;
   /** The group chosen in a comparison by style, client or model (by player the choice is `player`). */
   group: string;
-  game: string;
-  study: string;
-  baseline: string;
-  comparison: string;
+  game: string | null;
+  study: string | null;
+  baseline: string | null;
+  comparison: string | null;
 }
 
-export const NO_FILTERS: Filters = {
-  player: "",
+export const UNTOUCHED: Filters = {
+  player: null,
   group: "",
-  game: "",
-  study: "",
-  baseline: "",
-  comparison: "",
+  game: null,
+  study: null,
+  baseline: null,
+  comparison: null,
 };
+
+/** What the model's own arguments chose, filter by filter: what an untouched filter shows and keeps. */
+export interface Asked {
+  players: string[];
+  games: string[];
+  study: string;
+  /** The model's framings, baseline first (a tool compares the first two, the rest widen R). */
+  baseline: string[];
+  comparison: string[];
+}
+
+/** Which filters become arguments of each tool; the others only change what the view shows. */
+function takes(tool: SourceTool): { players: boolean; games: boolean } {
+  // report takes neither; a comparison needs two groups, so its chosen group marks rows in the view instead.
+  return { players: tool === "robustness" || tool === "repeated_metrics", games: tool !== "report" };
+}
+
+const names = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+
+export function askedBy(tool: SourceTool, original: Record<string, unknown>): Asked {
+  const framings = names(original.framings);
+  return {
+    players: takes(tool).players ? names(original.players) : [],
+    games: takes(tool).games ? names(original.games) : [],
+    study: typeof original.study_id === "string" ? original.study_id : "",
+    baseline: framings.slice(0, 1),
+    comparison: framings.slice(1),
+  };
+}
+
+/**
+ * The framings the filters ask for: the analyst's choice of either end of the pair, the model's for an end
+ * left untouched. `undefined` asks for the tool's default pair; `null` is half a pair (the view asks for
+ * the other half instead of calling).
+ */
+export function framingsOf(asked: Asked, filters: Filters): string[] | undefined | null {
+  const chosen = (filter: string | null, fromModel: string[]) =>
+    filter === null ? fromModel : filter === "" ? [] : [filter];
+  const baseline = chosen(filters.baseline, asked.baseline);
+  const comparison = chosen(filters.comparison, asked.comparison);
+  if (baseline.length === 0 && comparison.length === 0) return undefined;
+  if (baseline.length === 0 || comparison.length === 0) return null;
+  return [...baseline, ...comparison];
+}
 
 /**
  * The arguments of the tool call that re-runs `tool` under the filters, on top of the arguments the
- * model first called it with (bootstrap, seed, …). A filter the tool cannot take is applied in the view.
+ * model first called it with (bootstrap, seed, players, framings, study…): an untouched filter leaves the
+ * model's argument as it was. A filter the tool cannot take is applied in the view. `null` when the
+ * framing pair is half chosen.
  */
 export function toolArguments(
   tool: SourceTool,
   original: Record<string, unknown>,
   filters: Filters,
-): Record<string, unknown> {
+): Record<string, unknown> | null {
   const args: Record<string, unknown> = { ...original };
-  const set = (key: string, value: unknown) => {
-    if (value === undefined) delete args[key];
+  const set = (key: string, filter: string | null, value: unknown) => {
+    if (filter === null) return;
+    if (filter === "") delete args[key];
     else args[key] = value;
   };
-  const pair = filters.baseline && filters.comparison ? [filters.baseline, filters.comparison] : undefined;
-  set("study_id", filters.study || undefined);
-  set("framings", pair);
-  if (tool !== "report") set("games", filters.game ? [filters.game] : undefined);
-  // A comparison needs two groups: a chosen one marks its rows and pairs in the view instead.
-  if (tool !== "report" && tool !== "compare") set("players", filters.player ? [filters.player] : undefined);
+  const asked = askedBy(tool, original);
+  const framings = framingsOf(asked, filters);
+  if (framings === null) return null;
+  set("study_id", filters.study, filters.study);
+  if (filters.baseline !== null || filters.comparison !== null) {
+    set("framings", framings ? "chosen" : "", framings);
+  }
+  if (takes(tool).games) set("games", filters.game, [filters.game]);
+  if (takes(tool).players) set("players", filters.player, [filters.player]);
   return args;
 }
 

@@ -7,8 +7,8 @@ import {
 import { type ClickedDatum, drawChart, type Theme } from "./chart-view.js";
 import { type DashboardData, dashboardData, namesIn } from "./dashboard-data.js";
 import { DASHBOARD_CSS } from "./dashboard-style.js";
-import { el, selectOf } from "./dom.js";
-import { type Filters, NO_FILTERS, toolArguments } from "./filters.js";
+import { ASKED, el, selectOf } from "./dom.js";
+import { askedBy, type Filters, toolArguments, UNTOUCHED } from "./filters.js";
 import { leaderboardSection } from "./leaderboard-panel.js";
 import { matchesPanel } from "./matches-panel.js";
 import { pairsSection } from "./pairs-panel.js";
@@ -42,7 +42,7 @@ const state: State = {
   data: null,
   args: {},
   shownArgs: {},
-  filters: { ...NO_FILTERS },
+  filters: { ...UNTOUCHED },
   names: { players: new Set(), games: new Set(), framings: new Set() },
   theme: "light",
   width: window.innerWidth,
@@ -78,13 +78,16 @@ function remember(data: DashboardData): void {
 
 function renderFilters(): void {
   const { filters, names } = state;
+  if (!state.data) return;
+  // A filter the analyst has not touched shows what the model asked for.
+  const asked = askedBy(state.data.source, state.args);
   const sorted = (s: Set<string>) => [...s].sort();
   const field = (label: string, control: HTMLElement) => el("label", {}, label, control);
   const study = el("input", {
     name: "study",
     "data-filter": "study",
     placeholder: "all studies",
-    value: filters.study,
+    value: filters.study ?? asked.study,
   });
   // A comparison by style, client or model chooses one of its groups where the others choose a player.
   const board = state.data?.leaderboard;
@@ -93,11 +96,20 @@ function renderFilters(): void {
   form.replaceChildren(
     byGroup
       ? field(capitalised(board.by), selectOf("group", `all ${board.by}s`, groups, filters.group))
-      : field("Player", selectOf("player", "all players", sorted(names.players), filters.player)),
-    field("Game", selectOf("game", "all games", sorted(names.games), filters.game)),
+      : field(
+          "Player",
+          selectOf("player", "all players", sorted(names.players), filters.player, asked.players),
+        ),
+    field("Game", selectOf("game", "all games", sorted(names.games), filters.game, asked.games)),
     field("Study", study),
-    field("Baseline framing", selectOf("baseline", "default", [...names.framings], filters.baseline)),
-    field("Comparison framing", selectOf("comparison", "default", [...names.framings], filters.comparison)),
+    field(
+      "Baseline framing",
+      selectOf("baseline", "default", [...names.framings], filters.baseline, asked.baseline),
+    ),
+    field(
+      "Comparison framing",
+      selectOf("comparison", "default", [...names.framings], filters.comparison, asked.comparison),
+    ),
   );
 }
 
@@ -107,14 +119,16 @@ const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(
 function selectedGroup(data: DashboardData, filters: Filters): string {
   return data.source === "compare" && data.leaderboard && data.leaderboard.by !== "player"
     ? filters.group
-    : filters.player;
+    : (filters.player ?? "");
 }
 
 form.addEventListener("change", (event) => {
   const target = event.target as HTMLInputElement | HTMLSelectElement;
   const name = target.name as keyof Filters;
   if (!(name in state.filters)) return;
-  state.filters = { ...state.filters, [name]: target.value.trim() };
+  // The model's own choice of several names, chosen again, is the untouched filter.
+  const value = target.value === ASKED ? null : target.value.trim();
+  state.filters = { ...state.filters, [name]: value };
   void rerun();
 });
 form.addEventListener("submit", (event) => event.preventDefault());
@@ -123,12 +137,11 @@ form.addEventListener("submit", (event) => event.preventDefault());
 async function rerun(): Promise<void> {
   const data = state.data;
   if (!data) return;
-  const { baseline, comparison } = state.filters;
-  if ((baseline === "") !== (comparison === "")) {
+  const args = toolArguments(data.source, state.args, state.filters);
+  if (!args) {
     setStatus("Choose both framings of the pair (or neither for the default pair).");
     return;
   }
-  const args = toolArguments(data.source, state.args, state.filters);
   // A filter the tool does not take (player or game for report) only changes what the view shows.
   if (JSON.stringify(args) === JSON.stringify(state.shownArgs)) {
     setStatus("");
@@ -137,8 +150,7 @@ async function rerun(): Promise<void> {
   setStatus(`Running ${data.source}…`);
   try {
     const result = await app.callServerTool({ name: data.source, arguments: args });
-    const text = (result.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join(" ");
-    if (result.isError) return setStatus(text || `${data.source} failed.`, true);
+    if (result.isError) return setStatus(textOf(result) || `${data.source} failed.`, true);
     const next = result.structuredContent
       ? dashboardData(result.structuredContent as Record<string, unknown>)
       : null;
@@ -151,6 +163,14 @@ async function rerun(): Promise<void> {
   } catch (error) {
     setStatus(error instanceof Error ? error.message : String(error), true);
   }
+}
+
+/** The text a tool result carries (the sentence of a failed call). */
+function textOf(result: { content?: { type: string; text?: string }[] }): string {
+  return (result.content ?? [])
+    .map((c) => (c.type === "text" ? (c.text ?? "") : ""))
+    .join(" ")
+    .trim();
 }
 
 function describe(data: DashboardData): string {
@@ -224,7 +244,8 @@ async function openCell(cell: ClickedDatum & { variant?: string }): Promise<void
   if (cell.game) args.game = cell.game;
   if (cell.framing) args.framing = cell.framing;
   args.variant = variant;
-  if (state.filters.study) args.study_id = state.filters.study;
+  // The study of the result on screen, whether the model or the analyst chose it.
+  if (typeof state.shownArgs.study_id === "string") args.study_id = state.shownArgs.study_id;
   await matchesPanel(app, matches, args, setStatus);
 }
 
@@ -255,10 +276,16 @@ app.ontoolresult = (result) => {
     ? dashboardData(result.structuredContent as Record<string, unknown>)
     : null;
   if (!data) {
+    // Nothing to draw: say what the server said (its sentence names the bad value and the valid ones).
+    const tool = app.getHostContext()?.toolInfo?.tool.name ?? "The analysis";
+    (header.querySelector("[data-source]") as HTMLElement).textContent = result.isError
+      ? `${tool} failed`
+      : `${tool}: no result to draw`;
     setStatus(
-      result.isError ? "The tool reported an error; see its text." : "No analysis result to show.",
+      result.isError ? textOf(result) || `${tool} failed without saying why.` : "No analysis result to show.",
       true,
     );
+    document.body.dataset.ready = "error";
     return;
   }
   state.data = data;

@@ -26,7 +26,33 @@ function textOf(result: { content?: { type: string; text?: string }[] }): string
   return (result.content ?? []).map((c) => c.text ?? "").join(" ");
 }
 
-/** Lists the matches of a clicked cell through list_matches; a click on one opens its transcript. */
+/** Matches listed per call, list_matches' own default page; "Show more" asks for the next. */
+const PAGE = 50;
+
+type Page = { matches: MatchLine[]; total: number } | { failure: string };
+
+/** One page of the cell's matches, newest first, or why there is none. */
+async function listPage(app: App, args: Record<string, unknown>, offset: number): Promise<Page> {
+  let result: Awaited<ReturnType<App["callServerTool"]>>;
+  try {
+    result = await app.callServerTool({
+      name: "list_matches",
+      arguments: { ...args, limit: PAGE, offset },
+    });
+  } catch (error) {
+    // The host refused the call (a user declining an app's tool call) or lost the server.
+    return { failure: `The host did not run list_matches: ${messageOf(error)}` };
+  }
+  if (result.isError) return { failure: textOf(result) || "list_matches failed." };
+  const page = result.structuredContent as { matches?: MatchLine[]; total?: number } | undefined;
+  const matches = page?.matches ?? [];
+  return { matches, total: page?.total ?? offset + matches.length };
+}
+
+/**
+ * Lists the matches of a clicked cell through list_matches, a page at a time, saying how many of the
+ * cell's matches it shows; a click on one opens its transcript.
+ */
 export async function matchesPanel(
   app: App,
   panel: HTMLElement,
@@ -35,38 +61,79 @@ export async function matchesPanel(
 ): Promise<void> {
   const title = [args.player, args.game, args.framing].filter(Boolean).join(" · ");
   panel.replaceChildren(el("h2", {}, `Matches: ${title}`), el("p", { class: "muted" }, "Loading…"));
-  const result = await app.callServerTool({ name: "list_matches", arguments: args });
-  if (result.isError) return setStatus(textOf(result) || "list_matches failed.", true);
-  const lines = ((result.structuredContent as { matches?: MatchLine[] } | undefined)?.matches ??
-    []) as MatchLine[];
+  const first = await listPage(app, args, 0);
+  if ("failure" in first) return failed(panel, title, first.failure, setStatus);
+  if (first.total === 0) {
+    panel.replaceChildren(
+      el("h2", {}, `Matches: ${title}`),
+      el(
+        "p",
+        { class: "no-data" },
+        "No match of this cell to list: imported counts have no transcripts, and over HTTP with a token only the matches started with that token are listed.",
+      ),
+    );
+    return;
+  }
   const transcript = el("div", { "data-transcript": "" });
-  const items = lines.map((m) => {
-    const open = el(
-      "button",
-      { type: "button", class: "link", "data-match": m.match_id },
-      m.match_id.slice(0, 12),
-    );
-    open.addEventListener("click", () => void showTranscript(app, m, transcript, setStatus));
-    return el(
-      "li",
-      {},
-      open,
-      ` ${m.framing} vs ${m.opponent} · ${m.status}, ${m.rounds_played} round(s) · ${m.started_at.slice(0, 16).replace("T", " ")}`,
-    );
+  const list = el("ul", { class: "matches", "data-list": "matches" });
+  const count = el("p", { class: "muted", "data-count": "" });
+  const more = el("button", { type: "button", "data-more": "" });
+  let shown = 0;
+  const add = (page: { matches: MatchLine[]; total: number }) => {
+    list.append(...page.matches.map((m) => matchItem(app, m, transcript, setStatus)));
+    shown += page.matches.length;
+    count.textContent =
+      shown < page.total
+        ? `${shown} of ${page.total} matches, newest first.`
+        : `${page.total} match(es), newest first.`;
+    more.textContent = `Show ${Math.min(PAGE, page.total - shown)} more`;
+    // A page that came back empty (matches gone since) ends the list rather than asking forever.
+    more.hidden = shown >= page.total || page.matches.length === 0;
+  };
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    const next = await listPage(app, args, shown);
+    more.disabled = false;
+    if ("failure" in next) return setStatus(next.failure, true);
+    add(next);
   });
-  panel.replaceChildren(
-    el("h2", {}, `Matches: ${title}`),
-    lines.length === 0
-      ? el(
-          "p",
-          { class: "no-data" },
-          "No matches of this client in this cell (imported counts have no transcripts).",
-        )
-      : el("ul", { class: "matches", "data-list": "matches" }, ...items),
-    transcript,
-  );
+  add(first);
+  panel.replaceChildren(el("h2", {}, `Matches: ${title}`), count, list, more, transcript);
   panel.scrollIntoView?.({ block: "nearest" });
 }
+
+/** One match of the list: its whole id (ids of one import differ only at their end), opening its transcript. */
+function matchItem(
+  app: App,
+  m: MatchLine,
+  transcript: HTMLElement,
+  setStatus: (text: string, error?: boolean) => void,
+): HTMLElement {
+  const open = el("button", { type: "button", class: "link", "data-match": m.match_id }, m.match_id);
+  open.addEventListener("click", () => void showTranscript(app, m, transcript, setStatus));
+  return el(
+    "li",
+    {},
+    open,
+    ` ${m.framing} vs ${m.opponent} · ${m.status}, ${m.rounds_played} round(s) · ${m.started_at.slice(0, 16).replace("T", " ")}`,
+  );
+}
+
+/** Says in the panel, where "Loading…" stood, and in the status line why the cell's matches are not listed. */
+function failed(
+  panel: HTMLElement,
+  title: string,
+  why: string,
+  setStatus: (text: string, error?: boolean) => void,
+): void {
+  setStatus(why, true);
+  panel.replaceChildren(
+    el("h2", {}, `Matches: ${title}`),
+    el("p", { class: "status error", "data-failure": "" }, `Cannot list these matches. ${why}`),
+  );
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The transcript through get_match; where the host lacks that tool, the match resource instead. */
 async function showTranscript(
@@ -125,11 +192,7 @@ async function showTranscript(
     ),
   );
   target.replaceChildren(
-    el(
-      "h3",
-      {},
-      `Transcript ${match.match_id.slice(0, 12)}: ${match.game} (${match.variant}), ${match.framing}`,
-    ),
+    el("h3", {}, `Transcript ${match.match_id}: ${match.game} (${match.variant}), ${match.framing}`),
     el(
       "div",
       { class: "table-scroll" },

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { formatComprehensionRound } from "../report/format-numbers.js";
+import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
 import { cooperationChartSpec } from "../report/sections/cooperation-section.js";
 import { forestChartSpec, forestRows } from "../report/sections/forest-chart.js";
 import { comprehensionChartSpec } from "../report/sections/repeated-section.js";
@@ -72,6 +73,8 @@ export function cooperationSection(ctx: SectionContext): HTMLElement | null {
 export function robustnessSection(ctx: SectionContext): HTMLElement | null {
   const result = ctx.data.robustness;
   if (ctx.data.source === "compare") return null;
+  // What robustness left out (or why it was not computed), said where the forest plots are.
+  const coverage = ctx.data.notes.find((n) => n.name === ROBUSTNESS_COVERAGE);
   if (!result) {
     return ctx.data.source === "repeated_metrics"
       ? null
@@ -80,8 +83,8 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
           "Robustness",
           el(
             "p",
-            { class: "no-data" },
-            "No game was played under two framings, so robustness cannot be computed.",
+            { class: "no-data", "data-note": ROBUSTNESS_COVERAGE },
+            coverage?.detail ?? "No game was played under two framings, so robustness cannot be computed.",
           ),
         );
   }
@@ -100,6 +103,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
     "robustness",
     "Robustness R and cooperation shift",
     settings,
+    coverage ? el("p", { class: "left-out", "data-note": ROBUSTNESS_COVERAGE }, coverage.detail) : null,
     figure(
       ctx,
       "robustness-forest",
@@ -214,7 +218,8 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
 
 export function checksSection(ctx: SectionContext): HTMLElement | null {
   const checks = ctx.data.checks;
-  const notes = ctx.data.notes;
+  // Robustness's coverage stands in its own section.
+  const notes = ctx.data.notes.filter((n) => n.name !== ROBUSTNESS_COVERAGE);
   if (checks.length === 0 && notes.length === 0) return null;
   const ordered = [...checks.filter((c) => !c.ok), ...checks.filter((c) => c.ok)];
   const failed = ordered.filter((c) => !c.ok).length;

@@ -21,6 +21,7 @@ import {
   type SensitivityResult,
   type VerificationCheck,
 } from "../report/report-data.js";
+import { robustnessCoverageNote } from "../report/robustness-coverage.js";
 import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
@@ -364,19 +365,8 @@ function robustnessSection(
         first_listed_rate: withCi(o.first_listed_rate),
       })),
     };
-    const skipped = report.skipped.map(
-      (s) => `${s.player} / ${s.game} (no decisions under ${s.missing.join(", ")})`,
-    );
-    const notes =
-      skipped.length === 0
-        ? []
-        : [
-            {
-              name: "robustness_coverage",
-              detail: `Left out of robustness: ${skipped.join("; ")}.`,
-            },
-          ];
-    return { result, notes };
+    const coverage = robustnessCoverageNote(report.skipped);
+    return { result, notes: coverage ? [coverage] : [] };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return {

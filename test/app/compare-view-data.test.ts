@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dashboardData, namesIn } from "../../src/app/dashboard-data.js";
-import { NO_FILTERS, toolArguments } from "../../src/app/filters.js";
+import { toolArguments, UNTOUCHED } from "../../src/app/filters.js";
 import { leaderboard } from "../../src/queries/leaderboard-query.js";
 import { connectClient, tempDeps } from "../support/harness.js";
 import { importCounts } from "../support/imported-counts.js";
@@ -87,7 +87,7 @@ describe("the dashboard's compare view data", () => {
     expect(byStyle?.leaderboard?.rows.map((r) => r.group)).toEqual(["cot", "zero-shot"]);
     expect(byStyle && namesIn(byStyle).players).toEqual([]);
     const filters = {
-      ...NO_FILTERS,
+      ...UNTOUCHED,
       player: "cot",
       group: "cot",
       game: "pd",

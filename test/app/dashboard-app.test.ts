@@ -148,11 +148,51 @@ describe("list_matches", () => {
     expect((limited.structuredContent as { matches: unknown[] }).matches).toHaveLength(2);
   });
 
+  it("pages with offset and limit, and says how many pass in all", async () => {
+    // 3 players × 2 framings × TRIALS one-shot matches, and steady-agent's repeated match.
+    const all = 3 * 2 * TRIALS + 1;
+    const page = async (offset: number) => {
+      const out = await plainHost.callTool({ name: "list_matches", arguments: { limit: 10, offset } });
+      return out as {
+        structuredContent: { matches: { match_id: string }[]; total: number };
+        content: { text: string }[];
+      };
+    };
+    const pages = await Promise.all([0, 10, 20, 30].map(page));
+    expect(pages.map((p) => p.structuredContent.matches.length)).toEqual([10, 10, 10, all - 30]);
+    expect(pages.map((p) => p.structuredContent.total)).toEqual([all, all, all, all]);
+    // The pages together are every match once, newest first, as one long listing has them.
+    const paged = pages.flatMap((p) => p.structuredContent.matches.map((m) => m.match_id));
+    const whole = await plainHost.callTool({ name: "list_matches", arguments: { limit: 500 } });
+    const ids = (whole.structuredContent as { matches: { match_id: string }[] }).matches.map(
+      (m) => m.match_id,
+    );
+    expect(paged).toEqual(ids);
+    expect(new Set(paged).size).toBe(all);
+    expect(pages[0]?.content[0]?.text.split("\n")[0]).toBe(
+      `Matches 1–10 of ${all}, newest first (offset 10 lists the next):`,
+    );
+    expect(pages[3]?.content[0]?.text.split("\n")[0]).toBe(`Matches 31–${all} of ${all}, newest first:`);
+  });
+
+  it("says whose matches it lists: without tokens every client's, the imported ones too; with a token that token's", async () => {
+    const { tools } = await plainHost.listTools();
+    const description = tools.find((t) => t.name === "list_matches")?.description ?? "";
+    expect(description).toContain(
+      "every match started without a token, by any client, and every imported transcript",
+    );
+    expect(description).toContain("only the matches started with that token");
+    expect(description).not.toContain("of this client");
+    // plain-host played none of the record's matches (the "player" clients did) and lists them all.
+    const out = await plainHost.callTool({ name: "list_matches", arguments: { limit: 500 } });
+    expect((out.structuredContent as { total: number }).total).toBe(3 * 2 * TRIALS + 1);
+  });
+
   it("shows a client only its own principal's matches and names a bad variant", async () => {
     const stranger = await connect("stranger", { apps: true, principal: "tenant-b" });
     try {
       const out = await stranger.callTool({ name: "list_matches", arguments: {} });
-      expect(out.structuredContent).toEqual({ matches: [] });
+      expect(out.structuredContent).toEqual({ matches: [], total: 0, offset: 0 });
       expect(await callError(stranger, "list_matches", { variant: "sideways" })).toMatch(
         /sideways|base.*label.*payoff.*joint/,
       );

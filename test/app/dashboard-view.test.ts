@@ -1,147 +1,43 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import type { Frame, Page } from "puppeteer-core";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { DASHBOARD_URI } from "../../src/mcp/app/dashboard-app.js";
-import { createServer } from "../../src/mcp/create-server.js";
-import { TOOLSET_NAMES } from "../../src/mcp/toolsets.js";
 import { tempDeps } from "../support/harness.js";
-import { describeWithChromium, launchChromium } from "./chromium.js";
+import { describeWithChromium } from "./chromium.js";
 import { playDashboardRecord, TRIALS } from "./dashboard-record.js";
-import { hostPageHtml } from "./host-page-bundle.js";
+import {
+  ARTIFACTS,
+  axisLabels,
+  connectHost,
+  layerMarks,
+  markCount,
+  screenshot,
+  startViewHarness,
+  type ViewHarness,
+} from "./view-harness.js";
 
-// The built view (dist/app/dashboard.html, read through resources/read as a host does) in headless
-// Chromium, embedded by the ext-apps AppBridge; every tool call of the view goes to a real same-game
-// server on a real temp record. Screenshots land in test-artifacts/dashboard/ (gitignored).
-
-const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts", "dashboard");
-const APPS_CAPABILITIES = {
-  extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
-};
-
-interface ToolCall {
-  name: string;
-  arguments?: Record<string, unknown>;
-}
+// The dashboard view over the record of dashboard-record.ts, in headless Chromium (view-harness.ts).
 
 let deps: ReturnType<typeof tempDeps>;
 let client: Client;
-let chromium: Awaited<ReturnType<typeof launchChromium>>;
-let viewHtml: string;
-let hostHtml: string;
-const calls: ToolCall[] = [];
-
-/** A real SDK client (declaring MCP Apps support) on a real same-game server over the record. */
-async function connect(name: string): Promise<Client> {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await createServer(deps, { transport: "memory", toolsets: TOOLSET_NAMES }).connect(serverTransport);
-  const next = new Client({ name, version: "1.0.0" }, { capabilities: APPS_CAPABILITIES });
-  await next.connect(clientTransport);
-  return next;
-}
-
-/** Opens the view in a fresh page as a host would after the model called `toolName`. */
-async function openView(
-  toolName: string,
-  toolArguments: Record<string, unknown>,
-  options: { theme: "light" | "dark"; width: number },
-): Promise<{ page: Page; view: Frame }> {
-  const page = await chromium.browser.newPage();
-  await page.setViewport({ width: options.width, height: 900, deviceScaleFactor: 1 });
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  await page.exposeFunction("hostCallTool", async (params: ToolCall) => {
-    calls.push(params);
-    return await client.callTool(params);
-  });
-  await page.exposeFunction("hostReadResource", async (params: { uri: string }) =>
-    client.readResource(params),
-  );
-  await page.setContent(hostHtml);
-  const toolResult = await client.callTool({ name: toolName, arguments: toolArguments });
-  await page.evaluate(
-    (opts) => (globalThis as unknown as { startHost(o: unknown): Promise<void> }).startHost(opts),
-    { html: viewHtml, theme: options.theme, width: options.width, toolName, toolArguments, toolResult },
-  );
-  const view = await waitForView(page);
-  await view.waitForSelector('body[data-ready="true"], body[data-ready="error"]', { timeout: 30_000 });
-  expect(
-    await view.evaluate(
-      'document.body.dataset.ready + " " + document.querySelector("[role=status]").textContent',
-    ),
-  ).toBe("true ");
-  expect(errors).toEqual([]);
-  return { page, view };
-}
-
-async function waitForView(page: Page): Promise<Frame> {
-  for (let i = 0; i < 100; i++) {
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    if (frame) return frame;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("the view's iframe never appeared");
-}
-
-/**
- * The SVG paths of one vega-lite layer's marks in a chart: vega gives each mark group its layer's name as
- * a class (child_… inside a facet), so legend symbols and error-bar ticks are not counted as data marks.
- */
-function layerMarks(chart: string, layer: string, mark: string): string {
-  return `[data-chart="${chart}"] svg g.mark-${mark}.${layer}_marks > path`;
-}
-
-async function markCount(view: Frame, chart: string, layer: string, mark: string): Promise<number> {
-  return view.$$eval(layerMarks(chart, layer, mark), (paths) => paths.length);
-}
-
-async function axisLabels(view: Frame, chart: string): Promise<string[]> {
-  return view.$$eval(`[data-chart="${chart}"] svg g.role-axis-label text`, (texts) =>
-    texts.map((t) => t.textContent ?? ""),
-  );
-}
-
-/** A PNG of the view's frame (its top `height` pixels when given) in test-artifacts/dashboard/. */
-async function screenshot(page: Page, name: string, height?: number): Promise<void> {
-  const frame = await page.$("iframe");
-  const box = await frame?.boundingBox();
-  const clip =
-    height && box ? { x: 0, y: 0, width: box.width, height: Math.min(height, box.height) } : undefined;
-  await frame?.screenshot({ path: join(ARTIFACTS, `${name}.png`), clip });
-}
-
-async function waitForCall(name: string, from: number): Promise<ToolCall> {
-  for (let i = 0; i < 200; i++) {
-    const call = calls.slice(from).find((c) => c.name === name);
-    if (call) return call;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`the view never called ${name}; calls: ${JSON.stringify(calls.slice(from))}`);
-}
+let harness: ViewHarness;
 
 describeWithChromium("the dashboard view in headless Chromium", () => {
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    chromium = await launchChromium();
     deps = tempDeps();
-    client = await connect("chromium-host");
+    client = await connectHost(deps, "chromium-host");
     await client.listTools();
-    await playDashboardRecord(() => connect("player"));
-    const read = await client.readResource({ uri: DASHBOARD_URI });
-    const content = read.contents[0];
-    viewHtml = content && "text" in content ? content.text : "";
-    hostHtml = await hostPageHtml();
+    await playDashboardRecord(() => connectHost(deps, "player"));
+    harness = await startViewHarness(client);
   }, 120_000);
 
   afterAll(async () => {
-    await chromium?.close();
+    await harness?.close();
     await client?.close();
     deps?.dispose();
   });
 
   it("draws the report: 6 cooperation bars, R and shift forests of 7 rows, a 16-round comprehension curve", async () => {
-    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const { page, view } = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     // Drawn under the host's strict policy (no eval, no network): vega runs in its interpreter.
     expect(await view.evaluate("document.querySelector('meta[http-equiv]')?.content")).toContain(
       "default-src 'none'",
@@ -173,7 +69,7 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
   });
 
   it("follows the host's dark theme, also when it changes while open", async () => {
-    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const { page, view } = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
     const background = () => view.evaluate("getComputedStyle(document.body).backgroundColor");
     expect(await background()).toBe("rgb(255, 255, 255)");
     await page.evaluate('setTheme("dark")');
@@ -190,7 +86,11 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
   });
 
   it("is usable at 400 px: nothing wider than the frame but the charts' own scroll boxes", async () => {
-    const { page, view } = await openView("robustness", { bootstrap: 200 }, { theme: "light", width: 400 });
+    const { page, view } = await harness.open(
+      "robustness",
+      { bootstrap: 200 },
+      { theme: "light", width: 400 },
+    );
     const overflow = await view.evaluate("document.documentElement.scrollWidth");
     expect(overflow).toBeLessThanOrEqual(400);
     expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(7);
@@ -199,14 +99,14 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
   });
 
   it("a player filter calls robustness again with players = [story-agent] and redraws its rows", async () => {
-    const { page, view } = await openView(
+    const { page, view } = await harness.open(
       "robustness",
       { bootstrap: 200, seed: 3 },
       { theme: "light", width: 760 },
     );
-    const from = calls.length;
+    const from = harness.calls.length;
     await view.select('select[name="player"]', "story-agent");
-    const call = await waitForCall("robustness", from);
+    const call = await harness.waitForCall("robustness", from);
     expect(call.arguments).toEqual({ bootstrap: 200, seed: 3, players: ["story-agent"] });
     const rows = layerMarks("robustness-forest", "layer_2", "symbol");
     await view.waitForFunction(`document.querySelectorAll('${rows}').length === 3`);
@@ -217,26 +117,90 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
     // A click on the (player, game) row lists that player's matches of the game under both framings: 6 + 6.
     const [gameRow] = await view.$$(rows);
     await gameRow?.click();
-    const listCall = await waitForCall("list_matches", from);
-    expect(listCall.arguments).toEqual({ player: "story-agent", game: "prisoners-dilemma", variant: "base" });
+    const listCall = await harness.waitForCall("list_matches", from);
+    expect(listCall.arguments).toEqual({
+      player: "story-agent",
+      game: "prisoners-dilemma",
+      variant: "base",
+      limit: 50,
+      offset: 0,
+    });
     await view.waitForSelector("[data-list=matches] li");
     expect(await view.$$eval("[data-list=matches] li", (items) => items.length)).toBe(2 * TRIALS);
     await page.close();
   });
 
+  it("opens with the model's players and framing pair; a game filter keeps them; 'all players' drops them on purpose", async () => {
+    const asked = { bootstrap: 200, seed: 3, players: ["story-agent"], framings: ["team", "business"] };
+    const { page, view } = await harness.open("robustness", asked, { theme: "light", width: 760 });
+    const selects = () =>
+      view.$$eval("select", (all) =>
+        all.map((s) => `${s.name}=${(s as unknown as { value: string }).value}`),
+      );
+    const shiftTitle = () =>
+      view.$$eval('[data-chart="shift-forest"] svg text', (texts) =>
+        texts.map((t) => t.textContent ?? "").find((t) => t.startsWith("Cooperation shift")),
+      );
+    const settled = () =>
+      view.waitForFunction(
+        'document.body.dataset.ready === "true" && document.querySelector("[role=status]").textContent === ""',
+      );
+    const rows = layerMarks("robustness-forest", "layer_2", "symbol");
+    expect(await selects()).toEqual(["player=story-agent", "game=", "baseline=team", "comparison=business"]);
+    // Shift = second − first of the model's pair: story-agent defects under business, cooperates under team.
+    expect(await shiftTitle()).toBe("Cooperation shift (business − team)");
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(3);
+    await screenshot(page, "model-arguments-opened", 700);
+
+    const from = harness.calls.length;
+    await view.select('select[name="game"]', "prisoners-dilemma");
+    const call = await harness.waitForCall("robustness", from);
+    expect(call.arguments).toEqual({ ...asked, games: ["prisoners-dilemma"] });
+    await settled();
+    expect(await selects()).toEqual([
+      "player=story-agent",
+      "game=prisoners-dilemma",
+      "baseline=team",
+      "comparison=business",
+    ]);
+    expect(await shiftTitle()).toBe("Cooperation shift (business − team)");
+    // story-agent · prisoners-dilemma, story-agent · all games, the pool: no other player came in.
+    expect(await markCount(view, "robustness-forest", "layer_2", "symbol")).toBe(3);
+
+    // Widening is a choice of its own: "all players" calls without the model's players.
+    const next = harness.calls.length;
+    await view.select('select[name="player"]', "");
+    const widened = await harness.waitForCall("robustness", next);
+    expect(widened.arguments).toEqual({
+      bootstrap: 200,
+      seed: 3,
+      framings: ["team", "business"],
+      games: ["prisoners-dilemma"],
+    });
+    await view.waitForFunction(`document.querySelectorAll('${rows}').length === 7`);
+    await settled();
+    expect(await selects()).toEqual([
+      "player=",
+      "game=prisoners-dilemma",
+      "baseline=team",
+      "comparison=business",
+    ]);
+    await page.close();
+  });
+
   it("report: a player filter redraws without a call; a framing pair calls report with framings = [team, business]", async () => {
-    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
-    const from = calls.length;
+    const { page, view } = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const from = harness.calls.length;
     // report takes no player argument: the view keeps story-agent's 2 bars (business, team) itself.
     await view.select('select[name="player"]', "story-agent");
     const bars = layerMarks("cooperation", "child_layer_0", "rect");
     await view.waitForFunction(`document.querySelectorAll('${bars}').length === 2`);
-    expect(calls.length).toBe(from);
+    expect(harness.calls.length).toBe(from);
     await view.select('select[name="baseline"]', "team");
     // Half a pair asks for the other half and calls nothing.
-    expect(calls.length).toBe(from);
+    expect(harness.calls.length).toBe(from);
     await view.select('select[name="comparison"]', "business");
-    const call = await waitForCall("report", from);
+    const call = await harness.waitForCall("report", from);
     expect(call.arguments).toEqual({ bootstrap: 200, framings: ["team", "business"] });
     await view.waitForFunction(
       'document.querySelector("[data-settings]")?.textContent.includes("team → business")',
@@ -245,7 +209,7 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
   });
 
   it("leaderboard: steady, mixed, story in rank order; a click on a player filters the other views to it", async () => {
-    const { page, view } = await openView(
+    const { page, view } = await harness.open(
       "report",
       { bootstrap: 200, seed: 3 },
       { theme: "light", width: 760 },
@@ -265,7 +229,7 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
       expect.arrayContaining(["steady-agent", "mixed-agent", "story-agent"]),
     );
     expect(await markCount(view, "leaderboard", "layer_2", "symbol")).toBe(3);
-    const from = calls.length;
+    const from = harness.calls.length;
     // A click on story-agent's dot in the forest plot: the player filter, without a call (report takes none).
     const dots = await view.$$(layerMarks("leaderboard", "layer_2", "symbol"));
     await dots[2]?.click();
@@ -279,7 +243,7 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
     expect(
       await view.$$eval("[data-table=leaderboard] tr.selected", (trs) => trs.map((t) => t.dataset.group)),
     ).toEqual(["story-agent"]);
-    expect(calls.length).toBe(from);
+    expect(harness.calls.length).toBe(from);
     await screenshot(page, "leaderboard-selected-760px");
     // A click on mixed-agent's name switches to it; a second click shows every player again.
     await view.click('[data-table=leaderboard] button[data-group="mixed-agent"]');
@@ -293,7 +257,7 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
   });
 
   it("compare: R ranks steady 1, mixed 0.918, story 0; a click on story-agent keeps its pairs without a call; a framing pair calls compare again", async () => {
-    const { page, view } = await openView(
+    const { page, view } = await harness.open(
       "compare",
       { bootstrap: 200, seed: 3 },
       { theme: "light", width: 1280 },
@@ -337,7 +301,7 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
         ["Shift", "steady-agent − story-agent", "-1.000"],
       ]),
     );
-    const from = calls.length;
+    const from = harness.calls.length;
     // A click on story-agent's dot: the player filter, no call (a comparison of one player is no comparison).
     const dots = await view.$$(layerMarks("leaderboard", "layer_2", "symbol"));
     await dots[2]?.click();
@@ -355,12 +319,12 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
         await view.$$eval(`[data-table=${table}] tr.selected`, (trs) => trs.map((t) => t.dataset.group)),
       ).toEqual(["story-agent"]);
     }
-    expect(calls.length).toBe(from);
+    expect(harness.calls.length).toBe(from);
     await screenshot(page, "compare-selected-1280px");
     // The framing pair the other way round calls compare again; the shifts change sign, the choice stays.
     await view.select('select[name="baseline"]', "team");
     await view.select('select[name="comparison"]', "business");
-    const call = await waitForCall("compare", from);
+    const call = await harness.waitForCall("compare", from);
     expect(call.arguments).toEqual({ bootstrap: 200, seed: 3, framings: ["team", "business"] });
     await view.waitForFunction(
       'document.querySelector("[data-pair=\'shift|mixed-agent|story-agent\'] td:nth-child(3)")?.textContent === "1.333"',
@@ -385,13 +349,13 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
     for (const theme of ["light", "dark"] as const) {
       for (const width of [400, 1280]) {
         // compare's own view: the leaderboard and every pair.
-        const compared = await openView("compare", { bootstrap: 200, seed: 3 }, { theme, width });
+        const compared = await harness.open("compare", { bootstrap: 200, seed: 3 }, { theme, width });
         expect(await compared.view.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
           width,
         );
         await screenshot(compared.page, `compare-${theme}-${width}px`);
         await compared.page.close();
-        const opened = await openView("report", { bootstrap: 200, seed: 3 }, { theme, width });
+        const opened = await harness.open("report", { bootstrap: 200, seed: 3 }, { theme, width });
         const overflow = await opened.view.evaluate("document.documentElement.scrollWidth");
         expect(overflow).toBeLessThanOrEqual(width);
         // The panel's box in the frame, moved by the frame's place on the page (the page may be taller than
@@ -417,17 +381,17 @@ describeWithChromium("the dashboard view in headless Chromium", () => {
   }, 180_000);
 
   it("a click on a cooperation bar lists the cell's 6 matches; a click on one opens its transcript", async () => {
-    const { page, view } = await openView("report", { bootstrap: 200 }, { theme: "light", width: 760 });
-    const from = calls.length;
+    const { page, view } = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const from = harness.calls.length;
     const bars = await view.$$(layerMarks("cooperation", "child_layer_0", "rect"));
     expect(bars).toHaveLength(6);
     await bars[0]?.click();
-    const listCall = await waitForCall("list_matches", from);
+    const listCall = await harness.waitForCall("list_matches", from);
     expect(listCall.arguments).toMatchObject({ game: "prisoners-dilemma", variant: "base" });
     await view.waitForSelector("[data-list=matches] li");
     expect(await view.$$eval("[data-list=matches] li", (items) => items.length)).toBe(TRIALS);
     await view.click("[data-list=matches] li button");
-    const getCall = await waitForCall("get_match", from);
+    const getCall = await harness.waitForCall("get_match", from);
     expect(getCall.arguments?.match_id).toMatch(/\S/);
     await view.waitForSelector("[data-table=transcript] tbody tr");
     expect(await view.$$eval("[data-table=transcript] tbody tr", (rows) => rows.length)).toBe(1);

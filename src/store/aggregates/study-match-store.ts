@@ -209,16 +209,31 @@ export class StudyMatchStore extends HttpSessionStore {
   }
 
   /**
-   * One principal's matches that pass the filter, newest first, with the number of settled rounds: what a
-   * match listing shows without reading every decision into JS.
+   * One page of one principal's matches that pass the filter, newest first, with the number of settled
+   * rounds: what a match listing shows without reading every decision into JS.
    */
-  listMatchSummaries(filter: RecordFilter & { principal: string; limit: number }): MatchSummaryRow[] {
+  listMatchSummaries(
+    filter: RecordFilter & { principal: string; limit: number; offset: number },
+  ): MatchSummaryRow[] {
     return this.stmt(
       `SELECT m.id AS match_id, m.player, m.game, m.variant, m.framing, m.opponent, m.status,
          (SELECT COUNT(*) FROM decisions d WHERE d.match_id = m.id AND d.status <> 'pending') AS rounds_played,
          m.created_at AS started_at
        FROM matches m WHERE m.principal = @principal AND ${this.filter}
-       ORDER BY m.created_at DESC, m.id LIMIT @limit`,
-    ).all({ ...filterParams(filter), principal: filter.principal, limit: filter.limit }) as MatchSummaryRow[];
+       ORDER BY m.created_at DESC, m.id LIMIT @limit OFFSET @offset`,
+    ).all({
+      ...filterParams(filter),
+      principal: filter.principal,
+      limit: filter.limit,
+      offset: filter.offset,
+    }) as MatchSummaryRow[];
+  }
+
+  /** How many matches listMatchSummaries pages through, so a listing can say how much of it it shows. */
+  countMatchSummaries(filter: RecordFilter & { principal: string }): number {
+    const row = this.stmt(
+      `SELECT COUNT(*) AS n FROM matches m WHERE m.principal = @principal AND ${this.filter}`,
+    ).get({ ...filterParams(filter), principal: filter.principal }) as { n: number };
+    return Number(row.n);
   }
 }

@@ -17,6 +17,13 @@ const inputSchema = z.object({
   framing: id.optional().describe("Only matches played under this framing (or import label)"),
   study_id: id.optional().describe("Only the matches of this study"),
   limit: z.number().int().min(1).max(500).default(50).describe("At most this many matches, newest first"),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000_000)
+    .default(0)
+    .describe("Skip this many of the newest first (the next page starts at offset + limit)"),
 });
 
 const outputSchema = z.object({
@@ -33,20 +40,28 @@ const outputSchema = z.object({
       started_at: z.string(),
     }),
   ),
+  total: z.number().int().describe("How many matches pass the filters; more than listed means more pages"),
+  offset: z.number().int(),
 });
 
-function listText(matches: readonly MatchSummaryRow[]): string {
-  if (matches.length === 0) return "No matches of this client pass these filters.";
+function listText(matches: readonly MatchSummaryRow[], total: number, offset: number): string {
+  if (total === 0) return "No match this connection may open passes these filters.";
+  if (matches.length === 0) return `No matches past offset ${offset}: ${total} match(es) pass these filters.`;
   const lines = matches.map(
     (m) =>
       `${m.match_id} | ${m.player} | ${m.game}/${m.variant} | ${m.framing} | vs ${m.opponent} | ${m.status}, ${m.rounds_played} round(s) | ${m.started_at}`,
   );
-  return [`${matches.length} match(es), newest first:`, ...lines].join("\n");
+  const shown =
+    matches.length === total
+      ? `${total} match(es), newest first:`
+      : `Matches ${offset + 1}–${offset + matches.length} of ${total}, newest first${offset + matches.length < total ? ` (offset ${offset + matches.length} lists the next)` : ""}:`;
+  return [shown, ...lines].join("\n");
 }
 
 /**
  * The matches behind an analysis cell, for the operator: only this connection's principal's matches (the
- * same rule as get_match and same-game://matches/{id}), so one tenant never lists another's play.
+ * same rule as get_match and same-game://matches/{id}), so one tenant never lists another's play. Without
+ * tokens every connection is the principal `local`, which also owns imported transcripts.
  */
 export function registerListMatches(server: McpServer, { deps, caller }: ToolContext): RegisteredTool {
   return server.registerTool(
@@ -54,7 +69,7 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
     {
       title: "List matches",
       description:
-        "The recorded matches of this client that pass the filters (player, game, variant, framing, study), newest first: id, condition, opponent, status, rounds played and start time. Open one with get_match or the resource same-game://matches/{id}.",
+        "The recorded matches this connection may open that pass the filters (player, game, variant, framing, study), newest first: id, condition, opponent, status, rounds played and start time, and how many pass in all (total; page with offset and limit). Without tokens (stdio, or HTTP on loopback) that is every match started without a token, by any client, and every imported transcript; over HTTP with a bearer token, only the matches started with that token. Open one with get_match or the resource same-game://matches/{id}.",
       inputSchema,
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
@@ -63,16 +78,17 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
       answering("list_matches", () => {
         // A mistyped study is named, not answered as an empty list.
         if (args.study_id !== undefined) loadStudy(deps, args.study_id);
-        const matches = deps.store.listMatchSummaries({
+        const filter = {
           principal: caller.principal,
           players: args.player ? [args.player] : undefined,
           games: args.game ? [args.game] : undefined,
           variants: args.variant ? [args.variant] : undefined,
           framings: args.framing ? [args.framing] : undefined,
           study_id: args.study_id,
-          limit: args.limit,
-        });
-        return toolAnswer({ matches }, listText(matches));
+        };
+        const matches = deps.store.listMatchSummaries({ ...filter, limit: args.limit, offset: args.offset });
+        const total = deps.store.countMatchSummaries(filter);
+        return toolAnswer({ matches, total, offset: args.offset }, listText(matches, total, args.offset));
       }),
   );
 }
