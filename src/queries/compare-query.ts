@@ -37,6 +37,13 @@ export interface CompareQuery {
   bootstrap?: number;
   seed?: number;
   confidence?: number;
+  /**
+   * Rank on those of the framings (given, else the study's planned pair, else every framing of the record)
+   * that every group played, rather than refusing one some group lacks. The report's leaderboard asks this:
+   * it takes the Robustness section's framings, an analysis that leaves out a (player, game) lacking one of
+   * them, so the same rule applies whether the framings were named or read from the record.
+   */
+  shared_framings_only?: boolean;
   /** Compare repeated play too (default). */
   repeated_play?: boolean;
   /**
@@ -144,17 +151,28 @@ function compareOneShot(
   variant: VariantId,
   study: ReturnType<typeof loadStudy> | null,
 ): Compared {
-  const framings = query.framings ?? defaultFramings(rows, study?.design.planned_contrasts[0]);
+  const planned = study?.design.planned_contrasts[0];
   const known = new Set([...groupCells(rows)].map((r) => r.framing));
-  const unknown = framings.filter((f) => !known.has(f));
+  const shared = sharedFramings(rows);
+  const asked =
+    query.framings ??
+    (planned ? [planned.baseline, planned.comparison] : query.shared_framings_only ? [...known].sort() : shared);
+  const unknown = asked.filter((f) => !known.has(f));
   if (unknown.length > 0) {
     throw new UsageError(
       `--framings names ${unknown.join(", ")}, under which nothing matching was played; framings with decisions: ${[...known].sort().join(", ")}.`,
     );
   }
+  const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    const given =
+      framings.length < asked.length
+        ? `of ${asked.join(", ")} every group played only ${framings.join(", ") || "none"}`
+        : query.framings
+          ? `--framings gave ${framings.join(", ") || "none"}`
+          : `the groups share ${framings.join(", ") || "none"}`;
     throw new UsageError(
-      `compare needs at least two distinct framings every group played; ${query.framings ? `--framings gave ${framings.join(", ") || "none"}` : `the groups share ${framings.join(", ") || "none"}`} (framings with decisions: ${[...known].sort().join(", ")}).`,
+      `compare needs at least two distinct framings every group played; ${given} (framings with decisions: ${[...known].sort().join(", ")}).`,
     );
   }
   const games = [...new Set([...groupCells(rows)].map((r) => r.game))];
@@ -256,12 +274,8 @@ function* groupCells(input: ComparisonInput): Iterable<{ group: string; game: st
     for (const { game, framing } of t.cells) yield { group: t.group, game, framing };
 }
 
-/** The study's planned pair, else every framing each group played (sorted). */
-function defaultFramings(
-  rows: ComparisonInput,
-  planned: { baseline: string; comparison: string } | undefined,
-): string[] {
-  if (planned) return [planned.baseline, planned.comparison];
+/** The framings every group played (in some game), sorted. */
+function sharedFramings(rows: ComparisonInput): string[] {
   const byGroup = new Map<string, Set<string>>();
   for (const r of groupCells(rows)) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
   const sets = [...byGroup.values()];

@@ -153,7 +153,8 @@ export function reportSections(
 
 /**
  * The players ranked: one-shot play (R, shift, λ, exploitability) by `compare` under the report's study,
- * framings, bootstrap and seed, and repeated play (total points, cooperation, comprehension m) by a
+ * bootstrap and seed, on those of the report's framings every player played (the Robustness section leaves
+ * out a (player, game) lacking one; a rank needs every player on the same framings), and repeated play (total points, cooperation, comprehension m) by a
  * comparison of its own on every repeated condition (the one-shot framings name no repeated framing), merged
  * into one leaderboard. Each part that cannot be ranked gives its reason, and the other part still stands.
  */
@@ -165,7 +166,12 @@ function rankedPlayers(
   hasRepeated: boolean,
 ): ReportLeaderboard {
   const common = { study_id: query.study_id, bootstrap, seed };
-  const oneShot = leaderboardOrReason(deps, { ...common, framings: query.framings, repeated_play: false });
+  const oneShot = leaderboardOrReason(deps, {
+    ...common,
+    framings: query.framings,
+    shared_framings_only: true,
+    repeated_play: false,
+  });
   const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
   const reason = "reason" in oneShot ? oneShot.reason : null;
   const repeatedReason = repeated && "reason" in repeated ? repeated.reason : null;
