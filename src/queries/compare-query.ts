@@ -18,6 +18,7 @@ import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js"
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
+import { labelList } from "../report/label-list.js";
 import type { RecordFilter } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -156,23 +157,27 @@ function compareOneShot(
   const shared = sharedFramings(rows);
   const asked =
     query.framings ??
-    (planned ? [planned.baseline, planned.comparison] : query.shared_framings_only ? [...known].sort() : shared);
+    (planned
+      ? [planned.baseline, planned.comparison]
+      : query.shared_framings_only
+        ? [...known].sort()
+        : shared);
   const unknown = asked.filter((f) => !known.has(f));
   if (unknown.length > 0) {
     throw new UsageError(
-      `--framings names ${unknown.join(", ")}, under which nothing matching was played; framings with decisions: ${[...known].sort().join(", ")}.`,
+      `--framings names ${labelList(unknown)}, under which nothing matching was played; framings with decisions: ${labelList([...known].sort())}.`,
     );
   }
   const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
     const given =
       framings.length < asked.length
-        ? `of ${asked.join(", ")} every group played only ${framings.join(", ") || "none"}`
+        ? `of ${labelList(asked)} every group played only ${labelList(framings) || "none"}`
         : query.framings
-          ? `--framings gave ${framings.join(", ") || "none"}`
-          : `the groups share ${framings.join(", ") || "none"}`;
+          ? `--framings gave ${labelList(framings) || "none"}`
+          : `the groups share ${labelList(framings) || "none"}`;
     throw new UsageError(
-      `compare needs at least two distinct framings every group played; ${given} (framings with decisions: ${[...known].sort().join(", ")}).`,
+      `compare needs at least two distinct framings every group played; ${given} (framings with decisions: ${labelList([...known].sort())}).`,
     );
   }
   const games = [...new Set([...groupCells(rows)].map((r) => r.game))];

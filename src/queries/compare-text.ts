@@ -1,3 +1,4 @@
+import { labelList } from "../report/label-list.js";
 import type { CompareReport } from "./compare-query.js";
 import { fixed, interval, printable, table } from "./format.js";
 
@@ -5,7 +6,7 @@ import { fixed, interval, printable, table } from "./format.js";
 export function compareText(report: CompareReport): string {
   const level = `${Math.round(report.confidence * 100)}%`;
   const lines = [
-    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${report.framings.join(", ")} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${report.framings[1]} minus ${report.framings[0]}` : ""}.`,
+    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${labelList(report.framings)} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${labelList(report.framings.slice(1, 2))} minus ${labelList(report.framings.slice(0, 1))}` : ""}.`,
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${[
       ...report.group_details.map((g) => `${printable(g.group)} ${g.unit}`),
       ...(report.repeated_units ?? []).map((g) => `${printable(g.group)} ${g.unit} (repeated play)`),

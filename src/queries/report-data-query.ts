@@ -8,6 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
 import { type ReportLeaderboard, withLeaderboard } from "../report/join-leaderboard.js";
+import { csvList } from "../report/label-list.js";
 import {
   type AnalysisNote,
   type CooperationCell,
@@ -21,6 +22,7 @@ import {
   type SensitivityResult,
   type VerificationCheck,
 } from "../report/report-data.js";
+import { shellWord } from "../report/shell-word.js";
 import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
@@ -197,12 +199,11 @@ function reproduceCommand(
   seed: number,
   framings: readonly string[] | undefined,
 ): string {
-  const quote = (s: string) => (/^[\w./:@,=+-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
   const parts = ["same-game", "report"];
-  if (query.database) parts.push("--db", quote(query.database));
-  if (query.study_id) parts.push("--study", quote(query.study_id));
+  if (query.database) parts.push("--db", shellWord(query.database));
+  if (query.study_id) parts.push("--study", shellWord(query.study_id));
   const pair = query.framings ?? framings;
-  if (pair && pair.length > 0) parts.push("--framings", quote(pair.join(",")));
+  if (pair && pair.length > 0) parts.push("--framings", shellWord(csvList(pair)));
   parts.push("--seed", String(seed), "--bootstrap", String(bootstrap));
   return parts.join(" ");
 }

@@ -1,3 +1,4 @@
+import { labelList } from "../report/label-list.js";
 import { fixed, interval, printable, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
 import { verificationText } from "./verification-text.js";
@@ -38,7 +39,7 @@ export function robustnessText(report: RobustnessReport): string {
     ],
   ];
   const lines = [
-    `Robustness over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${s} minus ${b}.`,
+    `Robustness over framings ${labelList(report.framings)} (variant ${report.variant}); shift = ${labelList([s ?? ""])} minus ${labelList([b ?? ""])}.`,
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
     "",
     table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),

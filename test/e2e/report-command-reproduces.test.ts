@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,6 +44,16 @@ function rerun(command: string, out: string): string {
   return readFileSync(out, "utf8");
 }
 
+/** A record of these count rows whose framings are free labels of their own (`--free-framings`). */
+function freeFramingsRecord(name: string, rows: readonly string[]): string {
+  const csv = join(dir, `${name}.csv`);
+  writeFileSync(csv, `player,game,framing,action,count\n${rows.join("\n")}\n`);
+  const db = join(dir, `${name}.db`);
+  const run = runCli(["import", "counts", csv, "--free-framings", "--db", db]);
+  expect(run.status, run.stderr).toBe(0);
+  return db;
+}
+
 /** A section of the page, without what changes from run to run (the time it was generated). */
 function section(page: string, id: string): string {
   const found = new RegExp(`<section id="${id}">.*?</section>`, "s").exec(page)?.[0];
@@ -77,5 +87,41 @@ describe("the report's printed command", () => {
     expect(board).not.toContain("No leaderboard");
     expect(board).toContain("over framings business, friend-sharing;");
     expect(board).toContain("so the leaderboard uses those every player played (not team)");
+  });
+
+  it("quotes a framing that holds a comma, and the pasted command reads it back", () => {
+    // "home, work": 3 cooperate, 1 defect; office: 2 and 2.
+    const db = freeFramingsRecord("comma", [
+      'dan,prisoners-dilemma,"home, work",cooperate,3',
+      'dan,prisoners-dilemma,"home, work",defect,1',
+      "dan,prisoners-dilemma,office,cooperate,2",
+      "dan,prisoners-dilemma,office,defect,2",
+    ]);
+    const first = report(["--db", db], join(dir, "comma-1.html"));
+    const command = printedCommand(first);
+    expect(command).toContain(`--framings '"home, work",office'`);
+    const again = rerun(command, join(dir, "comma-2.html"));
+    const robustness = section(first, "robustness");
+    expect(robustness).toContain("Framings compared: &quot;home, work&quot;, office.");
+    expect(section(again, "robustness")).toBe(robustness);
+  });
+
+  it("writes a framing holding an escape, a quote and a percent sign so that a shell reads it back", () => {
+    const odd = "it's \u001b[1m50% \\ fair";
+    const db = freeFramingsRecord("odd", [
+      `eve,prisoners-dilemma,"${odd}",cooperate,3`,
+      `eve,prisoners-dilemma,"${odd}",defect,1`,
+      "eve,prisoners-dilemma,plain,cooperate,1",
+      "eve,prisoners-dilemma,plain,defect,3",
+    ]);
+    const first = report(["--db", db], join(dir, "odd-1.html"));
+    const command = printedCommand(first);
+    // Copied from a page, a control character would be lost: it is written as an octal escape.
+    expect(command).not.toContain("\u001b");
+    expect(command).toContain(`--framings "$(printf '`);
+    const again = rerun(command, join(dir, "odd-2.html"));
+    const robustness = section(first, "robustness");
+    expect(robustness).toContain("Framings compared: ");
+    expect(section(again, "robustness")).toBe(robustness);
   });
 });
