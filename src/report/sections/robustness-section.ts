@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { printable } from "../../queries/format.js";
 import { chartFigure } from "../chart-svg.js";
 import { ciExcludesZero, formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
@@ -60,7 +61,9 @@ export function shiftForestSpec(result: RobustnessResult): TopLevelSpec {
   ].flatMap(({ label, kind, shift }) =>
     shift === null ? [] : [{ label, kind, shift: shift.estimate, lo: shift.ci[0], hi: shift.ci[1] }],
   );
-  const [first, second] = result.framings;
+  // Vega-Lite writes an axis title into an expression it builds (the marks' description), where a line
+  // break in a framing's name ends the string and the chart fails to compile: names are shown escaped.
+  const [first, second] = result.framings.map(printable);
   const y = { field: "label", type: "nominal", title: null, sort: null, axis: { labelLimit: 0 } } as const;
   const title = `Shift: ${second ?? "?"} − ${first ?? "?"}`;
   return {
