@@ -6,7 +6,9 @@ import { fixed, interval, printable, table } from "./format.js";
 export function compareText(report: CompareReport): string {
   const level = `${Math.round(report.confidence * 100)}%`;
   const lines = [
-    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${labelList(report.framings)} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${labelList(report.framings.slice(1, 2))} minus ${labelList(report.framings.slice(0, 1))}` : ""}.`,
+    printable(
+      `Comparison by ${report.by} of ${report.groups.length} groups over framings ${labelList(report.framings)} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${labelList(report.framings.slice(1, 2))} minus ${labelList(report.framings.slice(0, 1))}` : ""}.`,
+    ),
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${[
       ...report.group_details.map((g) => `${printable(g.group)} ${g.unit}`),
       ...(report.repeated_units ?? []).map((g) => `${printable(g.group)} ${g.unit} (repeated play)`),
@@ -17,7 +19,7 @@ export function compareText(report: CompareReport): string {
     const name = measure === "lambda" ? "λ" : measure;
     const conditions = report.ranked_conditions?.[measure as keyof typeof report.ranked_conditions];
     const on = conditions
-      ? conditions.map((c) => `${c.game}/${c.framing} vs ${c.opponent}`).join(", ")
+      ? conditions.map((c) => `${c.game}/${printable(c.framing)} vs ${printable(c.opponent ?? "")}`).join(", ")
       : report.ranked_games.join(", ");
     const best = measure === "comprehension_m" || measure === "exploitability" ? "lowest" : "highest";
     lines.push(
@@ -61,7 +63,7 @@ export function compareText(report: CompareReport): string {
   );
   for (const p of leftOut) {
     const cells = p.cells_left_out.map(
-      (c) => `${c.game}/${c.framing}${c.opponent ? ` vs ${c.opponent}` : ""}`,
+      (c) => `${c.game}/${printable(c.framing)}${c.opponent ? ` vs ${printable(c.opponent)}` : ""}`,
     );
     lines.push(
       `Left out of ${printable(p.a)} vs ${printable(p.b)}${p.measure === "points" ? " (repeated play)" : ""}: ${cells.join(", ")}.`,

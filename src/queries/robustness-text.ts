@@ -39,7 +39,9 @@ export function robustnessText(report: RobustnessReport): string {
     ],
   ];
   const lines = [
-    `Robustness over framings ${labelList(report.framings)} (variant ${report.variant}); shift = ${labelList([s ?? ""])} minus ${labelList([b ?? ""])}.`,
+    printable(
+      `Robustness over framings ${labelList(report.framings)} (variant ${report.variant}); shift = ${labelList([s ?? ""])} minus ${labelList([b ?? ""])}.`,
+    ),
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
     "",
     table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),
@@ -54,7 +56,7 @@ export function robustnessText(report: RobustnessReport): string {
   }
   if (report.skipped.length > 0) {
     lines.push(
-      `Left out (missing a framing): ${report.skipped.map((u) => `${printable(u.player)}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,
+      `Left out (missing a framing): ${report.skipped.map((u) => `${printable(u.player)}/${u.game} lacks ${printable(labelList(u.missing))}`).join("; ")}.`,
     );
   }
   return lines.join("\n");

@@ -3,6 +3,7 @@ import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
+import { printable } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
 // `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
@@ -76,7 +77,7 @@ export function storyLabelText(report: StoryLabelReport): string {
     `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${Math.round(report.confidence * 100)}% intervals.`,
   ];
   for (const unit of report.units) {
-    lines.push("", `${unit.player} / ${unit.game}: P(${unit.focal_action})`);
+    lines.push("", `${printable(unit.player)} / ${unit.game}: P(${unit.focal_action})`);
     for (const cell of unit.cells) {
       lines.push(
         `  ${cell.story.padEnd(24)} ${cell.labels.padEnd(11)} n=${String(cell.n).padEnd(5)} ${(100 * cell.p_focal).toFixed(1)}%`,
@@ -108,6 +109,6 @@ export function storyLabelText(report: StoryLabelReport): string {
   }
   lines.push("", `Verdict rule: ${report.verdict_rule}`);
   for (const s of report.skipped)
-    lines.push(`skipped ${s.player} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
+    lines.push(`skipped ${printable(s.player)} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
   return lines.join("\n");
 }
