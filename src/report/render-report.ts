@@ -52,7 +52,7 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
       data.robustness?.framings,
     ),
     sensitivitySection(data.sensitivity, imported),
-    repeatedSection(data.repeated ?? []),
+    repeatedSection(data.repeated ?? [], imported),
   ]);
   const page = html`<!DOCTYPE html>
 <html lang="en">
