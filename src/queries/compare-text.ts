@@ -19,7 +19,9 @@ export function compareText(report: CompareReport): string {
     const name = measure === "lambda" ? "λ" : measure;
     const conditions = report.ranked_conditions?.[measure as keyof typeof report.ranked_conditions];
     const on = conditions
-      ? conditions.map((c) => `${c.game}/${printable(c.framing)} vs ${printable(c.opponent ?? "")}`).join(", ")
+      ? conditions
+          .map((c) => `${c.game}/${printable(c.framing)} vs ${printable(c.opponent ?? "")}`)
+          .join(", ")
       : report.ranked_games.join(", ");
     const best = measure === "comprehension_m" || measure === "exploitability" ? "lowest" : "highest";
     lines.push(

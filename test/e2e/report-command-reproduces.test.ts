@@ -22,7 +22,13 @@ function report(args: string[], out: string): string {
   return readFileSync(out, "utf8");
 }
 
-const UNESCAPE: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+const UNESCAPE: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+};
 
 /** The provenance's command, as a reader copies it from the page. */
 function printedCommand(page: string): string {
