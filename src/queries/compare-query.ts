@@ -15,7 +15,7 @@ import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison
 import { exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
-import type { VariantId } from "../domain/types.js";
+import { VARIANT_IDS, type VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { labelList } from "../report/label-list.js";
@@ -91,13 +91,7 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
       ? []
       : repeatedComparisonRows(deps, { ...filter, framings: query.framings }, by);
   if (inputSize(rows) === 0 && repeatedRows.length === 0) {
-    const what =
-      query.one_shot === false
-        ? "No finished repeated matches"
-        : `No one-shot decisions${query.repeated_play === false ? "" : " or finished repeated matches"}`;
-    throw new UsageError(
-      `${what} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
-    );
+    throw new UsageError(nothingToCompare(deps, query, filter, by, variant));
   }
   const oneShot = inputSize(rows) > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
   if (repeatedRows.length === 0) {
@@ -118,10 +112,12 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
   const repeated = compareRepeated(repeatedRows, query);
   if (oneShot === null && repeated.pairs.length === 0) {
     const why = repeated.skipped.find((s) => s.measure === "points")?.reason ?? repeated.skipped[0]?.reason;
+    const help =
+      "play repeated matches with another player or import transcripts (same-game import matches).";
     throw new UsageError(
       query.one_shot === false
-        ? `The repeated matches cannot be compared: ${why}`
-        : `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${why}`,
+        ? `The repeated matches cannot be compared: ${why} To rank repeated play, ${help}`
+        : `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${why} To rank repeated play, ${help}`,
     );
   }
   const base = oneShot ?? withoutOneShot(repeated, query, repeatedRows);
@@ -285,6 +281,41 @@ function sharedFramings(rows: ComparisonInput): string[] {
   for (const r of groupCells(rows)) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
   const sets = [...byGroup.values()];
   return [...(sets[0] ?? [])].filter((f) => sets.every((s) => s.has(f))).sort();
+}
+
+/**
+ * Why nothing can be compared, and what would help: the filter that matched nothing (a factor other than
+ * the player also needs the factor recorded), the variants of the finished repeated matches the record
+ * does hold when none is of this one (repeated play is ranked within one variant), and how to add play.
+ */
+function nothingToCompare(
+  deps: PlayDeps,
+  query: CompareQuery,
+  filter: RecordFilter,
+  by: ComparisonFactor,
+  variant: VariantId,
+): string {
+  const recorded = by === "player" ? "" : ` with a recorded ${by}`;
+  const oneShot = query.one_shot !== false;
+  const repeated = query.repeated_play !== false;
+  const what = [oneShot && "one-shot decisions", repeated && "finished repeated matches"].filter(Boolean);
+  const others = repeated
+    ? VARIANT_IDS.filter(
+        (v) =>
+          v !== variant &&
+          deps.store.hasRepeatedRounds({ ...filter, framings: query.framings, variants: [v] }),
+      )
+    : [];
+  const elsewhere =
+    others.length > 0
+      ? ` (the record's finished repeated matches are of variant${others.length > 1 ? "s" : ""} ${others.join(", ")}; repeated play is ranked within one variant, ${variant} here${query.variant ? "" : ", and same-game analyze compare --variant ranks another"})`
+      : "";
+  const add = [
+    oneShot && "play some trials or import counts (same-game import counts)",
+    repeated &&
+      `play repeated matches of variant ${variant} or import transcripts (same-game import matches)`,
+  ].filter(Boolean);
+  return `No ${what.join(" or ")} match ${describeFilter(query, variant)}${recorded}${elsewhere}; ${add.join(", or ")}.`;
 }
 
 function describeFilter(query: CompareQuery, variant: string): string {

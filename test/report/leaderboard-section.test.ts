@@ -182,7 +182,7 @@ describe("the report's leaderboard", () => {
     importRepeated(["cooperator"]);
     const one = await renderReportHtml(reportData(deps, { bootstrap: 200 }));
     expect(one).toContain(
-      `<p class="no-data">Repeated play is not ranked: The repeated matches cannot be compared: Points needs finished repeated matches of at least two groups; only &#39;cooperator&#39; has some.</p>`,
+      `<p class="no-data">Repeated play is not ranked: The repeated matches cannot be compared: Points needs finished repeated matches of at least two groups; only &#39;cooperator&#39; has some. To rank repeated play, play repeated matches with another player or import transcripts (same-game import matches).</p>`,
     );
     // One-shot ranks stand beside it.
     expect(tableRows(one).map((r) => r[1])).toEqual(["dominant", "swayed"]);
