@@ -356,6 +356,7 @@ function robustnessSection(
       })),
       players: report.players.map((p) => ({
         player: p.player,
+        unit: p.unit,
         R: withCi(p.R),
         shift: p.shift ? withCi(p.shift) : null,
       })),

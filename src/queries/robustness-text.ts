@@ -1,4 +1,5 @@
 import { labelList } from "../report/label-list.js";
+import { resamplingUnits } from "../report/resampling-units.js";
 import { fixed, interval, printable, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
 import { verificationText } from "./verification-text.js";
@@ -42,7 +43,7 @@ export function robustnessText(report: RobustnessReport): string {
     printable(
       `Robustness over framings ${labelList(report.framings)} (variant ${report.variant}); shift = ${labelList([s ?? ""])} minus ${labelList([b ?? ""])}.`,
     ),
-    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
+    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${printable(resamplingUnits(report))}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
     "",
     table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),
     "invariance p: permutation test that every framing shares one distribution; the R interval reaches 1 whenever p > 1 − confidence.",

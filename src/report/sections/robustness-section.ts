@@ -5,6 +5,7 @@ import { ciExcludesZero, formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import { labelList } from "../label-list.js";
 import type { EstimateWithCi, RobustnessResult, RobustnessValues } from "../report-data.js";
+import { resamplingUnits } from "../resampling-units.js";
 import { playerName } from "./provenance-section.js";
 
 export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
@@ -133,7 +134,7 @@ function settingsSentence(result: RobustnessResult): SafeHtml {
     first !== undefined && second !== undefined
       ? html` Shift = cooperation under <strong>${second}</strong> minus cooperation under <strong>${first}</strong>.`
       : html``;
-  return html`<p class="settings">Framings compared: ${labelList(result.framings)}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${result.unit}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
+  return html`<p class="settings">Framings compared: ${labelList(result.framings)}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${resamplingUnits(result)}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
 }
 
 /** The order effect per player: how often the first-listed action was chosen, against ½. */
