@@ -1,6 +1,6 @@
 import { labelList } from "../report/label-list.js";
 import type { CompareReport } from "./compare-query.js";
-import { fixed, interval, printable, table } from "./format.js";
+import { fixed, interval, printable, pValue, table } from "./format.js";
 
 /** The readable twin of a comparison: the ranks (a leaderboard), then every pair, then what was left out. */
 export function compareText(report: CompareReport): string {
@@ -52,8 +52,8 @@ export function compareText(report: CompareReport): string {
         p.b,
         fixed(p.difference.estimate),
         interval(p.difference.ci),
-        fixed(p.p_value),
-        fixed(p.p_adjusted),
+        pValue(p.p_value),
+        pValue(p.p_adjusted),
         p.paired ? "yes" : "no",
         [...new Set(p.cells_used.map((c) => c.game))].join(", "),
       ]),

@@ -4,6 +4,16 @@ export function fixed(value: number | null | undefined, digits = 3): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(digits);
 }
 
+/**
+ * A p-value as read: `digits` decimals, or "< 0.001" below what they show. A permutation p = (1 + #)/(1 + B)
+ * is never 0, so it is never printed as 0.000.
+ */
+export function pValue(p: number | null | undefined, digits = 3): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return "—";
+  const floor = 10 ** -digits;
+  return p < floor ? `< ${floor.toFixed(digits)}` : p.toFixed(digits);
+}
+
 export function interval(ci: readonly [number, number] | null | undefined, digits = 3): string {
   return ci ? `[${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : "—";
 }

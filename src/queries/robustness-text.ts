@@ -1,6 +1,6 @@
 import { labelList } from "../report/label-list.js";
 import { resamplingUnits } from "../report/resampling-units.js";
-import { fixed, interval, printable, table } from "./format.js";
+import { fixed, interval, printable, pValue, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
 import { verificationText } from "./verification-text.js";
 
@@ -14,7 +14,7 @@ export function robustnessText(report: RobustnessReport): string {
       fixed(g.R.estimate),
       fixed(g.R_bias_corrected),
       interval(g.R.ci),
-      fixed(g.invariance.p_value),
+      pValue(g.invariance.p_value),
       fixed(g.shift?.estimate),
       interval(g.shift?.ci),
     ]),
@@ -24,7 +24,7 @@ export function robustnessText(report: RobustnessReport): string {
       fixed(p.R.estimate),
       fixed(p.R_bias_corrected),
       interval(p.R.ci),
-      fixed(p.invariance.p_value),
+      pValue(p.invariance.p_value),
       fixed(p.shift?.estimate),
       interval(p.shift?.ci),
     ]),
@@ -34,7 +34,7 @@ export function robustnessText(report: RobustnessReport): string {
       fixed(report.pooled.R.estimate),
       fixed(report.pooled.R_bias_corrected),
       interval(report.pooled.R.ci),
-      fixed(report.pooled.invariance.p_value),
+      pValue(report.pooled.invariance.p_value),
       fixed(report.pooled.shift?.estimate),
       interval(report.pooled.shift?.ci),
     ],

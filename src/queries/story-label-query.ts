@@ -3,7 +3,7 @@ import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
-import { printable } from "./format.js";
+import { printable, pValue } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
 // `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
@@ -68,6 +68,11 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
   }
 }
 
+/** "= 0.0123", or "< 0.0001" below four decimals (a p-value is never 0). */
+const pEquals = (p: number) => {
+  const text = pValue(p, 4);
+  return text.startsWith("<") ? text : `= ${text}`;
+};
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
 const ci = (e: { ci: [number, number] }) => `[${pct(e.ci[0])}, ${pct(e.ci[1])}]`;
 
@@ -92,7 +97,7 @@ export function storyLabelText(report: StoryLabelReport): string {
       lines.push(`  interaction: ${pct(unit.interaction.estimate)} ${ci(unit.interaction)}`);
     for (const test of unit.tests) {
       lines.push(
-        `  test ${test.contrast}: p = ${test.p_value.toFixed(4)}, Holm p = ${test.p_holm.toFixed(4)}${test.significant ? " (significant)" : ""}`,
+        `  test ${test.contrast}: p ${pEquals(test.p_value)}, Holm p ${pEquals(test.p_holm)}${test.significant ? " (significant)" : ""}`,
       );
     }
     lines.push(`  moved by: ${unit.verdict}`);
