@@ -171,6 +171,11 @@ describe("the report's leaderboard", () => {
       ["1", "1.000", "1–2", "1"],
     ]);
     expect(page).toContain("On repeated-pd/their-prompt vs tft.");
+    // What docs/science.md measured of m's intervals: smoothed, wide (never too narrow) with few matches.
+    expect(page).toContain(
+      "with 3–5 matches a player they are wide (they held the true difference in 97.8–100% of simulated studies, 95.3% with 30; docs/science.md).",
+    );
+    expect(page).not.toContain("too narrow");
   });
 
   it("says why repeated play is not ranked: no repeated matches, or one player's only", async () => {
