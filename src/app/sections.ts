@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import { formatComprehensionRound } from "../report/format-numbers.js";
 import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
+import { resamplingUnits } from "../report/resampling-units.js";
 import { cooperationChartSpec } from "../report/sections/cooperation-section.js";
 import { forestChartSpec, forestRows } from "../report/sections/forest-chart.js";
 import { comprehensionChartSpec } from "../report/sections/repeated-section.js";
@@ -97,7 +98,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
   const settings = el(
     "p",
     { class: "muted", "data-settings": "" },
-    `Framings ${result.framings.join(" → ")}; ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates by ${result.unit}, seed ${result.seed}.`,
+    `Framings ${result.framings.join(" → ")}; ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates by ${resamplingUnits(result)}, seed ${result.seed}.`,
   );
   return section(
     "robustness",

@@ -1,4 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { parse } from "csv-parse/sync";
+import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 
 /** One CLI verb: its help text, its flags, and what it does with them. */
@@ -74,14 +76,25 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** A comma-separated list flag (`--games a,b`), trimmed, empty entries dropped. */
+/**
+ * A comma-separated list flag (`--games a,b`), read as one CSV record so that a name holding a comma can be
+ * given in double quotes (`--framings '"home, work",office'`, quotes doubled inside); entries trimmed,
+ * empty ones dropped. A quote inside an unquoted name is kept as typed, and so is a line break (one
+ * record: a name may hold one).
+ */
 export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
   const value = stringFlag(args, name);
   if (value === undefined) return undefined;
-  return value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  let records: string[][];
+  try {
+    records = parse(value, { relax_quotes: true, trim: true, record_delimiter: "\u0000" }) as string[][];
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split(":")[0] ?? error.message) : String(error);
+    throw new UsageError(
+      `--${name} '${printable(value)}' is not a comma-separated list (${reason}); put a name holding a comma in double quotes, as in --${name} '"home, work",office'.`,
+    );
+  }
+  return (records[0] ?? []).filter((s) => s.length > 0);
 }
 
 /** A numeric flag checked against its range; the message names the flag, the bad value and the range. */

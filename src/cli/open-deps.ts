@@ -1,6 +1,7 @@
 import { withProgress } from "../analysis/progress/analysis-progress.js";
 import { type Catalog, loadCatalog } from "../domain/catalog.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { printableLines } from "../queries/format.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { analysisProgressLine } from "./analysis-progress-line.js";
@@ -48,5 +49,7 @@ export async function withDeps<T>(
 
 /** Writes a command's result: the tool's structured object with --json, the readable text otherwise. */
 export function printResult(args: ParsedArgs, structured: unknown, text: string): void {
-  process.stdout.write(args.values.json ? `${JSON.stringify(structured, null, 2)}\n` : `${text}\n`);
+  process.stdout.write(
+    args.values.json ? `${JSON.stringify(structured, null, 2)}\n` : `${printableLines(text)}\n`,
+  );
 }

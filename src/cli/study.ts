@@ -4,6 +4,7 @@ import { intervalText } from "../domain/adaptive/adaptive-stops.js";
 import { loadCatalog } from "../domain/catalog.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
+import { printable } from "../queries/format.js";
 import { spendLine, spendSummary } from "../queries/spend-query.js";
 import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
@@ -63,13 +64,14 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
       `design: ${JSON.stringify(progress.design)}`,
     ];
     const players = progress.players.map(
-      (p) => `player ${p.player}: ${p.finished}/${progress.trials_per_player} finished, ${p.open} open`,
+      (p) =>
+        `player ${printable(p.player)}: ${p.finished}/${progress.trials_per_player} finished, ${p.open} open`,
     );
     const cells = progress.cells.map(
       (c) =>
         `  ${c.game} ${c.variant} ${c.framing} ${c.style} ${c.opponent}: ${
           Object.entries(c.finished)
-            .map(([player, n]) => `${player} ${n}/${progress.design.trials_per_cell}`)
+            .map(([player, n]) => `${printable(player)} ${n}/${progress.design.trials_per_cell}`)
             .join(", ") || "no trials yet"
         }`,
     );
@@ -78,7 +80,7 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
     const spent = spend
       ? [
           "spend (model calls of same-game run):",
-          ...spend.cells.map((c) => `  ${c.player} ${c.game} ${c.framing}: ${spendLine(c)}`),
+          ...spend.cells.map((c) => `  ${printable(c.player)} ${c.game} ${c.framing}: ${spendLine(c)}`),
           `  total: ${spendLine(spend.total)}`,
         ]
       : [];
@@ -98,7 +100,7 @@ function adaptiveLines(progress: StudyProgress): string[] {
     `adaptive stopping: rule ${rule.rule}, alpha ${rule.alpha} (${ruleText(rule)}), a look every ${rule.look_every_blocks} block(s) from block ${rule.min_blocks}; a block = one trial of every cell`,
   ];
   for (const { player, principal, games } of progress.adaptive) {
-    const who = principal === "local" ? player : `${player} (${principal})`;
+    const who = printable(principal === "local" ? player : `${player} (${principal})`);
     for (const g of games) {
       const state = g.stopped
         ? `stopped early: ${g.stopped.reason}; played ${g.stopped.blocks_played} of ${progress.design.trials_per_cell} blocks`

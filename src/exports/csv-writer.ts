@@ -16,7 +16,8 @@ function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function csvField(text: string): string {
+/** One CSV field: quoted (quotes doubled) when it holds a comma, a quote, a line break or surrounding spaces. */
+export function csvField(text: string): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

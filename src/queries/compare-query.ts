@@ -15,9 +15,10 @@ import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison
 import { exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
-import type { VariantId } from "../domain/types.js";
+import { VARIANT_IDS, type VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
+import { labelList } from "../report/label-list.js";
 import type { RecordFilter } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -37,6 +38,13 @@ export interface CompareQuery {
   bootstrap?: number;
   seed?: number;
   confidence?: number;
+  /**
+   * Rank on those of the framings (given, else the study's planned pair, else every framing of the record)
+   * that every group played, rather than refusing one some group lacks. The report's leaderboard asks this:
+   * it takes the Robustness section's framings, an analysis that leaves out a (player, game) lacking one of
+   * them, so the same rule applies whether the framings were named or read from the record.
+   */
+  shared_framings_only?: boolean;
   /** Compare repeated play too (default). */
   repeated_play?: boolean;
   /**
@@ -83,13 +91,7 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
       ? []
       : repeatedComparisonRows(deps, { ...filter, framings: query.framings }, by);
   if (inputSize(rows) === 0 && repeatedRows.length === 0) {
-    const what =
-      query.one_shot === false
-        ? "No finished repeated matches"
-        : `No one-shot decisions${query.repeated_play === false ? "" : " or finished repeated matches"}`;
-    throw new UsageError(
-      `${what} with a recorded ${by} match ${describeFilter(query, variant)}; play some trials or import counts first.`,
-    );
+    throw new UsageError(nothingToCompare(deps, query, filter, by, variant));
   }
   const oneShot = inputSize(rows) > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
   if (repeatedRows.length === 0) {
@@ -110,10 +112,12 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
   const repeated = compareRepeated(repeatedRows, query);
   if (oneShot === null && repeated.pairs.length === 0) {
     const why = repeated.skipped.find((s) => s.measure === "points")?.reason ?? repeated.skipped[0]?.reason;
+    const help =
+      "play repeated matches with another player or import transcripts (same-game import matches).";
     throw new UsageError(
       query.one_shot === false
-        ? `The repeated matches cannot be compared: ${why}`
-        : `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${why}`,
+        ? `The repeated matches cannot be compared: ${why} To rank repeated play, ${help}`
+        : `No one-shot decisions match ${describeFilter(query, variant)}, and the repeated matches cannot be compared: ${why} To rank repeated play, ${help}`,
     );
   }
   const base = oneShot ?? withoutOneShot(repeated, query, repeatedRows);
@@ -144,17 +148,32 @@ function compareOneShot(
   variant: VariantId,
   study: ReturnType<typeof loadStudy> | null,
 ): Compared {
-  const framings = query.framings ?? defaultFramings(rows, study?.design.planned_contrasts[0]);
+  const planned = study?.design.planned_contrasts[0];
   const known = new Set([...groupCells(rows)].map((r) => r.framing));
-  const unknown = framings.filter((f) => !known.has(f));
+  const shared = sharedFramings(rows);
+  const asked =
+    query.framings ??
+    (planned
+      ? [planned.baseline, planned.comparison]
+      : query.shared_framings_only
+        ? [...known].sort()
+        : shared);
+  const unknown = asked.filter((f) => !known.has(f));
   if (unknown.length > 0) {
     throw new UsageError(
-      `--framings names ${unknown.join(", ")}, under which nothing matching was played; framings with decisions: ${[...known].sort().join(", ")}.`,
+      `--framings names ${labelList(unknown)}, under which nothing matching was played; framings with decisions: ${labelList([...known].sort())}.`,
     );
   }
+  const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    const given =
+      framings.length < asked.length
+        ? `of ${labelList(asked)} every group played only ${labelList(framings) || "none"}`
+        : query.framings
+          ? `--framings gave ${labelList(framings) || "none"}`
+          : `the groups share ${labelList(framings) || "none"}`;
     throw new UsageError(
-      `compare needs at least two distinct framings every group played; ${query.framings ? `--framings gave ${framings.join(", ") || "none"}` : `the groups share ${framings.join(", ") || "none"}`} (framings with decisions: ${[...known].sort().join(", ")}).`,
+      `compare needs at least two distinct framings every group played; ${given} (framings with decisions: ${labelList([...known].sort())}).`,
     );
   }
   const games = [...new Set([...groupCells(rows)].map((r) => r.game))];
@@ -256,16 +275,47 @@ function* groupCells(input: ComparisonInput): Iterable<{ group: string; game: st
     for (const { game, framing } of t.cells) yield { group: t.group, game, framing };
 }
 
-/** The study's planned pair, else every framing each group played (sorted). */
-function defaultFramings(
-  rows: ComparisonInput,
-  planned: { baseline: string; comparison: string } | undefined,
-): string[] {
-  if (planned) return [planned.baseline, planned.comparison];
+/** The framings every group played (in some game), sorted. */
+function sharedFramings(rows: ComparisonInput): string[] {
   const byGroup = new Map<string, Set<string>>();
   for (const r of groupCells(rows)) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
   const sets = [...byGroup.values()];
   return [...(sets[0] ?? [])].filter((f) => sets.every((s) => s.has(f))).sort();
+}
+
+/**
+ * Why nothing can be compared, and what would help: the filter that matched nothing (a factor other than
+ * the player also needs the factor recorded), the variants of the finished repeated matches the record
+ * does hold when none is of this one (repeated play is ranked within one variant), and how to add play.
+ */
+function nothingToCompare(
+  deps: PlayDeps,
+  query: CompareQuery,
+  filter: RecordFilter,
+  by: ComparisonFactor,
+  variant: VariantId,
+): string {
+  const recorded = by === "player" ? "" : ` with a recorded ${by}`;
+  const oneShot = query.one_shot !== false;
+  const repeated = query.repeated_play !== false;
+  const what = [oneShot && "one-shot decisions", repeated && "finished repeated matches"].filter(Boolean);
+  const others = repeated
+    ? VARIANT_IDS.filter(
+        (v) =>
+          v !== variant &&
+          deps.store.hasRepeatedRounds({ ...filter, framings: query.framings, variants: [v] }),
+      )
+    : [];
+  const elsewhere =
+    others.length > 0
+      ? ` (the record's finished repeated matches are of variant${others.length > 1 ? "s" : ""} ${others.join(", ")}; repeated play is ranked within one variant, ${variant} here${query.variant ? "" : ", and same-game analyze compare --variant ranks another"})`
+      : "";
+  const add = [
+    oneShot && "play some trials or import counts (same-game import counts)",
+    repeated &&
+      `play repeated matches of variant ${variant} or import transcripts (same-game import matches)`,
+  ].filter(Boolean);
+  return `No ${what.join(" or ")} match ${describeFilter(query, variant)}${recorded}${elsewhere}; ${add.join(", or ")}.`;
 }
 
 function describeFilter(query: CompareQuery, variant: string): string {

@@ -1,11 +1,14 @@
+import { labelList } from "../report/label-list.js";
 import type { CompareReport } from "./compare-query.js";
-import { fixed, interval, printable, table } from "./format.js";
+import { fixed, interval, printable, pValue, table } from "./format.js";
 
 /** The readable twin of a comparison: the ranks (a leaderboard), then every pair, then what was left out. */
 export function compareText(report: CompareReport): string {
   const level = `${Math.round(report.confidence * 100)}%`;
   const lines = [
-    `Comparison by ${report.by} of ${report.groups.length} groups over framings ${report.framings.join(", ")} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${report.framings[1]} minus ${report.framings[0]}` : ""}.`,
+    printable(
+      `Comparison by ${report.by} of ${report.groups.length} groups over framings ${labelList(report.framings)} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${labelList(report.framings.slice(1, 2))} minus ${labelList(report.framings.slice(0, 1))}` : ""}.`,
+    ),
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}; units: ${[
       ...report.group_details.map((g) => `${printable(g.group)} ${g.unit}`),
       ...(report.repeated_units ?? []).map((g) => `${printable(g.group)} ${g.unit} (repeated play)`),
@@ -16,7 +19,9 @@ export function compareText(report: CompareReport): string {
     const name = measure === "lambda" ? "λ" : measure;
     const conditions = report.ranked_conditions?.[measure as keyof typeof report.ranked_conditions];
     const on = conditions
-      ? conditions.map((c) => `${c.game}/${c.framing} vs ${c.opponent}`).join(", ")
+      ? conditions
+          .map((c) => `${c.game}/${printable(c.framing)} vs ${printable(c.opponent ?? "")}`)
+          .join(", ")
       : report.ranked_games.join(", ");
     const best = measure === "comprehension_m" || measure === "exploitability" ? "lowest" : "highest";
     lines.push(
@@ -47,8 +52,8 @@ export function compareText(report: CompareReport): string {
         p.b,
         fixed(p.difference.estimate),
         interval(p.difference.ci),
-        fixed(p.p_value),
-        fixed(p.p_adjusted),
+        pValue(p.p_value),
+        pValue(p.p_adjusted),
         p.paired ? "yes" : "no",
         [...new Set(p.cells_used.map((c) => c.game))].join(", "),
       ]),
@@ -60,7 +65,7 @@ export function compareText(report: CompareReport): string {
   );
   for (const p of leftOut) {
     const cells = p.cells_left_out.map(
-      (c) => `${c.game}/${c.framing}${c.opponent ? ` vs ${c.opponent}` : ""}`,
+      (c) => `${c.game}/${printable(c.framing)}${c.opponent ? ` vs ${printable(c.opponent)}` : ""}`,
     );
     lines.push(
       `Left out of ${printable(p.a)} vs ${printable(p.b)}${p.measure === "points" ? " (repeated play)" : ""}: ${cells.join(", ")}.`,

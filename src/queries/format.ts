@@ -4,6 +4,16 @@ export function fixed(value: number | null | undefined, digits = 3): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(digits);
 }
 
+/**
+ * A p-value as read: `digits` decimals, or "< 0.001" below what they show. A permutation p = (1 + #)/(1 + B)
+ * is never 0, so it is never printed as 0.000.
+ */
+export function pValue(p: number | null | undefined, digits = 3): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return "—";
+  const floor = 10 ** -digits;
+  return p < floor ? `< ${floor.toFixed(digits)}` : p.toFixed(digits);
+}
+
 export function interval(ci: readonly [number, number] | null | undefined, digits = 3): string {
   return ci ? `[${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : "—";
 }
@@ -25,8 +35,21 @@ export function printable(text: string): string {
   });
 }
 
-/** A plain-text table: the header row, then rows, columns padded to their widest cell; every cell printable. */
-export function table(header: readonly string[], rawRows: readonly (readonly string[])[]): string {
+/**
+ * Text bound for a terminal, line by line: its own line breaks kept, every other control character
+ * escaped as `printable` does. What a CLI verb prints passes through it, so a label that reached a line
+ * unescaped still cannot send an escape sequence; a label's own line break is escaped where it is written.
+ */
+export function printableLines(text: string): string {
+  return text.split("\n").map(printable).join("\n");
+}
+
+/**
+ * A plain-text table: the header row, then rows, columns padded to their widest cell; every cell printable,
+ * the header's too (a column may be named after a framing).
+ */
+export function table(rawHeader: readonly string[], rawRows: readonly (readonly string[])[]): string {
+  const header = rawHeader.map(printable);
   const rows = rawRows.map((r) => r.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]) =>

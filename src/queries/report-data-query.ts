@@ -8,6 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
 import { type ReportLeaderboard, withLeaderboard } from "../report/join-leaderboard.js";
+import { csvList } from "../report/label-list.js";
 import {
   type AnalysisNote,
   type CooperationCell,
@@ -22,6 +23,7 @@ import {
   type VerificationCheck,
 } from "../report/report-data.js";
 import { robustnessCoverageNote } from "../report/robustness-coverage.js";
+import { shellWord } from "../report/shell-word.js";
 import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
@@ -154,7 +156,8 @@ export function reportSections(
 
 /**
  * The players ranked: one-shot play (R, shift, λ, exploitability) by `compare` under the report's study,
- * framings, bootstrap and seed, and repeated play (total points, cooperation, comprehension m) by a
+ * bootstrap and seed, on those of the report's framings every player played (the Robustness section leaves
+ * out a (player, game) lacking one; a rank needs every player on the same framings), and repeated play (total points, cooperation, comprehension m) by a
  * comparison of its own on every repeated condition (the one-shot framings name no repeated framing), merged
  * into one leaderboard. Each part that cannot be ranked gives its reason, and the other part still stands.
  */
@@ -166,7 +169,12 @@ function rankedPlayers(
   hasRepeated: boolean,
 ): ReportLeaderboard {
   const common = { study_id: query.study_id, bootstrap, seed };
-  const oneShot = leaderboardOrReason(deps, { ...common, framings: query.framings, repeated_play: false });
+  const oneShot = leaderboardOrReason(deps, {
+    ...common,
+    framings: query.framings,
+    shared_framings_only: true,
+    repeated_play: false,
+  });
   const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
   const reason = "reason" in oneShot ? oneShot.reason : null;
   const repeatedReason = repeated && "reason" in repeated ? repeated.reason : null;
@@ -195,12 +203,11 @@ function reproduceCommand(
   seed: number,
   framings: readonly string[] | undefined,
 ): string {
-  const quote = (s: string) => (/^[\w./:@,=+-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
   const parts = ["same-game", "report"];
-  if (query.database) parts.push("--db", quote(query.database));
-  if (query.study_id) parts.push("--study", quote(query.study_id));
+  if (query.database) parts.push("--db", shellWord(query.database));
+  if (query.study_id) parts.push("--study", shellWord(query.study_id));
   const pair = query.framings ?? framings;
-  if (pair && pair.length > 0) parts.push("--framings", quote(pair.join(",")));
+  if (pair && pair.length > 0) parts.push("--framings", shellWord(csvList(pair)));
   parts.push("--seed", String(seed), "--bootstrap", String(bootstrap));
   return parts.join(" ");
 }
@@ -353,6 +360,7 @@ function robustnessSection(
       })),
       players: report.players.map((p) => ({
         player: p.player,
+        unit: p.unit,
         R: withCi(p.R),
         shift: p.shift ? withCi(p.shift) : null,
       })),

@@ -5,6 +5,7 @@ import type { DesignSize } from "../analysis/robustness/robustness-checks.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
+import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
 import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
@@ -63,13 +64,13 @@ export function robustnessReport(
   const present = [...new Set(all.map((c) => c.framing))].sort();
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
     throw new UsageError(
-      `Robustness compares at least two distinct framings; ${query.framings ? `--framings gave ${framings.join(", ") || "none"}` : `the record has decisions under ${present.join(", ")} only`} (framings with decisions: ${present.join(", ")}).`,
+      `Robustness compares at least two distinct framings; ${query.framings ? `--framings gave ${labelList(framings) || "none"}` : `the record has decisions under ${labelList(present)} only`} (framings with decisions: ${labelList(present)}).`,
     );
   }
   const { complete, skipped } = completeUnits(all, framings);
   if (complete.length === 0) {
     throw new UsageError(
-      `No (player, game) has decisions in every framing of ${framings.join(", ")}${query.framings || planned ? "" : " (by default every framing of the record)"}; framings by game: ${framingsByGame(all)}. Name the framings to compare (--framings, or the tool's framings).`,
+      `No (player, game) has decisions in every framing of ${labelList(framings)}${query.framings || planned ? "" : " (by default every framing of the record)"}; framings by game: ${framingsByGame(all)}. Name the framings to compare (--framings, or the tool's framings).`,
     );
   }
   const games = [...new Set(complete.map((c) => c.game))];
@@ -164,6 +165,6 @@ function framingsByGame(cells: readonly { game: string; framing: string }[]): st
   }
   return [...byGame.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([game, set]) => `${game}: ${[...set].sort().join(", ")}`)
+    .map(([game, set]) => `${game}: ${labelList([...set].sort())}`)
     .join("; ");
 }

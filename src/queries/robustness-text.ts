@@ -1,4 +1,6 @@
-import { fixed, interval, printable, table } from "./format.js";
+import { labelList } from "../report/label-list.js";
+import { resamplingUnits } from "../report/resampling-units.js";
+import { fixed, interval, printable, pValue, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
 import { verificationText } from "./verification-text.js";
 
@@ -12,7 +14,7 @@ export function robustnessText(report: RobustnessReport): string {
       fixed(g.R.estimate),
       fixed(g.R_bias_corrected),
       interval(g.R.ci),
-      fixed(g.invariance.p_value),
+      pValue(g.invariance.p_value),
       fixed(g.shift?.estimate),
       interval(g.shift?.ci),
     ]),
@@ -22,7 +24,7 @@ export function robustnessText(report: RobustnessReport): string {
       fixed(p.R.estimate),
       fixed(p.R_bias_corrected),
       interval(p.R.ci),
-      fixed(p.invariance.p_value),
+      pValue(p.invariance.p_value),
       fixed(p.shift?.estimate),
       interval(p.shift?.ci),
     ]),
@@ -32,14 +34,16 @@ export function robustnessText(report: RobustnessReport): string {
       fixed(report.pooled.R.estimate),
       fixed(report.pooled.R_bias_corrected),
       interval(report.pooled.R.ci),
-      fixed(report.pooled.invariance.p_value),
+      pValue(report.pooled.invariance.p_value),
       fixed(report.pooled.shift?.estimate),
       interval(report.pooled.shift?.ci),
     ],
   ];
   const lines = [
-    `Robustness over framings ${report.framings.join(", ")} (variant ${report.variant}); shift = ${s} minus ${b}.`,
-    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${report.unit}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
+    printable(
+      `Robustness over framings ${labelList(report.framings)} (variant ${report.variant}); shift = ${labelList([s ?? ""])} minus ${labelList([b ?? ""])}.`,
+    ),
+    `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${printable(resamplingUnits(report))}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
     "",
     table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),
     "invariance p: permutation test that every framing shares one distribution; the R interval reaches 1 whenever p > 1 − confidence.",
@@ -53,7 +57,7 @@ export function robustnessText(report: RobustnessReport): string {
   }
   if (report.skipped.length > 0) {
     lines.push(
-      `Left out (missing a framing): ${report.skipped.map((u) => `${printable(u.player)}/${u.game} lacks ${u.missing.join(", ")}`).join("; ")}.`,
+      `Left out (missing a framing): ${report.skipped.map((u) => `${printable(u.player)}/${u.game} lacks ${printable(labelList(u.missing))}`).join("; ")}.`,
     );
   }
   return lines.join("\n");

@@ -3,6 +3,7 @@ import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
+import { printable, pValue } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
 // `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
@@ -67,6 +68,11 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
   }
 }
 
+/** "= 0.0123", or "< 0.0001" below four decimals (a p-value is never 0). */
+const pEquals = (p: number) => {
+  const text = pValue(p, 4);
+  return text.startsWith("<") ? text : `= ${text}`;
+};
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
 const ci = (e: { ci: [number, number] }) => `[${pct(e.ci[0])}, ${pct(e.ci[1])}]`;
 
@@ -76,7 +82,7 @@ export function storyLabelText(report: StoryLabelReport): string {
     `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${Math.round(report.confidence * 100)}% intervals.`,
   ];
   for (const unit of report.units) {
-    lines.push("", `${unit.player} / ${unit.game}: P(${unit.focal_action})`);
+    lines.push("", `${printable(unit.player)} / ${unit.game}: P(${unit.focal_action})`);
     for (const cell of unit.cells) {
       lines.push(
         `  ${cell.story.padEnd(24)} ${cell.labels.padEnd(11)} n=${String(cell.n).padEnd(5)} ${(100 * cell.p_focal).toFixed(1)}%`,
@@ -91,7 +97,7 @@ export function storyLabelText(report: StoryLabelReport): string {
       lines.push(`  interaction: ${pct(unit.interaction.estimate)} ${ci(unit.interaction)}`);
     for (const test of unit.tests) {
       lines.push(
-        `  test ${test.contrast}: p = ${test.p_value.toFixed(4)}, Holm p = ${test.p_holm.toFixed(4)}${test.significant ? " (significant)" : ""}`,
+        `  test ${test.contrast}: p ${pEquals(test.p_value)}, Holm p ${pEquals(test.p_holm)}${test.significant ? " (significant)" : ""}`,
       );
     }
     lines.push(`  moved by: ${unit.verdict}`);
@@ -108,6 +114,6 @@ export function storyLabelText(report: StoryLabelReport): string {
   }
   lines.push("", `Verdict rule: ${report.verdict_rule}`);
   for (const s of report.skipped)
-    lines.push(`skipped ${s.player} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
+    lines.push(`skipped ${printable(s.player)} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
   return lines.join("\n");
 }

@@ -44,9 +44,15 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
   const [cooperation, robustness, leaderboard, sensitivity, repeated] = await Promise.all([
     cooperationSection(data.cooperation ?? [], imported),
     robustnessSection(data.robustness, imported, missingRobustness),
-    leaderboardSection(data.leaderboard, imported, missingLeaderboard, missingRepeatedRanks),
+    leaderboardSection(
+      data.leaderboard,
+      imported,
+      missingLeaderboard,
+      missingRepeatedRanks,
+      data.robustness?.framings,
+    ),
     sensitivitySection(data.sensitivity, imported),
-    repeatedSection(data.repeated ?? []),
+    repeatedSection(data.repeated ?? [], imported),
   ]);
   const page = html`<!DOCTYPE html>
 <html lang="en">

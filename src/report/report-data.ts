@@ -97,7 +97,8 @@ export interface RobustnessResult {
   seed: number;
   framings: string[];
   games: (RobustnessValues & { player: string; game: string })[];
-  players: (RobustnessValues & { player: string })[];
+  /** Each player's resampling unit: "session" where its sessions made several decisions. */
+  players: (RobustnessValues & { player: string; unit?: "decision" | "session" })[];
   pooled: RobustnessValues;
   checks: VerificationCheck[];
   notes?: AnalysisNote[];

@@ -49,4 +49,14 @@ describe("the report's provenance of imported data", () => {
     expect(page).toMatch(/<strong>hand<\/strong>: 2 match transcripts, \d+ decisions, players model-x\./);
     expect(page).not.toContain("No imported data");
   });
+
+  it("marks an imported transcript's player in the repeated-play table, as it marks imported counts' players", async () => {
+    const text = readFileSync(join(packageRoot(), "test", "fixtures", "imported-matches.jsonl"), "utf8");
+    importMatches(deps, parseMatchesJsonl(text, "imported-matches.jsonl", deps.catalog), "hand");
+    const page = await renderReportHtml(reportData(deps, { bootstrap: 100 }));
+    const repeated = /<section id="repeated">.*?<\/section>/s.exec(page)?.[0] ?? "";
+    expect(repeated).toContain(
+      '<tr><td>model-x <span class="imported" title="imported data">(imported: hand)</span></td><td>repeated-pd</td>',
+    );
+  });
 });

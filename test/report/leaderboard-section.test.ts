@@ -171,6 +171,11 @@ describe("the report's leaderboard", () => {
       ["1", "1.000", "1–2", "1"],
     ]);
     expect(page).toContain("On repeated-pd/their-prompt vs tft.");
+    // What docs/science.md measured of m's intervals: smoothed, wide (never too narrow) with few matches.
+    expect(page).toContain(
+      "with 3–5 matches a player they are wide (they held the true difference in 97.8–100% of simulated studies, 95.3% with 30; docs/science.md).",
+    );
+    expect(page).not.toContain("too narrow");
   });
 
   it("says why repeated play is not ranked: no repeated matches, or one player's only", async () => {
@@ -182,7 +187,7 @@ describe("the report's leaderboard", () => {
     importRepeated(["cooperator"]);
     const one = await renderReportHtml(reportData(deps, { bootstrap: 200 }));
     expect(one).toContain(
-      `<p class="no-data">Repeated play is not ranked: The repeated matches cannot be compared: Points needs finished repeated matches of at least two groups; only &#39;cooperator&#39; has some.</p>`,
+      `<p class="no-data">Repeated play is not ranked: The repeated matches cannot be compared: Points needs finished repeated matches of at least two groups; only &#39;cooperator&#39; has some. To rank repeated play, play repeated matches with another player or import transcripts (same-game import matches).</p>`,
     );
     // One-shot ranks stand beside it.
     expect(tableRows(one).map((r) => r[1])).toEqual(["dominant", "swayed"]);

@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { printable } from "../../queries/format.js";
 import type { RobustnessResult } from "../report-data.js";
 
 /** One line of a forest plot: an estimate with its 95% interval, for a (player, game), a player or the pool. */
@@ -48,7 +49,13 @@ export interface ForestOptions {
 /** A forest plot: one row per estimate, a dot on its 95% interval, a dashed line at "no effect". */
 export function forestChartSpec(rows: readonly ForestRow[], options: ForestOptions): TopLevelSpec {
   const y = { field: "label", type: "nominal", title: null, sort: null, axis: { labelLimit: 0 } } as const;
-  const x = { type: "quantitative", title: options.axisTitle, scale: { domain: options.domain } } as const;
+  // An axis title enters an expression Vega-Lite builds, where a raw line break (a framing's name may
+  // hold one) fails to compile: titles are shown escaped.
+  const x = {
+    type: "quantitative",
+    title: printable(options.axisTitle),
+    scale: { domain: options.domain },
+  } as const;
   const level = {
     field: "level",
     type: "nominal",
@@ -56,7 +63,7 @@ export function forestChartSpec(rows: readonly ForestRow[], options: ForestOptio
     scale: { domain: ["game", "player", "pooled"], range: ["#3a6ea5", "#c06c1f", "#6a3d9a"] },
   } as const;
   return {
-    title: options.title,
+    title: printable(options.title),
     width: options.width,
     height: { step: 22 },
     data: { values: rows.map((r) => ({ ...r })) },

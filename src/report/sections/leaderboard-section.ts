@@ -2,7 +2,9 @@ import type { TopLevelSpec } from "vega-lite";
 import { chartFigure } from "../chart-svg.js";
 import { formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
+import { csvList, labelList } from "../label-list.js";
 import type { Leaderboard, LeaderboardRow } from "../report-data.js";
+import { shellWord } from "../shell-word.js";
 import { playerName } from "./provenance-section.js";
 
 /** A rank interval as read: "1" when it is one rank, else "1–3". */
@@ -161,10 +163,29 @@ function repeatedPart(
       m,
       board,
       imported,
-      ` On ${conditionsText(board, m)}.${m === "comprehension_m" ? " Its intervals are too narrow with few matches or near-deterministic play (docs/limitations.md)." : ""}`,
+      ` On ${conditionsText(board, m)}.${m === "comprehension_m" ? " Its intervals are smoothed by half a pseudo-match at each end of m's range, so a few matches that all show the same m still get one; with 3–5 matches a player they are wide (they held the true difference in 97.8–100% of simulated studies, 95.3% with 30; docs/science.md)." : ""}`,
     ),
   );
   return html`<h3>Repeated play</h3><p class="settings">Each player's mean per match over the (game, framing, opponent) conditions every player played, matches resampled (paired by schedule position where players played the same study positions).</p>${blocks}`;
+}
+
+/** The flags with which `analyze compare` and `export leaderboard` recompute this leaderboard's one-shot ranks. */
+function compareFlags(board: Leaderboard): string {
+  const study = board.study_id ? `--study ${shellWord(board.study_id)} ` : "";
+  return `${study}--framings ${shellWord(csvList(board.framings))} --bootstrap ${board.bootstrap} --seed ${board.seed}`;
+}
+
+/**
+ * Why the leaderboard ranks on fewer framings than the Robustness section compares, or nothing when they
+ * are the same: robustness leaves out a (player, game) lacking a framing, while a rank needs every ranked
+ * player measured on the same framings.
+ */
+function framingsWhy(board: Leaderboard, robustnessFramings: readonly string[] | undefined): string {
+  if (!robustnessFramings) return "";
+  const ranked = new Set(board.framings);
+  const dropped = robustnessFramings.filter((f) => !ranked.has(f));
+  if (dropped.length === 0) return "";
+  return `The Robustness section compares ${labelList(robustnessFramings)} and leaves out each (${board.by}, game) lacking one of them; a rank needs every ${board.by} on the same framings, so the leaderboard uses those every ${board.by} played (not ${labelList(dropped)}).`;
 }
 
 /**
@@ -177,6 +198,8 @@ export async function leaderboardSection(
   imported: ReadonlyMap<string, string> = new Map(),
   missing?: string,
   missingRepeated?: string,
+  /** The framings of the Robustness section, when it ran: the leaderboard says why its own differ. */
+  robustnessFramings?: readonly string[],
 ): Promise<SafeHtml> {
   const rows = board ? rRows(board) : [];
   const repeated = repeatedPart(board, imported, missingRepeated);
@@ -190,8 +213,8 @@ export async function leaderboardSection(
   const level = `${Math.round(board.confidence * 100)}%`;
   const figure = await chartFigure(
     leaderboardChartSpec(board, { width: 360 }),
-    `Each row is one ${board.by}'s R over the games every ${board.by} played under every framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
+    `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${board.framings.join(", ")}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with its test-inversion interval, so it is at least as wide as the Robustness section's for the same games. <code>same-game analyze compare</code> gives every pair's difference; <code>same-game export leaderboard</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with its test-inversion interval, so it is at least as wide as the Robustness section's for the same games. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }

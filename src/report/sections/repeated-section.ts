@@ -3,6 +3,7 @@ import { chartFigure } from "../chart-svg.js";
 import { formatComprehensionRound, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { RepeatedCell } from "../report-data.js";
+import { playerName } from "./provenance-section.js";
 
 /** The comprehension threshold t of SPEC §6. */
 const COMPREHENSION_THRESHOLD = 0.9;
@@ -79,17 +80,21 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
   };
 }
 
-function repeatedTable(cells: readonly RepeatedCell[]): SafeHtml {
+function repeatedTable(cells: readonly RepeatedCell[], imported: ReadonlyMap<string, string>): SafeHtml {
   const rows = cells.map(
     (c) =>
-      html`<tr><td>${c.player}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${c.opponent}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatComprehensionRound(c.mean_comprehension_round, c.curve.length)}</td></tr>`,
+      html`<tr><td>${playerName(c.player, imported)}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${c.opponent}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatComprehensionRound(c.mean_comprehension_round, c.curve.length)}</td></tr>`,
   );
   return html`<table>
 <thead><tr><th>Player</th><th>Game</th><th>Variant</th><th>Framing</th><th>Opponent</th><th class="num">Matches</th><th class="num">Mean points</th><th class="num">Mean cooperation</th><th class="num">Comprehension m (mean)</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
-export async function repeatedSection(cells: readonly RepeatedCell[]): Promise<SafeHtml> {
+/** Repeated play: comprehension curves, then one row per cell, an imported player marked with its source. */
+export async function repeatedSection(
+  cells: readonly RepeatedCell[],
+  imported: ReadonlyMap<string, string> = new Map(),
+): Promise<SafeHtml> {
   if (cells.length === 0) {
     return html`<section id="repeated"><h2>Repeated play</h2><p class="no-data">No repeated matches were played, so there is no repeated-play data to show.</p></section>`;
   }
@@ -105,6 +110,6 @@ export async function repeatedSection(cells: readonly RepeatedCell[]): Promise<S
             "errors; none with a single match). The player has understood the opponent from the first round where the line " +
             "stays above the dashed threshold (0.9); a line that rises early means quick comprehension.",
         );
-  return html`<section id="repeated"><h2>Repeated play</h2>${figure}${repeatedTable(cells)}
+  return html`<section id="repeated"><h2>Repeated play</h2>${figure}${repeatedTable(cells, imported)}
 <p class="note">Comprehension m: the first round from which at least 90% of the remaining rounds succeed, averaged over matches; a match that never gets there counts as one round past its end, and a cell where no match got there reads “never”.</p></section>`;
 }

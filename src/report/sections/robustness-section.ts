@@ -1,8 +1,11 @@
 import type { TopLevelSpec } from "vega-lite";
+import { printable } from "../../queries/format.js";
 import { chartFigure } from "../chart-svg.js";
 import { ciExcludesZero, formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
+import { labelList } from "../label-list.js";
 import type { EstimateWithCi, RobustnessResult, RobustnessValues } from "../report-data.js";
+import { resamplingUnits } from "../resampling-units.js";
 import { playerName } from "./provenance-section.js";
 
 export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
@@ -59,7 +62,9 @@ export function shiftForestSpec(result: RobustnessResult): TopLevelSpec {
   ].flatMap(({ label, kind, shift }) =>
     shift === null ? [] : [{ label, kind, shift: shift.estimate, lo: shift.ci[0], hi: shift.ci[1] }],
   );
-  const [first, second] = result.framings;
+  // Vega-Lite writes an axis title into an expression it builds (the marks' description), where a line
+  // break in a framing's name ends the string and the chart fails to compile: names are shown escaped.
+  const [first, second] = result.framings.map(printable);
   const y = { field: "label", type: "nominal", title: null, sort: null, axis: { labelLimit: 0 } } as const;
   const title = `Shift: ${second ?? "?"} − ${first ?? "?"}`;
   return {
@@ -129,7 +134,7 @@ function settingsSentence(result: RobustnessResult): SafeHtml {
     first !== undefined && second !== undefined
       ? html` Shift = cooperation under <strong>${second}</strong> minus cooperation under <strong>${first}</strong>.`
       : html``;
-  return html`<p class="settings">Framings compared: ${result.framings.join(", ")}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${result.unit}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
+  return html`<p class="settings">Framings compared: ${labelList(result.framings)}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${resamplingUnits(result)}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
 }
 
 /** The order effect per player: how often the first-listed action was chosen, against ½. */

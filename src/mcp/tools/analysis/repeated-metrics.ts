@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { INVALID_ROUND_SCORINGS } from "../../../analysis/repeated/invalid-round-scoring.js";
+import { printable } from "../../../queries/format.js";
 import { repeatedMetricsInputSchema } from "../../../queries/repeated-metrics-input.js";
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
@@ -71,7 +72,7 @@ export function repeatedMetricsText(report: RepeatedMetricsReport): string {
   const head = `Repeated-play metrics (comprehension rule ${report.comprehension_rule}, t = ${report.comprehension_threshold}${scoring}); ${report.matches.length} match(es):`;
   const lines = report.cells.map(
     (c) =>
-      `${c.player} | ${c.game}/${c.variant} | ${c.framing} | vs ${c.opponent} | n=${c.matches} | points ${fmt(c.total_points, 1)} | ` +
+      `${printable(c.player)} | ${c.game}/${c.variant} | ${printable(c.framing)} | vs ${printable(c.opponent)} | n=${c.matches} | points ${fmt(c.total_points, 1)} | ` +
       `cooperation ${fmt(c.cooperation_rate)} | win ${fmt(c.win_loss_tie.win)} | comprehension m ${fmt(c.comprehension_round, 1)} | ` +
       `failures ${fmt(c.failure_rate)} | efficiency ${fmt(c.efficiency)}`,
   );
