@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { loadCatalog } from "../domain/catalog.js";
 import { parseCountsCsv } from "../imports/counts-csv.js";
 import { readImportFile } from "../imports/import-file.js";
+import { refuseCellsWithLivePlay } from "../imports/live-cell-clash.js";
 import { checkSourceLabel } from "../imports/source-label.js";
 import { logInfo } from "../log.js";
 import { printable } from "../queries/format.js";
@@ -24,7 +25,10 @@ export async function importCounts(args: ParsedArgs, file: string | undefined): 
   await withDeps(
     args,
     ({ store }, dbPath) => {
-      store.importCounts(source, rows, new Date().toISOString());
+      store.transaction(() => {
+        refuseCellsWithLivePlay(store, rows, path, "edit the player column of the CSV");
+        store.importCounts(source, rows, new Date().toISOString());
+      });
       const decisions = rows.reduce((sum, r) => sum + r.count, 0);
       // A session is a label of one player (the same label under two players is two sessions).
       const sessions = new Set(

@@ -2,20 +2,22 @@ import { UsageError } from "../usage-error.js";
 import type { Command } from "./command.js";
 import { importCounts } from "./import-counts.js";
 import { importMatchesFile } from "./import-matches.js";
+import { removeImport } from "./import-remove.js";
 
-/** What `import` can read: published counts, or match transcripts played elsewhere. */
+/** What `import` can read (published counts, match transcripts played elsewhere), and taking an import out again. */
 const IMPORT_KINDS: Record<
   string,
   (args: Parameters<Command["run"]>[0], file: string | undefined) => Promise<void>
 > = {
   counts: importCounts,
   matches: importMatchesFile,
+  remove: removeImport,
 };
 
 export const importCommand: Command = {
   name: "import",
   usage:
-    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026[-invalid-rounds] [--source LABEL] [--db PATH]",
+    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026[-invalid-rounds] [--source LABEL] [--db PATH] | remove --source LABEL [--db PATH]",
   options: {
     db: { type: "string" },
     source: { type: "string" },

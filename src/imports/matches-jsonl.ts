@@ -5,6 +5,7 @@ import type { ActionId } from "../domain/types.js";
 import { VARIANT_IDS } from "../domain/types.js";
 import { roundPayoffs } from "../play/match-engine.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { shellWord } from "../queries/format.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
@@ -140,7 +141,7 @@ export function checkNewSource(deps: PlayDeps, source: string): void {
   const existing = deps.store.countImportedMatches(source);
   if (existing > 0) {
     throw new UsageError(
-      `Source "${source}" was already imported (${existing} matches); pass another --source label.`,
+      `Source "${source}" was already imported (${existing} matches); pass another --source label, or take the first out with same-game import remove --source ${shellWord(source)}.`,
     );
   }
 }

@@ -25,6 +25,11 @@ export function printable(text: string): string {
   });
 }
 
+/** A label as one shell word, for a command a message suggests: bare when safe, else single-quoted. */
+export function shellWord(text: string): string {
+  return /^[\w.,:@%+/=-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
 /** A plain-text table: the header row, then rows, columns padded to their widest cell; every cell printable. */
 export function table(header: readonly string[], rawRows: readonly (readonly string[])[]): string {
   const rows = rawRows.map((r) => r.map(printable));
