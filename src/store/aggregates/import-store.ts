@@ -58,9 +58,25 @@ export class ImportStore extends DecisionStore {
     });
   }
 
+  /** The published counts stored under `source`, as the rows `importCounts` was given (session absent for none). */
+  importedCountsOf(source: string): ImportedCountRow[] {
+    const rows = this.stmt(
+      `SELECT player, session, game, variant, framing, action, count FROM imported_counts WHERE source = ?`,
+    ).all(source) as (Omit<ImportedCountRow, "session" | "count"> & {
+      session: string;
+      count: number | string;
+    })[];
+    return rows.map(({ session, count, ...row }) => ({
+      ...row,
+      ...(session === "" ? {} : { session }),
+      count: Number(count),
+    }));
+  }
+
   /**
-   * Stores published counts under `source`, per session where the file gave one; importing the same
-   * source again replaces it whole (a corrected, shorter file leaves none of the old rows behind).
+   * Stores published counts under `source`, per session where the file gave one, replacing whatever the
+   * source held (a corrected, shorter file leaves none of the old rows behind). `import counts` asks for
+   * --replace before it replaces different counts.
    */
   importCounts(source: string, rows: readonly ImportedCountRow[], at: string): void {
     const remove = this.stmt("DELETE FROM imported_counts WHERE source = ?");
