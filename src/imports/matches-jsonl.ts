@@ -9,6 +9,7 @@ import { shellWord } from "../queries/format.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
+import { IMPORT_FORMATS } from "./import-file.js";
 import { importedFramingProblem } from "./imported-framing.js";
 
 // Games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
@@ -76,7 +77,9 @@ export function parseMatchesJsonl(text: string, fileLabel: string, catalog: Cata
     try {
       json = JSON.parse(raw);
     } catch {
-      throw new UsageError(`${where}: not a JSON object (${raw.slice(0, 60)}).`);
+      // A first line that does not even open an object is likely another format (CSV counts, say).
+      const formats = matches.length === 0 && !/^\s*[{[]/.test(raw) ? `; ${IMPORT_FORMATS}` : "";
+      throw new UsageError(`${where}: not a JSON object (${raw.slice(0, 60)})${formats}.`);
     }
     const parsed = ImportedMatchSchema.safeParse(json);
     if (!parsed.success) {
