@@ -48,7 +48,7 @@ export async function importCounts(args: ParsedArgs, file: string | undefined): 
       ).size;
       const replaced = stored.length > 0 ? `, replacing its ${stored.length} earlier rows` : "";
       logInfo(
-        `imported ${rows.length} count rows (${decisions} decisions${sessions > 0 ? `, ${sessions} sessions` : ""}) from ${printable(path)} as "${source}"${replaced} into ${dbPath}`,
+        `imported ${rows.length} count rows (${decisions} decisions${sessions > 0 ? `, ${sessions} sessions` : ""}) from ${printable(path)} as "${source}" into ${dbPath}${replaced}`,
       );
     },
     { create: true, catalog },
