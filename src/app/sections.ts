@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import { formatComprehensionRound } from "../report/format-numbers.js";
-import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
 import { resamplingUnits } from "../report/resampling-units.js";
+import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
 import { cooperationChartSpec } from "../report/sections/cooperation-section.js";
 import { forestChartSpec, forestRows } from "../report/sections/forest-chart.js";
 import { comprehensionChartSpec } from "../report/sections/repeated-section.js";

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { loadCatalog } from "../domain/catalog.js";
 import { readImportFile } from "../imports/import-file.js";
+import { refuseCellsWithLivePlay } from "../imports/live-cell-clash.js";
 import { importMatches, parseMatchesJsonl } from "../imports/matches-jsonl.js";
 import { logInfo } from "../log.js";
 import { printable } from "../queries/format.js";
@@ -22,7 +23,14 @@ export async function importMatchesFile(args: ParsedArgs, file: string | undefin
   await withDeps(
     args,
     (deps, dbPath) => {
-      const count = importMatches(deps, matches, source);
+      const count = deps.store.transaction(() => {
+        // A match without a framing is stored as "unspecified", a framing live play never has.
+        const framed = matches.flatMap((m) =>
+          m.framing === undefined ? [] : [{ ...m, framing: m.framing }],
+        );
+        refuseCellsWithLivePlay(deps.store, framed, basename(path), "edit the player field of those lines");
+        return importMatches(deps, matches, source);
+      });
       logInfo(`imported ${count} match(es) from ${printable(path)} as source "${source}" into ${dbPath}`);
     },
     { create: true, catalog },

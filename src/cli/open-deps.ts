@@ -12,6 +12,8 @@ import { requireStudy, withStudyIdsNamed } from "./unknown-study.js";
 export interface OpenOptions {
   /** Verbs that record (import) create the file; every other verb reads an existing record read-only. */
   create?: boolean;
+  /** A verb that changes a record that must exist already (import remove): writable, never created. */
+  write?: boolean;
   /** The catalog the verb already loaded to check its input before any record is opened (or created). */
   catalog?: Catalog;
 }
@@ -31,7 +33,7 @@ export async function withDeps<T>(
       `No record at ${dbPath}; check --db (only serve, import, demo and study register create a record).`,
     );
   }
-  const store = new Store(dbPath, { readonly: !options.create });
+  const store = new Store(dbPath, { readonly: !options.create && !options.write });
   // The analysis runs synchronously inside `work` (before its first await): its progress, on a terminal.
   const line = analysisProgressLine();
   try {

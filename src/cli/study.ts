@@ -19,7 +19,7 @@ async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<v
   refuseExtra("register", extra);
   let design: unknown;
   try {
-    design = JSON.parse(readImportFile(file));
+    design = JSON.parse(readImportFile(file, { reads: "study register reads a JSON design" }));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} is not JSON: ${(error as Error).message}.`);

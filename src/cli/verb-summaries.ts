@@ -4,7 +4,7 @@
 export const VERB_SUMMARIES = {
   serve: "run the MCP server on stdio (what an MCP host launches), or on HTTP with --http",
   import:
-    "import published counts (CSV, optionally per session) or match transcripts (JSONL) into the record",
+    "import published counts (CSV, optionally per session) or match transcripts (JSONL) into the record, or remove an import",
   analyze:
     "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated, story-labels)",
   demo: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",

@@ -1,5 +1,5 @@
 import type { Catalog } from "../domain/catalog.js";
-import type { MatchRecord, RecordFilter } from "../store/records.js";
+import type { DecisionRecord, MatchRecord, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 
@@ -201,7 +201,7 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
       trial_index: match.trial_index,
       seed: match.seed,
       source: match.source,
-      session: matchSession(match),
+      session: matchSession(match, decisions),
       created_at: match.created_at,
       finished_at: match.finished_at,
     });
@@ -213,7 +213,7 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
       variant: match.variant,
       framing: match.framing,
       opponent: match.opponent,
-      ...(matchSession(match) === null ? {} : { session: matchSession(match) }),
+      ...(matchSession(match, decisions) === null ? {} : { session: matchSession(match, decisions) }),
       rounds: decisions.map((d) => ({
         move: d.action,
         opponent_move: d.opponent_action,
@@ -229,9 +229,14 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
   return { columns: MATCH_COLUMNS, rows, jsonl };
 }
 
-/** The session a match was played in: its MCP session when live, its session label when imported. */
-function matchSession(match: MatchRecord): string | null {
-  return match.source === null ? match.session_id : (match.import_session ?? null);
+/**
+ * The session a match was played in: when live, the MCP session its moves were decided in (the session the
+ * analyses resample), when imported, its session label. A live match's own session is only the one that
+ * started it: the runner starts every trial from its one stdio session and plays each in a fresh one.
+ */
+function matchSession(match: MatchRecord, decisions: readonly DecisionRecord[]): string | null {
+  if (match.source !== null) return match.import_session ?? null;
+  return decisions.find((d) => d.session_id !== null)?.session_id ?? match.session_id;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { parse } from "csv-parse/sync";
 import type { Catalog } from "../domain/catalog.js";
+import { printable } from "../queries/format.js";
 import { MAX_CELL_DECISIONS } from "../store/limits.js";
 import type { ImportedCountRow } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
+import { IMPORT_FORMATS } from "./import-file.js";
 import { importedFramingProblem } from "./imported-framing.js";
 
 const REQUIRED_COLUMNS = ["player", "game", "framing", "action", "count"] as const;
@@ -39,11 +41,15 @@ export function parseCountsCsv(
   catalog: Catalog,
   options: CountsCsvOptions = {},
 ): ImportedCountRow[] {
+  refuseJson(text, fileLabel);
   let records: CsvRecord[];
   let header: string[] = [];
   try {
     records = parse(text, {
       bom: true,
+      // Any line ending, even mixed in one file (a CRLF file with lines appended on Linux): the parser
+      // would otherwise take the first line's ending for all and read the next LF line as one with the row after.
+      record_delimiter: ["\r\n", "\n", "\r"],
       columns: (names: string[]) => {
         header = names.map((h) => h.trim());
         checkHeader(header, fileLabel);
@@ -88,6 +94,21 @@ export function parseCountsCsv(
   }
   if (rows.length === 0) throw new UsageError(`${fileLabel}: no count rows after the header.`);
   return rows;
+}
+
+/**
+ * Refuses JSON (`export counts --format jsonl`, or a transcript file) with what it is, before the CSV
+ * parser reads its first quote as a quoting error.
+ */
+function refuseJson(text: string, fileLabel: string): void {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
+  const index = lines.findIndex((line) => line.trim() !== "");
+  const first = (lines[index] ?? "").trim();
+  if (!first.startsWith("{") && !first.startsWith("[")) return;
+  const shown = first.length > 60 ? `${first.slice(0, 60)}…` : first;
+  throw new UsageError(
+    `${fileLabel}: line ${index + 1}: JSON (${printable(shown)}), not CSV; ${IMPORT_FORMATS}.`,
+  );
 }
 
 function checkHeader(header: readonly string[], fileLabel: string): void {

@@ -11,14 +11,43 @@ export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
 
 const CHUNK_BYTES = 1024 * 1024;
 
+/** What each import reads, for a refusal of a file that is neither. */
+export const IMPORT_FORMATS =
+  "import counts reads CSV (what export counts writes with its default --format csv), import matches reads JSONL (what export matches --format jsonl writes)";
+
+/**
+ * Files that are not text but are easily handed to an import (the tool's own Parquet export, the record
+ * itself, a spreadsheet), by the bytes such a file starts with: named as what they are instead of refused
+ * for the first NUL byte in them.
+ */
+const BINARY_FORMATS: readonly { magic: string; what: string }[] = [
+  { magic: "PAR1", what: "a Parquet file (it starts with the bytes PAR1), not text" },
+  { magic: "SQLite format 3\0", what: "an SQLite database (a same-game record?), not text" },
+  { magic: "PK\x03\x04", what: "a ZIP archive (an .xlsx workbook is one), not text" },
+  { magic: "\x1f\x8b", what: "gzip-compressed, not text (decompress it first)" },
+];
+
+export interface ImportFileOptions {
+  /** The file as messages name it. */
+  shown?: string;
+  maxBytes?: number;
+  /** What the command reads, said when the file is a binary format instead. */
+  reads?: string;
+}
+
 /**
  * The text of a file to import: read as a stream (a pipe such as `<(…)` works) up to `maxBytes`, then
  * required to be UTF-8 without a NUL byte — both refused with the line they are on, since a replaced
  * character or a NUL (which PostgreSQL cannot store) would make the record differ from the file. A leading
  * byte-order mark is dropped so every import format accepts it.
  */
-export function readImportFile(path: string, shown = path, maxBytes = MAX_IMPORT_BYTES): string {
+export function readImportFile(path: string, options: ImportFileOptions = {}): string {
+  const { shown = path, maxBytes = MAX_IMPORT_BYTES, reads = IMPORT_FORMATS } = options;
   const bytes = readCapped(path, shown, maxBytes);
+  const binary = BINARY_FORMATS.find(({ magic }) =>
+    bytes.subarray(0, magic.length).equals(Buffer.from(magic, "latin1")),
+  );
+  if (binary !== undefined) throw new UsageError(`${shown}: ${binary.what}; ${reads}.`);
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     throw new UsageError(

@@ -5,9 +5,11 @@ import type { ActionId } from "../domain/types.js";
 import { VARIANT_IDS } from "../domain/types.js";
 import { roundPayoffs } from "../play/match-engine.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { shellWord } from "../queries/shell-word.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { textProblem } from "../store/well-formed-text.js";
 import { UsageError } from "../usage-error.js";
+import { IMPORT_FORMATS } from "./import-file.js";
 import { importedFramingProblem } from "./imported-framing.js";
 
 // Games played elsewhere (DESIGN.md `import matches`): one JSON object per line, canonical action
@@ -77,7 +79,9 @@ export function parseMatchesJsonl(text: string, fileLabel: string, catalog: Cata
     try {
       json = JSON.parse(raw);
     } catch {
-      throw new UsageError(`${where}: not a JSON object (${raw.slice(0, 60)}).`);
+      // A first line that does not even open an object is likely another format (CSV counts, say).
+      const formats = matches.length === 0 && !/^\s*[{[]/.test(raw) ? `; ${IMPORT_FORMATS}` : "";
+      throw new UsageError(`${where}: not a JSON object (${raw.slice(0, 60)})${formats}.`);
     }
     const parsed = ImportedMatchSchema.safeParse(json);
     if (!parsed.success) {
@@ -142,7 +146,7 @@ export function checkNewSource(deps: PlayDeps, source: string): void {
   const existing = deps.store.countImportedMatches(source);
   if (existing > 0) {
     throw new UsageError(
-      `Source "${source}" was already imported (${existing} matches); pass another --source label.`,
+      `Source "${source}" was already imported (${existing} matches); pass another --source label, or take the first out with same-game import remove --source ${shellWord(source)}.`,
     );
   }
 }

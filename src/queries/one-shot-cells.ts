@@ -3,8 +3,10 @@ import type { ActionCounts } from "../domain/types.js";
 import type { CellCountRow, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
+import { printable } from "./format.js";
 import { byText, contentKey, PlayerTallies } from "./player-tallies.js";
 import { sessionTallies } from "./session-tallies.js";
+import { shellWord } from "./shell-word.js";
 
 interface CellBuilder {
   player: string;
@@ -40,11 +42,7 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
       };
       cells.set(key, cell);
     }
-    if (live !== cell.live) {
-      throw new UsageError(
-        `Player "${row.player}" has both live and imported decisions for ${row.game} / ${row.framing}; import the published counts under another player label.`,
-      );
-    }
+    if (live !== cell.live) throw mixedCell(row, rows);
     cell.counts[row.action] = (cell.counts[row.action] ?? 0) + row.count;
     const sessions = cell.sessions as Map<string, ActionCounts>;
     const cluster = row.session_id === null ? cell.loose : (sessions.get(row.session_id) ?? {});
@@ -61,6 +59,32 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
           counts,
           ...inStableOrder(sessions, loose, JSON.stringify([player, game, framing])),
         },
+  );
+}
+
+/**
+ * The refusal of a cell holding both live and imported decisions (an import refuses to make one; a record
+ * of an older version may hold one): which import put them there, and how to take it out again, since its
+ * decisions cannot be told apart from the live ones by anything but their player label.
+ */
+function mixedCell(cell: CellCountRow, rows: readonly CellCountRow[]): UsageError {
+  const sources = [
+    ...new Set(
+      rows
+        .filter(
+          (r) =>
+            r.source !== null &&
+            r.player === cell.player &&
+            r.game === cell.game &&
+            r.framing === cell.framing,
+        )
+        .map((r) => r.source as string),
+    ),
+  ].sort();
+  const named = sources.map((s) => `"${printable(s)}"`).join(", ");
+  const remove = sources.map((s) => `same-game import remove --source ${shellWord(s)}`).join(" and ");
+  return new UsageError(
+    `Player "${printable(cell.player)}" has both live and imported decisions for ${printable(`${cell.game} / ${cell.framing}`)} (imported from source${sources.length > 1 ? "s" : ""} ${named}), which no analysis can resample together; run ${remove}, then import ${sources.length > 1 ? "those files" : "that file"} again under another player label (until then, --players without this player analyses the others).`,
   );
 }
 
@@ -165,14 +189,10 @@ export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
   if (tallies !== null) endPlayer(tallies);
 
   const liveKeys = new Set(live.map((c) => JSON.stringify([c.player, c.game, c.framing])));
-  const imported = cellsFromRows(store.importedCellCounts(filter));
-  for (const cell of imported) {
-    if (liveKeys.has(JSON.stringify([cell.player, cell.game, cell.framing]))) {
-      throw new UsageError(
-        `Player "${cell.player}" has both live and imported decisions for ${cell.game} / ${cell.framing}; import the published counts under another player label.`,
-      );
-    }
-  }
+  const importedRows = store.importedCellCounts(filter);
+  const clash = importedRows.find((row) => liveKeys.has(JSON.stringify([row.player, row.game, row.framing])));
+  if (clash !== undefined) throw mixedCell(clash, importedRows);
+  const imported = cellsFromRows(importedRows);
   return {
     cells: [...live, ...imported],
     firstListed(games, framings) {

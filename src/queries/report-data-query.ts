@@ -23,7 +23,6 @@ import {
   type VerificationCheck,
 } from "../report/report-data.js";
 import { robustnessCoverageNote } from "../report/robustness-coverage.js";
-import { shellWord } from "../report/shell-word.js";
 import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
@@ -34,6 +33,7 @@ import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
 import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
+import { shellWord } from "./shell-word.js";
 import { spendSummary } from "./spend-query.js";
 
 export interface ReportQuery {

@@ -179,12 +179,12 @@ describe("import counts (CLI verb on a real record)", () => {
     }
   };
 
-  it("replaces a source whole when a corrected, shorter file is imported again", async () => {
+  it("replaces a source whole when a corrected, shorter file is imported again with --replace", async () => {
     const file = join(deps.dir, "counts.csv");
     writeFileSync(file, `${HEADER}\na,snowdrift,business,cooperate,1\nb,snowdrift,business,cooperate,2\n`);
     await run([file, "--db", deps.dbPath, "--source", "paper"]);
     writeFileSync(file, `${HEADER}\na,snowdrift,business,cooperate,3\n`);
-    await run([file, "--db", deps.dbPath, "--source", "paper"]);
+    await run([file, "--db", deps.dbPath, "--source", "paper", "--replace"]);
     expect(stored()).toEqual([{ player: "a", action: "cooperate", count: 3 }]);
   });
 

@@ -142,6 +142,59 @@ describeEachEngine("import refuses a file that is not what it seems", (engine) =
     expect(recorded()).toEqual(KEPT);
   });
 
+  it("names a Parquet file, a counts JSONL and a CSV given to the wrong import as what they are, with what each import reads", () => {
+    const exported = (kind: string, format: string) => {
+      const out = join(dir, `${kind}.${format}`);
+      expect(runCli(["export", kind, "--format", format, "--out", out, "--db", record.location]).status).toBe(
+        0,
+      );
+      return out;
+    };
+    const reads =
+      "import counts reads CSV \\(what export counts writes with its default --format csv\\), import matches reads JSONL \\(what export matches --format jsonl writes\\)\\.$";
+    // The tool's own Parquet export, given to either import: not refused for the NUL bytes inside it.
+    const parquet = exported("counts", "parquet");
+    for (const kind of ["counts", "matches"]) {
+      expectRefusal(
+        runCli(["import", kind, parquet, "--db", record.location, "--source", "x"]),
+        new RegExp(
+          `counts\\.parquet: a Parquet file \\(it starts with the bytes PAR1\\), not text; ${reads}`,
+          "m",
+        ),
+      );
+    }
+    // Counts written as JSONL: not a quoting error of the CSV parser.
+    expectRefusal(
+      runCli(["import", "counts", exported("counts", "jsonl"), "--db", record.location, "--source", "x"]),
+      new RegExp(
+        `counts\\.jsonl: line 1: JSON \\(\\{"player":"p","game":"snowdrift",.*…\\), not CSV; ${reads}`,
+        "m",
+      ),
+    );
+    // And the other way round: CSV counts given to import matches.
+    expectRefusal(
+      importFile("matches", "bad.jsonl", `${HEADER}\n${GOOD_ROW}\n`, ["--source", "x"]),
+      new RegExp(
+        `bad\\.jsonl: line 1: not a JSON object \\(player,game,framing,action,count\\); ${reads}`,
+        "m",
+      ),
+    );
+    expect(recorded()).toEqual(KEPT);
+  });
+
+  it("reads a CSV whose lines end in CRLF and LF mixed, each row as the line it is on", () => {
+    // A CRLF file with a row appended on Linux: CRLF header, LF row, CRLF row.
+    const mixed = `${HEADER}\r\nq,snowdrift,business,cooperate,3\nq,snowdrift,business,defect,1\r\n`;
+    const run = importFile("counts", "mixed.csv", mixed);
+    expect(run.status, run.stderr).toBe(0);
+    expect(recorded().counts).toEqual([...KEPT.counts, ["mixed.csv", 2, 4]]);
+    // Line numbers stay the file's own: the bad count is on line 3.
+    expectRefusal(
+      importFile("counts", "bad.csv", `${HEADER}\r\n${GOOD_ROW}\nq,snowdrift,business,defect,x\r\n`),
+      /bad\.csv: line 3: count "x" is not a whole number of decisions\.$/m,
+    );
+  });
+
   it("refuses a header that names count twice", () => {
     expectRefusal(
       importFile(

@@ -1,10 +1,10 @@
 import type { TopLevelSpec } from "vega-lite";
+import { shellWord } from "../../queries/shell-word.js";
 import { chartFigure } from "../chart-svg.js";
 import { formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import { csvList, labelList } from "../label-list.js";
 import type { Leaderboard, LeaderboardRow } from "../report-data.js";
-import { shellWord } from "../shell-word.js";
 import { playerName } from "./provenance-section.js";
 
 /** A rank interval as read: "1" when it is one rank, else "1–3". */

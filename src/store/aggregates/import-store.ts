@@ -11,8 +11,72 @@ export class ImportStore extends DecisionStore {
   }
 
   /**
-   * Stores published counts under `source`, per session where the file gave one; importing the same
-   * source again replaces it whole (a corrected, shorter file leaves none of the old rows behind).
+   * The one-shot cells (player, game, variant, framing) of these players that hold live decisions, in no set
+   * order: where an import of theirs would mix imported and live decisions in one cell, which no analysis can
+   * resample (live play of every principal counts, since imported records are seen by all of them).
+   */
+  liveOneShotCells(
+    players: readonly string[],
+  ): { player: string; game: string; variant: string; framing: string }[] {
+    if (players.length === 0) return [];
+    return this.stmt(
+      `SELECT DISTINCT m.player, m.game, m.variant, m.framing FROM decision_tallies m
+       WHERE m.one_shot = 1 AND m.source = '' AND m.count > 0 AND ${this.dialect.inJsonList("m.player", "players")}`,
+    ).all({ players: JSON.stringify([...new Set(players)]) }) as {
+      player: string;
+      game: string;
+      variant: string;
+      framing: string;
+    }[];
+  }
+
+  /**
+   * Deletes everything imported under `source` — its published counts and its transcripts (matches,
+   * decisions and their tallies) — in one transaction; live play is never touched (a live match has no
+   * source). Returns what was removed.
+   */
+  removeImportedSource(source: string): { count_rows: number; matches: number; decisions: number } {
+    return this.transaction(() => {
+      const decisions = Number(
+        (
+          this.stmt(
+            "SELECT count(*) AS n FROM decisions WHERE match_id IN (SELECT id FROM matches WHERE source = ?)",
+          ).get(source) as { n: number | string }
+        ).n,
+      );
+      const countRows = this.stmt("DELETE FROM imported_counts WHERE source = ?").run(source).changes;
+      this.write("DELETE FROM decision_tallies WHERE source = ?", source);
+      // An import records no attempts or model calls; deleting them too keeps no row pointing at a removed match.
+      this.write(
+        "DELETE FROM model_calls WHERE match_id IN (SELECT id FROM matches WHERE source = ?)",
+        source,
+      );
+      this.write("DELETE FROM attempts WHERE match_id IN (SELECT id FROM matches WHERE source = ?)", source);
+      this.write("DELETE FROM decisions WHERE match_id IN (SELECT id FROM matches WHERE source = ?)", source);
+      const matches = this.stmt("DELETE FROM matches WHERE source = ?").run(source).changes;
+      return { count_rows: countRows, matches, decisions };
+    });
+  }
+
+  /** The published counts stored under `source`, as the rows `importCounts` was given (session absent for none). */
+  importedCountsOf(source: string): ImportedCountRow[] {
+    const rows = this.stmt(
+      `SELECT player, session, game, variant, framing, action, count FROM imported_counts WHERE source = ?`,
+    ).all(source) as (Omit<ImportedCountRow, "session" | "count"> & {
+      session: string;
+      count: number | string;
+    })[];
+    return rows.map(({ session, count, ...row }) => ({
+      ...row,
+      ...(session === "" ? {} : { session }),
+      count: Number(count),
+    }));
+  }
+
+  /**
+   * Stores published counts under `source`, per session where the file gave one, replacing whatever the
+   * source held (a corrected, shorter file leaves none of the old rows behind). `import counts` asks for
+   * --replace before it replaces different counts.
    */
   importCounts(source: string, rows: readonly ImportedCountRow[], at: string): void {
     const remove = this.stmt("DELETE FROM imported_counts WHERE source = ?");
