@@ -129,4 +129,42 @@ describeOnPostgres("the same record on SQLite and on PostgreSQL", () => {
       });
     }
   });
+
+  it("pages list_matches alike: the same total and the same pages, newest first", async () => {
+    const pages = async (record: TestRecord) => {
+      const store = new Store(record.location);
+      try {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        const server = createServer(
+          { store, catalog: shippedCatalog() },
+          { transport: "memory", sessionId: "lister", toolsets: TOOLSET_NAMES },
+        );
+        await server.connect(serverSide);
+        const client = new Client({ name: "lister", version: "1.0.0" });
+        await client.connect(clientSide);
+        await client.listTools();
+        const page = (offset: number) =>
+          call<{ total: number; matches: { player: string; game: string; framing: string | null }[] }>(
+            client,
+            "list_matches",
+            { player: "live-b", limit: 5, offset },
+          );
+        const first = await page(0);
+        const second = await page(5);
+        const past = await page(first.total);
+        await client.close();
+        const show = (p: typeof first) => p.matches.map((m) => `${m.game}/${m.framing}`);
+        return { total: first.total, first: show(first), second: show(second), past: past.matches.length };
+      } finally {
+        store.close();
+      }
+    };
+    const onSqlite = await pages(sqlite);
+    // live-b's 12 one-shot matches and one repeated match; the newest first is the repeated one.
+    expect(onSqlite.total).toBe(13);
+    expect(onSqlite.first[0]).toMatch(/^repeated-pd\//);
+    expect(onSqlite.first.length + onSqlite.second.length).toBe(10);
+    expect(onSqlite.past).toBe(0);
+    expect(await pages(postgres)).toEqual(onSqlite);
+  });
 });
