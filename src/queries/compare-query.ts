@@ -112,8 +112,11 @@ export function compareReport(deps: PlayDeps, query: CompareQuery): CompareRepor
   const repeated = compareRepeated(repeatedRows, query);
   if (oneShot === null && repeated.pairs.length === 0) {
     const why = repeated.skipped.find((s) => s.measure === "points")?.reason ?? repeated.skipped[0]?.reason;
+    // Two groups at least, but nothing comparable: what is missing is shared conditions played twice.
     const help =
-      "play repeated matches with another player or import transcripts (same-game import matches).";
+      repeated.groups.length < 2
+        ? "play repeated matches with another player or import transcripts (same-game import matches)."
+        : "play the same conditions (game, framing, opponent) with every group, in 2 matches or more each, or import transcripts (same-game import matches).";
     throw new UsageError(
       query.one_shot === false
         ? `The repeated matches cannot be compared: ${why} To rank repeated play, ${help}`

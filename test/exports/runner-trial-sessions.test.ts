@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
-import { pdDesign, query, registerStudy, runCliAsync, useRunSandbox } from "../runner/runner-harness.js";
+import {
+  pdDesign,
+  query,
+  registerStudy,
+  runCliAsync,
+  scriptedRunArgs,
+  useRunSandbox,
+} from "../runner/runner-harness.js";
 import { runCli } from "../support/built-cli.js";
 
 // `same-game run` starts every trial from its one stdio MCP session and decides each in a session of its
@@ -34,19 +41,7 @@ it("exports each runner trial's match with the session its decision was made in,
   const study = registerStudy(box.db, pdDesign("trial sessions", 6, 3));
   // The story-swayed agent, whose choices differ between framings and trials (the payoff reader always
   // defects: every interval would be one point whatever the sessions).
-  const run = await runCliAsync([
-    "run",
-    "--study",
-    study,
-    "--model",
-    "scripted/story-swayed",
-    "--base-url",
-    box.endpoint.openAiBaseUrl,
-    "--mode",
-    "text",
-    "--db",
-    box.db,
-  ]);
+  const run = await runCliAsync(scriptedRunArgs(box, study, [], box.db, "scripted/story-swayed"));
   expect(run.status, run.stderr).toBe(0);
   // 12 trials: 12 decisions in 12 sessions, all started from one session of the runner.
   const sessions = query<{ decision: string; match: string }>(

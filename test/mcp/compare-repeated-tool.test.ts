@@ -221,7 +221,7 @@ describeEachEngine("compare on repeated play", (engine: EngineKind) => {
     const described =
       "'once-a' 1 match of repeated-pd/their-prompt vs tft-elsewhere, 'once-b' 1 match of repeated-pd/their-prompt vs tft-elsewhere";
     expect(refusal).toBe(
-      `No one-shot decisions match players once-a, once-b, variant base, and the repeated matches cannot be compared: Points needs a condition two groups each played in 2 matches or more (one match has no spread between matches to estimate): ${described}.`,
+      `No one-shot decisions match players once-a, once-b, variant base, and the repeated matches cannot be compared: Points needs a condition two groups each played in 2 matches or more (one match has no spread between matches to estimate): ${described}. To rank repeated play, play the same conditions (game, framing, opponent) with every group, in 2 matches or more each, or import transcripts (same-game import matches).`,
     );
 
     // Beside two groups of three matches, the one-match group is named and left out of every pair and rank.

@@ -80,13 +80,19 @@ export function useRunSandbox(prefix: string): RunSandbox {
  * `same-game run` of a study by the scripted payoff reader, in text mode, against the sandbox's endpoint and
  * record (`box.db` unless `db` is given), with the extra flags after.
  */
-export function scriptedRunArgs(box: RunSandbox, study: string, extra: string[] = [], db = box.db): string[] {
+export function scriptedRunArgs(
+  box: RunSandbox,
+  study: string,
+  extra: string[] = [],
+  db = box.db,
+  model = "scripted/payoff-reader",
+): string[] {
   return [
     "run",
     "--study",
     study,
     "--model",
-    "scripted/payoff-reader",
+    model,
     "--base-url",
     (box.endpoint as ScriptedEndpoint).openAiBaseUrl,
     "--mode",
