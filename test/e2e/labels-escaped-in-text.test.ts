@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/package-root.js";
 import { requireBuiltCli, runCli } from "../support/built-cli.js";
+import { countsRecord } from "../support/counts-record.js";
 
 // Labels are the client's or a file's text: an escape sequence or a line break in a player, framing or
 // opponent name is printed escaped by every text output, headers included, never sent raw to a terminal.
@@ -17,15 +18,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const ESC = "\u001b";
 
-function record(name: string, rows: readonly string[]): string {
-  const csv = join(dir, `${name}.csv`);
-  writeFileSync(csv, `player,game,framing,action,count\n${rows.join("\n")}\n`);
-  const db = join(dir, `${name}.db`);
-  const run = runCli(["import", "counts", csv, "--free-framings", "--db", db]);
-  expect(run.status, run.stderr).toBe(0);
-  return db;
-}
-
 function text(args: string[]): string {
   const run = runCli([...args, "--bootstrap", "200", "--seed", "1"]);
   expect(run.status, run.stderr).toBe(0);
@@ -35,10 +27,12 @@ function text(args: string[]): string {
 
 describe("text outputs escape control characters in labels", () => {
   it("an escape sequence in a framing: the robustness header and the sensitivity column", () => {
-    const db = record("esc", [
-      `carol,prisoners-dilemma,"${ESC}[31mRED",cooperate,3`,
-      "carol,prisoners-dilemma,plainB,defect,2",
-    ]);
+    const db = countsRecord(
+      dir,
+      "esc",
+      [`carol,prisoners-dilemma,"${ESC}[31mRED",cooperate,3`, "carol,prisoners-dilemma,plainB,defect,2"],
+      { freeFramings: true },
+    );
     const robustness = text(["analyze", "robustness", "--db", db]).split("\n");
     expect(robustness[0]).toBe(
       "Robustness over framings \\x1b[31mRED, plainB (variant base); shift = plainB minus \\x1b[31mRED.",
@@ -48,10 +42,12 @@ describe("text outputs escape control characters in labels", () => {
   });
 
   it("a line break in a framing keeps each header on one line", () => {
-    const db = record("nl", [
-      'bob,prisoners-dilemma,"fr\nA",cooperate,3',
-      "bob,prisoners-dilemma,frB,defect,2",
-    ]);
+    const db = countsRecord(
+      dir,
+      "nl",
+      ['bob,prisoners-dilemma,"fr\nA",cooperate,3', "bob,prisoners-dilemma,frB,defect,2"],
+      { freeFramings: true },
+    );
     const robustness = text(["analyze", "robustness", "--db", db]).split("\n");
     expect(robustness[0]).toBe(
       'Robustness over framings "fr\\x0aA", frB (variant base); shift = frB minus "fr\\x0aA".',

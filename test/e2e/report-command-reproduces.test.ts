@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,16 +50,6 @@ function rerun(command: string, out: string): string {
   return readFileSync(out, "utf8");
 }
 
-/** A record of these count rows whose framings are free labels of their own (`--free-framings`). */
-function freeFramingsRecord(name: string, rows: readonly string[]): string {
-  const csv = join(dir, `${name}.csv`);
-  writeFileSync(csv, `player,game,framing,action,count\n${rows.join("\n")}\n`);
-  const db = join(dir, `${name}.db`);
-  const run = runCli(["import", "counts", csv, "--free-framings", "--db", db]);
-  expect(run.status, run.stderr).toBe(0);
-  return db;
-}
-
 /** A section of the page, without what changes from run to run (the time it was generated). */
 function section(page: string, id: string): string {
   const found = new RegExp(`<section id="${id}">.*?</section>`, "s").exec(page)?.[0];
@@ -71,17 +61,22 @@ describe("the report's printed command", () => {
   it("recomputes the leaderboard when a player lacks one of the record's framings", () => {
     // p1 played business, friend-sharing and team; p2 business and friend-sharing only. Robustness compares
     // all three (leaving p2 out); the leaderboard ranks both on the two framings they share.
-    const db = countsRecord(dir, "three", [
-      "p1,prisoners-dilemma,business,cooperate,5",
-      "p1,prisoners-dilemma,business,defect,5",
-      "p1,prisoners-dilemma,friend-sharing,cooperate,6",
-      "p1,prisoners-dilemma,friend-sharing,defect,4",
-      "p1,prisoners-dilemma,team,cooperate,10",
-      "p2,prisoners-dilemma,business,cooperate,2",
-      "p2,prisoners-dilemma,business,defect,8",
-      "p2,prisoners-dilemma,friend-sharing,cooperate,8",
-      "p2,prisoners-dilemma,friend-sharing,defect,2",
-    ]);
+    const db = countsRecord(
+      dir,
+      "three",
+      [
+        "p1,prisoners-dilemma,business,cooperate,5",
+        "p1,prisoners-dilemma,business,defect,5",
+        "p1,prisoners-dilemma,friend-sharing,cooperate,6",
+        "p1,prisoners-dilemma,friend-sharing,defect,4",
+        "p1,prisoners-dilemma,team,cooperate,10",
+        "p2,prisoners-dilemma,business,cooperate,2",
+        "p2,prisoners-dilemma,business,defect,8",
+        "p2,prisoners-dilemma,friend-sharing,cooperate,8",
+        "p2,prisoners-dilemma,friend-sharing,defect,2",
+      ],
+      { freeFramings: true },
+    );
     const first = report(["--db", db], join(dir, "three-1.html"));
     const command = printedCommand(first);
     expect(command).toContain("--framings business,friend-sharing,team");
@@ -97,12 +92,17 @@ describe("the report's printed command", () => {
 
   it("quotes a framing that holds a comma, and the pasted command reads it back", () => {
     // "home, work": 3 cooperate, 1 defect; office: 2 and 2.
-    const db = freeFramingsRecord("comma", [
-      'dan,prisoners-dilemma,"home, work",cooperate,3',
-      'dan,prisoners-dilemma,"home, work",defect,1',
-      "dan,prisoners-dilemma,office,cooperate,2",
-      "dan,prisoners-dilemma,office,defect,2",
-    ]);
+    const db = countsRecord(
+      dir,
+      "comma",
+      [
+        'dan,prisoners-dilemma,"home, work",cooperate,3',
+        'dan,prisoners-dilemma,"home, work",defect,1',
+        "dan,prisoners-dilemma,office,cooperate,2",
+        "dan,prisoners-dilemma,office,defect,2",
+      ],
+      { freeFramings: true },
+    );
     const first = report(["--db", db], join(dir, "comma-1.html"));
     const command = printedCommand(first);
     expect(command).toContain(`--framings '"home, work",office'`);
@@ -114,12 +114,17 @@ describe("the report's printed command", () => {
 
   it("writes a framing holding an escape, a quote and a percent sign so that a shell reads it back", () => {
     const odd = "it's \u001b[1m50% \\ fair";
-    const db = freeFramingsRecord("odd", [
-      `eve,prisoners-dilemma,"${odd}",cooperate,3`,
-      `eve,prisoners-dilemma,"${odd}",defect,1`,
-      "eve,prisoners-dilemma,plain,cooperate,1",
-      "eve,prisoners-dilemma,plain,defect,3",
-    ]);
+    const db = countsRecord(
+      dir,
+      "odd",
+      [
+        `eve,prisoners-dilemma,"${odd}",cooperate,3`,
+        `eve,prisoners-dilemma,"${odd}",defect,1`,
+        "eve,prisoners-dilemma,plain,cooperate,1",
+        "eve,prisoners-dilemma,plain,defect,3",
+      ],
+      { freeFramings: true },
+    );
     const first = report(["--db", db], join(dir, "odd-1.html"));
     const command = printedCommand(first);
     // Copied from a page, a control character would be lost: it is written as an octal escape.
