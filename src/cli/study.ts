@@ -2,6 +2,7 @@ import { ZodError } from "zod";
 import type { AdaptiveStopping } from "../domain/adaptive/adaptive-design.js";
 import { intervalText } from "../domain/adaptive/adaptive-stops.js";
 import { loadCatalog } from "../domain/catalog.js";
+import { issueToName } from "../domain/known-keys.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
 import { printable } from "../queries/format.js";
@@ -145,7 +146,7 @@ function designErrors<T>(file: string, work: () => T): T {
     return work();
   } catch (error) {
     if (error instanceof ZodError) {
-      const issue = error.issues[0];
+      const issue = issueToName(error);
       const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
       throw new UsageError(`${file}: ${where}${issue?.message ?? error.message}`);
     }

@@ -15,6 +15,14 @@ export function objectOfKnownKeys<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
+/**
+ * The issue of a refused object to name, when there is one line to say it in: an unknown key first, since a
+ * misspelt required key ("rul") also leaves that key missing, and "rule: Invalid option" hides the typo.
+ */
+export function issueToName(error: z.ZodError): z.core.$ZodIssue | undefined {
+  return error.issues.find((issue) => issue.code === "unrecognized_keys") ?? error.issues[0];
+}
+
 /** `unknown key "adaptiv" (did you mean "adaptive"?); valid keys: name, games, …` */
 export function unknownKeysMessage(keys: readonly string[], known: readonly string[]): string {
   const named = keys.map((key) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Catalog } from "../domain/catalog.js";
+import { issueToName } from "../domain/known-keys.js";
 import type { ActionId } from "../domain/types.js";
 import { VARIANT_IDS } from "../domain/types.js";
 import { roundPayoffs } from "../play/match-engine.js";
@@ -85,7 +86,7 @@ export function parseMatchesJsonl(text: string, fileLabel: string, catalog: Cata
     }
     const parsed = ImportedMatchSchema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
+      const issue = issueToName(parsed.error);
       throw new UsageError(`${where}: ${issue?.path.join(".") || "line"}: ${issue?.message}.`);
     }
     checkAgainstCatalog(parsed.data, catalog, where);

@@ -118,6 +118,10 @@ describe("same-game study", () => {
     expect(refusal({ adaptive: { rule: "invariance", tset: "within_block_permutation" } })).toBe(
       'same-game: adaptive: unknown key "tset" (did you mean "test"?); valid keys: rule, width_target, test, alpha, look_every_blocks, min_blocks',
     );
+    // A misspelt required key is named as the typo it is, not as the key it left missing.
+    expect(refusal({ adaptive: { rul: "invariance" } })).toBe(
+      'same-game: adaptive: unknown key "rul" (did you mean "rule"?); valid keys: rule, width_target, test, alpha, look_every_blocks, min_blocks',
+    );
     expect(refusal({ colour: "blue" })).toBe(`same-game: unknown key "colour"; valid keys: ${topKeys}`);
     expect(existsSync(db)).toBe(false);
   });
