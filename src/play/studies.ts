@@ -118,7 +118,10 @@ export function checkedDesign(
  * back forever. Checked when a design is registered only: a stored design is read as it was frozen, so a
  * record holding such a study still opens.
  */
-function refuseUnplayableOpponents(deps: Pick<PlayDeps, "catalog">, cells: readonly StudyCell[]): void {
+function refuseUnplayableOpponents(
+  deps: Pick<PlayDeps, "catalog">,
+  cells: readonly Pick<StudyCell, "game" | "variant" | "opponent">[],
+): void {
   const checked = new Set<string>();
   for (const cell of cells) {
     const key = JSON.stringify([cell.game, cell.variant, cell.opponent]);
@@ -162,12 +165,17 @@ function refuseRepeats(design: StudyDesign): void {
 
 /**
  * A study registered before its opponents' params were checked against its games can hold one that fails
- * at every first move; its trials are refused here rather than handed out dead. The answer goes to the
- * player, so it names neither the game nor the opponent: the operator sees those on registering again.
+ * at every first move; such a trial (the one resumed, or the one about to be dealt) is refused rather than
+ * handed out dead. Only that trial's cell is checked: next_trial runs once per trial. The answer goes to
+ * the player, so it names neither the game nor the opponent: the operator sees those on registering again.
  */
-function refuseDeadStudy(deps: PlayDeps, studyId: string, cells: readonly StudyCell[]): void {
+function refuseDeadTrial(
+  deps: PlayDeps,
+  studyId: string,
+  cell: Pick<StudyCell, "game" | "variant" | "opponent">,
+): void {
   try {
-    refuseUnplayableOpponents(deps, cells);
+    refuseUnplayableOpponents(deps, [cell]);
   } catch {
     throw new UsageError(
       `Study ${studyId} cannot be played as registered: an opponent in its design could never make a move. Tell the study's operator, who registers a corrected design.`,
@@ -288,7 +296,6 @@ export function nextTrial(
   // Another principal's study does not exist for this caller.
   const visible = { ...deps, store: deps.store.scopedTo(caller.principal) };
   const { study, design, cells } = loadStudy(visible, studyId);
-  refuseDeadStudy(deps, studyId, cells);
   const player = playerLabel(caller, requestedPlayer);
   const total = cells.length * design.trials_per_cell;
   ensureCallerSession(deps, caller, player);
@@ -301,6 +308,11 @@ export function nextTrial(
       trials_finished: deps.store.countFinishedStudyTrials(study.id, player, caller.principal),
     };
     if (open) {
+      refuseDeadTrial(deps, studyId, {
+        game: open.game,
+        variant: open.variant as VariantId,
+        opponent: { id: open.opponent, params: open.opponent_params },
+      });
       const view = currentRoundView(deps, open);
       return {
         complete: false,
@@ -321,6 +333,7 @@ export function nextTrial(
       };
     }
     const cell = scheduledCell(cells, study.seed, player, index);
+    refuseDeadTrial(deps, studyId, cell);
     const actions = deps.catalog.game(cell.game).actions;
     const cellKey = JSON.stringify(cell);
     const match = buildMatch(deps, caller, player, {
