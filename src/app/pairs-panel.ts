@@ -1,12 +1,8 @@
+import { pValue } from "../queries/format.js";
 import { MEASURE_TITLES } from "../report/sections/leaderboard-section.js";
 import type { ComparedPair } from "./dashboard-data.js";
 import { el, formatNumber } from "./dom.js";
 import { type SectionContext, section } from "./sections.js";
-
-/** A p-value as read: three decimals, or "< 0.001". */
-function pValue(p: number): string {
-  return p < 0.001 ? "< 0.001" : formatNumber(p);
-}
 
 /** Which cells a pair was compared on, as read: "prisoners-dilemma × business, team". */
 function cellsText(pair: ComparedPair): string {
