@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   counterfactualDeviation,
   equilibriumDeviation,
+  exploitabilityOf,
   totalVariation,
 } from "../../src/analysis/equilibrium/deviation.js";
 import { nearestInHull } from "../../src/game-theory/equilibrium-set.js";
@@ -48,6 +49,28 @@ describe("equilibriumDeviation", () => {
     expect(deviation.total_variation).toBeCloseTo(0, 12);
     expect(deviation.jsd).toBeCloseTo(0, 12);
     expect(deviation.exploitability.raw).toBeCloseTo(0, 12);
+  });
+
+  it("normalises by the opponent's payoff range: an asymmetric game with the column's payoffs ×100", () => {
+    // Row payoffs [[2,0],[0,1]]; the column earns 100 for (inspect, skip) and 300 for (skip, inspect), else
+    // 0. The only equilibrium is mixed: the column is indifferent when 100·x = 300·(1 − x), x = ¾, and
+    // earns 75 there. Against all-skip the column's best reply (inspect) earns 300: raw 300 − 75 = 225, in
+    // the column's units, over the column's range 300 − 0 ⇒ 0.75 (the row's range 2 would give 112.5).
+    const game = {
+      actions: ["inspect", "skip"],
+      u1: [
+        [2, 0],
+        [0, 1],
+      ],
+      u2: [
+        [0, 100],
+        [300, 0],
+      ],
+    };
+    const deviation = equilibriumDeviation(game, { inspect: 0, skip: 1 });
+    expect(deviation.exploitability.raw).toBeCloseTo(225, 9);
+    expect(deviation.exploitability.normalized).toBeCloseTo(0.75, 12);
+    expect(exploitabilityOf(game)([0, 1])).toBeCloseTo(0.75, 12);
   });
 
   it("refuses an unknown action and probabilities that do not sum to 1", () => {

@@ -37,8 +37,8 @@ export interface PooledReplicates {
  *   (fitPooledLambda); a replicate's fit starts from the point estimate, so safeguarded Newton converges
  *   in a few steps instead of searching from λ = 1;
  * - exploitability: the mean over the cells of the cell's normalised exploitability (what an opponent who
- *   knows the cell's distribution gains over the nearest equilibrium, in units of the payoff range). A
- *   cell of n decisions has at most n + 1 distinct two-action distributions, so each is computed once.
+ *   knows the cell's distribution gains over the nearest equilibrium, in units of the opponent's payoff
+ *   range). A cell of n decisions has at most n + 1 distinct two-action distributions, so each is computed once.
  * A measure no game defines is absent from `results()`.
  */
 export function pooledEvaluator(

@@ -28,7 +28,11 @@ export interface Exploitability {
    * 3 − 10 = −7) cannot be exploited, it is exploitability 0.
    */
   readonly raw: number;
-  /** `raw / (max u1 − min u1)`; null for a game whose payoffs are all equal. */
+  /**
+   * `raw / (max u2 − min u2)`: divided by the range of the opponent's payoffs, the units `raw` is in (the
+   * row player's range would mix units in an asymmetric game); null when the opponent's payoffs are all
+   * equal.
+   */
   readonly normalized: number | null;
   /**
    * `raw` against every equilibrium point tied nearest π̂ (equal total variation and JSD), ascending and
@@ -153,8 +157,7 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
       : best,
   );
   const nearest = chosen.candidate;
-  const payoffs = game.u1.flat();
-  const range = Math.max(...payoffs) - Math.min(...payoffs);
+  const range = opponentPayoffRange(game);
   const gain = chosen.gain;
   const raw = Math.max(0, gain);
   return {
@@ -205,8 +208,7 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
     const candidate: Candidate = { equilibrium, point, totalVariation: 0, jsd: 0 };
     return { point, opponentPayoff: opponentPayoffAt(game, candidate), equilibrium };
   });
-  const payoffs = game.u1.flat();
-  const range = Math.max(...payoffs) - Math.min(...payoffs);
+  const range = opponentPayoffRange(game);
   const actions = game.actions.length;
   const tvs = new Float64Array(extreme.length);
   return (p) => {
@@ -334,6 +336,15 @@ export function counterfactualDeviation(
     template_persistence:
       baseDeviation.total_variation < variantDeviation.total_variation - EQUILIBRIUM_TOLERANCE,
   };
+}
+
+/**
+ * The spread of the column player's payoffs: exploitability is a gain of the column player, so it is
+ * normalised in the column player's units. In a symmetric game u2 is u1 transposed and the range is u1's.
+ */
+function opponentPayoffRange(game: StageGame): number {
+  const payoffs = game.u2.flat();
+  return Math.max(...payoffs) - Math.min(...payoffs);
 }
 
 /** Total variation distance ½ Σ |p − q|. */
