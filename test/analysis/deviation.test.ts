@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   counterfactualDeviation,
   equilibriumDeviation,
+  exploitabilityBound,
   exploitabilityOf,
   totalVariation,
 } from "../../src/analysis/equilibrium/deviation.js";
@@ -110,6 +111,15 @@ describe("counterfactualDeviation", () => {
     expect(() =>
       counterfactualDeviation(repeatedPd, rockPaperScissors, { rock: 1 / 3, paper: 1 / 3, scissors: 1 / 3 }),
     ).toThrow(/keeps the base game's actions/);
+  });
+});
+
+describe("exploitabilityBound", () => {
+  it("prisoner's dilemma: all-cooperate concedes (10 − 3)/8 = 0.875, the most any play can", () => {
+    expect(exploitabilityBound(prisonersDilemma)).toBeCloseTo(0.875, 12);
+    expect(
+      equilibriumDeviation(prisonersDilemma, { cooperate: 1, defect: 0 }).exploitability.normalized,
+    ).toBeCloseTo(0.875, 12);
   });
 });
 

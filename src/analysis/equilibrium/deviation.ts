@@ -418,6 +418,21 @@ export function counterfactualDeviation(
 }
 
 /**
+ * The largest normalised exploitability any play can have in the game (an upper bound of it, attained in
+ * the prisoner's dilemma family): an opponent's best reply earns at most max u2, and the payoff it is
+ * measured against is at least the smallest the opponent earns at an equilibrium (along a component it is
+ * linear, so an extreme equilibrium's). In the prisoner's dilemma (10 − 3)/8 = 0.875, reached by
+ * all-cooperate. Null when the opponent's payoffs are all equal (exploitability is undefined).
+ */
+export function exploitabilityBound(game: StageGame): number | null {
+  const range = opponentPayoffRange(game);
+  if (!(range > 0)) return null;
+  const best = Math.max(...game.u2.flat());
+  const least = Math.min(...equilibriaOf(game).equilibria.map((e) => e.payoffs.column));
+  return Math.min(1, Math.max(0, (best - least) / range));
+}
+
+/**
  * The spread of the column player's payoffs: exploitability is a gain of the column player, so it is
  * normalised in the column player's units. In a symmetric game u2 is u1 transposed and the range is u1's.
  */
