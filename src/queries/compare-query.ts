@@ -12,7 +12,7 @@ import {
 import type { ComparisonInput } from "../analysis/comparison/comparison-rows.js";
 import type { PooledModel } from "../analysis/comparison/pooled-measures.js";
 import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
-import { exploitabilityOf } from "../analysis/equilibrium/deviation.js";
+import { exploitabilityBound, exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
 import { VARIANT_IDS, type VariantId } from "../domain/types.js";
@@ -252,6 +252,7 @@ function pooledModel(deps: PlayDeps, variant: VariantId): PooledModel {
     },
     // equilibriumDeviation's normalised exploitability, from an evaluator prepared once per stage game.
     exploitability: (g, distribution) => exploitabilityOf(stage(g))(distribution),
+    exploitabilityBound: (g) => exploitabilityBound(stage(g)),
   };
 }
 

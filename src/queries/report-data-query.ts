@@ -8,7 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
 import { type ReportLeaderboard, withLeaderboard } from "../report/join-leaderboard.js";
-import { csvList } from "../report/label-list.js";
+import { csvList, labelList } from "../report/label-list.js";
 import {
   type AnalysisNote,
   type CooperationCell,
@@ -83,14 +83,15 @@ export function reportSections(
   // Read once and shared by every section: the one-shot cells of the base variant.
   const read = readOneShot(deps.store, { variants: ["base"], study_id: query.study_id });
   const all = read.cells;
-  // Cooperation rates and λ need a cooperative action; games without one only enter robustness.
+  // Cooperation rates, the shift and λ need a cooperative action; robustness (R) and the equilibrium
+  // comparison do not, so a record of battle-of-the-sexes or matching-pennies alone still has them.
   const cells = all.filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
   const cooperation = cooperationCells(deps, cells, bootstrap, seed);
-  const robustness = cells.length > 0 ? robustnessSection(deps, query, bootstrap, seed, read) : null;
+  const robustness = all.length > 0 ? robustnessSection(deps, query, bootstrap, seed, read) : null;
   const sensitivity =
     cells.length > 0 ? sensitivitySection(deps, query.study_id, bootstrap, seed, all) : null;
   const repeated = repeatedCells(deps, query.study_id);
-  const players = new Set([...cells.map((c) => c.player), ...repeated.map((c) => c.player)]);
+  const players = new Set([...all.map((c) => c.player), ...repeated.map((c) => c.player)]);
   const imported: ImportedSource[] =
     query.study_id === undefined
       ? [
@@ -119,12 +120,18 @@ export function reportSections(
     : [
         {
           section: "robustness",
-          reason:
-            cells.length === 0
-              ? "no one-shot decisions in a game with a cooperative action"
-              : (robustness?.reason ?? "not computed"),
+          reason: all.length === 0 ? "no one-shot decisions" : (robustness?.reason ?? "not computed"),
         },
       ];
+  const uncooperative = [...new Set(all.map((c) => c.game))]
+    .filter((game) => deps.catalog.game(game).cooperativeAction === null)
+    .sort();
+  if (uncooperative.length > 0) {
+    missing.push({
+      section: "cooperation",
+      reason: `${labelList(uncooperative)} ${uncooperative.length === 1 ? "has" : "have"} no cooperative action, so no cooperation rate (nor shift or λ); R and the equilibrium comparison cover ${uncooperative.length === 1 ? "it" : "them"}`,
+    });
+  }
   return {
     header: {
       title: query.title ?? (study ? `same-game report: ${study.name}` : "same-game report"),
@@ -142,7 +149,7 @@ export function reportSections(
       },
     },
     cooperation,
-    equilibrium: equilibriumCells(deps, cells, query.study_id),
+    equilibrium: equilibriumCells(deps, all, query.study_id),
     spend: spendSummary(deps.store, query.study_id ?? null),
     missing,
     robustness: robustness?.result ?? null,

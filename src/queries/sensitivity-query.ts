@@ -8,7 +8,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
-import { fixed, interval, table } from "./format.js";
+import { fixed, interval, printable, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
 import { verificationText } from "./verification-text.js";
 
@@ -97,7 +97,29 @@ export function sensitivityText(report: SensitivityReport): string {
     pooled,
     "",
     perGame,
+    ...whyNotEstimated(report),
     "",
     verificationText(report.checks, report.notes),
   ].join("\n");
+}
+
+/**
+ * Why a "—" stands where λ would: each game's reason once (a three-action game, payoffs all equal, Δu_G = 0),
+ * then the pooled rows' — so the text says what the JSON's `reason` fields say, not only dashes.
+ */
+function whyNotEstimated(report: SensitivityReport): string[] {
+  const byGame = new Map<string, string>();
+  for (const c of report.cells) if (c.lambda === null && c.reason) byGame.set(c.game, c.reason);
+  const pooled = new Map<string, string[]>();
+  for (const p of report.pooled) {
+    if (p.lambda !== null || !p.reason) continue;
+    pooled.set(p.reason, [...(pooled.get(p.reason) ?? []), `${printable(p.player)}/${printable(p.framing)}`]);
+  }
+  const lines = [
+    ...[...byGame]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([game, reason]) => `λ̂ of ${game} not estimated: ${reason}`),
+    ...[...pooled].map(([reason, rows]) => `No pooled λ for ${rows.join(", ")}. ${reason}`),
+  ];
+  return lines.length === 0 ? [] : ["", ...lines];
 }

@@ -41,8 +41,9 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
   const missingRobustness = data.missing?.find((m) => m.section === "robustness")?.reason;
   const missingLeaderboard = data.missing?.find((m) => m.section === "leaderboard")?.reason;
   const missingRepeatedRanks = data.missing?.find((m) => m.section === "leaderboard-repeated")?.reason;
+  const uncooperative = data.missing?.find((m) => m.section === "cooperation")?.reason;
   const [cooperation, robustness, leaderboard, sensitivity, repeated] = await Promise.all([
-    cooperationSection(data.cooperation ?? [], imported),
+    cooperationSection(data.cooperation ?? [], imported, uncooperative),
     robustnessSection(data.robustness, imported, missingRobustness),
     leaderboardSection(
       data.leaderboard,

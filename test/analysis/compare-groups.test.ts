@@ -11,7 +11,7 @@ import {
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
-import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
+import { equilibriumDeviation, exploitabilityBound } from "../../src/analysis/equilibrium/deviation.js";
 import { meanDistances } from "../../src/analysis/robustness/mean-interval.js";
 import { RobustnessInversion } from "../../src/analysis/robustness/robustness-inversion.js";
 import { studentQuantile } from "../../src/analysis/sampling/student-t.js";
@@ -247,6 +247,24 @@ describe("compare groups on λ and exploitability", () => {
       ["less", [1, 2], 1],
       ["even", [1, 2], 1],
     ]);
+  });
+
+  it("keeps a group's exploitability interval inside the values play can give: at most 0.8 here", () => {
+    // Against all-cooperate the opponent defects and earns 5, the most it can earn; at the equilibrium it
+    // earns 1: (5 − 1)/5 = 0.8, the largest exploitability of any play in this game. A group that cooperated
+    // 10 of 10 under both framings is there; its smoothed replicates, spread by √(10/9), reached past it.
+    expect(exploitabilityBound(stage)).toBeCloseTo(0.8, 12);
+    const bounded = compareGroups(
+      [
+        ...counts("always", { business: 10, "friend-sharing": 10 }, 10),
+        ...counts("half", { business: 5, "friend-sharing": 5 }, 10),
+      ],
+      { ...options, pooled: { ...pooled, exploitabilityBound: () => exploitabilityBound(stage) } },
+    );
+    const always = bounded.ranks.find((r) => r.measure === "exploitability" && r.group === "always");
+    expect(always?.estimate).toBeCloseTo(0.8, 12);
+    expect(always?.ci[1]).toBeLessThanOrEqual(0.8);
+    expect(always?.ci[0]).toBeLessThan(0.8);
   });
 
   it("makes the exploitability difference of two small groups at least as wide as Welch's t interval", () => {

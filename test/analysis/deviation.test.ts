@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   counterfactualDeviation,
   equilibriumDeviation,
+  exploitabilityBound,
+  exploitabilityOf,
   totalVariation,
 } from "../../src/analysis/equilibrium/deviation.js";
 import { nearestInHull } from "../../src/game-theory/equilibrium-set.js";
@@ -50,6 +52,28 @@ describe("equilibriumDeviation", () => {
     expect(deviation.exploitability.raw).toBeCloseTo(0, 12);
   });
 
+  it("normalises by the opponent's payoff range: an asymmetric game with the column's payoffs ×100", () => {
+    // Row payoffs [[2,0],[0,1]]; the column earns 100 for (inspect, skip) and 300 for (skip, inspect), else
+    // 0. The only equilibrium is mixed: the column is indifferent when 100·x = 300·(1 − x), x = ¾, and
+    // earns 75 there. Against all-skip the column's best reply (inspect) earns 300: raw 300 − 75 = 225, in
+    // the column's units, over the column's range 300 − 0 ⇒ 0.75 (the row's range 2 would give 112.5).
+    const game = {
+      actions: ["inspect", "skip"],
+      u1: [
+        [2, 0],
+        [0, 1],
+      ],
+      u2: [
+        [0, 100],
+        [300, 0],
+      ],
+    };
+    const deviation = equilibriumDeviation(game, { inspect: 0, skip: 1 });
+    expect(deviation.exploitability.raw).toBeCloseTo(225, 9);
+    expect(deviation.exploitability.normalized).toBeCloseTo(0.75, 12);
+    expect(exploitabilityOf(game)([0, 1])).toBeCloseTo(0.75, 12);
+  });
+
   it("refuses an unknown action and probabilities that do not sum to 1", () => {
     expect(() => equilibriumDeviation(repeatedPd, { cooperate: 0.5, stag: 0.5 })).toThrow(
       /"stag".*cooperate, defect/,
@@ -87,6 +111,15 @@ describe("counterfactualDeviation", () => {
     expect(() =>
       counterfactualDeviation(repeatedPd, rockPaperScissors, { rock: 1 / 3, paper: 1 / 3, scissors: 1 / 3 }),
     ).toThrow(/keeps the base game's actions/);
+  });
+});
+
+describe("exploitabilityBound", () => {
+  it("prisoner's dilemma: all-cooperate concedes (10 − 3)/8 = 0.875, the most any play can", () => {
+    expect(exploitabilityBound(prisonersDilemma)).toBeCloseTo(0.875, 12);
+    expect(
+      equilibriumDeviation(prisonersDilemma, { cooperate: 1, defect: 0 }).exploitability.normalized,
+    ).toBeCloseTo(0.875, 12);
   });
 });
 
@@ -196,6 +229,95 @@ describe("equilibriumDeviation with equilibria tied nearest π̂", () => {
     expect(deviation.tie_rule).toBeNull();
     expect(deviation.equilibrium_strategy).toEqual({ a: 0, b: 1, c: 0 });
     expect(deviation.exploitability.tied_values).toEqual([deviation.exploitability.raw]);
+  });
+});
+
+describe("equilibriumDeviation: distances are minima over a degenerate game's equilibrium set", () => {
+  // Own action × other's action; symmetric, u2(i, j) = u1(j, i). Against keep the row player is indifferent
+  // between keep and swap (3 each), against swap between keep and drop (1), against drop between swap and
+  // drop (1): the equilibrium set's row strategies are the three edges of the simplex, e.g. every
+  // (p, 1 − p, 0) with the column playing keep.
+  const payoffs: Record<string, Record<string, number>> = {
+    keep: { keep: 3, swap: 1, drop: 1 },
+    swap: { keep: 3, swap: 0, drop: 1 },
+    drop: { keep: 0, swap: 1, drop: 1 },
+  };
+  const actions = ["keep", "swap", "drop"];
+  const tiesWeak = {
+    actions,
+    u1: actions.map((i) => actions.map((j) => payoffs[i]?.[j] as number)),
+    u2: actions.map((i) => actions.map((j) => payoffs[j]?.[i] as number)),
+  };
+  const jsd = (p: number[], q: number[]) =>
+    p.reduce((s, pi, i) => {
+      const qi = q[i] as number;
+      const m = (pi + qi) / 2;
+      return s + (pi > 0 ? (pi * Math.log(pi / m)) / 2 : 0) + (qi > 0 ? (qi * Math.log(qi / m)) / 2 : 0);
+    }, 0);
+
+  it("π̂ = (½, ⅓, ⅙): of the stretch p ∈ [½, ⅔] all at TV ⅙, the point nearest in JSD, p = 0.6", () => {
+    const deviation = equilibriumDeviation(tiesWeak, { keep: 1 / 2, swap: 1 / 3, drop: 1 / 6 });
+    // TV to (p, 1 − p, 0) = ½(|½ − p| + |⅓ − (1 − p)| + ⅙) = ⅙ for p in [½, ⅔]; the other edges are ⅓ and ½ away.
+    expect(deviation.total_variation).toBeCloseTo(1 / 6, 12);
+    // JSD along the edge is least where q_keep / q_swap = π̂_keep / π̂_swap = 3/2: p = 0.6, inside the stretch.
+    expect(deviation.equilibrium_strategy.keep).toBeCloseTo(0.6, 12);
+    expect(deviation.equilibrium_strategy.swap).toBeCloseTo(0.4, 12);
+    expect(deviation.equilibrium_strategy.drop).toBe(0);
+    expect(deviation.jsd).toBeCloseTo(jsd([1 / 2, 1 / 3, 1 / 6], [0.6, 0.4, 0]), 12); // 0.0616
+    expect(deviation.jsd).toBeLessThan(jsd([1 / 2, 1 / 3, 1 / 6], [0.5, 0.5, 0]) - 0.004); // 0.0662
+    expect(deviation.jsd_strategy.keep).toBeCloseTo(0.6, 12);
+    expect(deviation.tied_points).toBe(1);
+    expect(deviation.tie_rule).toBeNull();
+    // The column's best reply to π̂ (keep) earns ½·3 + ⅓·1 + ⅙·1 = 2; at (0.6, 0.4, 0) against keep it earns
+    // 0.6·3 + 0.4·1 = 2.2.
+    expect(deviation.exploitability.opponent_best_response_payoff).toBeCloseTo(2, 12);
+    expect(deviation.exploitability.opponent_equilibrium_payoff).toBeCloseTo(2.2, 12);
+    expect(deviation.exploitability.raw).toBe(0);
+  });
+
+  it("a segment tied all along (π̂ puts nothing on the actions it mixes) is scored at both ends, the smallest reported", () => {
+    // The row earns 1 from b or c and 0 from a, whatever the column does; the column earns 2 by a against b,
+    // 1 by a against c, 5 by a against a, else 0. Equilibria: every mix of b and c against a. From pure a
+    // every one is at TV 1 and JSD ln 2; the column's best reply to a earns 5, against b 2 and against c 1:
+    // gains 3 and 4 at the segment's ends, every value between along it.
+    const game = {
+      actions: ["a", "b", "c"],
+      u1: [
+        [0, 0, 0],
+        [1, 1, 1],
+        [1, 1, 1],
+      ],
+      u2: [
+        [5, 0, 0],
+        [2, 0, 0],
+        [1, 0, 0],
+      ],
+    };
+    const deviation = equilibriumDeviation(game, { a: 1, b: 0, c: 0 });
+    expect(deviation.degenerate).toBe(true);
+    expect(deviation.total_variation).toBeCloseTo(1, 12);
+    expect(deviation.jsd).toBeCloseTo(Math.log(2), 12);
+    expect(deviation.tied_points).toBe(2);
+    expect(deviation.exploitability.tied_values).toEqual([3, 4]);
+    expect(deviation.exploitability.raw).toBe(3);
+    expect(deviation.equilibrium_strategy).toEqual({ a: 0, b: 1, c: 0 });
+    expect(deviation.tie_rule).toMatch(/segment of tied points by its two ends/);
+  });
+});
+
+describe("equilibriumDeviation: TV and JSD each the smallest over the set, which can be two points", () => {
+  it("snowdrift, π̂ = (C 0.07, D 0.93): nearest all-D in TV (0.07), the mixed (⅙, ⅚) in JSD", () => {
+    const deviation = equilibriumDeviation(snowdrift, { cooperate: 0.07, defect: 0.93 });
+    // TV to D = 0.07, to the mixed equilibrium ⅙ − 0.07 ≈ 0.097: D is the reference point.
+    expect(deviation.equilibrium_strategy).toEqual({ cooperate: 0, defect: 1 });
+    expect(deviation.total_variation).toBeCloseTo(0.07, 12);
+    // JSD to D ≈ 0.0249 (D's zero on C costs much), to the mixed one ≈ 0.0115: the smaller is reported.
+    const toMixed =
+      0.5 * (0.07 * Math.log(0.07 / ((0.07 + 1 / 6) / 2)) + 0.93 * Math.log(0.93 / ((0.93 + 5 / 6) / 2))) +
+      0.5 *
+        ((1 / 6) * Math.log(1 / 6 / ((0.07 + 1 / 6) / 2)) + (5 / 6) * Math.log(5 / 6 / ((0.93 + 5 / 6) / 2)));
+    expect(deviation.jsd).toBeCloseTo(toMixed, 12);
+    expect(deviation.jsd_strategy.cooperate).toBeCloseTo(1 / 6, 12);
   });
 });
 

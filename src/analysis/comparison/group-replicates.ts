@@ -165,7 +165,21 @@ export function groupReplicates(
   // The pooled measures, spread by the fewest units of any cell they use.
   const pooledResults = pool?.results() ?? [];
   const m = Math.min(...pooledGames.flatMap(({ cells }) => cells.map((c) => unitsOf(sample, c))));
-  if (m >= 2) for (const r of pooledResults) spread(r.star, Math.sqrt(m / (m - 1)));
+  if (m >= 2) {
+    for (const r of pooledResults) {
+      spread(r.star, Math.sqrt(m / (m - 1)));
+      // Spreading moves the replicates away from their mean, and those at a bound of the measure past it:
+      // a group that cooperated every time in the prisoner's dilemma has exploitability 0.875, the largest
+      // any play can have there, and its smoothed replicates, spread, reached 0.877, which no play gives.
+      // A replicate past a bound is put back on it: the bound is what that replicate's play could at most
+      // concede, and an interval is then never wider than the values the measure can take.
+      // (λ's replicates keep their spread: its pair intervals read a replicate below 0 as the sampling
+      // spread of a fit at the bound, and pair-differences.ts holds 0 in them by its own rule.)
+      if (r.measure !== "exploitability") continue;
+      const [low, high] = r.bounds;
+      for (let b = 0; b < r.star.length; b++) r.star[b] = Math.min(high, Math.max(low, r.star[b] as number));
+    }
+  }
   return {
     games: out,
     pooled: pooledResults,

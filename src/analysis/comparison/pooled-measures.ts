@@ -14,6 +14,11 @@ export interface PooledModel {
   readonly cooperative: (game: string) => number;
   /** The normalised exploitability of a row distribution (in action order), null when undefined. */
   readonly exploitability: (game: string, distribution: readonly number[]) => number | null;
+  /**
+   * The largest normalised exploitability any play can have in the game (exploitabilityBound), or null
+   * when undefined; absent, the measure's a-priori bound 1.
+   */
+  readonly exploitabilityBound?: (game: string) => number | null;
 }
 
 /** The bounds a pooled measure lives in: its interval is clamped to them. */
@@ -26,6 +31,11 @@ export interface PooledReplicates {
   readonly measure: PooledMeasure;
   readonly point: number;
   readonly star: Float64Array;
+  /**
+   * The values the measure can take on these games: a replicate spread about its mean (group-replicates.ts)
+   * is kept inside them.
+   */
+  readonly bounds: readonly [number, number];
   /** λ only: the share of replicates whose fit is 0, the bootstrap p-value of λ = 0 (pair-differences.ts). */
   readonly shareAtZero?: number;
 }
@@ -37,8 +47,8 @@ export interface PooledReplicates {
  *   (fitPooledLambda); a replicate's fit starts from the point estimate, so safeguarded Newton converges
  *   in a few steps instead of searching from λ = 1;
  * - exploitability: the mean over the cells of the cell's normalised exploitability (what an opponent who
- *   knows the cell's distribution gains over the nearest equilibrium, in units of the payoff range). A
- *   cell of n decisions has at most n + 1 distinct two-action distributions, so each is computed once.
+ *   knows the cell's distribution gains over the nearest equilibrium, in units of the opponent's payoff
+ *   range). A cell of n decisions has at most n + 1 distinct two-action distributions, so each is computed once.
  * A measure no game defines is absent from `results()`.
  */
 export function pooledEvaluator(
@@ -74,6 +84,12 @@ export function pooledEvaluator(
     atZero: 0,
   };
   const exploitability = { point: Number.NaN, star: new Float64Array(bootstrap), defined: false };
+  // A mean over cells (over those with decisions, in a replicate) is at most the largest of their games'
+  // bounds.
+  const exploitabilityMax = Math.max(
+    0,
+    ...games.map(({ game }) => model.exploitabilityBound?.(game) ?? POOLED_BOUNDS.exploitability[1]),
+  );
 
   /** The exploitability mean of these counts, or null when no cell has decisions and a defined value. */
   const meanExploitability = (counts: Int32Array): number | null => {
@@ -138,9 +154,15 @@ export function pooledEvaluator(
           point: lambda.point,
           star: lambda.star,
           shareAtZero: bootstrap > 0 ? lambda.atZero / bootstrap : 0,
+          bounds: POOLED_BOUNDS.lambda,
         });
       if (exploitability.defined)
-        out.push({ measure: "exploitability", point: exploitability.point, star: exploitability.star });
+        out.push({
+          measure: "exploitability",
+          point: exploitability.point,
+          star: exploitability.star,
+          bounds: [POOLED_BOUNDS.exploitability[0], exploitabilityMax],
+        });
       return out;
     },
   };

@@ -14,6 +14,11 @@ import {
   toVector,
 } from "../../game-theory/equilibria.js";
 import { equilibriumComponents, nearestInHull } from "../../game-theory/equilibrium-set.js";
+import {
+  jsdNearestOnSegment,
+  pointOnSegment,
+  totalVariationNearestOnSegment,
+} from "../../game-theory/segment-nearest.js";
 
 export interface Exploitability {
   /** max_j Σ_i π̂(i)·u2(i, j): what a best-responding column player earns against π̂. */
@@ -28,34 +33,50 @@ export interface Exploitability {
    * 3 − 10 = −7) cannot be exploited, it is exploitability 0.
    */
   readonly raw: number;
-  /** `raw / (max u1 − min u1)`; null for a game whose payoffs are all equal. */
+  /**
+   * `raw / (max u2 − min u2)`: divided by the range of the opponent's payoffs, the units `raw` is in (the
+   * row player's range would mix units in an asymmetric game); null when the opponent's payoffs are all
+   * equal.
+   */
   readonly normalized: number | null;
   /**
    * `raw` against every equilibrium point tied nearest π̂ (equal total variation and JSD), ascending and
-   * distinct; one value when the nearest point is unique. `raw` is the smallest of them (TIE_RULE).
+   * distinct; one value when the nearest point is unique. `raw` is the smallest of them (TIE_RULE). A
+   * stretch of a segment tied all along is scored at its two ends: the opponent's payoff is linear along
+   * it, so they hold its smallest and largest value.
    */
   readonly tied_values: readonly number[];
 }
 
 /** How the reported point is chosen among equally near ones: stated in every result that has a tie. */
 export const TIE_RULE =
-  "Several equilibrium points are equally near π̂ (equal total variation and JSD): exploitability is the smallest of their values (what π̂ concedes against whichever of them is taken as the reference; all are in tied_values), and equilibrium_strategy is the point it was measured at (of several giving it, the one with most weight on the earliest action).";
+  "Several equilibrium points are equally near π̂ (equal total variation and JSD): exploitability is the smallest of their values (what π̂ concedes against whichever of them is taken as the reference; all are in tied_values, a segment of tied points by its two ends), and equilibrium_strategy is the point it was measured at (of several giving it, the one with most weight on the earliest action).";
 
 export interface EquilibriumDeviation {
   readonly distribution: Distribution;
   readonly nearest_equilibrium: Equilibrium;
   /**
-   * The point π̂ is compared with: the nearest row strategy of the equilibrium set. In a nondegenerate
-   * game the row strategy of `nearest_equilibrium`; in a degenerate one the nearest point of the convex
-   * hull of a component's extreme row strategies (`nearest_equilibrium` is then that component's extreme
-   * equilibrium nearest this point).
+   * The point π̂ is compared with: the row strategy of the equilibrium set nearest π̂ in total variation,
+   * of equally near ones the nearest in JSD. In a nondegenerate game the row strategy of
+   * `nearest_equilibrium`; in a degenerate one a point of the convex hull of a component's extreme row
+   * strategies (`nearest_equilibrium` is then that component's extreme equilibrium nearest this point).
+   * Exploitability is measured here.
    */
   readonly equilibrium_strategy: Distribution;
+  /** Total variation to `equilibrium_strategy`: the smallest over the equilibrium set. */
   readonly total_variation: number;
-  /** Jensen–Shannon divergence to the equilibrium strategy, natural log. */
+  /**
+   * Jensen–Shannon divergence (natural log), the smallest over the equilibrium set; in a degenerate game it
+   * can be attained away from `equilibrium_strategy`, at `jsd_strategy`.
+   */
   readonly jsd: number;
+  /** Where `jsd` is attained: `equilibrium_strategy` whenever that point is as near in JSD as any. */
+  readonly jsd_strategy: Distribution;
   readonly exploitability: Exploitability;
-  /** How many distinct equilibrium points are tied nearest π̂ (1 when the nearest is unique). */
+  /**
+   * How many distinct equilibrium points are tied nearest π̂ (1 when the nearest is unique); a segment
+   * of them counts as its two ends.
+   */
   readonly tied_points: number;
   /** TIE_RULE when tied_points > 1, else null. */
   readonly tie_rule: string | null;
@@ -78,37 +99,79 @@ interface Candidate {
   readonly jsd: number;
 }
 
+/** A point of the equilibrium set nearest π̂ in JSD alone, and that divergence. */
+interface JsdNearest {
+  readonly point: number[];
+  readonly jsd: number;
+}
+
+interface ScoredSet {
+  /** Points that may be nearest π̂ (total variation first, then JSD), each with its anchor equilibrium. */
+  readonly candidates: Candidate[];
+  /** The points nearest π̂ in JSD alone, one per extreme equilibrium and per segment. */
+  readonly jsdNearest: JsdNearest[];
+  /** Set when a component is more than a segment, where the JSD is measured along its edges only. */
+  readonly approximate: boolean;
+}
+
 /**
  * The candidate points: each extreme equilibrium's row strategy; in a degenerate game also, per component
- * (maximal Nash subset), the nearest point of the hull of its row strategies.
+ * (maximal Nash subset), the points of the hull of its row strategies nearest π̂. A component's hull is a
+ * point or a segment in every game of the shipped catalog, and there the nearest points are exact: the
+ * stretch of the segment nearest in total variation, and on it the point nearest in JSD (both ends when
+ * JSD is the same all along it, which makes the whole stretch a tie). A hull of three or more row
+ * strategies is searched at its nearest point in total variation and along the segments between its
+ * extreme row strategies: the total variation is exact, the JSD an upper bound.
  */
-function candidates(
+function scoredSet(
   game: StageGame,
   p: readonly number[],
   equilibria: readonly Equilibrium[],
   degenerate: boolean,
-): Candidate[] {
+): ScoredSet {
   const extreme = equilibria.map((equilibrium) => {
     const q = toVector(game, equilibrium.row);
     return { equilibrium, point: q, totalVariation: totalVariation(p, q), jsd: jensenShannon(p, q) };
   });
-  if (!degenerate) return extreme;
-  const inHulls = equilibriumComponents(equilibria, (d) => toVector(game, d)).map((component) => {
-    const { point } = nearestInHull(p, component.rows);
+  const jsdNearest: JsdNearest[] = extreme.map(({ point, jsd }) => ({ point, jsd }));
+  if (!degenerate) return { candidates: extreme, jsdNearest, approximate: false };
+  const candidates: Candidate[] = [...extreme];
+  let approximate = false;
+  for (const component of equilibriumComponents(equilibria, (d) => toVector(game, d))) {
     const members = component.equilibria.map((i) => extreme[i] as Candidate);
-    // The component's extreme equilibrium nearest the point carries the payoffs (its column strategy is a
-    // best reply to every row strategy of the component).
-    const anchor = members.reduce((a, b) =>
-      totalVariation(point, b.point) < totalVariation(point, a.point) ? b : a,
-    );
-    return {
-      equilibrium: anchor.equilibrium,
-      point,
-      totalVariation: totalVariation(p, point),
-      jsd: jensenShannon(p, point),
+    // Every row strategy of the component is in equilibrium with every column strategy of it, so any of its
+    // extreme equilibria gives the opponent's payoff at a point of the hull: the one nearest the point.
+    const anchored = (point: number[]): Candidate => {
+      const anchor = members.reduce((a, b) =>
+        totalVariation(point, b.point) < totalVariation(point, a.point) ? b : a,
+      );
+      return {
+        equilibrium: anchor.equilibrium,
+        point,
+        totalVariation: totalVariation(p, point),
+        jsd: jensenShannon(p, point),
+      };
     };
-  });
-  return [...extreme, ...inHulls];
+    const rows = component.rows;
+    if (rows.length > 2) {
+      approximate = true;
+      candidates.push(anchored(nearestInHull(p, rows).point));
+    }
+    for (let i = 0; i < rows.length; i++) {
+      for (let j = i + 1; j < rows.length; j++) {
+        const a = rows[i] as readonly number[];
+        const b = rows[j] as readonly number[];
+        const { lo, hi } = totalVariationNearestOnSegment(p, a, b);
+        const nearest = jsdNearestOnSegment(p, a, b, lo, hi);
+        for (const t of nearest === "flat" ? [lo, hi] : [nearest])
+          candidates.push(anchored(pointOnSegment(a, b, t)));
+        const anywhere = jsdNearestOnSegment(p, a, b, 0, 1);
+        const point = pointOnSegment(a, b, anywhere === "flat" ? 0 : anywhere);
+        jsdNearest.push({ point, jsd: jensenShannon(p, point) });
+      }
+    }
+  }
+  return { candidates, jsdNearest, approximate };
 }
 
 const solved = new WeakMap<StageGame, ReturnType<typeof nashEquilibria>>();
@@ -126,21 +189,27 @@ function equilibriaOf(game: StageGame): ReturnType<typeof nashEquilibria> {
   return found;
 }
 
+const APPROXIMATE_NOTE =
+  "An equilibrium component here holds three or more extreme row strategies: its nearest point in total variation is exact, but the JSD is the smallest found at that point and along the segments between its extreme row strategies, an upper bound of the divergence to the set.";
+
 /**
- * Distance from π̂ to the nearest point of the row player's equilibrium set (by total variation; ties by
- * JSD) and the exploitability of π̂ relative to that point's equilibrium value. In a degenerate game the
- * set is the union of the convex hulls of the components, not only the extreme equilibria. Points still
- * tied are all scored and the result follows TIE_RULE, so it never depends on the order equilibria are
- * listed in.
+ * Distance from π̂ to the row player's equilibrium set and the exploitability of π̂ relative to the
+ * nearest point's equilibrium value. The nearest point is the nearest in total variation; where a stretch
+ * of points (a degenerate game's segment) or several extreme equilibria are equally near, the nearest of
+ * them in JSD. Points still tied are all scored and the result follows TIE_RULE, so it never depends on the
+ * order equilibria are listed in. `total_variation` is the distance to that point, the smallest over the
+ * set; `jsd` is the smallest JSD over the set, which may be attained at another point (`jsd_strategy`).
+ * In a degenerate game the set is the union of the convex hulls of the components, not only the extreme
+ * equilibria.
  */
 export function equilibriumDeviation(game: StageGame, distribution: Distribution): EquilibriumDeviation {
   const p = validatedVector(game, distribution);
   const { equilibria, degenerate, note } = equilibriaOf(game);
-  const scored = candidates(game, p, equilibria, degenerate);
+  const scored = scoredSet(game, p, equilibria, degenerate);
   const bestResponsePayoff = Math.max(
     ...game.actions.map((_, j) => p.reduce((sum, pi, i) => sum + pi * (game.u2[i]?.[j] as number), 0)),
   );
-  const measured = nearestCandidates(scored).map((candidate) => ({
+  const measured = nearestCandidates(scored.candidates).map((candidate) => ({
     candidate,
     gain: bestResponsePayoff - opponentPayoffAt(game, candidate),
   }));
@@ -153,16 +222,17 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
       : best,
   );
   const nearest = chosen.candidate;
-  const payoffs = game.u1.flat();
-  const range = Math.max(...payoffs) - Math.min(...payoffs);
+  const range = opponentPayoffRange(game);
   const gain = chosen.gain;
   const raw = Math.max(0, gain);
+  const jsdNearest = smallestJsd(scored.jsdNearest, nearest);
   return {
     distribution,
     nearest_equilibrium: nearest.equilibrium,
     equilibrium_strategy: toDistribution(game, nearest.point),
     total_variation: nearest.totalVariation,
-    jsd: nearest.jsd,
+    jsd: jsdNearest.jsd,
+    jsd_strategy: toDistribution(game, jsdNearest.point),
     exploitability: {
       opponent_best_response_payoff: bestResponsePayoff,
       opponent_equilibrium_payoff: bestResponsePayoff - gain,
@@ -174,8 +244,20 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
     tied_points: distinct.length,
     tie_rule: distinct.length > 1 ? TIE_RULE : null,
     degenerate,
-    note,
+    note: scored.approximate ? `${note ?? ""} ${APPROXIMATE_NOTE}`.trim() : note,
   };
+}
+
+/**
+ * The point of the set nearest π̂ in JSD: the reported point when it is as near as any (so the two
+ * distances name one point whenever they can), else the nearest, the earliest-weighted of equals.
+ */
+function smallestJsd(found: readonly JsdNearest[], nearest: Candidate): JsdNearest {
+  const least = Math.min(nearest.jsd, ...found.map((f) => f.jsd));
+  if (nearest.jsd <= least + EQUILIBRIUM_TOLERANCE) return { point: nearest.point, jsd: least };
+  const tied = found.filter((f) => f.jsd <= least + EQUILIBRIUM_TOLERANCE);
+  const first = tied.reduce((a, b) => (lexicographicallyBefore(b.point, a.point) ? b : a));
+  return { point: first.point, jsd: least };
 }
 
 const evaluators = new WeakMap<StageGame, (p: readonly number[]) => number | null>();
@@ -205,8 +287,7 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
     const candidate: Candidate = { equilibrium, point, totalVariation: 0, jsd: 0 };
     return { point, opponentPayoff: opponentPayoffAt(game, candidate), equilibrium };
   });
-  const payoffs = game.u1.flat();
-  const range = Math.max(...payoffs) - Math.min(...payoffs);
+  const range = opponentPayoffRange(game);
   const actions = game.actions.length;
   const tvs = new Float64Array(extreme.length);
   return (p) => {
@@ -334,6 +415,30 @@ export function counterfactualDeviation(
     template_persistence:
       baseDeviation.total_variation < variantDeviation.total_variation - EQUILIBRIUM_TOLERANCE,
   };
+}
+
+/**
+ * The largest normalised exploitability any play can have in the game (an upper bound of it, attained in
+ * the prisoner's dilemma family): an opponent's best reply earns at most max u2, and the payoff it is
+ * measured against is at least the smallest the opponent earns at an equilibrium (along a component it is
+ * linear, so an extreme equilibrium's). In the prisoner's dilemma (10 − 3)/8 = 0.875, reached by
+ * all-cooperate. Null when the opponent's payoffs are all equal (exploitability is undefined).
+ */
+export function exploitabilityBound(game: StageGame): number | null {
+  const range = opponentPayoffRange(game);
+  if (!(range > 0)) return null;
+  const best = Math.max(...game.u2.flat());
+  const least = Math.min(...equilibriaOf(game).equilibria.map((e) => e.payoffs.column));
+  return Math.min(1, Math.max(0, (best - least) / range));
+}
+
+/**
+ * The spread of the column player's payoffs: exploitability is a gain of the column player, so it is
+ * normalised in the column player's units. In a symmetric game u2 is u1 transposed and the range is u1's.
+ */
+function opponentPayoffRange(game: StageGame): number {
+  const payoffs = game.u2.flat();
+  return Math.max(...payoffs) - Math.min(...payoffs);
 }
 
 /** Total variation distance ½ Σ |p − q|. */

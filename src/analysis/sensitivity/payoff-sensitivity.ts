@@ -286,9 +286,11 @@ function sensitivityChecks(
       name: "lambda_in_range",
       ok: outside.length === 0,
       detail:
-        outside.length === 0
-          ? `All ${values.length} λ values lie in [0, ${LAMBDA_MAX}].`
-          : `Outside [0, ${LAMBDA_MAX}]: ${outside.map((o) => `${o.label} = ${o.v}`).join("; ")}.`,
+        values.length === 0
+          ? "No λ was estimated, so none to check (the cells' reasons say why)."
+          : outside.length === 0
+            ? `All ${values.length} λ values lie in [0, ${LAMBDA_MAX}].`
+            : `Outside [0, ${LAMBDA_MAX}]: ${outside.map((o) => `${o.label} = ${o.v}`).join("; ")}.`,
     },
     {
       name: "ci_ordered",

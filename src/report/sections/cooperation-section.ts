@@ -79,13 +79,21 @@ function cellSizeTable(cells: readonly CooperationCell[], imported: ReadonlyMap<
 <tbody>${rows}</tbody></table>`;
 }
 
+/**
+ * The cooperation chart and cell sizes. `uncooperative` says which one-shot games have no cooperative action
+ * (battle-of-the-sexes, matching-pennies): they are in no bar, and a record of only them has decisions but
+ * no rate, which the section must not call "no decisions".
+ */
 export async function cooperationSection(
   cells: readonly CooperationCell[],
   imported: ReadonlyMap<string, string> = new Map(),
+  uncooperative?: string,
 ): Promise<SafeHtml> {
   const body =
     cells.length === 0
-      ? html`<p class="no-data">No one-shot decisions were recorded, so there are no cooperation rates to show.</p>`
+      ? uncooperative
+        ? html`<p class="no-data">No cooperation rates to show: ${uncooperative}.</p>`
+        : html`<p class="no-data">No one-shot decisions were recorded, so there are no cooperation rates to show.</p>`
       : await chartFigure(
           cooperationChartSpec(cells),
           "One panel per player (rows) and game (columns); each bar is the share of decisions that chose the " +
@@ -94,5 +102,7 @@ export async function cooperationSection(
             "panel mean the story did not change the choice; a gap wider than the whiskers means it did.",
         );
   const sizes = cells.length === 0 ? html`` : cellSizeTable(cells, imported);
-  return html`<section id="cooperation"><h2>Cooperation by framing</h2>${body}${sizes}</section>`;
+  const left =
+    cells.length > 0 && uncooperative ? html`<p class="note">Not shown: ${uncooperative}.</p>` : html``;
+  return html`<section id="cooperation"><h2>Cooperation by framing</h2>${body}${sizes}${left}</section>`;
 }

@@ -130,8 +130,9 @@ function robustnessTable(result: RobustnessResult, imported: ReadonlyMap<string,
 
 function settingsSentence(result: RobustnessResult): SafeHtml {
   const [first, second] = result.framings;
+  // The shift is a difference of cooperation rates: said only where some game has a cooperative action.
   const shift =
-    first !== undefined && second !== undefined
+    first !== undefined && second !== undefined && result.games.some((g) => g.shift !== null)
       ? html` Shift = cooperation under <strong>${second}</strong> minus cooperation under <strong>${first}</strong>.`
       : html``;
   return html`<p class="settings">Framings compared: ${labelList(result.framings)}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${resamplingUnits(result)}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;

@@ -32,6 +32,7 @@ const deviation = z.object({
   equilibrium_strategy: distribution,
   total_variation: z.number(),
   jsd: z.number(),
+  jsd_strategy: distribution,
   exploitability: z.object({
     opponent_best_response_payoff: z.number(),
     opponent_equilibrium_payoff: z.number(),
