@@ -153,9 +153,7 @@ describe("resources, the play prompt and completions", () => {
       client.getPrompt({ name: "play", arguments: { framing: "business" } }),
     ).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringMatching(
-        /^A framing goes with a game \(one of .*prisoners-dilemma/,
-      ),
+      message: expect.stringMatching(/^A framing goes with a game \(one of .*prisoners-dilemma/),
     });
     await expect(client.getPrompt({ name: "play", arguments: { game: "chess" } })).rejects.toMatchObject({
       code: -32602,
