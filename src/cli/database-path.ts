@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { isPostgresUrl, redactUrl } from "../store/engines/database-location.js";
+import { userDataFolder } from "../user-folders.js";
 
 /**
  * Where the record lives: `--db`, else `SAME_GAME_DB`, else a file in the user's data directory
- * (XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %APPDATA% on Windows).
+ * (XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %APPDATA% on Windows;
+ * see user-folders.ts).
  * The parent folder is created (for the verbs that create a record) so a first run just works. A
  * postgres:// (or postgresql://) URL names a PostgreSQL database instead and is returned as given.
  */
@@ -14,17 +15,11 @@ export function resolveDatabasePath(
   env: NodeJS.ProcessEnv = process.env,
   options: { create?: boolean } = { create: true },
 ): string {
-  const chosen = flag ?? env.SAME_GAME_DB ?? join(userDataDirectory(env), "same-game", "same-game.db");
+  const chosen = flag ?? env.SAME_GAME_DB ?? join(userDataFolder(env), "same-game", "same-game.db");
   if (isPostgresUrl(chosen)) return chosen;
   const path = resolve(chosen);
   if (options.create !== false) mkdirSync(dirname(path), { recursive: true });
   return path;
-}
-
-function userDataDirectory(env: NodeJS.ProcessEnv): string {
-  if (process.platform === "win32") return env.APPDATA ?? join(homedir(), "AppData", "Roaming");
-  if (process.platform === "darwin") return join(homedir(), "Library", "Application Support");
-  return env.XDG_DATA_HOME ?? join(homedir(), ".local", "share");
 }
 
 /** The record's location as logs and reports may show it: a path, or a URL with its password hidden. */

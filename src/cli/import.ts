@@ -16,8 +16,11 @@ const IMPORT_KINDS: Record<
 
 export const importCommand: Command = {
   name: "import",
-  usage:
-    "same-game import counts FILE.csv | counts --reference lore-heydari-2024 [--replace] [--free-framings] | matches FILE.jsonl | matches --reference llm-gm-thesis-2026[-invalid-rounds] [--source LABEL] [--db PATH] | remove --source LABEL [--db PATH]",
+  usage: [
+    "same-game import counts FILE.csv | --reference lore-heydari-2024 [--source LABEL] [--replace] [--free-framings] [--db PATH]",
+    "       same-game import matches FILE.jsonl | --reference llm-gm-thesis-2026[-invalid-rounds] [--source LABEL] [--db PATH]",
+    "       same-game import remove --source LABEL [--db PATH]",
+  ].join("\n"),
   options: {
     db: { type: "string" },
     source: { type: "string" },

@@ -8,7 +8,7 @@ import { outputPath, writeOutput } from "./output-file.js";
 export const reportCommand: Command = {
   name: "report",
   usage:
-    "same-game report [--db PATH] [--study ID] [--framings BASELINE,COMPARISON] [--seed N] [--bootstrap N] [--out FILE.html]",
+    "same-game report [--db PATH] [--study ID] [--framings BASELINE,COMPARISON,…] [--seed N] [--bootstrap N] [--out FILE.html]",
   options: {
     db: { type: "string" },
     study: { type: "string" },

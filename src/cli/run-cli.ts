@@ -10,7 +10,8 @@ import type { Verb } from "./verbs.js";
 // verbs are given by the entry that runs it: every verb (unbundled.ts), or the one verb of a bundle.
 
 function overview(verbs: readonly Verb[]): string {
-  const lines = verbs.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`);
+  const width = Math.max(...verbs.map((c) => c.name.length));
+  const lines = verbs.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     "usage: same-game <command> [options] [--catalog DIR]   (same-game <command> --help for its options; same-game --version)",
     "       --catalog DIR (or SAME_GAME_CATALOG): your own games (DIR/*.json, DIR/games/) and framings (DIR/framings/), or a shipped catalog by name (ordinal-2x2)",

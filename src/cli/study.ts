@@ -6,7 +6,7 @@ import { issueToName } from "../domain/known-keys.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
 import { printable } from "../queries/format.js";
-import { spendLine, spendSummary } from "../queries/spend-query.js";
+import { spendCellName, spendLine, spendSummary } from "../queries/spend-query.js";
 import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
 import type { Command, ParsedArgs } from "./command.js";
@@ -81,7 +81,9 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
     const spent = spend
       ? [
           "spend (model calls of same-game run):",
-          ...spend.cells.map((c) => `  ${printable(c.player)} ${c.game} ${c.framing}: ${spendLine(c)}`),
+          ...spend.cells.map(
+            (c) => `  ${spendCellName(c, printable)} ${c.game} ${c.framing}: ${spendLine(c)}`,
+          ),
           `  total: ${spendLine(spend.total)}`,
         ]
       : [];

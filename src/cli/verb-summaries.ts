@@ -6,11 +6,11 @@ export const VERB_SUMMARIES = {
   import:
     "import published counts (CSV, optionally per session) or match transcripts (JSONL) into the record, or remove an import",
   analyze:
-    "print an analysis of the record (robustness, sensitivity, equilibria, power, repeated, story-labels)",
+    "print an analysis of the record (robustness, compare, sensitivity, equilibria, power, repeated, story-labels)",
   demo: "three scripted reference agents play a study over stdio MCP; tables printed, HTML report written",
   report: "write the record (or one study) as a self-contained HTML report with charts",
   export:
-    "write the record as CSV or JSONL: decisions, matches (JSONL = the import format), attempts, model-calls (the runner's per-call log), studies, counts (per session, the import format)",
+    "write the record as CSV, JSONL or Parquet: decisions, matches (JSONL = the import format), attempts, model-calls (the runner's per-call log), studies, counts (per session, the import format), or the leaderboard (the ranks of analyze compare)",
   study: "register a study design from a file, list the studies, show one's design and progress",
   run: "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
   cache: "list, prune or clear the response cache of run --cache",

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { userCacheFolder } from "../user-folders.js";
 import type { Framing } from "./framing.js";
 import type { Game } from "./game.js";
 
@@ -23,11 +23,7 @@ function cacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   const setting = env.SAME_GAME_CERT_CACHE;
   if (setting === "0" || setting === "off") return null;
   if (setting !== undefined && setting.trim() !== "") return setting;
-  const base =
-    process.platform === "win32"
-      ? (env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local"))
-      : (env.XDG_CACHE_HOME ?? join(homedir(), ".cache"));
-  return join(base, "same-game", "certified");
+  return join(userCacheFolder(env), "same-game", "certified");
 }
 
 /**

@@ -3,7 +3,7 @@ import type { SpendCellRow, Store } from "../store/store.js";
 /** The runner's spend per cell and in all, for `study show` and the report. */
 export interface SpendSummary {
   readonly cells: readonly SpendCellRow[];
-  readonly total: Omit<SpendCellRow, "player" | "game" | "framing">;
+  readonly total: Omit<SpendCellRow, "player" | "game" | "framing" | "second_seat">;
 }
 
 /** The spend of one study (or of the whole record); null when the record has no runner calls there. */
@@ -25,6 +25,16 @@ export function spendSummary(store: Store, studyId: string | null): SpendSummary
       priced: sum("priced"),
     },
   };
+}
+
+/**
+ * Whose calls a spend row counts: the player's, or the second seat's in the player's trials (the model
+ * of `--opponent-model`), which the study's spend counts with its trials. `name` writes a label.
+ */
+export function spendCellName(row: SpendCellRow, name: (label: string) => string = (label) => label): string {
+  return row.second_seat === null
+    ? name(row.player)
+    : `${name(row.second_seat)} (second seat of ${name(row.player)}'s trials)`;
 }
 
 /** "$0.0123" to four decimals, "—" without a price: the cost of a few calls is a fraction of a cent. */

@@ -47,21 +47,23 @@ export async function callModel(
   }
   let started = 0;
   try {
-    const { value: answered, retries } = await withRetries(
-      () => {
-        stats.checkStopped();
-        started = performance.now();
-        return bounded(
-          (signal) => endpoint.complete(request, signal),
-          settings.timeoutMs,
-          endpoint.url,
-          stats.interruption,
-        );
-      },
-      settings.retry,
-      (error) => stats.retried(error.kind),
-      Math.random,
-      stats.interruption,
+    const { value: answered, retries } = await stats.interruptible((interruption) =>
+      withRetries(
+        () => {
+          stats.checkStopped();
+          started = performance.now();
+          return bounded(
+            (signal) => endpoint.complete(request, signal),
+            settings.timeoutMs,
+            endpoint.url,
+            interruption,
+          );
+        },
+        settings.retry,
+        (error) => stats.retried(error.kind),
+        Math.random,
+        interruption,
+      ),
     );
     const latency = performance.now() - started;
     return answeredCall(settings, trial, answered, {

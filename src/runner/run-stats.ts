@@ -31,6 +31,8 @@ export class RunStats {
   private readonly interrupter = new AbortController();
   /** Aborted by `interrupt()`: every request and backoff wait in flight ends at once. */
   readonly interruption: AbortSignal = this.interrupter.signal;
+  /** The signals of the requests (with their backoff waits) in flight, aborted by `interrupt()` too. */
+  private readonly inFlight = new Set<AbortController>();
   /** Told of every change a progress line shows between trials (a retry, say). */
   onChange: () => void = () => {};
 
@@ -82,7 +84,26 @@ export class RunStats {
   /** Ctrl-C: no new request, and the ones in flight are abandoned (their trials stay open to resume). */
   interrupt(): void {
     this.stop("interrupted");
-    this.interrupter.abort(new StopSignal("interrupted"));
+    const reason = new StopSignal("interrupted");
+    this.interrupter.abort(reason);
+    for (const request of this.inFlight) request.abort(reason);
+  }
+
+  /**
+   * `work` with a signal of its own that `interrupt()` aborts, for one request and its backoff waits. Each
+   * request listens to its own signal rather than to `interruption`: at `--concurrency 11` and up, one
+   * listener per request in flight on the one shared signal would pass Node's limit of ten and print a
+   * "possible memory leak" warning.
+   */
+  async interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const request = new AbortController();
+    if (this.interruption.aborted) request.abort(this.interruption.reason);
+    this.inFlight.add(request);
+    try {
+      return await work(request.signal);
+    } finally {
+      this.inFlight.delete(request);
+    }
   }
 
   get interrupted(): boolean {

@@ -153,4 +153,59 @@ describe("docs/cli.md lists each verb with flags the verb parses", () => {
     }
     expect(unknown).toEqual([]);
   });
+
+  it("each verb's --help names the flags and sub-verbs of its row, its summary every analysis, table and format", async () => {
+    const missing: string[] = [];
+    for (const row of tableRows("docs/cli.md", "verb")) {
+      const [verbName, sub] = (row[0] as string).replace(/`/g, "").split(" ") as [string, string | undefined];
+      const verb = VERBS.find((v) => v.name === verbName);
+      if (!verb) continue;
+      const { usage } = await verb.load();
+      const options = (row[1] as string).replace(/\\\|/g, "|");
+      if (sub !== undefined && !usage.includes(sub)) missing.push(`${verbName} --help: ${sub}`);
+      for (const [flag] of `${row[0]} ${options}`.matchAll(/--[a-z][a-z-]*/g)) {
+        if (flag !== "--catalog" && !usage.includes(flag)) missing.push(`${verbName} --help: ${flag}`);
+      }
+      // A value written in capitals (a placeholder) is written the same in --help.
+      for (const [, flag, value] of options.matchAll(/(--[a-z][a-z-]*) ([A-Z][A-Z_]*[^\s\]|)`]*)/g)) {
+        const inHelp = new RegExp(`${flag} ([A-Z][A-Z_]*[^\\s\\]|)\`]*)`).exec(usage)?.[1];
+        if (inHelp !== undefined && inHelp !== value)
+          missing.push(`${verbName} --help: ${flag} ${inHelp}, not ${value}`);
+      }
+      // The one-line summary (same-game --help, and the foot of the verb's own) says what the verb does:
+      // each analysis of analyze, each table of export, each --format it writes.
+      const tables = /^`([a-z-]+(?:\|[a-z-]+)+) /.exec(options)?.[1]?.split("|") ?? [];
+      const formats = /--format ([a-z|]+)/.exec(options)?.[1]?.split("|") ?? [];
+      const named = [
+        ...(verbName === "analyze" || verbName === "export" ? [sub] : []),
+        ...tables,
+        ...formats,
+      ];
+      for (const word of named) {
+        if (word !== undefined && !verb.summary.toLowerCase().includes(word))
+          missing.push(`${verbName} summary: ${word}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("the run options table and run --help name the same flags", async () => {
+    const run = await (VERBS.find((v) => v.name === "run") as (typeof VERBS)[number]).load();
+    const inTable = new Set(
+      tableRows("docs/cli.md", "flag").flatMap((row) =>
+        [...(row[0] as string).matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]),
+      ),
+    );
+    const inRowTexts = new Set(
+      tableRows("docs/cli.md", "flag").flatMap((row) =>
+        [...(row[1] as string).matchAll(/`--([a-z][a-z-]*)/g)].map((m) => m[1]),
+      ),
+    );
+    const undocumented = Object.keys(run.options).filter(
+      (flag) => !inTable.has(flag) && !inRowTexts.has(flag),
+    );
+    expect(undocumented).toEqual([]);
+    const notInHelp = [...inTable].filter((flag) => !run.usage.includes(`--${flag}`));
+    expect(notInHelp).toEqual([]);
+  });
 });

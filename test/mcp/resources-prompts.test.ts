@@ -141,6 +141,20 @@ describe("resources, the play prompt and completions", () => {
       "friend-sharing+familiar",
       "friend-sharing+neutral",
     ]);
+    // Every argument is optional: without any, the agent is told to pick a game itself, as on the player's
+    // surface; a framing without a game cannot be checked and is refused.
+    const empty = await client.getPrompt({ name: "play", arguments: {} });
+    expect((empty.messages[0] as { content: { text: string } }).content.text).toMatch(
+      /^Call list_games, then start_match with one of its game ids\. Read each prompt/,
+    );
+    const none = await client.getPrompt({ name: "play" });
+    expect(none.messages).toEqual(empty.messages);
+    await expect(
+      client.getPrompt({ name: "play", arguments: { framing: "business" } }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^A framing goes with a game \(one of .*prisoners-dilemma/),
+    });
     await expect(client.getPrompt({ name: "play", arguments: { game: "chess" } })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringMatching(/Unknown game "chess"; games: .*prisoners-dilemma/),

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import { type InProcessServer, startInProcess } from "../http/support/in-process-server.js";
@@ -64,6 +66,31 @@ describe("same-game run with two models and over HTTP", () => {
     }
     // Every request is one seat's one conversation: one user turn, never two prompts.
     for (const r of box.endpoint.requests) expect((r.body.messages as unknown[]).length).toBe(2);
+
+    // The study's spend counts both seats: one call per one-shot text trial and seat, 4 trials, 8 calls,
+    // the second seat's in its partner trial's cell on a row naming it.
+    const shown = await runCliAsync(["study", "show", study, "--db", db, "--json"]);
+    expect(shown.status, shown.stderr).toBe(0);
+    const spend = JSON.parse(shown.stdout).spend as {
+      cells: { player: string; framing: string; second_seat: string | null; calls: number }[];
+      total: { calls: number };
+    };
+    expect(spend.cells.map((c) => [c.player, c.framing, c.second_seat, c.calls])).toEqual([
+      ["scripted/payoff-reader", "business", null, 2],
+      ["scripted/payoff-reader", "business", "scripted/story-swayed", 2],
+      ["scripted/payoff-reader", "friend-sharing", null, 2],
+      ["scripted/payoff-reader", "friend-sharing", "scripted/story-swayed", 2],
+    ]);
+    expect(spend.total.calls).toBe(8);
+    const text = await runCliAsync(["study", "show", study, "--db", db]);
+    expect(text.stdout).toContain(
+      "  scripted/story-swayed (second seat of scripted/payoff-reader's trials) prisoners-dilemma business: 2 calls,",
+    );
+    expect(text.stdout).toContain("  total: 8 calls,");
+    const out = join(box.dir, "report.html");
+    const report = await runCliAsync(["report", "--study", study, "--db", db, "--out", out]);
+    expect(report.status, report.stderr).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain('<td colspan="3">Total</td><td class="num">8</td>');
   });
 
   it("plays as a remote client of serve --http (Streamable HTTP), recording the model calls there", async () => {

@@ -7,7 +7,8 @@ import type { ToolContext } from "../tool-context.js";
 // Prompt `play`, for hosts that surface prompts (slash commands). Getting a prompt is a read: it writes
 // nothing. It tells the agent how to begin, and the agent's first tool call starts (and records) the
 // match. On the player's surface it takes only a study id; with an operator toolset on it also takes the
-// game, framing and variant an operator may choose.
+// game, framing and variant an operator may choose. Every argument is optional on both surfaces, so a
+// host that gets the prompt without asking for any (as a slash command may) is told how to begin too.
 
 function userMessage(text: string) {
   return { messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
@@ -19,6 +20,9 @@ function invalid(message: string): never {
 
 const ANSWERING =
   "Read each prompt and answer every round with the submit_move tool (match_id, round, and your choice as one of the listed labels), until the match is over.";
+
+/** Neither a study nor a game given: the agent picks a game itself. */
+const PICK_A_GAME = `Call list_games, then start_match with one of its game ids. ${ANSWERING}`;
 
 export function registerPlayPrompt(server: McpServer, context: ToolContext): void {
   if (context.toolsets.blind) registerPlayerPrompt(server, context);
@@ -62,7 +66,7 @@ function registerPlayerPrompt(server: McpServer, context: ToolContext): void {
           `Take your assigned trials: call next_trial with study_id "${study_id}". ${ANSWERING} Then call next_trial again, until it says you are done.`,
         );
       }
-      return userMessage(`Call list_games, then start_match with one of its game ids. ${ANSWERING}`);
+      return userMessage(PICK_A_GAME);
     },
   );
 }
@@ -76,13 +80,13 @@ function registerOperatorPrompt(server: McpServer, context: ToolContext): void {
     {
       title: "Play a framed game",
       description:
-        "Tells the agent to start a match of a game (optionally in a given framing and variant) with start_match, or to take a study's trials with next_trial, and to play it.",
+        "Tells the agent to start a match of a game (optionally in a given framing and variant) with start_match, or of a game it picks from list_games, or to take a study's trials with next_trial, and to play it.",
       argsSchema: z.object({
         game: completable(z.string().describe("A game id, e.g. prisoners-dilemma"), (typed) =>
           startingWith(gameIds, typed ?? ""),
         )
           .optional()
-          .describe("A game id, e.g. prisoners-dilemma; empty with study_id"),
+          .describe("A game id, e.g. prisoners-dilemma; empty to let the agent pick one (or with study_id)"),
         framing: completable(z.string().describe("A framing id"), (typed, ctx) => {
           const game = catalog.games.find((g) => g.id === ctx?.arguments?.game);
           const variant = ctx?.arguments?.variant || "base";
@@ -111,7 +115,15 @@ function registerOperatorPrompt(server: McpServer, context: ToolContext): void {
           `Take your assigned trials: call next_trial with study_id "${study_id}". ${ANSWERING} Then call next_trial again, until it says you are done.`,
         );
       }
-      if (!game) invalid(`Give a game (one of ${gameIds.join(", ")}) or a study_id.`);
+      if (!game) {
+        // A framing or variant alone cannot be checked, nor passed on: which ones exist depends on the game.
+        if (framing || variant) {
+          invalid(
+            `A ${framing ? "framing" : "variant"} goes with a game (one of ${gameIds.join(", ")}); give one, or leave every argument empty to let the agent pick.`,
+          );
+        }
+        return userMessage(PICK_A_GAME);
+      }
       if (!gameIds.includes(game)) invalid(`Unknown game "${game}"; games: ${gameIds.join(", ")}.`);
       const chosenVariant = variant || "base";
       if (!(VARIANT_IDS as readonly string[]).includes(chosenVariant)) {

@@ -83,12 +83,14 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   /** A batch API call with the run's retries (rate limits, server errors), cut short by Ctrl-C. */
   const retried = async <T>(work: () => Promise<T>): Promise<T> =>
     (
-      await withRetries(
-        work,
-        seat.settings.retry,
-        (error) => stats.retried(error.kind),
-        Math.random,
-        stats.interruption,
+      await stats.interruptible((interruption) =>
+        withRetries(
+          work,
+          seat.settings.retry,
+          (error) => stats.retried(error.kind),
+          Math.random,
+          interruption,
+        ),
       )
     ).value;
 

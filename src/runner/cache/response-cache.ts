@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { xdgCacheFolder } from "../../user-folders.js";
 import type { ModelReply } from "../endpoint.js";
 
 // The response cache of `same-game run --cache [DIR]`: one JSON file per reply, named by the SHA-256 of
@@ -29,8 +29,7 @@ const KEY = /^[0-9a-f]{64}$/;
 /** The cache folder when `--cache` names none: $SAME_GAME_CACHE_DIR, else the user's cache folder. */
 export function defaultCacheDir(): string {
   if (process.env.SAME_GAME_CACHE_DIR) return process.env.SAME_GAME_CACHE_DIR;
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "same-game", "responses");
+  return join(xdgCacheFolder(), "same-game", "responses");
 }
 
 /** The key of a reply: SHA-256 of the canonical JSON of what decides it. */

@@ -2,9 +2,15 @@ import { RunnerBatchStore } from "./runner-batch-store.js";
 
 /** What a runner's model calls cost in one (player, game, framing) cell of the record. */
 export interface SpendCellRow {
+  /** The cell is the trial's: a second seat's calls are in its partner trial's cell. */
   readonly player: string;
   readonly game: string;
   readonly framing: string;
+  /**
+   * Null for the player's own calls; the label of the second seat (`--opponent-model`, in the agent seat
+   * of the player's trials) for that seat's calls, which the study's spend counts with its trials.
+   */
+  readonly second_seat: string | null;
   /** Requests the endpoint answered (directly or in a batch); replies from the cache are not calls. */
   readonly calls: number;
   /** Of those, the ones answered in a provider batch. */
@@ -34,27 +40,37 @@ export interface PlayerSpendRow {
 
 /** Spend per cell, summed from `model_calls` (migrations 003, 013, 016). */
 export class SpendReads extends RunnerBatchStore {
-  /** The runner's spend per (player, game, framing), of one study or the whole record; [] without runner calls. */
+  /**
+   * The runner's spend per (player, game, framing), of one study or the whole record; [] without runner
+   * calls. A second model's seat plays a partner match outside the study (no study id of its own): its
+   * calls are counted in its partner trial's cell and study, on a row of their own naming the seat.
+   */
   spendPerCell(studyId: string | null): SpendCellRow[] {
     const rows = this.stmt(
-      `SELECT m.player, m.game, m.framing,
-              sum(CASE WHEN c.cached_from IS NULL THEN 1 ELSE 0 END) AS calls,
-              sum(CASE WHEN c.batch_id IS NOT NULL THEN 1 ELSE 0 END) AS batched,
-              sum(CASE WHEN c.cached_from IS NOT NULL THEN 1 ELSE 0 END) AS cached,
-              sum(CASE WHEN c.cached_from IS NULL THEN coalesce(c.prompt_tokens, 0) ELSE 0 END) AS prompt_tokens,
-              sum(CASE WHEN c.cached_from IS NULL THEN coalesce(c.completion_tokens, 0) ELSE 0 END) AS completion_tokens,
-              sum(c.cost_usd) AS cost_usd,
-              count(c.cost_usd) AS priced
-       FROM model_calls c JOIN matches m ON m.id = c.match_id
-       WHERE (CAST(@study_id AS TEXT) IS NULL OR m.study_id = @study_id)
-       GROUP BY m.player, m.game, m.framing
-       ORDER BY m.player, m.game, m.framing`,
+      `SELECT x.player, x.game, x.framing, x.second_seat,
+              sum(CASE WHEN x.cached_from IS NULL THEN 1 ELSE 0 END) AS calls,
+              sum(CASE WHEN x.batch_id IS NOT NULL THEN 1 ELSE 0 END) AS batched,
+              sum(CASE WHEN x.cached_from IS NOT NULL THEN 1 ELSE 0 END) AS cached,
+              sum(CASE WHEN x.cached_from IS NULL THEN coalesce(x.prompt_tokens, 0) ELSE 0 END) AS prompt_tokens,
+              sum(CASE WHEN x.cached_from IS NULL THEN coalesce(x.completion_tokens, 0) ELSE 0 END) AS completion_tokens,
+              sum(x.cost_usd) AS cost_usd,
+              count(x.cost_usd) AS priced
+       FROM (SELECT coalesce(t.player, s.player) AS player, coalesce(t.game, s.game) AS game,
+                    coalesce(t.framing, s.framing) AS framing, coalesce(t.study_id, s.study_id) AS study_id,
+                    CASE WHEN t.id IS NULL THEN NULL ELSE s.player END AS second_seat,
+                    c.cached_from, c.batch_id, c.prompt_tokens, c.completion_tokens, c.cost_usd
+             FROM model_calls c JOIN matches s ON s.id = c.match_id
+             LEFT JOIN matches t ON t.id = s.partner_match_id AND s.study_id IS NULL AND t.study_id IS NOT NULL) x
+       WHERE (CAST(@study_id AS TEXT) IS NULL OR x.study_id = @study_id)
+       GROUP BY x.player, x.game, x.framing, x.second_seat
+       ORDER BY x.player, x.game, x.framing, x.second_seat IS NOT NULL, x.second_seat`,
     ).all({ study_id: studyId }) as Record<string, unknown>[];
     // PostgreSQL returns sums of BIGINT as text: every count is made a number here.
     return rows.map((r) => ({
       player: String(r.player),
       game: String(r.game),
       framing: String(r.framing),
+      second_seat: r.second_seat === null || r.second_seat === undefined ? null : String(r.second_seat),
       calls: Number(r.calls),
       batched: Number(r.batched),
       cached: Number(r.cached),
