@@ -86,6 +86,42 @@ const ROWS: Row[] = [
     rho: 0.3,
     lengths: framings(5, mixed(250)),
   },
+  // A handful of sessions per framing, strongly correlated: records whose framings are each unanimous
+  // (every session of a framing chose alike) are common, and a ρ̂ estimated about each framing's own
+  // rates was 0 on exactly those.
+  {
+    name: "2 actions .5, ρ .99: 5, 5 vs 4, 6 (two sessions per framing)",
+    pi: [0.5, 0.5],
+    rho: 0.99,
+    lengths: [
+      [5, 5],
+      [4, 6],
+    ],
+  },
+  {
+    name: "2 actions .5, ρ .6: 5, 5 vs 4, 6 (two sessions per framing)",
+    pi: [0.5, 0.5],
+    rho: 0.6,
+    lengths: [
+      [5, 5],
+      [4, 6],
+    ],
+  },
+  {
+    name: "2 actions .5, ρ .9: 4, 4, 4 vs 3, 4, 5",
+    pi: [0.5, 0.5],
+    rho: 0.9,
+    lengths: [
+      [4, 4, 4],
+      [3, 4, 5],
+    ],
+  },
+  {
+    name: "2 actions .3, ρ .6: 10 × 1 vs 3 × 10",
+    pi: [0.3, 0.7],
+    rho: 0.6,
+    lengths: [repeat(10, 1), repeat(3, 10)],
+  },
   // Below it (the default keeps the exact draws): the normal path forced, to show why the threshold is there.
   {
     name: "2 actions .5, ρ .3: 300 × 1 vs 150 × 6 (just below)",

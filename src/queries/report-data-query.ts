@@ -1,5 +1,6 @@
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import type { Estimate } from "../analysis/robustness/robustness-checks.js";
+import { MIN_RESAMPLED_SESSIONS } from "../analysis/robustness/robustness-plan.js";
 import { createBinomialSampler, drawBinomials } from "../analysis/sampling/binomial-sampler.js";
 import { createMultiplicitySampler, drawClusterSums } from "../analysis/sampling/cluster-multiplicities.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/sampling/fast-rng.js";
@@ -267,7 +268,7 @@ function withCi(value: Estimate): EstimateWithCi {
 /**
  * Each cell's cooperation rate with a 95% percentile bootstrap interval, resampled the way the
  * robustness analysis resamples it: whole MCP sessions when a session made several decisions in the
- * cell's player's record, else Binomial(n, rate).
+ * cell's player's record and at least two decided in the cell, else Binomial(n, rate).
  */
 function cooperationCells(
   deps: PlayDeps,
@@ -281,10 +282,25 @@ function cooperationCells(
     const cooperative = deps.catalog.game(cell.game).cooperativeAction as string;
     const n = Object.values(cell.counts).reduce((s, c) => s + c, 0);
     const rate = (cell.counts[cooperative] ?? 0) / n;
-    const sessions = clusteredPlayers.has(cell.player) ? (cell.clusters ?? []) : [];
+    // As robustness draws it: by session where at least MIN_RESAMPLED_SESSIONS sessions decided in the cell
+    // (one session redrawn whole would repeat its rate in every replicate), else by decision.
+    const decided = clusteredPlayers.has(cell.player)
+      ? (cell.clusters ?? []).flatMap((cluster, i) =>
+          Object.values(cluster).some((c) => c > 0)
+            ? [{ cluster, weight: cell.cluster_weights?.[i] ?? 1 }]
+            : [],
+        )
+      : [];
+    const sessions = decided.reduce((s, d) => s + d.weight, 0);
     const replicates =
-      sessions.length > 0
-        ? sessionReplicates(sessions, cell.cluster_weights, cooperative, bootstrap, rng)
+      sessions >= MIN_RESAMPLED_SESSIONS
+        ? sessionReplicates(
+            decided.map((d) => d.cluster),
+            decided.map((d) => d.weight),
+            cooperative,
+            bootstrap,
+            rng,
+          )
         : binomialReplicates(n, rate, bootstrap, rng);
     return {
       player: cell.player,

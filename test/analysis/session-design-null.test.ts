@@ -7,6 +7,7 @@ import {
   drawSessionDesignNull,
   intraSessionCorrelation,
 } from "../../src/analysis/invariance/session-design-null.js";
+import { robustnessAnalysis } from "../../src/analysis/robustness/robustness.js";
 import { planRobustness } from "../../src/analysis/robustness/robustness-plan.js";
 import { StatisticsEvaluator } from "../../src/analysis/robustness/robustness-statistics.js";
 import { BufferedUniforms, createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
@@ -82,5 +83,55 @@ describe("drawSessionDesignNull", () => {
       if (drawn.scale[r] !== 1 && jsd > 0) scaled++;
     }
     expect(scaled).toBeGreaterThan(10);
+  });
+});
+
+describe("the session-design null where every session of a framing agrees", () => {
+  /** Two framings of two sessions each, lengths 5, 5 and 4, 6; `business` and `friend` the sessions' actions. */
+  const unanimous = (business: readonly string[], friend: readonly string[]): CountCell[] => {
+    const framing = (name: string, lengths: readonly number[], actions: readonly string[]): CountCell => {
+      const clusters = lengths.map((m, s) => ({ [actions[s] as string]: m }));
+      const counts: Record<string, number> = {};
+      for (const c of clusters) for (const [a, x] of Object.entries(c)) counts[a] = (counts[a] ?? 0) + x;
+      return { player: "m", game: "g", framing: name, counts, clusters };
+    };
+    return [framing("a", [5, 5], business), framing("b", [4, 6], friend)];
+  };
+
+  it("estimates ρ about the pooled rate: sessions that each chose one action give ρ̂ = 1 (clipped to .999), not 0", () => {
+    // Pooled rate ½; each session m decisions all one action: between = Σ m·2·(½)² = 10, within = 0.
+    const cells = plan(unanimous(["cooperate", "cooperate"], ["defect", "defect"])).cells;
+    expect(intraSessionCorrelation(cells)).toBe(0.999);
+  });
+
+  it("gives the split 5 + 5 all C against 4 + 6 all D its probability under one coin per session, 1/8", () => {
+    const result = robustnessAnalysis(unanimous(["cooperate", "cooperate"], ["defect", "defect"]), {
+      cooperativeAction: { g: "cooperate" },
+      bootstrap: 2000,
+      seed: 1,
+    });
+    // Under the null each session is one coin: the framings split all-C / all-D (or the reverse) with
+    // probability 2·(½)⁴ = 1/8; the null's Monte Carlo error at B = 2,000 is ±0.015 (two standard errors).
+    const p = result.games[0]?.invariance.p_value as number;
+    expect(p).toBeGreaterThan(0.105);
+    expect(p).toBeLessThan(0.145);
+    expect(result.games[0]?.R.ci[1]).toBe(1);
+  });
+
+  it("rejects none of the 16 equally likely records of one coin per session at 5% (2 of 16 before)", () => {
+    const sides = ["cooperate", "defect"];
+    let rejected = 0;
+    for (let bits = 0; bits < 16; bits++) {
+      const coin = (i: number): string => sides[(bits >> (3 - i)) & 1] as string;
+      const result = robustnessAnalysis(unanimous([coin(0), coin(1)], [coin(2), coin(3)]), {
+        cooperativeAction: { g: "cooperate" },
+        actions: { g: sides },
+        bootstrap: 500,
+        seed: 1,
+      });
+      if ((result.games[0]?.invariance.p_value as number) <= 0.05) rejected++;
+      expect(result.games[0]?.R.ci[1]).toBe(1);
+    }
+    expect(rejected).toBe(0);
   });
 });

@@ -13,6 +13,8 @@ const planned = (cell: CountCell): PlannedCell => ({
   offset: 0,
   actions: ["cooperate", "defect"],
   unit: "session",
+  sessions: (cell.clusters ?? []).length,
+  resampled: "session",
 });
 
 // Framing a: s1 (2 sessions alike) and s2 (10) span both framings; t1 and t2 decided 10 times in a only.

@@ -243,12 +243,22 @@ function sampleOf(
       .sort((x, y) => (x.key < y.key ? -1 : 1))
       .map((u) => u.unit);
     if (spans) {
-      strata.push({
-        kind: "units",
-        cells: cells.map((_, i) => i),
-        units: ordered,
-        stream: `${group}:sessions`,
-      });
+      // A cell only one session decided in is drawn by decision, for the reason above, and the sessions
+      // are drawn jointly over the other cells (without their part in it).
+      const reach = cells.map(() => 0);
+      for (const u of ordered)
+        for (const c of new Set(u.map((e) => e.cell))) reach[c] = (reach[c] as number) + 1;
+      const alone = new Set(reach.flatMap((r, c) => (r === 1 ? [c] : [])));
+      const joint = alone.size === 0 ? ordered : ordered.map((u) => u.filter((e) => !alone.has(e.cell)));
+      if (reach.some((r) => r > 1)) {
+        strata.push({
+          kind: "units",
+          cells: cells.flatMap((_, i) => (alone.has(i) ? [] : [i])),
+          units: joint.filter((u) => u.length > 0),
+          stream: `${group}:sessions`,
+        });
+      }
+      for (const c of alone) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
     } else {
       cells.forEach((_, c) => {
         const own = ordered.filter((u) => u[0]?.cell === c);
@@ -263,6 +273,8 @@ function sampleOf(
     cells.forEach((cell, c) => {
       if (!covered.has(c)) strata.push(decisionStratum(group, cell, c));
     });
+    // Every cell of one session each: nothing was drawn by session after all.
+    if (!strata.some((s) => s.kind === "units")) unit = "decision";
   } else {
     cells.forEach((cell, c) => {
       if (cell.positions === null) {

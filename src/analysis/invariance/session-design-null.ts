@@ -53,41 +53,66 @@ export function sessionsExchangeable(cells: readonly PlannedCell[]): boolean {
 }
 
 /**
- * The intra-session correlation of the cells' sessions: the one-way ANOVA estimator on each action's
- * indicator, each framing about its own rates (so a framing effect does not inflate it), the
- * between- and within-session sums added over actions; clipped to [0, 1), and 0 where it cannot be
- * estimated (fewer sessions than two in every framing, or no session of two decisions).
+ * The intra-session correlation under the null this test draws from: the one-way ANOVA estimator on each
+ * action's indicator, every session of the game about the framings' pooled rates (a framing's decisions
+ * without sessions as sessions of one, as the null draws them), the between- and within-session sums
+ * added over actions; clipped to [0, 0.999], and 0 where it cannot be estimated (fewer than two sessions,
+ * or no session of two decisions).
+ *
+ * Estimated under the null, as a parametric bootstrap test's nuisance parameters should be (Davidson &
+ * MacKinnon 1999, "The size distortion of bootstrap tests"). Each framing about its own rates (as before)
+ * was blind exactly where the test is decided: where every session of a framing agrees, that framing's
+ * rate absorbs all its sessions' spread, the within-framing sums are 0/0, and ρ̂ came out 0 — so two
+ * framings of unanimous sessions (5 + 5 sessions all C against 4 + 6 all D) were tested as 20 independent
+ * decisions (p < 0.001), though under a null of one coin per session that split has probability 1/8. The
+ * price is power: a framing effect adds to the between-session sums about the pooled rates, so ρ̂, and
+ * the null's spread, grow with it.
  */
 export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
   const design = anovaDesign(cells);
-  let between = 0;
-  let within = 0;
-  design.counted.forEach((counted, f) => {
-    if (!counted) return;
-    const pc = cells[f] as PlannedCell;
-    (pc.cell.clusters ?? []).forEach((cluster, i) => {
-      const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-      if (m === 0) return;
-      const weight = pc.cell.cluster_weights?.[i] ?? 1;
-      for (const a of pc.actions) {
-        const x = cluster[a] ?? 0;
-        const p = (pc.cell.counts[a] ?? 0) / pc.n;
-        between += weight * m * (x / m - p) ** 2;
-        within += (weight * x * (m - x)) / m;
-      }
+  const k = (cells[0] as PlannedCell).actions.length;
+  const totals = new Float64Array(k);
+  let squares = 0;
+  cells.forEach((pc, f) => {
+    pc.actions.forEach((a, j) => {
+      totals[j] = (totals[j] as number) + (pc.cell.counts[a] ?? 0);
     });
+    squares += framingSquares(pc, design.sessioned[f] as boolean);
   });
-  return anovaCorrelation(design, between, within);
+  return anovaCorrelation(design, ...anovaSums(design.decisions, totals, squares));
+}
+
+/** Σ_s Σ_a x_sa²/m_s over the framing's sessions (a decision without a session adds 1). */
+function framingSquares(pc: PlannedCell, sessioned: boolean): number {
+  if (!sessioned) return pc.n;
+  let q = 0;
+  (pc.cell.clusters ?? []).forEach((cluster, i) => {
+    const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
+    if (m === 0) return;
+    const weight = pc.cell.cluster_weights?.[i] ?? 1;
+    for (const a of pc.actions) q += (weight * (cluster[a] ?? 0) ** 2) / m;
+  });
+  return q;
+}
+
+/**
+ * The between- and within-session sums of squares about the pooled rates from the game's totals: with
+ * Q = Σ_s Σ_a x²/m, between = Q − Σ_a X_a²/N and within = N − Q.
+ */
+function anovaSums(decisions: number, totals: ArrayLike<number>, squares: number): [number, number] {
+  let pooledSquares = 0;
+  for (let a = 0; a < totals.length; a++) pooledSquares += (totals[a] as number) ** 2;
+  return [squares - pooledSquares / decisions, decisions - squares];
 }
 
 /** What the ANOVA estimator needs of the design alone (the same for the record and its null records). */
 interface AnovaDesign {
-  /** Whether framing f's sessions enter the estimate (a cell with sessions). */
-  readonly counted: readonly boolean[];
+  /** Whether framing f's decisions are listed by session (else each decision is a session of one). */
+  readonly sessioned: readonly boolean[];
   readonly sessions: number;
   readonly decisions: number;
+  /** Σ_s m_s² / N over every session of the game. */
   readonly squaredSizes: number;
-  readonly groups: number;
   /** Per framing, m̃_f = Σm²/Σm (1 for a framing without sessions). */
   readonly lengths: readonly number[];
   readonly sizes: readonly number[];
@@ -97,8 +122,7 @@ function anovaDesign(cells: readonly PlannedCell[]): AnovaDesign {
   let sessions = 0;
   let decisions = 0;
   let squaredSizes = 0;
-  let groups = 0;
-  const counted: boolean[] = [];
+  const sessioned: boolean[] = [];
   const lengths: number[] = [];
   for (const pc of cells) {
     let count = 0;
@@ -112,24 +136,29 @@ function anovaDesign(cells: readonly PlannedCell[]): AnovaDesign {
         squares += weight * m * m;
       });
     }
-    counted.push(count > 0);
+    sessioned.push(count > 0);
     lengths.push(count > 0 ? squares / pc.n : 1);
-    if (count === 0) continue;
-    sessions += count;
+    sessions += count > 0 ? count : pc.n;
+    squaredSizes += count > 0 ? squares : pc.n;
     decisions += pc.n;
-    squaredSizes += squares / pc.n;
-    groups++;
   }
-  return { counted, sessions, decisions, squaredSizes, groups, lengths, sizes: cells.map((c) => c.n) };
+  return {
+    sessioned,
+    sessions,
+    decisions,
+    squaredSizes: squaredSizes / decisions,
+    lengths,
+    sizes: cells.map((c) => c.n),
+  };
 }
 
 /** The one-way ANOVA estimator from the between- and within-session sums, clipped to [0, 0.999]. */
 function anovaCorrelation(design: AnovaDesign, between: number, within: number): number {
-  const { sessions, groups, decisions, squaredSizes } = design;
-  if (!(sessions > groups && decisions > sessions)) return 0;
-  const msb = between / (sessions - groups);
+  const { sessions, decisions, squaredSizes } = design;
+  if (!(sessions > 1 && decisions > sessions)) return 0;
+  const msb = between / (sessions - 1);
   const msw = within / (decisions - sessions);
-  const m0 = (decisions - squaredSizes) / (sessions - groups);
+  const m0 = (decisions - squaredSizes) / (sessions - 1);
   const denominator = msb + (m0 - 1) * msw;
   if (!(denominator > 0)) return 0;
   return Math.min(0.999, Math.max(0, (msb - msw) / denominator));
@@ -219,23 +248,16 @@ function nullScales(
   const observed = contrastScale(design, rho);
   const scale = new Float64Array(replicates);
   // Once per replicate, so in loops over typed arrays.
-  const counted = design.counted.flatMap((c, f) => (c ? [f] : []));
-  const sizes = Float64Array.from(design.sizes);
+  const totals = new Float64Array(k);
   for (let r = 0; r < replicates; r++) {
-    let between = 0;
-    let within = 0;
-    for (const f of counted) {
-      const n = sizes[f] as number;
-      const q = (squares[f] as Float64Array)[r] as number;
+    totals.fill(0);
+    let q = 0;
+    for (let f = 0; f < out.length; f++) {
       const counts = out[f] as Int32Array;
-      let sumSquares = 0;
-      for (let a = 0; a < k; a++) {
-        const c = counts[r * k + a] as number;
-        sumSquares += c * c;
-      }
-      between += q - sumSquares / n;
-      within += n - q;
+      for (let a = 0; a < k; a++) totals[a] = (totals[a] as number) + (counts[r * k + a] as number);
+      q += (squares[f] as Float64Array)[r] as number;
     }
+    const [between, within] = anovaSums(design.decisions, totals, q);
     scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
   }
   return scale;

@@ -4,6 +4,15 @@ import { type CountCell, hasSharedSessions, validateCell } from "../count-cells.
 /** What one bootstrap replicate resamples for a player: single decisions or whole MCP sessions. */
 export type ResamplingUnit = "decision" | "session";
 
+/**
+ * The fewest sessions a cell's rate is resampled from. The cluster bootstrap estimates a rate's variance
+ * from the spread between the sessions that made it; a cell whose decisions all came from one session
+ * (a host that played every trial over one connection) shows none, and redrawing its one session gives
+ * every replicate the same rate: an interval that is a point. Such a cell is drawn by decision, the only
+ * spread its record shows.
+ */
+export const MIN_RESAMPLED_SESSIONS = 2;
+
 /** One validated cell laid out in the flat counts buffer the bootstrap works on. */
 export interface PlannedCell {
   readonly cell: CountCell;
@@ -11,7 +20,18 @@ export interface PlannedCell {
   /** Index of the cell's first action in the counts buffer; the game's actions follow in order. */
   readonly offset: number;
   readonly actions: readonly ActionId[];
+  /**
+   * How the record clusters the cell's decisions: "session" for every cell of a player some of whose
+   * sessions made several decisions (what the invariance test and the interval's design effects read).
+   */
   readonly unit: ResamplingUnit;
+  /** Sessions that decided in the cell (a listed cluster counted as the sessions it stands for). */
+  readonly sessions: number;
+  /**
+   * What the bootstrap redraws the cell by: its sessions where `unit` is "session" and at least
+   * MIN_RESAMPLED_SESSIONS decided in it, else its decisions.
+   */
+  readonly resampled: ResamplingUnit;
 }
 
 /** One (player, game): its cells in framing order and where its statistics go. */
@@ -23,12 +43,14 @@ export interface PlannedUnit {
   /** Index of the cooperative action within the game's actions, or −1 when the game has none. */
   readonly cooperativeIndex: number;
   readonly cooperativeAction: ActionId | null;
+  /** "session" when the bootstrap redraws some cell of the game by session. */
   readonly unit: ResamplingUnit;
 }
 
 export interface PlannedPlayer {
   readonly player: string;
   readonly units: readonly number[];
+  /** "session" when the bootstrap redraws some cell of the player by session. */
   readonly unit: ResamplingUnit;
 }
 
@@ -40,6 +62,15 @@ export interface RobustnessPlan {
   /** Observed counts of every cell, concatenated. */
   readonly observed: Int32Array;
   readonly decisions: number;
+}
+
+/** The sessions with decisions in a cell, each listed cluster counted as the sessions it stands for. */
+function sessionCount(cell: CountCell): number {
+  let sessions = 0;
+  (cell.clusters ?? []).forEach((cluster, i) => {
+    if (Object.values(cluster).some((count) => count > 0)) sessions += cell.cluster_weights?.[i] ?? 1;
+  });
+  return sessions;
 }
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -114,6 +145,7 @@ export function planRobustness(
     const spansCells = new Set(ids).size < ids.length;
     const unit: ResamplingUnit = spansCells || playerCells.some(hasSharedSessions) ? "session" : "decision";
     const playerUnits: number[] = [];
+    let playerResampled: ResamplingUnit = "decision";
     for (const game of [...games.keys()].sort(byText)) {
       const byFraming = games.get(game) as Map<string, number>;
       const actions = actionsOf.get(game) as ActionId[];
@@ -125,12 +157,20 @@ export function planRobustness(
           );
         }
         const n = sizes[i] as number;
-        plannedCells.push({ cell: cells[i] as CountCell, n, offset, actions, unit });
+        const cell = cells[i] as CountCell;
+        const sessions = sessionCount(cell);
+        const resampled: ResamplingUnit =
+          unit === "session" && sessions >= MIN_RESAMPLED_SESSIONS ? "session" : "decision";
+        plannedCells.push({ cell, n, offset, actions, unit, sessions, resampled });
         offset += actions.length;
         decisions += n;
         return plannedCells.length - 1;
       });
       const c = cooperativeAction[game] ?? null;
+      const gameResampled = unitCellIndices.some((i) => plannedCells[i]?.resampled === "session")
+        ? "session"
+        : "decision";
+      if (gameResampled === "session") playerResampled = "session";
       playerUnits.push(units.length);
       units.push({
         player,
@@ -138,10 +178,10 @@ export function planRobustness(
         cells: unitCellIndices,
         cooperativeIndex: c === null ? -1 : actions.indexOf(c),
         cooperativeAction: c,
-        unit,
+        unit: gameResampled,
       });
     }
-    players.push({ player, units: playerUnits, unit });
+    players.push({ player, units: playerUnits, unit: playerResampled });
   }
 
   const observed = new Int32Array(offset);

@@ -9,6 +9,7 @@ import { throwIfCancelled } from "../progress/analysis-cancellation.js";
 import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { type ClusterSumMethod, clusterSumMethodFromEnv } from "../sampling/normal-cluster-sums.js";
+import { decisionResampledNote } from "./decision-resampled-note.js";
 import { MEAN_INTERVAL_METHOD } from "./mean-interval.js";
 import { MULTI_ACTION_INTERVAL_METHOD } from "./multi-action-interval.js";
 import { MULTI_ACTION_INVERSION_METHOD } from "./multi-action-inversion.js";
@@ -95,7 +96,7 @@ export interface PlayerRobustness {
 }
 
 export interface RobustnessResult {
-  /** "session" when at least one player's decisions were resampled by session. */
+  /** "session" when at least one player's decisions were resampled by session (some cell of ≥ 2 sessions). */
   readonly unit: ResamplingUnit;
   readonly attenuation: number;
   readonly bootstrap: number;
@@ -201,6 +202,8 @@ export function robustnessAnalysis(
     players,
     pooled,
     checks: robustnessChecks({ confidence, games, players, pooled }, size, options.expected),
-    notes: robustnessNotes({ confidence, games, players, pooled }),
+    notes: [...robustnessNotes({ confidence, games, players, pooled }), decisionResampledNote(plan)].filter(
+      (n): n is Note => n !== null,
+    ),
   };
 }

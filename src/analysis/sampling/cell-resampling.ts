@@ -43,8 +43,9 @@ export function createCellResampler(pc: PlannedCell, method: ClusterSumMethod = 
   // Sessions whose decisions all chose one action have no variation to resample: every draw would
   // reproduce the cell, and the interval would be a point. Such a cell is redrawn like one without
   // sessions, from the smoothed rates below, so a deterministic agent played live gets the same interval
-  // as its counts imported without sessions.
-  if (pc.unit === "session" && types.weights.length > 0 && !isSingleAction(counts)) {
+  // as its counts imported without sessions. A cell of one session is drawn by decision too
+  // (MIN_RESAMPLED_SESSIONS): redrawing its one session would reproduce it.
+  if (pc.resampled === "session" && types.weights.length > 0 && !isSingleAction(counts)) {
     const sessions = types.weights.reduce((sum, w) => sum + w, 0);
     if (drawsNormalSums(method, sessions, sessions)) {
       return { kind: "normal", k, moments: typeMoments(types.table, types.weights, k) };

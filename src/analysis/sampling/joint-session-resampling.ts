@@ -44,7 +44,11 @@ export interface JointSessions {
 export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
   const joint: JointSessions[] = [];
   for (const player of plan.players) {
-    const cellIndices = player.units.flatMap((u) => [...(plan.units[u]?.cells ?? [])]);
+    // Only the cells redrawn by session: a cell one session made alone is drawn by decision
+    // (MIN_RESAMPLED_SESSIONS), and its session's other cells are drawn jointly without it.
+    const cellIndices = player.units
+      .flatMap((u) => [...(plan.units[u]?.cells ?? [])])
+      .filter((c) => plan.cells[c]?.resampled === "session");
     // Each session's listings in the player's cells, in cell order (ids are distinct within a cell):
     // listing e is cell `entryCell[e]` (position in cellIndices), cluster `entryAt[e]` there.
     let total = 0;
