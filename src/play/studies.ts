@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { canonicalAdaptive } from "../domain/adaptive/adaptive-design.js";
 import {
   adaptiveSchedule,
   emptyScheduleMemo,
@@ -75,7 +76,10 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
   const { design, cells } = checkedDesign(deps, input);
   const hash = designHash(design);
   return deps.store.transaction(() => {
-    const existing = deps.store.scopedTo(principal).findStudyByHash(hash);
+    const visible = deps.store.scopedTo(principal);
+    const existing = earlierHashes(input, design)
+      .map((earlier) => visible.findStudyByHash(earlier))
+      .find((study) => study !== undefined);
     const study = existing ?? {
       id: `study-${randomBytes(6).toString("hex")}`,
       name: design.name,
@@ -88,13 +92,28 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
     if (!existing) deps.store.insertStudy(study);
     return {
       study_id: study.id,
-      design_hash: hash,
+      design_hash: study.design_hash,
       name: study.name,
       cells: cells.length,
       trials_per_player: cells.length * design.trials_per_cell,
       created: !existing,
     };
   });
+}
+
+/**
+ * The hashes a study of this design may have been registered under, in the order they are looked up. Until
+ * the default adaptive.test was left out of the frozen design, a design that spelt it out hashed apart from
+ * one that did not: the hash of the design as written comes first (a record holding both studies keeps
+ * handing this file the one its trials went to), then the canonical hash, then that of the default spelt
+ * out (the earlier study of a file that named it, found from one that does not).
+ */
+function earlierHashes(input: unknown, design: StudyDesign): string[] {
+  const hashes = [designHash(StudyDesignSchema.parse(input)), designHash(design)];
+  if (design.adaptive && design.adaptive.test === undefined) {
+    hashes.push(designHash({ ...design, adaptive: { ...design.adaptive, test: "universal_inference" } }));
+  }
+  return [...new Set(hashes)];
 }
 
 /**
@@ -105,10 +124,12 @@ export function checkedDesign(
   deps: Pick<PlayDeps, "catalog">,
   input: unknown,
 ): { design: StudyDesign; cells: StudyCell[] } {
-  const design = StudyDesignSchema.parse(input);
-  refuseRepeats(design);
-  const cells = studyCells(design, studyCatalog(deps));
+  const parsed = StudyDesignSchema.parse(input);
+  refuseRepeats(parsed);
+  // As written: a test named under a rule it has no effect on is refused, the default one included.
+  const cells = studyCells(parsed, studyCatalog(deps));
   refuseUnplayableOpponents(deps, cells);
+  const design = parsed.adaptive ? { ...parsed, adaptive: canonicalAdaptive(parsed.adaptive) } : parsed;
   return { design, cells };
 }
 

@@ -74,6 +74,17 @@ export function adaptiveRuleProblem(adaptive: AdaptiveStopping): string | null {
   return null;
 }
 
+/**
+ * The rule as it is frozen and hashed: the default test left out. Other defaults are written in by the
+ * schema, but `test` stays absent when not given so that designs registered before it existed keep their
+ * hash; spelling out its default must then hash the same as leaving it out, not make a second study.
+ */
+export function canonicalAdaptive(adaptive: AdaptiveStopping): AdaptiveStopping {
+  if (adaptive.test !== "universal_inference") return adaptive;
+  const { test: _default, ...rest } = adaptive;
+  return rest;
+}
+
 /** The design's invariance test: universal_inference unless it names another. */
 export function invarianceTestOf(adaptive: AdaptiveStopping): InvarianceTest {
   return adaptive.test ?? "universal_inference";
