@@ -1,7 +1,7 @@
 import type { CountCell } from "../analysis/count-cells.js";
 import { type OrderEffect, orderEffect } from "../analysis/order-effect/order-effect.js";
 import { type RobustnessResult, robustnessAnalysis } from "../analysis/robustness/robustness.js";
-import type { DesignSize } from "../analysis/robustness/robustness-checks.js";
+import type { PlannedSize } from "../analysis/robustness/robustness-checks.js";
 import { defaultContrast, isPlannedPair, partlyPlannedText } from "../domain/planned-contrasts.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
@@ -89,7 +89,7 @@ export function robustnessReport(
     cooperativeAction,
     actions,
     expected: study
-      ? designSize(study.design, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
+      ? designSize(study, variant, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
       : undefined,
   });
   const stopsNote = study && adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)));
@@ -136,20 +136,41 @@ function completeUnits(cells: CountCell[], framings: readonly string[]) {
   return { complete, skipped };
 }
 
-/** What the registered design promises for the analysed players: every game × framing, fully played. */
+/**
+ * What the registered design plans for the analysed players, games and framings, fully played (a game
+ * stopped early: its blocks played), and the cells of the record holding more decisions than planned.
+ */
 function designSize(
-  design: ReturnType<typeof loadStudy>["design"],
+  study: ReturnType<typeof loadStudy>,
+  variant: string,
   cells: readonly CountCell[],
   framings: readonly string[],
   trialsPerCell: (player: string, game: string) => number,
-): DesignSize {
+): PlannedSize {
   const players = [...new Set(cells.map((c) => c.player))];
   const games = [...new Set(cells.map((c) => c.game))];
-  const analysedCells = players.length * games.length * framings.length;
-  // Under adaptive stopping a stopped (player, game) was designed to end at its stop: whole blocks.
-  const trials = players.reduce((sum, p) => sum + games.reduce((s, g) => s + trialsPerCell(p, g), 0), 0);
-  const perTrial = framings.length * design.styles.length * design.opponents.length;
-  return { cells: analysedCells, decisions: trials * perTrial };
+  const recorded = new Map<string, number>();
+  for (const cell of cells) {
+    const key = JSON.stringify([cell.player, cell.game, cell.framing]);
+    const n = Object.values(cell.counts).reduce((sum, count) => sum + count, 0);
+    recorded.set(key, (recorded.get(key) ?? 0) + n);
+  }
+  // A trial of each of the design's cells (styles × opponents) of this game, variant and framing per block.
+  const designCells = (game: string, framing: string) =>
+    study.cells.filter((c) => c.game === game && c.variant === variant && c.framing === framing).length;
+  let decisions = 0;
+  const over: string[] = [];
+  for (const player of players) {
+    for (const game of games) {
+      for (const framing of framings) {
+        const planned = trialsPerCell(player, game) * designCells(game, framing);
+        const seen = recorded.get(JSON.stringify([player, game, framing])) ?? 0;
+        decisions += planned;
+        if (seen > planned) over.push(`${player}/${game}/${framing}: ${seen} of ${planned}`);
+      }
+    }
+  }
+  return { cells: players.length * games.length * framings.length, decisions, over };
 }
 
 function noDecisionsMessage(query: RobustnessQuery, variant: string): string {
