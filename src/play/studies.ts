@@ -7,7 +7,12 @@ import {
   type ScheduleMemo,
 } from "../domain/adaptive/adaptive-stops.js";
 import type { AnytimeRInterval } from "../domain/adaptive/r-confidence-sequence.js";
-import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
+import {
+  checkOpponentParams,
+  OPPONENT_IDS,
+  opponentsFor,
+  unknownOpponentMessage,
+} from "../domain/opponents/index.js";
 import {
   designHash,
   type StudyCatalog,
@@ -48,9 +53,11 @@ export function studyCatalog(deps: Pick<PlayDeps, "catalog">): StudyCatalog {
         stage: catalog.stageGame(gameId, "base"),
         cooperativeAction: game.cooperativeAction,
       });
+      if (!OPPONENT_IDS.includes(opponent)) throw new UsageError(unknownOpponentMessage(opponent));
       if (!fits.some((o) => o.id === opponent)) {
-        const valid = OPPONENT_IDS.includes(opponent) ? fits.map((o) => o.id) : OPPONENT_IDS;
-        throw new UsageError(`Opponent "${opponent}" cannot play ${gameId}; valid: ${valid.join(", ")}.`);
+        throw new UsageError(
+          `Opponent "${opponent}" cannot play ${gameId}; valid: ${fits.map((o) => o.id).join(", ")}.`,
+        );
       }
       checkOpponentParams(opponent, params);
     },
@@ -163,7 +170,8 @@ function refuseUnplayableOpponents(
 /**
  * A list of the design named twice would put its cells in the schedule twice (business, business,
  * friend-sharing: two business cells, 4 trials to 2) and the design check would then fail against the
- * decisions. Checked when a design is registered only: a stored design is read as it was frozen.
+ * decisions; a planned contrast named twice leaves unclear in which games it was planned. Checked when a
+ * design is registered only: a stored design is read as it was frozen.
  */
 function refuseRepeats(design: StudyDesign): void {
   const lists: [string, readonly string[]][] = [
@@ -181,6 +189,14 @@ function refuseRepeats(design: StudyDesign): void {
         `${field} names ${repeated.startsWith("{") ? repeated : `"${repeated}"`} twice; list each once.`,
       );
     }
+  }
+  // One pair planned twice (for the same games or others) says nothing one entry listing its games cannot.
+  const pairs = design.planned_contrasts.map((c) => `${c.baseline} → ${c.comparison}`);
+  const repeatedPair = pairs.find((pair, i) => pairs.indexOf(pair) !== i);
+  if (repeatedPair !== undefined) {
+    throw new UsageError(
+      `planned_contrasts names ${repeatedPair} twice; list each pair once, with every game it is planned in (or none for all).`,
+    );
   }
 }
 

@@ -30,4 +30,24 @@ describe("register_study refuses a bad design naming the bad value", () => {
     );
     expect(held.deps.store.listStudies()).toEqual([]);
   });
+
+  it("says an unknown opponent is unknown, naming the nearest and the valid ones", async () => {
+    expect(await refusal({ opponents: [{ id: "titfortat" }] })).toBe(
+      'Unknown opponent "titfortat" (did you mean "tit-for-tat"?); valid opponents: always-cooperate, always-defect, tit-for-tat, grim-trigger, win-stay-lose-shift, random, pattern, equilibrium-sampler, best-response-last, best-response-majority, agent.',
+    );
+    // start_match says it the same way.
+    expect(
+      await callError(held.client, "start_match", { game: "prisoners-dilemma", opponent: "titfortat" }),
+    ).toMatch(/^Unknown opponent "titfortat" \(did you mean "tit-for-tat"\?\); valid opponents: /);
+    expect(held.deps.store.listStudies()).toEqual([]);
+  });
+
+  it("refuses a planned contrast named twice, naming the pair", async () => {
+    const pair = { baseline: "business", comparison: "friend-sharing" };
+    const expected =
+      "planned_contrasts names business → friend-sharing twice; list each pair once, with every game it is planned in (or none for all).";
+    expect(await refusal({ planned_contrasts: [pair, pair] })).toBe(expected);
+    expect(await refusal({ planned_contrasts: [pair, { ...pair, games: ["snowdrift"] }] })).toBe(expected);
+    expect(held.deps.store.listStudies()).toEqual([]);
+  });
 });
