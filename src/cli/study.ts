@@ -3,6 +3,7 @@ import type { AdaptiveStopping } from "../domain/adaptive/adaptive-design.js";
 import { intervalText } from "../domain/adaptive/adaptive-stops.js";
 import { loadCatalog } from "../domain/catalog.js";
 import { issueToName } from "../domain/known-keys.js";
+import { canonicalJson } from "../domain/study-design.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
 import { printable } from "../queries/format.js";
@@ -70,7 +71,7 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
     );
     const cells = progress.cells.map(
       (c) =>
-        `  ${c.game} ${c.variant} ${c.framing} ${c.style} ${c.opponent}: ${
+        `  ${c.game} ${c.variant} ${c.framing} ${c.style} ${opponentText(c)}: ${
           Object.entries(c.finished)
             .map(([player, n]) => `${printable(player)} ${n}/${progress.design.trials_per_cell}`)
             .join(", ") || "no trials yet"
@@ -93,6 +94,13 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
       [...header, ...players, ...adaptiveLines(progress), "cells:", ...cells, ...spent].join("\n"),
     );
   });
+}
+
+/** The opponent of a cell with its params, if any: two cells of a design may differ in these alone. */
+function opponentText(cell: { opponent: string; opponent_params: Record<string, unknown> }): string {
+  return Object.keys(cell.opponent_params).length === 0
+    ? cell.opponent
+    : `${cell.opponent} ${canonicalJson(cell.opponent_params)}`;
 }
 
 /** Under adaptive stopping, where each player's games stand: stopped early (where and why) or still going. */

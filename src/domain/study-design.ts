@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "./adaptive/adaptive-design.js";
 import { objectOfKnownKeys } from "./known-keys.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
+import { namedBoolean, namedChoice, namedSeed, namedWholeNumber } from "./named-value-schemas.js";
 import { PROMPT_STYLES, type PromptStyle, VARIANT_IDS, type VariantId } from "./types.js";
 
 const id = z.string().trim().min(1).max(100);
@@ -29,7 +30,7 @@ export const StudyDesignSchema = objectOfKnownKeys({
   name: z.string().trim().min(1).max(200).describe("A name for people; the design hash identifies the study"),
   games: z.array(id).min(1).max(50).describe("Catalog game ids (list_games)"),
   variants: z
-    .array(z.enum(VARIANT_IDS))
+    .array(namedChoice(VARIANT_IDS, "variant"))
     .min(1)
     .max(4)
     .default(["base"])
@@ -45,35 +46,38 @@ export const StudyDesignSchema = objectOfKnownKeys({
    * as listed, which may name a presentation directly (`business+familiar`).
    */
   labels: z
-    .array(z.enum(LABEL_CHOICES))
+    .array(namedChoice(LABEL_CHOICES, "label set"))
     .min(1)
     .max(3)
     .optional()
     .describe(
       "Label sets crossed with the listed stories: story-true (the story's own words), familiar (textbook names), neutral (letters).",
     ),
-  styles: z.array(z.enum(PROMPT_STYLES)).min(1).max(3).default(["zero-shot"]).describe("Prompting styles"),
+  styles: z
+    .array(namedChoice(PROMPT_STYLES, "style"))
+    .min(1)
+    .max(3)
+    .default(["zero-shot"])
+    .describe("Prompting styles"),
   opponents: z
     .array(OpponentChoiceSchema)
     .min(1)
     .max(20)
     .default([{ id: "random", params: {} }])
     .describe("Opponents with their params, checked at registration (list_games names them)"),
-  trials_per_cell: z.number().int().min(1).max(100_000).describe("Trials of every cell per player"),
-  seed: z
-    .union([z.number().int(), z.string().trim().min(1).max(100)])
-    .default(1)
-    .describe("Seed of the schedule and of every trial's random choices"),
+  trials_per_cell: namedWholeNumber(1, 100_000).describe("Trials of every cell per player"),
+  seed: namedSeed().default(1).describe("Seed of the schedule and of every trial's random choices"),
   planned_contrasts: z
     .array(PlannedContrastSchema)
     .max(100)
     .default([])
     .describe("Baseline → comparison framing pairs of the design, the shifts planned in advance"),
-  history_mode: z
-    .enum(HISTORY_MODES)
+  history_mode: namedChoice(HISTORY_MODES, "history mode")
     .default("full")
     .describe("Repeated games: which past rounds the prompt shows"),
-  reveal_horizon: z.boolean().default(false).describe("Repeated games: tell the agent the number of rounds"),
+  reveal_horizon: namedBoolean()
+    .default(false)
+    .describe("Repeated games: tell the agent the number of rounds"),
   adaptive: AdaptiveStoppingSchema.optional().describe(
     "Opt-in adaptive stopping: each (player, game) gets no more trials once its rule fires; trials_per_cell is then the maximum",
   ),

@@ -1,4 +1,9 @@
-import { checkOpponentParams, opponentsFor } from "../domain/opponents/index.js";
+import {
+  checkOpponentParams,
+  OPPONENT_IDS,
+  opponentsFor,
+  unknownOpponentMessage,
+} from "../domain/opponents/index.js";
 import { createRng, randomIndex, shuffled } from "../domain/rng.js";
 import type { HistoryMode, OpponentChoice } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
@@ -86,6 +91,8 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
   const stage = deps.catalog.stageGame(game.id, variant.id);
   const opponentGame = { stage, cooperativeAction: game.cooperativeAction };
   const valid = opponentsFor(opponentGame).map((o) => o.id);
+  if (!OPPONENT_IDS.includes(spec.opponent.id))
+    throw new UsageError(unknownOpponentMessage(spec.opponent.id));
   if (!valid.includes(spec.opponent.id)) {
     throw new UsageError(
       `Opponent "${spec.opponent.id}" cannot play ${game.id}; valid opponents: ${valid.join(", ")}.`,

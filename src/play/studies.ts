@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { canonicalAdaptive } from "../domain/adaptive/adaptive-design.js";
 import {
   adaptiveSchedule,
   emptyScheduleMemo,
@@ -6,7 +7,12 @@ import {
   type ScheduleMemo,
 } from "../domain/adaptive/adaptive-stops.js";
 import type { AnytimeRInterval } from "../domain/adaptive/r-confidence-sequence.js";
-import { checkOpponentParams, OPPONENT_IDS, opponentsFor } from "../domain/opponents/index.js";
+import {
+  checkOpponentParams,
+  OPPONENT_IDS,
+  opponentsFor,
+  unknownOpponentMessage,
+} from "../domain/opponents/index.js";
 import {
   designHash,
   type StudyCatalog,
@@ -47,9 +53,11 @@ export function studyCatalog(deps: Pick<PlayDeps, "catalog">): StudyCatalog {
         stage: catalog.stageGame(gameId, "base"),
         cooperativeAction: game.cooperativeAction,
       });
+      if (!OPPONENT_IDS.includes(opponent)) throw new UsageError(unknownOpponentMessage(opponent));
       if (!fits.some((o) => o.id === opponent)) {
-        const valid = OPPONENT_IDS.includes(opponent) ? fits.map((o) => o.id) : OPPONENT_IDS;
-        throw new UsageError(`Opponent "${opponent}" cannot play ${gameId}; valid: ${valid.join(", ")}.`);
+        throw new UsageError(
+          `Opponent "${opponent}" cannot play ${gameId}; valid: ${fits.map((o) => o.id).join(", ")}.`,
+        );
       }
       checkOpponentParams(opponent, params);
     },
@@ -75,7 +83,10 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
   const { design, cells } = checkedDesign(deps, input);
   const hash = designHash(design);
   return deps.store.transaction(() => {
-    const existing = deps.store.scopedTo(principal).findStudyByHash(hash);
+    const visible = deps.store.scopedTo(principal);
+    const existing = earlierHashes(input, design)
+      .map((earlier) => visible.findStudyByHash(earlier))
+      .find((study) => study !== undefined);
     const study = existing ?? {
       id: `study-${randomBytes(6).toString("hex")}`,
       name: design.name,
@@ -88,13 +99,28 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
     if (!existing) deps.store.insertStudy(study);
     return {
       study_id: study.id,
-      design_hash: hash,
+      design_hash: study.design_hash,
       name: study.name,
       cells: cells.length,
       trials_per_player: cells.length * design.trials_per_cell,
       created: !existing,
     };
   });
+}
+
+/**
+ * The hashes a study of this design may have been registered under, in the order they are looked up. Until
+ * the default adaptive.test was left out of the frozen design, a design that spelt it out hashed apart from
+ * one that did not: the hash of the design as written comes first (a record holding both studies keeps
+ * handing this file the one its trials went to), then the canonical hash, then that of the default spelt
+ * out (the earlier study of a file that named it, found from one that does not).
+ */
+function earlierHashes(input: unknown, design: StudyDesign): string[] {
+  const hashes = [designHash(StudyDesignSchema.parse(input)), designHash(design)];
+  if (design.adaptive && design.adaptive.test === undefined) {
+    hashes.push(designHash({ ...design, adaptive: { ...design.adaptive, test: "universal_inference" } }));
+  }
+  return [...new Set(hashes)];
 }
 
 /**
@@ -105,10 +131,12 @@ export function checkedDesign(
   deps: Pick<PlayDeps, "catalog">,
   input: unknown,
 ): { design: StudyDesign; cells: StudyCell[] } {
-  const design = StudyDesignSchema.parse(input);
-  refuseRepeats(design);
-  const cells = studyCells(design, studyCatalog(deps));
+  const parsed = StudyDesignSchema.parse(input);
+  refuseRepeats(parsed);
+  // As written: a test named under a rule it has no effect on is refused, the default one included.
+  const cells = studyCells(parsed, studyCatalog(deps));
   refuseUnplayableOpponents(deps, cells);
+  const design = parsed.adaptive ? { ...parsed, adaptive: canonicalAdaptive(parsed.adaptive) } : parsed;
   return { design, cells };
 }
 
@@ -142,7 +170,8 @@ function refuseUnplayableOpponents(
 /**
  * A list of the design named twice would put its cells in the schedule twice (business, business,
  * friend-sharing: two business cells, 4 trials to 2) and the design check would then fail against the
- * decisions. Checked when a design is registered only: a stored design is read as it was frozen.
+ * decisions; a planned contrast named twice leaves unclear in which games it was planned. Checked when a
+ * design is registered only: a stored design is read as it was frozen.
  */
 function refuseRepeats(design: StudyDesign): void {
   const lists: [string, readonly string[]][] = [
@@ -160,6 +189,14 @@ function refuseRepeats(design: StudyDesign): void {
         `${field} names ${repeated.startsWith("{") ? repeated : `"${repeated}"`} twice; list each once.`,
       );
     }
+  }
+  // One pair planned twice (for the same games or others) says nothing one entry listing its games cannot.
+  const pairs = design.planned_contrasts.map((c) => `${c.baseline} → ${c.comparison}`);
+  const repeatedPair = pairs.find((pair, i) => pairs.indexOf(pair) !== i);
+  if (repeatedPair !== undefined) {
+    throw new UsageError(
+      `planned_contrasts names ${repeatedPair} twice; list each pair once, with every game it is planned in (or none for all).`,
+    );
   }
 }
 

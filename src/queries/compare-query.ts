@@ -15,6 +15,7 @@ import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison
 import { exploitabilityBound, exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
+import { defaultContrast } from "../domain/planned-contrasts.js";
 import { VARIANT_IDS, type VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
@@ -31,7 +32,7 @@ export interface CompareQuery {
   players?: string[];
   games?: string[];
   /** Order matters: [0] is the baseline and [1] the comparison of the shift. Default: the study's first
-   * planned contrast, else the framings every group played, sorted. */
+   * planned contrast that covers every game compared, else the framings every group played, sorted. */
   framings?: string[];
   variant?: VariantId;
   study_id?: string;
@@ -151,8 +152,10 @@ function compareOneShot(
   variant: VariantId,
   study: ReturnType<typeof loadStudy> | null,
 ): Compared {
-  const planned = study?.design.planned_contrasts[0];
   const known = new Set([...groupCells(rows)].map((r) => r.framing));
+  // A contrast registered for some games only is no default where other games are compared.
+  const planned =
+    study && defaultContrast(study.design, [...new Set([...groupCells(rows)].map((r) => r.game))]);
   const shared = sharedFramings(rows);
   const asked =
     query.framings ??

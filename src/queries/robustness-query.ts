@@ -1,7 +1,8 @@
 import type { CountCell } from "../analysis/count-cells.js";
 import { type OrderEffect, orderEffect } from "../analysis/order-effect/order-effect.js";
 import { type RobustnessResult, robustnessAnalysis } from "../analysis/robustness/robustness.js";
-import type { DesignSize } from "../analysis/robustness/robustness-checks.js";
+import type { PlannedSize } from "../analysis/robustness/robustness-checks.js";
+import { defaultContrast, isPlannedPair, partlyPlannedText } from "../domain/planned-contrasts.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
@@ -14,7 +15,7 @@ export interface RobustnessQuery {
   players?: string[];
   games?: string[];
   /** Order matters: [0] is the baseline, [1] the comparison of the shift. Default: the study's first
-   * planned contrast, else every framing present, sorted. */
+   * planned contrast that covers every game analysed, else every framing present, sorted. */
   framings?: string[];
   variant?: VariantId;
   study_id?: string;
@@ -27,7 +28,8 @@ export interface RobustnessQuery {
 export type RobustnessReport = RobustnessResult & {
   variant: string;
   study_id: string | null;
-  /** "planned" when the framings are a contrast the study registered, "exploratory" otherwise. */
+  /** "planned" when the framings are a contrast the study registered for every game analysed,
+   * "exploratory" otherwise. */
   contrast: "planned" | "exploratory" | null;
   /** (player, game) pairs left out because they lack a decision in one of the framings. */
   skipped: { player: string; game: string; missing: string[] }[];
@@ -47,7 +49,6 @@ export function robustnessReport(
 ): RobustnessReport {
   const variant = query.variant ?? "base";
   const study = query.study_id ? loadStudy(deps, query.study_id) : null;
-  const planned = study?.design.planned_contrasts[0];
   const read =
     given ??
     readOneShot(deps.store, {
@@ -58,6 +59,8 @@ export function robustnessReport(
     });
   const all = [...read.cells];
   if (all.length === 0) throw new UsageError(noDecisionsMessage(query, variant));
+  // A contrast registered for some games only is no default where other games are analysed.
+  const planned = study && defaultContrast(study.design, [...new Set(all.map((c) => c.game))]);
   const framings =
     query.framings ??
     (planned ? [planned.baseline, planned.comparison] : [...new Set(all.map((c) => c.framing))].sort());
@@ -86,13 +89,17 @@ export function robustnessReport(
     cooperativeAction,
     actions,
     expected: study
-      ? designSize(study.design, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
+      ? designSize(study, variant, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
       : undefined,
   });
-  const note = study && adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)));
-  const isPlanned = study?.design.planned_contrasts.some(
-    (c) => c.baseline === framings[0] && c.comparison === framings[1],
-  );
+  const stopsNote = study && adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)));
+  const isPlanned = study && isPlannedPair(study.design, framings, games);
+  const partly = study && partlyPlannedText(study.design, framings, games);
+  const notes = [
+    ...result.notes,
+    ...(stopsNote ? [stopsNote] : []),
+    ...(partly ? [{ name: "contrast_planned_elsewhere", detail: partly }] : []),
+  ];
   // The order effect over the same decisions (framings and players analysed), per player.
   const confidence = query.confidence ?? result.confidence;
   const order_effect = read
@@ -101,7 +108,7 @@ export function robustnessReport(
     .map((row) => orderEffect(row.player, row.first_listed, row.decisions, confidence));
   return {
     ...result,
-    notes: note ? [...result.notes, note] : result.notes,
+    notes,
     order_effect,
     variant,
     study_id: query.study_id ?? null,
@@ -129,20 +136,41 @@ function completeUnits(cells: CountCell[], framings: readonly string[]) {
   return { complete, skipped };
 }
 
-/** What the registered design promises for the analysed players: every game × framing, fully played. */
+/**
+ * What the registered design plans for the analysed players, games and framings, fully played (a game
+ * stopped early: its blocks played), and the cells of the record holding more decisions than planned.
+ */
 function designSize(
-  design: ReturnType<typeof loadStudy>["design"],
+  study: ReturnType<typeof loadStudy>,
+  variant: string,
   cells: readonly CountCell[],
   framings: readonly string[],
   trialsPerCell: (player: string, game: string) => number,
-): DesignSize {
+): PlannedSize {
   const players = [...new Set(cells.map((c) => c.player))];
   const games = [...new Set(cells.map((c) => c.game))];
-  const analysedCells = players.length * games.length * framings.length;
-  // Under adaptive stopping a stopped (player, game) was designed to end at its stop: whole blocks.
-  const trials = players.reduce((sum, p) => sum + games.reduce((s, g) => s + trialsPerCell(p, g), 0), 0);
-  const perTrial = framings.length * design.styles.length * design.opponents.length;
-  return { cells: analysedCells, decisions: trials * perTrial };
+  const recorded = new Map<string, number>();
+  for (const cell of cells) {
+    const key = JSON.stringify([cell.player, cell.game, cell.framing]);
+    const n = Object.values(cell.counts).reduce((sum, count) => sum + count, 0);
+    recorded.set(key, (recorded.get(key) ?? 0) + n);
+  }
+  // A trial of each of the design's cells (styles × opponents) of this game, variant and framing per block.
+  const designCells = (game: string, framing: string) =>
+    study.cells.filter((c) => c.game === game && c.variant === variant && c.framing === framing).length;
+  let decisions = 0;
+  const over: string[] = [];
+  for (const player of players) {
+    for (const game of games) {
+      for (const framing of framings) {
+        const planned = trialsPerCell(player, game) * designCells(game, framing);
+        const seen = recorded.get(JSON.stringify([player, game, framing])) ?? 0;
+        decisions += planned;
+        if (seen > planned) over.push(`${player}/${game}/${framing}: ${seen} of ${planned}`);
+      }
+    }
+  }
+  return { cells: players.length * games.length * framings.length, decisions, over };
 }
 
 function noDecisionsMessage(query: RobustnessQuery, variant: string): string {

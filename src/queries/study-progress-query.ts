@@ -1,5 +1,5 @@
 import type { GameStopping } from "../domain/adaptive/adaptive-stops.js";
-import type { StudyDesign } from "../domain/study-design.js";
+import { canonicalJson, type StudyCell, type StudyDesign } from "../domain/study-design.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { studyStops } from "./adaptive-stops-query.js";
@@ -20,6 +20,8 @@ export interface CellProgress {
   framing: string;
   style: string;
   opponent: string;
+  /** The opponent's params as the design gives them: two cells may differ in these alone. */
+  opponent_params: Record<string, unknown>;
   /** Finished trials of this cell by player. */
   finished: Record<string, number>;
 }
@@ -56,14 +58,14 @@ export function studyOverview(deps: PlayDeps): StudySummary[] {
 export function studyProgress(deps: PlayDeps, studyId: string): StudyProgress {
   const { study, design, cells } = loadStudy(deps, studyId);
   const counts = deps.store.studyTrialCounts(study.id);
-  const key = (c: { game: string; variant: string; framing: string; style: string; opponent: string }) =>
-    [c.game, c.variant, c.framing, c.style, c.opponent].join("\u0000");
+  const key = cellKeyOf(cells);
   const byCell = new Map<string, Record<string, number>>();
   const players = new Map<string, { player: string; finished: number; open: number }>();
   for (const row of counts) {
-    const cell = byCell.get(key(row)) ?? {};
+    const rowKey = key(row, JSON.parse(row.opponent_params) as Record<string, unknown>);
+    const cell = byCell.get(rowKey) ?? {};
     cell[row.player] = (cell[row.player] ?? 0) + row.finished;
-    byCell.set(key(row), cell);
+    byCell.set(rowKey, cell);
     const player = players.get(row.player) ?? { player: row.player, finished: 0, open: 0 };
     player.finished += row.finished;
     player.open += row.open;
@@ -77,15 +79,40 @@ export function studyProgress(deps: PlayDeps, studyId: string): StudyProgress {
     trials_per_player: cells.length * design.trials_per_cell,
     players: [...players.values()].sort((a, b) => (a.player < b.player ? -1 : 1)),
     adaptive: studyStops(deps, { study, design, cells }),
-    cells: cells.map((cell) => {
-      const row = {
-        game: cell.game,
-        variant: cell.variant,
-        framing: cell.framing,
-        style: cell.style,
-        opponent: cell.opponent.id,
-      };
-      return { ...row, finished: byCell.get(key(row)) ?? {} };
-    }),
+    cells: cells.map((cell) => ({
+      game: cell.game,
+      variant: cell.variant,
+      framing: cell.framing,
+      style: cell.style,
+      opponent: cell.opponent.id,
+      opponent_params: cell.opponent.params,
+      finished: byCell.get(key(cell, cell.opponent.params)) ?? {},
+    })),
+  };
+}
+
+type CellNames = { game: string; variant: string; framing: string; style: string };
+
+/**
+ * The key a trial is counted under: its cell's names and opponent, and the opponent's params where the
+ * design lists that opponent more than once (random at even odds and at 9 to 1 are two cells). Elsewhere
+ * the params are left out: an `agent` trial stores the forfeit delay it was given, not the design's params.
+ */
+function cellKeyOf(cells: readonly StudyCell[]) {
+  const params = new Map<string, Set<string>>();
+  for (const { opponent } of cells) {
+    params.set(opponent.id, (params.get(opponent.id) ?? new Set()).add(canonicalJson(opponent.params)));
+  }
+  return (cell: CellNames & { opponent: string | { id: string } }, opponentParams: unknown): string => {
+    const opponent = typeof cell.opponent === "string" ? cell.opponent : cell.opponent.id;
+    const listedOnce = (params.get(opponent)?.size ?? 0) <= 1;
+    return [
+      cell.game,
+      cell.variant,
+      cell.framing,
+      cell.style,
+      opponent,
+      listedOnce ? "" : canonicalJson(opponentParams),
+    ].join("\u0000");
   };
 }

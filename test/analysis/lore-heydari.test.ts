@@ -10,7 +10,7 @@ describe("Lorè & Heydari (2024) reference counts", () => {
     const options = {
       cooperativeAction: DILEMMA_COOPERATIVE_ACTION,
       bootstrap: 2000,
-      expected: { cells: 24, decisions: 7200 },
+      expected: { cells: 24, decisions: 7200, over: [] },
     };
     const raw = robustnessAnalysis(cells ?? [], options);
     const cons = robustnessAnalysis(cells ?? [], { ...options, attenuation: 0.7 });

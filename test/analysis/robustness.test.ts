@@ -280,18 +280,47 @@ describe("robustnessAnalysis: checks and validation", () => {
     const ok = robustnessAnalysis(cells, {
       cooperativeAction: COOPERATE,
       bootstrap: 100,
-      expected: { cells: 2, decisions: 20 },
+      expected: { cells: 2, decisions: 20, over: [] },
     });
     expect(ok.checks.filter((c) => c.name.startsWith("design_")).map((c) => c.ok)).toEqual([true, true]);
-    const short = robustnessAnalysis(cells, {
+    expect(ok.notes.map((n) => n.name)).not.toContain("study_in_progress");
+    // More than the design plans in one cell is a failure, whatever the total.
+    const over = robustnessAnalysis(cells, {
       cooperativeAction: COOPERATE,
       bootstrap: 100,
-      expected: { cells: 2, decisions: 30 },
+      expected: { cells: 2, decisions: 30, over: ["m/pd/a: 10 of 5"] },
+    });
+    expect(checkNamed(over, "design_decisions")).toEqual({
+      name: "design_decisions",
+      ok: false,
+      detail:
+        "20 decisions analysed; the design says 30; more decisions than the design plans in m/pd/a: 10 of 5.",
+    });
+    const more = robustnessAnalysis(cells, {
+      cooperativeAction: COOPERATE,
+      bootstrap: 100,
+      expected: { cells: 2, decisions: 16, over: [] },
+    });
+    expect(checkNamed(more, "design_decisions")).toMatchObject({ ok: false });
+  });
+
+  it("reads a record that is a prefix of the design as a study in progress, not a failure", () => {
+    // 20 of 30 planned decisions, no cell beyond its plan: 10 trials still to play.
+    const short = robustnessAnalysis([binary("a", 3, 7), binary("b", 5, 5)], {
+      cooperativeAction: COOPERATE,
+      bootstrap: 100,
+      expected: { cells: 2, decisions: 30, over: [] },
     });
     expect(checkNamed(short, "design_decisions")).toEqual({
       name: "design_decisions",
-      ok: false,
-      detail: "20 decisions analysed; the design says 30.",
+      ok: true,
+      detail:
+        "20 decisions analysed of the 30 the design plans, none beyond a cell's plan: the study is in progress.",
+    });
+    expect(short.notes.find((n) => n.name === "study_in_progress")).toEqual({
+      name: "study_in_progress",
+      detail:
+        "The study is in progress: 10 of the 30 trials the design plans for the analysed players, games and framings are not played yet; this is an interim look.",
     });
   });
 

@@ -42,7 +42,7 @@ describe("opponent registry", () => {
 
   it("names the valid ids for an unknown opponent", () => {
     expect(() => opponentMove("copycat", {}, dilemmaGame(repeatedPd), [], createRng(1))).toThrow(
-      /Unknown opponent "copycat"; valid opponents are always-cooperate, .*, agent\./,
+      /Unknown opponent "copycat"; valid opponents: always-cooperate, .*, agent\./,
     );
   });
 

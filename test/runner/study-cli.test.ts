@@ -126,6 +126,48 @@ describe("same-game study", () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it("refuses a bad value of a design field naming the field, the value and the valid ones", () => {
+    const refusal = (extra: Record<string, unknown>) => {
+      const run = runCli([
+        "study",
+        "register",
+        file("bad.json", JSON.stringify({ ...design, ...extra })),
+        "--db",
+        db,
+      ]);
+      expect(run.status).toBe(2);
+      const lines = run.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      return (lines[0] as string).replace(`${join(dir, "bad.json")}: `, "");
+    };
+    expect(refusal({ styles: ["cot"] })).toBe(
+      'same-game: styles.0: "cot" is not a style; valid: zero-shot, chain-of-thought, persona',
+    );
+    // The nearest valid value where one is a likely typo.
+    expect(refusal({ variants: ["base", "bse"] })).toBe(
+      'same-game: variants.1: "bse" is not a variant (did you mean "base"?); valid: base, label, payoff, joint',
+    );
+    expect(refusal({ labels: ["storytrue"] })).toBe(
+      'same-game: labels.0: "storytrue" is not a label set (did you mean "story-true"?); valid: story-true, familiar, neutral',
+    );
+    expect(refusal({ history_mode: "all" })).toBe(
+      'same-game: history_mode: "all" is not a history mode; valid: none, last, full',
+    );
+    expect(refusal({ adaptive: { rule: "invariant" } })).toBe(
+      'same-game: adaptive.rule: "invariant" is not a rule (did you mean "invariance"?); valid: invariance, width, invariance_or_width',
+    );
+    expect(refusal({ seed: 1.5 })).toBe(
+      "same-game: seed: 1.5 is not a seed; give a whole number or a string of 1 to 100 characters",
+    );
+    for (const bad of [0, -1, 2.5, "3"]) {
+      expect(refusal({ trials_per_cell: bad })).toBe(
+        `same-game: trials_per_cell: ${JSON.stringify(bad)} is not a whole number from 1 to 100000`,
+      );
+    }
+    expect(refusal({ reveal_horizon: "yes" })).toBe('same-game: reveal_horizon: "yes" is not true or false');
+    expect(existsSync(db)).toBe(false);
+  });
+
   it("leaves no new record behind when a command refuses its input", () => {
     const refused = (args: string[]) => {
       const run = runCli([...args, "--db", db]);

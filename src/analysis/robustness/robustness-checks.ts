@@ -48,6 +48,13 @@ export interface DesignSize {
   readonly decisions: number;
 }
 
+/** What the registered design plans for the analysed cells, and where the record holds more than that. */
+export interface PlannedSize extends DesignSize {
+  /** The analysed cells holding more decisions than the design plans for them, as "player/game/framing:
+   * 4 of 3"; a cell the design lacks has 0 planned. */
+  readonly over: readonly string[];
+}
+
 interface Labelled {
   readonly label: string;
   readonly value: Estimate;
@@ -225,11 +232,48 @@ function designCheck(name: "design_cells" | "design_decisions", observed: number
   };
 }
 
+/** A record that is a prefix of the design: fewer decisions than it plans, and none beyond a cell's plan. */
+function inProgress(observed: DesignSize, expected: PlannedSize): boolean {
+  return expected.over.length === 0 && observed.decisions < expected.decisions;
+}
+
+/**
+ * The record against the design's decisions. Fewer than planned with no cell beyond its plan is a study
+ * still being played (an interim look is normal; the note `study_in_progress` says so), not a failure;
+ * more than planned anywhere, or in a cell the design lacks, is.
+ */
+function decisionsCheck(observed: DesignSize, expected: PlannedSize): Check {
+  if (inProgress(observed, expected)) {
+    return {
+      name: "design_decisions",
+      ok: true,
+      detail: `${observed.decisions} decisions analysed of the ${expected.decisions} the design plans, none beyond a cell's plan: the study is in progress.`,
+    };
+  }
+  const check = designCheck("design_decisions", observed.decisions, expected.decisions);
+  if (expected.over.length === 0) return check;
+  return {
+    ...check,
+    ok: false,
+    detail: `${check.detail.slice(0, -1)}; more decisions than the design plans in ${expected.over.join("; ")}.`,
+  };
+}
+
+/** The study is still being played: how many of its planned trials are not, so the result is an interim one. */
+function inProgressNote(observed: DesignSize, expected: PlannedSize | undefined): Note | null {
+  if (!expected || !inProgress(observed, expected)) return null;
+  const unplayed = expected.decisions - observed.decisions;
+  return {
+    name: "study_in_progress",
+    detail: `The study is in progress: ${unplayed} of the ${expected.decisions} trials the design plans for the analysed players, games and framings ${unplayed === 1 ? "is" : "are"} not played yet; this is an interim look.`,
+  };
+}
+
 /** All SPEC §4 checks for a robustness result; the design checks only when the design's size is given. */
 export function robustnessChecks(
   result: CheckedRobustness,
   observed: DesignSize,
-  expected?: DesignSize,
+  expected?: PlannedSize,
 ): Check[] {
   const items = everyEstimate(result);
   const orderedBad = items.filter(({ value }) => !(value.ci[0] <= value.ci[1]));
@@ -259,13 +303,22 @@ export function robustnessChecks(
   ];
   if (expected) {
     checks.push(designCheck("design_cells", observed.cells, expected.cells));
-    checks.push(designCheck("design_decisions", observed.decisions, expected.decisions));
+    checks.push(decisionsCheck(observed, expected));
   }
   return checks;
 }
 
-/** The notes of a robustness result: where its intervals sit, and bias-corrected values outside them. */
-export function robustnessNotes(result: CheckedRobustness): Note[] {
+/**
+ * The notes of a robustness result: where its intervals sit, bias-corrected values outside them, and a
+ * study still in progress.
+ */
+export function robustnessNotes(
+  result: CheckedRobustness,
+  observed: DesignSize,
+  expected?: PlannedSize,
+): Note[] {
   const items = everyEstimate(result);
-  return [boundaryNote(items), correctedOutsideNote(items)].filter((n): n is Note => n !== null);
+  return [boundaryNote(items), correctedOutsideNote(items), inProgressNote(observed, expected)].filter(
+    (n): n is Note => n !== null,
+  );
 }

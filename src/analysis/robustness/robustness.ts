@@ -15,9 +15,9 @@ import { MULTI_ACTION_INTERVAL_METHOD } from "./multi-action-interval.js";
 import { MULTI_ACTION_INVERSION_METHOD } from "./multi-action-inversion.js";
 import {
   type Check,
-  type DesignSize,
   type Estimate,
   type Note,
+  type PlannedSize,
   robustnessChecks,
   robustnessNotes,
 } from "./robustness-checks.js";
@@ -42,7 +42,7 @@ export interface RobustnessOptions extends BootstrapOptions {
    */
   readonly actions?: Readonly<Record<string, readonly ActionId[]>>;
   /** The design's size, for the design checks. */
-  readonly expected?: DesignSize;
+  readonly expected?: PlannedSize;
   /**
    * Where the bootstrap may draw a unit's session sums from their normal approximation: "auto" (units of
    * many sessions, see normal-cluster-sums), "exact" or "normal" everywhere there are sessions. Default:
@@ -202,8 +202,9 @@ export function robustnessAnalysis(
     players,
     pooled,
     checks: robustnessChecks({ confidence, games, players, pooled }, size, options.expected),
-    notes: [...robustnessNotes({ confidence, games, players, pooled }), decisionResampledNote(plan)].filter(
-      (n): n is Note => n !== null,
-    ),
+    notes: [
+      ...robustnessNotes({ confidence, games, players, pooled }, size, options.expected),
+      decisionResampledNote(plan),
+    ].filter((n): n is Note => n !== null),
   };
 }

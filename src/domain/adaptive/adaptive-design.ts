@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { objectOfKnownKeys } from "../known-keys.js";
+import { namedChoice, namedWholeNumber } from "../named-value-schemas.js";
 
 export const ADAPTIVE_RULES = ["invariance", "width", "invariance_or_width"] as const;
 /**
@@ -27,11 +28,9 @@ function widthTargetError(value: unknown): string {
  * allowed and never inflates the false-alarm rate nor breaks the interval.
  */
 export const AdaptiveStoppingSchema = objectOfKnownKeys({
-  rule: z
-    .enum(ADAPTIVE_RULES)
-    .describe(
-      "invariance: stop a (player, game) once the sequential invariance test rejects (its e-value reaches 1/alpha); width: once R's anytime-valid interval is narrower than width_target; invariance_or_width: whichever comes first",
-    ),
+  rule: namedChoice(ADAPTIVE_RULES, "rule").describe(
+    "invariance: stop a (player, game) once the sequential invariance test rejects (its e-value reaches 1/alpha); width: once R's anytime-valid interval is narrower than width_target; invariance_or_width: whichever comes first",
+  ),
   width_target: z
     .number()
     .gt(0, { error: (issue) => widthTargetError(issue.input) })
@@ -40,8 +39,7 @@ export const AdaptiveStoppingSchema = objectOfKnownKeys({
     .describe(
       "Rules width and invariance_or_width: stop once R's anytime-valid (1 − alpha) interval is narrower than this, in (0, 1)",
     ),
-  test: z
-    .enum(INVARIANCE_TESTS)
+  test: namedChoice(INVARIANCE_TESTS, "test")
     .optional()
     .describe(
       "The sequential invariance test (rules invariance and invariance_or_width): universal_inference (when absent) = each framing's KT mixture over the pooled maximum likelihood; within_block_permutation = bets on how each block's choices are arranged over its framings, valid by the schedule's randomisation, stops sooner against an effect",
@@ -52,22 +50,12 @@ export const AdaptiveStoppingSchema = objectOfKnownKeys({
     .max(0.2)
     .default(0.05)
     .describe("The test's level: it rejects when the e-value reaches 1/alpha (20 at 0.05)"),
-  look_every_blocks: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
+  look_every_blocks: namedWholeNumber(1, 100_000)
     .default(1)
     .describe(
       "Look after every k-th complete block (a block holds every cell once); 1 = continuous monitoring",
     ),
-  min_blocks: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .default(1)
-    .describe("No look before this many complete blocks"),
+  min_blocks: namedWholeNumber(1, 100_000).default(1).describe("No look before this many complete blocks"),
 });
 export type AdaptiveStopping = z.infer<typeof AdaptiveStoppingSchema>;
 
@@ -84,6 +72,17 @@ export function adaptiveRuleProblem(adaptive: AdaptiveStopping): string | null {
     return `adaptive.width_target ${adaptive.width_target} has no effect under rule invariance; use rule width or invariance_or_width, or drop it.`;
   }
   return null;
+}
+
+/**
+ * The rule as it is frozen and hashed: the default test left out. Other defaults are written in by the
+ * schema, but `test` stays absent when not given so that designs registered before it existed keep their
+ * hash; spelling out its default must then hash the same as leaving it out, not make a second study.
+ */
+export function canonicalAdaptive(adaptive: AdaptiveStopping): AdaptiveStopping {
+  if (adaptive.test !== "universal_inference") return adaptive;
+  const { test: _default, ...rest } = adaptive;
+  return rest;
 }
 
 /** The design's invariance test: universal_inference unless it names another. */

@@ -2,6 +2,7 @@
 // for an algorithmic opponent's move.
 
 import { z } from "zod";
+import { closestName } from "../known-keys.js";
 import type { Rng } from "../rng.js";
 import type { ActionId } from "../types.js";
 import { bestResponseLast, bestResponseMajority } from "./best-response.js";
@@ -75,6 +76,15 @@ const REGISTRY: readonly RegisteredOpponent[] = [
 /** Every opponent id, `agent` last. */
 export const OPPONENT_IDS: readonly string[] = REGISTRY.map((entry) => entry.id);
 
+/**
+ * `Unknown opponent "titfortat" (did you mean "tit-for-tat"?); valid opponents: …`: a typo said as one,
+ * not as an opponent that cannot play the game.
+ */
+export function unknownOpponentMessage(id: string): string {
+  const near = closestName(id, OPPONENT_IDS);
+  return `Unknown opponent "${id}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; valid opponents: ${OPPONENT_IDS.join(", ")}.`;
+}
+
 /** The registry, in a fixed order, for listings. */
 export function listOpponents(): readonly OpponentEntry[] {
   return REGISTRY.map(({ play: _play, checkFits: _checkFits, ...entry }) => entry);
@@ -98,7 +108,7 @@ export function opponentMove(
 ): ActionId {
   const entry = REGISTRY.find((candidate) => candidate.id === id);
   if (entry === undefined) {
-    throw new Error(`Unknown opponent "${id}"; valid opponents are ${OPPONENT_IDS.join(", ")}.`);
+    throw new Error(unknownOpponentMessage(id));
   }
   if (!entry.applies(game)) {
     const valid = opponentsFor(game).map((e) => e.id);
@@ -118,7 +128,7 @@ export function opponentMove(
 export function checkOpponentParams(id: string, params: unknown, game?: OpponentGame): void {
   const entry = REGISTRY.find((candidate) => candidate.id === id);
   if (entry === undefined) {
-    throw new Error(`Unknown opponent "${id}"; valid opponents are ${OPPONENT_IDS.join(", ")}.`);
+    throw new Error(unknownOpponentMessage(id));
   }
   const parsed = entry.params.safeParse(params ?? {});
   if (!parsed.success) {

@@ -26,6 +26,8 @@ export interface StudyTrialCountRow {
   framing: string;
   style: string;
   opponent: string;
+  /** The opponent's params as stored with the matches (JSON): a design may list one opponent twice. */
+  opponent_params: string;
   finished: number;
   open: number;
 }
@@ -119,11 +121,12 @@ export class StudyMatchStore extends HttpSessionStore {
   /** Trials of a study by player and cell: how many are finished and how many still open. */
   studyTrialCounts(studyId: string): StudyTrialCountRow[] {
     return this.stmt(
-      `SELECT player, game, variant, framing, style, opponent,
+      `SELECT player, game, variant, framing, style, opponent, opponent_params,
               sum(CASE WHEN status = 'finished' THEN 1 ELSE 0 END) AS finished,
               sum(CASE WHEN status = 'open' THEN 1 ELSE 0 END) AS open
-       FROM matches WHERE study_id = ? GROUP BY player, game, variant, framing, style, opponent
-       ORDER BY player, game, variant, framing, style, opponent`,
+       FROM matches WHERE study_id = ?
+       GROUP BY player, game, variant, framing, style, opponent, opponent_params
+       ORDER BY player, game, variant, framing, style, opponent, opponent_params`,
     ).all(studyId) as StudyTrialCountRow[];
   }
 
