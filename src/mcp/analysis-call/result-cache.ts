@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { buildId } from "../../build-id.js";
 import { logError } from "../../log.js";
 import { SERVER_VERSION } from "../../server-version.js";
 import type { Store } from "../../store/store.js";
@@ -37,8 +38,9 @@ export function normalizedArgs(value: unknown): string {
  * has not changed is served again instead of recomputed (the dashboard's filters going back and forth, an
  * agent asking twice). Two tiers: a small map in this process, then the record's analysis_cache table,
  * which every replica on the record shares. Any committed write moves the record's version, so the next
- * call misses and recomputes. The key also holds the server version and catalog fingerprint: another build
- * or catalog may compute differently.
+ * call misses and recomputes. The key also holds the server version, the build's digest (a rebuild between
+ * releases keeps the version) and the catalog fingerprint: another build or catalog may compute
+ * differently.
  */
 export class AnalysisResultCache {
   private readonly memory = new Map<string, { version: number; result: unknown }>();
@@ -46,11 +48,12 @@ export class AnalysisResultCache {
   constructor(
     private readonly store: Store,
     private readonly catalogFingerprint: string,
+    private readonly build: string = buildId(),
   ) {}
 
   key(job: string, args: unknown, principal: string): string {
     return createHash("sha256")
-      .update(JSON.stringify([SERVER_VERSION, this.catalogFingerprint, job, principal]))
+      .update(JSON.stringify([SERVER_VERSION, this.build, this.catalogFingerprint, job, principal]))
       .update(normalizedArgs(args))
       .digest("hex");
   }
