@@ -352,7 +352,24 @@ function variantsOf(game: Game): GameVariant[] {
 }
 
 function unknown(kind: string, id: string, valid: readonly string[]): never {
-  throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+  const entry = kind === "game" ? "game" : kind.startsWith("framing") ? "framing" : null;
+  throw new UnknownCatalogIdError(entry, id, `Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+}
+
+/**
+ * An id the catalog does not hold. When the id came from a record rather than from the user (a record of
+ * games loaded with `--catalog`, read without it), the CLI says so instead (cli/outside-catalog.ts).
+ */
+export class UnknownCatalogIdError extends UsageError {
+  override readonly name: string = "UnknownCatalogIdError";
+  constructor(
+    /** A game or a framing id; null for anything else (a variant). */
+    readonly entry: "game" | "framing" | null,
+    readonly id: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 function jsonOf(file: CatalogFileText): unknown {
