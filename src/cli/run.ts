@@ -1,5 +1,6 @@
-import { userCatalogDir } from "../domain/catalog.js";
+import { loadCatalog, userCatalogDir } from "../domain/catalog.js";
 import { catalogArgument } from "../domain/shipped-catalogs.js";
+import { catalogGapNamed } from "../queries/outside-catalog.js";
 import { shellWord } from "../queries/shell-word.js";
 import { csvList } from "../report/label-list.js";
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
@@ -273,6 +274,9 @@ function readStanding(
   const store = new Store(dbPath);
   try {
     return namingStudyIds(store, () => recordStanding(store, studyId, player, price));
+  } catch (error) {
+    // A study of the user's own games, run without their catalog: said as such, with the games named.
+    throw catalogGapNamed(store, loadCatalog(), error);
   } finally {
     store.close();
   }

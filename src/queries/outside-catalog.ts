@@ -71,11 +71,15 @@ export async function withCatalogGapsNamed<T>(
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof UnknownCatalogIdError) || error.entry === null) throw error;
-    const outside = recordOutsideCatalog(store, catalog);
-    const id = error.entry === "game" ? error.id : splitPresentationId(error.id).framing;
-    const held = error.entry === "game" ? outside.games : outside.framings;
-    if (!held.includes(id)) throw error;
-    throw new UsageError(outsideCatalogText(outside, catalog));
+    throw catalogGapNamed(store, catalog, error);
   }
+}
+
+/** The error to show for `error`: the sentence above when it is an id the record holds, else itself. */
+export function catalogGapNamed(store: Store, catalog: Catalog, error: unknown): unknown {
+  if (!(error instanceof UnknownCatalogIdError) || error.entry === null) return error;
+  const outside = recordOutsideCatalog(store, catalog);
+  const id = error.entry === "game" ? error.id : splitPresentationId(error.id).framing;
+  const held = error.entry === "game" ? outside.games : outside.framings;
+  return held.includes(id) ? new UsageError(outsideCatalogText(outside, catalog)) : error;
 }

@@ -159,6 +159,7 @@ describe("a study of a user's own game", () => {
       ["analyze", "sensitivity", "--study", studyId, "--bootstrap", "100"],
       ["analyze", "robustness", "--framings", "abstract-matrix,neutral-narrative"],
       ["report", "--study", studyId, "--out", join(dir, "never.html")],
+      ["run", ...runArgs("nobody").slice(1, -2)],
     ]) {
       const read = runCli([...verb, "--db", db]);
       expect(read.stderr, verb.join(" ")).toBe(said);
