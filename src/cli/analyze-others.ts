@@ -1,5 +1,5 @@
 import { powerAnalysis } from "../analysis/power/power.js";
-import { loadGamesOnly } from "../domain/catalog.js";
+import { loadCatalog } from "../domain/catalog.js";
 import { checkTrueR, plannedShift } from "../mcp/tools/analysis/power.js";
 import { equilibriaReport, equilibriaText } from "../queries/equilibria-query.js";
 import { powerText } from "../queries/power-text.js";
@@ -34,8 +34,8 @@ export async function analyzeSensitivity(args: ParsedArgs): Promise<void> {
  */
 export async function analyzeEquilibria(args: ParsedArgs): Promise<void> {
   const game = stringFlag(args, "game");
-  // Games only: a framing that fails certification has no bearing on a game's equilibria.
-  const catalog = loadGamesOnly();
+  // The whole catalog, certified: a catalog that serve would refuse is refused here too, not half used.
+  const catalog = loadCatalog();
   const games = catalog.games.map((g) => g.id).join(", ");
   if (!game) throw new UsageError(`analyze equilibria needs --game; games: ${games}.`);
   if (!catalog.games.some((g) => g.id === game)) {

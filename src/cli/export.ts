@@ -78,8 +78,8 @@ function refuseFlags(args: ParsedArgs, kind: string, flags: readonly string[]): 
 }
 
 async function recordExport(args: ParsedArgs, kind: string): Promise<ExportTable> {
-  return withDeps(args, ({ store, catalog }) =>
-    exportTable(store, catalog, kind as ExportKind, {
+  return withDeps(args, ({ store }) =>
+    exportTable(store, kind as ExportKind, {
       players: listFlag(args, "players"),
       games: listFlag(args, "games"),
       variants: listFlag(args, "variants"),

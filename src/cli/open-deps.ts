@@ -2,6 +2,7 @@ import { withProgress } from "../analysis/progress/analysis-progress.js";
 import { type Catalog, loadCatalog } from "../domain/catalog.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { printableLines } from "../queries/format.js";
+import { withCatalogGapsNamed } from "../queries/outside-catalog.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { analysisProgressLine } from "./analysis-progress-line.js";
@@ -37,10 +38,11 @@ export async function withDeps<T>(
   // The analysis runs synchronously inside `work` (before its first await): its progress, on a terminal.
   const line = analysisProgressLine();
   try {
+    const catalog = options.catalog ?? loadCatalog();
     return await withStudyIdsNamed(store, async () => {
       if (!options.create) requireStudy(store, stringFlag(args, "study"));
-      return await withProgress(line?.listener ?? null, () =>
-        work({ store, catalog: options.catalog ?? loadCatalog() }, recordName(dbPath)),
+      return await withCatalogGapsNamed(store, catalog, async () =>
+        withProgress(line?.listener ?? null, () => work({ store, catalog }, recordName(dbPath))),
       );
     });
   } finally {

@@ -1,3 +1,8 @@
+import { loadCatalog, userCatalogDir } from "../domain/catalog.js";
+import { catalogArgument } from "../domain/shipped-catalogs.js";
+import { catalogGapNamed } from "../queries/outside-catalog.js";
+import { shellWord } from "../queries/shell-word.js";
+import { csvList } from "../report/label-list.js";
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
 import type { BatchSettings } from "../runner/batch/run-batch.js";
 import { Budget, type BudgetLimits, type Spend } from "../runner/budget/budget.js";
@@ -175,10 +180,7 @@ export const runCommand: Command = {
     process.off("SIGINT", onSigint);
     batchSettings?.ledger.close();
     if (process.stderr.isTTY) process.stderr.write("\n");
-    const where = target.kind === "stdio" ? ` --db ${target.dbPath}` : "";
-    process.stdout.write(
-      `${summaryText(summary, `same-game analyze robustness --study ${studyId} --players ${main.player}${where}`)}\n`,
-    );
+    process.stdout.write(`${summaryText(summary, analyseCommand(studyId, main.player, target))}\n`);
     if (summary.interrupted) {
       process.exitCode = 130;
     } else if (summary.stats.budgetStop !== null) {
@@ -189,6 +191,19 @@ export const runCommand: Command = {
     }
   },
 };
+
+/**
+ * The command that analyses what the run recorded, ready to paste: every value a shell word, and the
+ * catalog the record's games need.
+ */
+function analyseCommand(studyId: string, player: string, target: ServerTarget): string {
+  const words = ["same-game", "analyze", "robustness", "--study", shellWord(studyId)];
+  words.push("--players", shellWord(csvList([player])));
+  if (target.kind === "stdio") words.push("--db", shellWord(target.dbPath));
+  const catalog = userCatalogDir();
+  if (catalog !== undefined) words.push("--catalog", shellWord(catalogArgument(catalog)));
+  return words.join(" ");
+}
 
 /** `--cache` (the default folder) or `--cache DIR`; null without the flag. */
 function cacheOf(args: ParsedArgs): ResponseCache | null {
@@ -260,6 +275,9 @@ function readStanding(
   const store = new Store(dbPath);
   try {
     return namingStudyIds(store, () => recordStanding(store, studyId, player, price));
+  } catch (error) {
+    // A study of the user's own games, run without their catalog: said as such, with the games named.
+    throw catalogGapNamed(store, loadCatalog(), error);
   } finally {
     store.close();
   }
@@ -318,7 +336,8 @@ function serverTarget(args: ParsedArgs): ServerTarget {
         `No record at ${dbPath}; check --db (a study runs in the record it was registered in: same-game study register FILE.json --db PATH).`,
       );
     }
-    return { kind: "stdio", dbPath };
+    const catalog = userCatalogDir();
+    return { kind: "stdio", dbPath, ...(catalog === undefined ? {} : { catalog }) };
   }
   if (args.values.db !== undefined) throw new UsageError("run takes --db PATH or --server URL, not both.");
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--server must be an http(s) URL, got "${url}".`);

@@ -7,6 +7,7 @@ import { canonicalJson } from "../domain/study-design.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
 import { printable } from "../queries/format.js";
+import { outsideCatalogNames } from "../queries/outside-catalog.js";
 import { spendCellName, spendLine, spendSummary } from "../queries/spend-query.js";
 import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
 import { UsageError } from "../usage-error.js";
@@ -49,8 +50,18 @@ async function list(args: ParsedArgs, extra: string[]): Promise<void> {
     const studies = studyOverview(deps);
     const lines = studies.map(
       (s) =>
-        `${s.study_id}  ${s.created_at.slice(0, 19)}  ${String(s.cells).padStart(3)} cells  ${String(s.trials_per_player).padStart(6)} trials/player  ${s.players} player(s)  ${s.name}`,
+        `${s.study_id}  ${s.created_at.slice(0, 19)}  ${String(s.cells ?? "?").padStart(3)} cells  ${String(s.trials_per_player ?? "?").padStart(6)} trials/player  ${s.players} player(s)  ${s.name}`,
     );
+    const outside = studies.flatMap((s) => (s.outside_catalog ? [s.outside_catalog] : []));
+    if (outside.length > 0) {
+      const all = {
+        games: [...new Set(outside.flatMap((o) => o.games))].sort(),
+        framings: [...new Set(outside.flatMap((o) => o.framings))].sort(),
+      };
+      lines.push(
+        `? cells: the design names ${outsideCatalogNames(all)}, not in the loaded catalog; pass --catalog DIR, the folder it was registered with.`,
+      );
+    }
     printResult(args, { studies }, lines.length > 0 ? lines.join("\n") : "No studies registered yet.");
   });
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import {
   closeSync,
   constants,
@@ -75,10 +76,62 @@ function readCatalogFile(path: string, root: string): string {
       if (n === 0) break;
       read += n;
     }
-    return bytes.subarray(0, read).toString("utf8");
+    return utf8Text(bytes.subarray(0, read), path);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The file's text, refused unless it is UTF-8: a lenient decoding would put replacement characters into
+ * labels and stories, and so into the prompts the agent reads.
+ */
+function utf8Text(bytes: Buffer, path: string): string {
+  const offset = isUtf8(bytes) ? null : firstInvalidUtf8Byte(bytes);
+  if (offset !== null) {
+    throw new Error(
+      `${path} is not UTF-8 text (byte offset ${offset}: 0x${(bytes[offset] as number).toString(16).padStart(2, "0")}); save it as UTF-8.`,
+    );
+  }
+  return bytes.toString("utf8");
+}
+
+/** The offset where the first ill-formed UTF-8 sequence starts (its lead byte), or null. */
+export function firstInvalidUtf8Byte(bytes: Uint8Array): number | null {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] as number;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    // The length of the sequence and the range of its second byte (which rules out overlong forms,
+    // surrogates and code points above U+10FFFF), as in the Unicode standard's table 3-7.
+    const [length, low, high] =
+      lead >= 0xc2 && lead <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : lead === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : lead === 0xed
+            ? [3, 0x80, 0x9f]
+            : lead >= 0xe1 && lead <= 0xef
+              ? [3, 0x80, 0xbf]
+              : lead === 0xf0
+                ? [4, 0x90, 0xbf]
+                : lead === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : lead >= 0xf1 && lead <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : [0, 0, 0];
+    if (length === 0) return i;
+    for (let k = 1; k < length; k++) {
+      const byte = bytes[i + k];
+      const [min, max] = k === 1 ? [low, high] : [0x80, 0xbf];
+      if (byte === undefined || byte < min || byte > max) return i;
+    }
+    i += length;
+  }
+  return null;
 }
 
 function safeRealpath(path: string): string | null {

@@ -40,6 +40,8 @@ export interface Catalog {
   readonly pairings: readonly Pairing[];
   /** How many prompts certification rendered and checked (every order × style × horizon). */
   readonly certifiedPrompts: number;
+  /** The user's catalog folder loaded beside the shipped one (`--catalog DIR`), or null. */
+  readonly userDir: string | null;
   /** SHA-256 of the loaded games and framings: two records with one fingerprint saw the same catalog. */
   readonly fingerprint: string;
   game(gameId: string): Game;
@@ -90,44 +92,25 @@ export function loadCatalog(
   source: string | CatalogDirs = packageRoot(),
   userDir: string | undefined = userCatalogDir(),
 ): Catalog {
-  return loadCatalogOrExplain(source, userDir, true);
+  return loadCatalogOrExplain(source, userDir);
 }
 
-/**
- * The catalog's games alone (shipped and the user's), validated, with no framing read or certified: the
- * game theory of the catalog (`analyze equilibria`) must not depend on what any framing's prose says.
- */
-export function loadGamesOnly(
-  source: string | CatalogDirs = packageRoot(),
-  userDir: string | undefined = userCatalogDir(),
-): Catalog {
-  return loadCatalogOrExplain(source, userDir, false);
-}
-
-function loadCatalogOrExplain(
-  source: string | CatalogDirs,
-  userDir: string | undefined,
-  withFramings: boolean,
-): Catalog {
+function loadCatalogOrExplain(source: string | CatalogDirs, userDir: string | undefined): Catalog {
   try {
-    return loadCatalogFiles(source, userDir, withFramings);
+    return loadCatalogFiles(source, userDir);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new CatalogError((error as Error).message);
   }
 }
 
-function loadCatalogFiles(
-  source: string | CatalogDirs,
-  userDir: string | undefined,
-  withFramings: boolean,
-): Catalog {
+function loadCatalogFiles(source: string | CatalogDirs, userDir: string | undefined): Catalog {
   const dirs =
     typeof source === "string"
       ? { gamesDir: join(source, "games"), framingsDir: join(source, "framings") }
       : source;
   const gameFiles = readJsonFiles(dirs.gamesDir, basename(dirs.gamesDir));
-  const framingFiles = withFramings ? readJsonFiles(dirs.framingsDir, basename(dirs.framingsDir)) : [];
+  const framingFiles = readJsonFiles(dirs.framingsDir, basename(dirs.framingsDir));
   if (userDir !== undefined) {
     if (!existsSync(userDir) || !statSync(userDir).isDirectory()) {
       throw new CatalogError(
@@ -135,9 +118,11 @@ function loadCatalogFiles(
       );
     }
     gameFiles.push(...readJsonFiles(userDir, "user catalog"));
-    if (hasSubfolder(userDir, "games")) gameFiles.push(...readJsonFiles(join(userDir, "games"), "games"));
-    if (withFramings && hasSubfolder(userDir, "framings"))
-      framingFiles.push(...readJsonFiles(join(userDir, "framings"), "framings"));
+    // Named "user catalog/…" in every message, so a user's games/x.json is never taken for a shipped one.
+    if (hasSubfolder(userDir, "games"))
+      gameFiles.push(...readJsonFiles(join(userDir, "games"), "user catalog/games"));
+    if (hasSubfolder(userDir, "framings"))
+      framingFiles.push(...readJsonFiles(join(userDir, "framings"), "user catalog/framings"));
   }
   // A catalog with exactly these files already loaded and certified under this code is neither validated
   // nor certified again (certification-cache.ts says why and when it is).
@@ -147,6 +132,7 @@ function loadCatalogFiles(
     remembered?.games ??
     uniqueIds(
       gameFiles.map((file) => withFileId(parseGameFile(jsonOf(file), file.source), file.name, file.source)),
+      gameFiles,
       "game",
     );
   const framingBases =
@@ -155,8 +141,14 @@ function loadCatalogFiles(
       framingFiles.map((file) =>
         withFileId(parseFramingFile(jsonOf(file), file.source), file.name, file.source),
       ),
+      framingFiles,
       "framing",
     );
+  if (remembered === undefined) {
+    framingBases.forEach((framing, i) => {
+      refuseFramingOfNoGame(framing, (framingFiles[i] as CatalogFileText).source, games);
+    });
+  }
   const pairings: Pairing[] = [];
   let certifiedPrompts = 0;
   for (const game of games) {
@@ -179,18 +171,60 @@ function loadCatalogFiles(
       ? [base]
       : ids.map((id) => shown.find((pairing) => pairing.framing.id === id)?.framing as Framing);
   });
-  return catalogOf(games, framings, pairings, certifiedPrompts);
+  return catalogOf(games, framings, pairings, certifiedPrompts, userDir ?? null);
 }
 
 /** Two files may not claim the same id (a user game may not shadow a shipped one). */
-function uniqueIds<T extends { id: string }>(items: T[], kind: string): T[] {
-  const seen = new Set<string>();
-  for (const item of items) {
-    if (seen.has(item.id))
-      throw new CatalogError(`Two ${kind} files have the id "${item.id}"; ids must be unique.`);
-    seen.add(item.id);
-  }
+function uniqueIds<T extends { id: string }>(
+  items: T[],
+  files: readonly CatalogFileText[],
+  kind: string,
+): T[] {
+  const seen = new Map<string, string>();
+  items.forEach((item, i) => {
+    const source = (files[i] as CatalogFileText).source;
+    const first = seen.get(item.id);
+    if (first !== undefined)
+      throw new CatalogError(
+        `Two ${kind} files have the id "${item.id}": ${first} and ${source}; ids must be unique (rename one file and its id).`,
+      );
+    seen.set(item.id, source);
+  });
   return items;
+}
+
+/**
+ * A framing that presents no game of the catalog would load, certify nothing and be offered nowhere: the
+ * mistake (a misspelt game id, an action set no game has) would only show later, in messages that do not
+ * name the framing. Refused here, naming its file.
+ */
+function refuseFramingOfNoGame(framing: Framing, source: string, games: readonly Game[]): void {
+  const { games: named, actions, labelSet, play } = framing.appliesTo;
+  const gameIds = games.map((game) => game.id);
+  const unknownGame = named?.find((id) => !gameIds.includes(id));
+  if (unknownGame !== undefined) {
+    throw new CatalogError(
+      `${source}: applies_to.games: unknown game "${unknownGame}"; games: ${gameIds.join(", ")}.`,
+    );
+  }
+  if (games.some((game) => variantsOf(game).some((variant) => framingApplies(framing, game, variant))))
+    return;
+  const candidates = games.filter((game) => named === null || named.includes(game.id));
+  const shaped =
+    actions === "any"
+      ? candidates.filter((game) => game.actions.length <= MAX_ACTIONS)
+      : candidates.filter(
+          (game) => game.actions.length === actions.length && actions.every((a) => game.actions.includes(a)),
+        );
+  if (shaped.length === 0 && actions !== "any") {
+    const sets = [...new Set(candidates.map((game) => game.actions.join(", ")))].map((set) => `(${set})`);
+    throw new CatalogError(
+      `${source}: applies_to.actions: no game has the actions ${actions.join(", ")}; the games' action sets: ${sets.join(", ")}.`,
+    );
+  }
+  throw new CatalogError(
+    `${source}: applies_to: no game with its actions has a variant it fits (${play} play, ${labelSet} labels); games with its actions: ${shaped.map((game) => game.id).join(", ") || "none"}.`,
+  );
 }
 
 /** A catalog defect the operator can fix: a malformed file, a clash, a framing that misstates a game. */
@@ -203,6 +237,7 @@ function catalogOf(
   framings: readonly Framing[],
   pairings: readonly Pairing[],
   certifiedPrompts: number,
+  userDir: string | null,
 ): Catalog {
   // Looked up on every tool call (a submit_move asks for its framing three times): indexed once, by id,
   // keeping the first of equal ids as the linear searches they replace did.
@@ -239,6 +274,7 @@ function catalogOf(
     framings,
     pairings,
     certifiedPrompts,
+    userDir,
     fingerprint: createHash("sha256").update(JSON.stringify({ games, framings })).digest("hex"),
     game,
     variant,
@@ -316,7 +352,24 @@ function variantsOf(game: Game): GameVariant[] {
 }
 
 function unknown(kind: string, id: string, valid: readonly string[]): never {
-  throw new UsageError(`Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+  const entry = kind === "game" ? "game" : kind.startsWith("framing") ? "framing" : null;
+  throw new UnknownCatalogIdError(entry, id, `Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+}
+
+/**
+ * An id the catalog does not hold. When the id came from a record rather than from the user (a record of
+ * games loaded with `--catalog`, read without it), the CLI says so instead (cli/outside-catalog.ts).
+ */
+export class UnknownCatalogIdError extends UsageError {
+  override readonly name: string = "UnknownCatalogIdError";
+  constructor(
+    /** A game or a framing id; null for anything else (a variant). */
+    readonly entry: "game" | "framing" | null,
+    readonly id: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 function jsonOf(file: CatalogFileText): unknown {

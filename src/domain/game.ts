@@ -49,6 +49,12 @@ export interface Game {
   readonly variants: Readonly<Partial<Record<VariantId, GameVariant>>>;
 }
 
+/**
+ * Action ids are letters and hyphens only: an id is also the game's familiar label ("hold-out" is shown as
+ * "Hold out"), and a digit in a label would be read as an amount by the payoff reader.
+ */
+const ACTION_ID = /^[a-z]+(-[a-z]+)*$/;
+
 const payoffTableSchema = z.record(z.string(), z.record(z.string(), z.number()));
 
 const variantSchema = z.strictObject({
@@ -61,7 +67,14 @@ const gameFileSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a lower-case id with hyphens"),
     title: z.string().min(1),
-    actions: z.array(z.string().regex(/^[a-z]+(-[a-z]+)*$/, "expected a lower-case action id")).min(2),
+    actions: z
+      .array(
+        z.string().regex(ACTION_ID, {
+          error: (issue) =>
+            `expected an action id of lower-case letters a-z, words joined by single hyphens (no digits, as in "hold-out"), found ${JSON.stringify(issue.input)}`,
+        }),
+      )
+      .min(2),
     cooperative_action: z.string().nullable(),
     rounds: z.int().min(1),
     payoffs: payoffTableSchema,
@@ -74,8 +87,13 @@ const gameFileSchema = z
     }),
   })
   .superRefine((file, ctx) => {
-    if (new Set(file.actions).size !== file.actions.length) {
-      ctx.addIssue({ code: "custom", path: ["actions"], message: "expected distinct action ids" });
+    const repeated = file.actions.find((action, i) => file.actions.indexOf(action) !== i);
+    if (repeated !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["actions"],
+        message: `expected distinct action ids, found "${repeated}" twice`,
+      });
     }
     if (file.cooperative_action !== null && !file.actions.includes(file.cooperative_action)) {
       ctx.addIssue({

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { packageRoot } from "../package-root.js";
 
 // Catalogs the package ships beside its default one but does not load by default: the 144
@@ -32,4 +32,13 @@ export function resolveCatalogDir(value: string): string {
     return join(shippedCatalogsDir(), value);
   }
   return asPath;
+}
+
+/**
+ * How a printed command names a catalog folder: a shipped catalog by its name (the command then works
+ * from any installation), any other folder by its path.
+ */
+export function catalogArgument(dir: string): string {
+  const name = basename(dir);
+  return dir === join(shippedCatalogsDir(), name) && shippedCatalogNames().includes(name) ? name : dir;
 }

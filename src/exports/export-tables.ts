@@ -1,4 +1,3 @@
-import type { Catalog } from "../domain/catalog.js";
 import type { DecisionRecord, MatchRecord, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -134,12 +133,7 @@ export interface ExportTable {
 }
 
 /** The rows of one export kind that pass the filter. */
-export function exportTable(
-  store: Store,
-  catalog: Catalog,
-  kind: ExportKind,
-  filter: RecordFilter,
-): ExportTable {
+export function exportTable(store: Store, kind: ExportKind, filter: RecordFilter): ExportTable {
   switch (kind) {
     case "decisions":
       return {
@@ -171,7 +165,7 @@ export function exportTable(
           })),
       };
     case "matches":
-      return matchesTable(store, catalog, filter);
+      return matchesTable(store, filter);
     case "counts":
       return { columns: COUNT_COLUMNS, rows: countsBySession(store, filter) };
     default:
@@ -179,7 +173,7 @@ export function exportTable(
   }
 }
 
-function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): ExportTable {
+function matchesTable(store: Store, filter: RecordFilter): ExportTable {
   const rows: Record<string, unknown>[] = [];
   const jsonl: unknown[] = [];
   for (const match of store.listMatches(filter)) {
@@ -205,8 +199,9 @@ function matchesTable(store: Store, catalog: Catalog, filter: RecordFilter): Exp
       created_at: match.created_at,
       finished_at: match.finished_at,
     });
-    // Only finished matches of a game still in the catalog can be imported again.
-    if (match.status !== "finished" || !catalog.games.some((g) => g.id === match.game)) continue;
+    // Every finished match, whatever catalog is loaded now: the file is the record's play, as the CSV
+    // rows are; a user's game needs its --catalog again only when the file is imported.
+    if (match.status !== "finished") continue;
     jsonl.push({
       player: match.player,
       game: match.game,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { Catalog } from "../domain/catalog.js";
+import { type Catalog, UnknownCatalogIdError } from "../domain/catalog.js";
 import { issueToName } from "../domain/known-keys.js";
 import type { ActionId } from "../domain/types.js";
 import { VARIANT_IDS } from "../domain/types.js";
@@ -101,7 +101,10 @@ function checkAgainstCatalog(match: z.infer<typeof ImportedMatchSchema>, catalog
     try {
       return lookup();
     } catch (error) {
-      throw new UsageError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+      // An exported record of a user's games names them: importing it needs the catalog they came from.
+      const own = error instanceof UnknownCatalogIdError && error.entry === "game";
+      const hint = own ? " A game of your own needs its catalog: pass --catalog DIR." : "";
+      throw new UsageError(`${where}: ${error instanceof Error ? error.message : String(error)}${hint}`);
     }
   };
   const game = inCatalog(() => catalog.game(match.game));

@@ -7,6 +7,7 @@ import {
   type ScheduleMemo,
 } from "../domain/adaptive/adaptive-stops.js";
 import type { AnytimeRInterval } from "../domain/adaptive/r-confidence-sequence.js";
+import { splitPresentationId } from "../domain/label-sets.js";
 import {
   checkOpponentParams,
   OPPONENT_IDS,
@@ -72,6 +73,10 @@ export function loadStudy(
   const study = deps.store.getStudy(studyId);
   if (!study) throw new UnknownStudyError(studyId);
   const design = StudyDesignSchema.parse(JSON.parse(study.design_json));
+  // A stored design was checked when registered, so a game or framing the catalog lacks now means the
+  // record was played with another catalog: said by its id, not as a framing that "applies to none".
+  for (const game of design.games) deps.catalog.game(game);
+  for (const framing of design.framings) deps.catalog.framing(splitPresentationId(framing).framing);
   return { study, design, cells: studyCells(design, studyCatalog(deps)) };
 }
 

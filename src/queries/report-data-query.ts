@@ -5,6 +5,7 @@ import { createBinomialSampler, drawBinomials } from "../analysis/sampling/binom
 import { createMultiplicitySampler, drawClusterSums } from "../analysis/sampling/cluster-multiplicities.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/sampling/fast-rng.js";
 import { percentileInterval } from "../analysis/sampling/percentile.js";
+import { catalogArgument } from "../domain/shipped-catalogs.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { referenceCitation } from "../reference-data/reference-data.js";
@@ -143,9 +144,10 @@ export function reportSections(
       provenance: {
         server_version: SERVER_VERSION,
         catalog_fingerprint: deps.catalog.fingerprint,
+        catalog: deps.catalog.userDir === null ? null : catalogArgument(deps.catalog.userDir),
         seed,
         bootstrap,
-        command: reproduceCommand(query, bootstrap, seed, robustness?.result?.framings),
+        command: reproduceCommand(query, bootstrap, seed, robustness?.result?.framings, deps.catalog.userDir),
         imported,
       },
     },
@@ -204,15 +206,18 @@ function rankedPlayers(
   };
 }
 
-/** The command that recomputes this report: same record, study, framings, seed and bootstrap size. */
+/** The command that recomputes this report: same record, catalog, study, framings, seed and bootstrap size. */
 function reproduceCommand(
   query: ReportQuery,
   bootstrap: number,
   seed: number,
   framings: readonly string[] | undefined,
+  catalog: string | null,
 ): string {
   const parts = ["same-game", "report"];
   if (query.database) parts.push("--db", shellWord(query.database));
+  // The record's own games may be the user's: without their catalog the command would not run.
+  if (catalog !== null) parts.push("--catalog", shellWord(catalogArgument(catalog)));
   if (query.study_id) parts.push("--study", shellWord(query.study_id));
   const pair = query.framings ?? framings;
   if (pair && pair.length > 0) parts.push("--framings", shellWord(csvList(pair)));

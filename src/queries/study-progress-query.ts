@@ -3,15 +3,19 @@ import { canonicalJson, type StudyCell, type StudyDesign } from "../domain/study
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { studyStops } from "./adaptive-stops-query.js";
+import { type OutsideCatalog, outsideOf } from "./outside-catalog.js";
 
 export interface StudySummary {
   study_id: string;
   name: string;
   design_hash: string;
   created_at: string;
-  cells: number;
-  trials_per_player: number;
+  /** null when the design names games or framings the loaded catalog lacks (`outside_catalog`). */
+  cells: number | null;
+  trials_per_player: number | null;
   players: number;
+  /** What of the design the loaded catalog lacks: the study was registered with another `--catalog`. */
+  outside_catalog?: OutsideCatalog;
 }
 
 export interface CellProgress {
@@ -41,16 +45,21 @@ export interface StudyProgress {
 /** Every registered study with its size and how many players have taken trials. */
 export function studyOverview(deps: PlayDeps): StudySummary[] {
   return deps.store.listStudies().map((record) => {
-    const { design, cells } = loadStudy(deps, record.id);
-    return {
+    const summary = {
       study_id: record.id,
       name: record.name,
       design_hash: record.design_hash,
       created_at: record.created_at,
-      cells: cells.length,
-      trials_per_player: cells.length * design.trials_per_cell,
       players: new Set(deps.store.studyTrialCounts(record.id).map((r) => r.player)).size,
     };
+    // A study of games the catalog lacks is still listed: its cells are what cannot be counted.
+    const stored = JSON.parse(record.design_json) as { games: string[]; framings: string[] };
+    const outside = outsideOf(deps.catalog, stored.games, stored.framings);
+    if (outside.games.length > 0 || outside.framings.length > 0) {
+      return { ...summary, cells: null, trials_per_player: null, outside_catalog: outside };
+    }
+    const { design, cells } = loadStudy(deps, record.id);
+    return { ...summary, cells: cells.length, trials_per_player: cells.length * design.trials_per_cell };
   });
 }
 

@@ -51,6 +51,7 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
       missingLeaderboard,
       missingRepeatedRanks,
       data.robustness?.framings,
+      data.header.provenance?.catalog ?? null,
     ),
     sensitivitySection(data.sensitivity, imported),
     repeatedSection(data.repeated ?? [], imported),

@@ -53,6 +53,8 @@ export interface ReportProvenance {
   catalog_fingerprint: string;
   seed: number;
   bootstrap: number;
+  /** The `--catalog` value of the user's games and framings the report was made with, or null. */
+  catalog?: string | null;
   /** The CLI command that recomputes this report from the same record. */
   command: string;
   imported: ImportedSource[];

@@ -272,7 +272,12 @@ export function trialDealer(
 }
 
 export async function openSeat(options: RunOptions, seat: SeatOptions, stats: RunStats): Promise<Seat> {
-  const connection = await ServerConnection.open(options.target, seat.player);
+  const connection = await ServerConnection.open(options.target, seat.player, {
+    retry: options.retry,
+    // A wait the server asked for counts as a rate-limit retry, as a model endpoint's 429 does.
+    onWait: () => stats.retried("rate"),
+    ...(options.interrupt ? { signal: options.interrupt } : {}),
+  });
   const settings: CallSettings = {
     endpoint: seat.endpoint,
     mode: seat.mode,

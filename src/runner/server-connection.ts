@@ -1,15 +1,23 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { MODEL_CALLS_META_KEY, type ModelCall } from "../domain/model-call.js";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
 import type { ToolSpec } from "./endpoint.js";
+import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
+import { fetchWaitingOnBusyServer, type ServerWaitListener } from "./server-busy-retry.js";
 
 /** Where the runner's MCP server is: a `same-game serve` it spawns over stdio, or a Streamable HTTP URL. */
 export type ServerTarget =
-  | { readonly kind: "stdio"; readonly dbPath: string; readonly cliPath?: string }
+  | {
+      readonly kind: "stdio";
+      readonly dbPath: string;
+      /** The user's catalog folder the run was given (`--catalog`), which the record's games may need. */
+      readonly catalog?: string;
+      readonly cliPath?: string;
+    }
   | { readonly kind: "http"; readonly url: string; readonly token?: string };
 
 /**
@@ -22,6 +30,13 @@ export const MODEL_TOOLS = ["submit_move", "get_match"] as const;
 const RUNNER_VERSION: string = (
   JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }
 ).version;
+
+/** The variables of the runner's environment its spawned server also reads (never a key). */
+const PASSED_ON_ENVIRONMENT = ["SAME_GAME_CERT_CACHE", "XDG_CACHE_HOME"] as const;
+
+function passedOn(env: NodeJS.ProcessEnv, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+}
 
 export type Structured = Record<string, unknown>;
 
@@ -38,15 +53,27 @@ export class ServerConnection {
     readonly player: string,
   ) {}
 
-  static async open(target: ServerTarget, player: string): Promise<ServerConnection> {
+  static async open(
+    target: ServerTarget,
+    player: string,
+    /** Over HTTP: how long and how often to wait when the server says it is busy (429/503 + Retry-After). */
+    busy: { retry: RetryPolicy; onWait: ServerWaitListener; signal?: AbortSignal } = {
+      retry: DEFAULT_RETRY,
+      onWait: () => {},
+    },
+  ): Promise<ServerConnection> {
     const client = new Client({ name: "same-game-runner", version: RUNNER_VERSION });
     if (target.kind === "stdio") {
       const cliPath = target.cliPath ?? join(packageRoot(), "dist", "cli", "main.js");
-      // The spawned server gets the SDK's reduced environment: no API key reaches it.
+      // The spawned server gets the SDK's reduced environment: no API key reaches it. What shapes the
+      // record it writes is passed on by name: the run's catalog (a study of the user's games is unknown
+      // to a server without it) and where certified catalogs are remembered (or that they are not).
+      const catalog = target.catalog === undefined ? [] : ["--catalog", target.catalog];
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: [cliPath, "serve", "--db", target.dbPath, "--player", player],
+          args: [cliPath, "serve", "--db", target.dbPath, "--player", player, ...catalog],
+          env: { ...getDefaultEnvironment(), ...passedOn(process.env, PASSED_ON_ENVIRONMENT) },
           stderr: "ignore",
         }),
       );
@@ -54,7 +81,10 @@ export class ServerConnection {
       const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
       try {
         await client.connect(
-          new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers } }),
+          new StreamableHTTPClientTransport(new URL(target.url), {
+            requestInit: { headers },
+            fetch: fetchWaitingOnBusyServer(busy.retry, busy.onWait, busy.signal),
+          }),
         );
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

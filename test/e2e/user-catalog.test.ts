@@ -166,26 +166,18 @@ describe("a user's own game through --catalog", () => {
         question: "What do you do?",
       }),
     );
-    // Every verb that presents or analyses play certifies the framings first and refuses the catalog...
-    const lie = runCli(["analyze", "robustness", "--db", db, "--catalog", lying]);
-    expect(lie.status).toBe(2);
-    expect(lie.stderr.trim().split("\n")).toHaveLength(1);
-    expect(lie.stderr).toMatch(
-      /^same-game: framing "audit-office" for game "inspection" \(variant base\): in the payoff sentences, profile \(agent audit, other audit\) gives the agent 2 but the game pays the agent 1\.\n$/,
-    );
-    // ...but the game theory of the catalog needs no framing: the inspection game's one mixed equilibrium.
-    const equilibria = runCli([
-      "analyze",
-      "equilibria",
-      "--game",
-      "inspection",
-      "--catalog",
-      lying,
-      "--json",
-    ]);
-    expect(equilibria.stderr).toBe("");
-    expect(equilibria.status).toBe(0);
-    expect(JSON.parse(equilibria.stdout).equilibria[0].row.audit).toBeCloseTo(0.5, 9);
+    // Every verb that loads the catalog certifies its framings first and refuses the catalog, the game
+    // theory of `analyze equilibria` included: no verb half-uses a catalog that serve refuses.
+    for (const verb of [
+      ["analyze", "robustness", "--db", db],
+      ["analyze", "equilibria", "--game", "inspection"],
+    ]) {
+      const lie = runCli([...verb, "--catalog", lying]);
+      expect(lie.status).toBe(2);
+      expect(lie.stderr).toBe(
+        'same-game: framing "audit-office" for game "inspection" (variant base): in the payoff sentences, profile (agent audit, other audit) gives the agent 2 but the game pays the agent 1.\n',
+      );
+    }
   });
 
   it('certifies a game with action ids a, b, c under the shipped framings whose prose says "a" and "A"', async () => {

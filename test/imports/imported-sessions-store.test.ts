@@ -122,9 +122,9 @@ describeEachEngine("imported sessions in the record", (engine: EngineKind) => {
       ["business", '["matches","harness-run","conv-7"]', "cooperate", 1],
       ["friend-sharing", '["matches","harness-run","conv-7"]', "defect", 1],
     ]);
-    const decisions = exportTable(deps.store, catalog, "decisions", {}).rows.map((r) => r.session_id);
+    const decisions = exportTable(deps.store, "decisions", {}).rows.map((r) => r.session_id);
     expect(decisions).toEqual(["conv-7", "conv-7", null]);
-    const matches = exportTable(deps.store, catalog, "matches", {});
+    const matches = exportTable(deps.store, "matches", {});
     expect(matches.rows.map((r) => r.session)).toEqual(["conv-7", "conv-7", null]);
     // JSONL is the import format: the field where there is a session, none where there is not.
     expect((matches.jsonl ?? []).map((m) => (m as { session?: string }).session)).toEqual([
@@ -146,7 +146,7 @@ describeEachEngine("imported sessions in the record", (engine: EngineKind) => {
       AT,
     );
     deps.store.importCounts("run-c", [count("solo", "business", "1", "defect", 3)], AT);
-    const table = exportTable(deps.store, catalog, "counts", {});
+    const table = exportTable(deps.store, "counts", {});
     expect(table.columns).toEqual(["player", "game", "variant", "framing", "session", "action", "count"]);
     expect(table.rows.map((r) => [r.player, r.framing, r.session, r.action, r.count])).toEqual([
       // Decisions without a session of one cell and action are one row, whichever import they came from.

@@ -170,9 +170,10 @@ function repeatedPart(
 }
 
 /** The flags with which `analyze compare` and `export leaderboard` recompute this leaderboard's one-shot ranks. */
-function compareFlags(board: Leaderboard): string {
+function compareFlags(board: Leaderboard, catalog: string | null): string {
   const study = board.study_id ? `--study ${shellWord(board.study_id)} ` : "";
-  return `${study}--framings ${shellWord(csvList(board.framings))} --bootstrap ${board.bootstrap} --seed ${board.seed}`;
+  const games = catalog === null ? "" : `--catalog ${shellWord(catalog)} `;
+  return `${games}${study}--framings ${shellWord(csvList(board.framings))} --bootstrap ${board.bootstrap} --seed ${board.seed}`;
 }
 
 /**
@@ -200,6 +201,8 @@ export async function leaderboardSection(
   missingRepeated?: string,
   /** The framings of the Robustness section, when it ran: the leaderboard says why its own differ. */
   robustnessFramings?: readonly string[],
+  /** The `--catalog` the report was made with (the record's games may need it), or null. */
+  catalog: string | null = null,
 ): Promise<SafeHtml> {
   const rows = board ? rRows(board) : [];
   const repeated = repeatedPart(board, imported, missingRepeated);
@@ -216,5 +219,5 @@ export async function leaderboardSection(
     `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with its test-inversion interval, so it is at least as wide as the Robustness section's for the same games. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with its test-inversion interval, so it is at least as wide as the Robustness section's for the same games. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }

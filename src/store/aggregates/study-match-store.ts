@@ -118,6 +118,20 @@ export class StudyMatchStore extends HttpSessionStore {
     ).all(studyId) as { player: string; principal: string }[];
   }
 
+  /**
+   * Every game the record's play and imported counts name, and every framing its live play was presented
+   * in (an imported match's framing is a free provenance label): what a catalog must hold to read it all.
+   */
+  recordedGamesAndFramings(): { games: string[]; framings: string[] } {
+    const games = this.stmt(
+      "SELECT game FROM matches UNION SELECT game FROM imported_counts ORDER BY game",
+    ).all() as { game: string }[];
+    const framings = this.stmt(
+      "SELECT DISTINCT framing FROM matches WHERE source IS NULL ORDER BY framing",
+    ).all() as { framing: string }[];
+    return { games: games.map((r) => r.game), framings: framings.map((r) => r.framing) };
+  }
+
   /** Trials of a study by player and cell: how many are finished and how many still open. */
   studyTrialCounts(studyId: string): StudyTrialCountRow[] {
     return this.stmt(
