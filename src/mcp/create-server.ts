@@ -7,6 +7,7 @@ import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/res
 import type { AnalysisRunner } from "./analysis-runner.js";
 import { inlineAnalysis } from "./analysis-runner.js";
 import { listPortableInputSchemas } from "./portable-tool-list.js";
+import { guardPromptGets } from "./prompt-get-guard.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
@@ -82,6 +83,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     registerStudyReport(server, context);
   }
   guardToolCalls(server);
+  guardPromptGets(server);
   listPortableInputSchemas(server);
   return server;
 }
