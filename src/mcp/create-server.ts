@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/server";
 import { type Caller, SERVER_NAME } from "../play/caller.js";
+import { cleanClientInfo } from "../play/client-identity.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/result-cache.js";
@@ -62,7 +63,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     configuredPlayer: connection.player ?? null,
     clientInfo: () => {
       const info = server.server.getClientVersion();
-      return info ? { name: info.name, version: info.version } : null;
+      return info ? cleanClientInfo(info) : null;
     },
   };
   const analysis = connection.analysis ?? inlineAnalysis(deps);
