@@ -2,6 +2,7 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
 import { loadStudy } from "../../../play/studies.js";
+import { printable } from "../../../queries/format.js";
 import type { MatchSummaryRow } from "../../../store/store.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
@@ -47,9 +48,11 @@ const outputSchema = z.object({
 function listText(matches: readonly MatchSummaryRow[], total: number, offset: number): string {
   if (total === 0) return "No match this connection may open passes these filters.";
   if (matches.length === 0) return `No matches past offset ${offset}: ${total} match(es) pass these filters.`;
+  // A player label, an import's framing label or opponent is the client's text: escaped, so an escape
+  // sequence is shown, never run, and a line break cannot forge a line of the listing.
   const lines = matches.map(
     (m) =>
-      `${m.match_id} | ${m.player} | ${m.game}/${m.variant} | ${m.framing} | vs ${m.opponent} | ${m.status}, ${m.rounds_played} round(s) | ${m.started_at}`,
+      `${m.match_id} | ${printable(m.player)} | ${printable(m.game)}/${m.variant} | ${printable(m.framing)} | vs ${printable(m.opponent)} | ${m.status}, ${m.rounds_played} round(s) | ${m.started_at}`,
   );
   const shown =
     matches.length === total
