@@ -15,6 +15,7 @@ import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
 import { guardToolCalls } from "./tool-call-guard.js";
 import type { ToolContext } from "./tool-context.js";
+import { explainToolInputErrors } from "./tool-input-errors.js";
 import { registerAnalysisToolset } from "./tools/analysis/index.js";
 import { registerPlayToolset } from "./tools/play/index.js";
 import { registerStudiesToolset } from "./tools/studies/index.js";
@@ -85,6 +86,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   }
   guardToolCalls(server);
   guardPromptGets(server);
+  explainToolInputErrors(server);
   listPortableInputSchemas(server);
   return server;
 }
