@@ -8,7 +8,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
-import { fixed, interval, table } from "./format.js";
+import { fixed, interval, printable, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
 import { verificationText } from "./verification-text.js";
 
@@ -48,6 +48,19 @@ export function sensitivityReport(
       variants: [variant],
       study_id: query.study_id,
     });
+  // No decision at all is its own reason (a player or framing the record does not hold), not the game's.
+  if (cells.length === 0) {
+    const parts = [
+      query.players && `players ${labelWords(query.players)}`,
+      query.games && `games ${labelWords(query.games)}`,
+      query.framings && `framings ${labelWords(query.framings)}`,
+      query.study_id && `study ${printable(query.study_id)}`,
+      `variant ${variant}`,
+    ].filter(Boolean);
+    throw new UsageError(
+      `No one-shot decisions match ${parts.join(", ")}; play some trials or import counts first.`,
+    );
+  }
   const games: Record<string, SensitivityGame> = {};
   for (const id of new Set(cells.map((c) => c.game))) {
     const cooperativeAction = deps.catalog.game(id).cooperativeAction;
@@ -100,4 +113,8 @@ export function sensitivityText(report: SensitivityReport): string {
     "",
     verificationText(report.checks, report.notes),
   ].join("\n");
+}
+
+function labelWords(labels: readonly string[]): string {
+  return labels.map(printable).join(", ");
 }

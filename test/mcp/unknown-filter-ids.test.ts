@@ -31,6 +31,15 @@ describe("unknown ids in analysis filters", () => {
     );
   });
 
+  it("payoff_sensitivity and repeated_metrics name a player they hold no decision of", async () => {
+    expect(await callError(held.client, "payoff_sensitivity", { players: ["ghost"], bootstrap: 10 })).toBe(
+      "No one-shot decisions match players ghost, variant base; play some trials or import counts first.",
+    );
+    expect(await callError(held.client, "repeated_metrics", { players: ["ghost"] })).toBe(
+      "No finished repeated match matches players ghost; play some repeated matches or import transcripts first.",
+    );
+  });
+
   it("payoff_sensitivity names a game it does not know, with the games there are", async () => {
     const text = await callError(held.client, "payoff_sensitivity", { games: ["nope"] });
     expect(text).toMatch(/"nope"/);
