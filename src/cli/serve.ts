@@ -48,11 +48,12 @@ export const serveCommand: Command = {
       analysis,
       cache: args.values["no-cache"] !== true,
     });
-    // Oversize lines are answered with an error here rather than closing the transport (and the server).
+    // Oversize lines are answered with an error here rather than closing the transport (and the server);
+    // so are lines that are no JSON-RPC message, which the SDK's transport would drop without an answer.
     const stdin = process.stdin.pipe(
-      stdioSizeGuard((line) => {
-        logInfo("refused a stdio message over the size limit (answered with a JSON-RPC error)");
-        process.stdout.write(line);
+      stdioSizeGuard((reply, reason) => {
+        logInfo(reason);
+        if (reply !== undefined) process.stdout.write(reply);
       }),
     );
     const transport = new PreparedStdioTransport(stdin, process.stdout);

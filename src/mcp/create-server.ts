@@ -1,18 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/server";
 import { type Caller, SERVER_NAME } from "../play/caller.js";
+import { cleanClientInfo } from "../play/client-identity.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/result-cache.js";
 import type { AnalysisRunner } from "./analysis-runner.js";
 import { inlineAnalysis } from "./analysis-runner.js";
 import { listPortableInputSchemas } from "./portable-tool-list.js";
+import { guardPromptGets } from "./prompt-get-guard.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
 import { guardToolCalls } from "./tool-call-guard.js";
 import type { ToolContext } from "./tool-context.js";
+import { explainToolInputErrors } from "./tool-input-errors.js";
 import { registerAnalysisToolset } from "./tools/analysis/index.js";
 import { registerPlayToolset } from "./tools/play/index.js";
 import { registerStudiesToolset } from "./tools/studies/index.js";
@@ -61,7 +64,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     configuredPlayer: connection.player ?? null,
     clientInfo: () => {
       const info = server.server.getClientVersion();
-      return info ? { name: info.name, version: info.version } : null;
+      return info ? cleanClientInfo(info) : null;
     },
   };
   const analysis = connection.analysis ?? inlineAnalysis(deps);
@@ -82,6 +85,8 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
     registerStudyReport(server, context);
   }
   guardToolCalls(server);
+  guardPromptGets(server);
+  explainToolInputErrors(server);
   listPortableInputSchemas(server);
   return server;
 }

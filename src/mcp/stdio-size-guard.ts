@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from "node:stream";
+import { malformedLine } from "./stdio-malformed-line.js";
 
 /**
  * The largest JSON-RPC message `serve` reads on stdin. The SDK's stdio transport closes the connection —
@@ -14,10 +15,15 @@ export const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
 const END_BYTES = 256;
 
 /**
- * A stream between stdin and the transport that passes complete lines of at most `maxBytes` and, for a
- * longer line, writes an error reply (with the request's id when its opening bytes name one) to `reply`.
+ * A stream between stdin and the transport that passes complete lines of at most `maxBytes` that hold one
+ * JSON-RPC message each. A longer line, or one that is not a JSON-RPC message, is answered instead: the
+ * error reply line (with the request's id when it can be read exactly) and a sentence for stderr go to
+ * `refuse`; a malformed response from the client gets no reply line, only the sentence.
  */
-export function stdioSizeGuard(reply: (line: string) => void, maxBytes = MAX_STDIO_MESSAGE_BYTES): Transform {
+export function stdioSizeGuard(
+  refuse: (reply: string | undefined, reason: string) => void,
+  maxBytes = MAX_STDIO_MESSAGE_BYTES,
+): Transform {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let refusing: Buffer | null = null; // the head of a line being dropped
@@ -44,13 +50,19 @@ export function stdioSizeGuard(reply: (line: string) => void, maxBytes = MAX_STD
         }
         if (newline !== -1) {
           if (refusing !== null) {
-            reply(oversizeReply(refusing, tail, maxBytes));
+            refuse(
+              oversizeReply(refusing, tail, maxBytes),
+              "refused a stdio message over the size limit (answered with a JSON-RPC error)",
+            );
             refusing = null;
             tail = Buffer.alloc(0);
           } else {
-            this.push(Buffer.concat(pending));
+            const line = Buffer.concat(pending);
             pending = [];
             pendingBytes = 0;
+            const malformed = malformedLine(line.toString("utf8"));
+            if (malformed === undefined) this.push(line);
+            else refuse(malformed.reply, malformed.reason);
           }
         }
         start = end;
@@ -60,19 +72,28 @@ export function stdioSizeGuard(reply: (line: string) => void, maxBytes = MAX_STD
   });
 }
 
-const ID = String.raw`"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,16})`;
+// An integer id is read whole or not at all: `1.5`, `1e3` or a 17th digit must not leave a prefix that
+// reads as another request's id.
+const ID = String.raw`"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?(?:0|[1-9]\d{0,15})(?![\d.eE]))`;
 const SHORT_MEMBER = String.raw`"(?:jsonrpc|method)"\s*:\s*"[^"]{0,100}"`;
 /** The request id among the members before the params: `{"jsonrpc":"2.0","id":5,"method":…,"params":…`. */
 const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:${SHORT_MEMBER}\s*,\s*)*${ID}`);
 /** The request id among the members after the params: `…},"jsonrpc":"2.0","id":5}`. */
 const TRAILING_ID = new RegExp(String.raw`[,{]\s*${ID}\s*(?:,\s*${SHORT_MEMBER}\s*)*\}\s*$`);
 
-/** The top-level id of a refused request from the two ends of its line, or undefined (a notification). */
+/** The top-level id of a refused request from the two ends of its line, or undefined (a notification, or an id
+ * that cannot be read exactly: a fraction, an integer past 2^53, a string JSON refuses). */
 export function refusedRequestId(head: Buffer, tail: Buffer): string | number | undefined {
   const found =
     LEADING_ID.exec(head.toString("utf8"))?.[1] ??
     TRAILING_ID.exec(tail.toString("utf8").replace(/\n$/, ""))?.[1];
-  return found === undefined ? undefined : (JSON.parse(found) as string | number);
+  if (found === undefined) return undefined;
+  try {
+    const id: unknown = JSON.parse(found);
+    return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : undefined;
+  } catch {
+    return undefined; // a string id with an escape JSON refuses
+  }
 }
 
 function oversizeReply(head: Buffer, tail: Buffer, maxBytes: number): string {

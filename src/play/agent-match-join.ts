@@ -1,5 +1,6 @@
 import type { HistoryMode } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
+import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 import { forfeitAfterSeconds } from "./agent-match-rounds.js";
 import { type Caller, playerLabel } from "./caller.js";
@@ -30,7 +31,7 @@ export function joinMatch(deps: PlayDeps, caller: Caller, args: JoinMatchArgs): 
     const first = deps.store.getMatch(args.match_id);
     if (first === undefined || first.source !== null || first.principal !== caller.principal) {
       throw new UsageError(
-        `No match with id "${args.match_id}" to join; ask the first player for the match_id start_match gave it.`,
+        `No match with id "${printable(args.match_id)}" to join; ask the first player for the match_id start_match gave it.`,
       );
     }
     if (first.opponent !== "agent") {

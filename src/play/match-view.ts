@@ -3,6 +3,7 @@ import type { Framing } from "../domain/framing.js";
 import { renderPrompt } from "../domain/render.js";
 import type { HistoryMode } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
+import { printable } from "../queries/format.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { playerHistory } from "./match-engine.js";
@@ -36,7 +37,7 @@ export function playableMatch(
   // A match of another principal answers exactly like a missing one: ids must not be probed.
   if (!match || match.principal !== principal) {
     throw new UsageError(
-      `No match with id "${matchId}" for this client; start one with start_match or next_trial (get_match lists nothing else).`,
+      `No match with id "${printable(matchId)}" for this client; start one with start_match or next_trial (get_match lists nothing else).`,
     );
   }
   if (match.source !== null) {

@@ -260,7 +260,19 @@ export type NextTrial =
       resumed: boolean;
       view: RoundView;
     } & PlannedTrials)
-  | ({ complete: true; trials_per_player: number; stopped_early: StoppedEarly[] } & PlannedTrials);
+  | ({ complete: true; trials_per_player: number; stopped_early: StoppedEarly[] } & PlannedTrials)
+  | ({
+      complete: false;
+      /** Nothing left to deal, but these unfinished trials are held by the connection (`concurrent`). */
+      held_open: HeldTrial[];
+      trials_per_player: number;
+      stopped_early: StoppedEarly[];
+    } & PlannedTrials);
+
+export interface HeldTrial {
+  readonly match_id: string;
+  readonly trial_index: number;
+}
 
 // Looks over complete blocks and finished trials never change, so they are kept per record (its store)
 // and player: an assignment then reads only the trials from the memo's frontier on and looks only at
@@ -367,6 +379,18 @@ export function nextTrial(
     }
     const index = position.next_index;
     if (index >= total) {
+      // Everything is dealt; when this connection still holds some of the player's trials unfinished,
+      // the study is not done: those are to be finished first.
+      const held_open = heldOpenTrials(deps, study.id, player, caller.principal, held);
+      if (held_open.length > 0) {
+        return {
+          complete: false,
+          held_open,
+          trials_per_player: total,
+          stopped_early: position.stopped_early,
+          ...planned,
+        };
+      }
       return {
         complete: true,
         trials_per_player: total,
@@ -397,4 +421,27 @@ export function nextTrial(
       ...planned,
     };
   });
+}
+
+/** The trials among `held` that are the player's unfinished trials of this study, in schedule order. */
+function heldOpenTrials(
+  deps: PlayDeps,
+  studyId: string,
+  player: string,
+  principal: string,
+  held: readonly string[],
+): HeldTrial[] {
+  const trials: HeldTrial[] = [];
+  for (const id of held) {
+    const match = deps.store.getMatch(id);
+    if (
+      match?.study_id === studyId &&
+      match.player === player &&
+      match.principal === principal &&
+      match.status === "open"
+    ) {
+      trials.push({ match_id: match.id, trial_index: match.trial_index ?? 0 });
+    }
+  }
+  return trials.sort((a, b) => a.trial_index - b.trial_index);
 }

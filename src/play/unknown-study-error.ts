@@ -1,3 +1,4 @@
+import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 
 /**
@@ -7,6 +8,6 @@ import { UsageError } from "../usage-error.js";
 export class UnknownStudyError extends UsageError {
   override readonly name = "UnknownStudyError";
   constructor(readonly studyId: string) {
-    super(`No study with id "${studyId}"; register one with register_study.`);
+    super(`No study with id "${printable(studyId)}"; register one with register_study.`);
   }
 }

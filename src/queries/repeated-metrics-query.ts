@@ -18,6 +18,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
+import { printable } from "./format.js";
 
 // The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
 // transcripts, and SPEC §6 metrics come out per match and per (player, game, variant, framing, opponent).
@@ -124,6 +125,19 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
     cells.set(key, members);
     return row;
   });
+  // A filter by labels the record does not hold would read as "no repeated play yet": it is named.
+  if (matches.length === 0 && (query.players ?? query.framings ?? query.opponents) !== undefined) {
+    const parts = [
+      query.players && `players ${query.players.map(printable).join(", ")}`,
+      query.games && `games ${query.games.join(", ")}`,
+      query.framings && `framings ${query.framings.map(printable).join(", ")}`,
+      query.opponents && `opponents ${query.opponents.map(printable).join(", ")}`,
+      query.study_id && `study ${printable(query.study_id)}`,
+    ].filter(Boolean);
+    throw new UsageError(
+      `No finished repeated match matches ${parts.join(", ")}; play some repeated matches or import transcripts first.`,
+    );
+  }
   return {
     comprehension_rule: rule,
     comprehension_threshold: threshold,

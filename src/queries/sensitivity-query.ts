@@ -48,6 +48,19 @@ export function sensitivityReport(
       variants: [variant],
       study_id: query.study_id,
     });
+  // No decision at all is its own reason (a player or framing the record does not hold), not the game's.
+  if (cells.length === 0) {
+    const parts = [
+      query.players && `players ${labelWords(query.players)}`,
+      query.games && `games ${labelWords(query.games)}`,
+      query.framings && `framings ${labelWords(query.framings)}`,
+      query.study_id && `study ${printable(query.study_id)}`,
+      `variant ${variant}`,
+    ].filter(Boolean);
+    throw new UsageError(
+      `No one-shot decisions match ${parts.join(", ")}; play some trials or import counts first.`,
+    );
+  }
   const games: Record<string, SensitivityGame> = {};
   for (const id of new Set(cells.map((c) => c.game))) {
     const cooperativeAction = deps.catalog.game(id).cooperativeAction;
@@ -122,4 +135,8 @@ function whyNotEstimated(report: SensitivityReport): string[] {
     ...[...pooled].map(([reason, rows]) => `No pooled λ for ${rows.join(", ")}. ${reason}`),
   ];
   return lines.length === 0 ? [] : ["", ...lines];
+}
+
+function labelWords(labels: readonly string[]): string {
+  return labels.map(printable).join(", ");
 }

@@ -137,7 +137,8 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
       let finished = false;
       started++;
       const next = await nextTrial();
-      if (next.complete === true) {
+      // Nothing left to deal: the study is complete, or its last trials are ones this run holds open.
+      if (next.complete === true || next.trial === null) {
         complete = true;
         started--;
         budget?.release(budgetKey, false);
@@ -254,7 +255,7 @@ export function trialDealer(
     total.trialsPlanned = (next.trials_planned ?? next.trials_per_player) as number;
     // The first answer comes before any trial of this run can finish: its count is what was done before.
     if (typeof next.trials_finished === "number") total.finishedBefore ??= next.trials_finished;
-    if (next.complete !== true) {
+    if (next.complete !== true && next.trial !== null) {
       if (next.resumed === true) resumed++;
       // Open trials are resumed before any new one is assigned, so the first new index counts them;
       // positions a stop removed before it were never assigned.
@@ -263,7 +264,8 @@ export function trialDealer(
           (next.trial_index as number) - ((next.skipped_before as number | undefined) ?? 0) - resumed;
       }
     } else {
-      total.finishedBefore ??= total.trialsPlanned - resumed;
+      // Trials held open by this run (the answer's held_open) are not finished ones.
+      if (next.complete === true) total.finishedBefore ??= total.trialsPlanned - resumed;
       const stopped = (next.stopped_early as { game: string; reason: string }[] | undefined) ?? [];
       total.stoppedEarly = stopped.map(({ game, reason }) => ({ game, reason }));
     }

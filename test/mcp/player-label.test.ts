@@ -43,4 +43,19 @@ describe("player label from the client's name", () => {
     expect(deps.store.getMatch(view.match_id)?.player).toBe("claude-code@1.0.0");
     await client.close();
   });
+
+  it("escapes control characters of a client's name and cuts a long one to fit the label's 200", async () => {
+    const nul = await connectClient(deps, { clientName: "evil\u0000name\n\u001b[31m" });
+    const first = await call<View>(nul, "start_match", spec);
+    expect(deps.store.getMatch(first.match_id)?.player).toBe("evil\\x00name\\x0a\\x1b[31m@1.0.0");
+    const huge = await connectClient(deps, { clientName: "n".repeat(1 << 20) });
+    const second = await call<View>(huge, "start_match", spec);
+    const label = deps.store.getMatch(second.match_id)?.player;
+    expect(label).toBe(`${"n".repeat(149)}…@1.0.0`);
+    expect(label?.length).toBe(156); // within 200, as the player argument must be
+    expect(
+      deps.store.getSession(deps.store.getMatch(second.match_id)?.session_id as string)?.client_name,
+    ).toBe(`${"n".repeat(149)}…`);
+    await Promise.all([nul.close(), huge.close()]);
+  });
 });

@@ -196,7 +196,7 @@ describe("refuse at the door", () => {
         planned_contrasts: [{ baseline: "business", comparision: "friend-sharing" }],
       }),
     ).toMatch(
-      /planned_contrasts\.0: unknown key "comparision" \(did you mean "comparison"\?\); valid keys: baseline, comparison, games$/,
+      /: planned_contrasts\.0: unknown key "comparision" \(did you mean "comparison"\?\); valid keys: baseline, comparison, games; planned_contrasts\.0\.comparison is missing/,
     );
     expect(count("studies")).toBe(0);
     // A client that validates arguments against the advertised schema refuses the same keys the server does.

@@ -166,4 +166,20 @@ describe("resources, the play prompt and completions", () => {
       message: expect.stringMatching(/does not present prisoners-dilemma/),
     });
   });
+
+  it("answers a prompt argument that is not a string with -32602 naming it, not an internal error", async () => {
+    await expect(
+      client.getPrompt({ name: "play", arguments: { game: 5 } as unknown as Record<string, string> }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message:
+        'Argument "game" of prompt play is 5, not a string; each prompt argument is a string, or left out.',
+    });
+    await expect(
+      client.getPrompt({ name: "play", arguments: ["x"] as unknown as Record<string, string> }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/arguments of prompt play are \["x"\]/),
+    });
+  });
 });

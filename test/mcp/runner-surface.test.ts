@@ -31,6 +31,7 @@ interface Next {
   resumed: boolean;
   trial_index: number | null;
   trial: { match_id: string; round: number; labels: string[] } | null;
+  trials_finished?: number;
 }
 
 const modelCall = {
@@ -80,6 +81,43 @@ describe("the runner's use of the player surface", () => {
     // All four positions are out (and finished): the study is complete for this player.
     const none = await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true });
     expect(none.complete).toBe(true);
+  });
+
+  it("says the study is not complete while this connection holds its last trials open, and names them", async () => {
+    const taken = [];
+    for (let i = 0; i < 4; i++)
+      taken.push(await call<Next>(client, "next_trial", { study_id: studyId, concurrent: true }));
+    const result = await client.callTool({
+      name: "next_trial",
+      arguments: { study_id: studyId, concurrent: true },
+    });
+    const held = result.structuredContent as Next & {
+      held_open: { match_id: string; trial_index: number }[];
+    };
+    expect([held.complete, held.trial, held.trial_index, held.trials_finished]).toEqual([
+      false,
+      null,
+      null,
+      0,
+    ]);
+    expect(held.held_open).toEqual(taken.map((t, i) => ({ match_id: t.trial?.match_id, trial_index: i })));
+    const text = (result.content as { text: string }[])[0]?.text ?? "";
+    expect(text).toContain(`Study ${studyId} is not complete for this player`);
+    expect(text).toContain(`holds 4 of its trials unfinished: trial 1 (match ${taken[0]?.trial?.match_id})`);
+    // Once three are finished, only the fourth is named.
+    for (const t of taken.slice(0, 3)) {
+      const trial = t.trial as NonNullable<Next["trial"]>;
+      await call(client, "submit_move", { match_id: trial.match_id, round: 1, choice: trial.labels[0] });
+    }
+    const last = await call<Next & { held_open: unknown[] }>(client, "next_trial", {
+      study_id: studyId,
+      concurrent: true,
+    });
+    expect([last.complete, last.trials_finished, last.held_open]).toEqual([
+      false,
+      3,
+      [{ match_id: taken[3]?.trial?.match_id, trial_index: 3 }],
+    ]);
   });
 
   it("hands a held-but-open trial to another connection (a restarted runner), never to its holder", async () => {

@@ -22,3 +22,24 @@ describe("the id of a refused stdio message, from the two ends of its line", () 
     ).toBeUndefined();
   });
 });
+
+describe("the id of a refused stdio message is echoed only when it is read exactly", () => {
+  const filler = "x".repeat(1000);
+  const idOf = (id: string) =>
+    refusedRequestId(...ends(`{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"p":"${filler}"}}\n`));
+  it("reads no id from a fraction, an exponent or a number past 2^53 (never a prefix of it)", () => {
+    expect(idOf("1.5")).toBeUndefined();
+    expect(idOf("1e3")).toBeUndefined();
+    expect(idOf("12345678901234567")).toBeUndefined();
+    expect(idOf("9999999999999999")).toBeUndefined(); // sixteen digits, past 9007199254740991
+  });
+  it("reads a safe integer, a negative one and a string whole", () => {
+    expect(idOf("9007199254740991")).toBe(9007199254740991);
+    expect(idOf("-42")).toBe(-42);
+    expect(idOf('"a\\"b"')).toBe('a"b');
+  });
+  it("reads no id after the params when the last one is a fraction", () => {
+    const line = `{"method":"ping","params":{"p":"${filler}"},"jsonrpc":"2.0","id":2.25}\n`;
+    expect(refusedRequestId(...ends(line))).toBeUndefined();
+  });
+});

@@ -16,6 +16,30 @@ describe("unknown ids in analysis filters", () => {
     expect(await callError(held.client, tool, args)).toContain('No study with id "nope"');
   });
 
+  it("list_matches refuses a game or framing neither the catalog nor the record knows, naming the valid ones", async () => {
+    const game = await callError(held.client, "list_matches", { game: "ghost" });
+    expect(game).toMatch(/^Unknown game "ghost"; games: .*prisoners-dilemma/);
+    const framing = await callError(held.client, "list_matches", { framing: "ghost" });
+    expect(framing).toMatch(/^Unknown framing "ghost": .*; framings: .*business/);
+  });
+
+  it("list_matches names a player it holds no match of", async () => {
+    const result = await held.client.callTool({ name: "list_matches", arguments: { player: "ghost" } });
+    expect(result.isError).toBeFalsy();
+    expect((result.content as { text: string }[])[0]?.text).toBe(
+      'No match this connection may open passes these filters: none is of player "ghost".',
+    );
+  });
+
+  it("payoff_sensitivity and repeated_metrics name a player they hold no decision of", async () => {
+    expect(await callError(held.client, "payoff_sensitivity", { players: ["ghost"], bootstrap: 10 })).toBe(
+      "No one-shot decisions match players ghost, variant base; play some trials or import counts first.",
+    );
+    expect(await callError(held.client, "repeated_metrics", { players: ["ghost"] })).toBe(
+      "No finished repeated match matches players ghost; play some repeated matches or import transcripts first.",
+    );
+  });
+
   it("payoff_sensitivity names a game it does not know, with the games there are", async () => {
     const text = await callError(held.client, "payoff_sensitivity", { games: ["nope"] });
     expect(text).toMatch(/"nope"/);

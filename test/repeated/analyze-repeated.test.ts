@@ -66,8 +66,9 @@ describe("analyze repeated", () => {
     expect(table).toContain(
       "model-x | repeated-pd/base | their-prompt | vs tft-elsewhere | n=2 | points 46.5 ± 14.8",
     );
-    expect(await analyze(["--db", deps.dbPath, "--players", "nobody"])).toContain(
-      "No finished repeated matches match these filters.",
+    // A player the record does not hold is named, not answered as an empty table.
+    await expect(analyze(["--db", deps.dbPath, "--players", "nobody"])).rejects.toThrow(
+      "No finished repeated match matches players nobody; play some repeated matches or import transcripts first.",
     );
     await expect(analyze(["--db", deps.dbPath, "--rule", "win"])).rejects.toThrow(
       '--rule must be match or beat, got "win".',

@@ -1,6 +1,7 @@
 import { completable, type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../domain/types.js";
+import { printable } from "../../queries/format.js";
 import { startingWith } from "../resources/catalog-resources.js";
 import type { ToolContext } from "../tool-context.js";
 
@@ -42,7 +43,9 @@ function studyIdCompleter({ deps, caller }: ToolContext) {
 
 function checkStudy({ deps, caller }: ToolContext, studyId: string): void {
   if (!deps.store.scopedTo(caller.principal).getStudy(studyId)) {
-    invalid(`Unknown study_id "${studyId}"; use the study id you were given (completion lists them).`);
+    invalid(
+      `Unknown study_id "${printable(studyId)}"; use the study id you were given (completion lists them).`,
+    );
   }
 }
 

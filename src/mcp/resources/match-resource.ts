@@ -1,4 +1,5 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
+import { printable } from "../../queries/format.js";
 import type { ToolContext } from "../tool-context.js";
 
 /** How many of the newest matches resources/list shows; older ones are still read by id. */
@@ -37,7 +38,10 @@ export function registerMatchResource(server: McpServer, { deps, caller }: ToolC
     async (uri, { id }) => {
       const match = deps.store.getMatch(String(id));
       if (!match || match.principal !== caller.principal) {
-        throw new ResourceNotFoundError(uri.href, `No match with id "${String(id)}" for this client.`);
+        throw new ResourceNotFoundError(
+          uri.href,
+          `No match with id "${printable(String(id))}" for this client.`,
+        );
       }
       // Each round with the exact prompt text it answered (stored once per distinct text, by hash).
       const rounds = deps.store.listDecisions(match.id).map((decision) => ({

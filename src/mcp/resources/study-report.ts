@@ -1,4 +1,5 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
+import { printable } from "../../queries/format.js";
 import type { ToolContext } from "../tool-context.js";
 import { startingWith } from "./catalog-resources.js";
 
@@ -40,7 +41,7 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
       if (!study) {
         throw new ResourceNotFoundError(
           uri.href,
-          `No study with id "${String(id)}"; registered studies are listed under resources.`,
+          `No study with id "${printable(String(id))}"; registered studies are listed under resources.`,
         );
       }
       // Loaded on first read: the renderer pulls in vega and vega-lite, and the query all the analysis code,

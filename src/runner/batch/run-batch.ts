@@ -141,7 +141,8 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           break;
         }
         const next = await nextTrial();
-        if (next.complete === true) {
+        // Nothing left to deal: the study is complete, or its last trials are ones this run holds open.
+        if (next.complete === true || next.trial === null) {
           complete = true;
           budget?.release(budgetKey, false);
           break;

@@ -2,7 +2,9 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
 import { loadStudy } from "../../../play/studies.js";
+import { printable } from "../../../queries/format.js";
 import type { MatchSummaryRow } from "../../../store/store.js";
+import { UsageError } from "../../../usage-error.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -47,9 +49,11 @@ const outputSchema = z.object({
 function listText(matches: readonly MatchSummaryRow[], total: number, offset: number): string {
   if (total === 0) return "No match this connection may open passes these filters.";
   if (matches.length === 0) return `No matches past offset ${offset}: ${total} match(es) pass these filters.`;
+  // A player label, an import's framing label or opponent is the client's text: escaped, so an escape
+  // sequence is shown, never run, and a line break cannot forge a line of the listing.
   const lines = matches.map(
     (m) =>
-      `${m.match_id} | ${m.player} | ${m.game}/${m.variant} | ${m.framing} | vs ${m.opponent} | ${m.status}, ${m.rounds_played} round(s) | ${m.started_at}`,
+      `${m.match_id} | ${printable(m.player)} | ${printable(m.game)}/${m.variant} | ${printable(m.framing)} | vs ${printable(m.opponent)} | ${m.status}, ${m.rounds_played} round(s) | ${m.started_at}`,
   );
   const shown =
     matches.length === total
@@ -88,7 +92,56 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
         };
         const matches = deps.store.listMatchSummaries({ ...filter, limit: args.limit, offset: args.offset });
         const total = deps.store.countMatchSummaries(filter);
-        return toolAnswer({ matches, total, offset: args.offset }, listText(matches, total, args.offset));
+        const unheld = total === 0 ? unheldValues({ deps }, caller.principal, args) : [];
+        const text = listText(matches, total, args.offset);
+        return toolAnswer(
+          { matches, total, offset: args.offset },
+          unheld.length === 0 ? text : `${text.replace(/\.$/, "")}: ${unheld.join("; ")}.`,
+        );
       }),
   );
+}
+
+/**
+ * When nothing passes, which filter value alone matches nothing this connection may open: an empty list
+ * must not read as "none yet" for a mistyped game. A game or framing that is neither in the catalog nor
+ * in the record is refused, naming the catalog's; a player the record does not hold is named.
+ */
+function unheldValues(
+  { deps }: Pick<ToolContext, "deps">,
+  principal: string,
+  args: { player?: string; game?: string; framing?: string },
+): string[] {
+  const none = (filter: { players?: string[]; games?: string[]; framings?: string[] }) =>
+    deps.store.countMatchSummaries({ principal, ...filter }) === 0;
+  const { catalog } = deps;
+  if (
+    args.game !== undefined &&
+    !catalog.games.some((g) => g.id === args.game) &&
+    none({ games: [args.game] })
+  ) {
+    throw new UsageError(
+      `Unknown game "${printable(args.game)}"; games: ${catalog.games.map((g) => g.id).join(", ")}.`,
+    );
+  }
+  if (
+    args.framing !== undefined &&
+    !catalog.framings.some((f) => f.id === args.framing) &&
+    none({ framings: [args.framing] })
+  ) {
+    throw new UsageError(
+      `Unknown framing "${printable(args.framing)}": no catalog framing and no import label of a match this connection may open; framings: ${catalog.framings.map((f) => f.id).join(", ")}.`,
+    );
+  }
+  const unheld: string[] = [];
+  if (args.player !== undefined && none({ players: [args.player] })) {
+    unheld.push(`none is of player "${printable(args.player)}"`);
+  }
+  if (args.game !== undefined && none({ games: [args.game] })) {
+    unheld.push(`none is of game ${args.game}`);
+  }
+  if (args.framing !== undefined && none({ framings: [args.framing] })) {
+    unheld.push(`none was played under framing ${printable(args.framing)}`);
+  }
+  return unheld;
 }

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { playerLabel } from "../../../play/caller.js";
-import { nextTrial, type StoppedEarly } from "../../../play/studies.js";
+import { type HeldTrial, nextTrial, type StoppedEarly } from "../../../play/studies.js";
 import { heldTrials, openTrialSession } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
@@ -29,6 +29,12 @@ const outputSchema = z.object({
   trial_index: z.number().nullable(),
   resumed: z.boolean(),
   trial: roundViewSchema.nullable(),
+  held_open: z
+    .array(z.object({ match_id: z.string(), trial_index: z.number() }))
+    .optional()
+    .describe(
+      "With concurrent, when no trial is left to deal but this connection holds some of the player's trials unfinished (complete is false, trial null): those trials, to finish with submit_move before the study is complete",
+    ),
   stopped_early: z
     .array(
       z.object({
@@ -74,6 +80,23 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
     async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
         const next = nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []);
+        if ("held_open" in next) {
+          return toolAnswer(
+            {
+              complete: false,
+              trials_per_player: next.trials_per_player,
+              trials_planned: next.trials_planned,
+              skipped_before: next.skipped_before,
+              trials_finished: next.trials_finished,
+              trial_index: null,
+              resumed: false,
+              trial: null,
+              held_open: next.held_open,
+              stopped_early: next.stopped_early,
+            },
+            heldOpenText(study_id, next.held_open),
+          );
+        }
         if (concurrent && !next.complete) {
           openTrialSession(deps, caller, next.view.match_id, playerLabel(caller, player));
         }
@@ -115,4 +138,10 @@ function completeText(studyId: string, total: number, stopped: readonly StoppedE
     return `Study ${studyId} is complete for this player: all ${total} trials are done.`;
   const games = stopped.map((s) => `${s.game}: stopped early, ${s.reason}`);
   return `Study ${studyId} is complete for this player (at most ${total} trials).\n${games.join("\n")}`;
+}
+
+function heldOpenText(studyId: string, held: readonly HeldTrial[]): string {
+  const trials = held.map((t) => `trial ${t.trial_index + 1} (match ${t.match_id})`);
+  const them = held.length === 1 ? "it" : "them";
+  return `Study ${studyId} is not complete for this player: no trial is left to deal, but this connection holds ${held.length} of its trials unfinished: ${trials.join(", ")}. Finish ${them} with submit_move first; next_trial then says the study is complete.`;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PLAYER_LABEL_MAX } from "../../../play/client-identity.js";
 
 /** The longest reply or rationale an agent may submit; longer text is refused, naming this limit. */
 export const MAX_REPLY_CHARS = 20_000;
@@ -12,7 +13,7 @@ export const playerSchema = z
   .string()
   .trim()
   .min(1)
-  .max(200)
+  .max(PLAYER_LABEL_MAX)
   .optional()
   .describe("Label of the player being evaluated (the server's --player wins when set)");
 
