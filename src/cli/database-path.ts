@@ -4,7 +4,7 @@ import { isPostgresUrl, redactUrl } from "../store/engines/database-location.js"
 import { userDataFolder } from "../user-folders.js";
 
 /**
- * Where the record lives: `--db`, else `SAME_GAME_DB`, else a file in the user's data directory
+ * Where the record lives: `--db`, else `SAME_GAME_DB` (when not empty), else a file in the user's data directory
  * (XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS, %APPDATA% on Windows;
  * see user-folders.ts).
  * The parent folder is created (for the verbs that create a record) so a first run just works. A
@@ -15,7 +15,10 @@ export function resolveDatabasePath(
   env: NodeJS.ProcessEnv = process.env,
   options: { create?: boolean } = { create: true },
 ): string {
-  const chosen = flag ?? env.SAME_GAME_DB ?? join(userDataFolder(env), "same-game", "same-game.db");
+  // An empty SAME_GAME_DB (`SAME_GAME_DB= same-game …`) is unset, as an empty XDG folder is: resolving ""
+  // would put the record in whatever folder the command ran from.
+  const fromEnv = env.SAME_GAME_DB === "" ? undefined : env.SAME_GAME_DB;
+  const chosen = flag ?? fromEnv ?? join(userDataFolder(env), "same-game", "same-game.db");
   if (isPostgresUrl(chosen)) return chosen;
   const path = resolve(chosen);
   if (options.create !== false) mkdirSync(dirname(path), { recursive: true });

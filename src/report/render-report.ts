@@ -52,6 +52,7 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
       missingRepeatedRanks,
       data.robustness?.framings,
       data.header.provenance?.catalog ?? null,
+      data.header.database ?? null,
     ),
     sensitivitySection(data.sensitivity, imported),
     repeatedSection(data.repeated ?? [], imported),

@@ -70,6 +70,14 @@ describe.runIf(linux)("the CLI with XDG variables empty or relative", () => {
     expect(readdirSync(cwd)).toEqual(["design.json"]);
   });
 
+  it("an empty SAME_GAME_DB is unset: the default record, not one named by the current folder", () => {
+    const analyzed = run(["analyze", "robustness"], { SAME_GAME_DB: "" });
+    expect(analyzed.status).toBe(2);
+    expect(analyzed.stderr).toContain(
+      `No record at ${join(home, ".local", "share", "same-game", "same-game.db")};`,
+    );
+  });
+
   it("a relative XDG_CACHE_HOME leaves the response cache in ~/.cache, $SAME_GAME_CACHE_DIR before it", () => {
     const listed = run(["cache", "list"], { XDG_CACHE_HOME: "rel" });
     expect(listed.status, listed.stderr).toBe(0);

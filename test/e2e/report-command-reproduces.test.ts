@@ -88,6 +88,33 @@ describe("the report's printed command", () => {
     expect(board).not.toContain("No leaderboard");
     expect(board).toContain("over framings business, friend-sharing;");
     expect(board).toContain("so the leaderboard uses those every player played (not team)");
+
+    // Its `analyze compare` command names the record: pasted where the default record is another (here,
+    // none), it still ranks this one.
+    const code = /<code>same-game analyze compare (.*?)<\/code>/s.exec(board)?.[1];
+    expect(code).toBeDefined();
+    const flags = (code as string).replace(/&(amp|lt|gt|quot|#39);/g, (e) => UNESCAPE[e] ?? e);
+    expect(flags).toContain(`--db ${db}`);
+    const elsewhere = mkdtempSync(join(tmpdir(), "same-game-elsewhere-"));
+    try {
+      const compare = spawnSync("sh", ["-c", `"$SG_NODE" "$SG_CLI" analyze compare ${flags}`], {
+        encoding: "utf8",
+        cwd: elsewhere,
+        env: {
+          ...process.env,
+          SG_NODE: process.execPath,
+          SG_CLI: CLI,
+          XDG_DATA_HOME: elsewhere,
+          SAME_GAME_DB: "",
+        },
+        timeout: 60_000,
+      });
+      expect(compare.status, compare.stderr).toBe(0);
+      expect(compare.stdout).toMatch(/p1/);
+      expect(compare.stdout).toMatch(/p2/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("quotes a framing that holds a comma, and the pasted command reads it back", () => {

@@ -170,10 +170,12 @@ function repeatedPart(
 }
 
 /** The flags with which `analyze compare` and `export leaderboard` recompute this leaderboard's one-shot ranks. */
-function compareFlags(board: Leaderboard, catalog: string | null): string {
+function compareFlags(board: Leaderboard, catalog: string | null, database: string | null): string {
+  // The record the report was made from: without it the command reads the default record, another one.
+  const record = database === null ? "" : `--db ${shellWord(database)} `;
   const study = board.study_id ? `--study ${shellWord(board.study_id)} ` : "";
   const games = catalog === null ? "" : `--catalog ${shellWord(catalog)} `;
-  return `${games}${study}--framings ${shellWord(csvList(board.framings))} --bootstrap ${board.bootstrap} --seed ${board.seed}`;
+  return `${record}${games}${study}--framings ${shellWord(csvList(board.framings))} --bootstrap ${board.bootstrap} --seed ${board.seed}`;
 }
 
 /**
@@ -203,6 +205,8 @@ export async function leaderboardSection(
   robustnessFramings?: readonly string[],
   /** The `--catalog` the report was made with (the record's games may need it), or null. */
   catalog: string | null = null,
+  /** The `--db` the report was made with, or null for the default record. */
+  database: string | null = null,
 ): Promise<SafeHtml> {
   const rows = board ? rRows(board) : [];
   const repeated = repeatedPart(board, imported, missingRepeated);
@@ -219,5 +223,5 @@ export async function leaderboardSection(
     `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with its test-inversion interval, so it is at least as wide as the Robustness section's for the same games. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with its test-inversion interval, so it is at least as wide as the Robustness section's for the same games. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }
