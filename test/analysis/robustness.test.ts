@@ -58,6 +58,22 @@ describe("robustnessAnalysis: point estimates", () => {
     expect(cons.games[0]?.R.ci[0]).toBeCloseTo(1 - 0.7 * (1 - (raw.games[0]?.R.ci[0] ?? Number.NaN)), 10);
   });
 
+  it("keeps an attenuated estimate inside its interval where the lower end is the estimate", () => {
+    // 10 of 10 cooperate in one framing, 0 of 10 in the other: JSD = ln 2, R = 0, and nothing below it,
+    // so the lower end is R itself: 1 − a at every attenuation (0.3 at a = 0.7, 0.1 at a = 0.9). Summed
+    // two ways it came out 0.30000000000000004 beside an estimate of 0.29999999999999993: the check
+    // ci_contains_estimate failed, and the note bias_corrected_outside_interval was raised for nothing.
+    const cells = [binary("a", 10, 0), binary("b", 0, 10)];
+    for (const attenuation of [0.7, 0.9, 1]) {
+      const result = robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap: 200, attenuation });
+      const game = result.games[0];
+      expect(game?.R.estimate).toBeCloseTo(1 - attenuation, 14);
+      expect(game?.R.ci[0]).toBeLessThanOrEqual(game?.R.estimate as number);
+      expect(checkNamed(result, "ci_contains_estimate")?.ok, `a = ${attenuation}`).toBe(true);
+      expect(result.notes.map((n) => n.name)).not.toContain("bias_corrected_outside_interval");
+    }
+  });
+
   it("uses the largest pairwise JSD for R and the first two framings for R2 and the shift", () => {
     // Framings in the given order: b = (½,½), s = (½,½), t = (1,0). JSD(b,s) = 0, JSD(b,t) = JSD(s,t) = ¾ ln(4/3).
     const result = robustnessAnalysis([binary("b", 5, 5), binary("s", 5, 5), binary("t", 10, 0)], {
