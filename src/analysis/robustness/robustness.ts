@@ -201,6 +201,6 @@ export function robustnessAnalysis(
     players,
     pooled,
     checks: robustnessChecks({ confidence, games, players, pooled }, size, options.expected),
-    notes: robustnessNotes({ confidence, games, players, pooled }),
+    notes: robustnessNotes({ confidence, games, players, pooled }, bootstrap),
   };
 }
