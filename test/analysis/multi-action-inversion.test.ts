@@ -376,3 +376,30 @@ describe("the test-inversion interval of R (three or more actions)", () => {
     expect(game?.R.ci).toEqual([0, expect.closeTo(direct.upperEnd(true, 0.5), 3)]);
   });
 });
+
+describe("the lower end when every framing chose the same one action every time (three actions)", () => {
+  // A framing's JSD to the vertex (1, 0, 0) depends only on its rate a of the first action, as for two
+  // actions: the configuration with R = r under which "every framing chose it all n times" is most
+  // probable has one framing at a and the others on the vertex, the record then a^n (a mid-p tail of
+  // a^n/2), so the lower end is the two-action one, R of (a, 1) at a = 0.05^(1/n) — 0.145 at n = 1,
+  // 0.575 at 3, 0.857 at 10 — whatever the number of framings. It was the bootstrap's: [0.963, 1] for 6
+  // framings of one decision and [0.424, 1] for 6 of three.
+  const expected = (n: number): number =>
+    1 - jensenShannon([0.05 ** (1 / n), 1 - 0.05 ** (1 / n)], [1, 0]) / Math.LN2;
+
+  it("is where one deviant framing would leave the record an α/2 tail, and falls with the evidence", () => {
+    for (const framings of [2, 6, 11]) {
+      const lowers = [1, 3, 10].map((n) => {
+        const lower = new MultiActionInversion(
+          Array.from({ length: framings }, () => ({ counts: [n, 0, 0] })),
+          0.95,
+        ).lowerEnd(0.5);
+        expect(lower, `${framings} framings of ${n}`).toBeCloseTo(expected(n), 3);
+        return lower;
+      });
+      expect(lowers[1]).toBeGreaterThan(lowers[0] as number);
+      expect(lowers[2]).toBeGreaterThan(lowers[1] as number);
+    }
+    expect(expected(3)).toBeCloseTo(0.575, 3);
+  });
+});

@@ -347,6 +347,76 @@ describe("robustnessAnalysis and the inversion interval", () => {
   });
 });
 
+/** R of a framing at rate a beside one at 1: 1 − JSD(a, 1)/ln 2. */
+function robustnessBesideOne(a: number): number {
+  return robustnessOf([a, 1]);
+}
+
+describe("the lower end when framings chose one action every time", () => {
+  // Every framing cooperated n times out of n. The configuration with R = r under which that record is
+  // most probable has one framing at the rate a with JSD(a, 1) = (1 − r)·ln 2 and every other at 1: the
+  // record then has probability a^n (a mid-p tail of a^n/2), whatever the number of framings. So the
+  // lower end is R at a = 0.05^(1/n): 0.145 at n = 1, 0.667 at 4, 0.857 at 10, 0.927 at 20 — for 2 framings
+  // as for 11, and falling as the decisions do.
+  const expected = (n: number): number => robustnessBesideOne(0.05 ** (1 / n));
+
+  it("is where one deviant framing would leave the record an α/2 tail, for 2 to 11 framings", () => {
+    for (const framings of [2, 3, 6, 11]) {
+      const lowers = [1, 2, 4, 10, 20].map((n) => {
+        const lower = new RobustnessInversion(
+          Array.from({ length: framings }, () => ({ x: n, n })),
+          0.95,
+        ).lowerEnd(0.5);
+        expect(lower, `${framings} framings of ${n}`).toBeCloseTo(expected(n), 3);
+        return lower;
+      });
+      // Fewer decisions, less evidence: a lower end that falls with n.
+      for (let i = 1; i < lowers.length; i++) expect(lowers[i]).toBeGreaterThan(lowers[i - 1] as number);
+    }
+    expect(expected(10)).toBeCloseTo(0.8566, 4);
+    // Never cooperating is the same record with the actions' names swapped.
+    const never = new RobustnessInversion(
+      Array.from({ length: 11 }, () => ({ x: 0, n: 10 })),
+      0.95,
+    ).lowerEnd(0.5);
+    expect(never).toBeCloseTo(expected(10), 3);
+  });
+
+  it("covers R at 95% or more when all framings but one never deviate (exact, over every record)", () => {
+    // 11 framings of 10 decisions: 10 always cooperate, the last cooperates x times, x = 0..10. The
+    // interval of each record from robustnessAnalysis; its coverage at rate p the binomial probability of
+    // the records whose interval holds R(p) = R of (p, 1). At p = .95 (R = .9745) the all-cooperating
+    // record (59.9% of records) must hold R: its interval was [0.985, 1] (40.1% coverage); at p = .74, the
+    // largest rate whose R lies below that record's lower end, the record is 4.9% of records.
+    const F = Array.from({ length: 11 }, (_, f) => `f${String(f).padStart(2, "0")}`);
+    const cells = Array.from({ length: 11 }, (_, x) =>
+      F.map((framing, f) => {
+        const counts: Record<string, number> = f < 10 ? { C: 10 } : { C: x, D: 10 - x };
+        return { player: `x${String(x).padStart(2, "0")}`, game: "pd", framing, counts };
+      }),
+    ).flat();
+    const result = robustnessAnalysis(cells, {
+      cooperativeAction: { pd: "C" },
+      actions: { pd: ["C", "D"] },
+      bootstrap: 200,
+    });
+    const intervals = result.games.map((g) => g.R.ci);
+    const coverage = (p: number): number => {
+      const truth = robustnessBesideOne(p);
+      let covered = 0;
+      let choose = 1;
+      for (let x = 0; x <= 10; x++) {
+        const [lo, hi] = intervals[x] as readonly [number, number];
+        if (lo <= truth && truth <= hi) covered += choose * p ** x * (1 - p) ** (10 - x);
+        choose = (choose * (10 - x)) / (x + 1);
+      }
+      return covered;
+    };
+    for (const p of [0.7, 0.74, 0.8, 0.9, 0.95, 0.98, 0.99])
+      expect(coverage(p), `p = ${p}`).toBeGreaterThan(0.949);
+  });
+});
+
 describe("exact tails of R* over the extreme framings", () => {
   /** Brute force: every record of framings of the given sizes, its R* against R̂ (mid-p). */
   function enumerated(sizes: readonly number[], rates: readonly number[], estimate: number) {

@@ -58,6 +58,48 @@ describe("robustnessAnalysis: point estimates", () => {
     expect(cons.games[0]?.R.ci[0]).toBeCloseTo(1 - 0.7 * (1 - (raw.games[0]?.R.ci[0] ?? Number.NaN)), 10);
   });
 
+  it("keeps an attenuated estimate inside its interval where the lower end is the estimate", () => {
+    // 10 of 10 cooperate in one framing, 0 of 10 in the other: JSD = ln 2, R = 0, and nothing below it,
+    // so the lower end is R itself: 1 − a at every attenuation (0.3 at a = 0.7, 0.1 at a = 0.9). Summed
+    // two ways it came out 0.30000000000000004 beside an estimate of 0.29999999999999993: the check
+    // ci_contains_estimate failed, and the note bias_corrected_outside_interval was raised for nothing.
+    const cells = [binary("a", 10, 0), binary("b", 0, 10)];
+    for (const attenuation of [0.7, 0.9, 1]) {
+      const result = robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap: 200, attenuation });
+      const game = result.games[0];
+      expect(game?.R.estimate).toBeCloseTo(1 - attenuation, 14);
+      expect(game?.R.ci[0]).toBeLessThanOrEqual(game?.R.estimate as number);
+      expect(checkNamed(result, "ci_contains_estimate")?.ok, `a = ${attenuation}`).toBe(true);
+      expect(result.notes.map((n) => n.name)).not.toContain("bias_corrected_outside_interval");
+    }
+  });
+
+  it("notes when too few permutations leave the invariance test unable to reject", () => {
+    // p = (1 + #{T* ≥ T})/(1 + B) ≥ 1/(1 + B): at α = 0.05 the test can reject from B = 19 on (1/20 = α),
+    // never below, so with B = 18 every R interval reaches 1 whatever the record — even 10/10 against 0/10.
+    const cells = [binary("a", 10, 0), binary("b", 0, 10)];
+    const run = (bootstrap: number) => robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap });
+    for (const bootstrap of [1, 2, 18]) {
+      const result = run(bootstrap);
+      const note = result.notes.find((n) => n.name === "permutations_too_few");
+      expect(note?.detail, `B = ${bootstrap}`).toContain(`at least 1/${bootstrap + 1}`);
+      expect(note?.detail).toContain("Ask for 19 or more");
+      expect(result.games[0]?.R.ci[1]).toBe(1);
+    }
+    const enough = run(19);
+    expect(enough.notes.map((n) => n.name)).not.toContain("permutations_too_few");
+    expect(enough.games[0]?.invariance.p_value).toBe(1 / 20);
+    expect(enough.games[0]?.R.ci[1]).toBeLessThan(1);
+    // At 90% the test can reject from about B = 9 on (1/10 = α; 1 − 0.9 is a hair below 0.1 in floating
+    // point, so from 10 as the verdict compares them), never at 8.
+    const at90 = (bootstrap: number) =>
+      robustnessAnalysis(cells, { cooperativeAction: COOPERATE, bootstrap, confidence: 0.9 }).notes.map(
+        (n) => n.name,
+      );
+    expect(at90(8)).toContain("permutations_too_few");
+    expect(at90(10)).not.toContain("permutations_too_few");
+  });
+
   it("uses the largest pairwise JSD for R and the first two framings for R2 and the shift", () => {
     // Framings in the given order: b = (½,½), s = (½,½), t = (1,0). JSD(b,s) = 0, JSD(b,t) = JSD(s,t) = ¾ ln(4/3).
     const result = robustnessAnalysis([binary("b", 5, 5), binary("s", 5, 5), binary("t", 10, 0)], {

@@ -78,6 +78,22 @@ describe("same-game CLI", () => {
     expect(text.stdout).not.toContain("FAILED");
   });
 
+  it("says in the text when the bootstrap is too small for the invariance test to reject", () => {
+    const counts = join(dir, "split.csv");
+    writeFileSync(
+      counts,
+      "player,game,framing,action,count\ndet,prisoners-dilemma,business,cooperate,10\ndet,prisoners-dilemma,friend-sharing,defect,10\n",
+    );
+    expect(runCli(["import", "counts", counts, "--db", db]).status).toBe(0);
+    const tiny = runCli(["analyze", "robustness", "--bootstrap", "2", "--db", db]);
+    expect(tiny.status).toBe(0);
+    expect(tiny.stdout).toMatch(
+      /Notes \(information, not failures\):\n- permutations_too_few: With 2 permutations the invariance p-value is at least 1\/3 = 0\.333333, above 1 − confidence = 0\.05: the test cannot reject invariance/,
+    );
+    const enough = runCli(["analyze", "robustness", "--bootstrap", "19", "--db", db]);
+    expect(enough.stdout).not.toContain("permutations_too_few");
+  });
+
   it("exits 2 with one line naming the bad value, and records nothing from a bad file", () => {
     const bad = join(dir, "bad.csv");
     writeFileSync(

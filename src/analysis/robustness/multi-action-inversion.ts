@@ -2,7 +2,8 @@
 // robustness-inversion.ts: the interval is every r for which the observed R̂ is not surprising when the
 // true R is r (Casella & Berger 2002, §9.2),
 //
-//   lower end: the r ≤ R̂ at which P_r(R* ≥ R̂) = α/2;
+//   lower end: the r ≤ R̂ at which P_r(R* ≥ R̂) = α/2 (the larger tail of the tilt path's configuration
+//              and, where framings chose one action every time, one that keeps them on it: `vertexPath`);
 //   upper end: the r ≥ R̂ at which P_r(R* ≤ R̂) = α/2, and 1 when the permutation test of invariance
 //              does not reject at α (the same rule, and the same level fallback, as two actions);
 //
@@ -28,10 +29,16 @@ import { entropyTerm, jensenShannon } from "../../domain/divergence.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import type { Tails } from "./extreme-pair-tails.js";
-import { intervalEnd, kishDesignEffects, probit, upperEndFromTail } from "./robustness-inversion.js";
+import {
+  intervalEnd,
+  kishDesignEffects,
+  probit,
+  robustnessOf,
+  upperEndFromTail,
+} from "./robustness-inversion.js";
 
 export const MULTI_ACTION_INVERSION_METHOD =
-  "test inversion (three or more actions): lower end where P_r(R* ≥ R̂) = α/2, upper end where P_r(R* ≤ R̂) = α/2 (1 when the permutation test does not reject at α), the framings' multinomials at a configuration with R = r: for the lower end on the exponential-tilt path p_f(t) ∝ pooled^(1−t)·p̂_f^t through the Jeffreys-smoothed rates (with three or more framings, the lower end no higher than the bootstrap's), for the upper end every framing kept within a JSD radius of the pooled distribution (the framings beyond it pulled in along their tilt paths); mid-p tails, exact over every outcome where the framings have at most 20,000 joint outcomes, else from 4,000 simulated records with common random numbers (a simulated count of variance 400 or more from its normal approximation); sessions by each framing's design effect 1 + (m̃_f − 1)ρ̂";
+  "test inversion (three or more actions): lower end where P_r(R* ≥ R̂) = α/2, upper end where P_r(R* ≤ R̂) = α/2 (1 when the permutation test does not reject at α), the framings' multinomials at a configuration with R = r: for the lower end on the exponential-tilt path p_f(t) ∝ pooled^(1−t)·p̂_f^t through the Jeffreys-smoothed rates (with three or more framings, the lower end no higher than the bootstrap's) or, where it gives the larger tail, through the same rates with every framing that chose one action left on that vertex (where every framing chose the same one action: all but the smallest on the vertex, the smallest at the rate a of that action with JSD (1 − r)·ln 2 to it, the tail a^m/2), for the upper end every framing kept within a JSD radius of the pooled distribution (the framings beyond it pulled in along their tilt paths); mid-p tails, exact over every outcome where the framings have at most 20,000 joint outcomes, else from 4,000 simulated records with common random numbers (a simulated count of variance 400 or more from its normal approximation); sessions by each framing's design effect 1 + (m̃_f − 1)ρ̂";
 
 /** One framing of a k-action game: its counts per action and, when known, its sessions' counts. */
 export interface MultiActionFraming {
@@ -517,6 +524,81 @@ export function binomialCdf(m: number, q: number): CdfTable {
   return { from: low, values };
 }
 
+/** A family of configurations with R = r for the lower end, down to its lowest R. */
+interface LowerPath {
+  readonly minimum: number;
+  at(r: number): number[][];
+  /** P_r(R* ≥ R̂) in closed form where the configuration gives one (else from the tails). */
+  above?(r: number): number;
+}
+
+/** Mass left on the actions a framing never chose when it is put on its vertex (every log stays finite). */
+const OFF_VERTEX = 1e-12;
+
+/**
+ * The lower end's configurations for framings that chose one action every time (a vertex of the simplex),
+ * the k-action counterpart of `onBoundary` (robustness-inversion.ts): such a framing is left on its
+ * vertex, where the Jeffreys rates (x + ½)/(n + k/2) put it inside the simplex and make it vary, which the
+ * record gives no evidence of (with K such framings the record of a deterministic agent was a ~e^(−K·(k−1)/4)
+ * event at R = R̂, and where every framing chose the same action the tilt path could not move at all: the
+ * bootstrap's end stood in, at R ≥ .96 for 6 framings of one decision). Where the record has framings
+ * off that vertex, the tilt path through these rates; where every framing sits on the same vertex (the
+ * path cannot move), the least favourable configuration for that record: every framing on the vertex
+ * but the smallest, at the rate a of the vertex's action whose JSD to the vertex is (1 − r)·ln 2 (for a
+ * vertex it depends on a alone, not on how the rest is shared), the rest of its mass shared as the pooled
+ * rates share it. Null where no framing sits on a vertex.
+ */
+function vertexPath(
+  counts: readonly (readonly number[])[],
+  sizes: readonly number[],
+  pooled: readonly number[],
+): LowerPath | null {
+  const vertexOf = (c: readonly number[]): number => {
+    const chosen = c.flatMap((x, a) => (x > 0 ? [a] : []));
+    return chosen.length === 1 ? (chosen[0] as number) : -1;
+  };
+  const vertices = counts.map(vertexOf);
+  if (vertices.every((v) => v < 0)) return null;
+  const k = pooled.length;
+  const onVertex = (v: number): number[] =>
+    Array.from({ length: k }, (_, a) => (a === v ? 1 - (k - 1) * OFF_VERTEX : OFF_VERTEX));
+  const rates = counts.map((c, f) => {
+    const v = vertices[f] as number;
+    return v >= 0 ? onVertex(v) : smoothedDistribution(c);
+  });
+  const path = new TiltPath(rates, pooled);
+  const first = vertices[0] as number;
+  if (!vertices.every((v) => v === first)) return path;
+  // Every framing on one vertex: the smallest framing (the one whose deviation shows least) moves off it.
+  const deviant = sizes.indexOf(Math.min(...sizes));
+  const others = pooled.reduce((sum, q, a) => (a === first ? sum : sum + q), 0);
+  // R of a rate a of the vertex's action beside the vertex is that of two actions at (a, 1): it rises
+  // with a, so bisection.
+  const rateAt = (r: number): number => {
+    let lo = 0;
+    let hi = 1;
+    for (let i = 0; i < 60; i++) {
+      const mid = (lo + hi) / 2;
+      if (robustnessOf([mid, 1]) < r) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  return {
+    minimum: 0,
+    // R̂ = 1, so R* ≥ R̂ is a tie: every framing on the vertex, certain for all but the deviant, which
+    // stays there with probability a^m. Mid-p, half of it; exact where simulated records (11 framings
+    // are far too many joint outcomes to sum) would move the end by their Monte Carlo error.
+    above: (r: number): number => rateAt(r) ** (sizes[deviant] as number) / 2,
+    at(r: number): number[][] {
+      const a = rateAt(r);
+      return counts.map((_, f) =>
+        f !== deviant ? onVertex(first) : pooled.map((q, b) => (b === first ? a : ((1 - a) * q) / others)),
+      );
+    },
+  };
+}
+
 /**
  * The test-inversion interval of R (before attenuation) for one game of three or more actions, end by
  * end, like `RobustnessInversion`: the lower end needs the data only, the upper end the test's verdict.
@@ -526,6 +608,10 @@ export class MultiActionInversion {
   readonly estimate: number;
   private readonly tails: MultiActionTails;
   private readonly path: TiltPath;
+  /** The lower end's second family of configurations (`vertexPath`), or null. */
+  private readonly vertex: LowerPath | null;
+  /** Every framing chose one and the same action every time: the path above cannot move. */
+  private readonly allOnOneVertex: boolean;
   private readonly clipPath: RadiusClipPath;
   private readonly framings: number;
 
@@ -545,38 +631,61 @@ export class MultiActionInversion {
       framings.reduce((s, f) => s + (f.counts[a] as number), 0),
     );
     const rates = framings.map((f) => smoothedDistribution(f.counts));
-    this.path = new TiltPath(rates, smoothedDistribution(totals));
-    this.clipPath = new RadiusClipPath(rates, smoothedDistribution(totals));
+    const pooled = smoothedDistribution(totals);
+    this.path = new TiltPath(rates, pooled);
+    this.vertex = vertexPath(
+      framings.map((f) => f.counts),
+      sizes,
+      pooled,
+    );
+    this.allOnOneVertex = this.vertex !== null && !(this.vertex instanceof TiltPath);
+    this.clipPath = new RadiusClipPath(rates, pooled);
   }
 
-  private tailsAt(r: number): Tails {
-    return this.tails.at(this.path.at(r));
+  /**
+   * P_r(R* ≥ R̂): the larger of the tails at the two families' configurations with R = r where the record
+   * has framings on a vertex (a p-value over a composite null is its largest over the nuisance rates, and
+   * both fit the counts), the tilt path's alone elsewhere.
+   */
+  private aboveAt(r: number): number {
+    const moves = this.path.minimum < this.estimate;
+    const onPath = moves ? this.tails.at(this.path.at(r)).above : 0;
+    if (this.vertex === null) return onPath;
+    const atVertex =
+      this.vertex.above === undefined ? this.tails.at(this.vertex.at(r)).above : this.vertex.above(r);
+    return Math.max(onPath, atVertex);
   }
 
   /**
    * The lower end, searched from `guess` (the bootstrap's): the largest r in [0, R̂] at which
-   * P_r(R* ≥ R̂) ≤ α/2. NaN where the path cannot place it — even r = R̂ gives less, or the path never
-   * falls below R̂ (framings whose smoothed rates are equal, a deterministic agent's: no direction to
-   * pull them apart) — and the caller keeps the bootstrap's end. Where the tail is still above α/2 at
+   * P_r(R* ≥ R̂) ≤ α/2. NaN where neither family can place it — even r = R̂ gives less, or the path never
+   * falls below R̂ (framings whose smoothed rates are equal but not on a vertex: no direction to pull
+   * them apart) — and the caller keeps the bootstrap's end. Where the tail is still above α/2 at
    * the path's lowest R, every r down to there is accepted and the end is the lower of it and `guess`.
    */
   lowerEnd(guess: number): number {
-    const { estimate, path } = this;
+    const { estimate, path, vertex } = this;
     const target = this.alpha / 2;
-    if (!(path.minimum < estimate)) return Number.NaN;
-    const above = (r: number): number => probit(this.tailsAt(r).above) - probit(target);
-    const atEstimate = this.tailsAt(estimate).above;
+    const moves = path.minimum < estimate;
+    if (!moves && vertex === null) return Number.NaN;
+    const minimum = Math.min(moves ? path.minimum : 1, vertex === null ? 1 : vertex.minimum);
+    const above = (r: number): number => probit(this.aboveAt(r)) - probit(target);
+    const atEstimate = this.aboveAt(estimate);
     if (!(atEstimate > target)) return Number.NaN;
-    const near = { r: estimate, g: probit(atEstimate) - probit(target) };
-    const far = { r: path.minimum, g: above(path.minimum) };
-    if (far.g > 0) return Math.min(path.minimum, guess, estimate);
-    const end = intervalEnd(above, near, far, Math.max(guess, path.minimum), 0);
     // With three or more framings the path pulls apart the framings the record shows as extreme, but a
     // small framing observed between them may be the true extreme (the two-action lower end searches
     // every pair for this reason): the bootstrap's lower end, which redraws every framing, is kept
     // where it is lower. Measured: four actions over framings of 30/100/300 missed 6.0% below with the
-    // path alone.
-    return Math.min(end, estimate, this.framings >= 3 ? guess : 1);
+    // path alone. A record whose framings all chose one and the same action has no framing between
+    // others, and its configuration already moves the smallest one: its end stands alone (the
+    // bootstrap's was not monotone in the evidence, [0.963, 1] at one decision per framing and
+    // [0.424, 1] at three).
+    const floor = this.framings >= 3 && !this.allOnOneVertex ? guess : 1;
+    const near = { r: estimate, g: probit(atEstimate) - probit(target) };
+    const far = { r: minimum, g: above(minimum) };
+    if (far.g > 0) return Math.min(minimum, floor, estimate);
+    const end = intervalEnd(above, near, far, Math.max(guess, minimum), 0);
+    return Math.min(end, estimate, floor);
   }
 
   /** The upper end, searched from `guess`; 1 when the permutation test does not reject at α. */

@@ -309,16 +309,42 @@ export function robustnessChecks(
 }
 
 /**
- * The notes of a robustness result: where its intervals sit, bias-corrected values outside them, and a
- * study still in progress.
+ * The invariance p-value is (1 + #{T* ≥ T})/(1 + B), never below 1/(1 + B): with fewer than 1/α − 1
+ * permutations (19 at α = 0.05) the test cannot reject at α whatever the record, so every R interval's
+ * upper end, which is the test's verdict at R = 1, is 1 by construction. Null when B lets it reject.
+ */
+export function permutationsNote(permutations: number, confidence: number): Note | null {
+  const alpha = 1 - confidence;
+  // The same comparison as the test's verdict (robustness-interval.ts), at the smallest p it can give.
+  if (1 / (1 + permutations) <= alpha) return null;
+  // The fewest permutations that pass the same comparison (1/α − 1, give or take α's last bit).
+  let needed = Math.max(1, Math.floor(1 / alpha - 1));
+  while (1 / (1 + needed) > alpha) needed++;
+  return {
+    name: "permutations_too_few",
+    detail:
+      `With ${permutations} permutation${permutations === 1 ? "" : "s"} the invariance p-value is at least ` +
+      `1/${permutations + 1} = ${show(1 / (permutations + 1))}, above 1 − confidence = ${show(alpha)}: the test ` +
+      `cannot reject invariance at this level, so every R interval reaches 1 by construction and says nothing ` +
+      `about R = 1. Ask for ${needed} or more (bootstrap, 10000 by default).`,
+  };
+}
+
+/**
+ * The notes of a robustness result: too few permutations for the test to reject, where its intervals sit,
+ * bias-corrected values outside them, and a study still in progress.
  */
 export function robustnessNotes(
   result: CheckedRobustness,
+  permutations: number,
   observed: DesignSize,
   expected?: PlannedSize,
 ): Note[] {
   const items = everyEstimate(result);
-  return [boundaryNote(items), correctedOutsideNote(items), inProgressNote(observed, expected)].filter(
-    (n): n is Note => n !== null,
-  );
+  return [
+    permutationsNote(permutations, result.confidence),
+    boundaryNote(items),
+    correctedOutsideNote(items),
+    inProgressNote(observed, expected),
+  ].filter((n): n is Note => n !== null);
 }

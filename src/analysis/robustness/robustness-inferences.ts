@@ -135,10 +135,13 @@ export class RobustnessInferences {
     if (target === undefined) return inference.ci;
     const rejects = inference.pValue <= 1 - this.confidence;
     const hi = rejects ? belowOne(this.attenuate(target.upperIfRejected), inference.estimate) : 1;
-    const lower = Number.isNaN(target.lower)
-      ? Math.min(inference.ci[0], inference.estimate)
-      : this.attenuate(target.lower);
-    return [Math.min(lower, hi), hi];
+    // The inversion caps its lower end at its own R̂, which is the reported estimate summed another way
+    // (binary entropies there, the statistics' JSD here) and, with attenuation, mapped another way
+    // (1 − a(1 − R) there, 1 − (a / ln 2)·JSD here): at R̂ = 0 with a = 0.7 the two gave 0.30000000000000004
+    // and 0.29999999999999993, an interval "excluding" its estimate. The end is the estimate there, so the
+    // cap is applied to the reported one.
+    const lower = Number.isNaN(target.lower) ? inference.ci[0] : this.attenuate(target.lower);
+    return [Math.min(lower, inference.estimate, hi), hi];
   }
 
   /** A player's or the pool's R interval from its games' (mean-interval.ts), with the test's rule at R = 1. */

@@ -7,7 +7,9 @@
 //
 //   lower end: the r ≤ R̂ at which P_r(R* ≥ R̂) = α/2, P_r the framings' binomials at the restricted
 //              maximum-likelihood configuration with R = r (the most likely pair of framings, any pair,
-//              pulled apart, the others clipped between them);
+//              pulled apart, the others clipped between them), or, where it is larger, at that
+//              configuration with the framings that chose one action every time left on their boundary
+//              (`onBoundary`);
 //   upper end: the r ≥ R̂ at which P_r(R* ≤ R̂) = α/2, P_r at the restricted maximum-likelihood
 //              configuration with R = r (a band of that width, every framing clipped into it, those
 //              within a standard error of an edge put on it); 1 when the permutation test of
@@ -31,7 +33,7 @@ import type { FramingSessions } from "./framing-sessions.js";
 import { sharedSessionFactor } from "./shared-session-factor.js";
 
 export const INVERSION_METHOD =
-  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (over every pair of framings as the extremes); upper end where P_r(R* ≤ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (a band of that width placed where the record is most likely, every framing clipped into it and each framing within one standard error of an edge put on it; at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions by each framing's own design effect 1 + (m̃_f − 1)ρ̂, ρ̂ the intra-session correlation pooled over framings (binomials of n_f / deff_f), and, where 20 or more sessions decided in several framings, divided again by c = Var(p̂_a − p̂_b)/(Var p̂_a + Var p̂_b) (cluster-robust, in [0.1, 1]) for the covariance they add; where no r ≤ R̂ reaches α/2 (R̂ = 1 from exactly tied counts) the lower end is the bootstrap one";
+  "test inversion (two-action games): lower end where P_r(R* ≥ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (over every pair of framings as the extremes); upper end where P_r(R* ≤ R̂) = α/2 at the restricted maximum-likelihood configuration with R = r (a band of that width placed where the record is most likely, every framing clipped into it and each framing within one standard error of an edge put on it; at level α when the permutation test rejects R = 1 but the tail at R = 1 exceeds α/2; 1 when the permutation test does not reject at α); exact mid-p tails (summed over the lowest framing rate's lattice values); Jeffreys-smoothed rates; sessions by each framing's own design effect 1 + (m̃_f − 1)ρ̂, ρ̂ the intra-session correlation pooled over framings (binomials of n_f / deff_f), and, where 20 or more sessions decided in several framings, divided again by c = Var(p̂_a − p̂_b)/(Var p̂_a + Var p̂_b) (cluster-robust, in [0.1, 1]) for the covariance they add; where some framing chose one action every time, the lower end's tail is the larger of those at that configuration and at the same search with such framings kept on their boundary rate 0 or 1 (unsmoothed); where no r ≤ R̂ reaches α/2 even so (R̂ = 1 from counts tied exactly between both actions) the lower end is the bootstrap one";
 
 /** One framing of a two-action game: decisions that chose the first action, of n, and its sessions. */
 export interface InversionFraming {
@@ -68,9 +70,12 @@ export function robustnessOf(rates: ArrayLike<number>): number {
 
 const logit = (p: number): number => Math.log(p / (1 - p));
 export const smoothed = (x: number, n: number): number => (x + 0.5) / (n + 1);
-/** Log-likelihood of rate q for x of n, Jeffreys-smoothed like the rates (keeps the optimum inside (0, 1)). */
-const logLikelihood = (x: number, n: number, q: number): number =>
-  (x + 0.5) * Math.log(q) + (n - x + 0.5) * Math.log(1 - q);
+/**
+ * Log-likelihood of rate q for x of n with `prior` pseudo-decisions added to each action: ½ (Jeffreys,
+ * like the rates: keeps the optimum inside (0, 1)) unless a caller says otherwise (`onBoundary`).
+ */
+const logLikelihood = (x: number, n: number, q: number, prior = 0.5): number =>
+  (x + prior) * Math.log(q) + (n - x + prior) * Math.log(1 - q);
 
 /** The highest rate a partner may take (a rate of 1 would make the likelihood's log infinite). */
 const PARTNER_CAP = 1 - 1e-12;
@@ -208,8 +213,8 @@ const BOUND_DEPTH = 5;
  * BOUND_DEPTH times; a few partners instead of the dozen or two a search takes.
  */
 function pairCannotReach(
-  low: { x: number; n: number },
-  high: { x: number; n: number; rate: number },
+  low: { x: number; n: number; prior: number },
+  high: { x: number; n: number; prior: number; rate: number },
   c: number,
   ends: { a0: number; b0: number; a1: number; b1: number },
   threshold: number,
@@ -218,7 +223,8 @@ function pairCannotReach(
   const { a0, b0, a1, b1 } = ends;
   // Newton's partners are exact to rounding: the piece's range of b widened by a hair either way.
   const q = Math.min(Math.min(PARTNER_CAP, b1 * (1 + 1e-12)), Math.max(b0 * (1 - 1e-12), high.rate));
-  if (logLikelihood(low.x, low.n, a1) + logLikelihood(high.x, high.n, q) < threshold) return true;
+  if (logLikelihood(low.x, low.n, a1, low.prior) + logLikelihood(high.x, high.n, q, high.prior) < threshold)
+    return true;
   if (depth === BOUND_DEPTH) return false;
   const mid = (a0 + a1) / 2;
   const bMid = partnerAbove(mid, c, (b0 + b1) / 2);
@@ -241,11 +247,15 @@ export function stretchedRates(
   n: readonly number[],
   rates: readonly number[],
   r: number,
+  /** Pseudo-decisions per action of each framing's likelihood: ½ each (Jeffreys) when absent. */
+  priors?: readonly number[],
 ): number[] {
   const c = (1 - r) * LN2;
   const F = rates.length;
+  const prior = (f: number): number => (priors === undefined ? 0.5 : (priors[f] as number));
+  const ll = (f: number, q: number): number => logLikelihood(x[f] as number, n[f] as number, q, prior(f));
   // A framing left at its own rate contributes its own maximum, the same number every time it is asked.
-  const atOwnRate = rates.map((q, f) => logLikelihood(x[f] as number, n[f] as number, q));
+  const atOwnRate = rates.map((q, f) => ll(f, q));
   const others = atOwnRate.reduce((sum, v) => sum + v, 0);
   // Each unordered pair once: the lower rate is `low` (ties broken by index), in the order of the loops
   // below; that order breaks ties between equally likely pairs.
@@ -290,8 +300,13 @@ export function stretchedRates(
       const rest = others - (atOwnRate[low] as number) - (atOwnRate[high] as number);
       const threshold = best.score - 1e-9 * (1 + Math.abs(best.score)) - rest;
       const ends = { a0: 1e-9, b0: partnerOfFloor, a1: searchTop(low), b1: partnerOf(low) };
-      const lowCounts = { x: x[low] as number, n: n[low] as number };
-      const highCounts = { x: x[high] as number, n: n[high] as number, rate: rates[high] as number };
+      const lowCounts = { x: x[low] as number, n: n[low] as number, prior: prior(low) };
+      const highCounts = {
+        x: x[high] as number,
+        n: n[high] as number,
+        prior: prior(high),
+        rate: rates[high] as number,
+      };
       if (pairCannotReach(lowCounts, highCounts, c, ends, threshold)) continue;
     }
     // Each partner is searched from the last one found (the search's points close in): a few Newton
@@ -299,14 +314,12 @@ export function stretchedRates(
     let b = Number.NaN;
     const score = (a: number): number => {
       b = partnerAbove(a, c, b);
-      let sum =
-        logLikelihood(x[low] as number, n[low] as number, a) +
-        logLikelihood(x[high] as number, n[high] as number, b);
+      let sum = ll(low, a) + ll(high, b);
       for (let f = 0; f < F; f++) {
         if (f === low || f === high) continue;
         const own = rates[f] as number;
         const q = Math.min(b, Math.max(a, own));
-        sum += q === own ? (atOwnRate[f] as number) : logLikelihood(x[f] as number, n[f] as number, q);
+        sum += q === own ? (atOwnRate[f] as number) : ll(f, q);
       }
       return sum;
     };
@@ -568,6 +581,8 @@ export class RobustnessInversion {
   readonly estimate: number;
   private readonly tails: ExtremePairTails;
   private readonly rates: number[];
+  /** The lower end's second configuration (`onBoundary`), or null where no framing chose one action only. */
+  private readonly boundary: { readonly rates: number[]; readonly priors: number[] } | null;
 
   constructor(framings: readonly InversionFraming[], confidence: number) {
     this.alpha = 1 - confidence;
@@ -581,6 +596,7 @@ export class RobustnessInversion {
     const size = this.n.map((m, f) => Math.max(1, Math.round(m / ((deff[f] as number) * shared))));
     this.tails = new ExtremePairTails(size, (1 - this.estimate) * LN2);
     this.rates = framings.map((f) => smoothed(f.x, f.n));
+    this.boundary = onBoundary(this.x, this.n);
   }
 
   /**
@@ -589,14 +605,20 @@ export class RobustnessInversion {
    * statistic moves almost linearly in r, so regula falsi lands in a few steps (on P itself, a sigmoid,
    * it crawled); the zero is the same, Φ⁻¹ being increasing.
    *
-   * P_r(R* ≥ R̂) grows with r; the end is the largest r in [0, R̂] where it is still ≤ α/2. When even
-   * r = R̂ gives less (R̂ = 1 from counts that tie exactly, an event rarer than α/2 at large n under any
-   * r, R = 1 included) the test cannot place the end: NaN says so, and the caller keeps the bootstrap's.
+   * P_r(R* ≥ R̂) grows with r; the end is the largest r in [0, R̂] where it is still ≤ α/2. Where some
+   * framing chose one action every time, P_r is the larger of the tails at two configurations with
+   * R = r that the counts support equally well (see `onBoundary`). When even r = R̂ gives less (R̂ = 1
+   * from counts that tie exactly between both actions, an event rarer than α/2 at large n under any r,
+   * R = 1 included) the test cannot place the end: NaN says so, and the caller keeps the bootstrap's.
    */
   lowerEnd(guess: number): number {
-    const { x, n, rates, tails, estimate } = this;
+    const { x, n, rates, tails, estimate, boundary } = this;
     const target = this.alpha / 2;
-    const aboveAt = (r: number): number => tails.at(stretchedRates(x, n, rates, r)).above;
+    const aboveAt = (r: number): number => {
+      const smoothedTail = tails.at(stretchedRates(x, n, rates, r)).above;
+      if (boundary === null) return smoothedTail;
+      return Math.max(smoothedTail, tails.at(stretchedRates(x, n, boundary.rates, r, boundary.priors)).above);
+    };
     const above = (r: number): number => probit(aboveAt(r)) - probit(target);
     const atEstimate = aboveAt(estimate);
     if (!(atEstimate > target)) return Number.NaN;
@@ -616,6 +638,37 @@ export class RobustnessInversion {
     if (!rejectsInvariance) return 1;
     return upperEndFromTail((r) => tails.at(clippedRates(x, n, rates, r)).below, estimate, alpha, guess);
   }
+}
+
+/**
+ * The lower end's configuration for framings that chose one action every time: such a framing keeps its
+ * maximum-likelihood rate, 0 or 1 (no pseudo-decisions: `stretchedRates` with prior 0 for it, ½ for the
+ * others), where the Jeffreys rate (x + ½)/(n + 1) puts it half a decision inside. The lower end asks how
+ * probable R* ≥ R̂ — framings at least as close as observed — is when R = r, and a framing moved inside
+ * varies, which the record gives no evidence of: each such framing lands on its boundary with probability
+ * ((n + ½)/(n + 1))^n ≈ e^(−½) instead of about 1, so with K of them a record of K framings that all
+ * chose one action was a ~e^(−K/2) event at R = R̂ (below α/2 from K = 7 on, at any n): the test rejected
+ * the estimate itself and the bootstrap's end stood in, at R ≥ .98 for 11 such framings of 10 decisions
+ * (40% coverage with one of them at .95), and the other records of such an agent were squeezed the same
+ * way. With the framings on their boundary the all-alike record is certain at R = 1, and at R = r < 1
+ * the configuration is the least favourable one for it — one framing at the rate a whose JSD to the
+ * boundary is (1 − r)·ln 2, every other on the boundary — so its lower end is where a^n = α (mid-p),
+ * whatever the number of framings: more framings cannot make one deviant more visible. The caller takes
+ * the larger tail of the two configurations (a p-value over a composite null is its largest over the
+ * nuisance rates, and both fit the counts), so no lower end rises. Null where no framing is on a
+ * boundary: the two configurations are then the same.
+ */
+export function onBoundary(
+  x: readonly number[],
+  n: readonly number[],
+): { rates: number[]; priors: number[] } | null {
+  const at = (f: number): boolean => x[f] === 0 || x[f] === n[f];
+  if (!x.some((_, f) => at(f))) return null;
+  return {
+    // The ends of the rates `stretchedRates` searches (1e-9 up to PARTNER_CAP), where every log is finite.
+    rates: x.map((c, f) => (!at(f) ? smoothed(c, n[f] as number) : c === 0 ? 1e-9 : PARTNER_CAP)),
+    priors: x.map((_, f) => (at(f) ? 0 : 0.5)),
+  };
 }
 
 /**

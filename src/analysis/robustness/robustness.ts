@@ -203,7 +203,7 @@ export function robustnessAnalysis(
     pooled,
     checks: robustnessChecks({ confidence, games, players, pooled }, size, options.expected),
     notes: [
-      ...robustnessNotes({ confidence, games, players, pooled }, size, options.expected),
+      ...robustnessNotes({ confidence, games, players, pooled }, bootstrap, size, options.expected),
       decisionResampledNote(plan),
     ].filter((n): n is Note => n !== null),
   };
