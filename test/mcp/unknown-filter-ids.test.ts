@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callError, useConnectedClient } from "../support/harness.js";
+import { call, callError, useConnectedClient } from "../support/harness.js";
 
 // A mistyped study id (or game) in an analysis filter is named in an isError result, as robustness,
 // compare and report name it — never answered as an empty success or as "no decisions match".
@@ -44,5 +44,27 @@ describe("unknown ids in analysis filters", () => {
     const text = await callError(held.client, "payoff_sensitivity", { games: ["nope"] });
     expect(text).toMatch(/"nope"/);
     expect(text).toContain("prisoners-dilemma");
+  });
+
+  it("report names framings no one-shot decision was made under, with those there are", async () => {
+    for (const [framing, action] of [
+      ["business", "cooperate"],
+      ["friend-sharing", "defect"],
+    ] as const) {
+      const choice = held.deps.catalog.framing(framing, "prisoners-dilemma").labels[action];
+      const view = await call<{ match_id: string }>(held.client, "start_match", {
+        game: "prisoners-dilemma",
+        framing,
+      });
+      await call(held.client, "submit_move", { match_id: view.match_id, round: 1, choice });
+    }
+    expect(await callError(held.client, "report", { framings: ["a", "business"], bootstrap: 20 })).toBe(
+      "No one-shot decision was made under framing a; framings with decisions: business, friend-sharing.",
+    );
+    const named = await held.client.callTool({
+      name: "report",
+      arguments: { framings: ["business", "friend-sharing"], bootstrap: 20 },
+    });
+    expect(named.isError).toBeFalsy();
   });
 });

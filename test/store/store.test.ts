@@ -250,6 +250,7 @@ describeEachEngine("Store", (engine) => {
         framing: "f",
         style: "zero-shot",
         opponent: "random",
+        opponent_params: "{}",
         finished: 2,
         open: 1,
       },

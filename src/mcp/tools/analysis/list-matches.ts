@@ -124,10 +124,17 @@ function unheldValues(
       `Unknown game "${printable(args.game)}"; games: ${catalog.games.map((g) => g.id).join(", ")}.`,
     );
   }
+  // An import's framing label is the record's as much as a catalog framing: imported transcripts (held by
+  // the principal "local") enter every principal's analyses, so a token host that sees the label in an
+  // analysis and asks for its matches is told why none is listed, not that the label is unknown.
+  const imported = (framing: string) =>
+    principal !== "local" &&
+    deps.store.countMatchSummaries({ principal: "local", framings: [framing] }) > 0;
   if (
     args.framing !== undefined &&
     !catalog.framings.some((f) => f.id === args.framing) &&
-    none({ framings: [args.framing] })
+    none({ framings: [args.framing] }) &&
+    !imported(args.framing)
   ) {
     throw new UsageError(
       `Unknown framing "${printable(args.framing)}": no catalog framing and no import label of a match this connection may open; framings: ${catalog.framings.map((f) => f.id).join(", ")}.`,
