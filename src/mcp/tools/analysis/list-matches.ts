@@ -128,8 +128,7 @@ function unheldValues(
   // the principal "local") enter every principal's analyses, so a token host that sees the label in an
   // analysis and asks for its matches is told why none is listed, not that the label is unknown.
   const imported = (framing: string) =>
-    principal !== "local" &&
-    deps.store.countMatchSummaries({ principal: "local", framings: [framing] }) > 0;
+    principal !== "local" && deps.store.countMatchSummaries({ principal: "local", framings: [framing] }) > 0;
   if (
     args.framing !== undefined &&
     !catalog.framings.some((f) => f.id === args.framing) &&
