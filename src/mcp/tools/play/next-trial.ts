@@ -80,14 +80,18 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
     async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
         const next = nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []);
+        // Where the player stands in the study: part of every answer.
+        const standing = {
+          trials_per_player: next.trials_per_player,
+          trials_planned: next.trials_planned,
+          skipped_before: next.skipped_before,
+          trials_finished: next.trials_finished,
+        };
         if ("held_open" in next) {
           return toolAnswer(
             {
               complete: false,
-              trials_per_player: next.trials_per_player,
-              trials_planned: next.trials_planned,
-              skipped_before: next.skipped_before,
-              trials_finished: next.trials_finished,
+              ...standing,
               trial_index: null,
               resumed: false,
               trial: null,
@@ -104,10 +108,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
           return toolAnswer(
             {
               complete: true,
-              trials_per_player: next.trials_per_player,
-              trials_planned: next.trials_planned,
-              skipped_before: next.skipped_before,
-              trials_finished: next.trials_finished,
+              ...standing,
               trial_index: null,
               resumed: false,
               trial: null,
@@ -119,10 +120,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
         return toolAnswer(
           {
             complete: false,
-            trials_per_player: next.trials_per_player,
-            trials_planned: next.trials_planned,
-            skipped_before: next.skipped_before,
-            trials_finished: next.trials_finished,
+            ...standing,
             trial_index: next.trial_index,
             resumed: next.resumed,
             trial: next.view,
