@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escapeHtml } from "../../src/report/html.js";
 import { type ScriptedEndpoint, startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { Store } from "../../src/store/store.js";
 import { finishedPerCell, runCliAsync, tempDir } from "../runner/runner-harness.js";
 import { CLI, requireBuiltCli, runCli } from "../support/built-cli.js";
+import { callError, connectClient, shippedCatalog } from "../support/harness.js";
 import { INSPECTION } from "../support/inspection-game.js";
 
 // A study of a user's own game, from registration to the report: `run --catalog` plays it (the catalog
@@ -169,5 +171,23 @@ describe("a study of a user's own game", () => {
     const typed = runCli(["analyze", "equilibria", "--game", "inspection"]);
     expect(typed.status).toBe(2);
     expect(typed.stderr).toMatch(/^same-game: Unknown game "inspection"; games: battle-of-the-sexes, /);
+  }, 60_000);
+
+  it("read by a server started without the catalog: its analysis tools say which games are missing", async () => {
+    const store = new Store(db);
+    const client = await connectClient({ store, catalog: shippedCatalog() });
+    try {
+      for (const [tool, args] of [
+        ["robustness", { study_id: studyId, bootstrap: 50 }],
+        ["report", { study_id: studyId, bootstrap: 50 }],
+      ] as const) {
+        expect(await callError(client, tool, args), tool).toBe(
+          "The record holds game inspection not in the shipped catalog; pass --catalog DIR, the folder of games and framings it was played with (or set SAME_GAME_CATALOG).",
+        );
+      }
+    } finally {
+      await client.close();
+      store.close();
+    }
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import {
   type EquilibriumDeviationQuery,
   equilibriumDeviationByCell,
 } from "../../queries/equilibrium-deviation-query.js";
+import { catalogGapNamed } from "../../queries/outside-catalog.js";
 import { type RepeatedMetricsQuery, repeatedMetrics } from "../../queries/repeated-metrics-query.js";
 import {
   type ReportQuery,
@@ -49,5 +50,12 @@ export function runJob<J extends AnalysisJob>(
 ): JobResult<J> {
   const scoped: PlayDeps = { ...deps, store: deps.store.scopedTo(principal) };
   const run = ANALYSIS_JOBS[job] as (deps: PlayDeps, args: JobArgs<J>) => JobResult<J>;
-  return run(scoped, args);
+  try {
+    return run(scoped, args);
+  } catch (error) {
+    // A game or framing the record holds but this server's catalog lacks (`serve` started without the
+    // `--catalog` the record was played with) is named as such, not as an id the caller mistyped. Here,
+    // where the error still has its class: a worker passes on only its message.
+    throw catalogGapNamed(scoped.store, deps.catalog, error);
+  }
 }
