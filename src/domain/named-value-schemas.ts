@@ -8,10 +8,13 @@ import { closestName } from "./known-keys.js";
 
 type Issue = { readonly input?: unknown };
 
-/** The value as the author wrote it, in JSON, cut short when long. */
-export function shownValue(value: unknown): string {
+/**
+ * A received value as a refusal quotes it: its JSON, cut to `max` characters (with "…") when long. Text
+ * bound for a terminal or a log also passes through `printable`.
+ */
+export function shownValue(value: unknown, max = 60): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 3)}…` : text;
 }
 
 /** An error option naming the refused value: `${value} ${problem}`. */

@@ -1,4 +1,5 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { shownValue } from "../domain/named-value-schemas.js";
 import { printable } from "../queries/format.js";
 
 type RequestHandler = (request: unknown, ctx: unknown) => Promise<unknown>;
@@ -44,6 +45,5 @@ export function guardPromptGets(server: McpServer): void {
 }
 
 function shown(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return printable(json.length > 60 ? `${json.slice(0, 60)}…` : json);
+  return printable(shownValue(value));
 }

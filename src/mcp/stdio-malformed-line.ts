@@ -1,4 +1,5 @@
 import { parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { shownValue } from "../domain/named-value-schemas.js";
 import { printable } from "../queries/format.js";
 
 /**
@@ -134,7 +135,7 @@ function firstIssuePath(
 
 /** A received value in a sentence: JSON, its controls escaped, cut to a readable length. */
 function shown(value: unknown): string {
-  return shownText(value === undefined ? "absent" : (JSON.stringify(value) ?? String(value)));
+  return value === undefined ? "absent" : printable(shownValue(value, 100));
 }
 
 function shownText(text: string): string {

@@ -1,4 +1,5 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { shownValue } from "../domain/named-value-schemas.js";
 import { printable } from "../queries/format.js";
 
 /**
@@ -187,6 +188,5 @@ function range(schema: JsonSchema): string {
 
 /** A received value in a sentence: JSON, its control characters escaped, cut to a readable length. */
 function shown(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return printable(json.length > 60 ? `${json.slice(0, 60)}…` : json);
+  return printable(shownValue(value));
 }
