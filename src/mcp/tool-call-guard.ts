@@ -1,7 +1,6 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { closestName } from "../domain/known-keys.js";
-
-type RequestHandler = (request: unknown, ctx: unknown) => Promise<unknown>;
+import { wrapRequestHandler } from "./wrap-request-handler.js";
 
 interface ToolCallRequest {
   params?: { name?: unknown; arguments?: unknown };
@@ -20,19 +19,16 @@ interface ToolCallRequest {
  *   for — so it is a tool error naming the key, the nearest argument and every one the tool takes (the
  *   listing says so too: portable-tool-list.ts closes each input schema).
  *
- * The SDK has no hook in front of its own validation, so its stored handler is wrapped in place; the test of
- * these answers fails loudly if an SDK update moves it.
+ * The SDK has no hook in front of its own validation, so its stored handler is wrapped in place
+ * (wrap-request-handler.ts).
  */
 export function guardToolCalls(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
   const tools = (server as unknown as { _registeredTools?: Record<string, { enabled: boolean }> })
     ._registeredTools;
   const listsSchemas = typeof (server as unknown as { toolInputSchemaJson?: unknown }).toolInputSchemaJson;
-  if (!(handlers instanceof Map) || tools === undefined || listsSchemas !== "function") {
-    throw new Error("The MCP SDK no longer keeps its request handlers where guardToolCalls expects them.");
+  if (tools === undefined || listsSchemas !== "function") {
+    throw new Error("The MCP SDK no longer keeps its tools where guardToolCalls expects them.");
   }
-  const inner = handlers.get("tools/call") as RequestHandler | undefined;
-  if (inner === undefined) return; // no tool registered: the SDK answers tools/call as an unknown method
   // Each tool's argument names, read from its listed input schema on its first call and kept: a tool's
   // schema never changes, and every call (a recorded move among them) checks its keys against them.
   const argumentNames = new Map<string, Set<string>>();
@@ -47,7 +43,7 @@ export function guardToolCalls(server: McpServer): void {
     }
     return names;
   };
-  handlers.set("tools/call", async (request: unknown, ctx: unknown) => {
+  wrapRequestHandler(server, "tools/call", (inner) => async (request: unknown, ctx: unknown) => {
     const params = (request as ToolCallRequest).params;
     const name = params?.name;
     // Listed only in a refusal: a call that passes does not pay for the list.
