@@ -13,7 +13,6 @@ const planned = (cell: CountCell): PlannedCell => ({
   offset: 0,
   actions: ["cooperate", "defect"],
   unit: "session",
-  sessions: (cell.clusters ?? []).length,
   resampled: "session",
 });
 

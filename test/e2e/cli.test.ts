@@ -91,6 +91,8 @@ describe("same-game CLI", () => {
       /Notes \(information, not failures\):\n- permutations_too_few: With 2 permutations the invariance p-value is at least 1\/3 = 0\.333333, above 1 − confidence = 0\.05: the test cannot reject invariance/,
     );
     const enough = runCli(["analyze", "robustness", "--bootstrap", "19", "--db", db]);
+    expect(enough.status, enough.stderr).toBe(0);
+    expect(enough.stdout).toContain("Notes (information, not failures):");
     expect(enough.stdout).not.toContain("permutations_too_few");
   });
 

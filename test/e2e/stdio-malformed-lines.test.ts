@@ -41,10 +41,10 @@ function rawServe() {
       .map((l) => JSON.parse(l) as Reply);
   const until = (done: (r: Reply[]) => boolean) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no such reply; stdout: ${stdout.slice(0, 2000)}`)),
-        20_000,
-      );
+      const timer = setTimeout(() => {
+        clearInterval(poll);
+        reject(new Error(`no such reply; stdout: ${stdout.slice(0, 2000)}`));
+      }, 20_000);
       const poll = setInterval(() => {
         if (done(replies())) {
           clearTimeout(timer);

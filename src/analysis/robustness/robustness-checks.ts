@@ -313,7 +313,7 @@ export function robustnessChecks(
  * permutations (19 at α = 0.05) the test cannot reject at α whatever the record, so every R interval's
  * upper end, which is the test's verdict at R = 1, is 1 by construction. Null when B lets it reject.
  */
-export function permutationsNote(permutations: number, confidence: number): Note | null {
+function permutationsNote(permutations: number, confidence: number): Note | null {
   const alpha = 1 - confidence;
   // The same comparison as the test's verdict (robustness-interval.ts), at the smallest p it can give.
   if (1 / (1 + permutations) <= alpha) return null;

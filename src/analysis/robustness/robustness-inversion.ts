@@ -658,7 +658,7 @@ export class RobustnessInversion {
  * nuisance rates, and both fit the counts), so no lower end rises. Null where no framing is on a
  * boundary: the two configurations are then the same.
  */
-export function onBoundary(
+function onBoundary(
   x: readonly number[],
   n: readonly number[],
 ): { rates: number[]; priors: number[] } | null {

@@ -25,8 +25,6 @@ export interface PlannedCell {
    * sessions made several decisions (what the invariance test and the interval's design effects read).
    */
   readonly unit: ResamplingUnit;
-  /** Sessions that decided in the cell (a listed cluster counted as the sessions it stands for). */
-  readonly sessions: number;
   /**
    * What the bootstrap redraws the cell by: its sessions where `unit` is "session" and at least
    * MIN_RESAMPLED_SESSIONS decided in it, else its decisions.
@@ -158,10 +156,9 @@ export function planRobustness(
         }
         const n = sizes[i] as number;
         const cell = cells[i] as CountCell;
-        const sessions = sessionCount(cell);
         const resampled: ResamplingUnit =
-          unit === "session" && sessions >= MIN_RESAMPLED_SESSIONS ? "session" : "decision";
-        plannedCells.push({ cell, n, offset, actions, unit, sessions, resampled });
+          unit === "session" && sessionCount(cell) >= MIN_RESAMPLED_SESSIONS ? "session" : "decision";
+        plannedCells.push({ cell, n, offset, actions, unit, resampled });
         offset += actions.length;
         decisions += n;
         return plannedCells.length - 1;
