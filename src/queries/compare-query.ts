@@ -23,6 +23,7 @@ import { labelList } from "../report/label-list.js";
 import type { RecordFilter } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
+import { refuseAbsentFramings } from "./absent-framings.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 import { playerComparisonTallies } from "./comparison-tallies.js";
 
@@ -164,12 +165,7 @@ function compareOneShot(
       : query.shared_framings_only
         ? [...known].sort()
         : shared);
-  const unknown = asked.filter((f) => !known.has(f));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--framings names ${labelList(unknown)}, under which nothing matching was played; framings with decisions: ${labelList([...known].sort())}.`,
-    );
-  }
+  refuseAbsentFramings(asked, known);
   const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
     const given =

@@ -29,6 +29,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
+import { refuseAbsentFramings } from "./absent-framings.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
@@ -85,7 +86,9 @@ export function reportSections(
   // Read once and shared by every section: the one-shot cells of the base variant.
   const read = readOneShot(deps.store, { variants: ["base"], study_id: query.study_id });
   const all = read.cells;
-  refuseAbsentFramings(query.framings, all);
+  if (query.framings !== undefined && all.length > 0) {
+    refuseAbsentFramings(query.framings, new Set(all.map((c) => c.framing)));
+  }
   // Cooperation rates, the shift and λ need a cooperative action; robustness (R) and the equilibrium
   // comparison do not, so a record of battle-of-the-sexes or matching-pennies alone still has them.
   const cells = all.filter((c) => deps.catalog.game(c.game).cooperativeAction !== null);
@@ -205,20 +208,6 @@ function rankedPlayers(
     repeatedReason,
     repeatedNotes,
   };
-}
-
-/**
- * Framings the caller named that no one-shot decision of the report's scope was made under: a typo there
- * would otherwise give a whole report whose robustness section says only that it could not run.
- */
-function refuseAbsentFramings(framings: readonly string[] | undefined, cells: readonly CountCell[]): void {
-  if (framings === undefined || cells.length === 0) return;
-  const present = new Set(cells.map((c) => c.framing));
-  const absent = framings.filter((f) => !present.has(f));
-  if (absent.length === 0) return;
-  throw new UsageError(
-    `No one-shot decision was made under ${absent.length === 1 ? "framing" : "framings"} ${labelList(absent)}; framings with decisions: ${labelList([...present].sort())}.`,
-  );
 }
 
 /** The command that recomputes this report: same record, catalog, study, framings, seed and bootstrap size. */

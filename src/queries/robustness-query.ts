@@ -8,6 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
+import { refuseAbsentFramings } from "./absent-framings.js";
 import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 
@@ -70,6 +71,7 @@ export function robustnessReport(
       `Robustness compares at least two distinct framings; ${query.framings ? `--framings gave ${labelList(framings) || "none"}` : `the record has decisions under ${labelList(present)} only`} (framings with decisions: ${labelList(present)}).`,
     );
   }
+  if (query.framings) refuseAbsentFramings(query.framings, new Set(present));
   const { complete, skipped } = completeUnits(all, framings);
   if (complete.length === 0) {
     throw new UsageError(

@@ -46,7 +46,7 @@ describe("unknown ids in analysis filters", () => {
     expect(text).toContain("prisoners-dilemma");
   });
 
-  it("report names framings no one-shot decision was made under, with those there are", async () => {
+  it("report, robustness and compare name framings no one-shot decision was made under, with those there are", async () => {
     for (const [framing, action] of [
       ["business", "cooperate"],
       ["friend-sharing", "defect"],
@@ -58,9 +58,12 @@ describe("unknown ids in analysis filters", () => {
       });
       await call(held.client, "submit_move", { match_id: view.match_id, round: 1, choice });
     }
-    expect(await callError(held.client, "report", { framings: ["a", "business"], bootstrap: 20 })).toBe(
-      "No one-shot decision was made under framing a; framings with decisions: business, friend-sharing.",
-    );
+    // One refusal for every analysis that takes framings.
+    for (const tool of ["report", "robustness", "compare"]) {
+      expect(await callError(held.client, tool, { framings: ["a", "business"], bootstrap: 20 }), tool).toBe(
+        "--framings names a, under which nothing matching was played; framings with decisions: business, friend-sharing.",
+      );
+    }
     const named = await held.client.callTool({
       name: "report",
       arguments: { framings: ["business", "friend-sharing"], bootstrap: 20 },
