@@ -1,4 +1,5 @@
 import type { ActionId } from "../../domain/types.js";
+import { MIN_RESAMPLED_SESSIONS } from "../robustness/robustness-plan.js";
 import { createMultinomialSampler, type MultinomialSampler } from "../sampling/multinomial-sampler.js";
 import { type ComparisonRow, cellKey, type GroupTallies } from "./comparison-rows.js";
 
@@ -242,32 +243,32 @@ function sampleOf(
       })
       .sort((x, y) => (x.key < y.key ? -1 : 1))
       .map((u) => u.unit);
+    // Sessions that decided in each cell: a cell of fewer than MIN_RESAMPLED_SESSIONS is drawn by decision,
+    // for the reason above, as robustness draws it.
+    const reach = cells.map(() => 0);
+    for (const u of ordered)
+      for (const c of new Set(u.map((e) => e.cell))) reach[c] = (reach[c] as number) + 1;
+    const byDecision = new Set(reach.flatMap((r, c) => (r > 0 && r < MIN_RESAMPLED_SESSIONS ? [c] : [])));
     if (spans) {
-      // A cell only one session decided in is drawn by decision, for the reason above, and the sessions
-      // are drawn jointly over the other cells (without their part in it).
-      const reach = cells.map(() => 0);
-      for (const u of ordered)
-        for (const c of new Set(u.map((e) => e.cell))) reach[c] = (reach[c] as number) + 1;
-      const alone = new Set(reach.flatMap((r, c) => (r === 1 ? [c] : [])));
-      const joint = alone.size === 0 ? ordered : ordered.map((u) => u.filter((e) => !alone.has(e.cell)));
-      if (reach.some((r) => r > 1)) {
+      // The sessions are drawn jointly over the other cells (without their part in the ones drawn by decision).
+      const joint =
+        byDecision.size === 0 ? ordered : ordered.map((u) => u.filter((e) => !byDecision.has(e.cell)));
+      if (reach.some((r) => r >= MIN_RESAMPLED_SESSIONS)) {
         strata.push({
           kind: "units",
-          cells: cells.flatMap((_, i) => (alone.has(i) ? [] : [i])),
+          cells: cells.flatMap((_, i) => (byDecision.has(i) ? [] : [i])),
           units: joint.filter((u) => u.length > 0),
           stream: `${group}:sessions`,
         });
       }
-      for (const c of alone) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
     } else {
       cells.forEach((_, c) => {
+        if ((reach[c] as number) < MIN_RESAMPLED_SESSIONS) return;
         const own = ordered.filter((u) => u[0]?.cell === c);
-        // A cell with a single session is drawn by decision, for the reason above.
-        if (own.length >= 2)
-          strata.push({ kind: "units", cells: [c], units: own, stream: `${group}:sessions:${c}` });
-        else if (own.length === 1) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
+        strata.push({ kind: "units", cells: [c], units: own, stream: `${group}:sessions:${c}` });
       });
     }
+    for (const c of byDecision) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
     // Imported cells of a clustered group (decisions without a unit) are still drawn by decision.
     const covered = new Set(ordered.flatMap((u) => u.map((e) => e.cell)));
     cells.forEach((cell, c) => {
