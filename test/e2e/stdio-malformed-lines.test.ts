@@ -6,11 +6,16 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI, requireBuiltCli } from "../support/built-cli.js";
 
 let dir: string;
+/** Every server a test started: stopped after it, whether or not the test got to stop it. */
+const started: ChildProcessWithoutNullStreams[] = [];
 beforeAll(requireBuiltCli);
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "same-game-malformed-"));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+});
 
 interface Reply {
   id: string | number | null;
@@ -26,6 +31,7 @@ function rawServe() {
     "--db",
     join(dir, "record.db"),
   ]) as ChildProcessWithoutNullStreams;
+  started.push(child);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {
