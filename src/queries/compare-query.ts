@@ -12,6 +12,7 @@ import {
 import type { ComparisonInput } from "../analysis/comparison/comparison-rows.js";
 import type { PooledModel } from "../analysis/comparison/pooled-measures.js";
 import { REPEATED_MEASURES, type RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
+import { tooFewReplicatesNote } from "../analysis/comparison/too-few-replicates-note.js";
 import { exploitabilityBound, exploitabilityOf } from "../analysis/equilibrium/deviation.js";
 import { bootstrapSettings } from "../analysis/sampling/bootstrap-options.js";
 import { payoffDifference } from "../analysis/sensitivity/payoff-sensitivity.js";
@@ -77,6 +78,12 @@ export type CompareReport = Omit<ComparisonResult, "skipped"> & {
  * and so is a record with repeated play only whose groups share no condition.
  */
 export function compareReport(deps: PlayDeps, query: CompareQuery): CompareReport {
+  const report = comparedReport(deps, query);
+  const note = tooFewReplicatesNote(report.pairs, report.bootstrap, report.confidence);
+  return note === null ? report : { ...report, notes: [...report.notes, note] };
+}
+
+function comparedReport(deps: PlayDeps, query: CompareQuery): CompareReport {
   const by = query.by ?? "player";
   const variant = query.variant ?? "base";
   // An unknown study is refused by name before anything is read.

@@ -5,13 +5,13 @@ import { groupSample } from "../../src/analysis/comparison/group-samples.js";
 import {
   bootstrapDifference,
   boundaryWidened,
-  holm,
   moverWidened,
   welchWidened,
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
 import { equilibriumDeviation, exploitabilityBound } from "../../src/analysis/equilibrium/deviation.js";
+import { holm } from "../../src/analysis/multiple-testing/holm.js";
 import { meanDistances } from "../../src/analysis/robustness/mean-interval.js";
 import { RobustnessInversion } from "../../src/analysis/robustness/robustness-inversion.js";
 import { studentQuantile } from "../../src/analysis/sampling/student-t.js";

@@ -1,4 +1,5 @@
 import type { ActionId } from "../../domain/types.js";
+import { holm } from "../multiple-testing/holm.js";
 import { correlationFactor, type MeanDistances, meanDistances } from "../robustness/mean-interval.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import {
@@ -18,7 +19,6 @@ import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallie
 import {
   bootstrapDifference,
   boundaryWidened,
-  holm,
   moverInterval,
   moverWidened,
   welchWidened,

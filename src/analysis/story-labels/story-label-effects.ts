@@ -1,6 +1,7 @@
 import { jensenShannon } from "../../domain/divergence.js";
 import type { ActionCounts, ActionId } from "../../domain/types.js";
 import { type CountCell, validateCell } from "../count-cells.js";
+import { holm } from "../multiple-testing/holm.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { bootstrapRate } from "../sampling/boundary-smoothing.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
@@ -413,23 +414,16 @@ function contrastPValue(
   return Math.min(1, 2 * normalUpperTail(Math.abs(estimate) / Math.sqrt(variance)));
 }
 
-/** Holm's step-down adjustment: the k-th smallest p times (m − k + 1), made monotone, capped at 1. */
+/** Each test with its Holm-adjusted p over the unit's family, significant when that is at most alpha. */
 function holmTests(
   family: readonly { contrast: string; estimate: number; p: number }[],
   alpha: number,
 ): EffectTest[] {
-  const raw = family.map((f) => f.p);
-  const order = raw.map((_, i) => i).sort((a, b) => (raw[a] as number) - (raw[b] as number));
-  const adjusted = new Array<number>(raw.length);
-  let running = 0;
-  order.forEach((index, rank) => {
-    running = Math.max(running, Math.min(1, (raw.length - rank) * (raw[index] as number)));
-    adjusted[index] = running;
-  });
+  const adjusted = holm(family.map((f) => f.p));
   return family.map((f, i) => ({
     contrast: f.contrast,
     estimate: f.estimate,
-    p_value: raw[i] as number,
+    p_value: f.p,
     p_holm: adjusted[i] as number,
     significant: (adjusted[i] as number) <= alpha,
   }));
