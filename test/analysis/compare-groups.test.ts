@@ -267,6 +267,23 @@ describe("compare groups on λ and exploitability", () => {
     expect(always?.ci[0]).toBeLessThan(0.8);
   });
 
+  it("keeps an exploitability difference inside what two groups' play can differ by: ±0.8 here", () => {
+    // One decision per framing: Welch's t over 2 units a side (ν about 1) is far wider than the game allows.
+    // Each group's exploitability lies in [0, 0.8], so a − b lies in [−0.8, 0.8] (not [−1, 1]).
+    const tiny = compareGroups(
+      [
+        ...counts("cooperates", { business: 1, "friend-sharing": 1 }, 1),
+        ...counts("defects", { business: 0, "friend-sharing": 0 }, 1),
+      ],
+      { ...options, pooled: { ...pooled, exploitabilityBound: () => exploitabilityBound(stage) } },
+    );
+    const pair = tiny.pairs.find((p) => p.measure === "exploitability");
+    expect(pair?.difference.estimate).toBeCloseTo(0.8, 12);
+    expect(pair?.difference.ci[0]).toBeGreaterThanOrEqual(-0.8 - 1e-12);
+    expect(pair?.difference.ci[1]).toBeLessThanOrEqual(0.8 + 1e-12);
+    expect(pair?.difference.ci[0]).toBeLessThan(0);
+  });
+
   it("makes the exploitability difference of two small groups at least as wide as Welch's t interval", () => {
     // 2 and 3 of 5 cooperate per framing: exploitability 0.8·rate (against rate c a best-responding
     // opponent defects and gains 4c over the equilibrium, over the payoff range 5): 0.32 and 0.48. Each

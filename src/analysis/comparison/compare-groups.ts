@@ -218,8 +218,8 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     measure: "R" | "shift" | PooledMeasure,
     i: number,
     j: number,
-    a: { point: number; star: Float64Array },
-    b: { point: number; star: Float64Array },
+    a: { point: number; star: Float64Array; bounds?: readonly [number, number] },
+    b: { point: number; star: Float64Array; bounds?: readonly [number, number] },
     used: CellRef[],
     games: readonly string[],
   ): ComparedPair => {
@@ -255,10 +255,16 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
               confidence,
             )
           : bootstrapped;
-    // The widenings above know nothing of the measure's range: a − b of two values in [lo, hi] lies in
-    // [lo − hi, hi − lo] (R: [−1, 1]), however wide the combined distances.
+    // The widenings above know nothing of the measure's range: a − b of a value in [loA, hiA] and one in
+    // [loB, hiB] lies in [loA − hiB, hiA − loB] (R: [−1, 1]; exploitability: the games' own bound, which
+    // may be well below 1), however wide the combined distances.
     const [lo, hi] = VALUE_RANGE[measure];
-    const ci: [number, number] = [Math.max(lo - hi, difference.ci[0]), Math.min(hi - lo, difference.ci[1])];
+    const [loA, hiA] = a.bounds ?? [lo, hi];
+    const [loB, hiB] = b.bounds ?? [lo, hi];
+    const ci: [number, number] = [
+      Math.max(loA - hiB, difference.ci[0]),
+      Math.min(hiA - loB, difference.ci[1]),
+    ];
     return {
       measure,
       a: groups[i] as string,
