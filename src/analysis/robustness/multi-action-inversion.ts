@@ -524,12 +524,12 @@ export function binomialCdf(m: number, q: number): CdfTable {
   return { from: low, values };
 }
 
-/** A family of configurations with R = r for the lower end, down to its lowest R. */
+/** A family of configurations with R = r for the lower end, down to its lowest R: P_r(R* ≥ R̂) along it. */
 interface LowerPath {
   readonly minimum: number;
-  at(r: number): number[][];
-  /** P_r(R* ≥ R̂) in closed form where the configuration gives one (else from the tails). */
-  above?(r: number): number;
+  above(r: number): number;
+  /** Every framing chose one and the same action every time (the tilt path cannot move such a record). */
+  readonly allOnOneVertex: boolean;
 }
 
 /** Mass left on the actions a framing never chose when it is put on its vertex (every log stays finite). */
@@ -552,6 +552,7 @@ function vertexPath(
   counts: readonly (readonly number[])[],
   sizes: readonly number[],
   pooled: readonly number[],
+  tails: MultiActionTails,
 ): LowerPath | null {
   const vertexOf = (c: readonly number[]): number => {
     const chosen = c.flatMap((x, a) => (x > 0 ? [a] : []));
@@ -559,19 +560,20 @@ function vertexPath(
   };
   const vertices = counts.map(vertexOf);
   if (vertices.every((v) => v < 0)) return null;
-  const k = pooled.length;
-  const onVertex = (v: number): number[] =>
-    Array.from({ length: k }, (_, a) => (a === v ? 1 - (k - 1) * OFF_VERTEX : OFF_VERTEX));
-  const rates = counts.map((c, f) => {
-    const v = vertices[f] as number;
-    return v >= 0 ? onVertex(v) : smoothedDistribution(c);
-  });
-  const path = new TiltPath(rates, pooled);
   const first = vertices[0] as number;
-  if (!vertices.every((v) => v === first)) return path;
+  if (!vertices.every((v) => v === first)) {
+    const k = pooled.length;
+    const onVertex = (v: number): number[] =>
+      Array.from({ length: k }, (_, a) => (a === v ? 1 - (k - 1) * OFF_VERTEX : OFF_VERTEX));
+    const rates = counts.map((c, f) => {
+      const v = vertices[f] as number;
+      return v >= 0 ? onVertex(v) : smoothedDistribution(c);
+    });
+    const path = new TiltPath(rates, pooled);
+    return { minimum: path.minimum, above: (r) => tails.at(path.at(r)).above, allOnOneVertex: false };
+  }
   // Every framing on one vertex: the smallest framing (the one whose deviation shows least) moves off it.
   const deviant = sizes.indexOf(Math.min(...sizes));
-  const others = pooled.reduce((sum, q, a) => (a === first ? sum : sum + q), 0);
   // R of a rate a of the vertex's action beside the vertex is that of two actions at (a, 1): it rises
   // with a, so bisection.
   const rateAt = (r: number): number => {
@@ -586,16 +588,12 @@ function vertexPath(
   };
   return {
     minimum: 0,
-    // R̂ = 1, so R* ≥ R̂ is a tie: every framing on the vertex, certain for all but the deviant, which
-    // stays there with probability a^m. Mid-p, half of it; exact where simulated records (11 framings
-    // are far too many joint outcomes to sum) would move the end by their Monte Carlo error.
+    // R̂ = 1, so R* ≥ R̂ is a tie: every framing on the vertex, certain for all but the deviant (the
+    // smallest, its rate a of the vertex's action, the rest of its mass shared as the pooled rates share
+    // it), which stays there with probability a^m. Mid-p, half of it; exact where simulated records (11
+    // framings are far too many joint outcomes to sum) would move the end by their Monte Carlo error.
     above: (r: number): number => rateAt(r) ** (sizes[deviant] as number) / 2,
-    at(r: number): number[][] {
-      const a = rateAt(r);
-      return counts.map((_, f) =>
-        f !== deviant ? onVertex(first) : pooled.map((q, b) => (b === first ? a : ((1 - a) * q) / others)),
-      );
-    },
+    allOnOneVertex: true,
   };
 }
 
@@ -608,10 +606,10 @@ export class MultiActionInversion {
   readonly estimate: number;
   private readonly tails: MultiActionTails;
   private readonly path: TiltPath;
+  /** The tilt path falls below R̂ (it has a direction to pull the framings apart). */
+  private readonly pathMoves: boolean;
   /** The lower end's second family of configurations (`vertexPath`), or null. */
   private readonly vertex: LowerPath | null;
-  /** Every framing chose one and the same action every time: the path above cannot move. */
-  private readonly allOnOneVertex: boolean;
   private readonly clipPath: RadiusClipPath;
   private readonly framings: number;
 
@@ -633,12 +631,13 @@ export class MultiActionInversion {
     const rates = framings.map((f) => smoothedDistribution(f.counts));
     const pooled = smoothedDistribution(totals);
     this.path = new TiltPath(rates, pooled);
+    this.pathMoves = this.path.minimum < this.estimate;
     this.vertex = vertexPath(
       framings.map((f) => f.counts),
       sizes,
       pooled,
+      this.tails,
     );
-    this.allOnOneVertex = this.vertex !== null && !(this.vertex instanceof TiltPath);
     this.clipPath = new RadiusClipPath(rates, pooled);
   }
 
@@ -648,12 +647,8 @@ export class MultiActionInversion {
    * both fit the counts), the tilt path's alone elsewhere.
    */
   private aboveAt(r: number): number {
-    const moves = this.path.minimum < this.estimate;
-    const onPath = moves ? this.tails.at(this.path.at(r)).above : 0;
-    if (this.vertex === null) return onPath;
-    const atVertex =
-      this.vertex.above === undefined ? this.tails.at(this.vertex.at(r)).above : this.vertex.above(r);
-    return Math.max(onPath, atVertex);
+    const onPath = this.pathMoves ? this.tails.at(this.path.at(r)).above : 0;
+    return this.vertex === null ? onPath : Math.max(onPath, this.vertex.above(r));
   }
 
   /**
@@ -664,11 +659,10 @@ export class MultiActionInversion {
    * the path's lowest R, every r down to there is accepted and the end is the lower of it and `guess`.
    */
   lowerEnd(guess: number): number {
-    const { estimate, path, vertex } = this;
+    const { estimate, path, pathMoves, vertex } = this;
     const target = this.alpha / 2;
-    const moves = path.minimum < estimate;
-    if (!moves && vertex === null) return Number.NaN;
-    const minimum = Math.min(moves ? path.minimum : 1, vertex === null ? 1 : vertex.minimum);
+    if (!pathMoves && vertex === null) return Number.NaN;
+    const minimum = Math.min(pathMoves ? path.minimum : 1, vertex === null ? 1 : vertex.minimum);
     const above = (r: number): number => probit(this.aboveAt(r)) - probit(target);
     const atEstimate = this.aboveAt(estimate);
     if (!(atEstimate > target)) return Number.NaN;
@@ -680,7 +674,7 @@ export class MultiActionInversion {
     // others, and its configuration already moves the smallest one: its end stands alone (the
     // bootstrap's was not monotone in the evidence, [0.963, 1] at one decision per framing and
     // [0.424, 1] at three).
-    const floor = this.framings >= 3 && !this.allOnOneVertex ? guess : 1;
+    const floor = this.framings >= 3 && vertex?.allOnOneVertex !== true ? guess : 1;
     const near = { r: estimate, g: probit(atEstimate) - probit(target) };
     const far = { r: minimum, g: above(minimum) };
     if (far.g > 0) return Math.min(minimum, floor, estimate);
