@@ -4,7 +4,14 @@ import { parseReply } from "../domain/parseReply.js";
 import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ModelReply } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
-import { finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
+import {
+  attemptRecorded,
+  finishedMatch,
+  gaveNoValidMove,
+  type Seat,
+  submitReply,
+  type TrialView,
+} from "./seat.js";
 
 /** More submissions than this for one round means the server is not advancing it: give the trial up. */
 const MAX_SUBMISSIONS_PER_ROUND = 8;
@@ -38,6 +45,8 @@ export async function playTextMatch(
     );
     given?.submitted();
     given = undefined;
+    // Counted before a finished match returns: the reply that voided the last round is invalid too.
+    if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
     if (finishedMatch(answer)) return;
     const next = answer.structured?.next as TrialView | null | undefined;
     if (!answer.isError && next) {
@@ -48,7 +57,6 @@ export async function playTextMatch(
     }
     if (!answer.isError)
       throw new Error(`submit_move neither finished nor continued the match: ${answer.text}`);
-    seat.settings.stats.invalidReplies++;
     if (++submissions >= MAX_SUBMISSIONS_PER_ROUND) {
       throw new Error(
         `round ${view.round} of ${view.match_id} is still open after ${submissions} replies: ${answer.text}`,

@@ -3,7 +3,14 @@ import { totalTokens } from "../domain/model-call.js";
 import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ToolCall } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
-import { attemptRecorded, finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
+import {
+  attemptRecorded,
+  finishedMatch,
+  gaveNoValidMove,
+  type Seat,
+  submitReply,
+  type TrialView,
+} from "./seat.js";
 import type { Structured } from "./server-connection.js";
 
 /** Model calls per round before the runner submits the model's last text itself (a careless agent). */
@@ -49,10 +56,10 @@ export async function playToolsMatch(
       // The agent never used the tool: its text goes in verbatim, as the host of a careless agent might.
       const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
       if (attemptRecorded(answer)) unsent = [];
+      if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
       if (finishedMatch(answer)) return;
       messages.push({ role: "user", content: answer.text });
-      if (answer.isError) seat.settings.stats.invalidReplies++;
-      else round = nextRound(answer.structured, round, () => (callsThisRound = 0));
+      if (!answer.isError) round = nextRound(answer.structured, round, () => (callsThisRound = 0));
       nudges = 0;
       continue;
     }
@@ -61,7 +68,7 @@ export async function playToolsMatch(
     for (const call of reply.toolCalls) {
       const result = await runToolCall(seat, call, offered, unsent);
       if (result.submitted && result.recorded) unsent = [];
-      if (result.submitted && result.isError) seat.settings.stats.invalidReplies++;
+      if (result.invalid) seat.settings.stats.invalidReply(result.recorded);
       if (result.submitted && !result.isError) {
         round = nextRound(result.structured, round, () => (callsThisRound = 0));
       }
@@ -81,6 +88,7 @@ export async function playToolsMatch(
       // the round moves towards its decision or its void instead of the trial being dropped unrecorded.
       const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
       if (attemptRecorded(answer)) unsent = [];
+      if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
       if (finishedMatch(answer)) return;
       if (!attemptRecorded(answer)) {
         throw new Error(
@@ -88,8 +96,7 @@ export async function playToolsMatch(
         );
       }
       messages.push({ role: "user", content: answer.text });
-      if (answer.isError) seat.settings.stats.invalidReplies++;
-      else round = nextRound(answer.structured, round, () => (callsThisRound = 0));
+      if (!answer.isError) round = nextRound(answer.structured, round, () => (callsThisRound = 0));
       // The next forced submission comes after another full budget of calls.
       if (callsThisRound > 0) callsThisRound = MAX_CALLS_PER_ROUND;
     }
@@ -117,6 +124,8 @@ interface ToolOutcome {
   submitted: boolean;
   /** The server kept the submission as an attempt, with the model calls sent beside it. */
   recorded: boolean;
+  /** The call was refused, or was the reply that voided its round: an invalid reply of the summary. */
+  invalid: boolean;
   finished: boolean;
 }
 
@@ -133,6 +142,7 @@ async function runToolCall(
     structured: null,
     submitted: false,
     recorded: false,
+    invalid: true,
     finished: false,
   });
   if (!offered.has(call.name)) {
@@ -151,10 +161,16 @@ async function runToolCall(
   }
   if (call.name !== "submit_move") {
     const answer = await seat.connection.call(call.name, args as Structured);
-    return { ...answer, submitted: false, recorded: false, finished: false };
+    return { ...answer, submitted: false, recorded: false, invalid: answer.isError, finished: false };
   }
   // The runner measured the tokens; whatever the model claims is replaced.
   const submitted = { ...(args as Structured), tokens: totalTokens(unsent) ?? undefined };
   const answer = await submitReply(seat, submitted, unsent);
-  return { ...answer, submitted: true, recorded: attemptRecorded(answer), finished: finishedMatch(answer) };
+  return {
+    ...answer,
+    submitted: true,
+    recorded: attemptRecorded(answer),
+    invalid: gaveNoValidMove(answer),
+    finished: finishedMatch(answer),
+  };
 }

@@ -8,7 +8,15 @@ export class RunStats {
   trials = 0;
   failedTrials = 0;
   modelCalls = 0;
+  /**
+   * Replies that gave their round no valid move: the ones the server kept as invalid attempts (the
+   * record's `invalid_attempts`, the one that voided a round included) and, in tools mode, tool calls
+   * refused with no attempt recorded (arguments that are not a JSON object, a tool not offered, a call
+   * the server refused before recording it), which the record keeps only among its model calls.
+   */
   invalidReplies = 0;
+  /** Of `invalidReplies`, the tool calls refused with no attempt recorded. */
+  refusedToolCalls = 0;
   retries = 0;
   promptTokens = 0;
   completionTokens = 0;
@@ -43,6 +51,12 @@ export class RunStats {
     this.promptTokens += prompt ?? 0;
     this.completionTokens += completion ?? 0;
     this.consecutiveFatal = 0;
+  }
+
+  /** A reply that gave its round no valid move; `recorded` when the server kept it as an attempt. */
+  invalidReply(recorded: boolean): void {
+    this.invalidReplies++;
+    if (!recorded) this.refusedToolCalls++;
   }
 
   retried(kind: FailureKind): void {

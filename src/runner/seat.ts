@@ -53,6 +53,14 @@ export function finishedMatch(answer: ToolAnswer): boolean {
 }
 
 /**
+ * Whether the answer leaves the reply without a valid move: refused, or the invalid reply that voided its
+ * round (the server answers that one as a decision, status "void", not as an error).
+ */
+export function gaveNoValidMove(answer: ToolAnswer): boolean {
+  return answer.isError || answer.structured?.status === "void";
+}
+
+/**
  * Whether the server recorded the submission as an attempt (and so the model calls sent with it): a
  * decided round, or a reply refused as unreadable. A call refused before that (bad arguments, a round that
  * is not open) recorded nothing, so its model calls are sent again with the next submission.

@@ -1,5 +1,6 @@
 import { usd } from "./budget/budget.js";
 import { sentence } from "./endpoint.js";
+import type { RunStats } from "./run-stats.js";
 import type { RunSummary } from "./run-study.js";
 
 /**
@@ -24,7 +25,7 @@ export function summaryText(summary: RunSummary, analyse: string): string {
         ]
       : []),
     `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 && !summary.interrupted ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
-    `Model calls: ${stats.modelCalls}${stats.cacheHits > 0 ? `; replies from the cache: ${stats.cacheHits}` : ""}; invalid replies: ${stats.invalidReplies}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
+    `Model calls: ${stats.modelCalls}${stats.cacheHits > 0 ? `; replies from the cache: ${stats.cacheHits}` : ""}; invalid replies: ${invalidText(stats)}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
     ...(stats.batchesSubmitted > 0 || stats.batchReplies > 0
       ? [
           `Batches: ${stats.batchesSubmitted} submitted this run; replies by batch: ${stats.batchReplies}; requests a batch did not answer, made directly: ${stats.batchFailures}.`,
@@ -45,4 +46,14 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   }
   if (done > 0) lines.push(`Analyse: ${analyse}`);
   return lines.join("\n");
+}
+
+/**
+ * The invalid replies, split where the record keeps them apart: the invalid attempts are the record's
+ * `invalid_attempts`; a tool call refused with no attempt recorded is only among its model calls.
+ */
+function invalidText(stats: RunStats): string {
+  if (stats.refusedToolCalls === 0) return String(stats.invalidReplies);
+  const attempts = stats.invalidReplies - stats.refusedToolCalls;
+  return `${stats.invalidReplies} (${attempts} invalid attempt${attempts === 1 ? "" : "s"}, ${stats.refusedToolCalls} refused tool call${stats.refusedToolCalls === 1 ? "" : "s"})`;
 }
