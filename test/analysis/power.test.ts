@@ -34,6 +34,25 @@ describe("trialsToDetectShift", () => {
   });
 });
 
+describe("a power at or below alpha", () => {
+  it("is refused by both plans, naming both values, instead of squaring a negative sum", () => {
+    // At α = 0.999, power 0.001: z_{1−α/2} = z_.5005 = 0.0013 and z_.001 = −3.090, so the shift formula's
+    // root is 0.0013·√(2·0.6·0.4) − 3.090·√(0.25 + 0.21) = −2.095, whose square over 0.2² gave 110 trials
+    // per framing, more than α = 0.05 and power 0.8 need: (1.960·0.693 + 0.842·0.678)² / 0.04 = 93.
+    const refusal =
+      "Power 0.001 is not above alpha 0.999: the test rejects with probability alpha even when there is no effect, so a power at or below it plans for nothing; give a power above alpha (e.g. power 0.8 with alpha 0.05).";
+    const plan = { baselineRate: 0.5, shift: 0.2, alpha: 0.999, power: 0.001 };
+    expect(() => trialsToDetectShift(plan)).toThrow(refusal);
+    expect(() => trialsToExcludeInvariance({ trueR: 0.95, alpha: 0.999, power: 0.001 })).toThrow(refusal);
+    expect(() => powerAnalysis({ ...plan, simulations: 10, bootstrap: 100 })).toThrow(refusal);
+    // Equal is refused too: the test's rate of rejecting under no effect is alpha itself.
+    expect(() => trialsToDetectShift({ ...plan, alpha: 0.3, power: 0.3 })).toThrow(
+      /^Power 0.3 is not above alpha 0.3:/,
+    );
+    expect(trialsToDetectShift({ baselineRate: 0.5, shift: 0.2 }).trials_per_framing).toBe(93);
+  });
+});
+
 describe("expectedR2HalfWidth", () => {
   it("is seeded, and shrinks as n grows", () => {
     const small = { baselineRate: 0.3, shiftedRate: 0.5, n: 50, simulations: 40, bootstrap: 300 };

@@ -35,6 +35,14 @@ describe("power at the edges", () => {
     );
   });
 
+  it("refuses a power at or below alpha in one sentence naming both", async () => {
+    expect(
+      await callError(held.client, "power", { baseline: 0.5, delta: 0.2, alpha: 0.999, power: 0.001 }),
+    ).toBe(
+      "Power 0.001 is not above alpha 0.999: the test rejects with probability alpha even when there is no effect, so a power at or below it plans for nothing; give a power above alpha (e.g. power 0.8 with alpha 0.05).",
+    );
+  });
+
   it("answers a true R next to 1 by the approximation at once", async () => {
     const started = performance.now();
     const result = await call<{ invariance_test: { method: string; trials_per_framing: number } }>(

@@ -55,6 +55,20 @@ const rate = (name: string, value: number): number => {
   return value;
 };
 
+/**
+ * Refuses a power at or below alpha. A level-α test already raises its false alarm with probability α when
+ * there is no effect at all, so a plan to detect the effect less often than that asks for nothing, and the
+ * formulas answer nonsense: far enough below α, z_{1−β} outweighs z_{1−α/2} and the square of their negative
+ * sum asked for more trials than an ordinary plan needs.
+ */
+function checkPowerAboveAlpha(alpha: number, power: number): void {
+  if (power <= alpha) {
+    throw new UsageError(
+      `Power ${power} is not above alpha ${alpha}: the test rejects with probability alpha even when there is no effect, so a power at or below it plans for nothing; give a power above alpha (e.g. power 0.8 with alpha 0.05).`,
+    );
+  }
+}
+
 /** The most trials per framing R2's precision is simulated at (the largest `n` the CLI and tool take). */
 export const MAX_SIMULATED_TRIALS = 100_000;
 
@@ -81,6 +95,7 @@ export function trialsToDetectShift({
     throw new Error(`Alpha ${alpha} is invalid; it must lie strictly between 0 and 1.`);
   if (!(power > 0 && power < 1))
     throw new Error(`Power ${power} is invalid; it must lie strictly between 0 and 1.`);
+  checkPowerAboveAlpha(alpha, power);
   if (alpha < MIN_ALPHA) {
     throw new UsageError(
       `Alpha ${alpha} is too small to plan for (1 − α/2 rounds to 1 in double precision); give an alpha of at least ${MIN_ALPHA}.`,
@@ -180,6 +195,7 @@ export function trialsToExcludeInvariance(options: {
     throw new Error(`Alpha ${alpha} is invalid; it must lie strictly between 0 and 1.`);
   if (!(power > 0 && power < 1))
     throw new Error(`Power ${power} is invalid; it must lie strictly between 0 and 1.`);
+  checkPowerAboveAlpha(alpha, power);
   const baseline = rate("Baseline rate", options.baselineRate ?? 0.5);
   const other = rateWithRobustness(baseline, trueR);
   if (other === null) throw new Error(trueROutOfReach(trueR, baseline));
