@@ -18,7 +18,12 @@ export const powerInputShape = {
   delta: z.number().min(-1).max(1).optional().describe("The shift to detect (comparison rate − baseline)"),
   comparison: rate.optional().describe("Cooperation rate under the comparison framing (instead of delta)"),
   alpha: z.number().gt(0).lt(1).default(0.05).describe("Two-sided significance level of the shift test"),
-  power: z.number().gt(0).lt(1).default(0.8).describe("Wanted probability of detecting the shift; must be above alpha"),
+  power: z
+    .number()
+    .gt(0)
+    .lt(1)
+    .default(0.8)
+    .describe("Wanted probability of detecting the shift; must be above alpha"),
   n: z.number().int().min(1).max(100_000).optional().describe("Trials per framing for the R2 precision"),
   simulations: z
     .number()
