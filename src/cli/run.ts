@@ -155,7 +155,7 @@ export const runCommand: Command = {
       interrupt.abort();
     };
     process.on("SIGINT", onSigint);
-    const summary = await runStudy({
+    const played = await runStudy({
       batch: batchSettings,
       interrupt: interrupt.signal,
       studyId,
@@ -178,6 +178,15 @@ export const runCommand: Command = {
         process.stderr.write(`\nsame-game run: trial ${matchId} failed: ${message}\n`),
     });
     process.off("SIGINT", onSigint);
+    // The server the runner plays on is the player's, which never says why games stopped early; the
+    // record does, when the runner can read it.
+    const summary =
+      played.complete && target.kind === "stdio"
+        ? {
+            ...played,
+            stoppedEarly: readStanding(target.dbPath, studyId, main.player, main.price).before.stoppedEarly,
+          }
+        : played;
     batchSettings?.ledger.close();
     if (process.stderr.isTTY) process.stderr.write("\n");
     process.stdout.write(`${summaryText(summary, analyseCommand(studyId, main.player, target))}\n`);

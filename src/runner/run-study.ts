@@ -266,8 +266,10 @@ export function trialDealer(
     } else {
       // Trials held open by this run (the answer's held_open) are not finished ones.
       if (next.complete === true) total.finishedBefore ??= total.trialsPlanned - resumed;
-      const stopped = (next.stopped_early as { game: string; reason: string }[] | undefined) ?? [];
-      total.stoppedEarly = stopped.map(({ game, reason }) => ({ game, reason }));
+      // Only the operator's surface says why games stopped early; the player's surface the runner plays
+      // on leaves it out, and what the record said before the run stands.
+      const stopped = next.stopped_early as { game: string; reason: string }[] | undefined;
+      if (stopped) total.stoppedEarly = stopped.map(({ game, reason }) => ({ game, reason }));
     }
     return next;
   };

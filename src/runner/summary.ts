@@ -13,10 +13,18 @@ export function summaryText(summary: RunSummary, analyse: string): string {
     .map(([kind, n]) => `${kind} ${n}`)
     .join(", ");
   const done = (total.finishedBefore ?? 0) + stats.trials;
+  // Through --server the player's surface tells that adaptive stopping removed trials, not which or why.
+  const stoppedUntold =
+    summary.stoppedEarly.length === 0 &&
+    total.trialsPlanned != null &&
+    total.trialsPerPlayer != null &&
+    total.trialsPlanned < total.trialsPerPlayer;
   const played =
     summary.complete && summary.stoppedEarly.length > 0
       ? `study complete for this player (${done} of at most ${total.trialsPerPlayer ?? "?"} trials): adaptive stopping ended ${summary.stoppedEarly.map((s) => `${s.game} early, ${s.reason}`).join("; ")}`
-      : `${done} of ${total.trialsPerPlayer ?? "?"} done${summary.complete ? " (study complete for this player)" : ""}`;
+      : summary.complete && stoppedUntold
+        ? `study complete for this player (${done} of at most ${total.trialsPerPlayer} trials): adaptive stopping ended it early (\`same-game study show\` on the server's record says where and why)`
+        : `${done} of ${total.trialsPerPlayer ?? "?"} done${summary.complete ? " (study complete for this player)" : ""}`;
   const lines = [
     `Trials played: ${stats.trials} this run; ${played}.`,
     ...(summary.spentBefore !== null

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/client";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 import { describeEachEngine } from "../support/postgres.js";
 
@@ -163,5 +163,80 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
       adaptive: { rule: "invariance", min_blocks: 4 },
     });
     expect(late).toContain("adaptive.min_blocks 4 is more than trials_per_cell 3");
+  });
+});
+
+describe("adaptive stopping on the player's surface", () => {
+  let deps: ReturnType<typeof tempDeps>;
+  let operator: Client;
+  let player: Client;
+  beforeEach(async () => {
+    deps = tempDeps();
+    operator = await connectClient(deps, { player: "operator" });
+    // The default `serve --player X`: play alone, the blind surface the agent under evaluation gets.
+    player = await connectClient(deps, { player: "blind-agent", toolsets: ["play"] });
+  });
+  afterEach(async () => {
+    await Promise.all([operator.close(), player.close()]);
+    deps.dispose();
+  });
+
+  it("stops the story-swayed player as the operator's surface does, and next_trial tells it nothing of why", async () => {
+    const adaptive = {
+      ...design,
+      name: "blind adaptive",
+      trials_per_cell: 20,
+      adaptive: { rule: "invariance" },
+    };
+    const study = await call<{ study_id: string }>(operator, "register_study", adaptive);
+    // Every next_trial answer the player gets, its stimulus (the trial's prompt, the measured material) aside.
+    const answers: unknown[] = [];
+    let played = 0;
+    for (;;) {
+      const result = await player.callTool({ name: "next_trial", arguments: { study_id: study.study_id } });
+      expect(result.isError).toBeFalsy();
+      const next = result.structuredContent as unknown as Trial;
+      answers.push({ content: result.content, structured: { ...next, trial: next.trial && "a trial" } });
+      if (next.complete) {
+        // Stopped after block 5 of 20, as on the operator's surface (the test above): 20 of 80 played.
+        expect([next.trials_per_player, next.trials_planned, played]).toEqual([80, 20, 20]);
+        expect(next).not.toHaveProperty("stopped_early");
+        expect(result.content).toEqual([
+          {
+            type: "text",
+            text: `Study ${study.study_id} is complete for this player: it needs no more trials (20 of at most 80 played).`,
+          },
+        ]);
+        break;
+      }
+      const trial = next.trial as NonNullable<Trial["trial"]>;
+      await call(player, "submit_move", {
+        match_id: trial.match_id,
+        round: 1,
+        choice: storySwayedChoice(trial.prompt),
+      });
+      played++;
+    }
+    const listed = (await player.listTools()).tools.find((t) => t.name === "next_trial");
+    const seen = JSON.stringify({ answers, listed }).toLowerCase();
+    const ids = [...deps.catalog.games.map((g) => g.id), ...deps.catalog.framings.map((f) => f.id)];
+    const leaked = [
+      ...ids.filter((id) =>
+        new RegExp(`(^|[^a-z0-9+-])${id.replace(/\+/g, "\\+")}($|[^a-z0-9+-])`).test(seen),
+      ),
+      ...["invariance", "robustness", "framing", "e_value", "r_interval", "stopped_early"].filter((w) =>
+        seen.includes(w),
+      ),
+    ];
+    expect(leaked).toEqual([]);
+    // Not vacuous: the operator's surface, for the same player, names them in its schema and its answer.
+    const full = await connectClient(deps, { player: "blind-agent" });
+    const operatorNext = await full.callTool({ name: "next_trial", arguments: { study_id: study.study_id } });
+    const operatorListed = JSON.stringify(
+      (await full.listTools()).tools.find((t) => t.name === "next_trial"),
+    );
+    await full.close();
+    expect(JSON.stringify(operatorNext)).toContain("invariance rejected after block 5");
+    expect(operatorListed).toContain("e_value");
   });
 });

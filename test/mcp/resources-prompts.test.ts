@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/client";
+import { type Client, UriTemplate } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, connectClient, tempDeps } from "../support/harness.js";
 
@@ -70,6 +70,58 @@ describe("resources, the play prompt and completions", () => {
         message: expect.stringMatching(/No study with id "study-nope"/),
       },
     );
+  });
+
+  it("reads a framing whose id holds a +, through the URI the SDK expands from the template and completion", async () => {
+    const template = (await client.listResourceTemplates()).resourceTemplates.find(
+      (t) => t.name === "framing",
+    );
+    const uriTemplate = template?.uriTemplate as string;
+    const completion = await client.complete({
+      ref: { type: "ref/resource", uri: uriTemplate },
+      argument: { name: "id", value: "business+" },
+    });
+    expect(completion.completion.values.sort()).toEqual(["business+familiar", "business+neutral"]);
+    // RFC 6570 expansion percent-encodes the reserved "+": the server decodes it before the lookup.
+    const uri = new UriTemplate(uriTemplate).expand({ id: "business+familiar" });
+    expect(uri).toBe("same-game://framings/business%2Bfamiliar");
+    const read = await client.readResource({ uri });
+    expect(read.contents[0]?.uri).toBe(uri);
+    expect(JSON.parse(text(read.contents as never)).id).toBe("business+familiar");
+  });
+
+  it("decodes every template's variable before the lookup, and refuses one that is not valid percent-encoding", async () => {
+    const study = await call<{ study_id: string }>(client, "register_study", {
+      name: "encoded",
+      games: ["prisoners-dilemma"],
+      framings: ["business", "team"],
+      trials_per_cell: 1,
+    });
+    const match = await call<{ match_id: string }>(client, "start_match", { game: "stag-hunt" });
+    const ids: Record<string, string> = {
+      game: "stag-hunt",
+      framing: "relabeled+neutral",
+      match: match.match_id,
+      "study-report": study.study_id,
+    };
+    const templates = (await client.listResourceTemplates()).resourceTemplates;
+    expect(templates.map((t) => t.name).sort()).toEqual(Object.keys(ids).sort());
+    // Every character written as %XX (a client may escape more than it must): each reads what it names.
+    const escaped = (id: string) =>
+      [...id].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    for (const template of templates) {
+      const id = ids[template.name] as string;
+      const uri = template.uriTemplate.replace("{id}", escaped(id));
+      const read = await client.readResource({ uri });
+      const body = text(read.contents as never);
+      expect(body, template.name).toContain(template.name === "match" ? `"id": "${id}"` : id);
+      // "%E0%A4%A" is a cut-off UTF-8 escape: refused as invalid params naming it, not an unknown id.
+      const bad = template.uriTemplate.replace("{id}", "%E0%A4%A");
+      await expect(client.readResource({ uri: bad }), template.name).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`{id} "%E0%A4%A" is not valid percent-encoding`),
+      });
+    }
   });
 
   it("gets the play prompt without writing, and the agent's first call starts the match", async () => {

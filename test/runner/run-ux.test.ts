@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { progressLine } from "../../src/runner/progress.js";
 import { RunStats } from "../../src/runner/run-stats.js";
+import { summaryText } from "../../src/runner/summary.js";
 import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
 import {
   finishedMatches,
@@ -123,5 +124,39 @@ describe("the progress line", () => {
     // Under adaptive stopping the line counts the trials that will be played: 62 of the 80 positions.
     const stopped = { trialsPerPlayer: 80, trialsPlanned: 62, finishedBefore: 52, stoppedEarly: [] };
     expect(progressLine(stats, stopped).line).toMatch(/^57\/62 trials, 0\.5\/s, elapsed 0:10, ETA 0:10,/);
+  });
+});
+
+describe("the end-of-run summary under adaptive stopping", () => {
+  const summary = (stoppedEarly: { game: string; reason: string }[]) => {
+    const stats = new RunStats();
+    stats.trials = 10;
+    const total = { trialsPerPlayer: 80, trialsPlanned: 20, finishedBefore: 10, stoppedEarly };
+    return {
+      stats,
+      total,
+      complete: true,
+      leftOpen: 0,
+      interrupted: false,
+      spent: null,
+      spentBefore: null,
+      stoppedEarly,
+    };
+  };
+
+  it("names the stopped games when it read them from the record, and says only that the study ended early otherwise", () => {
+    // The record (--db): which game stopped and why.
+    const read = summaryText(
+      summary([{ game: "prisoners-dilemma", reason: "invariance rejected after block 5" }]),
+      "",
+    );
+    expect(read).toContain(
+      "Trials played: 10 this run; study complete for this player (20 of at most 80 trials): adaptive stopping ended prisoners-dilemma early, invariance rejected after block 5.",
+    );
+    // Through --server the player's surface says only that fewer trials were wanted (20 planned of 80).
+    const told = summaryText(summary([]), "");
+    expect(told).toContain(
+      "Trials played: 10 this run; study complete for this player (20 of at most 80 trials): adaptive stopping ended it early (`same-game study show` on the server's record says where and why).",
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
+import { printable } from "../../queries/format.js";
 import type { ToolContext } from "../tool-context.js";
+import { templateVariable } from "./template-variable.js";
 
 /** Ids that start with what the user typed, for completion of resource variables and prompt arguments. */
 export function startingWith(ids: readonly string[], typed: string): string[] {
@@ -34,12 +36,13 @@ export function registerCatalogResources(server: McpServer, { deps }: ToolContex
       description: "A catalog game: actions, rounds, payoffs of every variant",
       mimeType: "application/json",
     },
-    async (uri, { id }) => {
-      const game = catalog.games.find((g) => g.id === String(id));
+    async (uri, variables) => {
+      const id = templateVariable(uri, variables, "id");
+      const game = catalog.games.find((g) => g.id === id);
       if (!game) {
         throw new ResourceNotFoundError(
           uri.href,
-          `Unknown game "${String(id)}"; games: ${gameIds.join(", ")}.`,
+          `Unknown game "${printable(id)}"; games: ${gameIds.join(", ")}.`,
         );
       }
       return json(uri, {
@@ -63,12 +66,13 @@ export function registerCatalogResources(server: McpServer, { deps }: ToolContex
       description: "A framing: story, labels, units and wording",
       mimeType: "application/json",
     },
-    async (uri, { id }) => {
-      const framing = catalog.framings.find((f) => f.id === String(id));
+    async (uri, variables) => {
+      const id = templateVariable(uri, variables, "id");
+      const framing = catalog.framings.find((f) => f.id === id);
       if (!framing) {
         throw new ResourceNotFoundError(
           uri.href,
-          `Unknown framing "${String(id)}"; framings: ${framingIds.join(", ")}.`,
+          `Unknown framing "${printable(id)}"; framings: ${framingIds.join(", ")}.`,
         );
       }
       return json(uri, framing);

@@ -1,6 +1,7 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
 import { printable } from "../../queries/format.js";
 import type { ToolContext } from "../tool-context.js";
+import { templateVariable } from "./template-variable.js";
 
 /** How many of the newest matches resources/list shows; older ones are still read by id. */
 const MATCH_LISTING_LIMIT = 200;
@@ -35,13 +36,11 @@ export function registerMatchResource(server: McpServer, { deps, caller }: ToolC
       description: "A match with its full provenance and every attempt",
       mimeType: "application/json",
     },
-    async (uri, { id }) => {
-      const match = deps.store.getMatch(String(id));
+    async (uri, variables) => {
+      const id = templateVariable(uri, variables, "id");
+      const match = deps.store.getMatch(id);
       if (!match || match.principal !== caller.principal) {
-        throw new ResourceNotFoundError(
-          uri.href,
-          `No match with id "${printable(String(id))}" for this client.`,
-        );
+        throw new ResourceNotFoundError(uri.href, `No match with id "${printable(id)}" for this client.`);
       }
       // Each round with the exact prompt text it answered (stored once per distinct text, by hash).
       const rounds = deps.store.listDecisions(match.id).map((decision) => ({

@@ -2,6 +2,7 @@ import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelc
 import { printable } from "../../queries/format.js";
 import type { ToolContext } from "../tool-context.js";
 import { startingWith } from "./catalog-resources.js";
+import { templateVariable } from "./template-variable.js";
 
 /**
  * `same-game://studies/{id}/report`: the study's HTML report (the page `same-game report --study ID`
@@ -36,12 +37,13 @@ export function registerStudyReport(server: McpServer, { deps, caller }: ToolCon
         "Self-contained HTML report of one registered study: cooperation by framing, robustness R and shifts, payoff sensitivity λ, repeated-play comprehension, verification checks.",
       mimeType: "text/html",
     },
-    async (uri, { id }) => {
-      const study = visible.getStudy(String(id));
+    async (uri, variables) => {
+      const id = templateVariable(uri, variables, "id");
+      const study = visible.getStudy(id);
       if (!study) {
         throw new ResourceNotFoundError(
           uri.href,
-          `No study with id "${printable(String(id))}"; registered studies are listed under resources.`,
+          `No study with id "${printable(id)}"; registered studies are listed under resources.`,
         );
       }
       // Loaded on first read: the renderer pulls in vega and vega-lite, and the query all the analysis code,

@@ -50,11 +50,32 @@ export const rankSchema = z.looseObject({
   tied_group: z.number().int(),
 });
 
-/** The `compare` contract: pairs (a − b with CI, p, Holm-adjusted p), ranks (rank interval, tier), skipped. */
+const cells = z.array(cell);
+
+/**
+ * The `compare` contract, every field it returns: pairs (a − b with CI, p, Holm-adjusted p), ranks (rank
+ * interval, tier), skipped measures, and what the comparison was made on and how. Declared whole, so a
+ * client reading the schema knows every field; the server checks each result against it.
+ */
 export const compareOutputSchema = z.looseObject({
   by: z.enum(COMPARISON_FACTORS),
+  variant: z.string(),
+  study_id: z.string().nullable(),
   confidence: z.number(),
+  bootstrap: z.number().int(),
+  seed: z.number(),
+  framings: z.array(z.string()).describe("The framings compared; the first two are the planned pair"),
   groups: z.array(z.string()),
+  group_details: z
+    .array(
+      z.looseObject({
+        group: z.string(),
+        unit: z.enum(["decision", "session", "trial"]),
+        cells: z.number().int(),
+        decisions: z.number().int(),
+      }),
+    )
+    .describe("Each group's one-shot play: the unit its bootstrap resamples, its cells and decisions"),
   pairs: z.array(
     z.looseObject({
       measure,
@@ -64,12 +85,36 @@ export const compareOutputSchema = z.looseObject({
       p_value: z.number(),
       p_adjusted: z.number(),
       paired: z.boolean(),
-      cells_used: z.array(cell),
-      cells_left_out: z.array(cell),
+      cells_used: cells,
+      cells_left_out: cells,
     }),
   ),
   ranks: z.array(rankSchema),
+  ranked_games: z
+    .array(z.string())
+    .describe("The games every group played under every framing: the one-shot ranks' cells"),
+  family: z.string().describe("The pairs each measure's Holm adjustment is over"),
+  method: z.string(),
+  notes: z
+    .array(z.string())
+    .describe(
+      "Sentences, never a failure: why no ranks are given, pairs that share no condition, a repeated condition a group played in one match (in no pair or rank), blocks drawn from the normal approximation, too few bootstrap replicates for any pair to be significant",
+    ),
   skipped: z.array(z.object({ measure, reason: z.string() })),
+  ranked_conditions: z
+    .object({ points: cells.optional(), cooperation: cells.optional(), comprehension_m: cells.optional() })
+    .optional()
+    .describe("With repeated play: the (game, framing, opponent) conditions every group played, per measure"),
+  repeated_units: z
+    .array(
+      z.looseObject({
+        group: z.string(),
+        unit: z.enum(["match", "session", "trial"]),
+        matches: z.number().int(),
+      }),
+    )
+    .optional()
+    .describe("With repeated play: what each group's matches were resampled by, and how many it played"),
 });
 
 export function registerCompare(server: McpServer, context: ToolContext): void {

@@ -9,7 +9,7 @@ import { advertisedOutputSchema } from "../advertised-schema.js";
 import { RECORDING } from "../annotations.js";
 import { playerSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
-const outputSchema = z.object({
+const blindOutputSchema = z.object({
   complete: z.boolean(),
   trials_per_player: z.number(),
   trials_planned: z
@@ -35,6 +35,14 @@ const outputSchema = z.object({
     .describe(
       "With concurrent, when no trial is left to deal but this connection holds some of the player's trials unfinished (complete is false, trial null): those trials, to finish with submit_move before the study is complete",
     ),
+});
+
+/**
+ * The operator's surface adds why the study's adaptive rule ended games early. The player's surface leaves
+ * it out: which game stopped, on what rule and at what value of the measure would tell the agent under
+ * evaluation what is studied; `complete` alone tells it that no more trials are wanted.
+ */
+const outputSchema = blindOutputSchema.extend({
   stopped_early: z
     .array(
       z.object({
@@ -57,7 +65,7 @@ const outputSchema = z.object({
     ),
 });
 
-export function registerNextTrial(server: McpServer, { deps, caller }: ToolContext): void {
+export function registerNextTrial(server: McpServer, { deps, caller, toolsets }: ToolContext): void {
   server.registerTool(
     "next_trial",
     {
@@ -74,12 +82,14 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
             "true when you play several trials at once, each in a fresh context, over this connection: a trial it already holds is never handed out again, so every call gets its own, and each trial is recorded as a session of its own",
           ),
       }),
-      outputSchema: advertisedOutputSchema(outputSchema),
+      outputSchema: advertisedOutputSchema(toolsets.blind ? blindOutputSchema : outputSchema),
       annotations: RECORDING,
     },
     async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
         const next = nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []);
+        // Why games stopped early: the operator's to read, never the player's (see outputSchema).
+        const whyStopped = (stopped: StoppedEarly[]) => (toolsets.blind ? {} : { stopped_early: stopped });
         // Where the player stands in the study: part of every answer.
         const standing = {
           trials_per_player: next.trials_per_player,
@@ -96,7 +106,7 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
               resumed: false,
               trial: null,
               held_open: next.held_open,
-              stopped_early: next.stopped_early,
+              ...whyStopped(next.stopped_early),
             },
             heldOpenText(study_id, next.held_open),
           );
@@ -112,9 +122,14 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
               trial_index: null,
               resumed: false,
               trial: null,
-              stopped_early: next.stopped_early,
+              ...whyStopped(next.stopped_early),
             },
-            completeText(study_id, next.trials_per_player, next.stopped_early),
+            completeText(
+              study_id,
+              next.trials_per_player,
+              next.trials_finished,
+              toolsets.blind ? null : next.stopped_early,
+            ),
           );
         }
         return toolAnswer(
@@ -131,7 +146,19 @@ export function registerNextTrial(server: McpServer, { deps, caller }: ToolConte
   );
 }
 
-function completeText(studyId: string, total: number, stopped: readonly StoppedEarly[]): string {
+/** `stopped` is null on the player's surface, which says only that no more trials are wanted. */
+function completeText(
+  studyId: string,
+  total: number,
+  finished: number | undefined,
+  stopped: readonly StoppedEarly[] | null,
+): string {
+  const played = finished ?? total;
+  if (stopped === null) {
+    return played < total
+      ? `Study ${studyId} is complete for this player: it needs no more trials (${played} of at most ${total} played).`
+      : `Study ${studyId} is complete for this player: all ${total} trials are done.`;
+  }
   if (stopped.length === 0)
     return `Study ${studyId} is complete for this player: all ${total} trials are done.`;
   const games = stopped.map((s) => `${s.game}: stopped early, ${s.reason}`);
