@@ -24,7 +24,7 @@ import { labelList } from "../report/label-list.js";
 import type { RecordFilter } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
-import { refuseAbsentFramings } from "./absent-framings.js";
+import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 import { playerComparisonTallies } from "./comparison-tallies.js";
 
@@ -94,6 +94,7 @@ function comparedReport(deps: PlayDeps, query: CompareQuery): CompareReport {
     variants: [variant],
     study_id: query.study_id,
   };
+  refuseAbsentPlayersAndGames(deps, filter);
   const rows: ComparisonInput = query.one_shot === false ? [] : oneShotInput(deps, filter, by);
   const repeatedRows =
     query.repeated_play === false

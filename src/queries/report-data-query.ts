@@ -29,7 +29,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
-import { refuseAbsentFramings } from "./absent-framings.js";
+import { refuseAbsentFramings } from "./absent-filter-values.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
