@@ -174,6 +174,9 @@ function compareOneShot(
         ? [...known].sort()
         : shared);
   refuseAbsentFramings(asked, known);
+  const groups = [...new Set([...groupCells(rows)].map((r) => r.group))];
+  if (groups.length === 1 && isNarrowed(query))
+    throw new UsageError(oneGroupText(deps, query, groups[0] as string));
   const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
     const given =
@@ -327,6 +330,30 @@ function nothingToCompare(
       `play repeated matches of variant ${variant} or import transcripts (same-game import matches)`,
   ].filter(Boolean);
   return `No ${what.join(" or ")} match ${describeFilter(query, variant)}${recorded}${elsewhere}; ${add.join(", or ")}.`;
+}
+
+/** Whether the filters, not the record, may be what leaves a single group. */
+function isNarrowed(query: CompareQuery): boolean {
+  return Boolean(
+    query.players?.length || query.games?.length || query.study_id || (query.variant ?? "base") !== "base",
+  );
+}
+
+/**
+ * Why one group is not a comparison when the filters chose it: the selection holds one, and (groups being
+ * players) the record's other players, any of which `--players` can add.
+ */
+function oneGroupText(deps: PlayDeps, query: CompareQuery, group: string): string {
+  const variant = query.variant ?? "base";
+  const head = `A comparison needs at least two groups; the selection (${describeFilter(query, variant)}) holds only '${group}'`;
+  if ((query.by ?? "player") !== "player") return `${head}.`;
+  const where = query.study_id ? `study ${query.study_id}` : "the record";
+  const others = [...new Set(deps.store.recordedPlayerGames(query.study_id).map((r) => r.player))]
+    .filter((p) => p !== group)
+    .sort();
+  return others.length === 0
+    ? `${head}, and ${where} holds no other player.`
+    : `${head}; the other players of ${where}: ${labelList(others)}.`;
 }
 
 function describeFilter(query: CompareQuery, variant: string): string {

@@ -6,7 +6,8 @@ import { requireBuiltCli, runCli } from "../support/built-cli.js";
 import { countsRecord } from "../support/counts-record.js";
 
 // A mistyped player or game in a filter is refused by name with the valid ones, never dropped: a ranking
-// of the players that remain would pass for the ranking asked for.
+// of the players that remain would pass for the ranking asked for. And when the filters leave too little
+// to rank, the refusal says so rather than blaming the record.
 
 let dir: string;
 /** alpha and beta played the prisoner's dilemma and the stag hunt under both stories, gamma the dilemma. */
@@ -71,6 +72,13 @@ describe("player and game filters name something of the record", () => {
     refused(
       ["analyze", "robustness", ...quick, "--db", db, "--players", "gamma", "--games", "stag-hunt"],
       "--games names stag-hunt, not played by gamma (variant base); games played: prisoners-dilemma.",
+    );
+  });
+
+  it("says that the selection, not the record, holds one player, and names the record's others", () => {
+    refused(
+      ["analyze", "compare", ...quick, "--db", db, "--players", "alpha"],
+      "A comparison needs at least two groups; the selection (players alpha, variant base) holds only 'alpha'; the other players of the record: beta, gamma.",
     );
   });
 });
