@@ -27,6 +27,7 @@ import { UsageError } from "../usage-error.js";
 import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 import { playerComparisonTallies } from "./comparison-tallies.js";
+import { framingsNotShared } from "./unshared-framings.js";
 
 export interface CompareQuery {
   /** What a group is (default: the player). */
@@ -179,6 +180,18 @@ function compareOneShot(
     throw new UsageError(oneGroupText(deps, query, groups[0] as string));
   const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    // Some groups lack a framing the others played: those are named, and the others can be ranked.
+    const target = query.framings ?? (planned ? [planned.baseline, planned.comparison] : [...known].sort());
+    const gap =
+      target.length >= 2 && new Set(target).size === target.length
+        ? framingsNotShared(
+            framingsByGroup(rows),
+            target,
+            [...known].sort(),
+            (query.by ?? "player") === "player",
+          )
+        : null;
+    if (gap) throw gap;
     const given =
       framings.length < asked.length
         ? `of ${labelList(asked)} every group played only ${labelList(framings) || "none"}`
@@ -289,11 +302,16 @@ function* groupCells(input: ComparisonInput): Iterable<{ group: string; game: st
     for (const { game, framing } of t.cells) yield { group: t.group, game, framing };
 }
 
-/** The framings every group played (in some game), sorted. */
-function sharedFramings(rows: ComparisonInput): string[] {
+/** Each group's framings played (in some game). */
+function framingsByGroup(rows: ComparisonInput): Map<string, Set<string>> {
   const byGroup = new Map<string, Set<string>>();
   for (const r of groupCells(rows)) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
-  const sets = [...byGroup.values()];
+  return byGroup;
+}
+
+/** The framings every group played (in some game), sorted. */
+function sharedFramings(rows: ComparisonInput): string[] {
+  const sets = [...framingsByGroup(rows).values()];
   return [...(sets[0] ?? [])].filter((f) => sets.every((s) => s.has(f))).sort();
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,8 +6,8 @@ import { requireBuiltCli, runCli } from "../support/built-cli.js";
 import { countsRecord } from "../support/counts-record.js";
 
 // A mistyped player or game in a filter is refused by name with the valid ones, never dropped: a ranking
-// of the players that remain would pass for the ranking asked for. And when the filters leave too little
-// to rank, the refusal says so rather than blaming the record.
+// of the players that remain would pass for the ranking asked for. And when the filters, or a player
+// lacking a framing, leave too little to rank, the refusal says which and what would rank the rest.
 
 let dir: string;
 /** alpha and beta played the prisoner's dilemma and the stag hunt under both stories, gamma the dilemma. */
@@ -80,5 +80,35 @@ describe("player and game filters name something of the record", () => {
       ["analyze", "compare", ...quick, "--db", db, "--players", "alpha"],
       "A comparison needs at least two groups; the selection (players alpha, variant base) holds only 'alpha'; the other players of the record: beta, gamma.",
     );
+  });
+});
+
+describe("a player lacking a framing the others played", () => {
+  it("is named by compare and the report, with the players and the command that rank the others", () => {
+    const all = countsRecord(dir, "one-story-short", [
+      "alpha,prisoners-dilemma,business,cooperate,20",
+      "alpha,prisoners-dilemma,business,defect,10",
+      "alpha,prisoners-dilemma,friend-sharing,cooperate,10",
+      "alpha,prisoners-dilemma,friend-sharing,defect,20",
+      "beta,prisoners-dilemma,business,cooperate,10",
+      "beta,prisoners-dilemma,friend-sharing,cooperate,10",
+      "beta,prisoners-dilemma,friend-sharing,defect,20",
+      "noFriend,prisoners-dilemma,business,cooperate,20",
+    ]);
+    refused(
+      ["analyze", "compare", ...quick, "--db", all],
+      "compare needs at least two distinct framings every group played; of business, friend-sharing, noFriend played only business (framings with decisions: business, friend-sharing); --players alpha,beta compares the others, who played them all.",
+    );
+    const html = join(dir, "one-story-short.html");
+    const report = runCli(["report", "--db", all, "--seed", "1", "--bootstrap", "200", "--out", html]);
+    expect(report.status, report.stderr).toBe(0);
+    const command = `same-game analyze compare --db ${all} --players alpha,beta --framings business,friend-sharing --seed 1 --bootstrap 200`;
+    expect(readFileSync(html, "utf8")).toContain(
+      `No leaderboard: a rank needs every player on the same two framings or more, and of business, friend-sharing, noFriend played only business; the other players played them all, and ${command} ranks them.`,
+    );
+    // The command it gives ranks the two.
+    const ranked = runCli([...command.split(" ").slice(1), "--json"]);
+    expect(ranked.status, ranked.stderr).toBe(0);
+    expect(JSON.parse(ranked.stdout).groups).toEqual(["alpha", "beta"]);
   });
 });
