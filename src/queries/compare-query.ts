@@ -24,9 +24,10 @@ import { labelList } from "../report/label-list.js";
 import type { RecordFilter } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
-import { refuseAbsentFramings } from "./absent-framings.js";
+import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 import { playerComparisonTallies } from "./comparison-tallies.js";
+import { framingsNotShared } from "./unshared-framings.js";
 
 export interface CompareQuery {
   /** What a group is (default: the player). */
@@ -94,6 +95,7 @@ function comparedReport(deps: PlayDeps, query: CompareQuery): CompareReport {
     variants: [variant],
     study_id: query.study_id,
   };
+  refuseAbsentPlayersAndGames(deps, filter);
   const rows: ComparisonInput = query.one_shot === false ? [] : oneShotInput(deps, filter, by);
   const repeatedRows =
     query.repeated_play === false
@@ -173,8 +175,23 @@ function compareOneShot(
         ? [...known].sort()
         : shared);
   refuseAbsentFramings(asked, known);
+  const groups = [...new Set([...groupCells(rows)].map((r) => r.group))];
+  if (groups.length === 1 && isNarrowed(query))
+    throw new UsageError(oneGroupText(deps, query, groups[0] as string));
   const framings = query.shared_framings_only ? asked.filter((f) => shared.includes(f)) : asked;
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
+    // Some groups lack a framing the others played: those are named, and the others can be ranked.
+    const target = query.framings ?? (planned ? [planned.baseline, planned.comparison] : [...known].sort());
+    const gap =
+      target.length >= 2 && new Set(target).size === target.length
+        ? framingsNotShared(
+            framingsByGroup(rows),
+            target,
+            [...known].sort(),
+            (query.by ?? "player") === "player",
+          )
+        : null;
+    if (gap) throw gap;
     const given =
       framings.length < asked.length
         ? `of ${labelList(asked)} every group played only ${labelList(framings) || "none"}`
@@ -285,11 +302,16 @@ function* groupCells(input: ComparisonInput): Iterable<{ group: string; game: st
     for (const { game, framing } of t.cells) yield { group: t.group, game, framing };
 }
 
-/** The framings every group played (in some game), sorted. */
-function sharedFramings(rows: ComparisonInput): string[] {
+/** Each group's framings played (in some game). */
+function framingsByGroup(rows: ComparisonInput): Map<string, Set<string>> {
   const byGroup = new Map<string, Set<string>>();
   for (const r of groupCells(rows)) byGroup.set(r.group, (byGroup.get(r.group) ?? new Set()).add(r.framing));
-  const sets = [...byGroup.values()];
+  return byGroup;
+}
+
+/** The framings every group played (in some game), sorted. */
+function sharedFramings(rows: ComparisonInput): string[] {
+  const sets = [...framingsByGroup(rows).values()];
   return [...(sets[0] ?? [])].filter((f) => sets.every((s) => s.has(f))).sort();
 }
 
@@ -326,6 +348,30 @@ function nothingToCompare(
       `play repeated matches of variant ${variant} or import transcripts (same-game import matches)`,
   ].filter(Boolean);
   return `No ${what.join(" or ")} match ${describeFilter(query, variant)}${recorded}${elsewhere}; ${add.join(", or ")}.`;
+}
+
+/** Whether the filters, not the record, may be what leaves a single group. */
+function isNarrowed(query: CompareQuery): boolean {
+  return Boolean(
+    query.players?.length || query.games?.length || query.study_id || (query.variant ?? "base") !== "base",
+  );
+}
+
+/**
+ * Why one group is not a comparison when the filters chose it: the selection holds one, and (groups being
+ * players) the record's other players, any of which `--players` can add.
+ */
+function oneGroupText(deps: PlayDeps, query: CompareQuery, group: string): string {
+  const variant = query.variant ?? "base";
+  const head = `A comparison needs at least two groups; the selection (${describeFilter(query, variant)}) holds only '${group}'`;
+  if ((query.by ?? "player") !== "player") return `${head}.`;
+  const where = query.study_id ? `study ${query.study_id}` : "the record";
+  const others = [...new Set(deps.store.recordedPlayerGames(query.study_id).map((r) => r.player))]
+    .filter((p) => p !== group)
+    .sort();
+  return others.length === 0
+    ? `${head}, and ${where} holds no other player.`
+    : `${head}; the other players of ${where}: ${labelList(others)}.`;
 }
 
 function describeFilter(query: CompareQuery, variant: string): string {

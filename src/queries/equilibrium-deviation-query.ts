@@ -9,6 +9,7 @@ import { type Equilibrium, nashEquilibria } from "../game-theory/equilibria.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
+import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 
 // The equilibrium view of play (SPEC §5): each cell's empirical distribution — valid decisions
 // of one-shot and repeated matches, live and imported — beside the stage game's equilibria.
@@ -59,6 +60,12 @@ export function equilibriumDeviationByCell(
   if (query.variant !== undefined) deps.catalog.variant(game.id, query.variant);
   // A mistyped study is named, not answered as a record without decisions.
   if (query.study_id !== undefined && rows === undefined) loadStudy(deps, query.study_id);
+  if (query.player !== undefined && rows === undefined)
+    refuseAbsentPlayersAndGames(
+      deps,
+      { players: [query.player], study_id: query.study_id },
+      { playersFlag: "player" },
+    );
   const cells = new Map<string, { key: CellKey; counts: ActionCounts }>();
   for (const row of rows ??
     deps.store.cellActionCounts({

@@ -13,17 +13,18 @@ export function leaderboard(deps: PlayDeps, query: CompareQuery): Leaderboard {
 
 /**
  * The leaderboard with the comparison's notes (what was left out of the ranks, and why), or why the record
- * has none (fewer than two groups, none sharing a game …).
+ * has none (fewer than two groups, none sharing a game …), with the refusal itself for a caller that words
+ * it for its own readers.
  */
 export function leaderboardOrReason(
   deps: PlayDeps,
   query: CompareQuery,
-): { leaderboard: Leaderboard; notes: string[] } | { reason: string } {
+): { leaderboard: Leaderboard; notes: string[] } | { reason: string; refusal: UsageError } {
   try {
     const report = compareReport(deps, query);
     return { leaderboard: leaderboardOf(report), notes: report.notes };
   } catch (error) {
-    if (error instanceof UsageError) return { reason: error.message };
+    if (error instanceof UsageError) return { reason: error.message, refusal: error };
     throw error;
   }
 }

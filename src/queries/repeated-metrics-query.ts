@@ -18,6 +18,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
+import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { printable } from "./format.js";
 
 // The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
@@ -173,4 +174,5 @@ function checkFilter(deps: PlayDeps, query: RepeatedMetricsQuery): void {
       throw new UsageError(`Unknown variant "${variant}"; valid variants: ${VARIANT_IDS.join(", ")}.`);
     }
   }
+  refuseAbsentPlayersAndGames(deps, query, { analysable: (game) => repeatedGames.includes(game) });
 }

@@ -29,7 +29,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { CellActionCountRow } from "../store/aggregates/analysis-reads.js";
 import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
-import { refuseAbsentFramings } from "./absent-framings.js";
+import { refuseAbsentFramings } from "./absent-filter-values.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
@@ -38,6 +38,7 @@ import { robustnessReport } from "./robustness-query.js";
 import { sensitivityReport } from "./sensitivity-query.js";
 import { shellWord } from "./shell-word.js";
 import { spendSummary } from "./spend-query.js";
+import { FramingsNotShared } from "./unshared-framings.js";
 
 export interface ReportQuery {
   /** Only this study's live play; imported counts belong to no study and are then left out. */
@@ -190,7 +191,7 @@ function rankedPlayers(
     repeated_play: false,
   });
   const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
-  const reason = "reason" in oneShot ? oneShot.reason : null;
+  const reason = "reason" in oneShot ? oneShotReason(deps, query, oneShot.refusal, bootstrap, seed) : null;
   const repeatedReason = repeated && "reason" in repeated ? repeated.reason : null;
   const first = "leaderboard" in oneShot ? oneShot.leaderboard : null;
   const second = repeated && "leaderboard" in repeated ? repeated.leaderboard : null;
@@ -208,6 +209,44 @@ function rankedPlayers(
     repeatedReason,
     repeatedNotes,
   };
+}
+
+/**
+ * Why the one-shot ranks are missing. When a few players lack one of the report's framings, compare's own
+ * wording ("every group played only …") would read as if all did: the report names them, and gives the
+ * command that ranks the players that played every framing.
+ */
+function oneShotReason(
+  deps: PlayDeps,
+  query: ReportQuery,
+  refusal: UsageError,
+  bootstrap: number,
+  seed: number,
+): string {
+  if (!(refusal instanceof FramingsNotShared)) return refusal.message;
+  const ranks =
+    refusal.complete.length >= 2
+      ? `; the other players played them all, and ${rankOthersCommand(query, refusal, bootstrap, seed, deps.catalog.userDir)} ranks them`
+      : "";
+  return `a rank needs every player on the same two framings or more, and of ${labelList(refusal.framings)}, ${refusal.lacking}${ranks}.`;
+}
+
+/** `analyze compare` over the players that played every framing, on the report's record, study and settings. */
+function rankOthersCommand(
+  query: ReportQuery,
+  refusal: FramingsNotShared,
+  bootstrap: number,
+  seed: number,
+  catalog: string | null,
+): string {
+  const parts = ["same-game", "analyze", "compare"];
+  if (query.database) parts.push("--db", shellWord(query.database));
+  if (catalog !== null) parts.push("--catalog", shellWord(catalogArgument(catalog)));
+  if (query.study_id) parts.push("--study", shellWord(query.study_id));
+  parts.push("--players", shellWord(csvList(refusal.complete)));
+  parts.push("--framings", shellWord(csvList(refusal.framings)));
+  parts.push("--seed", String(seed), "--bootstrap", String(bootstrap));
+  return parts.join(" ");
 }
 
 /** The command that recomputes this report: same record, catalog, study, framings, seed and bootstrap size. */

@@ -8,7 +8,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
-import { refuseAbsentFramings } from "./absent-framings.js";
+import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 
@@ -50,6 +50,7 @@ export function robustnessReport(
 ): RobustnessReport {
   const variant = query.variant ?? "base";
   const study = query.study_id ? loadStudy(deps, query.study_id) : null;
+  refuseAbsentPlayersAndGames(deps, { ...query, variants: [variant] });
   const read =
     given ??
     readOneShot(deps.store, {

@@ -8,6 +8,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
+import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { fixed, interval, printable, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
 import { verificationText } from "./verification-text.js";
@@ -37,6 +38,7 @@ export function sensitivityReport(
   // (The report passes cells it read for a study it loaded already.)
   if (given === undefined) {
     if (query.study_id !== undefined) loadStudy(deps, query.study_id);
+    refuseAbsentPlayersAndGames(deps, { ...query, variants: [variant] });
     for (const game of query.games ?? []) deps.catalog.game(game);
   }
   const cells =

@@ -3,6 +3,7 @@ import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
+import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { printable, pValue } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
@@ -27,6 +28,7 @@ export type StoryLabelReport = StoryLabelResult & { variant: string; study_id: s
 
 export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryLabelReport {
   const variant = query.variant ?? "base";
+  refuseAbsentPlayersAndGames(deps, { ...query, variants: [variant] });
   const rows = deps.store.oneShotCellCounts({
     players: query.players,
     games: query.games,

@@ -111,7 +111,9 @@ describe("same-game CLI", () => {
     expect(runCli(["import", "counts", LORE, "--db", db, "--source", "kept"]).status).toBe(0);
     const empty = runCli(["analyze", "robustness", "--players", "nobody", "--db", db]);
     expect(empty.status).toBe(2);
-    expect(empty.stderr).toMatch(/No one-shot decisions match/);
+    expect(empty.stderr).toMatch(
+      /--players names nobody, who played nothing in the record; players of the record: .*gpt-4/,
+    );
     expect(runCli(["analyze", "robustness", "--bootstrap", "many", "--db", db]).stderr).toMatch(
       /--bootstrap must be a whole number from 1 to 1000000, got "many"/,
     );

@@ -68,7 +68,7 @@ describe("analyze repeated", () => {
     );
     // A player the record does not hold is named, not answered as an empty table.
     await expect(analyze(["--db", deps.dbPath, "--players", "nobody"])).rejects.toThrow(
-      "No finished repeated match matches players nobody; play some repeated matches or import transcripts first.",
+      "--players names nobody, who played nothing in the record; players of the record: model-x.",
     );
     await expect(analyze(["--db", deps.dbPath, "--rule", "win"])).rejects.toThrow(
       '--rule must be match or beat, got "win".',

@@ -100,6 +100,24 @@ export class AnalysisReads extends ImportStore {
     return [...cells.values()].sort(byCellAndAction);
   }
 
+  /**
+   * Every (player, game, variant) this view holds a match or published counts of, in the scope of a study
+   * (the whole record when absent; published counts belong to no study): the names a player or game filter
+   * can select anything by.
+   */
+  recordedPlayerGames(studyId: string | undefined): { player: string; game: string; variant: string }[] {
+    const matched = this.stmt(
+      `SELECT DISTINCT m.player, m.game, m.variant FROM matches m WHERE ${this.filter}`,
+    ).all(this.filterParams({ study_id: studyId })) as { player: string; game: string; variant: string }[];
+    if (studyId !== undefined) return matched;
+    const published = this.stmt("SELECT DISTINCT player, game, variant FROM imported_counts").all() as {
+      player: string;
+      game: string;
+      variant: string;
+    }[];
+    return [...matched, ...published];
+  }
+
   // --- export -----------------------------------------------------------------------------
 
   /**
