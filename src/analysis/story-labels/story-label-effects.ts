@@ -129,10 +129,16 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
   }
   const units: StoryLabelUnit[] = [];
   const skipped: StoryLabelResult["skipped"] = [];
-  const keys = [...new Set(placed.map((p) => JSON.stringify([p.cell.player, p.cell.game])))];
-  const rng = createBootstrapRng(`story-labels:${seed}`);
+  // Units in (player, game) order, each drawn from a stream of its own named by the unit: its intervals
+  // then depend on its own cells alone, not on which units came before it (the cells arrive in an order
+  // the record's session ids may set) nor on which others were asked for.
+  const pairs = new Map(placed.map((p) => [JSON.stringify([p.cell.player, p.cell.game]), p.cell]));
+  const keys = [...pairs.entries()]
+    .sort(([, a], [, b]) => byText(a.player, b.player) || byText(a.game, b.game))
+    .map(([key]) => key);
   for (const key of keys) {
     const [player, game] = JSON.parse(key) as [string, string];
+    const rng = createBootstrapRng(`story-labels:${seed}:${key}`);
     const mine = placed.filter((p) => p.cell.player === player && p.cell.game === game);
     const find = (s: string, l: string) => mine.find((p) => p.at.story === s && p.at.labels === l)?.cell;
     const missing = stories.flatMap((s) => labels.flatMap((l) => (find(s, l) ? [] : [`${s} × ${l}`])));
@@ -172,6 +178,8 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
     skipped,
   };
 }
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** p[s][l] of the focal action, from counts[s][l]. */
 type Table = number[][];
