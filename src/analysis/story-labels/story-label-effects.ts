@@ -392,7 +392,7 @@ function nullVariances(grid: Grid): number[][] {
   return grid.cells.map((row) =>
     row.map(({ cell, n }) => {
       const binomial = (pooled * (1 - pooled)) / n;
-      const sessions = (cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
+      const sessions = sessionsOf(cell);
       if (sessions.length < 2) return binomial;
       let sum = 0;
       for (const session of sessions) {
@@ -447,7 +447,7 @@ function redrawFocalShare(
   const focal = grid.actions[grid.focal] as ActionId;
   const n = counts.reduce((a, b) => a + b, 0);
   const x = counts[grid.focal] as number;
-  const sessions = (cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
+  const sessions = sessionsOf(cell);
   // A cell whose every decision chose the focal action (or none did) is redrawn from its smoothed rate,
   // sessions or not: resampling it can only reproduce it.
   if (sessions.length > 1 && x > 0 && x < n) {
@@ -464,4 +464,17 @@ function redrawFocalShare(
   let hits = 0;
   for (let i = 0; i < n; i++) if (rng.next() < p) hits++;
   return hits / n;
+}
+
+/**
+ * The sessions that decided in a cell, each as often as it stands for (`cluster_weights`: a cell's
+ * decisions without a session are listed once per action, weighted by how many there are, and each is a
+ * session of its own).
+ */
+function sessionsOf(cell: CountCell): ActionCounts[] {
+  return (cell.clusters ?? []).flatMap((session, i) =>
+    Object.values(session).some((c) => c > 0)
+      ? Array.from({ length: cell.cluster_weights?.[i] ?? 1 }, () => session)
+      : [],
+  );
 }
