@@ -1,8 +1,9 @@
 import type { RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
 import { matchMetrics } from "../analysis/repeated/repeated-metrics.js";
 import type { PlayDeps } from "../play/play-deps.js";
-import type { MatchRecord, RecordFilter } from "../store/records.js";
+import type { MatchRecord, RecordFilter, StudyRecord } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
+import { byText } from "./player-tallies.js";
 import { storedTranscripts } from "./repeated-metrics-query.js";
 
 /**
@@ -19,7 +20,10 @@ export function repeatedComparisonRows(
   const stored = storedTranscripts(deps, filter).filter(({ match }) => groups.has(match.id));
   const perUnit = new Map<string, number>();
   for (const { match } of stored) perUnit.set(sessionOf(match), (perUnit.get(sessionOf(match)) ?? 0) + 1);
-  const positions = schedulePositions(stored.map((s) => s.match));
+  const positions = schedulePositions(
+    stored.map((s) => s.match),
+    (id) => deps.store.getStudy(id),
+  );
   return stored.map(({ match, transcript }) => {
     const game = deps.catalog.game(match.game);
     const metrics = matchMetrics(
@@ -56,19 +60,42 @@ function sessionOf(match: MatchRecord): string {
  * A study match's visit of its condition in the schedule, as the one-shot comparison numbers it: the
  * study, style and opponent, and the how-many-th trial (by trial index) of that condition the player
  * played. Players of one study visit every condition alike, so equal positions mean the same schedule.
+ * The study is named by its design's hash, not its random id: a position's name seeds the stream it is
+ * drawn from, and two records of one design played alike must compare alike.
  */
-function schedulePositions(matches: readonly MatchRecord[]): Map<string, string> {
+function schedulePositions(
+  matches: readonly MatchRecord[],
+  studyOf: (id: string) => Pick<StudyRecord, "design_hash" | "created_at"> | undefined,
+): Map<string, string> {
+  const studies = new Map<string, { design: string; created: string }>();
+  const study = (id: string) => {
+    let known = studies.get(id);
+    if (known === undefined) {
+      const record = studyOf(id);
+      known = { design: record?.design_hash ?? id, created: record?.created_at ?? "" };
+      studies.set(id, known);
+    }
+    return known;
+  };
   const visits = new Map<string, MatchRecord[]>();
   for (const m of matches) {
     if (m.study_id === null || m.trial_index === null) continue;
-    const key = JSON.stringify([m.player, m.study_id, m.game, m.variant, m.framing, m.style, m.opponent]);
+    const design = study(m.study_id).design;
+    const key = JSON.stringify([m.player, design, m.game, m.variant, m.framing, m.style, m.opponent]);
     visits.set(key, [...(visits.get(key) ?? []), m]);
   }
   const positions = new Map<string, string>();
   for (const list of visits.values()) {
-    list.sort((x, y) => (x.trial_index as number) - (y.trial_index as number));
+    // Two studies of one design (registered by two principals) are one schedule: their visits of a trial
+    // follow each other, the older study's first.
+    list.sort(
+      (x, y) =>
+        (x.trial_index as number) - (y.trial_index as number) ||
+        byText(study(x.study_id as string).created, study(y.study_id as string).created) ||
+        byText(x.study_id as string, y.study_id as string),
+    );
     list.forEach((m, i) => {
-      positions.set(m.id, `${m.study_id}#${m.style}#${m.opponent}#${i + 1}`);
+      positions.set(m.id, `${study(m.study_id as string).design}#${m.style}#${m.opponent}#${i + 1}`);
     });
   }
   return positions;

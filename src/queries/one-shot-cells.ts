@@ -25,10 +25,18 @@ interface CellBuilder {
  * each of the others as a session of its own (one decision each, as decisions without sessions are drawn).
  */
 export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
-  const cells = new Map<string, CellBuilder & { live: boolean; loose: ActionCounts }>();
+  const cells = new Map<string, CellBuilder & { live: boolean; loose: ActionCounts; block: number }>();
+  // Where each source's rows begin (live play, then each import as the store lists them): a cell is
+  // listed in the block of the first source it came from.
+  const blocks = new Map<string | null, number>();
   for (const row of rows) {
     const key = JSON.stringify([row.player, row.game, row.framing]);
     const live = row.source === null;
+    let block = blocks.get(row.source);
+    if (block === undefined) {
+      block = blocks.size;
+      blocks.set(row.source, block);
+    }
     let cell = cells.get(key);
     if (!cell) {
       cell = {
@@ -39,6 +47,7 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
         sessions: new Map(),
         live,
         loose: {},
+        block,
       };
       cells.set(key, cell);
     }
@@ -49,7 +58,17 @@ export function cellsFromRows(rows: readonly CellCountRow[]): CountCell[] {
     cluster[row.action] = (cluster[row.action] ?? 0) + row.count;
     if (row.session_id !== null) sessions.set(row.session_id, cluster);
   }
-  return [...cells.values()].map(({ player, game, framing, counts, sessions, loose }) =>
+  // Cells by (source, player, game, framing), not in the order the rows reach them: the rows come
+  // session by session, so that order would follow the session ids (random for live play, labels for an
+  // import), and every analysis that draws its cells from one stream in turn would change with them.
+  const ordered = [...cells.values()].sort(
+    (a, b) =>
+      a.block - b.block ||
+      byText(a.player, b.player) ||
+      byText(a.game, b.game) ||
+      byText(a.framing, b.framing),
+  );
+  return ordered.map(({ player, game, framing, counts, sessions, loose }) =>
     sessions === null || sessions.size === 0
       ? { player, game, framing, counts }
       : {

@@ -128,4 +128,32 @@ describe("story × labels effects", () => {
       "No (player, game) has decisions in every combination of stories b, f and label sets story-true, familiar.",
     );
   });
+
+  it("draws a cell's decisions without a session, listed once with a weight, as that many sessions", () => {
+    // Business: sessions of 2 C and of 1 C + 1 D, and 3 D without a session (one listed cluster of
+    // weight 3): the same cell as the three listed one by one. Both give the same numbers.
+    const business = (weighted: boolean): CountCell => ({
+      player: "p",
+      game: "pd",
+      framing: "b",
+      counts: { cooperate: 3, defect: 4 },
+      clusters: weighted
+        ? [{ cooperate: 2 }, { cooperate: 1, defect: 1 }, { defect: 1 }]
+        : [{ cooperate: 2 }, { cooperate: 1, defect: 1 }, { defect: 1 }, { defect: 1 }, { defect: 1 }],
+      ...(weighted ? { cluster_weights: [1, 1, 3] } : {}),
+    });
+    const others = [cell("b+familiar", 12, 20), cell("f", 9, 20), cell("f+familiar", 5, 20)];
+    const run = (weighted: boolean) =>
+      storyLabelEffects([business(weighted), ...others], {
+        presentationOf,
+        focalAction: { pd: "cooperate" },
+        bootstrap: 500,
+        seed: 2,
+      }).units[0];
+    const weighted = run(true);
+    const listed = run(false);
+    expect(weighted?.story_effects).toEqual(listed?.story_effects);
+    expect(weighted?.interaction).toEqual(listed?.interaction);
+    expect(weighted?.tests).toEqual(listed?.tests);
+  });
 });

@@ -183,17 +183,18 @@ export function groupSampleOfTallies(
  */
 function sampleOf(
   group: string,
-  raw: readonly {
+  unordered: readonly {
     game: string;
     framing: string;
     counts: Int32Array;
     positions: Map<string, number> | null;
   }[],
-  units: number[][],
-  loose: readonly { cell: number; action: number; count: number }[],
+  unitsAsRead: readonly (readonly number[])[],
+  looseAsRead: readonly { cell: number; action: number; count: number }[],
   rows: readonly ComparisonRow[],
   actionsOf: (game: string) => readonly ActionId[],
 ): GroupSample {
+  const { raw, units, loose } = inCellOrder(unordered, unitsAsRead, looseAsRead, actionsOf);
   // A cell whose import gave sessions to only some of its decisions: each of the others is a unit of its
   // own (as the robustness analysis draws them), so drawing the cell's units draws all its decisions.
   const cellsWithUnits = new Set<number>();
@@ -313,6 +314,54 @@ function sampleOf(
   const decisions = cells.reduce((s, c) => s + c.n, 0);
   return { group, cells, cellIndex, strata, unit, smoothing, decisions };
 }
+
+/**
+ * The group's cells numbered in (game, framing) order, and its units' and loose decisions' entries
+ * renumbered to match, each unit's entries in (cell, action text) order. The rows of imported counts arrive
+ * session by session, so the cells would otherwise be numbered in the order of the session labels: a unit's
+ * content (by which units are ordered and drawn), the order of the strata and the names of their streams
+ * would all change when the labels are only renamed.
+ */
+function inCellOrder<Cell extends { game: string; framing: string }>(
+  cells: readonly Cell[],
+  units: readonly (readonly number[])[],
+  loose: readonly { cell: number; action: number; count: number }[],
+  actionsOf: (game: string) => readonly ActionId[],
+): { raw: Cell[]; units: number[][]; loose: { cell: number; action: number; count: number }[] } {
+  const order = cells.map((_, c) => c);
+  order.sort((x, y) => {
+    const a = cells[x] as Cell;
+    const b = cells[y] as Cell;
+    return byText(a.game, b.game) || byText(a.framing, b.framing);
+  });
+  const renumbered = new Int32Array(cells.length);
+  order.forEach((c, sorted) => {
+    renumbered[c] = sorted;
+  });
+  const sorted = order.map((c) => cells[c] as Cell);
+  // Within a unit, a cell's actions by their text (the order the store lists them in).
+  const actionText = ([c, a]: readonly number[]): string =>
+    actionsOf((sorted[c as number] as Cell).game)[a as number] as string;
+  const inOrder = units.map((entries) => {
+    const triples: [number, number, number][] = [];
+    for (let e = 0; e < entries.length; e += 3)
+      triples.push([
+        renumbered[entries[e] as number] as number,
+        entries[e + 1] as number,
+        entries[e + 2] as number,
+      ]);
+    triples.sort((x, y) => x[0] - y[0] || byText(actionText(x), actionText(y)));
+    return triples.flat();
+  });
+  return {
+    raw: sorted,
+    units: inOrder,
+    loose: loose.map((d) => ({ ...d, cell: renumbered[d.cell] as number })),
+  };
+}
+
+/** Text order by code point (as the store's binary ORDER BY). */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Adds `count` decisions of (cell, action) to a unit's triples: to its entry if it has one, else a new one. */
 function addEntry(entries: number[], cell: number, action: number, count: number): void {

@@ -82,13 +82,19 @@ export function repeatedReplicates(
   // Sessions are the unit when there are at least two (one session alone has no spread to resample).
   const clustered = byUnit.size >= 2 && [...byUnit.values()].some((u) => u.length > 1);
 
-  // A unit as the (condition, per-measure value) entries it adds to a replicate.
+  // A unit as the (condition, per-measure value) entries it adds to a replicate, in an order of their own
+  // (condition, then values): a session's matches arrive in the order of their random ids, and the order
+  // of a unit's entries places the unit among the others.
   type Unit = { c: number; values: (number | null)[] }[];
   const unitOf = (members: readonly RepeatedMatchRow[]): Unit =>
-    members.map((r) => ({
-      c: index.get(conditionKey(r)) as number,
-      values: REPEATED_MEASURES.map((_, m) => value(r, m)),
-    }));
+    members
+      .map((r) => ({
+        c: index.get(conditionKey(r)) as number,
+        values: REPEATED_MEASURES.map((_, m) => value(r, m)),
+      }))
+      .map((e) => ({ e, key: JSON.stringify(e.values) }))
+      .sort((x, y) => x.e.c - y.e.c || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0))
+      .map(({ e }) => e);
   const strata: { units: Unit[]; stream: string }[] = [];
   const positions: (string[] | null)[] = keys.map(() => null);
   const unitsPerCondition = new Int32Array(C);

@@ -129,10 +129,16 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
   }
   const units: StoryLabelUnit[] = [];
   const skipped: StoryLabelResult["skipped"] = [];
-  const keys = [...new Set(placed.map((p) => JSON.stringify([p.cell.player, p.cell.game])))];
-  const rng = createBootstrapRng(`story-labels:${seed}`);
+  // Units in (player, game) order, each drawn from a stream of its own named by the unit: its intervals
+  // then depend on its own cells alone, not on which units came before it (the cells arrive in an order
+  // the record's session ids may set) nor on which others were asked for.
+  const pairs = new Map(placed.map((p) => [JSON.stringify([p.cell.player, p.cell.game]), p.cell]));
+  const keys = [...pairs.entries()]
+    .sort(([, a], [, b]) => byText(a.player, b.player) || byText(a.game, b.game))
+    .map(([key]) => key);
   for (const key of keys) {
     const [player, game] = JSON.parse(key) as [string, string];
+    const rng = createBootstrapRng(`story-labels:${seed}:${key}`);
     const mine = placed.filter((p) => p.cell.player === player && p.cell.game === game);
     const find = (s: string, l: string) => mine.find((p) => p.at.story === s && p.at.labels === l)?.cell;
     const missing = stories.flatMap((s) => labels.flatMap((l) => (find(s, l) ? [] : [`${s} × ${l}`])));
@@ -172,6 +178,8 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
     skipped,
   };
 }
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** p[s][l] of the focal action, from counts[s][l]. */
 type Table = number[][];
@@ -384,7 +392,7 @@ function nullVariances(grid: Grid): number[][] {
   return grid.cells.map((row) =>
     row.map(({ cell, n }) => {
       const binomial = (pooled * (1 - pooled)) / n;
-      const sessions = (cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
+      const sessions = sessionsOf(cell);
       if (sessions.length < 2) return binomial;
       let sum = 0;
       for (const session of sessions) {
@@ -439,7 +447,7 @@ function redrawFocalShare(
   const focal = grid.actions[grid.focal] as ActionId;
   const n = counts.reduce((a, b) => a + b, 0);
   const x = counts[grid.focal] as number;
-  const sessions = (cell.clusters ?? []).filter((s) => Object.values(s).some((c) => c > 0));
+  const sessions = sessionsOf(cell);
   // A cell whose every decision chose the focal action (or none did) is redrawn from its smoothed rate,
   // sessions or not: resampling it can only reproduce it.
   if (sessions.length > 1 && x > 0 && x < n) {
@@ -456,4 +464,17 @@ function redrawFocalShare(
   let hits = 0;
   for (let i = 0; i < n; i++) if (rng.next() < p) hits++;
   return hits / n;
+}
+
+/**
+ * The sessions that decided in a cell, each as often as it stands for (`cluster_weights`: a cell's
+ * decisions without a session are listed once per action, weighted by how many there are, and each is a
+ * session of its own).
+ */
+function sessionsOf(cell: CountCell): ActionCounts[] {
+  return (cell.clusters ?? []).flatMap((session, i) =>
+    Object.values(session).some((c) => c > 0)
+      ? Array.from({ length: cell.cluster_weights?.[i] ?? 1 }, () => session)
+      : [],
+  );
 }

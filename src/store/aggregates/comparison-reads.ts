@@ -38,7 +38,9 @@ export class ComparisonReads extends AnalysisCacheStore {
    * position). The unit of a runner trial (a match with model calls: one fresh model context each) is the
    * trial itself, else the MCP session.
    * A trial's position is its visit of its cell in the study's schedule (study, style, opponent, and the
-   * how-many-th trial of that cell the player played): players of one study visit every cell alike.
+   * how-many-th trial of that cell the player played): players of one study visit every cell alike. The
+   * study is named by its design's hash, not its id: the id is random, and a position's name seeds the
+   * stream it is drawn from, so two records of one design played alike would otherwise compare apart.
    * Decisions whose factor is not recorded (no client name, no model call) are left out.
    */
   comparisonCounts(filter: RecordFilter, by: ComparisonFactor): ComparisonCountRow[] {
@@ -133,10 +135,13 @@ export class ComparisonReads extends AnalysisCacheStore {
                 CASE WHEN EXISTS (SELECT 1 FROM model_calls c WHERE c.match_id = m.id) THEN 'trial:' || m.id
                      ELSE d.session_id END AS unit,
                 CASE WHEN m.study_id IS NULL OR m.trial_index IS NULL THEN NULL
-                     ELSE m.study_id || '#' || m.style || '#' || m.opponent || '#' || (ROW_NUMBER() OVER (
-                       PARTITION BY m.player, m.study_id, m.game, m.variant, m.framing, m.style, m.opponent
-                       ORDER BY m.trial_index)) END AS position
+                     ELSE coalesce(st.design_hash, m.study_id) || '#' || m.style || '#' || m.opponent || '#' ||
+                       (ROW_NUMBER() OVER (
+                         PARTITION BY m.player, coalesce(st.design_hash, m.study_id), m.game, m.variant, m.framing,
+                                      m.style, m.opponent
+                         ORDER BY m.trial_index, st.created_at, m.study_id)) END AS position
          FROM decisions d JOIN matches m ON m.id = d.match_id LEFT JOIN sessions s ON s.id = d.session_id
+           LEFT JOIN studies st ON st.id = m.study_id
          WHERE m.rounds = 1 AND m.source IS NULL AND d.status = 'decided' AND d.action IS NOT NULL
            AND ${this.filter}) x
        WHERE grp IS NOT NULL
