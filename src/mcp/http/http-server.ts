@@ -9,6 +9,7 @@ import {
   validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { buildId } from "../../build-id.js";
 import { logError, logInfo } from "../../log.js";
 import type { PlayDeps } from "../../play/play-deps.js";
 import {
@@ -26,6 +27,7 @@ import {
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
+import { RecordSchemaWatch } from "./record-schema-watch.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { SessionBookkeeping } from "./session-bookkeeping.js";
 import { rebuildSession } from "./session-rebuild.js";
@@ -65,6 +67,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const sessions = new HttpSessions(options);
   const bookkeeping = new SessionBookkeeping(deps.store, options);
   const store = deps.store;
+  const schema = new RecordSchemaWatch(store);
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
@@ -286,11 +289,14 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
   }
 
-  /** Readiness: a round trip to the record, and not draining. */
+  /** Readiness: a round trip to the record, a schema this build reads, and not draining. */
   function ready(): { status: number; body: Record<string, unknown> } {
     if (closing) return { status: 503, body: { ready: false, reason: "draining" } };
     try {
-      const live = store.countLiveHttpSessions(Date.now() - options.idleTimeoutMs);
+      const now = Date.now();
+      const tooNew = schema.tooNew(now);
+      if (tooNew !== null) return { status: 503, body: { ready: false, database: "ok", reason: tooNew } };
+      const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
       logError("readiness: the record did not answer", error);
@@ -326,7 +332,15 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
           ? ready()
           : {
               status: closing ? 503 : 200,
-              body: { ok: !closing, version: SERVER_VERSION, sessions: sessions.size, in_flight: inFlight },
+              body: {
+                ok: !closing,
+                version: SERVER_VERSION,
+                build: buildId(),
+                schema_version: schema.reads,
+                record_schema_version: schema.lastSeen,
+                sessions: sessions.size,
+                in_flight: inFlight,
+              },
             };
       const text = JSON.stringify(body);
       // HEAD answers like GET (status and headers, Content-Length included), without the body.
