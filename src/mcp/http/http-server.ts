@@ -110,7 +110,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       await writeWebResponse(res, response, clientGone.signal);
       return response.status;
     } catch (error) {
-      logError(`session ${session.id}: request failed`, error);
+      // An outage is logged once by the record's engine, not with a stack per request.
+      if (!isDatabaseUnavailable(error)) logError(`session ${session.id}: request failed`, error);
       return failed(res, error);
     } finally {
       for (const call of calls) owed.delete(call);
@@ -299,7 +300,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
-      logError("readiness: the record did not answer", error);
+      if (!isDatabaseUnavailable(error)) logError("readiness: the record did not answer", error);
       return { status: 503, body: { ready: false, database: (error as Error).message } };
     }
   }
@@ -495,7 +496,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
 
   const httpServer = createNodeServer((req, res) => {
     route(req, res).catch((error: unknown) => {
-      logError("HTTP request failed", error);
+      if (!isDatabaseUnavailable(error)) logError("HTTP request failed", error);
       failed(res, error);
     });
   });
