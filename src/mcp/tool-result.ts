@@ -21,7 +21,7 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
     return await body();
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
-      logError(`tool ${tool}: the database is unavailable`, error);
+      // The record's engine logs the outage once, when it starts and when it ends.
       return { content: [{ type: "text" as const, text: DATABASE_UNAVAILABLE_MESSAGE }], isError: true };
     }
     if ((error as { code?: unknown }).code === "SQLITE_READONLY") {

@@ -1,5 +1,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type Database from "better-sqlite3";
+import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
 import { checkRecordTables } from "./record-schema.js";
 
@@ -29,6 +31,11 @@ export function checkSqliteHeader(path: string): void {
   if (header.toString("latin1") !== SQLITE_HEADER) {
     throw new UsageError(`${path} is not a same-game record: it is not an SQLite database.`);
   }
+}
+
+/** The schema version this build reads and writes: its newest migration (db/, numbered as db/postgres/). */
+export function schemaVersionThisBuildReads(): number {
+  return knownSchemaVersion(join(packageRoot(), "db"));
 }
 
 /** The newest schema version this installation's migrations know. */

@@ -170,6 +170,17 @@ export class StoreCore {
   }
 
   /**
+   * The record's schema version: its newest migration. Past the one this build reads when a newer
+   * same-game has migrated the record under a running older one (a rolling upgrade).
+   */
+  recordSchemaVersion(): number {
+    const row = this.stmt("SELECT max(version) AS version FROM schema_migrations").get() as {
+      version: number | string | null;
+    };
+    return Number(row.version ?? 0);
+  }
+
+  /**
    * The record's version: the number of writing transactions committed so far (record_version). It changes
    * exactly when a write becomes visible to this connection, so an analysis result computed after reading
    * version v describes the record at v or later, and no reader sees v again after a later write.

@@ -60,6 +60,7 @@ describe.skipIf(!available)("a PostgreSQL restart under a running replica", () =
 
   it("answers 503 with Retry-After and one sentence while it is down, and serves again once it is back", async () => {
     const { client } = await connectHttp(server.url, { name: "outage" });
+    const origin = new URL(server.url).origin;
     try {
       expect((await client.callTool({ name: "list_games", arguments: {} })).isError).toBeFalsy();
 
@@ -83,11 +84,21 @@ describe.skipIf(!available)("a PostgreSQL restart under a running replica", () =
         .catch((error: unknown) => String(error));
       expect(during).toMatch(/503|database is unavailable/);
       expect(during).not.toMatch(/ECONN|Internal server error/);
+      // Load balancers probe readiness every second or two for as long as the outage lasts.
+      for (let probe = 0; probe < 3; probe++) expect((await fetch(`${origin}/readyz`)).status).toBe(503);
 
       execFileSync(SCRIPT, ["resume", pgDir, String(port)]);
       const after = await client.callTool({ name: "start_match", arguments: { game: "prisoners-dilemma" } });
       expect(after.isError, JSON.stringify(after.content)).toBeFalsy();
       expect(server.stderr()).not.toMatch(/Internal server error/);
+      // The operator's log tells the outage in two lines, its start with the driver's words and its end
+      // with its length, not a stack trace per refused request and probe.
+      const log = server.stderr();
+      expect(
+        log.match(/the record's database is unavailable \(.+\); requests are answered 503/g),
+      ).toHaveLength(1);
+      expect(log.match(/the record's database answers again after \d+\.\d s unavailable/g)).toHaveLength(1);
+      expect(log).not.toMatch(/^\s+at /m);
     } finally {
       await client.close();
     }

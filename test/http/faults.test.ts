@@ -158,7 +158,7 @@ describe("start-up refusals", () => {
     expect(result.stderr).toMatch(/0\.0\.0\.0 is not a loopback address: binding it requires --token-file/);
   });
 
-  it("refuses a token file with a short token and an HTTP flag without --http", async () => {
+  it("refuses a token file with a short token or one outside printable ASCII, and an HTTP flag without --http", async () => {
     const weak = join(dir, "weak.txt");
     writeFileSync(weak, "short\n");
     const short = await runCli([
@@ -173,6 +173,31 @@ describe("start-up refusals", () => {
     ]);
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/line 1: a token must be at least 16 characters/);
+    // Latin-1 and beyond: Node's fetch cannot send an emoji in a header, curl sends "ö" as two UTF-8
+    // bytes the server reads as two Latin-1 characters; either token would work for some clients only.
+    for (const [token, line] of [
+      ["tök-én-0123456789abcdef", 2],
+      ["party-\u{1F389}-0123456789abcdef", 2],
+    ] as const) {
+      const foreign = join(dir, "foreign.txt");
+      writeFileSync(foreign, `${TOKEN}\n${token}\n`);
+      const refused = await runCli([
+        "serve",
+        "--http",
+        "--token-file",
+        foreign,
+        "--port",
+        "0",
+        "--db",
+        join(dir, "x.db"),
+      ]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+      expect(refused.stderr).toContain(
+        `--token-file "${foreign}" line ${line}: a token must be at least 16 characters, each printable ASCII without spaces ("!" to "~"`,
+      );
+      expect(refused.stderr).not.toContain(token);
+    }
     const stray = await runCli(["serve", "--port", "9999", "--db", join(dir, "x.db")]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toMatch(/--port applies to the HTTP server only/);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { buildId } from "../../build-id.js";
 import { logError } from "../../log.js";
 import { SERVER_VERSION } from "../../server-version.js";
+import { isDatabaseUnavailable } from "../../store/engines/database-unavailable.js";
 import type { Store } from "../../store/store.js";
 
 /** Where an answer came from: this process's memory, the record's cache table (any replica), or computed. */
@@ -78,7 +79,9 @@ export class AnalysisResultCache {
       this.remember(key, version, result);
       return { result, outcome: "record" };
     } catch (error) {
-      logError("reading the analysis cache failed (the analysis is computed)", error);
+      // An outage is logged once by the record's engine.
+      if (!isDatabaseUnavailable(error))
+        logError("reading the analysis cache failed (the analysis is computed)", error);
       return undefined;
     }
   }
@@ -90,7 +93,8 @@ export class AnalysisResultCache {
       if (text.length <= MAX_STORED_CHARS) this.store.storeAnalysis(key, version, text, CACHE_ENTRIES.record);
     } catch (error) {
       // A cache that cannot be written (a read-only file, a lost connection) costs only a recomputation.
-      logError("storing an analysis result in the record failed (it is answered all the same)", error);
+      if (!isDatabaseUnavailable(error))
+        logError("storing an analysis result in the record failed (it is answered all the same)", error);
     }
   }
 

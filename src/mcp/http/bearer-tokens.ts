@@ -5,9 +5,12 @@ import { UsageError } from "../../usage-error.js";
 /** Shorter tokens are guessable; the file is refused rather than served with them. */
 export const MIN_TOKEN_LENGTH = 16;
 
+/** Printable ASCII without the space: what every HTTP client sends in a header byte for byte. */
+const TOKEN_SYNTAX = /^[\x21-\x7E]+$/;
+
 /**
  * The tokens of a token file: one per line, blank lines and `#` comments skipped. A missing file, an
- * empty one or a short token is a UsageError: a server that would accept no one (or anyone) must not start.
+ * empty one, a short token or one with a character outside printable ASCII is a UsageError: a server that would accept no one (or anyone) must not start.
  */
 export function readTokenFile(path: string): string[] {
   let text: string;
@@ -22,9 +25,12 @@ export function readTokenFile(path: string): string[] {
   text.split(/\r?\n/).forEach((line, index) => {
     const token = line.trim();
     if (token === "" || token.startsWith("#")) return;
-    if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+    // A client sends the token in a header, as bytes: outside printable ASCII, Node's fetch refuses to
+    // send it at all (an emoji) and curl sends UTF-8 where the server reads Latin-1 (a "ö"), so such a
+    // token would let one client in and shut another out.
+    if (token.length < MIN_TOKEN_LENGTH || !TOKEN_SYNTAX.test(token)) {
       throw new UsageError(
-        `--token-file "${path}" line ${index + 1}: a token must be at least ${MIN_TOKEN_LENGTH} characters without spaces.`,
+        `--token-file "${path}" line ${index + 1}: a token must be at least ${MIN_TOKEN_LENGTH} characters, each printable ASCII without spaces ("!" to "~": letters, digits, - . _ ~ + / = and the like; e.g. openssl rand -hex 32).`,
       );
     }
     // A token appended twice is one principal: counted twice it would halve every share the server

@@ -9,6 +9,7 @@ import {
   validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { buildId } from "../../build-id.js";
 import { logError, logInfo } from "../../log.js";
 import type { PlayDeps } from "../../play/play-deps.js";
 import {
@@ -26,6 +27,7 @@ import {
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
+import { RecordSchemaWatch } from "./record-schema-watch.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { SessionBookkeeping } from "./session-bookkeeping.js";
 import { rebuildSession } from "./session-rebuild.js";
@@ -65,6 +67,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const sessions = new HttpSessions(options);
   const bookkeeping = new SessionBookkeeping(deps.store, options);
   const store = deps.store;
+  const schema = new RecordSchemaWatch(store);
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
@@ -76,6 +79,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | null = null;
+  /** The JSON-RPC requests whose answer this replica still owes, so a drain that gives up can name them. */
+  const owed = new Set<OwedCall>();
 
   /** One exchange with a session's transport; POST and DELETE count as in flight, a GET stream does not. */
   async function exchange(
@@ -94,6 +99,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     });
     if (counted) session.inFlight += 1;
     session.lastActiveAt = Date.now();
+    const calls = counted ? owedCalls(session, body.parsed) : [];
+    for (const call of calls) owed.add(call);
     try {
       const request = toWebRequest(req, body.text);
       const response = await session.transport.handleRequest(
@@ -103,11 +110,49 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       await writeWebResponse(res, response, clientGone.signal);
       return response.status;
     } catch (error) {
-      logError(`session ${session.id}: request failed`, error);
+      // An outage is logged once by the record's engine, not with a stack per request.
+      if (!isDatabaseUnavailable(error)) logError(`session ${session.id}: request failed`, error);
       return failed(res, error);
     } finally {
+      for (const call of calls) owed.delete(call);
       session.lastActiveAt = Date.now();
       if (counted) session.inFlight -= 1;
+    }
+  }
+
+  /**
+   * At the drain timeout, each call still running is answered with a JSON-RPC error on its own response
+   * stream, so its client fails over to another replica at once instead of waiting out its request
+   * timeout on a stream that ended with no answer; each is logged by method, tool and request id. A call
+   * whose stream is gone gets nothing here: closing its connection resets it, which the client sees too.
+   */
+  async function abandonOwedCalls(): Promise<void> {
+    if (owed.size === 0) return;
+    const seconds = options.shutdownGraceMs / 1000;
+    for (const call of owed) {
+      logInfo(
+        `drain timeout (${seconds} s): abandoned ${shown(call.method)}${call.tool === undefined ? "" : ` ${shown(call.tool)}`} (request id ${shown(String(call.id))}, session ${call.session.id})`,
+      );
+      try {
+        await call.session.transport.send({
+          jsonrpc: "2.0",
+          id: call.id,
+          error: { code: -32603, message: shutdownMessage(seconds) },
+        });
+      } catch {
+        // No stream for it any more: the connection is closed below.
+      }
+    }
+    // The errors are written to their streams, which then end; a moment lets them reach the sockets
+    // before every connection is closed.
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ANSWER_FLUSH_MS);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
   }
 
@@ -245,14 +290,17 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
   }
 
-  /** Readiness: a round trip to the record, and not draining. */
+  /** Readiness: a round trip to the record, a schema this build reads, and not draining. */
   function ready(): { status: number; body: Record<string, unknown> } {
     if (closing) return { status: 503, body: { ready: false, reason: "draining" } };
     try {
-      const live = store.countLiveHttpSessions(Date.now() - options.idleTimeoutMs);
+      const now = Date.now();
+      const tooNew = schema.tooNew(now);
+      if (tooNew !== null) return { status: 503, body: { ready: false, database: "ok", reason: tooNew } };
+      const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
-      logError("readiness: the record did not answer", error);
+      if (!isDatabaseUnavailable(error)) logError("readiness: the record did not answer", error);
       return { status: 503, body: { ready: false, database: (error as Error).message } };
     }
   }
@@ -285,7 +333,15 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
           ? ready()
           : {
               status: closing ? 503 : 200,
-              body: { ok: !closing, version: SERVER_VERSION, sessions: sessions.size, in_flight: inFlight },
+              body: {
+                ok: !closing,
+                version: SERVER_VERSION,
+                build: buildId(),
+                schema_version: schema.reads,
+                record_schema_version: schema.lastSeen,
+                sessions: sessions.size,
+                in_flight: inFlight,
+              },
             };
       const text = JSON.stringify(body);
       // HEAD answers like GET (status and headers, Content-Length included), without the body.
@@ -440,7 +496,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
 
   const httpServer = createNodeServer((req, res) => {
     route(req, res).catch((error: unknown) => {
-      logError("HTTP request failed", error);
+      if (!isDatabaseUnavailable(error)) logError("HTTP request failed", error);
       failed(res, error);
     });
   });
@@ -476,10 +532,47 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
           };
         });
       }
+      await abandonOwedCalls();
       await sessions.closeAll();
       httpServer.closeAllConnections();
     },
   };
+}
+
+/** How long the errors of abandoned calls get to reach their clients before the connections close. */
+const ANSWER_FLUSH_MS = 1000;
+
+/** A JSON-RPC request this replica has taken and not yet answered. */
+interface OwedCall {
+  readonly session: HttpSession;
+  readonly id: string | number;
+  readonly method: string;
+  /** The tool's name, for tools/call. */
+  readonly tool: string | undefined;
+}
+
+/** The requests (messages with a method and an id) of a POST body, one or a batch. */
+function owedCalls(session: HttpSession, parsed: unknown): OwedCall[] {
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const calls: OwedCall[] = [];
+  for (const message of messages) {
+    if (typeof message !== "object" || message === null) continue;
+    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: { name?: unknown } };
+    if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) continue;
+    const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
+    calls.push({ session, id, method, tool });
+  }
+  return calls;
+}
+
+/** A client's name for something, as a log line may hold it: quoted when it is not a plain name. */
+function shown(name: string): string {
+  return /^[\w./:-]{1,100}$/.test(name) ? name : JSON.stringify(name.slice(0, 100));
+}
+
+/** What a call cut off by the drain timeout is answered: it did not finish here and may be sent elsewhere. */
+export function shutdownMessage(seconds: number): string {
+  return `The server is shutting down: this call did not finish within its ${seconds} s drain timeout and was stopped; retry it on another replica (a retried move is recorded once).`;
 }
 
 /** A POST body parsed (undefined when it is not JSON) and how many JSON-RPC messages it holds: the length

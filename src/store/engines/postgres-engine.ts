@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { DatabaseOutage } from "./database-outage.js";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "./database-unavailable.js";
 import type { Engine, Statement } from "./engine.js";
 import { postgresWorker, type WorkerReply, type WorkerRequest } from "./postgres-worker.js";
@@ -53,6 +54,8 @@ export class PostgresEngine implements Engine {
   private requests = 0;
   /** Set once the first connection is made: from then on a lost database is a passing outage. */
   private connected = false;
+  /** Logs a mid-service outage once when it starts and once when it ends. */
+  private readonly outage = new DatabaseOutage();
   /** Statements of the open transaction not sent yet: they go first with the next call (see call). */
   private pending: WorkerRequest[] = [];
   /** The SQL text of each prepared statement, by number; a text crosses to the worker once (see withText). */
@@ -108,10 +111,14 @@ export class PostgresEngine implements Engine {
       // Mid-service, an unreachable or restarting database is said in one sentence wherever the error
       // surfaces (a tool result, a resource read, an HTTP answer); the driver's words go to the log only.
       if (this.connected && isDatabaseUnavailable(error)) {
+        this.outage.failed(message);
         throw new PostgresError(DATABASE_UNAVAILABLE_MESSAGE, code, message);
       }
       throw error;
     }
+    // A ROLLBACK with no connection is answered by the worker itself: it says nothing of the database.
+    if (!(request.op === "end" && request.text === "ROLLBACK") && request.op !== "close")
+      this.outage.answered();
     return reply.result;
   }
 
