@@ -81,7 +81,9 @@ it("keeps at most about a megabyte of unread log, and says how many lines it dro
   child.stderr.resume();
   await until(() => /dropped while stderr was not read\n/.test(stderr), 20_000);
   const dropped = Number(/… (\d+) log lines? dropped while stderr was not read/.exec(stderr)?.[1]);
-  const logged = stderr.split("\n").filter((line) => line.includes("answered a stdio line with error")).length;
+  const logged = stderr
+    .split("\n")
+    .filter((line) => line.includes("answered a stdio line with error")).length;
   // Every unreadable line is either in the log or in the count: none vanishes unsaid.
   expect(logged + dropped).toBe(LINES);
   expect(dropped).toBeGreaterThan(0);
