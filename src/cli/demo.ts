@@ -8,7 +8,7 @@ import {
 import { runDemo } from "../agents/run-demo.js";
 import { runRunnerDemo } from "../runner/runner-demo.js";
 import { type Command, numberFlag, stringFlag } from "./command.js";
-import { outputPath } from "./output-file.js";
+import { outputPath, refuseRecordAsOutput } from "./output-file.js";
 
 export const demoCommand: Command = {
   name: "demo",
@@ -27,13 +27,16 @@ export const demoCommand: Command = {
       await runRunnerDemo({ trialsPerCell, write: (text) => process.stdout.write(text) });
       return;
     }
-    const out = stringFlag(args, "out");
+    const outFlag = stringFlag(args, "out");
+    const out = outFlag === undefined ? undefined : outputPath(outFlag);
+    const db = stringFlag(args, "db");
+    if (out !== undefined && db !== undefined) refuseRecordAsOutput(out, db);
     const progress = process.stderr.isTTY ? progressBar() : undefined;
     const result = await runDemo({
       dbPath: stringFlag(args, "db"),
       seed: numberFlag(args, "seed", { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
       trialsPerCell: numberFlag(args, "trials", { min: 2, max: 1000, integer: true }),
-      out: out === undefined ? undefined : outputPath(out),
+      out,
       onProgress: progress,
     });
     const published = result.published.imported

@@ -11,8 +11,9 @@ import { logInfo } from "../log.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, listFlag, type ParsedArgs, stringFlag } from "./command.js";
 import { COMPARE_FLAGS, compareQueryOf } from "./compare-flags.js";
+import { resolveDatabasePath } from "./database-path.js";
 import { withDeps } from "./open-deps.js";
-import { outputPath, writeOutput } from "./output-file.js";
+import { outputPath, refuseRecordAsOutput, writeOutput } from "./output-file.js";
 
 const FORMATS: readonly ExportFormat[] = ["csv", "jsonl", "parquet"];
 /** The leaderboard is computed (the ranks of `analyze compare`), not read: it takes compare's flags. */
@@ -46,6 +47,9 @@ export const exportCommand: Command = {
     refuseFlags(args, kind, kind === "leaderboard" ? RECORD_FLAGS : LEADERBOARD_FLAGS);
     const outFlag = stringFlag(args, "out");
     const out = outFlag === undefined ? undefined : outputPath(outFlag);
+    if (out !== undefined) {
+      refuseRecordAsOutput(out, resolveDatabasePath(stringFlag(args, "db"), process.env, { create: false }));
+    }
     if (format === "parquet" && out === undefined) {
       throw new UsageError("--format parquet writes a binary file: give its path with --out FILE.parquet.");
     }

@@ -2,8 +2,9 @@ import { runsOneAnalysis } from "../analysis/invariance/permutation-replicates.j
 import { reportData } from "../queries/report-data-query.js";
 import { renderReportHtml } from "../report/render-report.js";
 import { type Command, listFlag, numberFlag, stringFlag } from "./command.js";
+import { resolveDatabasePath } from "./database-path.js";
 import { withDeps } from "./open-deps.js";
-import { outputPath, writeOutput } from "./output-file.js";
+import { outputPath, refuseRecordAsOutput, writeOutput } from "./output-file.js";
 
 export const reportCommand: Command = {
   name: "report",
@@ -20,6 +21,7 @@ export const reportCommand: Command = {
   async run(args) {
     runsOneAnalysis();
     const out = outputPath(stringFlag(args, "out") ?? "same-game-report.html");
+    refuseRecordAsOutput(out, resolveDatabasePath(stringFlag(args, "db"), process.env, { create: false }));
     await withDeps(args, async (deps, dbPath) => {
       const data = reportData(deps, {
         study_id: stringFlag(args, "study"),

@@ -10,6 +10,7 @@ import { canWriteRecord } from "../store/open-record.js";
 import { Store } from "../store/store.js";
 import { type Command, stringFlag } from "./command.js";
 import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
+import { exitWhenFlushed } from "./exit-when-flushed.js";
 import { HTTP_SERVE_FLAGS, HTTP_SERVE_USAGE, refuseHttpFlagsWithoutHttp, serveHttp } from "./serve-http.js";
 
 export const serveCommand: Command = {
@@ -67,8 +68,12 @@ export const serveCommand: Command = {
     };
     process.once("SIGINT", shutdown);
     process.once("SIGTERM", shutdown);
+    // The host closed stdin: the session is over. The process ends once what it wrote has gone out (or
+    // after EXIT_FLUSH_MS), not when stderr's reader gets round to it: a pipe nobody reads would keep the
+    // event loop waiting on its queued lines forever.
     transport.onclose = () => {
       store.close();
+      void (analysis?.close() ?? Promise.resolve()).finally(() => exitWhenFlushed());
     };
     await server.connect(transport);
   },

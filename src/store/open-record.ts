@@ -8,7 +8,12 @@ import { redactUrl } from "./engines/database-location.js";
 import { PostgresEngine } from "./engines/postgres-engine.js";
 import { SqliteEngine } from "./engines/sqlite-engine.js";
 import { applyMigrations } from "./migrations.js";
-import { checkRecordSchema, checkSqliteHeader, knownSchemaVersion } from "./record-file.js";
+import {
+  checkRecordSchema,
+  checkSqliteHeader,
+  knownSchemaVersion,
+  rememberConnected,
+} from "./record-file.js";
 import { checkPostgresRecord } from "./record-schema.js";
 
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
@@ -63,6 +68,8 @@ export function openSqlite(path: string, readonly: boolean): SqliteEngine {
   } catch (error) {
     throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
   }
+  // From here the file may be locked by this connection: it must not be opened outside SQLite again.
+  rememberConnected(path);
   try {
     const version = checkRecordSchema(db, path, known);
     db.pragma("foreign_keys = ON");

@@ -1,5 +1,6 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
@@ -9,18 +10,52 @@ import { checkRecordTables } from "./record-schema.js";
 // file, another program's SQLite file, a corrupt file or one from a newer same-game is refused at start with
 // one sentence naming the path, before anything is written to it (no schema_migrations table added).
 
+// The file is read outside SQLite only before this process has a connection to it. SQLite's locks are POSIX
+// record locks, which belong to the process: closing ANY descriptor of the file drops every lock the process
+// holds on it, so one open and close here would leave the server's connection unlocked, and the next other
+// program that opened and closed the record (the sqlite3 shell) would find it unused, merge and delete the
+// -wal and -shm the server still writes into, losing every decision committed after. SQLite itself keeps
+// descriptors of a locked file open until its last connection closes, so it alone reads the file after that,
+// and its own refusal of a file that is not a database (SQLITE_NOTADB) is said in the same words.
+
 const SQLITE_HEADER = "SQLite format 3\u0000";
 const MIGRATION_FILE = /^(\d{3})_[a-z0-9_]+\.sql$/;
 
-/** Refuses a non-empty file that does not start with SQLite's header (before SQLite ever opens it). */
+/** The files (device and inode) this thread opened SQLite connections to, never read outside SQLite again. */
+const connected = new Set<string>();
+
+function fileKey(path: string): string {
+  const stat = statSync(path);
+  return `${stat.dev}:${stat.ino}`;
+}
+
+/** Marks the record at `path` as held by an SQLite connection of this process (see above). */
+export function rememberConnected(path: string): void {
+  if (existsSync(path)) connected.add(fileKey(path));
+}
+
+/**
+ * The one sentence for a file that is not an SQLite database, whether the header check or SQLite said so.
+ */
+export function notSqliteError(path: string): UsageError {
+  return new UsageError(`${path} is not a same-game record: it is not an SQLite database.`);
+}
+
+/**
+ * Refuses a non-empty file that does not start with SQLite's header, before SQLite ever opens it. Skipped
+ * once this process may hold a connection to the file: in a worker thread (its process's main thread opened
+ * the record first) and for a file this thread connected to already; SQLite's own check answers then.
+ */
 export function checkSqliteHeader(path: string): void {
   if (!existsSync(path)) return;
-  if (statSync(path).isDirectory()) {
+  const stat = statSync(path);
+  if (stat.isDirectory()) {
     throw new UsageError(
       `${path} is a folder, not a same-game record: give a record file's path (a new one is created).`,
     );
   }
-  if (statSync(path).size === 0) return;
+  if (stat.size === 0) return;
+  if (!isMainThread || connected.has(`${stat.dev}:${stat.ino}`)) return;
   const header = Buffer.alloc(16);
   const fd = openSync(path, "r");
   try {
@@ -28,9 +63,7 @@ export function checkSqliteHeader(path: string): void {
   } finally {
     closeSync(fd);
   }
-  if (header.toString("latin1") !== SQLITE_HEADER) {
-    throw new UsageError(`${path} is not a same-game record: it is not an SQLite database.`);
-  }
+  if (header.toString("latin1") !== SQLITE_HEADER) throw notSqliteError(path);
 }
 
 /** The schema version this build reads and writes: its newest migration (db/, numbered as db/postgres/). */
@@ -66,6 +99,7 @@ export function checkRecordSchema(db: Database.Database, path: string, known: nu
     ).map((t) => t.name);
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if ((error as { code?: unknown }).code === "SQLITE_NOTADB") throw notSqliteError(path);
     throw new UsageError(`${path} is not a readable same-game record (${(error as Error).message}).`);
   }
   return checkRecordTables(

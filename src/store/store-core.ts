@@ -43,6 +43,9 @@ export class StoreCore {
   /** 1 inside an outermost `transaction()`: nested calls are savepoints and do not count again. */
   private transactionDepth = 0;
 
+  /** Whether the outermost transaction under way changes what analyses read (see `bookkeepingTransaction`). */
+  private versionDue = false;
+
   /**
    * Work waiting for the next group commit (see `groupCommit`), in arrival order. Mutated, never
    * reassigned: a view made by `scopedTo` shares it with the store it views.
@@ -92,12 +95,30 @@ export class StoreCore {
    * conflicts, so `work` must change nothing but the record).
    */
   transaction<T>(work: () => T): T {
-    if (this.transactionDepth > 0) return this.engine.transaction(work);
+    return this.outermost(work, true);
+  }
+
+  /**
+   * A transaction of bookkeeping no analysis reads (the HTTP server's session rows and rate buckets): it
+   * leaves record_version as it is, so a client connecting does not discard every cached analysis. A
+   * `transaction()` inside it still counts.
+   */
+  protected bookkeepingTransaction<T>(work: () => T): T {
+    return this.outermost(work, false);
+  }
+
+  private outermost<T>(work: () => T, changesAnalysedRows: boolean): T {
+    if (this.transactionDepth > 0) {
+      if (changesAnalysedRows) this.versionDue = true;
+      return this.engine.transaction(work);
+    }
     this.transactionDepth = 1;
     try {
       return this.engine.transaction(() => {
+        // Set at every start: PostgreSQL may run the work again after a conflict.
+        this.versionDue = changesAnalysedRows;
         const result = work();
-        this.bumpRecordVersion();
+        if (this.versionDue) this.bumpRecordVersion();
         return result;
       });
     } finally {

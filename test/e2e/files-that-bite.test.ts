@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:net";
@@ -161,6 +162,25 @@ describe("analysis verbs read, and never create", () => {
     expectOneLineRefusal(["analyze", "robustness", "--db", typo], /No record at .*recrod\.db; check --db/);
     expectOneLineRefusal(["report", "--db", typo, "--out", join(dir, "r.html")], /No record at .*recrod\.db/);
     expect(existsSync(typo)).toBe(false);
+  });
+
+  it("refuses --out naming the record or its -wal, through a link too, and leaves the record whole", () => {
+    importReference();
+    const link = join(dir, "link.db");
+    symlinkSync(db, link);
+    const before = readFileSync(db);
+    for (const args of [
+      ["report", "--db", db, "--out", db],
+      ["export", "decisions", "--db", db, "--out", link],
+      ["export", "counts", "--db", db, "--out", `${db}-wal`],
+      ["demo", "--db", db, "--out", db],
+    ]) {
+      expectOneLineRefusal(
+        args,
+        /--out .* is (the record|the -wal file of the record) .*record\.db: writing it would destroy the record/,
+      );
+    }
+    expect(readFileSync(db).equals(before)).toBe(true);
   });
 });
 

@@ -2,8 +2,24 @@ import type { HttpSessionCaps, HttpSessionRecord, HttpSessionTouch } from "../re
 import { requireWellFormedText } from "../well-formed-text.js";
 import { SessionStore } from "./session-store.js";
 
-/** The HTTP server's sessions, in the record so any replica can serve any request (migration 009). */
+/**
+ * How long the row of a session that ended (DELETE) or expired is kept: a week, long enough to see in the
+ * record who connected lately, short enough that a server running for months does not accumulate them.
+ */
+export const ENDED_HTTP_SESSION_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** How often, at most, a replica opening sessions tidies the table (see `tidyHttpSessions`). */
+const TIDY_EVERY_MS = 60_000;
+
+/**
+ * The HTTP server's sessions, in the record so any replica can serve any request (migration 009). None of
+ * it is read by an analysis, so none of it changes the record's version (`bookkeepingTransaction`): a
+ * client connecting leaves every cached analysis answering.
+ */
 export class HttpSessionStore extends SessionStore {
+  /** When this connection last tidied http_sessions (ms on its clock; -Infinity: never). */
+  private tidiedAt = Number.NEGATIVE_INFINITY;
+
   /**
    * Opens an HTTP session if the caps allow it, counted over the live sessions of every replica on this
    * record: "full" (all sessions) or "principal-full" (this principal's share) otherwise. Count and insert
@@ -11,7 +27,8 @@ export class HttpSessionStore extends SessionStore {
    */
   openHttpSession(session: HttpSessionRecord, caps: HttpSessionCaps): "opened" | "full" | "principal-full" {
     requireWellFormedText(session, { client_name: "client name", client_version: "client version" });
-    return this.transaction(() => {
+    return this.bookkeepingTransaction(() => {
+      this.tidyHttpSessions(session.created_at, caps.liveSince);
       const live = this.stmt(
         `SELECT count(*) AS n, coalesce(sum(CASE WHEN principal = ? THEN 1 ELSE 0 END), 0) AS mine
          FROM http_sessions WHERE closed_at IS NULL AND last_seen_at >= ?`,
@@ -29,12 +46,37 @@ export class HttpSessionStore extends SessionStore {
   }
 
   /**
+   * At most once a minute, inside the opening of a session: deletes the rows of sessions that ended or
+   * expired more than ENDED_HTTP_SESSION_KEPT_MS ago, and brings a time stored in the future (the wall
+   * clock stepped back since it was written) to now, so that an abandoned session expires a timeout from
+   * now rather than a timeout after the clock catches up, and stops counting against the caps.
+   */
+  private tidyHttpSessions(now: number, liveSince: number): void {
+    if (Math.abs(now - this.tidiedAt) < TIDY_EVERY_MS) return;
+    this.tidiedAt = now;
+    const before = Math.min(liveSince, now - ENDED_HTTP_SESSION_KEPT_MS);
+    this.stmt(
+      `DELETE FROM http_sessions
+       WHERE (closed_at IS NOT NULL AND closed_at < @before) OR (closed_at IS NULL AND last_seen_at < @before)`,
+    ).run({ before });
+    this.stmt(
+      `UPDATE http_sessions SET
+         last_seen_at = CASE WHEN last_seen_at > @now THEN @now ELSE last_seen_at END,
+         rate_updated_at = CASE WHEN rate_updated_at > @now THEN @now ELSE rate_updated_at END
+       WHERE last_seen_at > @now OR rate_updated_at > @now`,
+    ).run({ now });
+  }
+
+  /**
    * One request of a session, in one statement: finds the live row of this id for this principal, marks it
    * seen, and takes tokens from its bucket (refilled at `ratePerSecond` since the last request, capped at one
    * second's worth): `lease` of them when the bucket holds that many (the replica spends the rest on the
    * session's next requests without writing; see session-bookkeeping.ts), else exactly `messages`, else none
    * (a refusal). Undefined when the id is unknown, closed, expired or another principal's. One UPDATE, so
    * two replicas never both spend a token. `rate_taken` keeps how many tokens this request took (0: refused).
+   * A stored time later than `now` (the wall clock stepped back, or another replica's runs a little ahead)
+   * counts as now: the bucket refills from now on and the session's expiry counts from now, instead of the
+   * session being refused, and never expiring, for as long as the step.
    */
   touchHttpSession(
     id: string,
@@ -48,10 +90,10 @@ export class HttpSessionStore extends SessionStore {
     const take = `(CASE WHEN ${refill} >= @lease THEN @lease WHEN ${refill} >= @messages THEN @messages ELSE 0 END)`;
     const row = this.stmt(
       `UPDATE http_sessions SET
-         last_seen_at = CASE WHEN @now > last_seen_at THEN @now ELSE last_seen_at END,
+         last_seen_at = @now,
          rate_taken = ${take},
          rate_tokens = ${refill} - ${take},
-         rate_updated_at = CASE WHEN @now > rate_updated_at THEN @now ELSE rate_updated_at END
+         rate_updated_at = @now
        WHERE id = @id AND principal = @principal AND closed_at IS NULL AND last_seen_at >= @live_since
        RETURNING initialize_params, rate_taken, rate_tokens`,
     ).get({
