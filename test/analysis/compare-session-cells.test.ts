@@ -1,9 +1,11 @@
 // compare and the sessions a group's decisions came in: a cell fewer than two sessions decided in is drawn
-// by decision (as if its decisions were independent), and a note names the group and cells.
+// by decision (as if its decisions were independent), and a note names the group and cells; a group drawn
+// by session over a few sessions per cell gets a shift interval at least as wide as Welch's t over them.
 import { describe, expect, it } from "vitest";
 import { compareGroups } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
 import { groupSample } from "../../src/analysis/comparison/group-samples.js";
+import { shiftDegreesOfFreedom } from "../../src/analysis/comparison/shift-cluster-widening.js";
 
 const ACTIONS = () => ["cooperate", "defect"];
 const FRAMINGS = ["business", "friend-sharing"];
@@ -84,5 +86,37 @@ describe("compare: a group whose cells were each decided in by one session", () 
     expect(groupSample("ones", oneEach, ACTIONS).sessionCellsByDecision).toEqual([]);
     const notes = compareGroups([...oneEach, ...singles], options).notes;
     expect(notes.some((n) => n.startsWith("Drawn by decision"))).toBe(false);
+  });
+});
+
+describe("compare: the shift of a group drawn by session over few sessions", () => {
+  // Two sessions of 10 decisions per framing: business 8 and 6 cooperations (.7), friend-sharing 3 and 1
+  // (.2): shift −.5. Each cell's two session means differ by .2, so its rate's variance is
+  // s²/m = .02/2 = .01 and the shift's .02 on 1 + 1 degrees of freedom.
+  const few = [
+    ...decided("few", "business", 8, 10, "A"),
+    ...decided("few", "business", 6, 10, "B"),
+    ...decided("few", "friend-sharing", 3, 10, "C"),
+    ...decided("few", "friend-sharing", 1, 10, "D"),
+  ];
+
+  it("counts the degrees of freedom of its shift by Satterthwaite over its blocks", () => {
+    const sample = groupSample("few", few, ACTIONS);
+    // Per cell: units z = ±(8 − 7)/20 = ±.05, v = 2·(.05² + .05²) = .01, one degree of freedom; two
+    // equal cells: ν = (.01 + .01)²/(.01² + .01²) = 2.
+    expect(shiftDegreesOfFreedom(sample, [{ first: 0, second: 1, cooperative: 0 }])).toBeCloseTo(2, 12);
+    // 20 single decisions per cell at .5: v = .25/20 each, 19 degrees of freedom each: ν = 38.
+    const plain = groupSample("singles", singles, ACTIONS);
+    expect(shiftDegreesOfFreedom(plain, [{ first: 0, second: 1, cooperative: 0 }])).toBeCloseTo(38, 12);
+  });
+
+  it("does not call −.5 against 0 significant on two sessions per cell", () => {
+    // The bootstrap alone: se ≈ √(.02 + .025) = .21, z = 2.36, p ≈ .02 and an interval leaving 0 out.
+    // Welch's ν = .045²/(.02²/2 + .025²/38) = 9.4, halfway to the fewer side's 2: 5.7, t tail p ≈ .06.
+    const result = compareGroups([...few, ...singles], options);
+    const shift = result.pairs.find((p) => p.measure === "shift");
+    expect(shift?.difference.estimate).toBeCloseTo(-0.5, 12);
+    expect(shift?.p_value).toBeGreaterThan(0.05);
+    expect(shift?.difference.ci[1]).toBeGreaterThan(0);
   });
 });
