@@ -11,7 +11,8 @@
  * Schedules: "paired" rows give both groups the same positions and couple their choices at a position
  * through a shared uniform (used with probability .7, a strong dependence); the analysis
  * sees positions and pairs them. Sessions: a session is `decisions` choices sharing a propensity drawn
- * from a Beta with the cell's mean and intra-session correlation ρ.
+ * from a Beta with the cell's mean and intra-session correlation ρ; a spanning session makes `decisions`
+ * in every framing of the game (a propensity of its own in each), drawn whole across them.
  *
  * Usage: npm run coverage:compare [-- --studies 1000 --replicates 1000 --only <substring>
  *   --tables differences,fwer,ranks]
@@ -32,6 +33,8 @@ interface Group {
   /** Decisions per cell. */
   readonly n: number;
   readonly sessions?: { readonly decisions: number; readonly rho: number };
+  /** Each session decides `decisions` times in every framing of a game (its own propensity in each). */
+  readonly span?: boolean;
 }
 
 interface Row {
@@ -259,6 +262,35 @@ const DIFFERENCE_ROWS: Row[] = [
       { p: one(0.3, 0.7), n: 50, sessions: { decisions: 5, rho: 0.3 } },
     ],
   },
+  // Few sessions per cell, and cells of one session (drawn by decision, named in a note).
+  {
+    name: "2 sessions of 10 per cell vs sessions of 2, ρ .3, equal players",
+    groups: [
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 10, rho: 0.3 } },
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 2, rho: 0.3 } },
+    ],
+  },
+  {
+    name: "4 sessions spanning both framings (5 + 5), ρ .3, vs single decisions, equal players",
+    groups: [
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 5, rho: 0.3 }, span: true },
+      { p: one(0.4, 0.6), n: 20 },
+    ],
+  },
+  {
+    name: "one session per cell (n 20), ρ .3, vs 20 single decisions, equal players",
+    groups: [
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 20, rho: 0.3 } },
+      { p: one(0.4, 0.6), n: 20 },
+    ],
+  },
+  {
+    name: "one session spanning both framings (20 + 20) vs 10 spanning (2 + 2), ρ .3, equal players",
+    groups: [
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 20, rho: 0.3 }, span: true },
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 2, rho: 0.3 }, span: true },
+    ],
+  },
   {
     name: "200 sessions of 2 per cell (the auto threshold), ρ .3, small difference, n 400",
     groups: [
@@ -338,6 +370,14 @@ function gamma(shape: number, rng: UniformSource): number {
   }
 }
 
+/** A session's propensities: Dirichlet(p (1 − ρ)/ρ), whose pairwise correlation is ρ. */
+function sessionPropensities(p: readonly number[], rho: number, rng: UniformSource): number[] {
+  const scale = (1 - rho) / rho;
+  const draws = p.map((x) => (x > 0 ? gamma(x * scale, rng) : 0));
+  const total = draws.reduce((a, b) => a + b, 0);
+  return draws.map((x) => x / total);
+}
+
 /** One record: every group's decisions as comparison rows. */
 function simulate(row: Row, rng: UniformSource): ComparisonRow[] {
   const rows: ComparisonRow[] = [];
@@ -346,6 +386,26 @@ function simulate(row: Row, rng: UniformSource): ComparisonRow[] {
   const shared = new Map<string, number>();
   row.groups.forEach((group, g) => {
     group.p.forEach((game, gi) => {
+      if (group.sessions && group.span) {
+        const { decisions, rho } = group.sessions;
+        for (let s = 0; s * decisions < group.n; s++) {
+          game.forEach((p, f) => {
+            const q = sessionPropensities(p, rho, rng);
+            for (let d = 0; d < decisions && s * decisions + d < group.n; d++) {
+              rows.push({
+                group: `G${g}`,
+                game: `g${gi}`,
+                framing: `f${f}`,
+                action: actionNames(p.length)[categorical(q, rng.next())] as string,
+                count: 1,
+                unit: `G${g}:g${gi}:${s}`,
+                position: null,
+              });
+            }
+          });
+        }
+        return;
+      }
       game.forEach((p, f) => {
         const names = actionNames(p.length);
         const framing = `f${f}`;
@@ -353,11 +413,7 @@ function simulate(row: Row, rng: UniformSource): ComparisonRow[] {
         if (group.sessions) {
           const { decisions, rho } = group.sessions;
           for (let s = 0; s * decisions < group.n; s++) {
-            // A session's propensities: Dirichlet(p (1 − ρ)/ρ), whose pairwise correlation is ρ.
-            const scale = (1 - rho) / rho;
-            const draws = p.map((x) => (x > 0 ? gamma(x * scale, rng) : 0));
-            const total = draws.reduce((a, b) => a + b, 0);
-            const q = draws.map((x) => x / total);
+            const q = sessionPropensities(p, rho, rng);
             for (let d = 0; d < decisions && s * decisions + d < group.n; d++) {
               rows.push({
                 group: `G${g}`,

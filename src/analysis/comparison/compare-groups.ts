@@ -30,6 +30,8 @@ import {
   type PooledReplicates,
 } from "./pooled-measures.js";
 import { type FurtherInterval, type RankedGroup, rankIntervals } from "./rank-intervals.js";
+import { sessionCellsByDecisionNote } from "./session-cells-by-decision-note.js";
+import { type ShiftCells, sessionShiftWidened } from "./shift-cluster-widening.js";
 
 export { COMPARISON_MEASURES, type ComparisonMeasure };
 
@@ -102,7 +104,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the opponent's payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for the shift, where either group is resampled by session, widened to at least Welch's t interval over the units resampled (each side's ν by Satterthwaite over its blocks of sessions or decisions, the pair's ν a quarter of the way from the fewer side's to Satterthwaite's), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. A cell fewer than two sessions decided in is drawn by decision, as if its decisions were independent, and a note names it. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the opponent's payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -213,6 +215,16 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     const scale = normalQuantile(1 - (1 - level) / 2) / normalQuantile(1 - (1 - confidence) / 2);
     return { estimate: found.estimate, below: found.below * scale, above: found.above * scale };
   };
+  /** Group g's shift cells of each game (the planned pair's two framings) and its cooperative action. */
+  const shiftCells = (g: number, games: readonly string[]): ShiftCells[] =>
+    games.map((game) => {
+      const [first, second] = (gameCells[g] as Map<string, number[]>).get(game) as number[];
+      return {
+        first: first as number,
+        second: second as number,
+        cooperative: options.actionsOf(game).indexOf(options.cooperativeAction(game) as string),
+      };
+    });
   /** Groups i and j on one measure: a − b over the cells used, its interval and unadjusted p. */
   const pair = (
     measure: "R" | "shift" | PooledMeasure,
@@ -235,7 +247,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     const paired = used.every((c) => pairedCell(x, y, c));
     // R: at least as wide as the MOVER interval of the two groups' test-inversion intervals (the bias
     // of crowded framings); exploitability: at least as wide as Welch's t interval over the units its
-    // cells resample.
+    // cells resample; the shift of groups drawn by session: at least Welch's over their sessions.
     const difference =
       measure === "R"
         ? moverWidened(
@@ -254,7 +266,15 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
               paired,
               confidence,
             )
-          : bootstrapped;
+          : measure === "shift" && (x.unit === "session" || y.unit === "session")
+            ? sessionShiftWidened(
+                bootstrapped,
+                star,
+                { star: a.star, sample: x, games: shiftCells(i, games) },
+                { star: b.star, sample: y, games: shiftCells(j, games) },
+                confidence,
+              )
+            : bootstrapped;
     // The widenings above know nothing of the measure's range: a − b of a value in [loA, hiA] and one in
     // [loB, hiB] lies in [loA − hiB, hiA − loB] (R: [−1, 1]; exploitability: the games' own bound, which
     // may be well below 1), however wide the combined distances.
@@ -298,6 +318,8 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
       `${approximated.join(", ")}: each block of at least ${NORMAL_MIN_SESSIONS} sessions (at least ${NORMAL_MIN_CELL_SESSIONS} in each of its cells) drew its replicates' summed counts from their normal approximation (the exact bootstrap's mean and covariance) instead of drawing every session.`,
     );
   }
+  const byDecision = sessionCellsByDecisionNote(samples);
+  if (byDecision !== null) notes.push(byDecision);
   const ranks: GroupRank[] = [];
   const skipped: { measure: PooledMeasure; reason: string }[] = [];
   if (rankedGames.length === 0) {

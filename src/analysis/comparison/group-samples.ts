@@ -50,6 +50,12 @@ export interface GroupSample {
   /** The smoothed multinomial of each degenerate cell, drawn at the replicate's cell size. */
   readonly smoothing: ReadonlyMap<number, (n: number) => MultinomialSampler>;
   readonly decisions: number;
+  /**
+   * The cells a session that made several decisions decided in but that are drawn by decision (or by
+   * schedule position), because fewer than MIN_RESAMPLED_SESSIONS sessions decided in them: their
+   * decisions are redrawn as if independent, whatever their correlation within the session.
+   */
+  readonly sessionCellsByDecision: readonly number[];
 }
 
 /**
@@ -230,6 +236,14 @@ function sampleOf(
   // trial in one connection) says nothing about the spread between sessions, and drawing it whole would
   // give every replicate the same counts, an interval that is a point. Its decisions are drawn one by one.
   const clustered = units.length >= 2 && units.some((e) => e.length > 3 || (e[2] as number) > 1);
+  // Cells a session of several decisions decided in: the ones not drawn by session below are named.
+  const sessionCells = new Set<number>();
+  for (const entries of units) {
+    let made = 0;
+    for (let e = 2; e < entries.length; e += 3) made += entries[e] as number;
+    if (made > 1) for (let e = 0; e < entries.length; e += 3) sessionCells.add(entries[e] as number);
+  }
+  const bySession = new Set<number>();
   const strata: Stratum[] = [];
   let unit: ComparisonUnit = "decision";
   if (clustered) {
@@ -261,12 +275,16 @@ function sampleOf(
           units: joint.filter((u) => u.length > 0),
           stream: `${group}:sessions`,
         });
+        cells.forEach((_, i) => {
+          if (!byDecision.has(i)) bySession.add(i);
+        });
       }
     } else {
       cells.forEach((_, c) => {
         if ((reach[c] as number) < MIN_RESAMPLED_SESSIONS) return;
         const own = ordered.filter((u) => u[0]?.cell === c);
         strata.push({ kind: "units", cells: [c], units: own, stream: `${group}:sessions:${c}` });
+        bySession.add(c);
       });
     }
     for (const c of byDecision) strata.push(decisionStratum(group, cells[c] as GroupCell, c));
@@ -312,7 +330,8 @@ function sampleOf(
     });
   });
   const decisions = cells.reduce((s, c) => s + c.n, 0);
-  return { group, cells, cellIndex, strata, unit, smoothing, decisions };
+  const sessionCellsByDecision = [...sessionCells].filter((c) => !bySession.has(c)).sort((x, y) => x - y);
+  return { group, cells, cellIndex, strata, unit, smoothing, decisions, sessionCellsByDecision };
 }
 
 /**

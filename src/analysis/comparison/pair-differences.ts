@@ -180,6 +180,9 @@ export function boundaryWidened(
  * sessions or schedule positions its cells resample: a cell's exploitability is a function of its
  * rates, and with 5 decisions per framing or paired positions that mostly agree its bootstrap is as
  * short as a mean's.
+ *
+ * `towardWelch` places ν between n_min − 1 (0) and Satterthwaite's (1): halfway unless a caller measured
+ * another share on its own grid (the shift over few sessions, shift-cluster-widening.ts).
  */
 export function welchWidened(
   difference: Difference,
@@ -188,6 +191,7 @@ export function welchWidened(
   b: { variance: number; units: number },
   paired: boolean,
   confidence: number,
+  towardWelch = 0.5,
 ): Difference {
   const se = Math.sqrt(variance(star));
   if (!(se > 0)) return difference;
@@ -200,7 +204,7 @@ export function welchWidened(
   // covered 91.9% at 3 vs 30 matches, simulated). The conservative ν = n_min − 1 (Satterthwaite's is never
   // below it) over-covers (97–99%); halfway between the two held 93.3–97.5% on every shape simulated
   // (3 vs 3, 3 vs 10, 3 vs 30, 5 vs 5, 10 vs 10, one side near-deterministic).
-  const unpaired = Number.isFinite(welch) ? (welch + fewer) / 2 : 1;
+  const unpaired = Number.isFinite(welch) ? fewer + (welch - fewer) * towardWelch : 1;
   const nu = Math.max(1, paired ? fewer : unpaired);
   const t = studentQuantile((1 - confidence) / 2, nu);
   const d = difference.estimate;
