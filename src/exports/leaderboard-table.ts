@@ -1,30 +1,32 @@
 import type { Leaderboard } from "../report/report-data.js";
 import type { ExportTable } from "./export-tables.js";
+import type { TableSchema } from "./parquet-writer.js";
 
 // `export leaderboard`: the leaderboard the report and the dashboard show, one row per (measure, group),
 // with the filters that made it on every row so a file read alone says what it ranks.
 
-export const LEADERBOARD_COLUMNS = [
-  "measure",
-  "group",
-  "estimate",
-  "ci_low",
-  "ci_high",
-  "rank",
-  "rank_ci_low",
-  "rank_ci_high",
-  "tied_group",
-  "by",
-  "confidence",
-  "bootstrap",
-  "seed",
-  "variant",
-  "study_id",
-  "framings",
-  "players",
-  "games",
-  "ranked_games",
-] as const;
+/** The columns in order with their Parquet types: measures and their intervals DOUBLE, ranks INT64, whatever the values. */
+export const LEADERBOARD_SCHEMA = {
+  measure: "STRING",
+  group: "STRING",
+  estimate: "DOUBLE",
+  ci_low: "DOUBLE",
+  ci_high: "DOUBLE",
+  rank: "INT64",
+  rank_ci_low: "INT64",
+  rank_ci_high: "INT64",
+  tied_group: "INT64",
+  by: "STRING",
+  confidence: "DOUBLE",
+  bootstrap: "INT64",
+  seed: "INT64",
+  variant: "STRING",
+  study_id: "STRING",
+  framings: "STRING",
+  players: "STRING",
+  games: "STRING",
+  ranked_games: "STRING",
+} as const satisfies TableSchema;
 
 /** What the leaderboard was restricted to, as the command line said it (null = not restricted). */
 export interface LeaderboardFilters {
@@ -54,5 +56,5 @@ export function leaderboardTable(board: Leaderboard, filters: LeaderboardFilters
     games: filters.games ?? null,
     ranked_games: board.games,
   }));
-  return { columns: LEADERBOARD_COLUMNS, rows };
+  return { schema: LEADERBOARD_SCHEMA, rows };
 }

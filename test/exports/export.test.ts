@@ -7,10 +7,18 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { exportCommand } from "../../src/cli/export.js";
 import { importCommand } from "../../src/cli/import.js";
-import { DECISION_COLUMNS } from "../../src/exports/export-tables.js";
+import {
+  ATTEMPT_SCHEMA,
+  COUNT_SCHEMA,
+  DECISION_SCHEMA,
+  MATCH_SCHEMA,
+  MODEL_CALL_SCHEMA,
+  STUDY_SCHEMA,
+} from "../../src/exports/export-tables.js";
 import { packageRoot } from "../../src/package-root.js";
 import type { RoundView as View } from "../../src/play/match-view.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
+import { documentedColumns, parquetColumns } from "../support/parquet-schemas.js";
 
 let deps: ReturnType<typeof tempDeps>;
 let client: Client;
@@ -45,7 +53,7 @@ describe("same-game export", () => {
     const out = join(deps.dir, "decisions.csv");
     await exportTo(["decisions", "--db", deps.dbPath, "--out", out]);
     const rows = parse(readFileSync(out, "utf8"), { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0] ?? {})).toEqual([...DECISION_COLUMNS]);
+    expect(Object.keys(rows[0] ?? {})).toEqual(Object.keys(DECISION_SCHEMA));
     expect(rows).toHaveLength(1);
     const row = rows[0] as Record<string, string>;
     expect(row).toMatchObject({
@@ -337,6 +345,43 @@ describe("same-game export", () => {
       raw_text: `"${view.labels[0]}", surely`,
       source: null,
     });
-    expect(typeof oneShot.payoff).toBe("bigint");
+    expect(typeof oneShot.payoff).toBe("number");
+  });
+
+  it("gives every table one Parquet schema, the documented one, whatever the rows exported hold", async () => {
+    // A live decision without tokens reported and with whole payoffs, beside imported transcripts with tokens.
+    const view = await call<View>(client, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business",
+      opponent: "always-defect",
+      player: "no-tokens",
+    });
+    await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: view.labels[1] });
+    await importMatches(["--reference", "llm-gm-thesis-2026", "--db", deps.dbPath]);
+    const schemas = {
+      decisions: DECISION_SCHEMA,
+      matches: MATCH_SCHEMA,
+      attempts: ATTEMPT_SCHEMA,
+      "model-calls": MODEL_CALL_SCHEMA,
+      studies: STUDY_SCHEMA,
+      counts: COUNT_SCHEMA,
+    };
+    for (const [kind, schema] of Object.entries(schemas)) {
+      const documented = documentedColumns(kind, Object.keys(schema));
+      // Every tokens null (live) or whole (imported); no model calls and no study anywhere (empty files).
+      for (const players of ["no-tokens", "claude-sonnet-4"]) {
+        const file = join(deps.dir, `${kind}-${players}.parquet`);
+        await exportTo([kind, "--db", deps.dbPath, "--players", players, "--format", "parquet", "--out", file]);
+        expect(parquetColumns(file), `${kind} of ${players}`).toEqual(documented);
+      }
+    }
+    const file = join(deps.dir, "decisions-no-tokens.parquet");
+    const bytes = readFileSync(file);
+    const [row] = (await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    })) as Record<string, unknown>[];
+    // The payoff is whole (points of the prisoner's dilemma), yet a DOUBLE as every payoff is.
+    expect(row).toMatchObject({ tokens: null, reveal_horizon: false, round: 1n });
+    expect([typeof row?.payoff, Number.isInteger(row?.payoff)]).toEqual(["number", true]);
   });
 });
