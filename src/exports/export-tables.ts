@@ -250,7 +250,7 @@ function matchSession(match: MatchRecord, decisions: readonly DecisionRecord[]):
 
 /**
  * The one-shot counts the analyses read, per cell, session and action, in the `import counts` format:
- * a live decision's MCP session id, an imported one's session label ('' for none). A label is scoped to
+ * a live decision's MCP session id, an imported one's session label (null for none). A label is scoped to
  * its import, so where two imports of one player used the same label it is written as "source / label"
  * (two sessions stay two when the file is imported). Decisions without a session of one cell and action
  * are one row, whichever import they came from.
@@ -274,12 +274,13 @@ function countsBySession(store: Store, filter: RecordFilter): Record<string, unk
     if (seen) seen.count += row.count;
     else {
       const { player, game, variant, framing, action, count } = row;
+      // No session is null, as every other absent value of an export (an empty CSV field, as before).
       counts.set(key, {
         player,
         game,
         variant,
         framing,
-        session,
+        session: session === "" ? null : session,
         action,
         count,
       });

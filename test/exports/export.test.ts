@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { parse } from "csv-parse/sync";
@@ -348,6 +348,55 @@ describe("same-game export", () => {
     expect(typeof oneShot.payoff).toBe("number");
   });
 
+  it("writes counts without a session as null (JSONL, Parquet) and an empty CSV field, which import counts round-trips byte for byte", async () => {
+    const counts = join(deps.dir, "published.csv");
+    writeFileSync(
+      counts,
+      [
+        "player,game,framing,session,action,count",
+        "gpt,prisoners-dilemma,business,run-1,cooperate,2",
+        "gpt,prisoners-dilemma,business,,defect,3",
+      ].join("\n"),
+    );
+    await importCommand.run(parseCommandArgs(importCommand, ["counts", counts, "--db", deps.dbPath]));
+    const out = (format: string) => join(deps.dir, `counts.${format}`);
+    for (const format of ["csv", "jsonl", "parquet"]) {
+      await exportTo(["counts", "--db", deps.dbPath, "--format", format, "--out", out(format)]);
+    }
+    const csv = readFileSync(out("csv"), "utf8");
+    expect(csv).toBe(
+      "player,game,variant,framing,session,action,count\n" +
+        "gpt,prisoners-dilemma,base,business,,defect,3\n" +
+        "gpt,prisoners-dilemma,base,business,run-1,cooperate,2\n",
+    );
+    const jsonl = readFileSync(out("jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(jsonl.map((r) => [r.session, r.count])).toEqual([
+      [null, 3],
+      ["run-1", 2],
+    ]);
+    const bytes = readFileSync(out("parquet"));
+    const parquet = (await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    })) as Record<string, unknown>[];
+    expect(parquet.map((r) => [r.session, r.count])).toEqual([
+      [null, 3n],
+      ["run-1", 2n],
+    ]);
+    // export → import → export: the same bytes.
+    const other = tempDeps();
+    try {
+      await importCommand.run(parseCommandArgs(importCommand, ["counts", out("csv"), "--db", other.dbPath]));
+      const again = join(other.dir, "again.csv");
+      await exportTo(["counts", "--db", other.dbPath, "--out", again]);
+      expect(readFileSync(again, "utf8")).toBe(csv);
+    } finally {
+      other.dispose();
+    }
+  });
+
   it("gives every table one Parquet schema, the documented one, whatever the rows exported hold", async () => {
     // A live decision without tokens reported and with whole payoffs, beside imported transcripts with tokens.
     const view = await call<View>(client, "start_match", {
@@ -371,7 +420,17 @@ describe("same-game export", () => {
       // Every tokens null (live) or whole (imported); no model calls and no study anywhere (empty files).
       for (const players of ["no-tokens", "claude-sonnet-4"]) {
         const file = join(deps.dir, `${kind}-${players}.parquet`);
-        await exportTo([kind, "--db", deps.dbPath, "--players", players, "--format", "parquet", "--out", file]);
+        await exportTo([
+          kind,
+          "--db",
+          deps.dbPath,
+          "--players",
+          players,
+          "--format",
+          "parquet",
+          "--out",
+          file,
+        ]);
         expect(parquetColumns(file), `${kind} of ${players}`).toEqual(documented);
       }
     }
