@@ -146,18 +146,29 @@ export interface ExportTable {
   jsonl?: unknown[];
 }
 
+/**
+ * What an imported transcript does not say (the import format has no such fields): how the choices were
+ * shown, the opponent's parameters, whether the horizon was revealed. The record holds placeholders there
+ * (its columns take no null); an export says unknown. Style and history mode are "unspecified" already.
+ */
+const NOT_IMPORTED = { action_order: null, opponent_params: null, reveal_horizon: null } as const;
+
 /** The rows of one export kind that pass the filter. */
 export function exportTable(store: Store, kind: ExportKind, filter: RecordFilter): ExportTable {
   switch (kind) {
     case "decisions":
       return {
         schema: DECISION_SCHEMA,
-        rows: store.exportDecisions(filter).map((row) => ({
-          ...row,
-          action_order: JSON.parse(row.action_order as string) as string[],
-          opponent_params: JSON.parse(row.opponent_params as string) as Record<string, unknown>,
-          reveal_horizon: row.reveal_horizon === 1,
-        })),
+        rows: store.exportDecisions(filter).map((row) =>
+          row.source === null
+            ? {
+                ...row,
+                action_order: JSON.parse(row.action_order as string) as string[],
+                opponent_params: JSON.parse(row.opponent_params as string) as Record<string, unknown>,
+                reveal_horizon: row.reveal_horizon === 1,
+              }
+            : { ...row, ...NOT_IMPORTED },
+        ),
       };
     case "attempts":
       return { schema: ATTEMPT_SCHEMA, rows: store.exportAttempts(filter) };
@@ -199,7 +210,7 @@ function matchesTable(store: Store, filter: RecordFilter): ExportTable {
       variant: match.variant,
       framing: match.framing,
       style: match.style,
-      action_order: match.action_order,
+      action_order: match.source === null ? match.action_order : NOT_IMPORTED.action_order,
       opponent: match.opponent,
       rounds: match.rounds,
       rounds_played: decisions.length,

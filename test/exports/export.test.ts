@@ -397,6 +397,68 @@ describe("same-game export", () => {
     }
   });
 
+  it("writes what an imported transcript does not say (choice order, opponent parameters, horizon) as null", async () => {
+    const view = await call<View>(client, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business",
+      opponent: "always-defect",
+      player: "live-agent",
+    });
+    await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: view.labels[0] });
+    await importMatches(["--reference", "llm-gm-thesis-2026", "--db", deps.dbPath]);
+    const read = async (kind: string) => {
+      const file = join(deps.dir, `${kind}.jsonl`);
+      await exportTo([kind, "--db", deps.dbPath, "--format", "jsonl", "--out", file]);
+      return readFileSync(file, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const shown = ({
+      player,
+      source,
+      style,
+      history_mode,
+      action_order,
+      opponent_params,
+      reveal_horizon,
+    }: Record<string, unknown>) => ({
+      player,
+      source,
+      style,
+      history_mode,
+      action_order,
+      opponent_params,
+      reveal_horizon,
+    });
+    const decisions = await read("decisions");
+    const live = decisions.find((d) => d.player === "live-agent") as Record<string, unknown>;
+    expect((live.action_order as string[]).slice().sort()).toEqual(["cooperate", "defect"]);
+    expect(shown(live)).toMatchObject({ source: null, opponent_params: {}, reveal_horizon: false });
+    const imported = decisions.filter((d) => d.source === "llm-gm-thesis-2026");
+    expect(imported.length).toBeGreaterThan(0);
+    for (const d of imported) {
+      expect(shown(d)).toEqual({
+        player: d.player,
+        source: "llm-gm-thesis-2026",
+        style: "unspecified",
+        history_mode: "unspecified",
+        action_order: null,
+        opponent_params: null,
+        reveal_horizon: null,
+      });
+    }
+    // The matches table in CSV (its JSONL is the import format, which has no such field).
+    const csv = join(deps.dir, "matches.csv");
+    await exportTo(["matches", "--db", deps.dbPath, "--out", csv]);
+    const matches = parse(readFileSync(csv, "utf8"), { columns: true }) as Record<string, string>[];
+    expect(matches.map((m) => [m.source, m.action_order === ""])).toEqual([
+      ["", false],
+      ["llm-gm-thesis-2026", true],
+      ["llm-gm-thesis-2026", true],
+    ]);
+  });
+
   it("gives every table one Parquet schema, the documented one, whatever the rows exported hold", async () => {
     // A live decision without tokens reported and with whole payoffs, beside imported transcripts with tokens.
     const view = await call<View>(client, "start_match", {
