@@ -56,9 +56,9 @@ export const exportCommand: Command = {
     const table = kind === "leaderboard" ? await leaderboardExport(args) : await recordExport(args, kind);
     const text =
       format === "parquet"
-        ? toParquet(table.columns, table.rows)
+        ? toParquet(table.schema, table.rows)
         : format === "csv"
-          ? toCsv(table.columns, table.rows)
+          ? toCsv(Object.keys(table.schema), table.rows)
           : toJsonl(table.jsonl ?? table.rows);
     if (out === undefined) {
       process.stdout.write(text);

@@ -4,6 +4,7 @@ import { printable } from "../queries/format.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { UsageError } from "../usage-error.js";
 import { parseCommandArgs } from "./command.js";
+import { quietWhenStdoutReaderLeaves } from "./stdout-reader-gone.js";
 import type { Verb } from "./verbs.js";
 
 // The CLI itself: a verb's flags parsed, the verb run, a usage error shown as one line with exit 2. The
@@ -66,6 +67,7 @@ function withUserCatalog(args: readonly string[]): string[] {
 /** Runs the command line of this process with these verbs; its outcome is the process's exit code. */
 export function runCli(verbs: readonly Verb[]): void {
   keepStderrFailuresHarmless();
+  quietWhenStdoutReaderLeaves();
   main(verbs, process.argv.slice(2)).then(
     (code) => {
       if (code !== 0) process.exitCode = code;

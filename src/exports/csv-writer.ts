@@ -1,5 +1,5 @@
 /**
- * RFC 4180 CSV, as pandas, R and spreadsheets read it: a header row, CRLF-free `\n` line ends, a field
+ * RFC 4180 CSV with LF line ends (not its CRLF), as pandas, R and spreadsheets read it: a header row, a field
  * quoted when it holds a comma, a quote, a line break or surrounding spaces (quotes doubled). Null is an
  * empty field; objects and arrays are written as JSON text.
  */

@@ -1,6 +1,7 @@
 import type { DecisionRecord, MatchRecord, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
+import type { TableSchema } from "./parquet-writer.js";
 
 // The record written out for pandas, R and re-import (docs/import-export.md, "Export the record", documents each column).
 // One table per kind; CSV and JSONL carry the same columns, except `matches` as JSONL, which is exactly
@@ -10,148 +11,172 @@ export const EXPORT_KINDS = ["decisions", "matches", "attempts", "model-calls", 
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export type ExportFormat = "csv" | "jsonl" | "parquet";
 
-export const DECISION_COLUMNS = [
-  "match_id",
-  "round",
-  "player",
-  "game",
-  "variant",
-  "framing",
-  "style",
-  "action_order",
-  "opponent",
-  "opponent_params",
-  "history_mode",
-  "reveal_horizon",
-  "rounds",
-  "study_id",
-  "trial_index",
-  "seed",
-  "source",
-  "session_id",
-  "client_name",
-  "client_version",
-  "transport",
-  "status",
-  "action",
-  "opponent_action",
-  "payoff",
-  "opponent_payoff",
-  "raw_text",
-  "rationale",
-  "tokens",
-  "invalid_attempts",
-  "decided_at",
-  "prompt_hash",
-  "prompt",
-  "server_version",
-  "catalog_fingerprint",
-] as const;
+// Each table's columns in order with their one Parquet type (docs/import-export.md lists them): whole
+// numbers INT64, measures DOUBLE, flags BOOLEAN, and text, ids, JSON lists and objects and ISO-8601 times
+// STRING; every column nullable. The CSV and JSONL carry the same columns.
 
-export const MATCH_COLUMNS = [
-  "match_id",
-  "player",
-  "game",
-  "variant",
-  "framing",
-  "style",
-  "action_order",
-  "opponent",
-  "rounds",
-  "rounds_played",
-  "total_points",
-  "status",
-  "study_id",
-  "trial_index",
-  "seed",
-  "source",
-  "session",
-  "created_at",
-  "finished_at",
-] as const;
+export const DECISION_SCHEMA = {
+  match_id: "STRING",
+  round: "INT64",
+  player: "STRING",
+  game: "STRING",
+  variant: "STRING",
+  framing: "STRING",
+  style: "STRING",
+  action_order: "STRING",
+  opponent: "STRING",
+  opponent_params: "STRING",
+  history_mode: "STRING",
+  reveal_horizon: "BOOLEAN",
+  rounds: "INT64",
+  study_id: "STRING",
+  trial_index: "INT64",
+  seed: "STRING",
+  source: "STRING",
+  session_id: "STRING",
+  client_name: "STRING",
+  client_version: "STRING",
+  transport: "STRING",
+  status: "STRING",
+  action: "STRING",
+  opponent_action: "STRING",
+  payoff: "DOUBLE",
+  opponent_payoff: "DOUBLE",
+  raw_text: "STRING",
+  rationale: "STRING",
+  tokens: "INT64",
+  invalid_attempts: "INT64",
+  decided_at: "STRING",
+  prompt_hash: "STRING",
+  prompt: "STRING",
+  server_version: "STRING",
+  catalog_fingerprint: "STRING",
+} as const satisfies TableSchema;
 
-export const ATTEMPT_COLUMNS = [
-  "attempt_id",
-  "match_id",
-  "round",
-  "player",
-  "game",
-  "variant",
-  "framing",
-  "session_id",
-  "raw_text",
-  "action",
-  "invalid_reason",
-  "tokens",
-  "created_at",
-] as const;
+export const MATCH_SCHEMA = {
+  match_id: "STRING",
+  player: "STRING",
+  game: "STRING",
+  variant: "STRING",
+  framing: "STRING",
+  style: "STRING",
+  action_order: "STRING",
+  opponent: "STRING",
+  rounds: "INT64",
+  rounds_played: "INT64",
+  total_points: "DOUBLE",
+  status: "STRING",
+  study_id: "STRING",
+  trial_index: "INT64",
+  seed: "STRING",
+  source: "STRING",
+  session: "STRING",
+  created_at: "STRING",
+  finished_at: "STRING",
+} as const satisfies TableSchema;
+
+export const ATTEMPT_SCHEMA = {
+  attempt_id: "INT64",
+  match_id: "STRING",
+  round: "INT64",
+  player: "STRING",
+  game: "STRING",
+  variant: "STRING",
+  framing: "STRING",
+  session_id: "STRING",
+  raw_text: "STRING",
+  action: "STRING",
+  invalid_reason: "STRING",
+  tokens: "INT64",
+  created_at: "STRING",
+} as const satisfies TableSchema;
 
 /** The runner's per-call log (db/003_model_calls.sql says what each column holds). */
-export const MODEL_CALL_COLUMNS = [
-  "call_id",
-  "attempt_id",
-  "match_id",
-  "round",
-  "seq",
-  "player",
-  "game",
-  "variant",
-  "framing",
-  "provider",
-  "requested_model",
-  "reported_model",
-  "mode",
-  "style",
-  "sample_index",
-  "decoding_json",
-  "prompt_tokens",
-  "completion_tokens",
-  "latency_ms",
-  "retries",
-  "finish_reason",
-  "raw_reply",
-  "called_at",
-] as const;
+export const MODEL_CALL_SCHEMA = {
+  call_id: "INT64",
+  attempt_id: "INT64",
+  match_id: "STRING",
+  round: "INT64",
+  seq: "INT64",
+  player: "STRING",
+  game: "STRING",
+  variant: "STRING",
+  framing: "STRING",
+  provider: "STRING",
+  requested_model: "STRING",
+  reported_model: "STRING",
+  mode: "STRING",
+  style: "STRING",
+  sample_index: "INT64",
+  decoding_json: "STRING",
+  prompt_tokens: "INT64",
+  completion_tokens: "INT64",
+  latency_ms: "DOUBLE",
+  retries: "INT64",
+  finish_reason: "STRING",
+  raw_reply: "STRING",
+  called_at: "STRING",
+} as const satisfies TableSchema;
 
 /** Exactly the columns `import counts` reads, so a record's one-shot counts move to another record. */
-export const COUNT_COLUMNS = ["player", "game", "variant", "framing", "session", "action", "count"] as const;
+export const COUNT_SCHEMA = {
+  player: "STRING",
+  game: "STRING",
+  variant: "STRING",
+  framing: "STRING",
+  session: "STRING",
+  action: "STRING",
+  count: "INT64",
+} as const satisfies TableSchema;
 
-export const STUDY_COLUMNS = [
-  "study_id",
-  "name",
-  "design_hash",
-  "seed",
-  "created_at",
-  "design_json",
-] as const;
+export const STUDY_SCHEMA = {
+  study_id: "STRING",
+  name: "STRING",
+  design_hash: "STRING",
+  seed: "STRING",
+  created_at: "STRING",
+  design_json: "STRING",
+} as const satisfies TableSchema;
 
 export interface ExportTable {
-  columns: readonly string[];
+  /** The columns in order with their Parquet types: one declaration per table, whatever the rows hold. */
+  schema: TableSchema;
   rows: Record<string, unknown>[];
   /** For JSONL when it differs from the rows (matches: the import format). */
   jsonl?: unknown[];
 }
+
+/**
+ * What an imported transcript does not say (the import format has no such fields): how the choices were
+ * shown, the opponent's parameters, whether the horizon was revealed. The record holds placeholders there
+ * (its columns take no null); an export says unknown. Style and history mode are "unspecified" already.
+ */
+const NOT_IMPORTED = { action_order: null, opponent_params: null, reveal_horizon: null } as const;
 
 /** The rows of one export kind that pass the filter. */
 export function exportTable(store: Store, kind: ExportKind, filter: RecordFilter): ExportTable {
   switch (kind) {
     case "decisions":
       return {
-        columns: DECISION_COLUMNS,
-        rows: store.exportDecisions(filter).map((row) => ({
-          ...row,
-          action_order: JSON.parse(row.action_order as string) as string[],
-          opponent_params: JSON.parse(row.opponent_params as string) as Record<string, unknown>,
-          reveal_horizon: row.reveal_horizon === 1,
-        })),
+        schema: DECISION_SCHEMA,
+        rows: store.exportDecisions(filter).map((row) =>
+          row.source === null
+            ? {
+                ...row,
+                action_order: JSON.parse(row.action_order as string) as string[],
+                opponent_params: JSON.parse(row.opponent_params as string) as Record<string, unknown>,
+                reveal_horizon: row.reveal_horizon === 1,
+              }
+            : { ...row, ...NOT_IMPORTED },
+        ),
       };
     case "attempts":
-      return { columns: ATTEMPT_COLUMNS, rows: store.exportAttempts(filter) };
+      return { schema: ATTEMPT_SCHEMA, rows: store.exportAttempts(filter) };
     case "model-calls":
-      return { columns: MODEL_CALL_COLUMNS, rows: store.exportModelCalls(filter) };
+      return { schema: MODEL_CALL_SCHEMA, rows: store.exportModelCalls(filter) };
     case "studies":
       return {
-        columns: STUDY_COLUMNS,
+        schema: STUDY_SCHEMA,
         rows: store
           .listStudies()
           .filter((s) => filter.study_id === undefined || s.id === filter.study_id)
@@ -167,7 +192,7 @@ export function exportTable(store: Store, kind: ExportKind, filter: RecordFilter
     case "matches":
       return matchesTable(store, filter);
     case "counts":
-      return { columns: COUNT_COLUMNS, rows: countsBySession(store, filter) };
+      return { schema: COUNT_SCHEMA, rows: countsBySession(store, filter) };
     default:
       throw new UsageError(`Unknown export "${String(kind)}"; exports: ${EXPORT_KINDS.join(", ")}.`);
   }
@@ -185,7 +210,7 @@ function matchesTable(store: Store, filter: RecordFilter): ExportTable {
       variant: match.variant,
       framing: match.framing,
       style: match.style,
-      action_order: match.action_order,
+      action_order: match.source === null ? match.action_order : NOT_IMPORTED.action_order,
       opponent: match.opponent,
       rounds: match.rounds,
       rounds_played: decisions.length,
@@ -221,7 +246,7 @@ function matchesTable(store: Store, filter: RecordFilter): ExportTable {
       })),
     });
   }
-  return { columns: MATCH_COLUMNS, rows, jsonl };
+  return { schema: MATCH_SCHEMA, rows, jsonl };
 }
 
 /**
@@ -236,7 +261,7 @@ function matchSession(match: MatchRecord, decisions: readonly DecisionRecord[]):
 
 /**
  * The one-shot counts the analyses read, per cell, session and action, in the `import counts` format:
- * a live decision's MCP session id, an imported one's session label ('' for none). A label is scoped to
+ * a live decision's MCP session id, an imported one's session label (null for none). A label is scoped to
  * its import, so where two imports of one player used the same label it is written as "source / label"
  * (two sessions stay two when the file is imported). Decisions without a session of one cell and action
  * are one row, whichever import they came from.
@@ -260,7 +285,16 @@ function countsBySession(store: Store, filter: RecordFilter): Record<string, unk
     if (seen) seen.count += row.count;
     else {
       const { player, game, variant, framing, action, count } = row;
-      counts.set(key, { player, game, variant, framing, session, action, count });
+      // No session is null, as every other absent value of an export (an empty CSV field, as before).
+      counts.set(key, {
+        player,
+        game,
+        variant,
+        framing,
+        session: session === "" ? null : session,
+        action,
+        count,
+      });
     }
   }
   // In key order (player, game, variant, framing, session, action), whichever kind of record a row came from.

@@ -199,6 +199,9 @@ function importedMatchRecord(
     variant: imported.variant,
     framing: imported.framing ?? NOT_RECORDED,
     style: NOT_RECORDED,
+    // The file does not say how the choices were shown, the opponent's parameters or whether the horizon
+    // was revealed. These columns take no null, so they hold placeholders that nothing reads for an
+    // imported match: the exports write them as null, the order effect counts live play only.
     action_order: [...game.actions],
     opponent: imported.opponent,
     opponent_params: {},

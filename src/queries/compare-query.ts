@@ -27,6 +27,7 @@ import { UsageError } from "../usage-error.js";
 import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 import { playerComparisonTallies } from "./comparison-tallies.js";
+import { playersWithoutValidDecisions } from "./players-without-valid-decisions.js";
 import { framingsNotShared } from "./unshared-framings.js";
 
 export interface CompareQuery {
@@ -69,6 +70,8 @@ export type CompareReport = Omit<ComparisonResult, "skipped"> & {
   ranked_conditions?: RepeatedComparison["ranked_conditions"];
   /** What each group's repeated play was resampled by (matches, sessions, schedule positions). */
   repeated_units?: RepeatedComparison["units"];
+  /** Players of the scope with matches but no valid decision, in no group; absent when there are none. */
+  left_out?: { group: string; reason: string }[];
 };
 
 /**
@@ -79,9 +82,31 @@ export type CompareReport = Omit<ComparisonResult, "skipped"> & {
  * and so is a record with repeated play only whose groups share no condition.
  */
 export function compareReport(deps: PlayDeps, query: CompareQuery): CompareReport {
-  const report = comparedReport(deps, query);
+  const report = withPlayersLeftOut(deps, query, comparedReport(deps, query));
   const note = tooFewReplicatesNote(report.pairs, report.bootstrap, report.confidence);
   return note === null ? report : { ...report, notes: [...report.notes, note] };
+}
+
+/**
+ * A player of the comparison's scope with matches but no valid decision (every round void …) is in no
+ * group: it is named in the notes and in `left_out`, with why, rather than missing from the ranks unsaid.
+ */
+function withPlayersLeftOut(deps: PlayDeps, query: CompareQuery, report: CompareReport): CompareReport {
+  if (report.by !== "player") return report;
+  const scope = {
+    players: query.players,
+    games: query.games,
+    variants: [report.variant],
+    study_id: query.study_id,
+  };
+  const games = query.repeated_play === false ? "one-shot" : query.one_shot === false ? "repeated" : "all";
+  const without = playersWithoutValidDecisions(deps, scope, new Set(report.groups), games);
+  if (without.length === 0) return report;
+  return {
+    ...report,
+    notes: [...report.notes, ...without.map((p) => `Not ranked: ${p.reason}.`)],
+    left_out: without.map((p) => ({ group: p.player, reason: p.reason })),
+  };
 }
 
 function comparedReport(deps: PlayDeps, query: CompareQuery): CompareReport {

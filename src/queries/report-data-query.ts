@@ -17,6 +17,7 @@ import {
   type EquilibriumCell,
   type EstimateWithCi,
   type ImportedSource,
+  type Leaderboard,
   type RepeatedCell,
   type ReportData,
   type RobustnessResult,
@@ -204,11 +205,19 @@ function rankedPlayers(
       ...(second.conditions ? { conditions: second.conditions } : {}),
       // Each part is sorted by measure then rank, and every one-shot measure comes before the repeated ones.
       rows: [...first.rows, ...second.rows],
+      ...leftOutOfEither(first, second),
     },
     reason,
     repeatedReason,
     repeatedNotes,
   };
+}
+
+/** The players left out of either part's ranks (no valid decision there), each once. */
+function leftOutOfEither(first: Leaderboard, second: Leaderboard): Pick<Leaderboard, "left_out"> {
+  const all = [...(first.left_out ?? []), ...(second.left_out ?? [])];
+  const once = all.filter((l, i) => all.findIndex((m) => m.group === l.group) === i);
+  return once.length > 0 ? { left_out: once } : {};
 }
 
 /**

@@ -11,6 +11,7 @@ import { UsageError } from "../usage-error.js";
 import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
+import { playersWithoutValidDecisions } from "./players-without-valid-decisions.js";
 
 export interface RobustnessQuery {
   players?: string[];
@@ -32,7 +33,7 @@ export type RobustnessReport = RobustnessResult & {
   /** "planned" when the framings are a contrast the study registered for every game analysed,
    * "exploratory" otherwise. */
   contrast: "planned" | "exploratory" | null;
-  /** (player, game) pairs left out because they lack a decision in one of the framings. */
+  /** (player, game) pairs left out because they lack a (valid) decision in one of the framings. */
   skipped: { player: string; game: string; missing: string[] }[];
   /** Per player: the choice rate of the first-listed action (live two-action decisions) against ½. */
   order_effect: OrderEffect[];
@@ -98,10 +99,20 @@ export function robustnessReport(
   const stopsNote = study && adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)));
   const isPlanned = study && isPlannedPair(study.design, framings, games);
   const partly = study && partlyPlannedText(study.design, framings, games);
+  // A player whose one-shot rounds hold no valid decision (all void …) is listed as left out, with why.
+  const without = playersWithoutValidDecisions(
+    deps,
+    { players: query.players, games: query.games, variants: [variant], study_id: query.study_id },
+    new Set(all.map((c) => c.player)),
+    "one-shot",
+  );
   const notes = [
     ...result.notes,
     ...(stopsNote ? [stopsNote] : []),
     ...(partly ? [{ name: "contrast_planned_elsewhere", detail: partly }] : []),
+    ...(without.length > 0
+      ? [{ name: "no_valid_decisions", detail: `Left out: ${without.map((p) => p.reason).join("; ")}.` }]
+      : []),
   ];
   // The order effect over the same decisions (framings and players analysed), per player.
   const confidence = query.confidence ?? result.confidence;
@@ -116,7 +127,10 @@ export function robustnessReport(
     variant,
     study_id: query.study_id ?? null,
     contrast: study ? (isPlanned ? "planned" : "exploratory") : null,
-    skipped,
+    skipped: [
+      ...skipped,
+      ...without.flatMap((p) => p.games.map((game) => ({ player: p.player, game, missing: [...framings] }))),
+    ],
   };
 }
 

@@ -17,7 +17,14 @@ export function withLeaderboard(sections: ReportData, ranked: ReportLeaderboard)
   const missing = [...(sections.missing ?? [])];
   if (ranked.reason) missing.push({ section: "leaderboard", reason: ranked.reason });
   if (ranked.repeatedReason) missing.push({ section: "leaderboard-repeated", reason: ranked.repeatedReason });
-  const notes = (ranked.repeatedNotes ?? []).map((detail) => ({ name: "leaderboard_repeated", detail }));
+  const notes = [
+    // A player with matches but no valid decision is in no rank: the leaderboard says so, and why.
+    ...(ranked.leaderboard?.left_out ?? []).map((l) => ({
+      name: "leaderboard_left_out",
+      detail: `Not ranked: ${l.reason}.`,
+    })),
+    ...(ranked.repeatedNotes ?? []).map((detail) => ({ name: "leaderboard_repeated", detail })),
+  ];
   return {
     ...sections,
     missing,

@@ -16,6 +16,7 @@ export interface ComparisonRanks {
   framings: readonly string[];
   ranked_games: readonly string[];
   ranked_conditions?: Partial<Record<string, readonly LeaderboardCondition[]>>;
+  left_out?: readonly { group: string; reason: string }[];
   ranks: readonly {
     measure: string;
     group: string;
@@ -64,6 +65,7 @@ export function leaderboardOf(report: ComparisonRanks): Leaderboard {
     framings: [...report.framings],
     games: [...report.ranked_games],
     ...(Object.keys(conditions).length > 0 ? { conditions } : {}),
+    ...(report.left_out?.length ? { left_out: report.left_out.map((l) => ({ ...l })) } : {}),
     rows,
   };
 }

@@ -199,6 +199,8 @@ export interface Leaderboard {
    * conditions every group played: its ranks are computed on them. Absent without repeated-play ranks.
    */
   conditions?: Partial<Record<string, LeaderboardCondition[]>>;
+  /** Players with matches but no valid decision (every round void …): in no rank, listed with why. */
+  left_out?: { group: string; reason: string }[];
   rows: LeaderboardRow[];
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { parse } from "csv-parse/sync";
@@ -7,10 +7,18 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { exportCommand } from "../../src/cli/export.js";
 import { importCommand } from "../../src/cli/import.js";
-import { DECISION_COLUMNS } from "../../src/exports/export-tables.js";
+import {
+  ATTEMPT_SCHEMA,
+  COUNT_SCHEMA,
+  DECISION_SCHEMA,
+  MATCH_SCHEMA,
+  MODEL_CALL_SCHEMA,
+  STUDY_SCHEMA,
+} from "../../src/exports/export-tables.js";
 import { packageRoot } from "../../src/package-root.js";
 import type { RoundView as View } from "../../src/play/match-view.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
+import { documentedColumns, parquetColumns } from "../support/parquet-schemas.js";
 
 let deps: ReturnType<typeof tempDeps>;
 let client: Client;
@@ -45,7 +53,7 @@ describe("same-game export", () => {
     const out = join(deps.dir, "decisions.csv");
     await exportTo(["decisions", "--db", deps.dbPath, "--out", out]);
     const rows = parse(readFileSync(out, "utf8"), { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0] ?? {})).toEqual([...DECISION_COLUMNS]);
+    expect(Object.keys(rows[0] ?? {})).toEqual(Object.keys(DECISION_SCHEMA));
     expect(rows).toHaveLength(1);
     const row = rows[0] as Record<string, string>;
     expect(row).toMatchObject({
@@ -337,6 +345,164 @@ describe("same-game export", () => {
       raw_text: `"${view.labels[0]}", surely`,
       source: null,
     });
-    expect(typeof oneShot.payoff).toBe("bigint");
+    expect(typeof oneShot.payoff).toBe("number");
+  });
+
+  it("writes counts without a session as null (JSONL, Parquet) and an empty CSV field, which import counts round-trips byte for byte", async () => {
+    const counts = join(deps.dir, "published.csv");
+    writeFileSync(
+      counts,
+      [
+        "player,game,framing,session,action,count",
+        "gpt,prisoners-dilemma,business,run-1,cooperate,2",
+        "gpt,prisoners-dilemma,business,,defect,3",
+      ].join("\n"),
+    );
+    await importCommand.run(parseCommandArgs(importCommand, ["counts", counts, "--db", deps.dbPath]));
+    const out = (format: string) => join(deps.dir, `counts.${format}`);
+    for (const format of ["csv", "jsonl", "parquet"]) {
+      await exportTo(["counts", "--db", deps.dbPath, "--format", format, "--out", out(format)]);
+    }
+    const csv = readFileSync(out("csv"), "utf8");
+    expect(csv).toBe(
+      "player,game,variant,framing,session,action,count\n" +
+        "gpt,prisoners-dilemma,base,business,,defect,3\n" +
+        "gpt,prisoners-dilemma,base,business,run-1,cooperate,2\n",
+    );
+    const jsonl = readFileSync(out("jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(jsonl.map((r) => [r.session, r.count])).toEqual([
+      [null, 3],
+      ["run-1", 2],
+    ]);
+    const bytes = readFileSync(out("parquet"));
+    const parquet = (await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    })) as Record<string, unknown>[];
+    expect(parquet.map((r) => [r.session, r.count])).toEqual([
+      [null, 3n],
+      ["run-1", 2n],
+    ]);
+    // export → import → export: the same bytes.
+    const other = tempDeps();
+    try {
+      await importCommand.run(parseCommandArgs(importCommand, ["counts", out("csv"), "--db", other.dbPath]));
+      const again = join(other.dir, "again.csv");
+      await exportTo(["counts", "--db", other.dbPath, "--out", again]);
+      expect(readFileSync(again, "utf8")).toBe(csv);
+    } finally {
+      other.dispose();
+    }
+  });
+
+  it("writes what an imported transcript does not say (choice order, opponent parameters, horizon) as null", async () => {
+    const view = await call<View>(client, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business",
+      opponent: "always-defect",
+      player: "live-agent",
+    });
+    await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: view.labels[0] });
+    await importMatches(["--reference", "llm-gm-thesis-2026", "--db", deps.dbPath]);
+    const read = async (kind: string) => {
+      const file = join(deps.dir, `${kind}.jsonl`);
+      await exportTo([kind, "--db", deps.dbPath, "--format", "jsonl", "--out", file]);
+      return readFileSync(file, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const shown = ({
+      player,
+      source,
+      style,
+      history_mode,
+      action_order,
+      opponent_params,
+      reveal_horizon,
+    }: Record<string, unknown>) => ({
+      player,
+      source,
+      style,
+      history_mode,
+      action_order,
+      opponent_params,
+      reveal_horizon,
+    });
+    const decisions = await read("decisions");
+    const live = decisions.find((d) => d.player === "live-agent") as Record<string, unknown>;
+    expect((live.action_order as string[]).slice().sort()).toEqual(["cooperate", "defect"]);
+    expect(shown(live)).toMatchObject({ source: null, opponent_params: {}, reveal_horizon: false });
+    const imported = decisions.filter((d) => d.source === "llm-gm-thesis-2026");
+    expect(imported.length).toBeGreaterThan(0);
+    for (const d of imported) {
+      expect(shown(d)).toEqual({
+        player: d.player,
+        source: "llm-gm-thesis-2026",
+        style: "unspecified",
+        history_mode: "unspecified",
+        action_order: null,
+        opponent_params: null,
+        reveal_horizon: null,
+      });
+    }
+    // The matches table in CSV (its JSONL is the import format, which has no such field).
+    const csv = join(deps.dir, "matches.csv");
+    await exportTo(["matches", "--db", deps.dbPath, "--out", csv]);
+    const matches = parse(readFileSync(csv, "utf8"), { columns: true }) as Record<string, string>[];
+    expect(matches.map((m) => [m.source, m.action_order === ""])).toEqual([
+      ["", false],
+      ["llm-gm-thesis-2026", true],
+      ["llm-gm-thesis-2026", true],
+    ]);
+  });
+
+  it("gives every table one Parquet schema, the documented one, whatever the rows exported hold", async () => {
+    // A live decision without tokens reported and with whole payoffs, beside imported transcripts with tokens.
+    const view = await call<View>(client, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business",
+      opponent: "always-defect",
+      player: "no-tokens",
+    });
+    await call(client, "submit_move", { match_id: view.match_id, round: 1, choice: view.labels[1] });
+    await importMatches(["--reference", "llm-gm-thesis-2026", "--db", deps.dbPath]);
+    const schemas = {
+      decisions: DECISION_SCHEMA,
+      matches: MATCH_SCHEMA,
+      attempts: ATTEMPT_SCHEMA,
+      "model-calls": MODEL_CALL_SCHEMA,
+      studies: STUDY_SCHEMA,
+      counts: COUNT_SCHEMA,
+    };
+    for (const [kind, schema] of Object.entries(schemas)) {
+      const documented = documentedColumns(kind, Object.keys(schema));
+      // Every tokens null (live) or whole (imported); no model calls and no study anywhere (empty files).
+      for (const players of ["no-tokens", "claude-sonnet-4"]) {
+        const file = join(deps.dir, `${kind}-${players}.parquet`);
+        await exportTo([
+          kind,
+          "--db",
+          deps.dbPath,
+          "--players",
+          players,
+          "--format",
+          "parquet",
+          "--out",
+          file,
+        ]);
+        expect(parquetColumns(file), `${kind} of ${players}`).toEqual(documented);
+      }
+    }
+    const file = join(deps.dir, "decisions-no-tokens.parquet");
+    const bytes = readFileSync(file);
+    const [row] = (await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    })) as Record<string, unknown>[];
+    // The payoff is whole (points of the prisoner's dilemma), yet a DOUBLE as every payoff is.
+    expect(row).toMatchObject({ tokens: null, reveal_horizon: false, round: 1n });
+    expect([typeof row?.payoff, Number.isInteger(row?.payoff)]).toEqual(["number", true]);
   });
 });

@@ -5,10 +5,11 @@ import { parquetReadObjects } from "hyparquet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { exportCommand } from "../../src/cli/export.js";
-import { LEADERBOARD_COLUMNS } from "../../src/exports/leaderboard-table.js";
+import { LEADERBOARD_SCHEMA } from "../../src/exports/leaderboard-table.js";
 import { compareReport } from "../../src/queries/compare-query.js";
 import { tempDeps } from "../support/harness.js";
 import { importCounts } from "../support/imported-counts.js";
+import { documentedColumns, parquetColumns } from "../support/parquet-schemas.js";
 
 // `export leaderboard` on records built from counts a reader can check by hand: the ranks of `compare`,
 // one row per (measure, group), with the filters that made them.
@@ -31,12 +32,29 @@ async function exportAs(format: string, extra: string[] = []): Promise<string> {
 
 async function exportCsv(extra: string[] = []): Promise<Record<string, string>[]> {
   const text = readFileSync(await exportAs("csv", extra), "utf8");
-  expect(text.split("\n")[0]).toBe(LEADERBOARD_COLUMNS.join(","));
+  expect(text.split("\n")[0]).toBe(Object.keys(LEADERBOARD_SCHEMA).join(","));
   // The R rows: λ and exploitability rows follow them when the games have payoffs (compare's other measures).
   return (parse(text, { columns: true }) as Record<string, string>[]).filter((r) => r.measure === "R");
 }
 
 describe("same-game export leaderboard", () => {
+  it("writes the documented Parquet schema whether every estimate is whole or not", async () => {
+    await importCounts(deps, {
+      dominant: { business: 0, friend: 0 },
+      steady: { business: 0, friend: 0 },
+      swayed: { business: 3, friend: 27 },
+    });
+    const documented = documentedColumns("leaderboard", Object.keys(LEADERBOARD_SCHEMA));
+    // Two always-dominant players: R = 1 and its upper bound 1 for both, every estimate a whole number.
+    const whole = await exportAs("parquet", ["--players", "dominant,steady"]);
+    const bytes = readFileSync(whole);
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const [dominant] = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    expect(dominant).toMatchObject({ measure: "R", estimate: 1, ci_high: 1, rank: 1n });
+    expect(parquetColumns(whole)).toEqual(documented);
+    expect(parquetColumns(await exportAs("parquet", ["--players", "dominant,swayed"]))).toEqual(documented);
+  });
+
   it("gives two players with identical counts one tied group, both with the rank interval [1, 2]", async () => {
     await importCounts(deps, { alpha: { business: 20, friend: 10 }, beta: { business: 20, friend: 10 } });
     const rows = await exportCsv();

@@ -147,10 +147,18 @@ describeEachEngine("imported sessions in the record", (engine: EngineKind) => {
     );
     deps.store.importCounts("run-c", [count("solo", "business", "1", "defect", 3)], AT);
     const table = exportTable(deps.store, "counts", {});
-    expect(table.columns).toEqual(["player", "game", "variant", "framing", "session", "action", "count"]);
+    expect(Object.keys(table.schema)).toEqual([
+      "player",
+      "game",
+      "variant",
+      "framing",
+      "session",
+      "action",
+      "count",
+    ]);
     expect(table.rows.map((r) => [r.player, r.framing, r.session, r.action, r.count])).toEqual([
       // Decisions without a session of one cell and action are one row, whichever import they came from.
-      ["m", "business", "", "defect", 5],
+      ["m", "business", null, "defect", 5],
       ["m", "business", "run-a / 1", "cooperate", 2],
       ["m", "friend-sharing", "run-b / 1", "cooperate", 5],
       ["solo", "business", "1", "defect", 3],

@@ -118,6 +118,45 @@ export class AnalysisReads extends ImportStore {
     return [...matched, ...published];
   }
 
+  /**
+   * Per player and game of the matches that pass the filter (of one-shot or repeated games only, if asked): how many
+   * matches, and their rounds by status. A player whose rounds hold no valid decision is in no analysis;
+   * this says so, and why, instead of leaving it out in silence.
+   */
+  roundStatusByPlayer(
+    filter: RecordFilter,
+    games: "one-shot" | "repeated" | "all" = "all",
+  ): {
+    player: string;
+    game: string;
+    matches: number;
+    decided: number;
+    void: number;
+    forfeit: number;
+    pending: number;
+  }[] {
+    const rows = this.stmt(
+      `SELECT m.player, m.game, count(DISTINCT m.id) AS matches,
+              sum(CASE WHEN d.status = 'decided' THEN 1 ELSE 0 END) AS decided,
+              sum(CASE WHEN d.status = 'void' THEN 1 ELSE 0 END) AS void,
+              sum(CASE WHEN d.status = 'forfeit' THEN 1 ELSE 0 END) AS forfeit,
+              sum(CASE WHEN d.status = 'pending' THEN 1 ELSE 0 END) AS pending
+       FROM matches m LEFT JOIN decisions d ON d.match_id = m.id
+       WHERE ${games === "all" ? "" : games === "one-shot" ? "m.rounds = 1 AND " : "m.rounds > 1 AND "}${this.filter}
+       GROUP BY m.player, m.game
+       ORDER BY m.player, m.game`,
+    ).all(this.filterParams(filter)) as Record<string, string | number | null>[];
+    return rows.map((r) => ({
+      player: String(r.player),
+      game: String(r.game),
+      matches: Number(r.matches),
+      decided: Number(r.decided ?? 0),
+      void: Number(r.void ?? 0),
+      forfeit: Number(r.forfeit ?? 0),
+      pending: Number(r.pending ?? 0),
+    }));
+  }
+
   // --- export -----------------------------------------------------------------------------
 
   /**

@@ -115,6 +115,12 @@ export const compareOutputSchema = z.looseObject({
     )
     .optional()
     .describe("With repeated play: what each group's matches were resampled by, and how many it played"),
+  left_out: z
+    .array(z.looseObject({ group: z.string(), reason: z.string() }))
+    .optional()
+    .describe(
+      "Players of the filters with matches but no valid decision (every round void …), in no group and no rank, with why; absent when none",
+    ),
 });
 
 export function registerCompare(server: McpServer, context: ToolContext): void {
