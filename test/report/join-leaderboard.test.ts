@@ -30,7 +30,7 @@ it("joins the sections and the leaderboard computed apart into the report comput
   expect(sections.leaderboard).toBeNull();
   const ranked = reportLeaderboard(deps, query);
   expect(ranked.leaderboard).toBeNull();
-  expect(ranked.reason).toMatch(/^compare needs at least two distinct framings/);
+  expect(ranked.reason).toMatch(/^a rank needs every player on the same two framings or more/);
   const joined = withLeaderboard(sections, ranked);
   // Every section but the leaderboard can be computed on this record, so the leaderboard's is the only reason.
   expect(sections.missing).toEqual([]);
