@@ -298,6 +298,22 @@ const DIFFERENCE_ROWS: Row[] = [
       { p: one(0.35, 0.65), n: 400, sessions: { decisions: 2, rho: 0.3 } },
     ],
   },
+  // λ at its cap: the 5-decision side defects in every decision now and then (0.9^10 = 35% of studies at
+  // cooperation .1), and its fit is then the cap 20.
+  {
+    name: "λ at the cap: equal players, cooperation .1, n 5 vs 300",
+    groups: [
+      { p: one(0.1, 0.1), n: 5 },
+      { p: one(0.1, 0.1), n: 300 },
+    ],
+  },
+  {
+    name: "λ at the cap: equal players, cooperation .2/.3, n 5 vs 300",
+    groups: [
+      { p: one(0.2, 0.3), n: 5 },
+      { p: one(0.2, 0.3), n: 300 },
+    ],
+  },
 ];
 
 const FWER_ROWS: Row[] = [
@@ -323,6 +339,33 @@ const RANK_ROWS: Row[] = [
     groups: [
       { p: one(...Array(6).fill(0.2), ...Array(5).fill(0.8)), n: 300 },
       { p: one(...Array.from({ length: 11 }, (_, f) => 0.2 + 0.06 * f)), n: 300 },
+    ],
+  },
+  // Rows where the ranks of λ and exploitability read narrower intervals than their pairs.
+  {
+    name: "λ at the cap: 2 equal groups, cooperation .1, n 5 vs 300",
+    groups: [
+      { p: one(0.1, 0.1), n: 5 },
+      { p: one(0.1, 0.1), n: 300 },
+    ],
+  },
+  {
+    name: "5 paired groups: 3 equal + 2 differing, n 20",
+    paired: true,
+    groups: [0.4, 0.4, 0.4, 0.3, 0.1].map((c) => ({ p: one(c, 1 - c), n: 20 })),
+  },
+  {
+    name: "2 equal groups: 2 sessions of 10 per cell vs sessions of 2, ρ .3",
+    groups: [
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 10, rho: 0.3 } },
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 2, rho: 0.3 } },
+    ],
+  },
+  {
+    name: "2 equal groups: 4 sessions spanning both framings (5 + 5) vs single decisions",
+    groups: [
+      { p: one(0.4, 0.6), n: 20, sessions: { decisions: 5, rho: 0.3 }, span: true },
+      { p: one(0.4, 0.6), n: 20 },
     ],
   },
 ];
@@ -503,10 +546,16 @@ function trueExploitability(g: Group): number {
   return cells.reduce((s, c) => s + (PD_MODEL.exploitability("g", c) as number), 0) / cells.length;
 }
 
+/**
+ * Every pair of every study of every row, checked for an interval and a p-value that disagree: an interval
+ * leaving 0 out beside p > .05 (which compare rules out by construction), or one holding 0 beside p ≤ .05.
+ */
+const agreement = { pairs: 0, leavesZeroOutAboveAlpha: 0, holdsZeroAtOrBelowAlpha: 0 };
+
 function analyse(row: Row, rows: ComparisonRow[], seed: number) {
   const k = (game: string) => row.groups[0]?.p[Number(game.slice(1))]?.[0]?.length ?? 2;
   const framings = Array.from({ length: row.groups[0]?.p[0]?.length ?? 2 }, (_, f) => `f${f}`);
-  return compareGroups(rows, {
+  const result = compareGroups(rows, {
     framings,
     actionsOf: (game) => Array.from({ length: k(game) }, (_, a) => `a${a}`),
     cooperativeAction: () => "a0",
@@ -514,6 +563,14 @@ function analyse(row: Row, rows: ComparisonRow[], seed: number) {
     bootstrap: REPLICATES,
     seed,
   });
+  for (const p of result.pairs) {
+    const [lo, hi] = p.difference.ci;
+    const holds = lo <= 0 && 0 <= hi;
+    agreement.pairs++;
+    if (!holds && p.p_value > 0.05) agreement.leavesZeroOutAboveAlpha++;
+    if (holds && p.p_value <= 0.05) agreement.holdsZeroAtOrBelowAlpha++;
+  }
+  return result;
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
@@ -601,9 +658,9 @@ for (const row of FWER_ROWS.filter(selected).filter(() => TABLES.includes("fwer"
 }
 
 console.log(
-  "\n| row | all true ranks of R inside their rank intervals | mean rank-interval length | one tier | all true ranks of λ inside |",
+  "\n| row | all true ranks of R inside their rank intervals | mean rank-interval length | one tier | all true ranks of λ inside | all true ranks of exploitability inside |",
 );
-console.log("|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|");
 for (const row of RANK_ROWS.filter(selected).filter(() => TABLES.includes("ranks"))) {
   const truth = row.groups.map((g) => trueR(g.p));
   const trueRank = truth.map((t) => 1 + truth.filter((u) => u > t + 1e-12).length);
@@ -611,6 +668,10 @@ for (const row of RANK_ROWS.filter(selected).filter(() => TABLES.includes("ranks
   let length = 0;
   let oneTier = 0;
   let lambdaCovered = 0;
+  let exploitCovered = 0;
+  // Rank 1 is the least exploitable; groups tied in truth share the best rank of their tie.
+  const exploitTruth = twoActions(row) ? row.groups.map(trueExploitability) : [];
+  const exploitRank = exploitTruth.map((t) => 1 + exploitTruth.filter((u) => u < t - 1e-9).length);
   for (let s = 0; s < STUDIES; s++) {
     const result = analyse(row, simulate(row, rng), s + 1);
     const all = result.ranks
@@ -634,9 +695,21 @@ for (const row of RANK_ROWS.filter(selected).filter(() => TABLES.includes("ranks
         })
     )
       lambdaCovered++;
+    if (
+      result.ranks
+        .filter((r) => r.measure === "exploitability")
+        .every((r) => {
+          const g = Number(r.group.slice(1));
+          return r.rank.ci[0] <= (exploitRank[g] as number) && (exploitRank[g] as number) <= r.rank.ci[1];
+        })
+    )
+      exploitCovered++;
   }
   console.log(
-    `| ${row.name} | ${pct(covered / STUDIES)} | ${(length / STUDIES).toFixed(2)} | ${pct(oneTier / STUDIES)} | ${pct(lambdaCovered / STUDIES)} |`,
+    `| ${row.name} | ${pct(covered / STUDIES)} | ${(length / STUDIES).toFixed(2)} | ${pct(oneTier / STUDIES)} | ${pct(lambdaCovered / STUDIES)} | ${pct(exploitCovered / STUDIES)} |`,
   );
 }
+console.log(
+  `\nInterval and p-value: ${agreement.pairs} pairs; leaving 0 out with p > .05: ${agreement.leavesZeroOutAboveAlpha}; holding 0 with p ≤ .05: ${agreement.holdsZeroAtOrBelowAlpha}`,
+);
 console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s`);

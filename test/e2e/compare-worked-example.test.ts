@@ -42,7 +42,9 @@ describe("the compare worked example", () => {
     expect(output).toMatch(/^1 +gpt-3\.5-turbo-16k +0\.953 +\[0\.936, 0\.965\] +\[1, 1\] +1$/m);
     expect(output).toMatch(/^3 +gpt-4 +0\.501 +\[0\.486, 0\.522\] +\[3, 3\] +3$/m);
     expect(output).toMatch(/^R +gpt-3\.5-turbo-16k +gpt-4 +0\.452 +\[0\.425, 0\.474\]/m);
-    expect(output).toMatch(/^shift +gpt-4 +llama-2 +-0\.022 +\[-0\.047, 0\.004\] +0\.109 +0\.109/m);
+    expect(output).toMatch(/^shift +gpt-4 +llama-2 +-0\.022 +\[-0\.048, 0\.004\] +0\.109 +0\.109/m);
+    expect(output).toMatch(/^exploitability +gpt-4 +llama-2 +-0\.046 +\[-0\.088, -0\.003\] +0\.034/m);
+    expect(output).toMatch(/^3 +llama-2 +0\.154 +\[0\.101, 0\.158\] +\[2, 3\] +2$/m);
     expect(output).toMatch(/^1 +gpt-4 +3\.155 +\[3\.053, 3\.223\] +\[1, 1\]/m);
   });
 

@@ -17,8 +17,10 @@ import { gameInterval } from "./group-game-intervals.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallies } from "./group-samples.js";
 import {
+  agreeingWithP,
   bootstrapDifference,
   boundaryWidened,
+  capWidened,
   moverInterval,
   moverWidened,
   welchWidened,
@@ -29,6 +31,7 @@ import {
   type PooledModel,
   type PooledReplicates,
 } from "./pooled-measures.js";
+import { pooledFurther } from "./pooled-rank-widenings.js";
 import { type FurtherInterval, type RankedGroup, rankIntervals } from "./rank-intervals.js";
 import { sessionCellsByDecisionNote } from "./session-cells-by-decision-note.js";
 import { type ShiftCells, sessionShiftWidened } from "./shift-cluster-widening.js";
@@ -104,7 +107,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for the shift, where either group is resampled by session, widened to at least Welch's t interval over the units resampled (each side's ν by Satterthwaite over its blocks of sessions or decisions, the pair's ν a quarter of the way from the fewer side's to Satterthwaite's), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level; Holm within each measure. A cell fewer than two sessions decided in is drawn by decision, as if its decisions were independent, and a note names it. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the opponent's payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another).";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for the shift, λ and exploitability p at least the normal tail and the interval at least the normal interval d̂ ± z·sd(d*), for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for the shift, where either group is resampled by session, widened to at least Welch's t interval over the units resampled (each side's ν by Satterthwaite over its blocks of sessions or decisions, the pair's ν a quarter of the way from the fewer side's to Satterthwaite's), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level, and to the plain percentile interval (p at least its tail) when either group's share of replicates at the cap λ = 20 exceeds half the level; last, an interval that leaves 0 out beside p above 1 − confidence is extended to 0, so that it leaves 0 out only where p ≤ 1 − confidence; Holm within each measure. A cell fewer than two sessions decided in is drawn by decision, as if its decisions were independent, and a note names it. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the opponent's payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another; a pair of exploitability is ranked apart only where Welch's t interval at the simultaneous level leaves 0 out too, of λ only where the normal interval does, and the plain percentile interval too where a group's share at the cap exceeds (1 − confidence)/groups).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -230,8 +233,8 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     measure: "R" | "shift" | PooledMeasure,
     i: number,
     j: number,
-    a: { point: number; star: Float64Array; bounds?: readonly [number, number] },
-    b: { point: number; star: Float64Array; bounds?: readonly [number, number] },
+    a: { point: number; star: Float64Array; bounds?: readonly [number, number]; shareAtCap?: number },
+    b: { point: number; star: Float64Array; bounds?: readonly [number, number]; shareAtCap?: number },
     used: CellRef[],
     games: readonly string[],
   ): ComparedPair => {
@@ -274,24 +277,32 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
                 { star: b.star, sample: y, games: shiftCells(j, games) },
                 confidence,
               )
-            : bootstrapped;
+            : measure === "lambda"
+              ? capWidened(bootstrapped, star, a.shareAtCap ?? 0, b.shareAtCap ?? 0, confidence)
+              : bootstrapped;
     // The widenings above know nothing of the measure's range: a − b of a value in [loA, hiA] and one in
     // [loB, hiB] lies in [loA − hiB, hiA − loB] (R: [−1, 1]; exploitability: the games' own bound, which
     // may be well below 1), however wide the combined distances.
     const [lo, hi] = VALUE_RANGE[measure];
     const [loA, hiA] = a.bounds ?? [lo, hi];
     const [loB, hiB] = b.bounds ?? [lo, hi];
-    const ci: [number, number] = [
-      Math.max(loA - hiB, difference.ci[0]),
-      Math.min(hiA - loB, difference.ci[1]),
-    ];
+    // (Both ranges hold 0, so the clamp never leaves out a 0 the interval held.) Last, an interval that
+    // leaves 0 out beside a p above 1 − confidence is extended to 0 (pair-differences.ts).
+    const agreed = agreeingWithP(
+      {
+        estimate: difference.estimate,
+        ci: [Math.max(loA - hiB, difference.ci[0]), Math.min(hiA - loB, difference.ci[1])],
+        p_value: difference.p_value,
+      },
+      confidence,
+    );
     return {
       measure,
       a: groups[i] as string,
       b: groups[j] as string,
-      difference: { estimate: difference.estimate, ci },
-      p_value: difference.p_value,
-      p_adjusted: difference.p_value,
+      difference: { estimate: agreed.estimate, ci: agreed.ci },
+      p_value: agreed.p_value,
+      p_adjusted: agreed.p_value,
       paired,
       cells_used: used,
       cells_left_out: leftOutOf(x, y, used),
@@ -394,7 +405,16 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
       measure === "lambda"
         ? values.map((v) => (v.shareAtZero ?? 0) > (1 - confidence) / groups.length)
         : undefined;
-    ranks.push(...rankMeasure(measure, groups, values, confidence, VALUE_RANGE[measure], atBound));
+    // Ranked apart only where the pair's own widenings (Welch's t, the normal interval, λ at its cap) would
+    // part the two as well.
+    const further = pooledFurther(
+      measure,
+      values,
+      drawn.map((d) => d.pooledUnits),
+      (j, k) => used.every((c) => pairedCell(samples[j] as GroupSample, samples[k] as GroupSample, c)),
+      confidence,
+    );
+    ranks.push(...rankMeasure(measure, groups, values, confidence, VALUE_RANGE[measure], atBound, further));
   }
   return {
     confidence,

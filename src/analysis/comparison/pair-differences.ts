@@ -74,26 +74,74 @@ export function bootstrapDifference(
   let squares = 0;
   for (let b = 0; b < B; b++) squares += ((replicates[b] as number) - mean) ** 2;
   const sd = Math.sqrt(squares / Math.max(1, B - 1));
-  const tailAt = (shift: number) => {
-    let atOrBelow = 0;
-    let atOrAbove = 0;
-    for (let b = 0; b < B; b++) {
-      const moved = (replicates[b] as number) - shift;
-      if (moved <= 0) atOrBelow++;
-      if (moved >= 0) atOrAbove++;
-    }
-    return Math.min(1, (2 * Math.min(atOrAbove, atOrBelow) + 1) / (B + 1));
-  };
   const union = options.percentileUnion === true;
-  const tail = union ? Math.max(tailAt(bias), tailAt(0)) : tailAt(bias);
+  const tail = union
+    ? Math.max(bootstrapTail(replicates, bias), bootstrapTail(replicates, 0))
+    : bootstrapTail(replicates, bias);
   // No spread at all (every replicate equal): the bootstrap tail alone speaks.
   const normal = sd > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(estimate) / sd)) : 0;
-  const p_value = options.normalFloor === true ? Math.max(tail, normal) : tail;
+  const floored = options.normalFloor === true;
+  const p_value = floored ? Math.max(tail, normal) : tail;
   const [lo, hi] = percentileInterval(Float64Array.from(replicates), confidence);
   const ci: [number, number] = union
     ? [Math.min(lo, lo - bias), Math.max(hi, hi - bias)]
     : [lo - bias, hi - bias];
+  if (floored && sd > 0) {
+    // The interval whose tail floors p goes into the interval too, so that a p raised above 1 − confidence
+    // by the normal tail is never beside an interval that leaves 0 out (see `normalInterval`).
+    const [nLo, nHi] = normalInterval(estimate, sd, confidence);
+    ci[0] = Math.min(ci[0], nLo);
+    ci[1] = Math.max(ci[1], nHi);
+  }
   return { estimate, ci, p_value };
+}
+
+/**
+ * The two-sided bootstrap p-value of d = 0 from replicates moved by `shift` (the bias for the
+ * bias-corrected interval, 0 for the plain one): (2·min(#{d* − shift ≤ 0}, #{d* − shift ≥ 0}) + 1)/(B + 1),
+ * at most 1. With the +1 it exceeds 1 − confidence whenever the percentile interval moved by the same shift
+ * holds 0 (the interval's ends lie between order statistics that count at least ⌊(B − 1)α/2⌋ + 1
+ * replicates on each side).
+ */
+export function bootstrapTail(replicates: Float64Array, shift: number): number {
+  const B = replicates.length;
+  let atOrBelow = 0;
+  let atOrAbove = 0;
+  for (let b = 0; b < B; b++) {
+    const moved = (replicates[b] as number) - shift;
+    if (moved <= 0) atOrBelow++;
+    if (moved >= 0) atOrAbove++;
+  }
+  return Math.min(1, (2 * Math.min(atOrAbove, atOrBelow) + 1) / (B + 1));
+}
+
+/**
+ * The normal-theory interval d̂ ± z_(1−α/2)·sd(d*): it holds 0 exactly when the normal tail
+ * 2·Φ(−|d̂|/sd(d*)) exceeds α. The shift, λ and exploitability floor their p-value by that tail; where the
+ * bootstrap's percentile interval is the shorter of the two (a lattice of a few discordant units, a
+ * skewed fit), the interval left 0 out while p said it could not (shift [−0.2843, −0.0131] beside
+ * p 0.0824), and Holm read the p while a reader read the interval.
+ */
+export function normalInterval(estimate: number, sd: number, confidence: number): [number, number] {
+  const z = normalQuantile(1 - (1 - confidence) / 2);
+  return [estimate - z * sd, estimate + z * sd];
+}
+
+/**
+ * A pair's interval made to agree with its p-value: wherever p > 1 − confidence, the interval is extended
+ * to hold 0. Every widening before this one keeps its own interval and p in step (each p is the tail of
+ * the interval it widens by), so what is left are the bootstrap tail's lattice and its +1: an end that lies
+ * between the order statistics straddling 0 leaves 0 out by a fraction of one replicate's step while the
+ * count puts p just above α (0.0539 = 27/501 at B = 500). Extending the interval, not lowering p, keeps
+ * both on the conservative side, and Holm, which reads p, is unchanged. Hence: an interval that leaves 0
+ * out always has p ≤ 1 − confidence. (The converse, p ≤ 1 − confidence only when 0 is left out, holds
+ * for each widening by construction; it is checked over the simulation grid, not enforced here.)
+ */
+export function agreeingWithP(difference: Difference, confidence: number): Difference {
+  if (!(difference.p_value > 1 - confidence)) return difference;
+  const [lo, hi] = difference.ci;
+  if (lo <= 0 && 0 <= hi) return difference;
+  return { ...difference, ci: [Math.min(lo, 0), Math.max(hi, 0)] };
 }
 
 /**
@@ -167,6 +215,36 @@ export function boundaryWidened(
 }
 
 /**
+ * λ at its upper cap (LAMBDA_MAX = 20): a group whose every decision in the fitted cells defected has
+ * λ̂ = 20, the cap, not an estimate — its replicates, drawn from the cells' add-½ smoothed rates, fit 20
+ * wherever they drew no cooperation (some 40% of them, whatever the cells' size) and a moderate λ
+ * elsewhere. Their mean then lies far below λ̂, and the bias correction, mean(d*) − d̂, moves the whole
+ * interval by that distance: two identical agents cooperating 10% of the time, 5 against 300 decisions
+ * per cell, had the interval of their difference hold the true 0 in 66.6% of studies. The share of a
+ * group's replicates that fit the cap plays the part the share at λ = 0 plays below (boundaryWidened):
+ * where either group's exceeds (1 − confidence)/2 that group may sit at the cap, the bias estimate means
+ * nothing, and the interval is widened to the plain percentile interval of d* (the uncorrected
+ * replicates: the at-cap group's lower quantile is what its counts allow, its upper the cap), p to at
+ * least its tail. A group that defected 60 times of 60 is still told apart from one at λ = 0: its
+ * replicates' 2.5% point stays near 2.
+ */
+export function capWidened(
+  difference: Difference,
+  star: Float64Array,
+  shareAtCapA: number,
+  shareAtCapB: number,
+  confidence: number,
+): Difference {
+  if (!(Math.max(shareAtCapA, shareAtCapB) > (1 - confidence) / 2)) return difference;
+  const [lo, hi] = percentileInterval(Float64Array.from(star), confidence);
+  return {
+    estimate: difference.estimate,
+    ci: [Math.min(difference.ci[0], lo), Math.max(difference.ci[1], hi)],
+    p_value: Math.max(difference.p_value, bootstrapTail(star, 0)),
+  };
+}
+
+/**
  * The bootstrap difference made at least as wide as Welch's t interval d̂ ± t_ν·sd(d*), and its p-value
  * at least the t tail 2·P(T_ν ≥ |d̂|/sd(d*)). A group's value is a mean of a few matches (often 3–10): the
  * bootstrap distribution of such a mean is too narrow and too light-tailed (on the simulation grid,
@@ -193,8 +271,35 @@ export function welchWidened(
   confidence: number,
   towardWelch = 0.5,
 ): Difference {
+  const welch = welchInterval(difference.estimate, star, a, b, paired, confidence, towardWelch);
+  if (welch === null) return difference;
+  const d = difference.estimate;
+  return {
+    estimate: d,
+    ci: [Math.min(difference.ci[0], welch.ci[0]), Math.max(difference.ci[1], welch.ci[1])],
+    p_value: Math.min(
+      1,
+      Math.max(difference.p_value, 2 * studentUpperTail(Math.abs(d) / welch.se, welch.nu)),
+    ),
+  };
+}
+
+/**
+ * Welch's t interval d ± t_ν·sd(d*) at `confidence` (ν as in `welchWidened`), with its standard error and
+ * ν; null where the replicates do not vary. The ranks of exploitability read it at their simultaneous
+ * level, so that two groups are ranked apart only where the pair's own widening would part them too.
+ */
+export function welchInterval(
+  d: number,
+  star: Float64Array,
+  a: { variance: number; units: number },
+  b: { variance: number; units: number },
+  paired: boolean,
+  confidence: number,
+  towardWelch = 0.5,
+): { ci: [number, number]; se: number; nu: number } | null {
   const se = Math.sqrt(variance(star));
-  if (!(se > 0)) return difference;
+  if (!(se > 0)) return null;
   const term = (s: { variance: number; units: number }) =>
     s.units > 1 ? s.variance ** 2 / (s.units - 1) : 0;
   const welch = (a.variance + b.variance) ** 2 / (term(a) + term(b));
@@ -207,10 +312,5 @@ export function welchWidened(
   const unpaired = Number.isFinite(welch) ? fewer + (welch - fewer) * towardWelch : 1;
   const nu = Math.max(1, paired ? fewer : unpaired);
   const t = studentQuantile((1 - confidence) / 2, nu);
-  const d = difference.estimate;
-  return {
-    estimate: d,
-    ci: [Math.min(difference.ci[0], d - t * se), Math.max(difference.ci[1], d + t * se)],
-    p_value: Math.min(1, Math.max(difference.p_value, 2 * studentUpperTail(Math.abs(d) / se, nu))),
-  };
+  return { ci: [d - t * se, d + t * se], se, nu };
 }

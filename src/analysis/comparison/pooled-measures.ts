@@ -38,6 +38,11 @@ export interface PooledReplicates {
   readonly bounds: readonly [number, number];
   /** λ only: the share of replicates whose fit is 0, the bootstrap p-value of λ = 0 (pair-differences.ts). */
   readonly shareAtZero?: number;
+  /**
+   * λ only: the share of replicates whose fit is the cap LAMBDA_MAX, counted before they are spread (a
+   * group that may sit at the cap; pair-differences.ts).
+   */
+  readonly shareAtCap?: number;
 }
 
 /**
@@ -82,6 +87,7 @@ export function pooledEvaluator(
     star: new Float64Array(bootstrap),
     defined: observations.length > 0,
     atZero: 0,
+    atCap: 0,
   };
   const exploitability = { point: Number.NaN, star: new Float64Array(bootstrap), defined: false };
   // A mean over cells (over those with decisions, in a replicate) is at most the largest of their games'
@@ -143,6 +149,7 @@ export function pooledEvaluator(
         const value = fitLambda(counts, lambda.point) ?? lambda.point;
         lambda.star[b] = value;
         if (value === 0) lambda.atZero++;
+        if (value === LAMBDA_MAX) lambda.atCap++;
       }
       if (exploitability.defined) exploitability.star[b] = meanExploitability(counts) ?? exploitability.point;
     },
@@ -154,6 +161,7 @@ export function pooledEvaluator(
           point: lambda.point,
           star: lambda.star,
           shareAtZero: bootstrap > 0 ? lambda.atZero / bootstrap : 0,
+          shareAtCap: bootstrap > 0 ? lambda.atCap / bootstrap : 0,
           bounds: POOLED_BOUNDS.lambda,
         });
       if (exploitability.defined)

@@ -35,9 +35,10 @@ export interface RankedGroup {
 
 /**
  * A further interval of θ_j − θ_k at a given level that must also leave 0 out before j and k are ranked
- * apart (R: the MOVER interval of the groups' test-inversion intervals, compare-groups.ts).
+ * apart (R: the MOVER interval of the groups' test-inversion intervals, compare-groups.ts; λ and
+ * exploitability: their pairs' widenings, pooled-rank-widenings.ts); undefined where there is none.
  */
-export type FurtherInterval = (j: number, k: number, level: number) => readonly [number, number];
+export type FurtherInterval = (j: number, k: number, level: number) => readonly [number, number] | undefined;
 
 export function rankIntervals(
   groups: readonly string[],
