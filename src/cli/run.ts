@@ -214,11 +214,23 @@ function analyseCommand(studyId: string, player: string, target: ServerTarget): 
   return words.join(" ");
 }
 
-/** `--cache` (the default folder) or `--cache DIR`; null without the flag. */
+/**
+ * `--cache` (the default folder) or `--cache DIR`; null without the flag. The folder is checked before the
+ * first call: a cache that cannot keep a reply would only be found out after paying for it.
+ */
 function cacheOf(args: ParsedArgs): ResponseCache | null {
   const dir = stringFlag(args, "cache");
   if (dir === undefined) return null;
-  return new ResponseCache(dir === "" ? defaultCacheDir() : dir);
+  const cache = new ResponseCache(dir === "" ? defaultCacheDir() : dir, (message) =>
+    process.stderr.write(`same-game run: ${message}\n`),
+  );
+  const problem = cache.unwritableReason();
+  if (problem !== null) {
+    throw new UsageError(
+      `The response cache folder ${cache.dir} is not writable: ${problem}. Choose another with --cache DIR (or SAME_GAME_CACHE_DIR=DIR).`,
+    );
+  }
+  return cache;
 }
 
 /** The most requests per batch unless --batch-size says otherwise: a study's worth of trials per file. */
