@@ -17,6 +17,8 @@ import { runStudy, type SeatOptions } from "../runner/run-study.js";
 import type { ServerTarget } from "../runner/server-connection.js";
 import { styleNamed } from "../runner/styles.js";
 import { summaryText } from "../runner/summary.js";
+import { isPostgresUrl } from "../store/engines/database-location.js";
+import { canWriteRecord } from "../store/open-record.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
@@ -355,6 +357,12 @@ function serverTarget(args: ParsedArgs): ServerTarget {
     if (isMissingFile(dbPath)) {
       throw new UsageError(
         `No record at ${dbPath}; check --db (a study runs in the record it was registered in: same-game study register FILE.json --db PATH).`,
+      );
+    }
+    // Analyses read a record on read-only media as it is; a run records every trial in it.
+    if (!isPostgresUrl(dbPath) && !canWriteRecord(dbPath)) {
+      throw new UsageError(
+        `${dbPath} is read-only here (the file or its folder cannot be written), and run records every trial in it: copy the record somewhere writable and give that with --db.`,
       );
     }
     const catalog = userCatalogDir();
