@@ -11,6 +11,7 @@ export {
   type ComparisonFactor,
 } from "./aggregates/comparison-reads.js";
 export { promptHash } from "./aggregates/decision-store.js";
+export type { RunLeaseRow } from "./aggregates/run-lease-store.js";
 export type { RunnerBatchRequestRow, RunnerBatchRow } from "./aggregates/runner-batch-store.js";
 export type { PlayerSpendRow, SpendCellRow } from "./aggregates/spend-reads.js";
 export type { MatchSummaryRow, StudyTrialCountRow } from "./aggregates/study-match-store.js";
