@@ -5,6 +5,7 @@ CREATE TABLE run_leases (
   holder     TEXT COLLATE "C" NOT NULL,
   pid        INTEGER NOT NULL,
   host       TEXT COLLATE "C" NOT NULL,
+  pid_scope  TEXT COLLATE "C" NOT NULL,
   since      TEXT COLLATE "C" NOT NULL,
   renewed_at TEXT COLLATE "C" NOT NULL,
   expires_at TEXT COLLATE "C" NOT NULL,

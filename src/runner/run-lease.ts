@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import type { RunLeaseRow, Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
@@ -27,7 +28,8 @@ export class RunLease {
   /**
    * Takes the lease of (study, player) in the record, or refuses with one sentence naming the run that
    * holds it (`where` names the record). A lease whose run is gone is taken over: at once when that run
-   * was on this host and its process no longer exists, else once the lease has expired.
+   * ran where this one can see its process (same host, same PID namespace) and that process no longer
+   * exists, else once the lease has expired.
    */
   static take(store: Store, studyId: string, player: string, where: string): RunLease {
     const holder = randomUUID();
@@ -105,6 +107,7 @@ function leaseRow(studyId: string, player: string, holder: string, now: number):
     holder,
     pid: process.pid,
     host: hostname(),
+    pid_scope: pidScope(),
     since: at,
     renewed_at: at,
     expires_at: expiry(now),
@@ -118,7 +121,19 @@ function expiry(now: number): string {
 /** Whether the run holding `lease` is gone: its lease expired, or its process no longer exists here. */
 function isStale(lease: RunLeaseRow, now: number): boolean {
   if (Date.parse(lease.expires_at) <= now) return true;
-  return lease.host === hostname() && lease.pid !== process.pid && !processExists(lease.pid);
+  return lease.pid_scope === pidScope() && lease.pid !== process.pid && !processExists(lease.pid);
+}
+
+/**
+ * Where a pid names one process: the host, and on Linux the PID namespace (containers on one host, even
+ * with the host's name, do not see each other's processes). Elsewhere the host name alone.
+ */
+function pidScope(): string {
+  try {
+    return `${hostname()} ${readlinkSync("/proc/self/ns/pid")}`;
+  } catch {
+    return hostname();
+  }
 }
 
 function processExists(pid: number): boolean {

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -116,30 +117,49 @@ describeEachEngine("one run per (record, study, player)", (engine) => {
       holder: "a-run-that-died",
       pid: deadPid(),
       host: hostname(),
+      pid_scope: `${hostname()} ${readlinkSync("/proc/self/ns/pid")}`,
       since: at(-5_000),
       renewed_at: at(-5_000),
       expires_at: at(55_000),
       ...over,
     });
 
+    const deleteLease = () => {
+      const store = new Store(record.location);
+      try {
+        store.deleteRunLease(study, player, "a-run-that-died");
+      } finally {
+        store.close();
+      }
+    };
+
     // Killed on this host (its process is gone): taken over at once.
     writeLease(lease({}));
     const resumed = await runCliAsync(args(study, ["--max-trials", "1"]));
     expect(resumed.status, resumed.stderr).toBe(0);
 
+    // Another container with this host's name: its pid means nothing here, so it waits for the expiry.
+    writeLease(lease({ pid_scope: `${hostname()} pid:[1]` }));
+    const otherContainer = await runCliAsync(args(study));
+    expect(otherContainer.status).toBe(2);
+    deleteLease();
+
     // Alive on another host, as far as the record can tell: refused until its lease expires.
-    writeLease(lease({ host: "ci-runner-7", pid: 4242 }));
+    writeLease(lease({ host: "ci-runner-7", pid_scope: "ci-runner-7", pid: 4242 }));
     const refused = await runCliAsync(args(study));
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain(`by pid 4242 on ci-runner-7 since ${at(-5_000)}`);
     expect(refused.stderr).toContain(`its lease expires at ${at(55_000)}`);
-    const store = new Store(record.location);
-    try {
-      store.deleteRunLease(study, player, "a-run-that-died");
-    } finally {
-      store.close();
-    }
-    writeLease(lease({ host: "ci-runner-7", pid: 4242, renewed_at: at(-61_000), expires_at: at(-1_000) }));
+    deleteLease();
+    writeLease(
+      lease({
+        host: "ci-runner-7",
+        pid_scope: "ci-runner-7",
+        pid: 4242,
+        renewed_at: at(-61_000),
+        expires_at: at(-1_000),
+      }),
+    );
     const afterExpiry = await runCliAsync(args(study));
     expect(afterExpiry.status, afterExpiry.stderr).toBe(0);
     expect(afterExpiry.stdout).toContain("2 of 2 done (study complete for this player)");

@@ -8,6 +8,8 @@ export interface RunLeaseRow {
   readonly holder: string;
   readonly pid: number;
   readonly host: string;
+  /** Where `pid` names a process: the host name and the PID namespace of the run. */
+  readonly pid_scope: string;
   /** When the run took the lease. */
   readonly since: string;
   /** Its last heartbeat. */
@@ -26,8 +28,8 @@ export class RunLeaseStore extends RunnerBatchStore {
   insertRunLease(lease: RunLeaseRow): boolean {
     return (
       this.stmt(
-        `INSERT INTO run_leases (study_id, player, holder, pid, host, since, renewed_at, expires_at)
-         VALUES (@study_id, @player, @holder, @pid, @host, @since, @renewed_at, @expires_at)
+        `INSERT INTO run_leases (study_id, player, holder, pid, host, pid_scope, since, renewed_at, expires_at)
+         VALUES (@study_id, @player, @holder, @pid, @host, @pid_scope, @since, @renewed_at, @expires_at)
          ON CONFLICT (study_id, player) DO NOTHING`,
       ).run(lease).changes === 1
     );
@@ -35,7 +37,7 @@ export class RunLeaseStore extends RunnerBatchStore {
 
   runLease(studyId: string, player: string): RunLeaseRow | null {
     const row = this.stmt(
-      `SELECT study_id, player, holder, pid, host, since, renewed_at, expires_at FROM run_leases
+      `SELECT study_id, player, holder, pid, host, pid_scope, since, renewed_at, expires_at FROM run_leases
        WHERE study_id = ? AND player = ?`,
     ).get(studyId, player) as RunLeaseRow | undefined;
     return row ? { ...row, pid: Number(row.pid) } : null;
@@ -48,7 +50,7 @@ export class RunLeaseStore extends RunnerBatchStore {
   takeOverRunLease(stale: RunLeaseRow, lease: RunLeaseRow): boolean {
     return (
       this.stmt(
-        `UPDATE run_leases SET holder = @holder, pid = @pid, host = @host, since = @since,
+        `UPDATE run_leases SET holder = @holder, pid = @pid, host = @host, pid_scope = @pid_scope, since = @since,
            renewed_at = @renewed_at, expires_at = @expires_at
          WHERE study_id = @study_id AND player = @player AND holder = @stale_holder
            AND renewed_at = @stale_renewed_at`,
