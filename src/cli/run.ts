@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import { loadCatalog, userCatalogDir } from "../domain/catalog.js";
 import { catalogArgument } from "../domain/shipped-catalogs.js";
 import { catalogGapNamed } from "../queries/outside-catalog.js";
@@ -13,14 +14,17 @@ import { type Decoding, type ModelEndpoint, type Provider, sentence } from "../r
 import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
+import { RunLease } from "../runner/run-lease.js";
 import { runStudy, type SeatOptions } from "../runner/run-study.js";
 import type { ServerTarget } from "../runner/server-connection.js";
 import { styleNamed } from "../runner/styles.js";
 import { summaryText } from "../runner/summary.js";
+import { isPostgresUrl } from "../store/engines/database-location.js";
+import { canWriteRecord } from "../store/open-record.js";
 import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
-import { isMissingFile, resolveDatabasePath } from "./database-path.js";
+import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
 import { namingStudyIds } from "./unknown-study.js";
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic"];
@@ -44,7 +48,8 @@ export const runCommand: Command = {
     "  Keys come from the environment (OPENAI_API_KEY / ANTHROPIC_API_KEY, or --api-key-env VAR) and are",
     "  never written anywhere. A local server (Ollama, vLLM) with --base-url needs no key.",
     "  --max-wait SECONDS: the longest wait between retries, and the most of a Retry-After obeyed (30).",
-    "  Ctrl-C stops the run; the same command resumes it.",
+    "  Ctrl-C or SIGTERM stops the run; the same command resumes it. One run at a time plays a study for a",
+    "  player in a --db record; another is refused while it lives (see docs/cli.md, One run per player).",
     "  --cache [DIR]: reuse a reply when provider, URL, model, request, decoding and sample all match (and,",
     "  unless --temperature 0, the trial); DIR defaults to $SAME_GAME_CACHE_DIR, else an absolute",
     "  $XDG_CACHE_HOME/same-game/responses, else ~/.cache/same-game/responses (see same-game cache).",
@@ -125,81 +130,157 @@ export const runCommand: Command = {
       );
     }
     const target = serverTarget(args);
-    // A budget is the player's in the study: what the record holds of earlier runs counts against it.
-    const standing =
-      target.kind === "stdio" ? readStanding(target.dbPath, studyId, main.player, main.price) : null;
-    const budget = budgetOf(limits, {
-      earlier: standing?.earlier,
-      priced: prices !== null,
-      firstTrialFloor: firstTrialFloor(opponent ? [main, opponent] : [main], decoding.max_tokens),
-    });
-    if (budget && target.kind === "http") {
-      process.stderr.write(
-        "same-game run: the spend of earlier runs is in the server's record, which --server does not read: the budget counts this run's calls only.\n",
-      );
-    }
-    const batchSettings = batch ? batchOf(args, mode, opponent !== undefined, target) : undefined;
-    if (!batch && args.values["batch-size"] !== undefined) {
-      throw new UsageError("--batch-size needs --batch.");
-    }
-    const retries = numberFlag(args, "retries", { min: 0, max: 100, integer: true });
-    // The longest backoff between retries, and the most of a Retry-After the run obeys.
-    const maxWait = numberFlag(args, "max-wait", { min: 0, max: 3600 });
-    const progress = process.stderr.isTTY
-      ? terminalProgress((text) => process.stderr.write(text))
-      : lineProgress((text) => process.stderr.write(text));
-    // Ctrl-C: the run stops, a summary is printed with how to resume; a second Ctrl-C quits at once.
-    const interrupt = new AbortController();
-    const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130);
-      interrupt.abort();
-    };
-    process.on("SIGINT", onSigint);
-    const played = await runStudy({
-      batch: batchSettings,
-      interrupt: interrupt.signal,
-      studyId,
-      target,
-      seat: main,
-      opponent,
-      concurrency: numberFlag(args, "concurrency", { min: 1, max: 256, integer: true }) ?? 4,
-      maxTrials: numberFlag(args, "max-trials", { min: 1, max: 10_000_000, integer: true }),
-      timeoutMs: (numberFlag(args, "timeout", { min: 0.1, max: 3600 }) ?? 120) * 1000,
-      cache: cacheOf(args),
-      budget,
-      ...(standing ? { before: standing.before } : {}),
-      retry: {
-        ...DEFAULT_RETRY,
-        ...(retries === undefined ? {} : { retries }),
-        ...(maxWait === undefined ? {} : { maxDelayMs: maxWait * 1000 }),
-      },
-      onProgress: progress,
-      onTrialError: (matchId, message) =>
-        process.stderr.write(`\nsame-game run: trial ${matchId} failed: ${message}\n`),
-    });
-    process.off("SIGINT", onSigint);
-    // The server the runner plays on is the player's, which never says why games stopped early; the
-    // record does, when the runner can read it.
-    const summary =
-      played.complete && target.kind === "stdio"
-        ? {
-            ...played,
-            stoppedEarly: readStanding(target.dbPath, studyId, main.player, main.price).before.stoppedEarly,
-          }
-        : played;
-    batchSettings?.ledger.close();
-    if (process.stderr.isTTY) process.stderr.write("\n");
-    process.stdout.write(`${summaryText(summary, analyseCommand(studyId, main.player, target))}\n`);
-    if (summary.interrupted) {
-      process.exitCode = 130;
-    } else if (summary.stats.budgetStop !== null) {
-      // A budget reached is the stop the user asked for: the summary says what was spent and how to go on.
-    } else if (summary.stats.stopReason !== null) {
-      process.stderr.write(`same-game run: stopped: ${sentence(summary.stats.stopReason)}.\n`);
-      process.exitCode = 1;
+    const cache = cacheOf(args);
+    // The lease is taken before the record is read for the budget: what it reads is then this run's alone.
+    const lease = target.kind === "stdio" ? takeLease(target.dbPath, studyId, main.player) : null;
+    // A second signal exits at once; the lease goes with the process all the same.
+    const releaseOnExit = () => lease?.release();
+    process.on("exit", releaseOnExit);
+    try {
+      await playStudy(args, {
+        studyId,
+        batch,
+        mode,
+        decoding,
+        prices,
+        limits,
+        main,
+        opponent,
+        target,
+        cache,
+        lease,
+      });
+    } finally {
+      lease?.release();
+      process.off("exit", releaseOnExit);
     }
   },
 };
+
+interface RunPlan {
+  readonly studyId: string;
+  readonly batch: boolean;
+  readonly mode: (typeof MODES)[number];
+  readonly decoding: Decoding;
+  readonly prices: ReturnType<typeof readPriceTable> | null;
+  readonly limits: BudgetLimits;
+  readonly main: SeatOptions;
+  readonly opponent: SeatOptions | undefined;
+  readonly target: ServerTarget;
+  readonly cache: ResponseCache | null;
+  readonly lease: RunLease | null;
+}
+
+async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
+  const { studyId, batch, mode, decoding, prices, limits, main, opponent, target, cache, lease } = plan;
+  // A budget is the player's in the study: what the record holds of earlier runs counts against it.
+  const standing =
+    target.kind === "stdio" ? readStanding(target.dbPath, studyId, main.player, main.price) : null;
+  const budget = budgetOf(limits, {
+    earlier: standing?.earlier,
+    priced: prices !== null,
+    firstTrialFloor: firstTrialFloor(opponent ? [main, opponent] : [main], decoding.max_tokens),
+  });
+  if (budget && target.kind === "http") {
+    process.stderr.write(
+      "same-game run: the spend of earlier runs is in the server's record, which --server does not read: the budget counts this run's calls only.\n",
+    );
+  }
+  const batchSettings = batch ? batchOf(args, mode, opponent !== undefined, target) : undefined;
+  if (!batch && args.values["batch-size"] !== undefined) {
+    throw new UsageError("--batch-size needs --batch.");
+  }
+  const retries = numberFlag(args, "retries", { min: 0, max: 100, integer: true });
+  // The longest backoff between retries, and the most of a Retry-After the run obeys.
+  const maxWait = numberFlag(args, "max-wait", { min: 0, max: 3600 });
+  const progress = process.stderr.isTTY
+    ? terminalProgress((text) => process.stderr.write(text))
+    : lineProgress((text) => process.stderr.write(text));
+  // Ctrl-C, or SIGTERM (a CI job's timeout, a container stopping): the run stops, a summary is printed
+  // with how to resume; a second signal quits at once. Exit 128 + the signal's number, as a shell reports it.
+  const interrupt = new AbortController();
+  let stoppedBy: NodeJS.Signals = "SIGINT";
+  let leaseLost = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupt.signal.aborted) process.exit(signalExitCode(signal));
+    stoppedBy = signal;
+    interrupt.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  lease?.keepAlive(() => {
+    leaseLost = true;
+    process.stderr.write(
+      `same-game run: another run took over study ${studyId} for player "${main.player}" while this one did not renew its lease; stopping.\n`,
+    );
+    interrupt.abort();
+  });
+  const played = await runStudy({
+    batch: batchSettings,
+    interrupt: interrupt.signal,
+    studyId,
+    target,
+    seat: main,
+    opponent,
+    concurrency: numberFlag(args, "concurrency", { min: 1, max: 256, integer: true }) ?? 4,
+    maxTrials: numberFlag(args, "max-trials", { min: 1, max: 10_000_000, integer: true }),
+    timeoutMs: (numberFlag(args, "timeout", { min: 0.1, max: 3600 }) ?? 120) * 1000,
+    cache,
+    budget,
+    ...(standing ? { before: standing.before } : {}),
+    retry: {
+      ...DEFAULT_RETRY,
+      ...(retries === undefined ? {} : { retries }),
+      ...(maxWait === undefined ? {} : { maxDelayMs: maxWait * 1000 }),
+    },
+    onProgress: progress,
+    // On a terminal the progress line is redrawn in place: the failure starts a line of its own.
+    onTrialError: (matchId, message) =>
+      process.stderr.write(
+        `${process.stderr.isTTY ? "\n" : ""}same-game run: trial ${matchId} failed: ${message}\n`,
+      ),
+  });
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  // The server the runner plays on is the player's, which never says why games stopped early; the
+  // record does, when the runner can read it.
+  const summary =
+    played.complete && target.kind === "stdio"
+      ? {
+          ...played,
+          stoppedEarly: readStanding(target.dbPath, studyId, main.player, main.price).before.stoppedEarly,
+        }
+      : played;
+  batchSettings?.ledger.close();
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  process.stdout.write(`${summaryText(summary, analyseCommand(studyId, main.player, target))}\n`);
+  if (leaseLost) {
+    process.exitCode = 1;
+  } else if (summary.interrupted) {
+    process.exitCode = signalExitCode(stoppedBy);
+  } else if (summary.stats.budgetStop !== null) {
+    // A budget reached is the stop the user asked for: the summary says what was spent and how to go on.
+  } else if (summary.stats.stopReason !== null) {
+    process.stderr.write(`same-game run: stopped: ${sentence(summary.stats.stopReason)}.\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** What a shell reports for a process ended by `signal`: 128 + its number (SIGINT 130, SIGTERM 143). */
+function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+/** The run's lease of (study, player) in the --db record, or one sentence naming the run that holds it. */
+function takeLease(dbPath: string, studyId: string, player: string): RunLease {
+  const store = new Store(dbPath);
+  try {
+    return RunLease.take(store, studyId, player, recordName(dbPath));
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
 
 /**
  * The command that analyses what the run recorded, ready to paste: every value a shell word, and the
@@ -214,11 +295,23 @@ function analyseCommand(studyId: string, player: string, target: ServerTarget): 
   return words.join(" ");
 }
 
-/** `--cache` (the default folder) or `--cache DIR`; null without the flag. */
+/**
+ * `--cache` (the default folder) or `--cache DIR`; null without the flag. The folder is checked before the
+ * first call: a cache that cannot keep a reply would only be found out after paying for it.
+ */
 function cacheOf(args: ParsedArgs): ResponseCache | null {
   const dir = stringFlag(args, "cache");
   if (dir === undefined) return null;
-  return new ResponseCache(dir === "" ? defaultCacheDir() : dir);
+  const cache = new ResponseCache(dir === "" ? defaultCacheDir() : dir, (message) =>
+    process.stderr.write(`same-game run: ${message}\n`),
+  );
+  const problem = cache.unwritableReason();
+  if (problem !== null) {
+    throw new UsageError(
+      `The response cache folder ${cache.dir} is not writable: ${problem}. Choose another with --cache DIR (or SAME_GAME_CACHE_DIR=DIR).`,
+    );
+  }
+  return cache;
 }
 
 /** The most requests per batch unless --batch-size says otherwise: a study's worth of trials per file. */
@@ -343,6 +436,12 @@ function serverTarget(args: ParsedArgs): ServerTarget {
     if (isMissingFile(dbPath)) {
       throw new UsageError(
         `No record at ${dbPath}; check --db (a study runs in the record it was registered in: same-game study register FILE.json --db PATH).`,
+      );
+    }
+    // Analyses read a record on read-only media as it is; a run records every trial in it.
+    if (!isPostgresUrl(dbPath) && !canWriteRecord(dbPath)) {
+      throw new UsageError(
+        `${dbPath} is read-only here (the file or its folder cannot be written), and run records every trial in it: copy the record somewhere writable and give that with --db.`,
       );
     }
     const catalog = userCatalogDir();

@@ -159,7 +159,7 @@ export function answeredCall(
   }
   const { reply, raw } = cappedReply(answered);
   if (cache && how.key) {
-    cache.put({
+    cache.keep({
       key: how.key,
       provider: endpoint.provider,
       url: endpoint.url,

@@ -11,6 +11,7 @@ export {
   type ComparisonFactor,
 } from "./aggregates/comparison-reads.js";
 export { promptHash } from "./aggregates/decision-store.js";
+export type { RunLeaseRow } from "./aggregates/run-lease-store.js";
 export type { RunnerBatchRequestRow, RunnerBatchRow } from "./aggregates/runner-batch-store.js";
 export type { PlayerSpendRow, SpendCellRow } from "./aggregates/spend-reads.js";
 export type { MatchSummaryRow, StudyTrialCountRow } from "./aggregates/study-match-store.js";
@@ -21,7 +22,7 @@ export type { StoreOptions } from "./store-core.js";
  * operation of the play loop runs inside `transaction()` so one tool call is one transaction. The record is
  * an SQLite file (a path) or a PostgreSQL database (a postgres:// URL); see engines/ and dialect.ts. Its
  * statements live by aggregate in aggregates/ (sessions, HTTP sessions, studies and matches, decisions and
- * attempts, imports, analysis reads, the analysis result cache, the comparison's reads), each class
+ * attempts, imports, analysis reads, the analysis result cache, the comparison's reads, the runner's batches and leases), each class
  * extending the one before.
  */
 export class Store extends SpendReads {

@@ -135,6 +135,8 @@ describeOnPostgres("migrate-record", () => {
       // The runner's provider batches (migration 017): none in a record played over MCP.
       runner_batches: 0,
       runner_batch_requests: 0,
+      // The leases of runs in progress (migration 020): none once every run has ended.
+      run_leases: 0,
     });
     expect(result.analyses_identical).toEqual(["robustness", "sensitivity", "repeated", "story-labels"]);
 

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { xdgCacheFolder } from "../../user-folders.js";
+import { unwritableFolderReason } from "../../writable-folder.js";
 import type { ModelReply } from "../endpoint.js";
 
 // The response cache of `same-game run --cache [DIR]`: one JSON file per reply, named by the SHA-256 of
@@ -58,7 +59,37 @@ export interface CacheListing {
 }
 
 export class ResponseCache {
-  constructor(readonly dir: string) {}
+  private keepFailed = false;
+
+  constructor(
+    readonly dir: string,
+    /** Told once, the first time a run's reply cannot be kept (see `keep`). */
+    private readonly onKeepFailure: (message: string) => void = () => {},
+  ) {}
+
+  /** Why replies cannot be kept in the folder (created if need be), or null when they can. */
+  unwritableReason(): string | null {
+    return unwritableFolderReason(this.dir, { probe: true });
+  }
+
+  /**
+   * `put` for a run: a reply that was paid for is the run's whether or not the cache can keep it (a full
+   * disk, a folder gone read-only), so a failure here is said once and the reply goes on to the record.
+   */
+  keep(entry: CacheEntry): void {
+    try {
+      this.put(entry);
+    } catch (error) {
+      if (this.keepFailed) return;
+      this.keepFailed = true;
+      const reason =
+        unwritableFolderReason(dirname(this.path(entry.key)), { probe: true }) ??
+        (error instanceof Error ? error.message : String(error));
+      this.onKeepFailure(
+        `cannot keep replies in the response cache ${this.dir} (${reason}); the run goes on, recording every reply without caching it.`,
+      );
+    }
+  }
 
   private path(key: string): string {
     return join(this.dir, key.slice(0, 2), `${key}.json`);

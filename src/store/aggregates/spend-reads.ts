@@ -1,4 +1,4 @@
-import { RunnerBatchStore } from "./runner-batch-store.js";
+import { RunLeaseStore } from "./run-lease-store.js";
 
 /** What a runner's model calls cost in one (player, game, framing) cell of the record. */
 export interface SpendCellRow {
@@ -39,7 +39,7 @@ export interface PlayerSpendRow {
 }
 
 /** Spend per cell, summed from `model_calls` (migrations 003, 013, 016). */
-export class SpendReads extends RunnerBatchStore {
+export class SpendReads extends RunLeaseStore {
   /**
    * The runner's spend per (player, game, framing), of one study or the whole record; [] without runner
    * calls. A second model's seat plays a partner match outside the study (no study id of its own): its
