@@ -10,13 +10,13 @@ import {
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
 import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
-import { equilibriumDeviation, exploitabilityBound } from "../../src/analysis/equilibrium/deviation.js";
+import { exploitabilityBound } from "../../src/analysis/equilibrium/deviation.js";
 import { holm } from "../../src/analysis/multiple-testing/holm.js";
 import { meanDistances } from "../../src/analysis/robustness/mean-interval.js";
 import { RobustnessInversion } from "../../src/analysis/robustness/robustness-inversion.js";
 import { studentQuantile } from "../../src/analysis/sampling/student-t.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
-import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
+import { prisonersDilemmaPooled, prisonersDilemmaStage } from "../support/prisoners-dilemma-pooled.js";
 
 const framings = ["business", "friend-sharing"];
 const options = {
@@ -168,25 +168,8 @@ describe("compare groups", () => {
 });
 
 describe("compare groups on λ and exploitability", () => {
-  // A prisoner's dilemma: Δu_G = (½·3 + ½·0 − ½·5 − ½·1)/5 = −0.3; its only equilibrium is mutual defection.
-  const stage = {
-    actions: ["cooperate", "defect"],
-    u1: [
-      [3, 0],
-      [5, 1],
-    ],
-    u2: [
-      [3, 5],
-      [0, 1],
-    ],
-  };
-  const pooled: PooledModel = {
-    deltaU: () => payoffDifference("pd", { stage, cooperativeAction: "cooperate" }).delta_u,
-    cooperative: () => 0,
-    exploitability: (_, d) =>
-      equilibriumDeviation(stage, { cooperate: d[0] as number, defect: d[1] as number }).exploitability
-        .normalized,
-  };
+  const stage = prisonersDilemmaStage;
+  const pooled: PooledModel = prisonersDilemmaPooled;
   const result = compareGroups(
     [
       ...counts("a", { business: 3, "friend-sharing": 3 }),

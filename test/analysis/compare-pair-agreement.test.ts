@@ -3,9 +3,8 @@ import { compareGroups } from "../../src/analysis/comparison/compare-groups.js";
 import type { ComparisonRow } from "../../src/analysis/comparison/comparison-rows.js";
 import { agreeingWithP, bootstrapDifference } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
-import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
 import { createBootstrapRng } from "../../src/analysis/sampling/fast-rng.js";
-import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
+import { prisonersDilemmaPooled } from "../support/prisoners-dilemma-pooled.js";
 
 describe("a pair's interval and its p-value agree", () => {
   it("widens the shift's interval to the normal interval whose tail floors p", () => {
@@ -41,24 +40,7 @@ describe("a pair's interval and its p-value agree", () => {
     // A prisoner's dilemma (Δu_G = −0.3) for λ and exploitability; groups of 1–300 decisions per cell at
     // rates drawn anew for every record, some with every decision one action, some paired by schedule
     // position, some in sessions.
-    const stage = {
-      actions: ["cooperate", "defect"],
-      u1: [
-        [3, 0],
-        [5, 1],
-      ],
-      u2: [
-        [3, 5],
-        [0, 1],
-      ],
-    };
-    const pooled: PooledModel = {
-      deltaU: () => payoffDifference("pd", { stage, cooperativeAction: "cooperate" }).delta_u,
-      cooperative: () => 0,
-      exploitability: (_, d) =>
-        equilibriumDeviation(stage, { cooperate: d[0] as number, defect: d[1] as number }).exploitability
-          .normalized,
-    };
+    const pooled: PooledModel = prisonersDilemmaPooled;
     const rng = createBootstrapRng("pair-agreement");
     const sizes = [1, 2, 3, 5, 10, 30, 300];
     const rates = [0, 0.03, 0.1, 0.3, 0.5, 0.7, 1];

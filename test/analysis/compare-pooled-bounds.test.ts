@@ -4,28 +4,10 @@ import type { ComparisonRow } from "../../src/analysis/comparison/comparison-row
 import { capWidened, welchWidened } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel, PooledReplicates } from "../../src/analysis/comparison/pooled-measures.js";
 import { pooledFurther } from "../../src/analysis/comparison/pooled-rank-widenings.js";
-import { equilibriumDeviation } from "../../src/analysis/equilibrium/deviation.js";
-import { payoffDifference } from "../../src/analysis/sensitivity/payoff-sensitivity.js";
+import { prisonersDilemmaPooled, prisonersDilemmaStage } from "../support/prisoners-dilemma-pooled.js";
 
-// A prisoner's dilemma: Δu_G = (½·3 + ½·0 − ½·5 − ½·1)/5 = −0.3.
-const stage = {
-  actions: ["cooperate", "defect"],
-  u1: [
-    [3, 0],
-    [5, 1],
-  ],
-  u2: [
-    [3, 5],
-    [0, 1],
-  ],
-};
-const pooled: PooledModel = {
-  deltaU: () => payoffDifference("pd", { stage, cooperativeAction: "cooperate" }).delta_u,
-  cooperative: () => 0,
-  exploitability: (_, d) =>
-    equilibriumDeviation(stage, { cooperate: d[0] as number, defect: d[1] as number }).exploitability
-      .normalized,
-};
+const _stage = prisonersDilemmaStage;
+const pooled: PooledModel = prisonersDilemmaPooled;
 const options = {
   framings: ["business", "friend-sharing"],
   actionsOf: () => ["cooperate", "defect"],
