@@ -1,9 +1,9 @@
 import type { RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
 import { matchMetrics } from "../analysis/repeated/repeated-metrics.js";
+import { byText } from "../domain/text-order.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import type { MatchRecord, RecordFilter, StudyRecord } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
-import { byText } from "./player-tallies.js";
 import { storedTranscripts } from "./repeated-metrics-query.js";
 
 /**

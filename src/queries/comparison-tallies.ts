@@ -1,8 +1,8 @@
 import type { CellRef, GroupTallies } from "../analysis/comparison/comparison-rows.js";
+import { byText } from "../domain/text-order.js";
 import type { RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { CellActionIndex } from "./cell-action-index.js";
-import { byText } from "./player-tallies.js";
 
 /**
  * The player comparison's input folded from one pass over the live one-shot tallies (player by player,

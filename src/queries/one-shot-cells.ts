@@ -1,10 +1,11 @@
 import type { CountCell } from "../analysis/count-cells.js";
+import { byText } from "../domain/text-order.js";
 import type { ActionCounts } from "../domain/types.js";
 import type { CellCountRow, RecordFilter } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { printable } from "./format.js";
-import { byText, contentKey, PlayerTallies } from "./player-tallies.js";
+import { contentKey, PlayerTallies } from "./player-tallies.js";
 import { sessionTallies } from "./session-tallies.js";
 import { shellWord } from "./shell-word.js";
 

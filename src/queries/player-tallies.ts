@@ -1,3 +1,4 @@
+import { byText } from "../domain/text-order.js";
 import type { ActionCounts } from "../domain/types.js";
 import { CellActionIndex } from "./cell-action-index.js";
 import { grown } from "./grown-array.js";
@@ -23,7 +24,6 @@ export interface CellTypes {
 }
 
 /** Text order by code point, as the engines' binary ORDER BY. */
-export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The key of a cluster by content (its actions sorted): the order clusters are listed in. */
 export function contentKey(counts: ActionCounts): string {

@@ -1,4 +1,4 @@
-import { byText } from "./player-tallies.js";
+import { byText } from "../domain/text-order.js";
 
 /**
  * A session's decisions of one action in one cell: [game, variant, framing, action, count, first_listed,

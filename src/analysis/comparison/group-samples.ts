@@ -1,3 +1,4 @@
+import { byText } from "../../domain/text-order.js";
 import type { ActionId } from "../../domain/types.js";
 import { MIN_RESAMPLED_SESSIONS } from "../robustness/robustness-plan.js";
 import { createMultinomialSampler, type MultinomialSampler } from "../sampling/multinomial-sampler.js";
@@ -380,7 +381,6 @@ function inCellOrder<Cell extends { game: string; framing: string }>(
 }
 
 /** Text order by code point (as the store's binary ORDER BY). */
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Adds `count` decisions of (cell, action) to a unit's triples: to its entry if it has one, else a new one. */
 function addEntry(entries: number[], cell: number, action: number, count: number): void {

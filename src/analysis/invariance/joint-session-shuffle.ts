@@ -13,6 +13,8 @@
 // replicate for all its games, so every game moves the same session to the same framing. Each game's
 // own null is unchanged in distribution (a permutation of its one-framing sessions within strata of one
 // length), so a game's test keeps its size; the player's mean now carries the tie between its games.
+
+import { byText } from "../../domain/text-order.js";
 import type { RobustnessPlan } from "../robustness/robustness-plan.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { shuffleInPlace } from "../sampling/shuffle-in-place.js";
@@ -42,8 +44,6 @@ interface SessionEntry {
   /** Per unit position: the session's counts in that game. */
   readonly parts: Map<number, number[]>;
 }
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The joint shuffle of player `p`, or null when no session of it decided in one framing only in two or

@@ -4,6 +4,8 @@
 // array) per session: the worker drawing the null of a million short sessions that span cells builds one
 // design per (player, game), ~10,000 sessions each, while the calling thread draws the bootstrap, and
 // those per-session objects were much of the garbage its heap grew with at the analysis' peak memory.
+
+import { byText } from "../../domain/text-order.js";
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 
 /** Sessions that decided in several framings: session s's F·k table at tables[s·F·k ..), `weights[s]` of it. */
@@ -24,8 +26,6 @@ export interface SpanningDesign {
   /** By length, shortest first. */
   readonly strata: readonly LengthStratum[];
 }
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The text order of two count vectors written out joined by commas (`v.join()`), without writing them:

@@ -1,3 +1,4 @@
+import { byText } from "../../domain/text-order.js";
 import type { ActionId } from "../../domain/types.js";
 import { type CountCell, hasSharedSessions, validateCell } from "../count-cells.js";
 
@@ -70,8 +71,6 @@ function sessionCount(cell: CountCell): number {
   });
   return sessions;
 }
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Validate the cells against the framings to analyse and lay them out: players and games sorted by name,

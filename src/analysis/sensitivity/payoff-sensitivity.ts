@@ -1,3 +1,4 @@
+import { byText } from "../../domain/text-order.js";
 import type { ActionId, StageGame } from "../../domain/types.js";
 import { type CountCell, cellLabel, validateCell } from "../count-cells.js";
 import type { Check, Estimate, Note } from "../robustness/robustness-checks.js";
@@ -126,8 +127,6 @@ export interface PayoffSensitivityResult {
   readonly checks: readonly Check[];
   readonly notes: readonly Note[];
 }
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Payoff sensitivity (SPEC §4): the closed-form λ̂ of every cell, V_λ over framings per (player, game),

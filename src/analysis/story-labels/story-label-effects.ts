@@ -1,4 +1,5 @@
 import { jensenShannon } from "../../domain/divergence.js";
+import { byText } from "../../domain/text-order.js";
 import type { ActionCounts, ActionId } from "../../domain/types.js";
 import { type CountCell, validateCell } from "../count-cells.js";
 import { holm } from "../multiple-testing/holm.js";
@@ -178,8 +179,6 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
     skipped,
   };
 }
-
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** p[s][l] of the focal action, from counts[s][l]. */
 type Table = number[][];

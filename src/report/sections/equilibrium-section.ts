@@ -1,3 +1,4 @@
+import { byText } from "../../domain/text-order.js";
 import { formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { EquilibriumCell } from "../report-data.js";
@@ -13,8 +14,6 @@ function actionsOf(c: EquilibriumCell): string[] {
 function shares(d: Record<string, number>, actions: readonly string[]): string {
   return actions.map((a) => formatNumber(d[a] ?? 0, 2)).join(" / ");
 }
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Each cell's choices beside the nearest Nash equilibrium; template persistence for payoff counterfactuals.
