@@ -4,14 +4,7 @@ import { parseReply } from "../domain/parseReply.js";
 import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ModelReply } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
-import {
-  attemptRecorded,
-  finishedMatch,
-  gaveNoValidMove,
-  type Seat,
-  submitReply,
-  type TrialView,
-} from "./seat.js";
+import { countIfInvalid, finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
 
 /** More submissions than this for one round means the server is not advancing it: give the trial up. */
 const MAX_SUBMISSIONS_PER_ROUND = 8;
@@ -46,7 +39,7 @@ export async function playTextMatch(
     given?.submitted();
     given = undefined;
     // Counted before a finished match returns: the reply that voided the last round is invalid too.
-    if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
+    countIfInvalid(seat, answer);
     if (finishedMatch(answer)) return;
     const next = answer.structured?.next as TrialView | null | undefined;
     if (!answer.isError && next) {

@@ -5,6 +5,7 @@ import type { Message, ToolCall } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
 import {
   attemptRecorded,
+  countIfInvalid,
   finishedMatch,
   gaveNoValidMove,
   type Seat,
@@ -56,7 +57,7 @@ export async function playToolsMatch(
       // The agent never used the tool: its text goes in verbatim, as the host of a careless agent might.
       const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
       if (attemptRecorded(answer)) unsent = [];
-      if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
+      countIfInvalid(seat, answer);
       if (finishedMatch(answer)) return;
       messages.push({ role: "user", content: answer.text });
       if (!answer.isError) round = nextRound(answer.structured, round, () => (callsThisRound = 0));
@@ -88,7 +89,7 @@ export async function playToolsMatch(
       // the round moves towards its decision or its void instead of the trial being dropped unrecorded.
       const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
       if (attemptRecorded(answer)) unsent = [];
-      if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
+      countIfInvalid(seat, answer);
       if (finishedMatch(answer)) return;
       if (!attemptRecorded(answer)) {
         throw new Error(

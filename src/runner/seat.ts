@@ -60,6 +60,11 @@ export function gaveNoValidMove(answer: ToolAnswer): boolean {
   return answer.isError || answer.structured?.status === "void";
 }
 
+/** Counts a submission's answer among the run's invalid replies when it left the reply no valid move. */
+export function countIfInvalid(seat: Seat, answer: ToolAnswer): void {
+  if (gaveNoValidMove(answer)) seat.settings.stats.invalidReply(attemptRecorded(answer));
+}
+
 /**
  * Whether the server recorded the submission as an attempt (and so the model calls sent with it): a
  * decided round, or a reply refused as unreadable. A call refused before that (bad arguments, a round that
