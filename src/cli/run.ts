@@ -263,6 +263,12 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   } else if (summary.stats.stopReason !== null) {
     process.stderr.write(`same-game run: stopped: ${sentence(summary.stats.stopReason)}.\n`);
     process.exitCode = 1;
+  } else if (summary.leftOpen > 0) {
+    // The schedule has holes: `run && report` in a script must not go on as if the study were whole.
+    process.stderr.write(
+      `same-game run: ${summary.leftOpen} trial(s) failed and are left open: run the same command again to resume them.\n`,
+    );
+    process.exitCode = 1;
   }
 }
 
