@@ -1,7 +1,7 @@
 import type { MatchRecord } from "../store/records.js";
 import { settleAgentForfeit } from "./agent-match-rounds.js";
 import type { Caller } from "./caller.js";
-import { playerRound, requireMatch, surfaceLabels } from "./match-view.js";
+import { playerRound, surfaceLabels, visibleMatch } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 
 /** Where a round came from; every field null for rounds recorded before provenance was kept. */
@@ -33,16 +33,19 @@ export interface MatchTranscript {
 }
 
 export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string): MatchTranscript {
+  const found = visibleMatch(deps.store.getMatch(matchId), matchId, caller.principal);
   // Reading is one of the moments an overdue agent-vs-agent round is settled (see agent-match-rounds).
-  const match = settleAgentForfeit(deps, requireMatch(deps, matchId, caller.principal));
-  const framing = deps.catalog.framing(match.framing, match.game);
+  const match = found.source === null ? settleAgentForfeit(deps, found) : found;
+  // An imported transcript's framing is a label of play elsewhere, whose words the record does not hold:
+  // its rounds are told in the game's own action ids.
+  const labels = found.source === null ? deps.catalog.framing(match.framing, match.game).labels : {};
   const rounds = deps.store
     .listDecisions(match.id)
     .filter((d) => d.status !== "pending")
     .map((d) => ({
       round: d.round,
       status: d.status,
-      ...playerRound(framing, d),
+      ...playerRound(labels, d),
       invalid_attempts: d.invalid_attempts,
       provenance: {
         prompt_hash: d.prompt_hash ?? null,
@@ -55,7 +58,7 @@ export function matchTranscript(deps: PlayDeps, caller: Caller, matchId: string)
     status: match.status,
     next_round: match.status === "open" ? match.next_round : null,
     rounds_played: rounds.length,
-    labels: surfaceLabels(deps, match),
+    labels: found.source === null ? surfaceLabels(deps, match) : [...match.action_order],
     rounds,
     total_points: rounds.reduce((sum, r) => sum + r.your_points, 0),
   };

@@ -1,5 +1,4 @@
 import type { Catalog } from "../domain/catalog.js";
-import type { Framing } from "../domain/framing.js";
 import { renderPrompt } from "../domain/render.js";
 import type { HistoryMode } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
@@ -34,14 +33,27 @@ export function playableMatch(
   matchId: string,
   principal: string,
 ): MatchRecord {
+  const found = visibleMatch(match, matchId, principal);
+  if (found.source !== null) {
+    throw new UsageError(`Match "${matchId}" was imported from ${found.source}; it cannot be played.`);
+  }
+  return found;
+}
+
+/**
+ * The match read for `matchId` if this principal may read it — an imported transcript too (list_matches
+ * lists them) —, or the same error as a missing match.
+ */
+export function visibleMatch(
+  match: MatchRecord | undefined,
+  matchId: string,
+  principal: string,
+): MatchRecord {
   // A match of another principal answers exactly like a missing one: ids must not be probed.
   if (!match || match.principal !== principal) {
     throw new UsageError(
       `No match with id "${printable(matchId)}" for this client; start one with start_match or next_trial (get_match lists nothing else).`,
     );
-  }
-  if (match.source !== null) {
-    throw new UsageError(`Match "${matchId}" was imported from ${match.source}; it cannot be played.`);
   }
   return match;
 }
@@ -121,8 +133,8 @@ export interface PlayerRound {
   opponent_points: number;
 }
 
-export function playerRound(framing: Framing, decision: DecisionRecord): PlayerRound {
-  const label = (action: string | null) => (action === null ? null : (framing.labels[action] ?? action));
+export function playerRound(labels: Readonly<Record<string, string>>, decision: DecisionRecord): PlayerRound {
+  const label = (action: string | null) => (action === null ? null : (labels[action] ?? action));
   return {
     your_choice: label(decision.action),
     opponent_choice: label(decision.opponent_action),

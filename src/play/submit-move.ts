@@ -239,7 +239,7 @@ function moveResult(
     match_id: match.id,
     round: decision.round,
     status: decision.status,
-    ...playerRound(framing, decision),
+    ...playerRound(framing.labels, decision),
     outcome: outcomeText(deps, match, decision),
     replayed,
     finished,
