@@ -24,5 +24,11 @@ function cleaned(text: string, max: number): string {
   // Cut before escaping, so a megabyte of controls costs no megabyte of escapes.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
   const readable = printable(head.replace(LONE_SURROGATE, "\uFFFD")).trim();
-  return readable.length > max || head !== text ? `${readable.slice(0, max - 1)}…` : readable;
+  return readable.length > max || head !== text ? `${wholeCharacters(readable, max - 1)}…` : readable;
+}
+
+/** The first `units` UTF-16 units of `text`, one fewer where the cut would split an emoji's surrogate pair. */
+function wholeCharacters(text: string, units: number): string {
+  const last = text.charCodeAt(units - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? units - 1 : units);
 }

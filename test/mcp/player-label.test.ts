@@ -58,4 +58,12 @@ describe("player label from the client's name", () => {
     ).toBe(`${"n".repeat(149)}…`);
     await Promise.all([nul.close(), huge.close()]);
   });
+
+  it("cuts a long name of emoji between characters, never inside one: the client can still play", async () => {
+    // 76 emoji are 152 UTF-16 units; the cut at 149 would fall between the two halves of the 75th.
+    const emoji = await connectClient(deps, { clientName: "😀".repeat(76) });
+    const view = await call<View>(emoji, "start_match", spec);
+    expect(deps.store.getMatch(view.match_id)?.player).toBe(`${"😀".repeat(74)}…@1.0.0`);
+    await emoji.close();
+  });
 });
