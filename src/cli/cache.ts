@@ -1,3 +1,4 @@
+import { utcSeconds } from "../queries/format.js";
 import { defaultCacheDir, ResponseCache } from "../runner/cache/response-cache.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, stringFlag } from "./command.js";
@@ -36,7 +37,7 @@ export const cacheCommand: Command = {
       case "list": {
         const listing = cache.list();
         const lines = [
-          `${cache.dir}: ${listing.entries} cached replies, ${(listing.bytes / 1024).toFixed(1)} KiB${listing.oldest && listing.newest ? `, written ${listing.oldest.toISOString().slice(0, 19)} to ${listing.newest.toISOString().slice(0, 19)}` : ""}.`,
+          `${cache.dir}: ${listing.entries} cached replies, ${(listing.bytes / 1024).toFixed(1)} KiB${listing.oldest && listing.newest ? `, written ${utcSeconds(listing.oldest.toISOString())} to ${utcSeconds(listing.newest.toISOString())}` : ""}.`,
           ...[...listing.byModel]
             .sort(([a], [b]) => (a < b ? -1 : 1))
             .map(([model, n]) => `  ${n}  ${model}`),

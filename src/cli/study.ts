@@ -6,7 +6,7 @@ import { issueToName } from "../domain/known-keys.js";
 import { canonicalJson } from "../domain/study-design.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
-import { printable } from "../queries/format.js";
+import { printable, utcSeconds } from "../queries/format.js";
 import { outsideCatalogNames } from "../queries/outside-catalog.js";
 import { spendCellName, spendLine, spendSummary } from "../queries/spend-query.js";
 import { type StudyProgress, studyOverview, studyProgress } from "../queries/study-progress-query.js";
@@ -37,7 +37,7 @@ async function register(args: ParsedArgs, [file, ...extra]: string[]): Promise<v
       printResult(
         args,
         study,
-        `${study.study_id} ${study.design_hash}\n${study.created ? "registered" : "already registered"}: ${study.name} (${study.cells} cells, ${study.trials_per_player} trials per player)`,
+        `${study.study_id} ${study.design_hash}\n${study.created ? "registered" : "already registered"}: ${printable(study.name)} (${study.cells} cells, ${study.trials_per_player} trials per player)`,
       );
     },
     { create: true, catalog },
@@ -50,7 +50,7 @@ async function list(args: ParsedArgs, extra: string[]): Promise<void> {
     const studies = studyOverview(deps);
     const lines = studies.map(
       (s) =>
-        `${s.study_id}  ${s.created_at.slice(0, 19)}  ${String(s.cells ?? "?").padStart(3)} cells  ${String(s.trials_per_player ?? "?").padStart(6)} trials/player  ${s.players} player(s)  ${s.name}`,
+        `${s.study_id}  ${utcSeconds(s.created_at)}  ${String(s.cells ?? "?").padStart(3)} cells  ${String(s.trials_per_player ?? "?").padStart(6)} trials/player  ${s.players} player(s)  ${printable(s.name)}`,
     );
     const outside = studies.flatMap((s) => (s.outside_catalog ? [s.outside_catalog] : []));
     if (outside.length > 0) {
@@ -72,7 +72,7 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
   await withDeps(args, (deps) => {
     const progress = studyProgress(deps, id);
     const header = [
-      `${progress.study_id}: ${progress.name}`,
+      `${progress.study_id}: ${printable(progress.name)}`,
       `design hash ${progress.design_hash}; ${progress.cells.length} cells × ${progress.design.trials_per_cell} trials = ${progress.trials_per_player} trials per player`,
       `design: ${JSON.stringify(progress.design)}`,
     ];

@@ -14,6 +14,11 @@ export function pValue(p: number | null | undefined, digits = 3): string {
   return p < floor ? `< ${floor.toFixed(digits)}` : p.toFixed(digits);
 }
 
+/** An ISO time of the record to the second, its zone kept: `2026-12-04T04:20:27Z`, never read as local time. */
+export function utcSeconds(iso: string): string {
+  return `${iso.slice(0, 19)}Z`;
+}
+
 export function interval(ci: readonly [number, number] | null | undefined, digits = 3): string {
   return ci ? `[${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : "—";
 }

@@ -54,6 +54,19 @@ describe("same-game study", () => {
     expect(show.players).toEqual([]);
   });
 
+  it("prints a name's line break escaped, one study per line, with times in UTC said as such", () => {
+    const path = file("design.json", JSON.stringify({ ...design, name: "zwei\nZeilen" }));
+    const registered = runCli(["study", "register", path, "--db", db]);
+    expect(registered.stdout.split("\n")[1]).toBe("registered: zwei\\x0aZeilen (4 cells, 12 trials per player)");
+    const id = (registered.stdout.split(" ")[0] as string).trim();
+    const list = runCli(["study", "list", "--db", db]).stdout.trimEnd().split("\n");
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(
+      new RegExp(`^${id}  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  .*  zwei\\\\x0aZeilen$`),
+    );
+    expect(runCli(["study", "show", id, "--db", db]).stdout.split("\n")[0]).toBe(`${id}: zwei\\x0aZeilen`);
+  });
+
   it("refuses bad files and ids with one line naming the problem (exit 2)", () => {
     const bad = runCli(["study", "register", file("bad.json", "{ nope"), "--db", db]);
     expect(bad.status).toBe(2);
