@@ -107,7 +107,6 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
   });
 }
 
-
 /** Under adaptive stopping, where each player's games stand: stopped early (where and why) or still going. */
 function adaptiveLines(progress: StudyProgress): string[] {
   const rule = progress.design.adaptive;

@@ -5,7 +5,10 @@ import { canonicalJson } from "./canonical-json.js";
  * params is another opponent (pattern of rock alone and of scissors alone), so a table that shows only the
  * id would give two rows the same name.
  */
-export function opponentLabel(opponent: string, params: Readonly<Record<string, unknown>> | undefined): string {
+export function opponentLabel(
+  opponent: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+): string {
   return params === undefined || Object.keys(params).length === 0
     ? opponent
     : `${opponent} ${canonicalJson(params)}`;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { canonicalJson } from "./canonical-json.js";
 import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "./adaptive/adaptive-design.js";
+import { canonicalJson } from "./canonical-json.js";
 import { objectOfKnownKeys } from "./known-keys.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { namedBoolean, namedChoice, namedSeed, namedWholeNumber } from "./named-value-schemas.js";

@@ -39,7 +39,6 @@ export function cacheKey(material: unknown): string {
   return createHash("sha256").update(canonicalJson(material)).digest("hex");
 }
 
-
 export interface CacheListing {
   readonly entries: number;
   readonly bytes: number;
