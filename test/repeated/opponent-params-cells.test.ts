@@ -170,3 +170,54 @@ describe("repeated play against one opponent id with two sets of params", () => 
     ]);
   });
 });
+
+/** Five unreadable replies settle a round without a valid move: every one of a 16-round match so. */
+async function playVoid({ match_id }: { match_id: string }): Promise<void> {
+  for (let round = 1; round <= 16; round++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await client.callTool({
+        name: "submit_move",
+        arguments: { match_id, round, choice: "pass", tokens: 10 },
+      });
+    }
+  }
+}
+
+describe("a match without a valid move in the action distribution", () => {
+  it("has no distribution (null), and the cell's mean distribution is over the matches that have one", async () => {
+    const match = {
+      game: "repeated-pd",
+      framing: "repeated-plain+familiar",
+      opponent: "always-defect",
+      player: "v-p",
+    };
+    const defecting = await call<{ match_id: string }>(client, "start_match", { ...match, seed: 1 });
+    for (let round = 1; round <= 16; round++) {
+      await call(client, "submit_move", {
+        match_id: defecting.match_id,
+        round,
+        choice: "Defect",
+        tokens: 10,
+      });
+    }
+    await playVoid(await call<{ match_id: string }>(client, "start_match", { ...match, seed: 2 }));
+    const report = await call<Report>(client, "repeated_metrics", { players: ["v-p"] });
+    expect(report.matches.map((m) => m.action_distribution)).toEqual([{ cooperate: 0, defect: 1 }, null]);
+    const [cell] = report.cells;
+    // π̂ is over valid moves: only the first match has one, so the mean is its distribution, n = 1, and it
+    // sums to 1 (an all-zero vector from the void match made defect 0.5 and the sum 0.5).
+    expect(cell?.action_distribution).toEqual({
+      cooperate: { mean: 0, sd: null, n: 1 },
+      defect: { mean: 1, sd: null, n: 1 },
+    });
+    // The void match still counts where every round does: failure rate 0 and 1, mean 0.5 over 2 matches.
+    expect(cell?.matches).toBe(2);
+    expect(cell?.failure_rate).toMatchObject({ mean: 0.5, n: 2 });
+    // A cell of void matches alone has no distribution at all.
+    await playVoid(
+      await call<{ match_id: string }>(client, "start_match", { ...match, player: "w-p", seed: 3 }),
+    );
+    const voidOnly = await call<Report>(client, "repeated_metrics", { players: ["w-p"] });
+    expect(voidOnly.cells[0]?.action_distribution).toBeNull();
+  });
+});

@@ -41,7 +41,10 @@ const outputSchema = z.object({
       rounds: z.number(),
       total_points: z.number(),
       cooperation_rate: z.number().nullable(),
-      action_distribution: z.record(z.string(), z.number()),
+      action_distribution: z
+        .record(z.string(), z.number())
+        .nullable()
+        .describe("π̂ over the match's valid moves; null when no round had a valid move"),
       win_loss_tie: wlt(z.number()),
       comprehension_round: z.number(),
       comprehension_rule: z.enum(["match", "beat"]),
@@ -57,7 +60,12 @@ const outputSchema = z.object({
       matches: z.number(),
       total_points: summary,
       cooperation_rate: summary.nullable(),
-      action_distribution: z.record(z.string(), summary),
+      action_distribution: z
+        .record(z.string(), summary)
+        .nullable()
+        .describe(
+          "Per action, mean and sd of π̂ over the matches with a valid move (n counts them; a match without one has no π̂ and is left out, so the means sum to 1); null when no match of the cell has a valid move",
+        ),
       win_loss_tie: wlt(summary),
       comprehension_round: summary,
       failure_rate: summary,
