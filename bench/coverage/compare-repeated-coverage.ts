@@ -168,6 +168,7 @@ for (const row of ROWS) {
           game: "repeated-pd",
           framing: "plain",
           opponent: row.paired ? "random" : "tit-for-tat",
+          opponent_params: {},
           unit: `g${k}:${t}`,
           position: row.paired ? `study#zero-shot#random#${t + 1}` : null,
           points: r.points,

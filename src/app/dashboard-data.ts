@@ -3,6 +3,7 @@ import {
   type AnalysisNote,
   type CooperationCell,
   type Leaderboard,
+  type LeaderboardCondition,
   type RepeatedCell,
   type RepeatedMetricsCellResult,
   type ReportData,
@@ -27,8 +28,8 @@ export interface ComparedPair {
   p_value: number;
   p_adjusted: number;
   paired: boolean;
-  cells_used: { game: string; framing: string; opponent?: string }[];
-  cells_left_out: { game: string; framing: string; opponent?: string }[];
+  cells_used: LeaderboardCondition[];
+  cells_left_out: LeaderboardCondition[];
 }
 
 /** What `compare` gives beyond its ranks: every pair's difference, and what it could not compare. */

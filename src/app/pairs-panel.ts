@@ -1,3 +1,4 @@
+import { opponentLabel } from "../domain/opponent-label.js";
 import { pValue } from "../queries/format.js";
 import { MEASURE_TITLES } from "../report/sections/leaderboard-section.js";
 import type { ComparedPair } from "./dashboard-data.js";
@@ -8,7 +9,7 @@ import { type SectionContext, section } from "./sections.js";
 function cellsText(pair: ComparedPair): string {
   const byGame = new Map<string, string[]>();
   for (const c of pair.cells_used) {
-    const key = c.opponent ? `${c.game} vs ${c.opponent}` : c.game;
+    const key = c.opponent ? `${c.game} vs ${opponentLabel(c.opponent, c.opponent_params)}` : c.game;
     byGame.set(key, [...(byGame.get(key) ?? []), c.framing]);
   }
   return [...byGame].map(([game, framings]) => `${game} × ${framings.join(", ")}`).join("; ");

@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { opponentLabel } from "../domain/opponent-label.js";
 import { formatComprehensionRound } from "../report/format-numbers.js";
 import { resamplingUnits } from "../report/resampling-units.js";
 import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
@@ -178,7 +179,7 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
       el("td", {}, c.player),
       el("td", {}, `${c.game} (${c.variant})`),
       el("td", {}, c.framing),
-      el("td", {}, c.opponent),
+      el("td", {}, opponentLabel(c.opponent, c.opponent_params)),
       el("td", { class: "num" }, String(c.matches)),
       el("td", { class: "num" }, formatNumber(c.mean_total_points, 1)),
       el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),

@@ -3,7 +3,7 @@ import type { AdaptiveStopping } from "../domain/adaptive/adaptive-design.js";
 import { intervalText } from "../domain/adaptive/adaptive-stops.js";
 import { loadCatalog } from "../domain/catalog.js";
 import { issueToName } from "../domain/known-keys.js";
-import { canonicalJson } from "../domain/study-design.js";
+import { opponentLabel } from "../domain/opponent-label.js";
 import { readImportFile } from "../imports/import-file.js";
 import { checkedDesign, registerStudy } from "../play/studies.js";
 import { printable, utcSeconds } from "../queries/format.js";
@@ -82,7 +82,7 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
     );
     const cells = progress.cells.map(
       (c) =>
-        `  ${c.game} ${c.variant} ${c.framing} ${c.style} ${opponentText(c)}: ${
+        `  ${c.game} ${c.variant} ${c.framing} ${c.style} ${opponentLabel(c.opponent, c.opponent_params)}: ${
           Object.entries(c.finished)
             .map(([player, n]) => `${printable(player)} ${n}/${progress.design.trials_per_cell}`)
             .join(", ") || "no trials yet"
@@ -105,13 +105,6 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
       [...header, ...players, ...adaptiveLines(progress), "cells:", ...cells, ...spent].join("\n"),
     );
   });
-}
-
-/** The opponent of a cell with its params, if any: two cells of a design may differ in these alone. */
-function opponentText(cell: { opponent: string; opponent_params: Record<string, unknown> }): string {
-  return Object.keys(cell.opponent_params).length === 0
-    ? cell.opponent
-    : `${cell.opponent} ${canonicalJson(cell.opponent_params)}`;
 }
 
 /** Under adaptive stopping, where each player's games stand: stopped early (where and why) or still going. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { AdaptiveStoppingSchema, adaptiveRuleProblem } from "./adaptive/adaptive-design.js";
+import { canonicalJson } from "./canonical-json.js";
 import { objectOfKnownKeys } from "./known-keys.js";
 import { LABEL_CHOICES, type LabelChoice, presentationId } from "./label-sets.js";
 import { namedBoolean, namedChoice, namedSeed, namedWholeNumber } from "./named-value-schemas.js";
@@ -196,15 +197,4 @@ function checkPlannedContrasts(design: StudyDesign): void {
 /** SHA-256 of the design's canonical JSON (keys sorted), so the same design always hashes the same. */
 export function designHash(design: StudyDesign): string {
   return createHash("sha256").update(canonicalJson(design)).digest("hex");
-}
-
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

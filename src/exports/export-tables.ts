@@ -62,6 +62,7 @@ export const MATCH_SCHEMA = {
   style: "STRING",
   action_order: "STRING",
   opponent: "STRING",
+  opponent_params: "STRING",
   rounds: "INT64",
   rounds_played: "INT64",
   total_points: "DOUBLE",
@@ -212,6 +213,8 @@ function matchesTable(store: Store, filter: RecordFilter): ExportTable {
       style: match.style,
       action_order: match.source === null ? match.action_order : NOT_IMPORTED.action_order,
       opponent: match.opponent,
+      // One opponent id with other params is another opponent: a table grouped by opponent needs them.
+      opponent_params: match.source === null ? match.opponent_params : NOT_IMPORTED.opponent_params,
       rounds: match.rounds,
       rounds_played: decisions.length,
       total_points: decisions.reduce((sum, d) => sum + (d.payoff ?? 0), 0),

@@ -1,5 +1,6 @@
 import type { RepeatedMatchRow } from "../analysis/comparison/repeated-replicates.js";
 import { matchMetrics } from "../analysis/repeated/repeated-metrics.js";
+import { opponentLabel } from "../domain/opponent-label.js";
 import { byText } from "../domain/text-order.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import type { MatchRecord, RecordFilter, StudyRecord } from "../store/records.js";
@@ -37,6 +38,7 @@ export function repeatedComparisonRows(
       game: match.game,
       framing: match.framing,
       opponent: match.opponent,
+      opponent_params: match.opponent_params,
       // A session is the unit only when it played several matches; a match alone is its own.
       unit: (perUnit.get(session) ?? 0) > 1 ? session : `match:${match.id}`,
       position: positions.get(match.id) ?? null,
@@ -47,6 +49,13 @@ export function repeatedComparisonRows(
     };
   });
 }
+
+/**
+ * The opponent a schedule position counts visits of: its id, with its params where it has any (a design
+ * may list one opponent with two sets of params, two conditions visited apart). Without params the name is
+ * the id alone, as positions were named before params were part of them.
+ */
+const opponentOf = (match: MatchRecord): string => opponentLabel(match.opponent, match.opponent_params);
 
 /** The session a match was played in: the live MCP session, an import's session label, else the match. */
 function sessionOf(match: MatchRecord): string {
@@ -81,7 +90,7 @@ function schedulePositions(
   for (const m of matches) {
     if (m.study_id === null || m.trial_index === null) continue;
     const design = study(m.study_id).design;
-    const key = JSON.stringify([m.player, design, m.game, m.variant, m.framing, m.style, m.opponent]);
+    const key = JSON.stringify([m.player, design, m.game, m.variant, m.framing, m.style, opponentOf(m)]);
     visits.set(key, [...(visits.get(key) ?? []), m]);
   }
   const positions = new Map<string, string>();
@@ -95,7 +104,7 @@ function schedulePositions(
         byText(x.study_id as string, y.study_id as string),
     );
     list.forEach((m, i) => {
-      positions.set(m.id, `${study(m.study_id as string).design}#${m.style}#${m.opponent}#${i + 1}`);
+      positions.set(m.id, `${study(m.study_id as string).design}#${m.style}#${opponentOf(m)}#${i + 1}`);
     });
   }
   return positions;

@@ -1,3 +1,4 @@
+import { opponentLabel } from "../domain/opponent-label.js";
 import { labelList } from "../report/label-list.js";
 import type { CompareReport } from "./compare-query.js";
 import { fixed, interval, printable, pValue, table } from "./format.js";
@@ -20,7 +21,10 @@ export function compareText(report: CompareReport): string {
     const conditions = report.ranked_conditions?.[measure as keyof typeof report.ranked_conditions];
     const on = conditions
       ? conditions
-          .map((c) => `${c.game}/${printable(c.framing)} vs ${printable(c.opponent ?? "")}`)
+          .map(
+            (c) =>
+              `${c.game}/${printable(c.framing)} vs ${printable(opponentLabel(c.opponent ?? "", c.opponent_params))}`,
+          )
           .join(", ")
       : report.ranked_games.join(", ");
     const best = measure === "comprehension_m" || measure === "exploitability" ? "lowest" : "highest";
@@ -65,7 +69,8 @@ export function compareText(report: CompareReport): string {
   );
   for (const p of leftOut) {
     const cells = p.cells_left_out.map(
-      (c) => `${c.game}/${printable(c.framing)}${c.opponent ? ` vs ${printable(c.opponent)}` : ""}`,
+      (c) =>
+        `${c.game}/${printable(c.framing)}${c.opponent ? ` vs ${printable(opponentLabel(c.opponent, c.opponent_params))}` : ""}`,
     );
     lines.push(
       `Left out of ${printable(p.a)} vs ${printable(p.b)}${p.measure === "points" ? " (repeated play)" : ""}: ${cells.join(", ")}.`,

@@ -13,6 +13,7 @@ import {
   matchMetrics,
   type TranscriptRound,
 } from "../analysis/repeated/repeated-metrics.js";
+import { canonicalJson } from "../domain/canonical-json.js";
 import { VARIANT_IDS } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
@@ -22,7 +23,9 @@ import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { printable } from "./format.js";
 
 // The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
-// transcripts, and SPEC §6 metrics come out per match and per (player, game, variant, framing, opponent).
+// transcripts, and SPEC §6 metrics come out per match and per (player, game, variant, framing, opponent
+// with its params): one opponent id with other params is another opponent (pattern of rock alone and of
+// scissors alone), as a study's design counts it.
 
 export interface RepeatedMetricsQuery extends RecordFilter {
   opponents?: string[];
@@ -45,6 +48,8 @@ export interface MatchMetricsRow extends MatchMetrics {
   variant: string;
   framing: string;
   opponent: string;
+  /** The opponent's params as the match recorded them: {} for none, and for an imported transcript. */
+  opponent_params: Record<string, unknown>;
   /** The import label of an imported transcript; null for live play. */
   source: string | null;
   study_id: string | null;
@@ -56,6 +61,8 @@ export interface CellMetricsRow extends AggregateMatchMetrics {
   variant: string;
   framing: string;
   opponent: string;
+  /** The params all the cell's matches gave the opponent ({} for none). */
+  opponent_params: Record<string, unknown>;
   /** Mean over the cell's matches of the share of successful rounds from round i to the end (index i − 1). */
   comprehension_curve: number[];
   /** Its 95% pointwise interval over the matches, round by round (null with a single match). */
@@ -113,11 +120,19 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
       variant: match.variant,
       framing: match.framing,
       opponent: match.opponent,
+      opponent_params: match.opponent_params,
       source: match.source,
       study_id: match.study_id,
       ...matchMetrics(transcript, stage, game.cooperativeAction, { rule, threshold, invalidRounds }),
     };
-    const key = JSON.stringify([match.player, match.game, match.variant, match.framing, match.opponent]);
+    const key = JSON.stringify([
+      match.player,
+      match.game,
+      match.variant,
+      match.framing,
+      match.opponent,
+      canonicalJson(match.opponent_params),
+    ]);
     const members = cells.get(key) ?? [];
     members.push({
       row,
@@ -145,13 +160,16 @@ export function repeatedMetrics(deps: PlayDeps, query: RepeatedMetricsQuery): Re
     invalid_rounds: invalidRounds,
     matches,
     cells: [...cells.values()].map((members) => {
-      const { player, game, variant, framing, opponent } = (members[0] as { row: MatchMetricsRow }).row;
+      const { player, game, variant, framing, opponent, opponent_params } = (
+        members[0] as { row: MatchMetricsRow }
+      ).row;
       return {
         player,
         game,
         variant,
         framing,
         opponent,
+        opponent_params,
         ...aggregateMatchMetrics(members.map((m) => m.row)),
         comprehension_curve: meanCurve(members.map((m) => m.curve)),
         comprehension_curve_ci: curveBand(members.map((m) => m.curve)),

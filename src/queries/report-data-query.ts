@@ -5,6 +5,7 @@ import { createBinomialSampler, drawBinomials } from "../analysis/sampling/binom
 import { createMultiplicitySampler, drawClusterSums } from "../analysis/sampling/cluster-multiplicities.js";
 import { createBootstrapRng, type UniformSource } from "../analysis/sampling/fast-rng.js";
 import { percentileInterval } from "../analysis/sampling/percentile.js";
+import { canonicalJson } from "../domain/canonical-json.js";
 import { catalogArgument } from "../domain/shipped-catalogs.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
@@ -490,7 +491,7 @@ function sensitivitySection(
 function repeatedCells(deps: PlayDeps, studyId: string | undefined): RepeatedCell[] {
   const report = repeatedMetrics(deps, studyId ? { study_id: studyId } : {});
   const key = (c: (typeof report.cells)[number]) =>
-    [c.player, c.game, c.variant, c.framing, c.opponent].join("\u0000");
+    [c.player, c.game, c.variant, c.framing, c.opponent, canonicalJson(c.opponent_params)].join("\u0000");
   const sorted = [...report.cells].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return sorted.map(repeatedCellOf);
 }

@@ -1,5 +1,6 @@
 import type { GameStopping } from "../domain/adaptive/adaptive-stops.js";
-import { canonicalJson, type StudyCell, type StudyDesign } from "../domain/study-design.js";
+import { canonicalJson } from "../domain/canonical-json.js";
+import type { StudyCell, StudyDesign } from "../domain/study-design.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { studyStops } from "./adaptive-stops-query.js";

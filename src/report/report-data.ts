@@ -115,13 +115,15 @@ export interface SensitivityResult {
   pooled: { player: string; framing: string; lambda: EstimateWithCi }[];
 }
 
-/** Repeated-play aggregates of one (player, game, variant, framing, opponent) cell. */
+/** Repeated-play aggregates of one (player, game, variant, framing, opponent with its params) cell. */
 export interface RepeatedCell {
   player: string;
   game: string;
   variant: string;
   framing: string;
   opponent: string;
+  /** The opponent's params ({} for none): one opponent id with other params is another cell. */
+  opponent_params: Record<string, unknown>;
   matches: number;
   mean_total_points: number;
   mean_cooperation_rate: number | null;
@@ -141,6 +143,7 @@ export interface RepeatedMetricsCellResult {
   variant: string;
   framing: string;
   opponent: string;
+  opponent_params: Record<string, unknown>;
   matches: number;
   total_points: { mean: number };
   cooperation_rate: { mean: number } | null;
@@ -157,6 +160,7 @@ export function repeatedCellOf(cell: RepeatedMetricsCellResult): RepeatedCell {
     variant: cell.variant,
     framing: cell.framing,
     opponent: cell.opponent,
+    opponent_params: cell.opponent_params,
     matches: cell.matches,
     mean_total_points: cell.total_points.mean,
     mean_cooperation_rate: cell.cooperation_rate?.mean ?? null,
@@ -209,6 +213,8 @@ export interface LeaderboardCondition {
   game: string;
   framing: string;
   opponent?: string;
+  /** The opponent's params, where it has any (another params, another condition). */
+  opponent_params?: Record<string, unknown>;
 }
 
 export interface ReportData {

@@ -25,6 +25,7 @@ function matches(
   return points.map((p, t) => ({
     group,
     ...condition,
+    opponent_params: {},
     unit: `match:${group}:${condition.opponent}:${t}`,
     position: options.scheduled ? `study#zero-shot#${condition.opponent}#${t + 1}` : null,
     points: p,
@@ -165,7 +166,12 @@ describe("compare repeated play", () => {
   });
 
   it("skips a measure no two groups share, naming what each played, and cooperation outside the PD family", () => {
-    const rps = { game: "rock-paper-scissors", framing: "rps-plain", opponent: "uniform" };
+    const rps = {
+      game: "rock-paper-scissors",
+      framing: "rps-plain",
+      opponent: "uniform",
+      opponent_params: {},
+    };
     const result = compareRepeated(
       [...matches("a", [10, 12]), ...matches("b", [3, 4], { condition: rps })],
       settings,

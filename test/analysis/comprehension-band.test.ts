@@ -32,6 +32,7 @@ describe("the comprehension curve's band", () => {
       variant: "base",
       framing: "repeated-plain",
       opponent: "tit-for-tat",
+      opponent_params: {},
       matches: 3,
       total_points: { mean: 40 },
       cooperation_rate: { mean: 1 },

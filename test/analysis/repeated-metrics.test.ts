@@ -196,11 +196,29 @@ describe("aggregateMatchMetrics", () => {
     expect(aggregate.comprehension_round.sd).toBeCloseTo(Math.SQRT2, 12);
     // Efficiency known for one match only: 48, no standard deviation.
     expect(aggregate.efficiency).toEqual({ mean: 48, sd: null, n: 1 });
-    expect(aggregate.action_distribution.defect?.mean).toBeCloseTo((2 / 3 + 1) / 2, 12);
+    expect(aggregate.action_distribution?.defect?.mean).toBeCloseTo((2 / 3 + 1) / 2, 12);
   });
 
   it("a single match has no standard deviation", () => {
     expect(aggregateMatchMetrics([allDefect]).total_points).toEqual({ mean: 8, sd: null, n: 1 });
+  });
+
+  it("leaves a match without a valid move out of the mean distribution, which then sums to 1", () => {
+    const voided = matchMetrics(
+      { rounds: Array.from({ length: 4 }, () => played(repeatedPd, null, D)) },
+      repeatedPd,
+      C,
+    );
+    expect(voided.action_distribution).toBeNull();
+    const aggregate = aggregateMatchMetrics([allDefect, voided]);
+    // Only allDefect has a π̂ (defect 1): n = 1, not a mean of 1 and 0.
+    expect(aggregate.action_distribution).toEqual({
+      cooperate: { mean: 0, sd: null, n: 1 },
+      defect: { mean: 1, sd: null, n: 1 },
+    });
+    // The void match still counts in the failure rate: 0 and 1 over 2 matches.
+    expect(aggregate.failure_rate).toMatchObject({ mean: 0.5, n: 2 });
+    expect(aggregateMatchMetrics([voided]).action_distribution).toBeNull();
   });
 });
 

@@ -6,8 +6,8 @@ import {
   logOrbitSize,
   WithinBlockPermutationEProcess,
 } from "../../src/domain/adaptive/permutation-e-process.js";
-import type { StudyCell } from "../../src/domain/study-design.js";
-import { canonicalJson, designHash, StudyDesignSchema } from "../../src/domain/study-design.js";
+import { canonicalJson } from "../../src/domain/canonical-json.js";
+import { designHash, type StudyCell, StudyDesignSchema } from "../../src/domain/study-design.js";
 import { scheduledCell } from "../../src/domain/study-schedule.js";
 
 const block = (...actions: number[]) =>

@@ -254,6 +254,7 @@ describe("session names do not move the draws", () => {
             game: "repeated-pd",
             framing: "repeated-plain",
             opponent: m === 0 ? "tit-for-tat" : "grim",
+            opponent_params: {},
             unit: `${group}:${names(s)}`,
             position: null,
             points: p - 3 * g,

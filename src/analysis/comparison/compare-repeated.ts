@@ -1,3 +1,4 @@
+import { opponentLabel } from "../../domain/opponent-label.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { normalQuantile } from "../sampling/normal-quantile.js";
 import { variance } from "../sampling/replicate-variance.js";
@@ -356,10 +357,16 @@ function noSharedReason(
 const nameOf = (measure: RepeatedMeasure) =>
   measure === "points" ? "Points" : measure === "cooperation" ? "Cooperation" : "Comprehension m";
 
-const describe = (c: RepeatedCondition) => `${c.game}/${c.framing} vs ${c.opponent}`;
+const describe = (c: RepeatedCondition) =>
+  `${c.game}/${c.framing} vs ${opponentLabel(c.opponent, c.opponent_params)}`;
 
-/** A condition as a cell of the contract (the opponent beside the game and framing). */
-const cell = (c: RepeatedCondition): CellRef => ({ game: c.game, framing: c.framing, opponent: c.opponent });
+/** A condition as a cell of the contract (the opponent beside the game and framing, its params if any). */
+const cell = (c: RepeatedCondition): CellRef => ({
+  game: c.game,
+  framing: c.framing,
+  opponent: c.opponent,
+  ...(Object.keys(c.opponent_params).length > 0 ? { opponent_params: { ...c.opponent_params } } : {}),
+});
 
 const byCondition = (x: RepeatedCondition, y: RepeatedCondition) => {
   const a = conditionKey(x);

@@ -29,6 +29,8 @@ export interface CellRef {
   readonly framing: string;
   /** The opponent, in a condition of repeated play (compared match by match). */
   readonly opponent?: string;
+  /** Its params, where it has any: one opponent id with other params is another condition. */
+  readonly opponent_params?: Readonly<Record<string, unknown>>;
 }
 
 export const cellKey = (game: string, framing: string): string => JSON.stringify([game, framing]);

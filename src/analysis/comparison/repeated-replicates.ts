@@ -1,3 +1,4 @@
+import { canonicalJson } from "../../domain/canonical-json.js";
 import { createBootstrapRng } from "../sampling/fast-rng.js";
 import { spread } from "./group-replicates.js";
 
@@ -11,6 +12,8 @@ export interface RepeatedMatchRow {
   readonly game: string;
   readonly framing: string;
   readonly opponent: string;
+  /** The params the match gave the opponent ({} for none). */
+  readonly opponent_params: Readonly<Record<string, unknown>>;
   /**
    * What is resampled whole: the session the match was played in when that session played several matches
    * (their play is not independent), else the match itself.
@@ -26,14 +29,23 @@ export interface RepeatedMatchRow {
   readonly rounds: number;
 }
 
-/** A condition of repeated play: the game, the framing and the opponent. */
+/** A condition of repeated play: the game, the framing and the opponent with its params. */
 export interface RepeatedCondition {
   readonly game: string;
   readonly framing: string;
   readonly opponent: string;
+  readonly opponent_params: Readonly<Record<string, unknown>>;
 }
 
-export const conditionKey = (c: RepeatedCondition): string => JSON.stringify([c.game, c.framing, c.opponent]);
+/**
+ * One opponent id with other params is another condition (pattern of rock alone and of scissors alone).
+ * An opponent without params keeps the key it had before params were part of it: the key names the
+ * condition's bootstrap stream, and the same record must draw the same replicates.
+ */
+export const conditionKey = (c: RepeatedCondition): string =>
+  Object.keys(c.opponent_params).length === 0
+    ? JSON.stringify([c.game, c.framing, c.opponent])
+    : JSON.stringify([c.game, c.framing, c.opponent, canonicalJson(c.opponent_params)]);
 
 /** One condition of one group: each measure's mean over its matches, and that mean in every replicate. */
 export interface ConditionReplicates {
@@ -167,11 +179,11 @@ export function repeatedReplicates(
   const members = (key: string) => rows.filter((r) => conditionKey(r) === key);
   const conditions = new Map<string, ConditionReplicates>();
   keys.forEach((key, c) => {
-    const [game, framing, opponent] = JSON.parse(key) as [string, string, string];
+    const { game, framing, opponent, opponent_params } = members(key)[0] as RepeatedMatchRow;
     const measure = <T>(of: (i: number) => T) =>
       Object.fromEntries(REPEATED_MEASURES.map((m, k) => [m, of(c * M + k)])) as Record<RepeatedMeasure, T>;
     conditions.set(key, {
-      condition: { game, framing, opponent },
+      condition: { game, framing, opponent, opponent_params },
       matches: rows.filter((r) => conditionKey(r) === key).length,
       units: unitsPerCondition[c] as number,
       positions: positions[c] ?? null,

@@ -4,7 +4,9 @@
 // Invalid rounds. A round in which the player had no valid move (`move: null`) is a failure wherever a
 // judgement is made: it is a loss in win/loss/tie, an unsuccessful round for comprehension, and not a
 // cooperative round. Rates are shares of all N rounds, except `action_distribution`, which is the
-// empirical distribution π̂ over the player's valid moves (SPEC §4), as the equilibrium deviation needs.
+// empirical distribution π̂ over the player's valid moves (SPEC §4), as the equilibrium deviation needs:
+// a match without a valid move has none (null), and a cell's mean distribution is over the matches that
+// have one, so it sums to 1 (an all-zero vector in its mean would make it sum to less).
 // A round in which only the opponent had no valid move (a forfeit in agent-vs-agent play) is judged by
 // the recorded payoffs; for comprehension it is a success when x_r ≥ y_r (there is no move to match).
 // `invalidRounds: "counterfactual-study"` scores invalid rounds as that study's code does instead
@@ -55,8 +57,8 @@ export interface MatchMetrics {
   readonly total_points: number;
   /** Share of rounds with the cooperative action; null when the game has none. */
   readonly cooperation_rate: number | null;
-  /** π̂ over the valid moves; every action 0 when no move was valid. */
-  readonly action_distribution: Distribution;
+  /** π̂ over the valid moves; null when no move was valid (there is nothing to take shares of). */
+  readonly action_distribution: Distribution | null;
   readonly win_loss_tie: WinLossTie;
   /** m of SPEC §6, 1-based; `rounds + 1` means "never". */
   readonly comprehension_round: number;
@@ -81,7 +83,11 @@ export interface AggregateMatchMetrics {
   readonly matches: number;
   readonly total_points: Summary;
   readonly cooperation_rate: Summary | null;
-  readonly action_distribution: Record<ActionId, Summary>;
+  /**
+   * Per action, over the matches with a valid move (their count is each summary's n, which may be below
+   * `matches`); null when no match of the cell has one.
+   */
+  readonly action_distribution: Record<ActionId, Summary> | null;
   readonly win_loss_tie: { readonly win: Summary; readonly loss: Summary; readonly tie: Summary };
   readonly comprehension_round: Summary;
   readonly failure_rate: Summary;
@@ -130,12 +136,12 @@ export function matchMetrics(
       cooperativeAction === null
         ? null
         : rounds.filter((round) => round.move === cooperativeAction).length / n,
-    action_distribution: Object.fromEntries(
-      game.actions.map((a) => [
-        a,
-        valid.length === 0 ? 0 : valid.filter((m) => m === a).length / valid.length,
-      ]),
-    ),
+    action_distribution:
+      valid.length === 0
+        ? null
+        : Object.fromEntries(
+            game.actions.map((a) => [a, valid.filter((m) => m === a).length / valid.length]),
+          ),
     win_loss_tie: {
       win:
         rounds.filter((round) => !tie(round) && round.move !== null && round.payoff > round.opponent_payoff)
@@ -180,19 +186,24 @@ export function comprehensionRound(successes: readonly boolean[], threshold: num
 export function aggregateMatchMetrics(matches: readonly MatchMetrics[]): AggregateMatchMetrics {
   if (matches.length === 0)
     throw new Error("Aggregating repeated-play metrics needs at least one match; got none.");
-  const first = matches[0] as MatchMetrics;
+  const distributions = matches.flatMap((m) =>
+    m.action_distribution === null ? [] : [m.action_distribution],
+  );
   const cooperation = matches.flatMap((m) => (m.cooperation_rate === null ? [] : [m.cooperation_rate]));
   const efficiency = matches.flatMap((m) => (m.efficiency === null ? [] : [m.efficiency]));
   return {
     matches: matches.length,
     total_points: summarize(matches.map((m) => m.total_points)),
     cooperation_rate: cooperation.length === 0 ? null : summarize(cooperation),
-    action_distribution: Object.fromEntries(
-      Object.keys(first.action_distribution).map((a) => [
-        a,
-        summarize(matches.map((m) => m.action_distribution[a] ?? 0)),
-      ]),
-    ),
+    action_distribution:
+      distributions.length === 0
+        ? null
+        : Object.fromEntries(
+            Object.keys(distributions[0] as Distribution).map((a) => [
+              a,
+              summarize(distributions.map((d) => d[a] ?? 0)),
+            ]),
+          ),
     win_loss_tie: {
       win: summarize(matches.map((m) => m.win_loss_tie.win)),
       loss: summarize(matches.map((m) => m.win_loss_tie.loss)),

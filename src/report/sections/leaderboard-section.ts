@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { opponentLabel } from "../../domain/opponent-label.js";
 import { shellWord } from "../../queries/shell-word.js";
 import { chartFigure } from "../chart-svg.js";
 import { formatCi, formatNumber } from "../format-numbers.js";
@@ -113,7 +114,12 @@ export const REPEATED_LEADERBOARD_MEASURES = ["points", "cooperation", "comprehe
 /** The repeated conditions a measure's ranks are computed on, as read: "repeated-pd/plain vs tit-for-tat". */
 export function conditionsText(board: Leaderboard, measure: string): string {
   const cells = board.conditions?.[measure] ?? [];
-  return cells.map((c) => `${c.game}/${c.framing}${c.opponent ? ` vs ${c.opponent}` : ""}`).join(", ");
+  return cells
+    .map(
+      (c) =>
+        `${c.game}/${c.framing}${c.opponent ? ` vs ${opponentLabel(c.opponent, c.opponent_params)}` : ""}`,
+    )
+    .join(", ");
 }
 
 function measureTable(

@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { opponentLabel } from "../../domain/opponent-label.js";
 import { chartFigure } from "../chart-svg.js";
 import { formatComprehensionRound, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
@@ -10,7 +11,7 @@ const COMPREHENSION_THRESHOLD = 0.9;
 
 /** Two lines, split again in the facet header, so long names are not cut off. */
 function cellLabel(c: RepeatedCell): string {
-  return `${c.player} · ${c.framing}\n${c.game} (${c.variant}) vs ${c.opponent}`;
+  return `${c.player} · ${c.framing}\n${c.game} (${c.variant}) vs ${opponentLabel(c.opponent, c.opponent_params)}`;
 }
 
 export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevelSpec {
@@ -83,7 +84,7 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
 function repeatedTable(cells: readonly RepeatedCell[], imported: ReadonlyMap<string, string>): SafeHtml {
   const rows = cells.map(
     (c) =>
-      html`<tr><td>${playerName(c.player, imported)}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${c.opponent}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatComprehensionRound(c.mean_comprehension_round, c.curve.length)}</td></tr>`,
+      html`<tr><td>${playerName(c.player, imported)}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${opponentLabel(c.opponent, c.opponent_params)}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatComprehensionRound(c.mean_comprehension_round, c.curve.length)}</td></tr>`,
   );
   return html`<table>
 <thead><tr><th>Player</th><th>Game</th><th>Variant</th><th>Framing</th><th>Opponent</th><th class="num">Matches</th><th class="num">Mean points</th><th class="num">Mean cooperation</th><th class="num">Comprehension m (mean)</th></tr></thead>

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { canonicalJson } from "../../domain/canonical-json.js";
 import { xdgCacheFolder } from "../../user-folders.js";
 import { unwritableFolderReason } from "../../writable-folder.js";
 import type { ModelReply } from "../endpoint.js";
@@ -36,18 +37,6 @@ export function defaultCacheDir(): string {
 /** The key of a reply: SHA-256 of the canonical JSON of what decides it. */
 export function cacheKey(material: unknown): string {
   return createHash("sha256").update(canonicalJson(material)).digest("hex");
-}
-
-/** JSON with object keys sorted, so the same material always hashes alike. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export interface CacheListing {

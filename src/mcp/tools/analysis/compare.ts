@@ -28,8 +28,18 @@ const inputSchema = z.object({
   ...bootstrapShape,
 });
 
-/** A (game, framing) cell; for repeated play a condition, with its opponent. */
-const cell = z.object({ game: z.string(), framing: z.string(), opponent: z.string().optional() });
+/** A (game, framing) cell; for repeated play a condition, with its opponent and the opponent's params. */
+const cell = z.object({
+  game: z.string(),
+  framing: z.string(),
+  opponent: z.string().optional(),
+  opponent_params: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "A repeated condition's opponent params, where it has any: one opponent with other params is another condition",
+    ),
+});
 const measure = z.enum([
   "R",
   "shift",

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { INVALID_ROUND_SCORINGS } from "../../../analysis/repeated/invalid-round-scoring.js";
+import { opponentLabel } from "../../../domain/opponent-label.js";
 import { printable } from "../../../queries/format.js";
 import { repeatedMetricsInputSchema } from "../../../queries/repeated-metrics-input.js";
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
@@ -20,6 +21,11 @@ const cellKeys = {
   variant: z.string(),
   framing: z.string(),
   opponent: z.string(),
+  opponent_params: z
+    .record(z.string(), z.unknown())
+    .describe(
+      "The opponent's params ({} for none, and for an imported transcript): one opponent id with other params is another cell",
+    ),
 };
 
 const outputSchema = z.object({
@@ -35,7 +41,10 @@ const outputSchema = z.object({
       rounds: z.number(),
       total_points: z.number(),
       cooperation_rate: z.number().nullable(),
-      action_distribution: z.record(z.string(), z.number()),
+      action_distribution: z
+        .record(z.string(), z.number())
+        .nullable()
+        .describe("π̂ over the match's valid moves; null when no round had a valid move"),
       win_loss_tie: wlt(z.number()),
       comprehension_round: z.number(),
       comprehension_rule: z.enum(["match", "beat"]),
@@ -51,7 +60,12 @@ const outputSchema = z.object({
       matches: z.number(),
       total_points: summary,
       cooperation_rate: summary.nullable(),
-      action_distribution: z.record(z.string(), summary),
+      action_distribution: z
+        .record(z.string(), summary)
+        .nullable()
+        .describe(
+          "Per action, mean and sd of π̂ over the matches with a valid move (n counts them; a match without one has no π̂ and is left out, so the means sum to 1); null when no match of the cell has a valid move",
+        ),
       win_loss_tie: wlt(summary),
       comprehension_round: summary,
       failure_rate: summary,
@@ -72,7 +86,7 @@ export function repeatedMetricsText(report: RepeatedMetricsReport): string {
   const head = `Repeated-play metrics (comprehension rule ${report.comprehension_rule}, t = ${report.comprehension_threshold}${scoring}); ${report.matches.length} match(es):`;
   const lines = report.cells.map(
     (c) =>
-      `${printable(c.player)} | ${c.game}/${c.variant} | ${printable(c.framing)} | vs ${printable(c.opponent)} | n=${c.matches} | points ${fmt(c.total_points, 1)} | ` +
+      `${printable(c.player)} | ${c.game}/${c.variant} | ${printable(c.framing)} | vs ${printable(opponentLabel(c.opponent, c.opponent_params))} | n=${c.matches} | points ${fmt(c.total_points, 1)} | ` +
       `cooperation ${fmt(c.cooperation_rate)} | win ${fmt(c.win_loss_tie.win)} | comprehension m ${fmt(c.comprehension_round, 1)} | ` +
       `failures ${fmt(c.failure_rate)} | efficiency ${fmt(c.efficiency)}`,
   );
@@ -85,7 +99,7 @@ export function registerRepeatedMetrics(server: McpServer, context: ToolContext)
     {
       title: "Repeated-play metrics",
       description:
-        "SPEC §6 metrics of finished repeated matches (live and imported): per match total points, cooperation rate (PD family), action distribution, win/loss/tie rates, opponent-comprehension round m, failure rate, invalid attempts and token efficiency; per (player, game, variant, framing, opponent) their means and sample standard deviations and the mean comprehension curve.",
+        "SPEC §6 metrics of finished repeated matches (live and imported): per match total points, cooperation rate (PD family), action distribution, win/loss/tie rates, opponent-comprehension round m, failure rate, invalid attempts and token efficiency; per (player, game, variant, framing, opponent with its params) their means and sample standard deviations and the mean comprehension curve.",
       inputSchema: repeatedMetricsInputSchema,
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
