@@ -218,20 +218,3 @@ export function readPayoffsByMeaning(
   }
   return { statements, unreadable: null };
 }
-
-const NUMBER_WORDS = new Set(
-  (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen " +
-    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand " +
-    "hundreds thousands millions million billion trillion dozen dozens half halves twice thrice double triple quadruple single " +
-    "first third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth twentieth " +
-    "thirtieth hundredth thousandth"
-  ).split(" "),
-);
-
-/** The first amount or number word in a framing text, or null: story and question must state no numbers. */
-export function numberIn(text: string): string | null {
-  const digit = /\d+(?:[.,]\d+)?/.exec(text);
-  if (digit) return digit[0];
-  return tokenize(text).find((token) => NUMBER_WORDS.has(token.word))?.word ?? null;
-}

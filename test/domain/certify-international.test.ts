@@ -120,6 +120,25 @@ describe("certifying framings in other languages and scripts", () => {
     );
   });
 
+  it("refuses amounts in digits of any script and number words of other languages in the story", () => {
+    const withStory = (base: typeof JAPANESE | typeof GERMAN, sentence: string) => ({
+      ...base,
+      story: [base.story[0], sentence],
+    });
+    const refusal = (id: string, number: string) =>
+      `framing "${id}" for game "prisoners-dilemma" (variant base): its story paragraph 2 states "${number}": story, intro and question may contain no amounts or number words.`;
+    expect(() => load(withStory(JAPANESE, "それぞれがお小遣い１０万円を持っています。"))).toThrow(
+      refusal("tomodachi-ja", "１０"),
+    );
+    expect(() => load(withStory(JAPANESE, "それぞれがお小遣い十万円を持っています。"))).toThrow(
+      refusal("tomodachi-ja", "十万"),
+    );
+    expect(() => load(withStory(GERMAN, "Jeder von Ihnen hat zehn Euro."))).toThrow(
+      refusal("freunde-de", "zehn"),
+    );
+    expect(() => load(withStory(GERMAN, "Jeder von Ihnen hat ٣ Euro."))).toThrow(refusal("freunde-de", "٣"));
+  });
+
   it("takes a framing's own negations into the framing and the catalog fingerprint, refusing one naming a label", () => {
     const plain = load(GERMAN);
     const declared = load({ ...GERMAN, negations: ["nimmer", "auf gar keinen Fall"] });
