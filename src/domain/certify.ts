@@ -2,10 +2,12 @@ import { UsageError } from "../usage-error.js";
 import type { Framing } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { actionLabelled, findLabelMentions, type LabelMap, labelMapProblem, tokenize } from "./labels.js";
-import { numberIn, readPayoffsByMeaning } from "./payoff-meaning.js";
+import { numberIn } from "./number-words.js";
+import { readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
 import { storyLabelMentions } from "./story-label-mentions.js";
 import { type ActionId, PROMPT_STYLES } from "./types.js";
+import { AMOUNT } from "./writing-systems.js";
 
 // Certification (SPEC §3): a framing may be used for a game only if the payoff matrix of BOTH
 // players can be read back from the rendered prompt alone, by meaning, and equals the game's: the reader in
@@ -25,11 +27,10 @@ export interface PayoffStatement {
   readonly otherPayoff: number;
 }
 
-const NUMBER = /(?<![\p{L}\p{N}.])[-+]?\d+(?:\.\d+)?/gu;
 const TABLE_SEPARATOR = /^\|[\s:|-]*$/;
 
 function numbersIn(text: string): number[] {
-  return Array.from(text.matchAll(NUMBER), (match) => Number(match[0]));
+  return Array.from(text.matchAll(AMOUNT), (match) => Number(match[0]));
 }
 
 /** Every payoff statement in the text, or the first line that looks like one but cannot be read. */
@@ -150,6 +151,12 @@ function wordingProblem(framing: Framing): string | null {
       tokens.some((_, i) => words.every((word, k) => tokens[i + k]?.word === word.word)),
     );
     if (party !== undefined) return `its label "${label}" contains the party phrase "${party.phrase}"`;
+  }
+  for (const negation of framing.negations ?? []) {
+    const named = findLabelMentions(tokenize(negation), framing.labels)[0];
+    if (named !== undefined) {
+      return `its negation "${negation}" names the label "${framing.labels[named.action]}": a reply naming that label would read as its own negation`;
+    }
   }
   return null;
 }

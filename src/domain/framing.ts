@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeFileIssue, LABEL_SETS, type LabelSet } from "./game.js";
 import type { LabelChoice } from "./label-sets.js";
-import type { LabelMap } from "./labels.js";
+import { type LabelMap, wordsOf } from "./labels.js";
 import type { Parties } from "./payoff-meaning.js";
 import { placeholdersOf } from "./templates.js";
 import type { ActionId } from "./types.js";
@@ -65,6 +65,12 @@ export interface Framing {
   };
   readonly question: string;
   readonly repeated: RepeatedWording | null;
+  /**
+   * The framing's own words and phrases that negate or reject a label beside them ("nimmer"), read with
+   * the built-in ones of every language (negation-words.ts). Present only when the file declares them, so a
+   * catalog without them keeps its fingerprint.
+   */
+  readonly negations?: readonly string[];
 }
 
 /** A template using only the given placeholders (each listed placeholder is allowed, none required). */
@@ -78,6 +84,15 @@ function template(...allowed: string[]) {
 }
 
 const PROFILE_SENTENCE = ["own_label", "other_label", "own_amount", "other_amount"];
+
+/** A negation word or phrase: words, no digit (it would read as an amount), no template. */
+const negation = z
+  .string()
+  .min(1)
+  .max(60)
+  .refine((text) => wordsOf(text).length > 0, { message: "expected a word or phrase, not only punctuation" })
+  .refine((text) => !/\p{N}/u.test(text), { message: "expected no digit" })
+  .refine((text) => placeholdersOf(text).length === 0, { message: "expected no placeholder" });
 
 const framingFileSchema = z
   .strictObject({
@@ -121,6 +136,7 @@ const framingFileSchema = z
         outcome: template("round", "own_label", "other_label", "own_amount"),
       })
       .optional(),
+    negations: z.array(negation).min(1).max(100).optional(),
   })
   .superRefine((file, ctx) => {
     const actions = file.applies_to.actions === "any" ? [] : file.applies_to.actions;
@@ -227,5 +243,6 @@ export function parseFramingFile(json: unknown, source: string): Framing {
           outcome: repeated.outcome,
         }
       : null,
+    ...(file.negations !== undefined ? { negations: file.negations } : {}),
   };
 }

@@ -1,21 +1,38 @@
 import type { ActionId } from "./types.js";
+import { wordsIn } from "./writing-systems.js";
 
 /** A framing's surface label for every canonical action: `{ cooperate: "Cooperate", defect: "Defect" }`. */
 export type LabelMap = Readonly<Record<ActionId, string>>;
 
 // Labels are compared as sequences of lower-cased word tokens, so matching ignores case, punctuation and
-// markdown, and "cooperatively" never counts as "cooperate". One linear regex pass, no backtracking.
-const WORD = /[\p{L}\p{N}]+/gu;
+// markdown, and "cooperatively" never counts as "cooperate". A word is compared in Unicode's composed form
+// (NFC): "Zurückhalten" typed with a combining umlaut is the same word. In scripts written without spaces
+// every letter is a token (writing-systems.ts), so there a label is found inside a longer run of letters.
+// One linear regex pass, no backtracking.
 
 export interface Token {
+  /** The word lower-cased, in composed form. */
   readonly word: string;
   /** Offset of the token in the scanned text. */
   readonly start: number;
+  /** Offset just after the token in the scanned text (the word's own length may differ once composed). */
+  readonly end: number;
 }
 
 export function tokenize(text: string): Token[] {
-  return Array.from(text.matchAll(WORD), (match) => ({ word: match[0].toLowerCase(), start: match.index }));
+  return wordsIn(text).map(({ word, start }) => ({
+    word: composed(word).toLowerCase(),
+    start,
+    end: start + word.length,
+  }));
 }
+
+/** The text in composed form (NFC); ASCII text, the common case, is already. */
+export function composed(text: string): string {
+  return ASCII.test(text) ? text : text.normalize("NFC");
+}
+
+const ASCII = /^[\p{ASCII}]*$/u;
 
 export function wordsOf(text: string): string[] {
   return tokenize(text).map((token) => token.word);

@@ -1,12 +1,15 @@
 import {
   actionLabelled,
+  composed,
   findLabelMentions,
   joinAlternatives,
   type LabelMap,
   type LabelMention,
   type Token,
   tokenize,
+  wordsOf,
 } from "./labels.js";
+import { type NegationMatcher, negationMatcher } from "./negation-words.js";
 import type { ActionId } from "./types.js";
 
 // Reads an agent's free-text reply as one of the framing's labels (SPEC §3). It refuses rather than
@@ -20,7 +23,10 @@ import type { ActionId } from "./types.js";
 //  3. A last line that is exactly a label decides — the prompts ask for the final choice alone on the
 //     last line — unless the line above is a label too (an echo of the options is no choice).
 //  4. Otherwise the whole reply must name exactly one label, and no sentence naming it may negate or
-//     reject it ("not X", "X is dominated, so I take the other one").
+//     reject it ("not X", "X is dominated, so I take the other one") in English or in any language of
+//     negation-words.ts ("nicht X", "「X」とは書きません", "לא X"), or with the framing's own negations.
+// Reply and labels are compared in composed Unicode form (NFC); in scripts written without spaces a label
+// is found inside a run of letters ("出し合うを選びます" names "出し合う"), as are negations.
 // Never inferred: the last item of an enumeration; the other action from a negation (with three actions
 // it would not say which); a negation in an earlier sentence; a single-letter label from a letter inside a
 // word or formula (`x` in "let x be", `X` in "P(X)", "X-ray"): in running text a one-letter label counts
@@ -80,7 +86,8 @@ const PARTIES = new Set([
   "agent",
   "participant",
 ]);
-const SENTENCE_END = /[.!?;:\n]/;
+/** Sentence ends of Latin, CJK (full-width), Arabic and Devanagari text. */
+const SENTENCE_END = /[.!?;:\n。．！？；：؟؛।]/;
 
 interface Marker {
   readonly position: number;
@@ -89,7 +96,17 @@ interface Marker {
   readonly enumeration?: boolean;
 }
 
-export function parseReply(reply: string, labels: LabelMap): ParsedReply {
+/**
+ * `negations`: the framing's own negation words and phrases (its file's `negations`), read beside the
+ * built-in ones of every language.
+ */
+export function parseReply(
+  rawReply: string,
+  labels: LabelMap,
+  negations: readonly string[] = [],
+): ParsedReply {
+  const reply = composed(rawReply);
+  const negating = negationMatcher(negations);
   const valid = `answer with exactly one of ${joinAlternatives(Object.values(labels).map((label) => `"${label}"`))}`;
   if (reply.trim() === "") return { ok: false, reason: `Your reply is empty; ${valid}.` };
   const exact = actionLabelled(reply, labels);
@@ -112,9 +129,9 @@ export function parseReply(reply: string, labels: LabelMap): ParsedReply {
     }
     const whole = actionLabelled(marker.text, labels) ?? actionLabelled(firstClause(marker.text), labels);
     if (whole !== undefined) return accepted(whole, labels);
-    return single(marker.text, labels, valid, "Your final answer");
+    return single(marker.text, labels, negating, valid, "Your final answer");
   }
-  return single(reply, labels, valid, "Your reply");
+  return single(reply, labels, negating, valid, "Your reply");
 }
 
 /** "Scissors. My opponent…", "Hare - safer…", "Stag (to signal…)": the answer slot up to its first break. */
@@ -163,7 +180,13 @@ function lastMarker(reply: string, labels: LabelMap): Marker | undefined {
 }
 
 /** The one label the text names without rejecting it, or why there is not exactly one. */
-function single(text: string, labels: LabelMap, valid: string, subject: string): ParsedReply {
+function single(
+  text: string,
+  labels: LabelMap,
+  negating: NegationMatcher,
+  valid: string,
+  subject: string,
+): ParsedReply {
   const tokens = tokenize(text);
   const mentions = findLabelMentions(tokens, labels).filter((mention) =>
     standsAlone(text, tokens, mention, labels),
@@ -177,7 +200,9 @@ function single(text: string, labels: LabelMap, valid: string, subject: string):
     );
     return { ok: false, reason: `${subject} names more than one choice (${both}); ${valid}.` };
   }
-  const rejected = mentions.find((mention) => isRejected(text, tokens, mention.tokenIndex));
+  const rejected = mentions.find((mention) =>
+    isRejected(text, tokens, mention, wordsOf(labels[mention.action] as string).length, negating),
+  );
   if (rejected !== undefined) {
     return {
       ok: false,
@@ -197,7 +222,7 @@ function standsAlone(
   mention: LabelMention,
   labels: LabelMap,
 ): boolean {
-  const label = (labels[mention.action] as string).trim();
+  const label = composed(labels[mention.action] as string).trim();
   if (label.length !== 1) return true;
   const token = tokens[mention.tokenIndex] as Token;
   if (text[token.start] !== label.toUpperCase()) return false;
@@ -207,24 +232,38 @@ function standsAlone(
   return !formula.test(before) && !formula.test(after);
 }
 
-/** Whether a rejecting word precedes the mention, or follows it, within the same sentence. */
-function isRejected(text: string, tokens: readonly Token[], index: number): boolean {
-  const gapEndsSentence = (i: number) => {
-    const left = tokens[i] as Token;
-    const right = tokens[i + 1] as Token;
-    return SENTENCE_END.test(text.slice(left.start + left.word.length, right.start));
-  };
-  for (let i = index - 1; i >= 0 && !gapEndsSentence(i); i--) {
-    if (rejects(tokens, i)) return true;
+/**
+ * Whether a rejecting word precedes the mention, or follows it, within the same sentence. The label's own
+ * words are not searched: a label may itself contain one ("出さない", "Do not share").
+ */
+function isRejected(
+  text: string,
+  tokens: readonly Token[],
+  mention: LabelMention,
+  labelLength: number,
+  negating: NegationMatcher,
+): boolean {
+  const first = mention.tokenIndex;
+  const after = first + labelLength;
+  const gapEndsSentence = (i: number) =>
+    SENTENCE_END.test(text.slice((tokens[i] as Token).end, (tokens[i + 1] as Token).start));
+  for (let i = first - 1; i >= 0 && !gapEndsSentence(i); i--) {
+    const negation = negating.lengthAt(tokens, i);
+    if (negation > 0 && i + negation <= first) return true;
+    if (rejectsByWord(text, tokens, i)) return true;
   }
-  for (let i = index + 1; i < tokens.length && !gapEndsSentence(i - 1); i++) {
-    if (rejects(tokens, i)) return true;
+  for (let i = after; i < tokens.length && !gapEndsSentence(i - 1); i++) {
+    if (negating.lengthAt(tokens, i) > 0 || rejectsByWord(text, tokens, i)) return true;
   }
   return false;
 }
 
-function rejects(tokens: readonly Token[], i: number): boolean {
-  const word = (tokens[i] as Token).word;
+/** The English rejections, which need their neighbours ("the other player", "no doubt"), and French "n'". */
+function rejectsByWord(text: string, tokens: readonly Token[], i: number): boolean {
+  const token = tokens[i] as Token;
+  const word = token.word;
+  // French "n'" ("je n'écris pas"): the bare letter is an English variable ("with n rounds").
+  if (word === "n") return /['’]/.test(text[token.end] ?? "");
   if (!REJECTIONS.has(word)) return false;
   if (word === "other") return !PARTIES.has(tokens[i + 1]?.word ?? "");
   if (word === "no") return !["doubt", "question", "matter"].includes(tokens[i + 1]?.word ?? "");

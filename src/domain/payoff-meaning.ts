@@ -1,5 +1,6 @@
 import { actionLabelled, type LabelMap, type Token, tokenize, wordsOf } from "./labels.js";
 import type { ActionId } from "./types.js";
+import { AMOUNT } from "./writing-systems.js";
 
 // The certification reader (SPEC §3): it attributes every amount in a rendered prompt to a party
 // and an action profile by what the text says, not by where a template put it. It knows only the labels
@@ -30,7 +31,6 @@ export interface ReadStatement {
   readonly otherPayoff: number;
 }
 
-const NUMBER = /(?<![\p{L}\p{N}.])[-+]?\d+(?:\.\d+)?/gu;
 const TABLE_SEPARATOR = /^\|[\s:|-]*$/;
 
 interface Phrase {
@@ -61,7 +61,7 @@ function phrasesOf(labels: LabelMap, parties: Parties): Phrase[] {
 /** Party, label and amount mentions of one piece of text in order; longest phrase wins at each word. */
 function eventsOf(text: string, phrases: readonly Phrase[]): Event[] {
   const events: Event[] = [];
-  const numbers = Array.from(text.matchAll(NUMBER));
+  const numbers = Array.from(text.matchAll(AMOUNT));
   const numberStarts = new Set<number>();
   for (const match of numbers) {
     events.push({ at: match.index, kind: "amount", amount: Number(match[0]) });
@@ -159,7 +159,7 @@ function readTable(
       return `table row "${row}" has ${cells.length} cells under ${headings.length} headings`;
     const kinds = cells.map((cell) => {
       if (actionLabelled(cell, labels) !== undefined) return "action" as const;
-      return Array.from(cell.matchAll(NUMBER)).length === 1 ? ("amount" as const) : null;
+      return Array.from(cell.matchAll(AMOUNT)).length === 1 ? ("amount" as const) : null;
     });
     if (kinds.includes(null))
       return `table row "${row}" has a cell that is neither an action label nor one amount`;
@@ -185,8 +185,8 @@ function readTable(
       source: "table",
       own: actionLabelled(own, labels) as ActionId,
       other: actionLabelled(other, labels) as ActionId,
-      ownPayoff: Number(Array.from(ownAmount.matchAll(NUMBER))[0]?.[0]),
-      otherPayoff: Number(Array.from(otherAmount.matchAll(NUMBER))[0]?.[0]),
+      ownPayoff: Number(Array.from(ownAmount.matchAll(AMOUNT))[0]?.[0]),
+      otherPayoff: Number(Array.from(otherAmount.matchAll(AMOUNT))[0]?.[0]),
     });
   }
   return statements;
@@ -217,21 +217,4 @@ export function readPayoffsByMeaning(
     }
   }
   return { statements, unreadable: null };
-}
-
-const NUMBER_WORDS = new Set(
-  (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen " +
-    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand " +
-    "hundreds thousands millions million billion trillion dozen dozens half halves twice thrice double triple quadruple single " +
-    "first third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth twentieth " +
-    "thirtieth hundredth thousandth"
-  ).split(" "),
-);
-
-/** The first amount or number word in a framing text, or null: story and question must state no numbers. */
-export function numberIn(text: string): string | null {
-  const digit = /\d+(?:[.,]\d+)?/.exec(text);
-  if (digit) return digit[0];
-  return tokenize(text).find((token) => NUMBER_WORDS.has(token.word))?.word ?? null;
 }

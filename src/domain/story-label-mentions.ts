@@ -27,9 +27,7 @@ function oneLetterOf(label: string): string | null {
   const words = tokenize(label);
   if (words.length !== 1) return null;
   const [word] = words;
-  return word !== undefined && [...word.word].length === 1
-    ? label.slice(word.start, word.start + word.word.length)
-    : null;
+  return word !== undefined && [...word.word].length === 1 ? label.slice(word.start, word.end) : null;
 }
 
 /**
@@ -56,7 +54,7 @@ function opensSentenceBeforeLowerCaseWord(
   if (token === undefined || next === undefined) return false;
   const before = text.slice(0, token.start).replace(/["'“‘(\s]+$/u, "");
   const opens = before === "" || /[.!?:]["'”’)\]]*$/u.test(before);
-  const between = text.slice(token.start + token.word.length, next.start);
+  const between = text.slice(token.end, next.start);
   return (
     opens &&
     /^\s+$/u.test(between) &&

@@ -79,7 +79,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     const before =
       settled || state === undefined ? deps.store.attemptTotals(match.id, args.round) : state.attempts;
     const framing = deps.catalog.framing(match.framing, match.game);
-    const parsed = parseReply(args.choice, framing.labels);
+    const parsed = parseReply(args.choice, framing.labels, framing.negations);
     const now = new Date().toISOString();
     const attempt = {
       match_id: match.id,
@@ -213,7 +213,7 @@ function decideRound(
  */
 function replay(deps: PlayDeps, match: MatchRecord, recorded: DecisionRecord, choice: string): SubmitOutcome {
   const framing = deps.catalog.framing(match.framing, match.game);
-  const parsed = parseReply(choice, framing.labels);
+  const parsed = parseReply(choice, framing.labels, framing.negations);
   const same = choice === recorded.raw_text || (parsed.ok && parsed.action === recorded.action);
   if (!same && recorded.status !== "forfeit") {
     const was = recorded.action === null ? "void (no valid reply)" : `"${framing.labels[recorded.action]}"`;

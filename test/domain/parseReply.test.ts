@@ -142,6 +142,42 @@ const TEXTARENA: [LabelMap, string, string][] = [
   [RPS, "Last time they played Rock, so this time: [Paper]", "paper"],
 ];
 
+// Replies in other languages and scripts: a negation of any language is refused, never read as the label.
+const DE: LabelMap = { cooperate: "Einzahlen", defect: "Zurückhalten" };
+const JA: LabelMap = { cooperate: "出し合う", defect: "手元に残す" };
+const HE: LabelMap = { cooperate: "לתרום", defect: "לשמור" };
+const FR: LabelMap = { cooperate: "Coopérer", defect: "Trahir" };
+const ES: LabelMap = { cooperate: "Cooperar", defect: "Traicionar" };
+const ZH: LabelMap = { cooperate: "合作", defect: "背叛" };
+const AR: LabelMap = { cooperate: "التعاون", defect: "الخيانة" };
+const NEGATED_LABEL: LabelMap = { cooperate: "出さない", defect: "出す" };
+const ENGLISH_NOT: LabelMap = { hold: "Do not act", act: "Act alone" };
+const INTERNATIONAL: [LabelMap, string, string][] = [
+  [DE, "Ich werde nicht Zurückhalten schreiben.", "invalid"],
+  [DE, "Ich wähle kein Einzahlen.", "invalid"],
+  [DE, "Ich schreibe Einzahlen.", "cooperate"],
+  [JA, "「手元に残す」とは書きません。", "invalid"],
+  [JA, "出し合うを選びます。", "cooperate"],
+  [JA, "手元に残す", "defect"],
+  [JA, "出し合うか手元に残すか迷いましたが、手元に残すにします。", "invalid"],
+  [JA, "出し合わないことにします。", "invalid"],
+  [HE, "אני בוחר לא לשמור.", "invalid"],
+  [HE, "אני בוחר לתרום.", "cooperate"],
+  [FR, "Je n'écris pas Trahir.", "invalid"],
+  [FR, "Je choisis Trahir.", "defect"],
+  [ES, "No elijo Cooperar.", "invalid"],
+  [ES, "Elijo Traicionar.", "defect"],
+  [ZH, "我不选择合作。", "invalid"],
+  [ZH, "我选择合作。", "cooperate"],
+  [AR, "لن أختار التعاون", "invalid"],
+  [AR, "أختار الخيانة", "defect"],
+  // A negation inside the label is the label's own word, not a rejection of it.
+  [NEGATED_LABEL, "出さないを選びます。", "cooperate"],
+  [ENGLISH_NOT, "I choose Do not act.", "hold"],
+  // The English variable n is no French "n'".
+  [CD, "With n rounds left, I defect.", "defect"],
+];
+
 // Real replies from the counterfactual study's published traces (see the fixture's "about").
 const REAL = JSON.parse(readFileSync(new URL("./fixtures/real-replies.json", import.meta.url), "utf8"))
   .replies as { source: string; labels: LabelMap; reply: string; expected: string; study_reading: string }[];
@@ -170,6 +206,43 @@ describe("parseReply", () => {
 
   it.each(TEXTARENA)("TextArena format: with labels %j reads %j as %s", (labels, reply, expected) => {
     expect(outcome(reply, labels)).toBe(expected);
+  });
+
+  it.each(INTERNATIONAL)("other languages: with labels %j reads %j as %s", (labels, reply, expected) => {
+    expect(outcome(reply, labels)).toBe(expected);
+  });
+
+  it("reads reply and labels in composed form: a decomposed umlaut is the same letter", () => {
+    const decomposed = "Zuru\u0308ckhalten";
+    expect(decomposed).not.toBe("Zurückhalten");
+    expect(parseReply(decomposed, DE)).toEqual({ ok: true, action: "defect", label: "Zurückhalten" });
+    expect(outcome(`Ich wähle ${decomposed}.`, DE)).toBe("defect");
+    expect(outcome(`Ich wähle nicht ${decomposed}.`, DE)).toBe("invalid");
+    const decomposedLabels: LabelMap = { cooperate: "Einzahlen", defect: decomposed };
+    expect(parseReply("Ich wähle Zurückhalten.", decomposedLabels)).toEqual({
+      ok: true,
+      action: "defect",
+      label: decomposed,
+    });
+  });
+
+  it("reads a framing's own negations beside the built-in ones, naming the valid labels when it refuses", () => {
+    // "nimmer" (German, "never") is in no built-in list: only the framing that declares it refuses it.
+    expect(outcome("Ich wähle nimmer Einzahlen.", DE)).toBe("cooperate");
+    expect(parseReply("Ich wähle nimmer Einzahlen.", DE, ["nimmer"])).toEqual({
+      ok: false,
+      reason:
+        'Your reply negates or rejects "Einzahlen", which does not name a choice; answer with exactly one of "Einzahlen" or "Zurückhalten".',
+    });
+    expect(outcome("Ich wähle Einzahlen.", DE)).toBe("cooperate");
+    // A phrase of several words counts only whole ("på inga villkor", Swedish "on no condition").
+    const sv: LabelMap = { cooperate: "Samarbeta", defect: "Svika" };
+    expect(outcome("Svika på inga villkor.", sv)).toBe("defect");
+    expect(parseReply("Svika på inga villkor.", sv, ["på inga villkor"]).ok).toBe(false);
+    expect(parseReply("Jag väljer Svika på alla villkor.", sv, ["på inga villkor"]).ok).toBe(true);
+    // A phrase in a script without spaces is found inside a run of letters ("お断り", "declined").
+    expect(outcome("出し合うはお断りです。", JA)).toBe("cooperate");
+    expect(parseReply("出し合うはお断りです。", JA, ["断り"]).ok).toBe(false);
   });
 
   it.each(REAL.map((row) => [row.source, row]))("real reply %s", (_source, row) => {
