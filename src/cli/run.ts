@@ -253,7 +253,10 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
       : played;
   batchSettings?.ledger.close();
   if (process.stderr.isTTY) process.stderr.write("\n");
-  process.stdout.write(`${summaryText(summary, analyseCommand(studyId, main.player, target))}\n`);
+  const fromEnvironment = args.values.db === undefined;
+  process.stdout.write(
+    `${summaryText(summary, analyseCommand(studyId, main.player, target, fromEnvironment))}\n`,
+  );
   if (leaseLost) {
     process.exitCode = 1;
   } else if (summary.interrupted) {
@@ -284,12 +287,21 @@ function takeLease(dbPath: string, studyId: string, player: string): RunLease {
 
 /**
  * The command that analyses what the run recorded, ready to paste: every value a shell word, and the
- * catalog the record's games need.
+ * catalog the record's games need. A PostgreSQL URL is never printed with its password: one the run read
+ * from SAME_GAME_DB is left out (the command reads the same variable), one given with --db is shown
+ * with the password as ***, for the user to put back.
  */
-function analyseCommand(studyId: string, player: string, target: ServerTarget): string {
+function analyseCommand(
+  studyId: string,
+  player: string,
+  target: ServerTarget,
+  fromEnvironment: boolean,
+): string {
   const words = ["same-game", "analyze", "robustness", "--study", shellWord(studyId)];
   words.push("--players", shellWord(csvList([player])));
-  if (target.kind === "stdio") words.push("--db", shellWord(target.dbPath));
+  if (target.kind === "stdio" && !(fromEnvironment && isPostgresUrl(target.dbPath))) {
+    words.push("--db", shellWord(recordName(target.dbPath)));
+  }
   const catalog = userCatalogDir();
   if (catalog !== undefined) words.push("--catalog", shellWord(catalogArgument(catalog)));
   return words.join(" ");
