@@ -11,6 +11,7 @@ import { type RecordStanding, recordStanding } from "../runner/budget/earlier-sp
 import { callCost, type ModelPrice, priceOf, readPriceTable } from "../runner/budget/prices.js";
 import { defaultCacheDir, ResponseCache } from "../runner/cache/response-cache.js";
 import { type Decoding, type ModelEndpoint, type Provider, sentence } from "../runner/endpoint.js";
+import { checkedBaseUrl, checkedServerUrl } from "../runner/endpoint-url.js";
 import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
@@ -418,15 +419,15 @@ function endpointFor(args: ParsedArgs, prefix: string, model: string, decoding: 
     oneOf(args, `${prefix}provider`, PROVIDERS) ??
     (prefix ? oneOf(args, "provider", PROVIDERS) : undefined) ??
     "openai";
-  const baseURL =
-    stringFlag(args, `${prefix}base-url`) ?? (prefix ? stringFlag(args, "base-url") : undefined);
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) {
-    throw new UsageError(`--${prefix}base-url must be an http(s) URL, got "${baseURL}".`);
-  }
   const variable =
     stringFlag(args, `${prefix}api-key-env`) ??
     (prefix ? stringFlag(args, "api-key-env") : undefined) ??
     DEFAULT_KEY_VARIABLE[provider];
+  const ownBaseUrl = stringFlag(args, `${prefix}base-url`);
+  const baseUrlFlag = ownBaseUrl === undefined && prefix ? "base-url" : `${prefix}base-url`;
+  const givenBaseUrl = ownBaseUrl ?? (prefix ? stringFlag(args, "base-url") : undefined);
+  const baseURL =
+    givenBaseUrl === undefined ? undefined : checkedBaseUrl(baseUrlFlag, givenBaseUrl, variable);
   const key = process.env[variable];
   if ((key === undefined || key === "") && baseURL === undefined) {
     throw new UsageError(
@@ -460,7 +461,7 @@ function serverTarget(args: ParsedArgs): ServerTarget {
     return { kind: "stdio", dbPath, ...(catalog === undefined ? {} : { catalog }) };
   }
   if (args.values.db !== undefined) throw new UsageError("run takes --db PATH or --server URL, not both.");
-  if (!/^https?:\/\//.test(url)) throw new UsageError(`--server must be an http(s) URL, got "${url}".`);
+  checkedServerUrl(url);
   const tokenVariable = stringFlag(args, "server-token-env");
   const token = tokenVariable === undefined ? undefined : process.env[tokenVariable];
   if (tokenVariable !== undefined && !token) {
