@@ -6,6 +6,7 @@ import {
   type ExportTable,
   exportTable,
 } from "../exports/export-tables.js";
+import { formulaCells, formulaCellsNote } from "../exports/formula-cells.js";
 import { toParquet } from "../exports/parquet-writer.js";
 import { logInfo } from "../log.js";
 import { UsageError } from "../usage-error.js";
@@ -60,6 +61,10 @@ export const exportCommand: Command = {
         : format === "csv"
           ? toCsv(Object.keys(table.schema), table.rows)
           : toJsonl(table.jsonl ?? table.rows);
+    if (format === "csv") {
+      const note = formulaCellsNote(formulaCells(Object.keys(table.schema), table.rows));
+      if (note !== null) logInfo(note);
+    }
     if (out === undefined) {
       process.stdout.write(text);
       return;

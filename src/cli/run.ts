@@ -11,6 +11,7 @@ import { type RecordStanding, recordStanding } from "../runner/budget/earlier-sp
 import { callCost, type ModelPrice, priceOf, readPriceTable } from "../runner/budget/prices.js";
 import { defaultCacheDir, ResponseCache } from "../runner/cache/response-cache.js";
 import { type Decoding, type ModelEndpoint, type Provider, sentence } from "../runner/endpoint.js";
+import { checkedBaseUrl, checkedServerUrl } from "../runner/endpoint-url.js";
 import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
@@ -253,7 +254,10 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
       : played;
   batchSettings?.ledger.close();
   if (process.stderr.isTTY) process.stderr.write("\n");
-  process.stdout.write(`${summaryText(summary, analyseCommand(studyId, main.player, target))}\n`);
+  const fromEnvironment = args.values.db === undefined;
+  process.stdout.write(
+    `${summaryText(summary, analyseCommand(studyId, main.player, target, fromEnvironment))}\n`,
+  );
   if (leaseLost) {
     process.exitCode = 1;
   } else if (summary.interrupted) {
@@ -290,12 +294,21 @@ function takeLease(dbPath: string, studyId: string, player: string): RunLease {
 
 /**
  * The command that analyses what the run recorded, ready to paste: every value a shell word, and the
- * catalog the record's games need.
+ * catalog the record's games need. A PostgreSQL URL is never printed with its password: one the run read
+ * from SAME_GAME_DB is left out (the command reads the same variable), one given with --db is shown
+ * with the password as ***, for the user to put back.
  */
-function analyseCommand(studyId: string, player: string, target: ServerTarget): string {
+function analyseCommand(
+  studyId: string,
+  player: string,
+  target: ServerTarget,
+  fromEnvironment: boolean,
+): string {
   const words = ["same-game", "analyze", "robustness", "--study", shellWord(studyId)];
   words.push("--players", shellWord(csvList([player])));
-  if (target.kind === "stdio") words.push("--db", shellWord(target.dbPath));
+  if (target.kind === "stdio" && !(fromEnvironment && isPostgresUrl(target.dbPath))) {
+    words.push("--db", shellWord(recordName(target.dbPath)));
+  }
   const catalog = userCatalogDir();
   if (catalog !== undefined) words.push("--catalog", shellWord(catalogArgument(catalog)));
   return words.join(" ");
@@ -412,15 +425,15 @@ function endpointFor(args: ParsedArgs, prefix: string, model: string, decoding: 
     oneOf(args, `${prefix}provider`, PROVIDERS) ??
     (prefix ? oneOf(args, "provider", PROVIDERS) : undefined) ??
     "openai";
-  const baseURL =
-    stringFlag(args, `${prefix}base-url`) ?? (prefix ? stringFlag(args, "base-url") : undefined);
-  if (baseURL !== undefined && !/^https?:\/\//.test(baseURL)) {
-    throw new UsageError(`--${prefix}base-url must be an http(s) URL, got "${baseURL}".`);
-  }
   const variable =
     stringFlag(args, `${prefix}api-key-env`) ??
     (prefix ? stringFlag(args, "api-key-env") : undefined) ??
     DEFAULT_KEY_VARIABLE[provider];
+  const ownBaseUrl = stringFlag(args, `${prefix}base-url`);
+  const baseUrlFlag = ownBaseUrl === undefined && prefix ? "base-url" : `${prefix}base-url`;
+  const givenBaseUrl = ownBaseUrl ?? (prefix ? stringFlag(args, "base-url") : undefined);
+  const baseURL =
+    givenBaseUrl === undefined ? undefined : checkedBaseUrl(baseUrlFlag, givenBaseUrl, variable);
   const key = process.env[variable];
   if ((key === undefined || key === "") && baseURL === undefined) {
     throw new UsageError(
@@ -454,7 +467,7 @@ function serverTarget(args: ParsedArgs): ServerTarget {
     return { kind: "stdio", dbPath, ...(catalog === undefined ? {} : { catalog }) };
   }
   if (args.values.db !== undefined) throw new UsageError("run takes --db PATH or --server URL, not both.");
-  if (!/^https?:\/\//.test(url)) throw new UsageError(`--server must be an http(s) URL, got "${url}".`);
+  checkedServerUrl(url);
   const tokenVariable = stringFlag(args, "server-token-env");
   const token = tokenVariable === undefined ? undefined : process.env[tokenVariable];
   if (tokenVariable !== undefined && !token) {

@@ -1,5 +1,6 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { closestName } from "../domain/known-keys.js";
+import { MAX_ARGUMENT_DEPTH, tooDeepArgument } from "./argument-depth.js";
 import { wrapRequestHandler } from "./wrap-request-handler.js";
 
 interface ToolCallRequest {
@@ -7,7 +8,7 @@ interface ToolCallRequest {
 }
 
 /**
- * Answers three kinds of malformed `tools/call` before the SDK sees them, each in one sentence:
+ * Answers four kinds of malformed `tools/call` before the SDK sees them, each in one sentence:
  * - a name that is not one of this server's tools. The SDK looks tools up on a plain object, so
  *   `constructor`, `toString` or `__proto__` find Object.prototype's members and are answered "Tool …
  *   disabled"; here only the server's own tools count, and any other name is "Unknown tool" (a JSON-RPC
@@ -18,6 +19,8 @@ interface ToolCallRequest {
  *   word and the call would go on with the default — a match recorded under a condition nobody asked
  *   for — so it is a tool error naming the key, the nearest argument and every one the tool takes (the
  *   listing says so too: portable-tool-list.ts closes each input schema).
+ * - an argument nested deeper than any argument may be (argument-depth.ts), which the SDK's validation
+ *   and the explanation of its refusal would walk by recursion until the stack ran out.
  *
  * The SDK has no hook in front of its own validation, so its stored handler is wrapped in place
  * (wrap-request-handler.ts).
@@ -89,6 +92,18 @@ export function guardToolCalls(server: McpServer): void {
           {
             type: "text",
             text: `${name} has no argument ${shown.join(", ")}${unknown.length > 5 ? ", …" : ""}${near === null ? "" : ` (did you mean ${near}?)`}; its arguments: ${names.length > 0 ? names.join(", ") : "none"}.`,
+          },
+        ],
+        isError: true,
+      };
+    }
+    const deep = args === undefined ? null : tooDeepArgument(args);
+    if (deep !== null) {
+      return {
+        content: [
+          {
+            type: "text",
+            text: `${name}'s argument ${JSON.stringify(deep.length > 60 ? `${deep.slice(0, 60)}…` : deep)} nests arrays or objects more than ${MAX_ARGUMENT_DEPTH} levels deep, the most any argument may; its inputSchema in tools/list says what it takes.`,
           },
         ],
         isError: true,

@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { MODEL_CALLS_META_KEY, type ModelCall } from "../domain/model-call.js";
 import { packageRoot } from "../package-root.js";
+import { isPostgresUrl } from "../store/engines/database-location.js";
 import { UsageError } from "../usage-error.js";
 import type { ToolSpec } from "./endpoint.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
@@ -69,11 +70,16 @@ export class ServerConnection {
       // record it writes is passed on by name: the run's catalog (a study of the user's games is unknown
       // to a server without it) and where certified catalogs are remembered (or that they are not).
       const catalog = target.catalog === undefined ? [] : ["--catalog", target.catalog];
+      // A process's arguments are readable by every local user (ps, /proc/PID/cmdline), its environment
+      // only by its owner: a PostgreSQL URL, which may hold a password, goes to the server as SAME_GAME_DB.
+      const record: { args: string[]; env: Record<string, string> } = isPostgresUrl(target.dbPath)
+        ? { args: [], env: { SAME_GAME_DB: target.dbPath } }
+        : { args: ["--db", target.dbPath], env: {} };
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: [cliPath, "serve", "--db", target.dbPath, "--player", player, ...catalog],
-          env: { ...getDefaultEnvironment(), ...passedOn(process.env, PASSED_ON_ENVIRONMENT) },
+          args: [cliPath, "serve", ...record.args, "--player", player, ...catalog],
+          env: { ...getDefaultEnvironment(), ...passedOn(process.env, PASSED_ON_ENVIRONMENT), ...record.env },
           stderr: "ignore",
         }),
       );
