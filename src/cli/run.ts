@@ -182,6 +182,13 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
     priced: prices !== null,
     firstTrialFloor: firstTrialFloor(opponent ? [main, opponent] : [main], decoding.max_tokens),
   });
+  const unreported = standing?.earlier.unreported ?? 0;
+  if (budget?.countsTokens && unreported > 0) {
+    // Earlier calls of unknown size cannot be counted against a limit of tokens or dollars.
+    throw new UsageError(
+      `The record holds ${unreported} call${unreported === 1 ? "" : "s"} of "${main.player}" in ${studyId} whose endpoint reported no token usage, so --max-tokens-total and --max-cost cannot be kept; run without them (--max-calls needs no usage).`,
+    );
+  }
   if (budget && target.kind === "http") {
     process.stderr.write(
       "same-game run: the spend of earlier runs is in the server's record, which --server does not read: the budget counts this run's calls only.\n",
@@ -435,6 +442,18 @@ function endpointFor(args: ParsedArgs, prefix: string, model: string, decoding: 
   const baseURL =
     givenBaseUrl === undefined ? undefined : checkedBaseUrl(baseUrlFlag, givenBaseUrl, variable);
   const key = process.env[variable];
+  const ownFlag = stringFlag(args, `${prefix}api-key-env`) !== undefined;
+  const named = ownFlag
+    ? `--${prefix}api-key-env`
+    : prefix && stringFlag(args, "api-key-env")
+      ? "--api-key-env"
+      : null;
+  if ((key === undefined || key === "") && named !== null) {
+    // A variable named on purpose holds a key the endpoint expects: sending none would only fail later, as 401s.
+    throw new UsageError(
+      `${named} ${variable}: that environment variable is not set (or empty); set it, or leave the flag out for a local server that needs no key.`,
+    );
+  }
   if ((key === undefined || key === "") && baseURL === undefined) {
     throw new UsageError(
       `run needs an API key for ${provider} in the environment variable ${variable} (or --${prefix}api-key-env VAR), or --${prefix}base-url of a local server.`,

@@ -78,7 +78,7 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
     ];
     const players = progress.players.map(
       (p) =>
-        `player ${printable(p.player)}: ${p.finished}/${progress.trials_per_player} finished, ${p.open} open`,
+        `player ${printable(p.player)}: ${p.finished}/${progress.trials_per_player} finished, ${p.open} open${roundsWithoutDecision(p)}`,
     );
     const cells = progress.cells.map(
       (c) =>
@@ -105,6 +105,15 @@ async function show(args: ParsedArgs, [id, ...extra]: string[]): Promise<void> {
       [...header, ...players, ...adaptiveLines(progress), "cells:", ...cells, ...spent].join("\n"),
     );
   });
+}
+
+/** "; 6 rounds void (no valid reply)": the rounds of a player's trials no analysis can count, when any. */
+function roundsWithoutDecision(player: { void: number; forfeit: number }): string {
+  const parts = [
+    player.void > 0 ? `${player.void} round${player.void === 1 ? "" : "s"} void (no valid reply)` : "",
+    player.forfeit > 0 ? `${player.forfeit} round${player.forfeit === 1 ? "" : "s"} forfeit` : "",
+  ].filter((part) => part !== "");
+  return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }
 
 /** Under adaptive stopping, where each player's games stand: stopped early (where and why) or still going. */

@@ -61,7 +61,22 @@ export function robustnessReport(
       study_id: query.study_id,
     });
   const all = [...read.cells];
-  if (all.length === 0) throw new UsageError(noDecisionsMessage(query, variant));
+  if (all.length === 0) {
+    // Players with matches whose rounds were all void (or forfeit, or open) are named, with why.
+    const without = playersWithoutValidDecisions(
+      deps,
+      { players: query.players, games: query.games, variants: [variant], study_id: query.study_id },
+      new Set(),
+      "one-shot",
+    );
+    throw new UsageError(
+      noDecisionsMessage(
+        query,
+        variant,
+        without.map((p) => p.reason),
+      ),
+    );
+  }
   // A contrast registered for some games only is no default where other games are analysed.
   const planned = study && defaultContrast(study.design, [...new Set(all.map((c) => c.game))]);
   const framings =
@@ -190,13 +205,16 @@ function designSize(
   return { cells: players.length * games.length * framings.length, decisions, over };
 }
 
-function noDecisionsMessage(query: RobustnessQuery, variant: string): string {
+function noDecisionsMessage(query: RobustnessQuery, variant: string, without: readonly string[]): string {
   const parts = [
     query.players && `players ${query.players.join(", ")}`,
     query.games && `games ${query.games.join(", ")}`,
     query.study_id && `study ${query.study_id}`,
     `variant ${variant}`,
   ].filter(Boolean);
+  if (without.length > 0) {
+    return `No valid one-shot decisions match ${parts.join(", ")}: ${without.join("; ")}; nothing to analyse.`;
+  }
   return `No one-shot decisions match ${parts.join(", ")}; play some trials or import counts first.`;
 }
 

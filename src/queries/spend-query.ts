@@ -10,8 +10,9 @@ export interface SpendSummary {
 export function spendSummary(store: Store, studyId: string | null): SpendSummary | null {
   const cells = store.spendPerCell(studyId);
   if (cells.length === 0) return null;
-  const sum = (field: "calls" | "batched" | "cached" | "prompt_tokens" | "completion_tokens" | "priced") =>
-    cells.reduce((total, c) => total + c[field], 0);
+  const sum = (
+    field: "calls" | "batched" | "cached" | "prompt_tokens" | "completion_tokens" | "priced" | "unreported",
+  ) => cells.reduce((total, c) => total + c[field], 0);
   const priced = cells.filter((c) => c.cost_usd !== null);
   return {
     cells,
@@ -23,6 +24,7 @@ export function spendSummary(store: Store, studyId: string | null): SpendSummary
       completion_tokens: sum("completion_tokens"),
       cost_usd: priced.length === 0 ? null : priced.reduce((total, c) => total + (c.cost_usd as number), 0),
       priced: sum("priced"),
+      unreported: sum("unreported"),
     },
   };
 }
@@ -54,5 +56,12 @@ export function spendLine(row: SpendSummary["total"]): string {
     row.priced > 0 && row.priced < recorded
       ? ` (${row.priced} of the ${recorded} recorded calls priced)`
       : "";
-  return `${row.calls} calls${origins.length > 0 ? ` (${origins.join(", ")})` : ""}, ${row.prompt_tokens} tokens in, ${row.completion_tokens} out, ${spendUsd(row.cost_usd)}${part}`;
+  const calls = `${row.calls} calls${origins.length > 0 ? ` (${origins.join(", ")})` : ""}`;
+  // A call without usage is no call of 0 tokens: the counts cover the others, and say so.
+  if (row.unreported > 0 && row.unreported === row.calls) {
+    return `${calls}, tokens not reported by the endpoint for ${row.unreported} calls, ${spendUsd(row.cost_usd)}${part}`;
+  }
+  const unreported =
+    row.unreported > 0 ? ` (tokens not reported by the endpoint for ${row.unreported} calls)` : "";
+  return `${calls}, ${row.prompt_tokens} tokens in, ${row.completion_tokens} out${unreported}, ${spendUsd(row.cost_usd)}${part}`;
 }

@@ -37,7 +37,8 @@ export interface StudyProgress {
   design_hash: string;
   design: StudyDesign;
   trials_per_player: number;
-  players: { player: string; finished: number; open: number }[];
+  /** Per player: trials finished and open, and rounds void (no valid reply in five tries) or forfeit. */
+  players: { player: string; finished: number; open: number; void: number; forfeit: number }[];
   cells: CellProgress[];
   /** Under adaptive stopping: every player's games, where each stands and where and why it stopped. */
   adaptive: { player: string; principal: string; games: GameStopping[] }[];
@@ -70,16 +71,29 @@ export function studyProgress(deps: PlayDeps, studyId: string): StudyProgress {
   const counts = deps.store.studyTrialCounts(study.id);
   const key = cellKeyOf(cells);
   const byCell = new Map<string, Record<string, number>>();
-  const players = new Map<string, { player: string; finished: number; open: number }>();
+  const players = new Map<string, StudyProgress["players"][number]>();
   for (const row of counts) {
     const rowKey = key(row, JSON.parse(row.opponent_params) as Record<string, unknown>);
     const cell = byCell.get(rowKey) ?? {};
     cell[row.player] = (cell[row.player] ?? 0) + row.finished;
     byCell.set(rowKey, cell);
-    const player = players.get(row.player) ?? { player: row.player, finished: 0, open: 0 };
+    const player = players.get(row.player) ?? {
+      player: row.player,
+      finished: 0,
+      open: 0,
+      void: 0,
+      forfeit: 0,
+    };
     player.finished += row.finished;
     player.open += row.open;
     players.set(row.player, player);
+  }
+  // A finished trial whose rounds are void holds no decision an analysis can count: said per player.
+  for (const row of deps.store.roundStatusByPlayer({ study_id: study.id })) {
+    const player = players.get(row.player);
+    if (!player) continue;
+    player.void += row.void;
+    player.forfeit += row.forfeit;
   }
   return {
     study_id: study.id,

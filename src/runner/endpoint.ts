@@ -144,8 +144,32 @@ export function providerError(
       retryAfterMs(headers),
     );
   }
+  if (cutMidReply(error)) {
+    const reason = [error.message, causeOf(error)]
+      .filter((part) => part !== "")
+      .map(sentence)
+      .join(": ");
+    return new EndpointError(
+      "server",
+      redact(`the connection to ${url} broke before the reply was complete (${reason})`, key),
+      null,
+      null,
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new EndpointError("request", redact(message, key), null, null);
+}
+
+/**
+ * Whether the error is fetch's "terminated": the connection closed (reset, a proxy or the server going away)
+ * while the reply's body was being read. The SDKs wrap only failures before the headers as connection
+ * errors; this one comes through bare, and is as transient as they are.
+ */
+function cutMidReply(error: unknown): error is Error {
+  if (!(error instanceof TypeError)) return false;
+  if (error.message === "terminated") return true;
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === "string" && /^(?:UND_ERR_SOCKET|ECONNRESET|EPIPE|UND_ERR_CLOSED)$/.test(code);
 }
 
 /**

@@ -1,12 +1,14 @@
 import type { ModelCall } from "../domain/model-call.js";
-import type { Budget, CallEstimate } from "./budget/budget.js";
+import { type Budget, type CallEstimate, CHARS_PER_TOKEN_ESTIMATE } from "./budget/budget.js";
 import { callCost, type ModelPrice } from "./budget/prices.js";
 import { forMatch, replyKey, type TrialRef, withoutMatchId } from "./cache/reply-key.js";
 import type { ResponseCache } from "./cache/response-cache.js";
 import { type ChatRequest, EndpointError, type ModelEndpoint, type ModelReply } from "./endpoint.js";
+import { wasCutOff } from "./reply-answer.js";
 import { cappedReply } from "./reply-cap.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
 import { type RunStats, StopSignal } from "./run-stats.js";
+import { wrongEndpoint } from "./wrong-endpoint.js";
 
 export interface CallSettings {
   readonly endpoint: ModelEndpoint;
@@ -73,12 +75,13 @@ export async function callModel(
       latency,
       retries,
       batchId: null,
+      estimate: requestEstimate(settings, request),
     });
   } catch (error) {
     if (error instanceof EndpointError && (error.kind === "auth" || error.kind === "quota")) {
       stats.fatalFailure(error);
     }
-    throw error;
+    throw wrongEndpoint(error, endpoint) ?? error;
   } finally {
     budget?.endCall(ticket);
   }
@@ -111,6 +114,7 @@ export function fromCache(
   // The reply of the original call, as it came back then (capped then); it costs nothing now.
   const reply = forMatch(entry.reply, trial.matchId);
   stats.cacheHits++;
+  if (wasCutOff(reply)) stats.cutOffReplies++;
   const record = describeCall(settings, reply, cappedReply(reply).raw, {
     key,
     sampleIndex,
@@ -132,6 +136,8 @@ export interface AnsweredHow {
   readonly latency: number;
   readonly retries: number;
   readonly batchId: string | null;
+  /** What the budget reserved for the call: what it is charged where the endpoint reports no usage. */
+  readonly estimate?: CallEstimate;
 }
 
 /**
@@ -147,14 +153,24 @@ export function answeredCall(
   const { endpoint, stats, cache, budget, price } = settings;
   stats.called(answered.promptTokens, answered.completionTokens);
   if (how.batchId !== null) stats.batchReplies++;
-  const cost = price
-    ? callCost(price, answered.promptTokens ?? 0, answered.completionTokens ?? 0, how.batchId !== null)
-    : null;
+  if (wasCutOff(answered)) stats.cutOffReplies++;
+  // Usage the endpoint left out (a local server without `usage`, or with nulls) is unknown, not zero: the
+  // call is recorded without a cost rather than at a cost of $0.
+  const reported = answered.promptTokens !== null && answered.completionTokens !== null;
+  const cost =
+    price && reported
+      ? callCost(price, answered.promptTokens ?? 0, answered.completionTokens ?? 0, how.batchId !== null)
+      : null;
   if (cost !== null) stats.costUsd = (stats.costUsd ?? 0) + cost;
   if (budget) {
-    budget.charge(trial.budgetKey, answered.promptTokens ?? 0, answered.completionTokens ?? 0, cost ?? 0);
-    if (budget.countsTokens && answered.promptTokens === null && answered.completionTokens === null) {
-      stats.stop(`${endpoint.url} reports no token usage, so a token or cost budget cannot be kept`);
+    // An unknown count is charged at what the budget reserved for it (the prompt's characters ÷ 3, a
+    // --max-tokens reply), which no call can pass; and a budget of tokens or dollars cannot go on.
+    const charged = chargedUsage(answered, how.estimate);
+    budget.charge(trial.budgetKey, charged.prompt, charged.completion, cost ?? charged.cost);
+    if (budget.countsTokens && !reported) {
+      stats.stop(
+        `${endpoint.url} does not report the token usage of its replies, so a token or cost budget cannot be kept (the call was counted at its estimate); run without --max-tokens-total and --max-cost (--max-calls needs no usage)`,
+      );
     }
   }
   const { reply, raw } = cappedReply(answered);
@@ -170,6 +186,18 @@ export function answeredCall(
     });
   }
   return { reply, record: describeCall(settings, reply, raw, { ...how, cachedFrom: null, cost }) };
+}
+
+/** A call's tokens and cost as the budget counts them: as reported, else at the estimate it was made on. */
+function chargedUsage(
+  answered: ModelReply,
+  estimate: CallEstimate | undefined,
+): { prompt: number; completion: number; cost: number } {
+  const prompt =
+    answered.promptTokens ?? (estimate ? Math.ceil(estimate.promptChars / CHARS_PER_TOKEN_ESTIMATE) : 0);
+  const completion = answered.completionTokens ?? estimate?.maxCompletionTokens ?? 0;
+  const cost = estimate?.price ? callCost(estimate.price, prompt, completion, estimate.batch === true) : 0;
+  return { prompt, completion, cost };
 }
 
 function describeCall(

@@ -91,6 +91,16 @@ export function openAiBody(
 
 /** A chat completion as the runner reads it, whether it came back directly or in a batch's output file. */
 export function openAiReply(response: ChatCompletion, url: string): ModelReply {
+  // The client hands on a body that is not JSON as text. A stream of server-sent events nobody asked for
+  // (a proxy or server that always streams) will not turn into a reply by asking again.
+  if (typeof response === "string" && /^\s*(?:data|event):/.test(response)) {
+    throw new EndpointError(
+      "request",
+      `${url} answered with a stream of server-sent events (text/event-stream), though the request did not ask to stream; the runner reads one JSON reply: turn streaming off on the server or proxy`,
+      200,
+      null,
+    );
+  }
   // A 200 without a choice is no reply: a failed call, retried like a server error.
   if (!Array.isArray(response.choices) || response.choices.length === 0) {
     throw new EndpointError("server", `${url} answered 200 with no choices`, 200, null);
@@ -101,7 +111,7 @@ export function openAiReply(response: ChatCompletion, url: string): ModelReply {
     text: message?.content ?? "",
     toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
       call.type === "function"
-        ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments ?? "" }]
+        ? [{ id: call.id ?? "", name: call.function.name, arguments: argumentsText(call.function.arguments) }]
         : [],
     ),
     reportedModel: response.model ?? null,
@@ -109,6 +119,15 @@ export function openAiReply(response: ChatCompletion, url: string): ModelReply {
     promptTokens: response.usage?.prompt_tokens ?? null,
     completionTokens: response.usage?.completion_tokens ?? null,
   };
+}
+
+/**
+ * A call's arguments as JSON text. The API sends a string of JSON; llama.cpp's server (and others) send
+ * the object itself, which is the same arguments and is read as such.
+ */
+function argumentsText(args: unknown): string {
+  if (typeof args === "string") return args;
+  return args === undefined || args === null ? "" : JSON.stringify(args);
 }
 
 function toOpenAiMessages(request: ChatRequest): ChatCompletionMessageParam[] {

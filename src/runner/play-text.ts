@@ -4,6 +4,7 @@ import { parseReply } from "../domain/parseReply.js";
 import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ModelReply } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
+import { type ReplyAnswer, refusalOfUnreadable, replyAnswer, submittedAnswer } from "./reply-answer.js";
 import { countIfInvalid, finishedMatch, type Seat, submitReply, type TrialView } from "./seat.js";
 
 /** More submissions than this for one round means the server is not advancing it: give the trial up. */
@@ -29,11 +30,17 @@ export async function playTextMatch(
     messages.push({ role: "user", content: userText });
     const calls: ModelCall[] = [...(given?.calls ?? [])];
     const replies = given ? given.replies : await sample(seat, messages, calls, trial);
-    const choice = majorityReply(replies, view.labels);
-    messages.push({ role: "assistant", text: choice, toolCalls: [] });
+    const chosen = majorityReply(replies, view.labels, seat.settings.endpoint.decoding.max_tokens);
+    // The conversation goes on with what the model said, reasoning and all, as it wrote it.
+    messages.push({ role: "assistant", text: chosen.reply.text, toolCalls: [] });
     const answer = await submitReply(
       seat,
-      { match_id: view.match_id, round: view.round, choice, tokens: totalTokens(calls) ?? undefined },
+      {
+        match_id: view.match_id,
+        round: view.round,
+        ...submittedAnswer(chosen.read),
+        tokens: totalTokens(calls) ?? undefined,
+      },
       calls,
     );
     given?.submitted();
@@ -55,13 +62,13 @@ export async function playTextMatch(
         `round ${view.round} of ${view.match_id} is still open after ${submissions} replies: ${answer.text}`,
       );
     }
-    userText = answer.text;
+    userText = chosen.read.readable ? answer.text : refusalOfUnreadable(chosen.read.why, answer.text);
   }
 }
 
 /** The replies to a match's first prompt obtained beforehand (a provider batch, `run --batch`). */
 export interface FirstReplies {
-  readonly replies: readonly string[];
+  readonly replies: readonly ModelReply[];
   readonly calls: readonly ModelCall[];
   /** Told once they have been submitted, so they are never submitted again. */
   readonly submitted: () => void;
@@ -73,35 +80,45 @@ async function sample(
   messages: readonly Message[],
   calls: ModelCall[],
   trial: TrialRef,
-): Promise<string[]> {
+): Promise<ModelReply[]> {
   const request = { system: seat.system, messages: [...messages] };
   const results = await Promise.all(
     Array.from({ length: seat.samples }, (_, i) => callModel(seat.settings, request, trial, i)),
   );
   for (const { record } of results) calls.push(record);
-  return results.map(({ reply }) => replyText(reply));
+  return results.map(({ reply }) => reply);
 }
 
-function replyText(reply: ModelReply): string {
-  return reply.text;
+/** A reply and the part of it a choice is read from. */
+export interface ReadReply {
+  readonly reply: Pick<ModelReply, "text" | "finishReason">;
+  readonly read: ReplyAnswer;
 }
 
 /**
- * Self-consistency: the reply whose label most replies chose (the first such reply, verbatim); ties go
- * to the label reached first. With no readable reply, the first reply is submitted and refused.
+ * Self-consistency: the reply whose label most replies chose (the first such reply), read after its
+ * reasoning; ties go to the label reached first. A reply with no answer (cut off at --max-tokens, its
+ * reasoning never closed) has no vote. With no readable reply, the first reply is submitted and refused.
  */
-export function majorityReply(replies: readonly string[], labels: readonly string[]): string {
-  if (replies.length === 1) return replies[0] as string;
+export function majorityReply(
+  replies: readonly Pick<ModelReply, "text" | "finishReason">[],
+  labels: readonly string[],
+  maxTokens: number,
+): ReadReply {
+  const read = replies.map((reply) => ({ reply, read: replyAnswer(reply, maxTokens) }));
+  const first = read[0] as ReadReply;
+  if (read.length === 1) return first;
   const labelMap = Object.fromEntries(labels.map((label) => [label, label]));
-  const votes = new Map<string, { count: number; reply: string }>();
-  for (const reply of replies) {
-    const parsed = parseReply(reply, labelMap);
+  const votes = new Map<string, { count: number; reply: ReadReply }>();
+  for (const candidate of read) {
+    if (!candidate.read.readable) continue;
+    const parsed = parseReply(candidate.read.answer, labelMap);
     if (!parsed.ok) continue;
-    const vote = votes.get(parsed.action) ?? { count: 0, reply };
+    const vote = votes.get(parsed.action) ?? { count: 0, reply: candidate };
     vote.count++;
     votes.set(parsed.action, vote);
   }
-  let best: { count: number; reply: string } | undefined;
+  let best: { count: number; reply: ReadReply } | undefined;
   for (const vote of votes.values()) if (!best || vote.count > best.count) best = vote;
-  return best?.reply ?? (replies[0] as string);
+  return best?.reply ?? first;
 }

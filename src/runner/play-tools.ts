@@ -3,6 +3,7 @@ import { totalTokens } from "../domain/model-call.js";
 import type { TrialRef } from "./cache/reply-key.js";
 import type { Message, ToolCall } from "./endpoint.js";
 import { callModel } from "./model-caller.js";
+import { type ReplyAnswer, refusalOfUnreadable, replyAnswer, submittedAnswer } from "./reply-answer.js";
 import {
   attemptRecorded,
   countIfInvalid,
@@ -38,6 +39,10 @@ export async function playToolsMatch(
   let callsThisRound = 0;
   let nudges = 0;
   let round = first.round;
+  const maxTokens = seat.settings.endpoint.decoding.max_tokens;
+  // A server that sends tool calls without ids (some llama.cpp and vLLM parsers) gets ids of the runner's,
+  // unique in the conversation, so the results it is sent back name the calls they answer.
+  let unnamed = 0;
   for (;;) {
     const { reply, record } = await callModel(
       seat.settings,
@@ -46,27 +51,35 @@ export async function playToolsMatch(
     );
     unsent.push(record);
     callsThisRound++;
-    messages.push({ role: "assistant", text: reply.text, toolCalls: reply.toolCalls });
+    const toolCalls = reply.toolCalls.map((call) =>
+      call.id === "" ? { ...call, id: `call_${++unnamed}` } : call,
+    );
+    messages.push({ role: "assistant", text: reply.text, toolCalls });
+    const read = replyAnswer(reply, maxTokens);
 
-    if (reply.toolCalls.length === 0) {
+    if (toolCalls.length === 0) {
       if (nudges < NUDGES && callsThisRound < MAX_CALLS_PER_ROUND) {
         nudges++;
-        messages.push({ role: "user", content: NUDGE });
+        messages.push({ role: "user", content: read.readable ? NUDGE : `${read.why}. ${NUDGE}` });
         continue;
       }
-      // The agent never used the tool: its text goes in verbatim, as the host of a careless agent might.
-      const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
+      // The agent never used the tool: its text goes in (after any reasoning), as the host of a careless
+      // agent might.
+      const answer = await submitReply(seat, forcedArgs(matchId, round, read, unsent), unsent);
       if (attemptRecorded(answer)) unsent = [];
       countIfInvalid(seat, answer);
       if (finishedMatch(answer)) return;
-      messages.push({ role: "user", content: answer.text });
+      messages.push({
+        role: "user",
+        content: read.readable ? answer.text : refusalOfUnreadable(read.why, answer.text),
+      });
       if (!answer.isError) round = nextRound(answer.structured, round, () => (callsThisRound = 0));
       nudges = 0;
       continue;
     }
 
     let finished = false;
-    for (const call of reply.toolCalls) {
+    for (const call of toolCalls) {
       const result = await runToolCall(seat, call, offered, unsent);
       if (result.submitted && result.recorded) unsent = [];
       if (result.invalid) seat.settings.stats.invalidReply(result.recorded);
@@ -87,7 +100,7 @@ export async function playToolsMatch(
       // The model keeps calling tools without a move the server records: its last text goes in as the
       // reply (refused, most often, as unreadable), so the round's calls are recorded with an attempt and
       // the round moves towards its decision or its void instead of the trial being dropped unrecorded.
-      const answer = await submitReply(seat, forcedArgs(matchId, round, reply.text, unsent), unsent);
+      const answer = await submitReply(seat, forcedArgs(matchId, round, read, unsent), unsent);
       if (attemptRecorded(answer)) unsent = [];
       countIfInvalid(seat, answer);
       if (finishedMatch(answer)) return;
@@ -104,8 +117,13 @@ export async function playToolsMatch(
   }
 }
 
-function forcedArgs(matchId: string, round: number, text: string, calls: readonly ModelCall[]): Structured {
-  return { match_id: matchId, round, choice: text, tokens: totalTokens(calls) ?? undefined };
+function forcedArgs(
+  matchId: string,
+  round: number,
+  read: ReplyAnswer,
+  calls: readonly ModelCall[],
+): Structured {
+  return { match_id: matchId, round, ...submittedAnswer(read), tokens: totalTokens(calls) ?? undefined };
 }
 
 /** The round the match now waits for, resetting the per-round budget when it moved on. */

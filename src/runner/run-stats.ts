@@ -1,3 +1,4 @@
+import type { UsageError } from "../usage-error.js";
 import type { EndpointError, FailureKind } from "./endpoint.js";
 
 /** Consecutive auth or quota failures after which the run stops (one alone may be a proxy's hiccup). */
@@ -20,6 +21,10 @@ export class RunStats {
   retries = 0;
   promptTokens = 0;
   completionTokens = 0;
+  /** Replies whose endpoint reported no token usage (or only part of it): their tokens are unknown. */
+  unreportedUsage = 0;
+  /** Replies the endpoint cut off at --max-tokens (finish reason "length", Anthropic's "max_tokens"). */
+  cutOffReplies = 0;
   /** Dollars spent at the --prices table (null without one). */
   costUsd: number | null = null;
   /** Replies reused from the response cache (no endpoint request). */
@@ -48,6 +53,7 @@ export class RunStats {
 
   called(prompt: number | null, completion: number | null): void {
     this.modelCalls++;
+    if (prompt === null || completion === null) this.unreportedUsage++;
     this.promptTokens += prompt ?? 0;
     this.completionTokens += completion ?? 0;
     this.consecutiveFatal = 0;
@@ -78,6 +84,14 @@ export class RunStats {
 
   stop(reason: string): void {
     if (this.stopReason === null) this.stopReason = reason;
+  }
+
+  /** The run is set up wrong (a wrong --base-url, say): it stops, and the run ends with this error (exit 2). */
+  misconfigured: UsageError | null = null;
+
+  stopMisconfigured(error: UsageError): void {
+    this.misconfigured ??= error;
+    this.stop(error.message);
   }
 
   /**

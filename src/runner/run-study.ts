@@ -156,11 +156,12 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
       } catch (error) {
         abandoned.add(view.match_id);
         if (error instanceof StopSignal) return;
+        // A run set up wrong stops at once; the one line that says so is the run's error, not a trial's.
+        if (error instanceof UsageError) return stats.stopMisconfigured(error);
         stats.failedTrials++;
         const message = error instanceof Error ? error.message : String(error);
         options.onTrialError?.(view.match_id, message);
-        if (error instanceof UsageError) stats.stop(message);
-        else if (++failuresInARow >= FAILED_TRIALS_IN_A_ROW) {
+        if (++failuresInARow >= FAILED_TRIALS_IN_A_ROW) {
           stats.stop(`${FAILED_TRIALS_IN_A_ROW} trials in a row failed; the last: ${message}`);
         }
       } finally {
@@ -193,6 +194,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     for (const matchId of inPlay) abandoned.add(matchId);
     await Promise.all([main.connection.close(), opponent?.connection.close()]);
   }
+  if (stats.misconfigured !== null && !stats.interrupted) throw stats.misconfigured;
   return {
     stats,
     total,

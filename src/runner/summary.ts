@@ -39,7 +39,12 @@ export function summaryText(summary: RunSummary, analyse: string): string {
           `Batches: ${stats.batchesSubmitted} submitted this run; replies by batch: ${stats.batchReplies}; requests a batch did not answer, made directly: ${stats.batchFailures}.`,
         ]
       : []),
-    `Tokens: ${stats.tokens} (${stats.promptTokens} prompt, ${stats.completionTokens} completion)${stats.costUsd !== null ? `; cost ${usd(stats.costUsd)} at the --prices table` : ""}.`,
+    ...(stats.cutOffReplies > 0
+      ? [
+          `Replies cut off at --max-tokens: ${stats.cutOffReplies}, each read as no answer (an invalid reply); raise --max-tokens so the model can finish (a reasoning model's thinking counts against it).`,
+        ]
+      : []),
+    tokensText(stats),
     `Wall time: ${stats.elapsedSeconds().toFixed(1)} s.`,
   ];
   if (summary.interrupted) {
@@ -54,6 +59,24 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   }
   if (done > 0) lines.push(`Analyse: ${analyse}`);
   return lines.join("\n");
+}
+
+/**
+ * The tokens and cost the endpoint reported; calls it reported no usage for are counted apart, never as 0
+ * tokens (and are not priced).
+ */
+function tokensText(stats: RunStats): string {
+  const cost = stats.costUsd !== null ? `; cost ${usd(stats.costUsd)} at the --prices table` : "";
+  const unknown = stats.unreportedUsage;
+  const calls = `${unknown} call${unknown === 1 ? "" : "s"}`;
+  if (unknown > 0 && unknown === stats.modelCalls && stats.tokens === 0)
+    return `Tokens: not reported by the endpoint for ${calls}.`;
+  const counted = `${stats.tokens} (${stats.promptTokens} prompt, ${stats.completionTokens} completion)`;
+  const apart =
+    unknown > 0
+      ? `; tokens not reported by the endpoint for ${calls} (their missing counts are left out here, and they are not priced)`
+      : "";
+  return `Tokens: ${counted}${apart}${cost}.`;
 }
 
 /**

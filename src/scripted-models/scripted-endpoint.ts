@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ScriptedBatches, type ScriptedBatchOptions } from "./scripted-batches.js";
-import { type Conversation, type ScriptedReply, scriptedReply } from "./scripted-policy.js";
+import { type Conversation, latestDecision, type ScriptedReply, scriptedReply } from "./scripted-policy.js";
 
 // A model endpoint for tests, benchmarks and the runner demo: real HTTP on loopback speaking the
 // OpenAI chat-completions API (POST /v1/chat/completions) and the Anthropic Messages API (POST
@@ -32,6 +32,33 @@ export interface ScriptedFaults {
   readonly dripMs?: number;
   /** Every n-th OpenAI reply is a 200 with `choices: []`. */
   readonly emptyChoicesEvery?: number;
+  /** Every n-th reply sends its headers and part of its body, then the connection is reset. */
+  readonly resetMidBodyEvery?: number;
+  /** Every n-th OpenAI reply is a stream of server-sent events (text/event-stream), asked for or not. */
+  readonly streamEvery?: number;
+}
+
+/**
+ * How the replies look, as the servers people run models on shape them: a reasoning model's thinking in
+ * the reply, a reply cut off at max_tokens, no usage, llama.cpp's tool calls.
+ */
+export interface ScriptedReplyShape {
+  /**
+   * Text replies open with a reasoning block: "closed" thinks aloud that its answer is the other label,
+   * then gives its choice after `</think>`; "unclosed" names its choice inside a block it never closes.
+   */
+  readonly think?: "closed" | "unclosed";
+  /** Every n-th reply ends with finish_reason "length" (Anthropic: stop_reason "max_tokens"). */
+  readonly cutOffEvery?: number;
+  /** The replies carry no `usage`. */
+  readonly noUsage?: boolean;
+  /** OpenAI tool calls carry their arguments as an object (llama.cpp), not as a JSON string. */
+  readonly toolArgumentsAsObject?: boolean;
+  /**
+   * OpenAI tool calls come without an `id`; a request whose tool turns lack ids is then refused 400, as
+   * OpenAI and vLLM refuse it.
+   */
+  readonly toolCallsWithoutId?: boolean;
 }
 
 export interface ScriptedEndpointOptions {
@@ -40,6 +67,7 @@ export interface ScriptedEndpointOptions {
   /** When set, requests must carry this key (Bearer / x-api-key); a wrong key is refused 401, echoing it. */
   readonly apiKey?: string;
   readonly faults?: ScriptedFaults;
+  readonly shape?: ScriptedReplyShape;
   /** The batch APIs: how long a batch is in flight, and its faults. */
   readonly batches?: ScriptedBatchOptions;
 }
@@ -119,6 +147,15 @@ export async function startScriptedEndpoint(
         },
       );
     }
+    if (api === "openai" && options.shape?.toolCallsWithoutId && !toolTurnsNamed(body)) {
+      log(400);
+      return send(res, 400, {
+        object: "error",
+        message: "messages: every tool call and tool result needs its id (tool_call_id)",
+        type: "BadRequestError",
+        code: 400,
+      });
+    }
     if (every(faults.serverErrorEvery, k)) {
       log(500);
       return send(res, 500, { error: { type: "server_error", message: "The server had an error." } });
@@ -126,7 +163,8 @@ export async function startScriptedEndpoint(
     if (every(faults.slowEvery, k)) await sleep(faults.slowMs ?? 5000);
     if (options.delayMs) await sleep(options.delayMs);
     if (res.destroyed) return log(499);
-    const reply = scriptedReply(api === "openai" ? openAiConversation(body) : anthropicConversation(body), k);
+    const conversation = api === "openai" ? openAiConversation(body) : anthropicConversation(body);
+    const reply = shapedText(scriptedReply(conversation, k), conversation, options.shape?.think);
     const malformed = reply.kind === "tool" && every(faults.malformedToolEvery, k);
     const shown: ScriptedReply =
       malformed && reply.kind === "tool"
@@ -138,8 +176,10 @@ export async function startScriptedEndpoint(
       every(faults.hugeReplyEvery, k) && shown.kind === "text"
         ? { kind: "text", text: `${"x".repeat(faults.hugeReplyChars ?? 5_000_000)}\n${shown.text}` }
         : shown;
-    const answer = scriptedAnswer(api, body, padded, k);
+    const answer = reshaped(api, scriptedAnswer(api, body, padded, k), options.shape ?? {}, k);
     if (api === "openai" && every(faults.emptyChoicesEvery, k)) answer.choices = [];
+    if (api === "openai" && every(faults.streamEvery, k)) return stream(res, answer);
+    if (every(faults.resetMidBodyEvery, k)) return resetMidBody(req, res, JSON.stringify(answer));
     if (every(faults.dripEvery, k)) return drip(res, JSON.stringify(answer), faults.dripMs ?? 1000);
     send(res, 200, answer);
   };
@@ -198,6 +238,78 @@ async function drip(res: ServerResponse, body: string, everyMs: number): Promise
     await sleep(everyMs);
   }
   res.end();
+}
+
+/** A 200 whose body stops part way: the connection is reset under the client reading it. */
+function resetMidBody(req: IncomingMessage, res: ServerResponse, body: string): void {
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+  });
+  res.write(body.slice(0, Math.floor(body.length / 2)));
+  setTimeout(() => req.socket.destroy(), 20);
+}
+
+/** The reply as server-sent events (a server that streams whatever it is asked). */
+function stream(res: ServerResponse, answer: Json): void {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  const message = (answer.choices as Json[])[0]?.message as Json | undefined;
+  const chunk = { id: answer.id, object: "chat.completion.chunk", model: answer.model };
+  res.write(`data: ${JSON.stringify({ ...chunk, choices: [{ index: 0, delta: message }] })}\n\n`);
+  res.end("data: [DONE]\n\n");
+}
+
+/** Whether every tool call of the request's assistant turns, and every tool result, carries its id. */
+function toolTurnsNamed(body: Json): boolean {
+  return ((body.messages ?? []) as Json[]).every(
+    (m) =>
+      (m.role !== "tool" || (typeof m.tool_call_id === "string" && m.tool_call_id !== "")) &&
+      ((m.tool_calls ?? []) as Json[]).every((call) => typeof call.id === "string" && call.id !== ""),
+  );
+}
+
+/** A text reply as a reasoning model writes it, when the shape asks for one. */
+function shapedText(
+  reply: ScriptedReply,
+  conversation: Conversation,
+  think: ScriptedReplyShape["think"],
+): ScriptedReply {
+  if (think === undefined || reply.kind !== "text") return reply;
+  const labels = latestDecision(conversation)?.context.labels ?? [];
+  const choice = reply.text.split("\n").at(-1) ?? "";
+  if (!labels.includes(choice)) return reply;
+  if (think === "unclosed")
+    return { kind: "text", text: `<think>\nMy answer is ${choice}. Let me check the` };
+  const other = labels.find((label) => label !== choice) ?? choice;
+  return {
+    kind: "text",
+    text: `<think>\nMy answer is ${other}.\nWait: the payoffs favour the other option.\n</think>\n\nI choose ${choice}.`,
+  };
+}
+
+/** The API's reply body reshaped as the shape asks: cut off, without usage, llama.cpp's tool calls. */
+function reshaped(api: "openai" | "anthropic", answer: Json, shape: ScriptedReplyShape, k: number): Json {
+  if (shape.noUsage) delete answer.usage;
+  const cut = shape.cutOffEvery !== undefined && shape.cutOffEvery > 0 && k % shape.cutOffEvery === 0;
+  if (api === "anthropic") {
+    if (cut) answer.stop_reason = "max_tokens";
+    return answer;
+  }
+  for (const choice of answer.choices as Json[]) {
+    if (cut) choice.finish_reason = "length";
+    for (const call of ((choice.message as Json).tool_calls ?? []) as Json[]) {
+      const fn = call.function as Json;
+      if (shape.toolArgumentsAsObject) {
+        try {
+          fn.arguments = JSON.parse(String(fn.arguments));
+        } catch {
+          // Malformed arguments stay the text they are.
+        }
+      }
+      if (shape.toolCallsWithoutId) delete call.id;
+    }
+  }
+  return answer;
 }
 
 /** The reference agent's reply to one request of a batch, drawn from that request alone (see batchDraw). */

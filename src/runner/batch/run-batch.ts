@@ -98,7 +98,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   const finishTrial = async (
     trial: BatchTrial,
     calls: ModelCall[],
-    replies: string[],
+    replies: ModelReply[],
     submitted: () => void,
   ) => {
     try {
@@ -207,7 +207,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           finishTrial(
             trial,
             answers.map((a) => a.record),
-            answers.map((a) => a.reply.text),
+            answers.map((a) => a.reply),
             () => {},
           ),
         );
@@ -360,7 +360,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       budgetKey,
     };
     const calls: ModelCall[] = [];
-    const replies: string[] = [];
+    const replies: ModelReply[] = [];
     try {
       for (const row of [...rows].sort((a, b) => a.sample_index - b.sample_index)) {
         const request = JSON.parse(row.request_json) as ChatRequest;
@@ -373,10 +373,11 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
               latency: 0,
               retries: 0,
               batchId,
+              estimate: requestEstimate(seat.settings, request, true),
             })
           : await retriedDirectly(request, ref, row.sample_index);
         calls.push(answer.record);
-        replies.push(answer.reply.text);
+        replies.push(answer.reply);
       }
     } catch (error) {
       leftOpen.add(view.match_id);

@@ -27,6 +27,8 @@ export interface CallSpend {
  */
 export interface EarlierSpend {
   readonly spent: Spend;
+  /** Of the calls, those whose endpoint reported no token usage (or part of it): their tokens are unknown. */
+  readonly unreported?: number;
   readonly largestCall: CallSpend | null;
   readonly largestTrial: Spend | null;
 }

@@ -47,6 +47,7 @@ export function recordStanding(
     },
     earlier: {
       spent: { calls: spend.calls, tokens: spend.tokens, costUsd: spend.cost_usd },
+      unreported: spend.unreported,
       largestCall: spend.largest_call && {
         tokens: spend.largest_call.tokens,
         completionTokens: spend.largest_call.completion_tokens,

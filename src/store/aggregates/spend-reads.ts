@@ -24,6 +24,8 @@ export interface SpendCellRow {
   readonly cost_usd: number | null;
   /** Calls with a recorded price (a cell priced only in part says so). */
   readonly priced: number;
+  /** Calls the endpoint reported no token usage for (or only part of it): their tokens are not in the sums. */
+  readonly unreported: number;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface PlayerSpendRow {
   readonly calls: number;
   readonly tokens: number;
   readonly cost_usd: number;
+  /** Calls whose endpoint reported no token usage, or only part of it: their tokens and cost are unknown. */
+  readonly unreported: number;
   readonly largest_call: { tokens: number; completion_tokens: number; cost_usd: number } | null;
   readonly largest_trial: { calls: number; tokens: number; cost_usd: number } | null;
 }
@@ -54,7 +58,9 @@ export class SpendReads extends RunLeaseStore {
               sum(CASE WHEN x.cached_from IS NULL THEN coalesce(x.prompt_tokens, 0) ELSE 0 END) AS prompt_tokens,
               sum(CASE WHEN x.cached_from IS NULL THEN coalesce(x.completion_tokens, 0) ELSE 0 END) AS completion_tokens,
               sum(x.cost_usd) AS cost_usd,
-              count(x.cost_usd) AS priced
+              count(x.cost_usd) AS priced,
+              sum(CASE WHEN x.cached_from IS NULL AND (x.prompt_tokens IS NULL OR x.completion_tokens IS NULL)
+                  THEN 1 ELSE 0 END) AS unreported
        FROM (SELECT coalesce(t.player, s.player) AS player, coalesce(t.game, s.game) AS game,
                     coalesce(t.framing, s.framing) AS framing, coalesce(t.study_id, s.study_id) AS study_id,
                     CASE WHEN t.id IS NULL THEN NULL ELSE s.player END AS second_seat,
@@ -78,6 +84,7 @@ export class SpendReads extends RunLeaseStore {
       completion_tokens: Number(r.completion_tokens),
       cost_usd: r.cost_usd === null || r.cost_usd === undefined ? null : Number(r.cost_usd),
       priced: Number(r.priced),
+      unreported: Number(r.unreported ?? 0),
     }));
   }
 
@@ -106,6 +113,7 @@ export class SpendReads extends RunLeaseStore {
     };
     const total = this.stmt(
       `SELECT count(*) AS calls, coalesce(sum(${tokens}), 0) AS tokens, coalesce(sum(${cost}), 0) AS cost_usd,
+              sum(CASE WHEN c.prompt_tokens IS NULL OR c.completion_tokens IS NULL THEN 1 ELSE 0 END) AS unreported,
               max(${tokens}) AS call_tokens, max(coalesce(c.completion_tokens, 0)) AS call_completion,
               max(${cost}) AS call_cost
        ${calls}`,
@@ -122,6 +130,7 @@ export class SpendReads extends RunLeaseStore {
       calls: n(total.calls),
       tokens: n(total.tokens),
       cost_usd: n(total.cost_usd),
+      unreported: n(total.unreported),
       largest_call:
         n(total.calls) === 0
           ? null
