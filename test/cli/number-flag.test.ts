@@ -31,7 +31,9 @@ describe("numeric flags", () => {
 
   it("refuse an empty or blank value, naming the flag", () => {
     expect(() => cost("")).toThrow('--max-cost must be a number from 0 to 1000000000, got "" (it is empty).');
-    expect(() => cost(" ")).toThrow('--max-cost must be a number from 0 to 1000000000, got " " (it is empty).');
+    expect(() => cost(" ")).toThrow(
+      '--max-cost must be a number from 0 to 1000000000, got " " (it is empty).',
+    );
     expect(() => calls("")).toThrow("--max-calls must be a whole number from 1 to 1000000000000");
   });
 
