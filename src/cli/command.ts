@@ -97,7 +97,14 @@ export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
   return (records[0] ?? []).filter((s) => s.length > 0);
 }
 
-/** A numeric flag checked against its range; the message names the flag, the bad value and the range. */
+/** A number written in decimal: digits, an optional fraction and an optional exponent ("0.5", "-1", "2e6"). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A numeric flag checked against its range; the message names the flag, the bad value and the range.
+ * Only decimal is read: JavaScript's Number() takes "" and " " for 0 and "0x10" for 16, so an empty
+ * `--max-cost ''` would be a $0 budget and a hex value a budget nobody typed.
+ */
 export function numberFlag(
   args: ParsedArgs,
   name: string,
@@ -105,7 +112,8 @@ export function numberFlag(
 ): number | undefined {
   const raw = stringFlag(args, name);
   if (raw === undefined) return undefined;
-  const value = Number(raw);
+  const decimal = DECIMAL.test(raw);
+  const value = decimal ? Number(raw) : Number.NaN;
   const ok =
     Number.isFinite(value) &&
     value >= range.min &&
@@ -113,7 +121,8 @@ export function numberFlag(
     (!range.integer || Number.isInteger(value));
   if (!ok) {
     const kind = range.integer ? "a whole number" : "a number";
-    throw new UsageError(`--${name} must be ${kind} from ${range.min} to ${range.max}, got "${raw}".`);
+    const form = decimal ? "" : raw.trim() === "" ? " (it is empty)" : ", written in decimal digits";
+    throw new UsageError(`--${name} must be ${kind} from ${range.min} to ${range.max}, got "${raw}"${form}.`);
   }
   return value;
 }

@@ -1,4 +1,3 @@
-import { constants } from "node:os";
 import { loadCatalog, userCatalogDir } from "../domain/catalog.js";
 import { catalogArgument } from "../domain/shipped-catalogs.js";
 import { catalogGapNamed } from "../queries/outside-catalog.js";
@@ -26,6 +25,7 @@ import { Store } from "../store/store.js";
 import { UsageError } from "../usage-error.js";
 import { type Command, numberFlag, type ParsedArgs, stringFlag } from "./command.js";
 import { isMissingFile, recordName, resolveDatabasePath } from "./database-path.js";
+import { type RunSignals, STOPPED_BEFORE_ANY_TRIAL, signalExitCode, takeOverSignals } from "./run-signals.js";
 import { namingStudyIds } from "./unknown-study.js";
 
 const PROVIDERS: readonly Provider[] = ["openai", "anthropic"];
@@ -94,69 +94,88 @@ export const runCommand: Command = {
   },
   optionalValues: ["cache"],
   async run(args) {
-    if (args.positionals.length > 0) {
-      throw new UsageError(`run takes no positional arguments, got "${args.positionals.join(" ")}".`);
-    }
-    const studyId = required(args, "study");
-    const batch = args.values.batch === true;
-    const mode = oneOf(args, "mode", MODES) ?? (batch ? "text" : "tools");
-    const samples = numberFlag(args, "samples", { min: 1, max: 25, integer: true }) ?? 1;
-    if (samples > 1 && mode !== "text") {
-      throw new UsageError(`--samples ${samples} needs --mode text (majority voting reads text replies).`);
-    }
-    const style = styleNamed(stringFlag(args, "style") ?? "zero-shot");
-    const decoding: Decoding = {
-      ...(args.values.temperature !== undefined
-        ? { temperature: numberFlag(args, "temperature", { min: 0, max: 2 }) as number }
-        : {}),
-      max_tokens: numberFlag(args, "max-tokens", { min: 1, max: 1_000_000, integer: true }) ?? 1024,
-    };
-    const pricesPath = stringFlag(args, "prices");
-    const prices = pricesPath === undefined ? null : readPriceTable(pricesPath);
-    const limits = budgetLimitsOf(args, pricesPath);
-    const seat = (prefix: "" | "opponent-", model: string): SeatOptions => ({
-      endpoint: endpointFor(args, prefix, model, decoding),
-      player: stringFlag(args, `${prefix}player`) ?? model,
-      mode,
-      style,
-      samples,
-      price: prices && pricesPath ? priceOf(prices, model, pricesPath) : null,
-    });
-    const main = seat("", required(args, "model"));
-    const opponentModel = stringFlag(args, "opponent-model");
-    const opponent = opponentModel === undefined ? undefined : seat("opponent-", opponentModel);
-    if (opponent && opponent.player === main.player) {
-      throw new UsageError(
-        `--opponent-model plays as "${opponent.player}", the same label as --model; give it --opponent-player LABEL.`,
-      );
-    }
-    const target = serverTarget(args);
-    const cache = cacheOf(args);
-    // The lease is taken before the record is read for the budget: what it reads is then this run's alone.
-    const lease = target.kind === "stdio" ? takeLease(target.dbPath, studyId, main.player) : null;
-    // A second signal exits at once; the lease goes with the process all the same.
-    const releaseOnExit = () => lease?.release();
-    process.on("exit", releaseOnExit);
+    // First of all: a signal while the flags are read, the record is opened or the server starts is a
+    // clean stop too, never a silent exit with a half-taken lease.
+    const signals = takeOverSignals();
     try {
-      await playStudy(args, {
-        studyId,
-        batch,
-        mode,
-        decoding,
-        prices,
-        limits,
-        main,
-        opponent,
-        target,
-        cache,
-        lease,
-      });
+      await planAndPlay(args, signals);
     } finally {
-      lease?.release();
-      process.off("exit", releaseOnExit);
+      signals.release();
     }
   },
 };
+
+async function planAndPlay(args: ParsedArgs, signals: RunSignals): Promise<void> {
+  if (args.positionals.length > 0) {
+    throw new UsageError(`run takes no positional arguments, got "${args.positionals.join(" ")}".`);
+  }
+  const studyId = required(args, "study");
+  const batch = args.values.batch === true;
+  const mode = oneOf(args, "mode", MODES) ?? (batch ? "text" : "tools");
+  const samples = numberFlag(args, "samples", { min: 1, max: 25, integer: true }) ?? 1;
+  if (samples > 1 && mode !== "text") {
+    throw new UsageError(`--samples ${samples} needs --mode text (majority voting reads text replies).`);
+  }
+  const style = styleNamed(stringFlag(args, "style") ?? "zero-shot");
+  const decoding: Decoding = {
+    ...(args.values.temperature !== undefined
+      ? { temperature: numberFlag(args, "temperature", { min: 0, max: 2 }) as number }
+      : {}),
+    max_tokens: numberFlag(args, "max-tokens", { min: 1, max: 1_000_000, integer: true }) ?? 1024,
+  };
+  const pricesPath = stringFlag(args, "prices");
+  const prices = pricesPath === undefined ? null : readPriceTable(pricesPath);
+  const limits = budgetLimitsOf(args, pricesPath);
+  const seat = (prefix: "" | "opponent-", model: string): SeatOptions => ({
+    endpoint: endpointFor(args, prefix, model, decoding),
+    player: stringFlag(args, `${prefix}player`) ?? model,
+    mode,
+    style,
+    samples,
+    price: prices && pricesPath ? priceOf(prices, model, pricesPath) : null,
+  });
+  const main = seat("", required(args, "model"));
+  const opponentModel = stringFlag(args, "opponent-model");
+  const opponent = opponentModel === undefined ? undefined : seat("opponent-", opponentModel);
+  if (opponent && opponent.player === main.player) {
+    throw new UsageError(
+      `--opponent-model plays as "${opponent.player}", the same label as --model; give it --opponent-player LABEL.`,
+    );
+  }
+  const target = serverTarget(args);
+  const cache = cacheOf(args);
+  // The lease is taken before the record is read for the budget: what it reads is then this run's alone.
+  const lease = target.kind === "stdio" ? takeLease(target.dbPath, studyId, main.player) : null;
+  // A second signal exits at once; the lease goes with the process all the same.
+  const releaseOnExit = () => lease?.release();
+  process.on("exit", releaseOnExit);
+  try {
+    if (signals.interrupt.aborted) return stoppedBeforeAnyTrial(signals);
+    await playStudy(args, {
+      studyId,
+      batch,
+      mode,
+      decoding,
+      prices,
+      limits,
+      main,
+      opponent,
+      target,
+      cache,
+      lease,
+      signals,
+    });
+  } finally {
+    lease?.release();
+    process.off("exit", releaseOnExit);
+  }
+}
+
+/** A signal came before the server was started: nothing was dealt or recorded (the lease goes in `finally`). */
+function stoppedBeforeAnyTrial(signals: RunSignals): void {
+  process.stdout.write(`${STOPPED_BEFORE_ANY_TRIAL}\n`);
+  process.exitCode = signalExitCode(signals.stoppedBy() ?? "SIGINT");
+}
 
 interface RunPlan {
   readonly studyId: string;
@@ -170,10 +189,12 @@ interface RunPlan {
   readonly target: ServerTarget;
   readonly cache: ResponseCache | null;
   readonly lease: RunLease | null;
+  readonly signals: RunSignals;
 }
 
 async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
-  const { studyId, batch, mode, decoding, prices, limits, main, opponent, target, cache, lease } = plan;
+  const { studyId, batch, mode, decoding, prices, limits, main, opponent, target, cache, lease, signals } =
+    plan;
   // A budget is the player's in the study: what the record holds of earlier runs counts against it.
   const standing =
     target.kind === "stdio" ? readStanding(target.dbPath, studyId, main.player, main.price) : null;
@@ -204,18 +225,12 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   const progress = process.stderr.isTTY
     ? terminalProgress((text) => process.stderr.write(text))
     : lineProgress((text) => process.stderr.write(text));
-  // Ctrl-C, or SIGTERM (a CI job's timeout, a container stopping): the run stops, a summary is printed
-  // with how to resume; a second signal quits at once. Exit 128 + the signal's number, as a shell reports it.
+  // Ctrl-C, or SIGTERM: the run stops, a summary is printed with how to resume; a second signal quits at
+  // once (run-signals.ts).
   const interrupt = new AbortController();
-  let stoppedBy: NodeJS.Signals = "SIGINT";
+  if (signals.interrupt.aborted) interrupt.abort();
+  else signals.interrupt.addEventListener("abort", () => interrupt.abort(), { once: true });
   let leaseLost = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupt.signal.aborted) process.exit(signalExitCode(signal));
-    stoppedBy = signal;
-    interrupt.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
   lease?.keepAlive(() => {
     leaseLost = true;
     process.stderr.write(
@@ -223,6 +238,8 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
     );
     interrupt.abort();
   });
+  // A signal while the record was read: the server is not started for nothing.
+  if (interrupt.signal.aborted) return stoppedBeforeAnyTrial(signals);
   const played = await runStudy({
     batch: batchSettings,
     interrupt: interrupt.signal,
@@ -248,8 +265,7 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
         `${process.stderr.isTTY ? "\n" : ""}same-game run: trial ${matchId} failed: ${message}\n`,
       ),
   });
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
+  signals.release();
   // The server the runner plays on is the player's, which never says why games stopped early; the
   // record does, when the runner can read it.
   const summary =
@@ -268,7 +284,7 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   if (leaseLost) {
     process.exitCode = 1;
   } else if (summary.interrupted) {
-    process.exitCode = signalExitCode(stoppedBy);
+    process.exitCode = signalExitCode(signals.stoppedBy() ?? "SIGINT");
   } else if (summary.stats.budgetStop !== null) {
     // A budget reached is the stop the user asked for: the summary says what was spent and how to go on.
   } else if (summary.stats.stopReason !== null) {
@@ -281,11 +297,6 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
     );
     process.exitCode = 1;
   }
-}
-
-/** What a shell reports for a process ended by `signal`: 128 + its number (SIGINT 130, SIGTERM 143). */
-function signalExitCode(signal: NodeJS.Signals): number {
-  return 128 + (constants.signals[signal] ?? 0);
 }
 
 /** The run's lease of (study, player) in the --db record, or one sentence naming the run that holds it. */

@@ -117,6 +117,12 @@ export const MODEL_CALL_SCHEMA = {
   finish_reason: "STRING",
   raw_reply: "STRING",
   called_at: "STRING",
+  /** When the reply was first obtained, for a reply the cache gave (no endpoint request, no cost). */
+  cached_from: "STRING",
+  /** The provider batch that answered the request, for a call made through `run --batch`. */
+  batch_id: "STRING",
+  /** The call's cost at the `--prices` table (0 for a cached reply), null for a call made without one. */
+  cost_usd: "DOUBLE",
 } as const satisfies TableSchema;
 
 /** Exactly the columns `import counts` reads, so a record's one-shot counts move to another record. */

@@ -68,6 +68,7 @@ export async function callModel(
       ),
     );
     const latency = performance.now() - started;
+    budget?.observe(ticket, answered.promptTokens, answered.completionTokens);
     return answeredCall(settings, trial, answered, {
       key: cached.key,
       sampleIndex,
@@ -90,7 +91,8 @@ export async function callModel(
 /** What the budget needs to know of a request before it is made: its size, the longest reply, the price. */
 export function requestEstimate(settings: CallSettings, request: ChatRequest, batch = false): CallEstimate {
   return {
-    promptChars: JSON.stringify([request.system, request.messages, request.tools ?? []]).length,
+    promptBytes: Buffer.byteLength(JSON.stringify([request.system, request.messages, request.tools ?? []])),
+    toolsOffered: (request.tools ?? []).length > 0,
     maxCompletionTokens: settings.endpoint.decoding.max_tokens,
     price: settings.price,
     batch,

@@ -172,7 +172,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     }
   };
 
-  const workers = Promise.all(Array.from({ length: options.concurrency }, worker));
+  // Heard before the workers start: a signal during the server's start stops them before they deal a trial.
   const interrupted = new Promise<void>((resolve) => {
     const onInterrupt = () => {
       stats.interrupt();
@@ -181,6 +181,7 @@ export async function runStudy(options: RunOptions): Promise<RunSummary> {
     if (options.interrupt?.aborted) onInterrupt();
     else options.interrupt?.addEventListener("abort", onInterrupt, { once: true });
   });
+  const workers = Promise.all(Array.from({ length: options.concurrency }, worker));
   try {
     report();
     await Promise.race([

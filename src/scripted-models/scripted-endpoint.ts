@@ -70,6 +70,11 @@ export interface ScriptedEndpointOptions {
   readonly shape?: ScriptedReplyShape;
   /** The batch APIs: how long a batch is in flight, and its faults. */
   readonly batches?: ScriptedBatchOptions;
+  /**
+   * Prompt tokens counted per four characters of the messages: 1 (the default) as English runs, more for
+   * a denser tokenizer (a non-Latin script, a provider's own tool-use prompt). 4 counts one token a character.
+   */
+  readonly promptTokensPerFourChars?: number;
 }
 
 /** A request as the endpoint received it, kept for tests to inspect. */
@@ -176,7 +181,12 @@ export async function startScriptedEndpoint(
       every(faults.hugeReplyEvery, k) && shown.kind === "text"
         ? { kind: "text", text: `${"x".repeat(faults.hugeReplyChars ?? 5_000_000)}\n${shown.text}` }
         : shown;
-    const answer = reshaped(api, scriptedAnswer(api, body, padded, k), options.shape ?? {}, k);
+    const answer = reshaped(
+      api,
+      scriptedAnswer(api, body, padded, k, options.promptTokensPerFourChars),
+      options.shape ?? {},
+      k,
+    );
     if (api === "openai" && every(faults.emptyChoicesEvery, k)) answer.choices = [];
     if (api === "openai" && every(faults.streamEvery, k)) return stream(res, answer);
     if (every(faults.resetMidBodyEvery, k)) return resetMidBody(req, res, JSON.stringify(answer));
@@ -330,8 +340,14 @@ function batchDraw(customId: string, body: Json): string {
 }
 
 /** The API's reply body to one request: the reference agent's reply with the usage a real endpoint reports. */
-export function scriptedAnswer(api: "openai" | "anthropic", body: Json, reply: ScriptedReply, k = 0): Json {
-  const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+export function scriptedAnswer(
+  api: "openai" | "anthropic",
+  body: Json,
+  reply: ScriptedReply,
+  k = 0,
+  promptTokensPerFourChars = 1,
+): Json {
+  const promptTokens = Math.ceil((JSON.stringify(body.messages ?? []).length * promptTokensPerFourChars) / 4);
   const completionTokens = Math.ceil((reply.kind === "text" ? reply.text : reply.arguments).length / 4) + 1;
   const model = `${String(body.model)}-scripted-0001`;
   return api === "openai"

@@ -70,6 +70,13 @@ describe("the CLI's usage lines", () => {
     expect(run("--prices", prices, "--max-cost", "-1")).toBe(
       'same-game: --max-cost must be a number from 0 to 1000000000, got "-1".',
     );
+    // An empty value is no $0 budget and hex no number of calls: every numeric flag reads decimal only.
+    expect(run("--prices", prices, "--max-cost", "")).toBe(
+      'same-game: --max-cost must be a number from 0 to 1000000000, got "" (it is empty).',
+    );
+    expect(run("--max-calls", "0x10")).toBe(
+      'same-game: --max-calls must be a whole number from 1 to 1000000000000, got "0x10", written in decimal digits.',
+    );
     // A negative value inside the flag's range is simply taken.
     const power = runCli(["analyze", "power", "--delta", "-0.5", "--json"]);
     expect(power.stderr).not.toContain("ambiguous");

@@ -111,7 +111,7 @@ describe("same-game run budgets count the study's spend", () => {
     expect(box.endpoint.requests).toHaveLength(0);
     expect(matchCount()).toBe(0);
 
-    // $1 and $2 per million: 50 tokens of reply fit in $0.0002, the prompt estimate (its characters ÷ 3) does not.
+    // $1 and $2 per million: 50 tokens of reply fit in $0.0002, the prompt's bound (its bytes) does not.
     const cheap = prices(1, 2);
     const estimated = await run(study, "--prices", cheap, "--max-tokens", "50", "--max-cost", "0.0002");
     expect(estimated.status, estimated.stderr).toBe(0);
@@ -119,8 +119,10 @@ describe("same-game run budgets count the study's spend", () => {
     // The trial dealt before its prompt was known stays open, for a run with a larger budget.
     expect(estimated.stdout).toContain("1 left open");
 
-    const budget = 0.004;
-    const paid = await run(study, "--prices", cheap, "--max-cost", String(budget));
+    // Each call is reserved at its prompt's bytes and --max-tokens of reply (about $0.0014 here): $0.008
+    // pays for several calls.
+    const budget = 0.008;
+    const paid = await run(study, "--prices", cheap, "--max-tokens", "50", "--max-cost", String(budget));
     expect(paid.status, paid.stderr).toBe(0);
     const calls = query<{ cost_usd: number }>(box.db, "SELECT cost_usd FROM model_calls");
     const spent = calls.reduce((sum, c) => sum + c.cost_usd, 0);

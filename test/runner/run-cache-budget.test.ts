@@ -145,9 +145,18 @@ describe("same-game run budgets", () => {
       JSON.stringify({ "scripted/payoff-reader": { input_per_mtok: 1, output_per_mtok: 2 } }),
     );
     const study = registerStudy(db, pd(10));
-    // Before the first call its estimate holds --max-tokens (1024) of reply at $2: $0.002048 and the prompt.
+    // Every call is reserved with --max-tokens of reply at $2 (50: $0.0001) and its prompt's bytes at $1.
     const budget = 0.006;
-    const stopped = await budgetRun(db, study, "--prices", prices, "--max-cost", String(budget));
+    const stopped = await budgetRun(
+      db,
+      study,
+      "--prices",
+      prices,
+      "--max-tokens",
+      "50",
+      "--max-cost",
+      String(budget),
+    );
     expect(stopped.status, stopped.stderr).toBe(0);
     const calls = query<{ prompt_tokens: number; completion_tokens: number; cost_usd: number }>(
       db,
@@ -157,10 +166,11 @@ describe("same-game run budgets", () => {
       expect(c.cost_usd).toBeCloseTo((c.prompt_tokens * 1 + c.completion_tokens * 2) / 1e6, 12);
     const spent = calls.reduce((sum, c) => sum + c.cost_usd, 0);
     const dearest = Math.max(...calls.map((c) => c.cost_usd));
-    // Never past the budget, and within three calls of it: a trial is projected at its call's estimate (the
-    // prompt's characters ÷ 3, about 1.4 times what a call costs here), and three trials may be in play.
+    // Never past the budget, and within three call reservations of it: a trial is projected at its call's
+    // reservation, and three trials may be in play. A reservation counts the prompt's bytes, 64 tokens and
+    // 50 of reply, where this endpoint counts a token per four characters: under 5 times a call's cost here.
     expect(spent).toBeLessThanOrEqual(budget);
-    expect(spent + 3 * dearest).toBeGreaterThan(budget);
+    expect(spent + 3 * 5 * dearest).toBeGreaterThan(budget);
     expect(calls.length).toBeLessThan(20);
     expect(query<{ n: number }>(db, "SELECT count(*) AS n FROM matches WHERE status = 'open'")[0]?.n).toBe(0);
     expect(stopped.stdout).toMatch(/Tokens: \d+ .*; cost \$0\.00\d\d at the --prices table\./);

@@ -49,6 +49,34 @@ describe("same-game run under a CI job", () => {
     });
   });
 
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const) {
+    it(`${signal} in the run's first second, while its code still loads, says nothing was recorded and exits ${code}`, async () => {
+      box.endpoint = await startScriptedEndpoint();
+      const study = registerStudy(box.db, pdDesign("early signal", 2, 15));
+      // Loading the run's code takes a second or more; Node itself needs a moment before the bin's first
+      // line runs, and a signal before that ends the process as it would any program: then a bit later.
+      let stopped: Awaited<ReturnType<typeof startCli>["done"]> | undefined;
+      for (const afterMs of [250, 500, 1000]) {
+        const run = startCli(scriptedRunArgs(box, study));
+        await sleep(afterMs);
+        run.child.kill(signal);
+        stopped = await run.done;
+        if (stopped.signal === null) break;
+      }
+      expect(stopped?.signal).toBeNull();
+      expect(stopped?.status, stopped?.stderr).toBe(code);
+      expect(stopped?.stdout).toBe(
+        "Stopped before any trial was played; nothing recorded: run the same command to start.\n",
+      );
+      expect(query(box.db, "SELECT count(*) AS n FROM matches")).toEqual([{ n: 0 }]);
+      expect(query(box.db, "SELECT count(*) AS n FROM run_leases")).toEqual([{ n: 0 }]);
+      expect(box.endpoint.requests).toHaveLength(0);
+    });
+  }
+
   it("a failed trial is one line on a stderr that is not a terminal, with no blank line before it", async () => {
     // Every request is answered 500: each trial fails, and five in a row stop the run.
     box.endpoint = await startScriptedEndpoint({ faults: { serverErrorEvery: 1 } });

@@ -3,7 +3,6 @@ import { loadCatalog } from "../../domain/catalog.js";
 import type { ModelCall } from "../../domain/model-call.js";
 import { trialsBeforeNextLook } from "../../play/look-wave.js";
 import type { Store } from "../../store/store.js";
-import type { Spend } from "../budget/budget.js";
 import { replyKey, type TrialRef } from "../cache/reply-key.js";
 import type { ChatRequest, ModelReply } from "../endpoint.js";
 import { answeredCall, callModel, fromCache, requestEstimate } from "../model-caller.js";
@@ -73,6 +72,15 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   let budgetFull = false;
   const leftOpen = new Set<string>();
   const budgetKeys = new Map<string, string>();
+  /** The budget's reservation of each request this run submitted, by custom_id, until its result is charged. */
+  const reservations = new Map<string, number>();
+  const endReservation = (customId: string, reply?: ModelReply) => {
+    const ticket = reservations.get(customId);
+    if (ticket === undefined) return;
+    if (reply) budget?.observe(ticket, reply.promptTokens, reply.completionTokens);
+    budget?.endCall(ticket);
+    reservations.delete(customId);
+  };
   const warn = (message: string) => batch.onWarning?.(message);
   // Under adaptive stopping a wave ends at the next look, so a game the look stops gets no further batch.
   const schedule = { store: ledger, catalog: loadCatalog() };
@@ -191,8 +199,6 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   async function submitWave(wave: readonly BatchTrial[]): Promise<void> {
     const toSubmit: { trial: BatchTrial; request: BatchRequest; sampleIndex: number }[] = [];
     const cachedTrials: Promise<void>[] = [];
-    // What the wave's requests may cost, estimated as a direct call is: a trial goes only as far as the budget covers it.
-    const waveEstimate: Spend = { calls: 0, tokens: 0, costUsd: 0 };
     for (const trial of wave) {
       const request: ChatRequest = {
         system: seat.system,
@@ -213,27 +219,31 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
         );
         continue;
       }
-      // A trial is submitted whole (all its samples): a partly cached trial is asked again in full.
+      // A trial is submitted whole (all its samples): a partly cached trial is asked again in full. Each
+      // request is reserved as a direct call is (at the batch price) and held until its result is charged,
+      // so the direct calls made meanwhile count what the wave may still cost.
+      const customIds = Array.from(
+        { length: seat.samples },
+        (_, i) => `trial-${trial.ref.trialIndex}-sample-${i}`,
+      );
       if (budget) {
-        const one = budget.callEstimate(requestEstimate(seat.settings, request, true));
-        const withTrial = {
-          calls: waveEstimate.calls + one.calls * seat.samples,
-          tokens: waveEstimate.tokens + one.tokens * seat.samples,
-          costUsd: waveEstimate.costUsd + one.costUsd * seat.samples,
-        };
-        if (!budget.fits(withTrial)) {
+        for (const customId of customIds) {
+          const ticket = budget.reserveCall(requestEstimate(seat.settings, request, true));
+          if (ticket === null) break;
+          reservations.set(customId, ticket);
+        }
+        if (customIds.some((customId) => !reservations.has(customId))) {
+          for (const customId of customIds) endReservation(customId);
           // Dealt but not submitted: it stays open, and a run with a larger budget resumes it.
           leftOpen.add(trial.view.match_id);
           budget.release(trial.ref.budgetKey, false);
           budgetFull = true;
           continue;
         }
-        Object.assign(waveEstimate, withTrial);
       }
-      for (let i = 0; i < seat.samples; i++) {
-        const customId = `trial-${trial.ref.trialIndex}-sample-${i}`;
+      customIds.forEach((customId, i) => {
         toSubmit.push({ trial, request: { customId, request }, sampleIndex: i });
-      }
+      });
     }
     await Promise.all(cachedTrials);
     const limits = BATCH_LIMITS[endpoint.provider];
@@ -345,8 +355,14 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
     const view = JSON.parse(first.view_json) as TrialView;
     const submitted = () =>
       ledger.markBatchRequestsRecorded(batchId, view.match_id, new Date().toISOString());
+    const endReservations = () => {
+      for (const row of rows) endReservation(row.custom_id);
+    };
     // Submitted before the kill of an earlier run, and not marked then: its trial is already recorded.
-    if (ledger.matchStatus(view.match_id) !== "open") return submitted();
+    if (ledger.matchStatus(view.match_id) !== "open") {
+      endReservations();
+      return submitted();
+    }
     // A trial of this run's wave was admitted then; one of a killed run's batch is admitted now (it is paid for).
     let budgetKey = budgetKeys.get(view.match_id);
     if (budgetKey === undefined) {
@@ -365,6 +381,8 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
       for (const row of [...rows].sort((a, b) => a.sample_index - b.sample_index)) {
         const request = JSON.parse(row.request_json) as ChatRequest;
         const result = results.get(row.custom_id);
+        // The batch's reply is charged in place of its reservation; a request it did not answer is reserved anew.
+        endReservation(row.custom_id, result?.ok ? result.reply : undefined);
         const answer = result?.ok
           ? answeredCall(seat.settings, ref, result.reply, {
               key: seat.settings.cache ? replyKey(endpoint, request, row.sample_index, ref) : null,
@@ -380,6 +398,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
         replies.push(answer.reply);
       }
     } catch (error) {
+      endReservations();
       leftOpen.add(view.match_id);
       budget?.release(budgetKey, false);
       if (error instanceof StopSignal) return;

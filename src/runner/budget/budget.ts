@@ -35,8 +35,10 @@ export interface EarlierSpend {
 
 /** One request about to be made (or batched): its text, the most its reply may be, its seat's price. */
 export interface CallEstimate {
-  /** Characters of everything the request sends: system message, conversation and tool schemas. */
-  readonly promptChars: number;
+  /** UTF-8 bytes of everything the request sends: system message, conversation and tool schemas, as JSON. */
+  readonly promptBytes: number;
+  /** The request offers tools: the provider adds its own tool-use instructions to the prompt. */
+  readonly toolsOffered: boolean;
   /** `--max-tokens`: the longest reply the endpoint may give. */
   readonly maxCompletionTokens: number;
   readonly price: ModelPrice | null;
@@ -45,20 +47,25 @@ export interface CallEstimate {
 }
 
 /**
- * Characters per token assumed when a prompt's tokens are estimated before it is sent. English text
- * runs about four characters a token; three counts a prompt's tokens high, as a budget must.
+ * Tokens a provider adds to every request around what it is sent: role markers and separators of the
+ * chat template and the priming of the reply (a few tokens a message; the request's JSON already holds
+ * more bytes of structure per message than a template adds tokens).
  */
-export const CHARS_PER_TOKEN_ESTIMATE = 3;
+export const TEMPLATE_TOKENS_PER_CALL = 64;
+
+/**
+ * Tokens a provider adds to a request that offers tools: its own tool-use instructions, which it counts
+ * as prompt tokens (Anthropic documents 159 to 530 of them, by model and tool choice).
+ */
+export const TOOL_USE_TOKENS_PER_CALL = 600;
 
 const zero = (): Spend => ({ calls: 0, tokens: 0, costUsd: 0 });
 
 /**
  * The budget of a player in a study, kept so that it is never passed: the limits count what the record
- * already holds for the player (earlier runs) plus this run's calls. Each endpoint call is admitted only
- * when its conservative estimate fits beside what is spent and what the calls in flight may spend: the
- * dearest call seen in this study, or, before any, the request's prompt tokens (its characters ÷ 3) plus
- * `--max-tokens` of reply, at the seat's price — and never less than the prompt estimate with the longest
- * reply seen. A trial is admitted only when one more trial fits beside what is spent and what the trials
+ * already holds for the player (earlier runs) plus this run's calls. Each endpoint call is reserved before
+ * it is sent at the most it can cost (`callEstimate`), and only when that fits beside what is spent and
+ * the reservations of the calls in flight; the reservation holds until the call ends. A trial is admitted only when one more trial fits beside what is spent and what the trials
  * in play may still spend, a trial projected as the dearest finished trial of the study (before any, one
  * call of the dearest call seen, or, before any call, `--max-tokens` of reply at the output price), and
  * never below the largest estimate a call of this run was admitted on. Until a trial of this run has
@@ -76,6 +83,12 @@ export class Budget {
   private largestCall: CallSpend | null;
   /** The largest estimate a call of this run was admitted on: a trial's projection is never below it. */
   private largestEstimate: Spend | null = null;
+  /** The prompt bytes of each call in flight, to compare with the prompt tokens its endpoint reports. */
+  private readonly promptBytes = new Map<number, number>();
+  /** The most prompt tokens an answered call of this run counted beyond its prompt's bytes. */
+  private largestExcess = 0;
+  /** The longest reply an answered call of this run gave (an endpoint may not honour --max-tokens). */
+  private longestReply = 0;
   private finishedThisRun = false;
 
   constructor(
@@ -156,19 +169,32 @@ export class Budget {
    */
   reserveCall(estimate: CallEstimate): number | null {
     const spend = this.callEstimate(estimate);
-    // The first call's estimate holds the longest reply --max-tokens allows: no guide to a trial's cost.
-    if (this.largestCall !== null) {
-      this.largestEstimate = this.largestEstimate ? larger(this.largestEstimate, spend) : spend;
-    }
+    // A trial admitted later must be able to reserve a call like this one, or it would be left open.
+    this.largestEstimate = this.largestEstimate ? larger(this.largestEstimate, spend) : spend;
     if (!this.fits(spend)) return null;
     const ticket = ++this.nextTicket;
     this.inFlight.set(ticket, spend);
+    this.promptBytes.set(ticket, estimate.promptBytes);
     return ticket;
+  }
+
+  /**
+   * A reserved call was answered with these counts: a prompt counted beyond its bytes raises the overhead
+   * every later call is reserved with, and a reply longer than --max-tokens the reply reserved.
+   */
+  observe(ticket: number | null, promptTokens: number | null, completionTokens: number | null): void {
+    const bytes = ticket === null ? undefined : this.promptBytes.get(ticket);
+    if (bytes !== undefined && promptTokens !== null) {
+      this.largestExcess = Math.max(this.largestExcess, promptTokens - bytes);
+    }
+    if (completionTokens !== null) this.longestReply = Math.max(this.longestReply, completionTokens);
   }
 
   /** A reserved call ended (answered, and charged, or failed). */
   endCall(ticket: number | null): void {
-    if (ticket !== null) this.inFlight.delete(ticket);
+    if (ticket === null) return;
+    this.inFlight.delete(ticket);
+    this.promptBytes.delete(ticket);
   }
 
   /** Whether spending `extra` beside what is spent, by earlier runs and this one (and in flight), passes no limit. */
@@ -186,19 +212,22 @@ export class Budget {
   }
 
   /**
-   * The most one call may spend, as the budget counts it: the dearest call seen in this study, and never
-   * less than the request's estimated prompt tokens with the longest reply seen (before any call, the
-   * longest reply `--max-tokens` allows), at the seat's price.
+   * The most one call can spend, as the budget counts it: its prompt's bytes as tokens, plus the tokens a
+   * provider adds around them, plus the longest reply `--max-tokens` allows, at the seat's price.
+   *
+   * A token of a byte-level tokenizer (GPT's, Claude's, Llama 3's) or of one with byte fallback
+   * (SentencePiece) stands for at least one byte of the text, so a prompt counts at most as many tokens as
+   * it has bytes, whatever its language. What a provider adds (chat template, tool-use instructions) is
+   * stated per call (`TEMPLATE_TOKENS_PER_CALL`, `TOOL_USE_TOKENS_PER_CALL`), and raised to the most an
+   * answered call of this run counted beyond its bytes. The counts of earlier calls bound nothing tighter:
+   * the next prompt's text may be denser than any seen (another framing's language, a reply quoted back).
    */
   callEstimate(estimate: CallEstimate): Spend {
-    const prompt = Math.ceil(estimate.promptChars / CHARS_PER_TOKEN_ESTIMATE);
-    const reply = this.largestCall?.completionTokens ?? estimate.maxCompletionTokens;
+    const stated = TEMPLATE_TOKENS_PER_CALL + (estimate.toolsOffered ? TOOL_USE_TOKENS_PER_CALL : 0);
+    const prompt = estimate.promptBytes + Math.max(stated, this.largestExcess);
+    const reply = Math.max(estimate.maxCompletionTokens, this.longestReply);
     const cost = estimate.price ? callCost(estimate.price, prompt, reply, estimate.batch === true) : 0;
-    return {
-      calls: 1,
-      tokens: Math.max(this.largestCall?.tokens ?? 0, prompt + reply),
-      costUsd: Math.max(this.largestCall?.costUsd ?? 0, cost),
-    };
+    return { calls: 1, tokens: prompt + reply, costUsd: cost };
   }
 
   /** An endpoint call of a trial answered: its tokens and cost. */

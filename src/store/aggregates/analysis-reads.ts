@@ -192,14 +192,16 @@ export class AnalysisReads extends ImportStore {
 
   /**
    * Every model call a runner recorded behind the attempts of the matches that pass the filter (raw reply,
-   * latency, retries, reported model, tokens), in the order made: the runner's per-call log.
+   * latency, retries, reported model, tokens), in the order made: the runner's per-call log. With where
+   * each reply came from (the cache, a provider batch) and its cost, so the file sums to the spend
+   * `study show` counts.
    */
   exportModelCalls(filter: RecordFilter): Record<string, unknown>[] {
     return this.stmt(
       `SELECT c.id AS call_id, c.attempt_id, c.match_id, c.round, c.seq, m.player, m.game, m.variant, m.framing,
               c.provider, c.requested_model, c.reported_model, c.mode, c.style, c.sample_index, c.decoding_json,
               c.prompt_tokens, c.completion_tokens, c.latency_ms, c.retries, c.finish_reason, c.raw_reply,
-              c.called_at
+              c.called_at, c.cached_from, c.batch_id, c.cost_usd
        FROM model_calls c JOIN matches m ON m.id = c.match_id
        WHERE ${this.filter}
        ORDER BY c.id`,
