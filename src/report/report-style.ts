@@ -64,8 +64,15 @@ nav#contents ol { columns: 2; margin: .3rem 0; }
 @media print {
   body { margin: 0; max-width: none; font-size: 11pt; }
   section, figure, table { break-inside: avoid; }
-  figure, table { overflow: visible; max-width: 100%; background: none; }
+  figure { overflow: visible; max-width: 100%; background: none; }
   figure svg { max-width: 100%; }
+  /* Paper does not scroll: a table is laid out as a table at most the page wide, its cells wrapping
+     (headers at spaces, a long name or number anywhere), in a smaller type when it has many columns. */
+  table { display: table; width: auto; max-width: 100%; table-layout: auto; background: none; font-size: 8.5pt; }
+  table.wide { font-size: 7.5pt; }
+  th, td, td.detail, td.wrap, tbody th { white-space: normal; overflow-wrap: break-word; min-width: 0; }
+  th, td { padding: .2rem .35rem; }
+  h2, h3, h4 { break-after: avoid; }
   .banner a { text-decoration: none; }
 }
 `;
