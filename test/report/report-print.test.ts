@@ -97,6 +97,7 @@ describeWithChromium("the report printed to paper", () => {
             (th.textContent ?? "").split(/\s+/).filter((w) => /^[A-Za-z]{4,}$/.test(w)),
           ),
           // The tables' own text: the PDF holds it and more (prose, charts).
+          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, a space between cells.
           text: [...document.querySelectorAll("table")].map((t) => t.innerText).join("\n"),
         }));
         const pdf = join(dir, `report-${format}.pdf`);
