@@ -1,6 +1,7 @@
 import * as vega from "vega";
 import type { TopLevelSpec } from "vega-lite";
 import * as vl from "vega-lite";
+import { CHART_PALETTE, CHART_SHAPES } from "./chart-palette.js";
 import { compactSvg } from "./compact-svg.js";
 import { html, type SafeHtml, trustedHtml } from "./html.js";
 import { useHelveticaTextWidths } from "./text-width.js";
@@ -14,8 +15,11 @@ export const CHART_CONFIG: vl.Config = {
   title: { fontSize: 15, anchor: "start", offset: 12 },
   axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", gridColor: "#e6e6e6" },
   header: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: "normal", labelLimit: 0 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0 },
+  // Legend symbols at full strength: a see-through symbol loses its colour's contrast with the page.
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0, symbolOpacity: 1 },
   view: { stroke: "#cccccc" },
+  // Series colours of 3:1 or more on the light and the dark page, and a shape per series beside them.
+  range: { category: [...CHART_PALETTE], symbol: [...CHART_SHAPES] },
 };
 
 /**

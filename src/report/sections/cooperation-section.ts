@@ -43,7 +43,8 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
       width: { step: 44 },
       height: 150,
       layer: [
-        { mark: { type: "bar", opacity: 0.85 }, encoding: { x: framing, y: rate, color } },
+        // Opaque, so the bar's colour keeps its full contrast with the page (chart-palette.ts).
+        { mark: { type: "bar" }, encoding: { x: framing, y: rate, color } },
         {
           // A rate of 0 has a bar of no height: a 3 px tick the bar's width (44 px step less the band
           // padding) draws it. Only there, since every tick is bytes in a report of many cells.

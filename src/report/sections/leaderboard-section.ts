@@ -52,8 +52,9 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
     type: "nominal",
     title: "Tied group",
     sort: null,
-    scale: { scheme: "tableau10" },
   } as const;
+  // Each tier has its shape too, so tiers stay apart in a greyscale print.
+  const tierShape = { field: "tier", type: "nominal", title: "Tied group", sort: null } as const;
   const opacity = { condition: { test: "datum.faint", value: 0.3 }, value: 1 } as const;
   return {
     title: `Leaderboard: R by ${board.by} with ${level} intervals`,
@@ -77,6 +78,7 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
           y,
           x: { ...x, field: "estimate" },
           color: tier,
+          shape: tierShape,
           opacity,
           tooltip: [
             { field: "group", title: board.by },
@@ -220,7 +222,7 @@ export async function leaderboardSection(
   const level = `${Math.round(board.confidence * 100)}%`;
   const figure = await chartFigure(
     leaderboardChartSpec(board, { width: 360 }),
-    `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
+    `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour and shape is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
   return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;

@@ -45,6 +45,8 @@ export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
           xOffset,
           y: { field: "R", type: "quantitative", title, scale: { domain: [0, 1] } },
           color: { field: "player", type: "nominal", title: "Player" },
+          // A shape per player as well as a colour: a greyscale print keeps the players apart.
+          shape: { field: "player", type: "nominal", title: "Player" },
         },
       },
     ],
@@ -164,13 +166,15 @@ export async function robustnessSection(
     ? await chartFigure(
         shiftForestSpec(result),
         "The planned shift (the primary measure): the second framing's cooperation rate minus the first's, per " +
-          "player and game (blue) and over all of a player's games (black), with 95% bootstrap intervals. A bar " +
+          "player and game (blue) and over all of a player's games (in the colour of the text), with 95% " +
+          "bootstrap intervals. A bar " +
           "that does not cross the dashed line at 0 is a framing effect beyond sampling noise.",
       )
     : html``;
   const figure = await chartFigure(
     robustnessChartSpec(result),
-    "Each dot is one player's robustness R in one game with its 95% interval (test inversion). R = 1 means the " +
+    "Each mark is one player's robustness R in one game with its 95% interval (test inversion); each player " +
+      "has a colour and a shape. R = 1 means the " +
       "distribution of choices was identical under every framing; lower values mean the story moved the " +
       "choices (R = 0 would be completely different behaviour).",
   );

@@ -84,9 +84,17 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
     layer: [
       {
         transform: [{ filter: "datum.kind === 'cell'" }],
-        mark: { type: "point", size: 30, opacity: 0.55 },
+        // Hollow and smaller than the pooled dots, but opaque: a see-through stroke loses its contrast.
+        mark: { type: "point", size: 30, opacity: 1 },
         // The shared legend is built from this first layer; keep its symbols at full strength.
-        encoding: { x, xOffset, y, color: { field: "player", legend: { symbolOpacity: 1 } } },
+        encoding: {
+          x,
+          xOffset,
+          y,
+          color: { field: "player", legend: { symbolOpacity: 1 } },
+          // A shape per player as well as a colour: a greyscale print keeps the players apart.
+          shape: { field: "player", legend: { symbolOpacity: 1 } },
+        },
       },
       {
         // Each single-game point is labelled with its game's initials (legend under the chart), stacked
@@ -104,7 +112,13 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
       {
         transform: [pooledOnly],
         mark: { type: "point", filled: true, size: 70, opacity: 1 },
-        encoding: { x, xOffset, y, color: { field: "player", type: "nominal", title: "Player" } },
+        encoding: {
+          x,
+          xOffset,
+          y,
+          color: { field: "player", type: "nominal", title: "Player" },
+          shape: { field: "player", type: "nominal", title: "Player" },
+        },
       },
     ],
   };
@@ -152,8 +166,8 @@ export async function sensitivitySection(
     : await chartFigure(
         sensitivityChartSpec(result),
         "How strongly the payoffs drive each player's choice under each framing (logit response, capped at 20). " +
-          "Filled dots with whiskers: λ fitted across all games with its 95% interval; hollow circles: λ̂ of " +
-          "single games, labelled with the game's initials. λ near 0 means the choice ignores the payoffs; dots at " +
+          "Each player has a colour and a shape. Filled marks with whiskers: λ fitted across all games with its 95% " +
+          "interval; hollow marks: λ̂ of single games, labelled with the game's initials. λ near 0 means the choice ignores the payoffs; dots at " +
           "the same height across framings mean the story did not change how much the payoffs matter.",
       );
   const table = empty || !result ? html`` : lambdaTable(result, imported);
