@@ -23,6 +23,7 @@ a { color: inherit; }
 h1 { font-size: 1.7rem; margin: 0 0 .5rem; }
 h2 { font-size: 1.3rem; border-bottom: 1px solid var(--rule); padding-bottom: .2rem; margin-top: 2.2rem; }
 h3 { font-size: 1.05rem; margin-top: 1.5rem; }
+h4 { font-size: .95rem; margin: 1.1rem 0 .3rem; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: 0; }
 dl.meta dt { color: var(--ink-faint); }
 dl.meta dd { margin: 0; min-width: 0; }

@@ -26,6 +26,7 @@ interface PageElement {
   id: string;
 }
 declare const document: PageElement;
+declare function getComputedStyle(element: PageElement): { breakAfter: string };
 
 const PX_PER_MM = 96 / 25.4;
 const MARGIN_MM = 10;
@@ -63,6 +64,16 @@ describeWithChromium("the report printed to paper", () => {
         left: th.getBoundingClientRect().left,
       })),
     );
+
+  it("keeps every heading on the page of what follows it", async () => {
+    await page.emulateMediaType("print");
+    await page.goto(`file://${file}`, { waitUntil: "load" });
+    const breaks = await page.evaluate(() =>
+      [...document.querySelectorAll("h2, h3, h4")].map((h) => getComputedStyle(h).breakAfter),
+    );
+    expect(breaks.length).toBeGreaterThan(5);
+    expect(new Set(breaks)).toEqual(new Set(["avoid"]));
+  });
 
   for (const { format, widthMm } of PAPERS) {
     it(`${format}: every header of every table lies inside the printed page's width`, async () => {

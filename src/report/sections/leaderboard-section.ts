@@ -135,10 +135,20 @@ function measureTable(
 <tbody>${body}</tbody></table>`;
 }
 
-/** A measure's heading, what ranks first, and its table. */
-function measureBlock(measure: string, board: Leaderboard, imported: ReadonlyMap<string, string>, note = "") {
+/**
+ * A measure's heading, what ranks first, and its table. The heading is an h3 under the section's, or an h4
+ * under "Repeated play" for a repeated-play measure, so the outline nests as the page reads.
+ */
+function measureBlock(
+  measure: string,
+  board: Leaderboard,
+  imported: ReadonlyMap<string, string>,
+  note = "",
+  level: "h3" | "h4" = "h3",
+) {
   const title = MEASURE_TITLES[measure] ?? { title: measure, column: measure, first: "the highest value" };
-  return html`<h3>${title.title}</h3><p class="settings">Rank 1: ${title.first}.${note}</p>${measureTable(
+  const heading = level === "h3" ? html`<h3>${title.title}</h3>` : html`<h4>${title.title}</h4>`;
+  return html`${heading}<p class="settings">Rank 1: ${title.first}.${note}</p>${measureTable(
     board.rows.filter((r) => r.measure === measure),
     board,
     imported,
@@ -166,6 +176,7 @@ function repeatedPart(
       board,
       imported,
       ` On ${conditionsText(board, m)}.${m === "comprehension_m" ? " Its intervals are smoothed by half a pseudo-match at each end of m's range, so a few matches that all show the same m still get one; with 3–5 matches a player they are wide (they held the true difference in 97.8–100% of simulated studies, 95.3% with 30; docs/science.md)." : ""}`,
+      "h4",
     ),
   );
   return html`<h3>Repeated play</h3><p class="settings">Each player's mean per match over the (game, framing, opponent) conditions every player played, matches resampled (paired by schedule position where players played the same study positions).</p>${blocks}`;
