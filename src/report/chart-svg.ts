@@ -3,7 +3,7 @@ import type { TopLevelSpec } from "vega-lite";
 import * as vl from "vega-lite";
 import { CHART_PALETTE, CHART_SHAPES } from "./chart-palette.js";
 import { compactSvg } from "./compact-svg.js";
-import { html, type SafeHtml, trustedHtml } from "./html.js";
+import { html, type SafeHtml, trustedHtml, withVisibleBidiControls } from "./html.js";
 import { useHelveticaTextWidths } from "./text-width.js";
 
 // One look for every chart: readable sizes, left-aligned titles, light grid lines that print well.
@@ -28,7 +28,11 @@ export const CHART_CONFIG: vl.Config = {
  */
 export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
   useHelveticaTextWidths();
-  const view = new vega.View(vega.parse(vl.compile(spec, { config: CHART_CONFIG }).spec), {
+  // A name's bidirectional controls are shown as text (html.ts), before vega measures the labels.
+  const shown = JSON.parse(JSON.stringify(spec), (_, value) =>
+    typeof value === "string" ? withVisibleBidiControls(value) : value,
+  ) as TopLevelSpec;
+  const view = new vega.View(vega.parse(vl.compile(shown, { config: CHART_CONFIG }).spec), {
     renderer: "none",
   });
   try {

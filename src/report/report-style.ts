@@ -39,6 +39,10 @@ th, td { text-align: left; padding: .25rem .6rem; border-bottom: 1px solid var(-
 th { border-bottom: 2px solid var(--line-strong); }
 td { white-space: nowrap; }
 td.detail { white-space: normal; min-width: 16rem; }
+/* A cell holding a name (a player's, a framing's) takes its writing direction from the name, so a name
+   written right to left reads in its own order; a sentence (a check's detail) stays left to right. */
+th, td { unicode-bidi: plaintext; }
+td.detail { unicode-bidi: normal; }
 td.wrap { white-space: normal; min-width: 7rem; }
 /* A player's "(imported: source)" note goes under its name rather than widen every table. */
 td .imported, th .imported, th .actions { display: block; }

@@ -135,7 +135,7 @@ describe("the report's printed command", () => {
     expect(command).toContain(`--framings '"home, work",office'`);
     const again = rerun(command, join(dir, "comma-2.html"));
     const robustness = section(first, "robustness");
-    expect(robustness).toContain("Framings compared: &quot;home, work&quot;, office.");
+    expect(robustness).toContain("Framings compared: <bdi>&quot;home, work&quot;</bdi>, <bdi>office</bdi>.");
     expect(section(again, "robustness")).toBe(robustness);
   });
 

@@ -127,6 +127,12 @@ async function symbols(spec: TopLevelSpec): Promise<SceneItem[]> {
   return found;
 }
 
+/** How many legends a chart has. */
+function legendCount(spec: TopLevelSpec): number {
+  const compiled = vl.compile(spec, { config: CHART_CONFIG }).spec as { legends?: unknown[] };
+  return compiled.legends?.length ?? 0;
+}
+
 /** key → the set of shapes its symbols have. */
 function shapesBy(items: readonly SceneItem[], key: string): Map<string, Set<string>> {
   const by = new Map<string, Set<string>>();
@@ -148,6 +154,8 @@ describe("a shape per series beside its colour", () => {
     const robustness = WIDE_REPORT.robustness;
     if (!robustness) throw new Error("the wide report has robustness");
     const by = shapesBy(await symbols(robustnessChartSpec(robustness)), "player");
+    // One legend of coloured shapes, not a legend of colours beside one of black shapes.
+    expect(legendCount(robustnessChartSpec(robustness))).toBe(1);
     // gpt-3.5-turbo-16k, payoff-reader, story-swayed, in the order of the palette's shapes.
     expect([...by.entries()].map(([p, s]) => [p, [...s]]).sort()).toEqual([
       ["gpt-3.5-turbo-16k", ["circle"]],
@@ -160,6 +168,7 @@ describe("a shape per series beside its colour", () => {
     const sensitivity = WIDE_REPORT.sensitivity;
     if (!sensitivity) throw new Error("the wide report has λ");
     const by = shapesBy(await symbols(sensitivityChartSpec(sensitivity)), "player");
+    expect(legendCount(sensitivityChartSpec(sensitivity))).toBe(1);
     expect([...by.entries()].map(([p, s]) => [p, [...s]]).sort()).toEqual([
       ["gpt-3.5-turbo-16k", ["circle"]],
       ["payoff-reader", ["square"]],
@@ -188,6 +197,7 @@ describe("a shape per series beside its colour", () => {
       rows: [row("a", 0.9, 1), row("b", 0.88, 1), row("c", 0.5, 2)],
     };
     const by = shapesBy(await symbols(leaderboardChartSpec(board, { width: 300 })), "tier");
+    expect(legendCount(leaderboardChartSpec(board, { width: 300 }))).toBe(1);
     expect([...by.entries()].map(([t, s]) => [t, [...s]])).toEqual([
       ["tier 1", ["circle"]],
       ["tier 2", ["square"]],

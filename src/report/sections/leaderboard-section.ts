@@ -2,8 +2,8 @@ import type { TopLevelSpec } from "vega-lite";
 import { shellWord } from "../../queries/shell-word.js";
 import { chartFigure } from "../chart-svg.js";
 import { formatCi, formatNumber } from "../format-numbers.js";
-import { html, type SafeHtml } from "../html.js";
-import { csvList, labelList } from "../label-list.js";
+import { html, isolated, type SafeHtml } from "../html.js";
+import { csvList, labelListHtml } from "../label-list.js";
 import type { Leaderboard, LeaderboardRow } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
 
@@ -47,14 +47,15 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
     title: "R (1 = unmoved by the story)",
     scale: { domain: [0, 1] },
   };
+  // One tied group, one colour and one shape, over one explicit domain: one legend of coloured shapes,
+  // and tiers that stay apart in a greyscale print.
   const tier = {
     field: "tier",
     type: "nominal",
     title: "Tied group",
     sort: null,
+    scale: { domain: [...new Set(values.map((v) => v.tier))] },
   } as const;
-  // Each tier has its shape too, so tiers stay apart in a greyscale print.
-  const tierShape = { field: "tier", type: "nominal", title: "Tied group", sort: null } as const;
   const opacity = { condition: { test: "datum.faint", value: 0.3 }, value: 1 } as const;
   return {
     title: `Leaderboard: R by ${board.by} with ${level} intervals`,
@@ -78,7 +79,7 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
           y,
           x: { ...x, field: "estimate" },
           color: tier,
-          shape: tierShape,
+          shape: tier,
           opacity,
           tooltip: [
             { field: "group", title: board.by },
@@ -124,7 +125,7 @@ function measureTable(
   imported: ReadonlyMap<string, string>,
 ) {
   const level = `${Math.round(board.confidence * 100)}%`;
-  const name = (group: string) => (board.by === "player" ? playerName(group, imported) : html`${group}`);
+  const name = (group: string) => (board.by === "player" ? playerName(group, imported) : isolated(group));
   const digits = rows[0]?.measure === "points" ? 2 : 3;
   const body = rows.map(
     (r) =>
@@ -196,12 +197,12 @@ function compareFlags(board: Leaderboard, catalog: string | null, database: stri
  * are the same: robustness leaves out a (player, game) lacking a framing, while a rank needs every ranked
  * player measured on the same framings.
  */
-function framingsWhy(board: Leaderboard, robustnessFramings: readonly string[] | undefined): string {
-  if (!robustnessFramings) return "";
+function framingsWhy(board: Leaderboard, robustnessFramings: readonly string[] | undefined): SafeHtml {
+  if (!robustnessFramings) return html``;
   const ranked = new Set(board.framings);
   const dropped = robustnessFramings.filter((f) => !ranked.has(f));
-  if (dropped.length === 0) return "";
-  return `The Robustness section compares ${labelList(robustnessFramings)} and leaves out each (${board.by}, game) lacking one of them; a rank needs every ${board.by} on the same framings, so the leaderboard uses those every ${board.by} played (not ${labelList(dropped)}).`;
+  if (dropped.length === 0) return html``;
+  return html`The Robustness section compares ${labelListHtml(robustnessFramings)} and leaves out each (${board.by}, game) lacking one of them; a rank needs every ${board.by} on the same framings, so the leaderboard uses those every ${board.by} played (not ${labelListHtml(dropped)}).`;
 }
 
 /**
@@ -236,5 +237,5 @@ export async function leaderboardSection(
     `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour and shape is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelListHtml(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }

@@ -75,6 +75,13 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
     }));
   });
   const pooledOnly = { filter: "datum.kind === 'pooled'" };
+  // Colour and shape over one explicit domain, so the chart has one legend of coloured shapes.
+  const player = {
+    field: "player",
+    type: "nominal",
+    title: "Player",
+    scale: { domain: [...new Set([...result.pooled, ...result.cells].map((r) => r.player))].sort() },
+  } as const;
   return {
     title: "Payoff sensitivity λ by framing",
     // `for: "position"`: the step sizes each framing slot, not each player offset within it.
@@ -86,14 +93,13 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
         transform: [{ filter: "datum.kind === 'cell'" }],
         // Hollow and smaller than the pooled dots, but opaque: a see-through stroke loses its contrast.
         mark: { type: "point", size: 30, opacity: 1 },
-        // The shared legend is built from this first layer; keep its symbols at full strength.
         encoding: {
           x,
           xOffset,
           y,
-          color: { field: "player", legend: { symbolOpacity: 1 } },
+          color: player,
           // A shape per player as well as a colour: a greyscale print keeps the players apart.
-          shape: { field: "player", legend: { symbolOpacity: 1 } },
+          shape: player,
         },
       },
       {
@@ -107,7 +113,7 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
         transform: [pooledOnly],
         // A rule, not vega-lite's errorbar: the errorbar composite ignores xOffset and would not sit on its dot.
         mark: { type: "rule", strokeWidth: 2 },
-        encoding: { x, xOffset, y: { ...y, field: "lo" }, y2: { field: "hi" }, color: { field: "player" } },
+        encoding: { x, xOffset, y: { ...y, field: "lo" }, y2: { field: "hi" }, color: player },
       },
       {
         transform: [pooledOnly],
@@ -116,8 +122,8 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
           x,
           xOffset,
           y,
-          color: { field: "player", type: "nominal", title: "Player" },
-          shape: { field: "player", type: "nominal", title: "Player" },
+          color: player,
+          shape: player,
         },
       },
     ],

@@ -1,14 +1,14 @@
 import type { SpendSummary } from "../../queries/spend-query.js";
 import { spendUsd } from "../../queries/spend-query.js";
 import type { SpendCellRow } from "../../store/store.js";
-import { html, type SafeHtml } from "../html.js";
+import { html, isolated, type SafeHtml } from "../html.js";
 import { playerName } from "./provenance-section.js";
 
 /** The player, or the second seat (`--opponent-model`) whose calls count with the player's trials. */
 function seatName(row: SpendCellRow, imported: ReadonlyMap<string, string>): SafeHtml {
   return row.second_seat === null
     ? playerName(row.player, imported)
-    : html`${row.second_seat} <span class="muted">(second seat of ${playerName(row.player, imported)}'s trials)</span>`;
+    : html`${isolated(row.second_seat)} <span class="muted">(second seat of ${playerName(row.player, imported)}'s trials)</span>`;
 }
 
 /**
