@@ -44,10 +44,13 @@ export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
 
 /**
  * A chart with the sentence under it that says what it shows and how to read it. The chart is one image to
- * assistive technology, named by its title (else its caption); the caption is the figure's description.
+ * assistive technology, named by its title (else its caption); the caption is the figure's description,
+ * and the SVG's <title> and <desc> say the same to a reader of the SVG alone.
  */
 export async function chartFigure(spec: TopLevelSpec, caption: string): Promise<SafeHtml> {
-  const svg = compactSvg(await renderChartSvg(spec), chartTitle(spec) ?? caption);
+  const title = chartTitle(spec);
+  const name = withVisibleBidiControls(title ?? caption);
+  const svg = compactSvg(await renderChartSvg(spec), name, title === undefined ? undefined : caption);
   return html`<figure>${trustedHtml(svg)}<figcaption>${caption}</figcaption></figure>`;
 }
 

@@ -32,13 +32,21 @@ interface Element {
 }
 type Node = Element | string;
 
-/** The chart's SVG as one accessible image named `name`, with the same pictures in far fewer bytes. */
-export function compactSvg(svg: string, name: string): string {
+/**
+ * The chart's SVG as one accessible image named `name`, with the same pictures in far fewer bytes. The
+ * name is also its <title> (a tooltip, and the name where the SVG is opened on its own) and `description`,
+ * when given, its <desc>.
+ */
+export function compactSvg(svg: string, name: string, description?: string): string {
   const root = parse(svg);
   if (root === undefined || root.name !== "svg") return svg;
   compact(root);
   root.attrs.set("role", "img");
   root.attrs.set("aria-label", escapeText(name).replace(/"/g, "&quot;"));
+  const labels: Element[] = [{ name: "title", attrs: new Map(), children: [escapeText(name)] }];
+  if (description !== undefined)
+    labels.push({ name: "desc", attrs: new Map(), children: [escapeText(description)] });
+  root.children.unshift(...labels);
   return serialize(root);
 }
 

@@ -252,7 +252,7 @@ describe("the report a reviewer asks for", () => {
   });
 
   it("has n per cell, a λ table, and the equilibrium comparison with template persistence", () => {
-    expect(page).toContain("Decisions per cell (n)");
+    expect(page).toContain("Cooperation rate, 95% interval and decisions (n) per cell");
     expect(page).toContain("<h3>λ values</h3>");
     // The game's actions named once beside it; each cell's shares in that order (defect always: 0 / 1).
     expect(page).toContain(
