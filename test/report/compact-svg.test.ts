@@ -47,7 +47,17 @@ describe("compactSvg", () => {
     );
   });
 
-  it("keeps every drawn mark, to 1/100 px, and the text exactly as printed", () => {
+  it("draws positions to 1/10 px and keeps an opacity's two decimals", () => {
+    const rounded = compactSvg(
+      '<svg><path d="M12.34,5.67h1.25v0.04Z" transform="translate(3.16,0.06)" fill-opacity="0.18"/></svg>',
+      "x",
+    );
+    expect(rounded).toContain(
+      '<path d="M12.3,5.7h1.3v0Z" transform="translate(3.2,0.1)" fill-opacity="0.18"/>',
+    );
+  });
+
+  it("keeps every drawn mark, to 1/10 px, and the text exactly as printed", () => {
     expect(out).toContain('d="M0.3,10h20v40h-20Z"');
     expect(out).toContain('d="M25,30h20v20h-20Z"');
     expect(out).toContain('d="M50,40h20v10h-20Z"');
