@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import type { AdaptiveStopping } from "../domain/adaptive/adaptive-design.js";
-import { intervalText } from "../domain/adaptive/adaptive-stops.js";
+import { intervalText, stopWords } from "../domain/adaptive/adaptive-stops.js";
 import { loadCatalog } from "../domain/catalog.js";
 import { issueToName } from "../domain/known-keys.js";
 import { opponentLabel } from "../domain/opponent-label.js";
@@ -127,7 +127,7 @@ function adaptiveLines(progress: StudyProgress): string[] {
     const who = printable(principal === "local" ? player : `${player} (${principal})`);
     for (const g of games) {
       const state = g.stopped
-        ? `stopped early: ${g.stopped.reason}; played ${g.stopped.blocks_played} of ${progress.design.trials_per_cell} blocks`
+        ? `${stopWords(g.stopped.block, progress.design.trials_per_cell)}: ${g.stopped.reason}; played ${g.stopped.blocks_played} of ${progress.design.trials_per_cell} blocks`
         : `not stopped: ${g.complete_blocks} complete block(s)${g.last_look ? `, e = ${g.last_look.e_value.toFixed(2)} at the last look` : ""}${g.r_interval ? `, ${intervalText(g.r_interval, rule.alpha)}` : ""}`;
       lines.push(`  ${who} ${g.game}: ${state}`);
     }

@@ -9,7 +9,12 @@ import { loadStudy } from "../play/studies.js";
 import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
-import { adaptiveStoppingNote, studyStops, trialsPerCellOf } from "./adaptive-stops-query.js";
+import {
+  adaptiveStoppingNote,
+  recordStoppingNote,
+  studyStops,
+  trialsPerCellOf,
+} from "./adaptive-stops-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 import { playersWithoutValidDecisions } from "./players-without-valid-decisions.js";
 
@@ -111,7 +116,13 @@ export function robustnessReport(
       ? designSize(study, variant, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
       : undefined,
   });
-  const stopsNote = study && adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)));
+  // Without a study the decisions may still include those of an adaptive study that stopped early.
+  const units = new Set(complete.map((c) => JSON.stringify([c.player, c.game])));
+  const stopsNote = study
+    ? adaptiveStoppingNote(study, stops, new Set(complete.map((c) => c.player)))
+    : recordStoppingNote(deps, variant, new Set(games), (player, game) =>
+        units.has(JSON.stringify([player, game])),
+      );
   const isPlanned = study && isPlannedPair(study.design, framings, games);
   const partly = study && partlyPlannedText(study.design, framings, games);
   // A player whose one-shot rounds hold no valid decision (all void …) is listed as left out, with why.

@@ -1,8 +1,9 @@
 import * as vega from "vega";
 import type { TopLevelSpec } from "vega-lite";
 import * as vl from "vega-lite";
+import { CHART_PALETTE, CHART_SHAPES } from "./chart-palette.js";
 import { compactSvg } from "./compact-svg.js";
-import { html, type SafeHtml, trustedHtml } from "./html.js";
+import { html, type SafeHtml, trustedHtml, withVisibleBidiControls } from "./html.js";
 import { useHelveticaTextWidths } from "./text-width.js";
 
 // One look for every chart: readable sizes, left-aligned titles, light grid lines that print well.
@@ -14,8 +15,11 @@ export const CHART_CONFIG: vl.Config = {
   title: { fontSize: 15, anchor: "start", offset: 12 },
   axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", gridColor: "#e6e6e6" },
   header: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: "normal", labelLimit: 0 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0 },
+  // Legend symbols at full strength: a see-through symbol loses its colour's contrast with the page.
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 0, symbolOpacity: 1 },
   view: { stroke: "#cccccc" },
+  // Series colours of 3:1 or more on the light and the dark page, and a shape per series beside them.
+  range: { category: [...CHART_PALETTE], symbol: [...CHART_SHAPES] },
 };
 
 /**
@@ -24,7 +28,11 @@ export const CHART_CONFIG: vl.Config = {
  */
 export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
   useHelveticaTextWidths();
-  const view = new vega.View(vega.parse(vl.compile(spec, { config: CHART_CONFIG }).spec), {
+  // A name's bidirectional controls are shown as text (html.ts), before vega measures the labels.
+  const shown = JSON.parse(JSON.stringify(spec), (_, value) =>
+    typeof value === "string" ? withVisibleBidiControls(value) : value,
+  ) as TopLevelSpec;
+  const view = new vega.View(vega.parse(vl.compile(shown, { config: CHART_CONFIG }).spec), {
     renderer: "none",
   });
   try {
@@ -36,10 +44,13 @@ export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
 
 /**
  * A chart with the sentence under it that says what it shows and how to read it. The chart is one image to
- * assistive technology, named by its title (else its caption); the caption is the figure's description.
+ * assistive technology, named by its title (else its caption); the caption is the figure's description,
+ * and the SVG's <title> and <desc> say the same to a reader of the SVG alone.
  */
 export async function chartFigure(spec: TopLevelSpec, caption: string): Promise<SafeHtml> {
-  const svg = compactSvg(await renderChartSvg(spec), chartTitle(spec) ?? caption);
+  const title = chartTitle(spec);
+  const name = withVisibleBidiControls(title ?? caption);
+  const svg = compactSvg(await renderChartSvg(spec), name, title === undefined ? undefined : caption);
   return html`<figure>${trustedHtml(svg)}<figcaption>${caption}</figcaption></figure>`;
 }
 

@@ -32,13 +32,21 @@ interface Element {
 }
 type Node = Element | string;
 
-/** The chart's SVG as one accessible image named `name`, with the same pictures in far fewer bytes. */
-export function compactSvg(svg: string, name: string): string {
+/**
+ * The chart's SVG as one accessible image named `name`, with the same pictures in far fewer bytes. The
+ * name is also its <title> (a tooltip, and the name where the SVG is opened on its own) and `description`,
+ * when given, its <desc>.
+ */
+export function compactSvg(svg: string, name: string, description?: string): string {
   const root = parse(svg);
   if (root === undefined || root.name !== "svg") return svg;
   compact(root);
   root.attrs.set("role", "img");
   root.attrs.set("aria-label", escapeText(name).replace(/"/g, "&quot;"));
+  const labels: Element[] = [{ name: "title", attrs: new Map(), children: [escapeText(name)] }];
+  if (description !== undefined)
+    labels.push({ name: "desc", attrs: new Map(), children: [escapeText(description)] });
+  root.children.unshift(...labels);
   return serialize(root);
 }
 
@@ -53,7 +61,7 @@ function compact(element: Element): void {
   });
   for (const [key, value] of element.attrs) {
     if (DROPPED.has(key)) element.attrs.delete(key);
-    else element.attrs.set(key, shortNumbers(value));
+    else element.attrs.set(key, GEOMETRY.has(key) ? tenthsOfPixels(value) : shortNumbers(value));
   }
   if (element.attrs.get("opacity") === "1") element.attrs.delete("opacity");
   placeText(element);
@@ -125,7 +133,15 @@ function drawsNothing(e: Element): boolean {
   return d === "" || (d === "M0,0h0v0h0Z" && !e.attrs.has("fill") && !e.attrs.has("stroke"));
 }
 
-/** Decimals inside an attribute to one place (0.1 px; text content, a printed number, is never touched). */
+/** Attributes that place or draw in pixels: drawn to 1/10 px, a tenth of the smallest text's stroke. */
+const GEOMETRY = new Set(["d", "transform", "x", "y", "x2", "y2", "width", "height"]);
+
+/** Pixel positions (and the degrees of a rotation, whole numbers in these charts) to one decimal. */
+function tenthsOfPixels(value: string): string {
+  return value.replace(/-?\d+\.\d{2,}/g, (n) => String(Number(Number(n).toFixed(1))));
+}
+
+/** Decimals inside any other attribute (an opacity) to two places; text content is never touched. */
 function shortNumbers(value: string): string {
   return value.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))));
 }

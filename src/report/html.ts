@@ -18,8 +18,20 @@ const ENTITIES: Record<string, string> = {
   "'": "&#39;",
 };
 
+/**
+ * The bidirectional embeddings, overrides and isolates: one in a player's name would reorder every word
+ * after it on the line (U+202E turns the rest of the line backwards). They are shown as the CLI shows
+ * them, `\u202e`, never applied.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text with its bidirectional controls written out as `\uXXXX`. */
+export function withVisibleBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return withVisibleBidiControls(text).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 function renderValue(value: HtmlValue): string {
@@ -35,6 +47,20 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
     out += renderValue(value) + (strings[i + 1] ?? "");
   });
   return new SafeHtml(out);
+}
+
+/**
+ * A name the user gave (a player, study, source or framing) set apart from the text around it: a name
+ * written right to left (Hebrew, Arabic) keeps its own order and does not reorder its neighbours, as
+ * "alpha, מודל-1, נמר-2" would without it (the digits and commas move).
+ */
+export function isolated(name: string): SafeHtml {
+  return html`<bdi>${name}</bdi>`;
+}
+
+/** Names as a sentence lists them, each isolated (see label-list.ts for the quoting). */
+export function isolatedList(names: readonly string[], quote: (name: string) => string = (n) => n): SafeHtml {
+  return new SafeHtml(names.map((n) => isolated(quote(n)).text).join(", "));
 }
 
 /** Markup produced by a trusted renderer (vega's SVG), inserted as is. */

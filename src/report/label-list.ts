@@ -1,4 +1,5 @@
 import { csvField } from "../exports/csv-writer.js";
+import { isolatedList, type SafeHtml } from "./html.js";
 
 // Framing and player names are free text once imported (`--free-framings`): one may hold a comma, as
 // "home, work" does. Lists of them are written so that each name can be told apart again.
@@ -11,4 +12,9 @@ export function csvList(names: readonly string[]): string {
 /** Names as a sentence lists them: ", " between, a name holding a comma or a quote in double quotes. */
 export function labelList(names: readonly string[]): string {
   return names.map(csvField).join(", ");
+}
+
+/** The same list in a page, each name isolated from its neighbours' writing direction (html.ts). */
+export function labelListHtml(names: readonly string[]): SafeHtml {
+  return isolatedList(names, csvField);
 }

@@ -19,7 +19,7 @@ function tableOfContents(data: ReportData): SafeHtml {
     ...(data.header.provenance
       ? ([["provenance", "Provenance and reproduction"]] as [string, string][])
       : []),
-    ["cooperation", "Cooperation by framing, n per cell"],
+    ["cooperation", "Cooperation by framing: rates, intervals, n per cell"],
     ["robustness", "Robustness and the planned shift"],
     ["leaderboard", "Leaderboard: which player is more robust"],
     ["sensitivity", "Payoff sensitivity λ"],

@@ -23,6 +23,7 @@ a { color: inherit; }
 h1 { font-size: 1.7rem; margin: 0 0 .5rem; }
 h2 { font-size: 1.3rem; border-bottom: 1px solid var(--rule); padding-bottom: .2rem; margin-top: 2.2rem; }
 h3 { font-size: 1.05rem; margin-top: 1.5rem; }
+h4 { font-size: .95rem; margin: 1.1rem 0 .3rem; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: 0; }
 dl.meta dt { color: var(--ink-faint); }
 dl.meta dd { margin: 0; min-width: 0; }
@@ -38,6 +39,10 @@ th, td { text-align: left; padding: .25rem .6rem; border-bottom: 1px solid var(-
 th { border-bottom: 2px solid var(--line-strong); }
 td { white-space: nowrap; }
 td.detail { white-space: normal; min-width: 16rem; }
+/* A cell holding a name (a player's, a framing's) takes its writing direction from the name, so a name
+   written right to left reads in its own order; a sentence (a check's detail) stays left to right. */
+th, td { unicode-bidi: plaintext; }
+td.detail { unicode-bidi: normal; }
 td.wrap { white-space: normal; min-width: 7rem; }
 /* A player's "(imported: source)" note goes under its name rather than widen every table. */
 td .imported, th .imported, th .actions { display: block; }
@@ -64,8 +69,15 @@ nav#contents ol { columns: 2; margin: .3rem 0; }
 @media print {
   body { margin: 0; max-width: none; font-size: 11pt; }
   section, figure, table { break-inside: avoid; }
-  figure, table { overflow: visible; max-width: 100%; background: none; }
+  figure { overflow: visible; max-width: 100%; background: none; }
   figure svg { max-width: 100%; }
+  /* Paper does not scroll: a table is laid out as a table at most the page wide, its cells wrapping
+     (headers at spaces, a long name or number anywhere), in a smaller type when it has many columns. */
+  table { display: table; width: auto; max-width: 100%; table-layout: auto; background: none; font-size: 8.5pt; }
+  table.wide { font-size: 7.5pt; }
+  th, td, td.detail, td.wrap, tbody th { white-space: normal; overflow-wrap: break-word; min-width: 0; }
+  th, td { padding: .2rem .35rem; }
+  h2, h3, h4 { break-after: avoid; }
   .banner a { text-decoration: none; }
 }
 `;

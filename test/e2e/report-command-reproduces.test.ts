@@ -86,8 +86,8 @@ describe("the report's printed command", () => {
     expect(section(again, "leaderboard")).toBe(board);
     expect(section(again, "robustness")).toBe(section(first, "robustness"));
     expect(board).not.toContain("No leaderboard");
-    expect(board).toContain("over framings business, friend-sharing;");
-    expect(board).toContain("so the leaderboard uses those every player played (not team)");
+    expect(board).toContain("over framings <bdi>business</bdi>, <bdi>friend-sharing</bdi>;");
+    expect(board).toContain("so the leaderboard uses those every player played (not <bdi>team</bdi>)");
 
     // Its `analyze compare` command names the record: pasted where the default record is another (here,
     // none), it still ranks this one.
@@ -135,7 +135,7 @@ describe("the report's printed command", () => {
     expect(command).toContain(`--framings '"home, work",office'`);
     const again = rerun(command, join(dir, "comma-2.html"));
     const robustness = section(first, "robustness");
-    expect(robustness).toContain("Framings compared: &quot;home, work&quot;, office.");
+    expect(robustness).toContain("Framings compared: <bdi>&quot;home, work&quot;</bdi>, <bdi>office</bdi>.");
     expect(section(again, "robustness")).toBe(robustness);
   });
 

@@ -97,8 +97,15 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
       ok: true,
       detail: "20 decisions analysed; the design says 20.",
     });
-    expect(robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail).toBe(
-      "Adaptive stopping (rule invariance, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); 5 blocks played); scripted / stag-hunt after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); 5 blocks played). Its framings stay balanced (whole blocks).",
+    const stoppedEarly =
+      "Adaptive stopping (rule invariance, alpha 0.05) stopped early: scripted / prisoners-dilemma after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); 5 blocks played); scripted / stag-hunt after block 5 of 20 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); 5 blocks played). Its framings stay balanced (whole blocks). The intervals of R above are fixed-n intervals, whose coverage nothing bounds after an early stop: quote the anytime-valid interval given here.";
+    expect(robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail).toBe(stoppedEarly);
+    // Over the whole record, no study named, the same decisions are analysed: the note names the study.
+    const whole = await call<{ notes: { name: string; detail: string }[] }>(client, "robustness", {
+      bootstrap: 200,
+    });
+    expect(whole.notes.find((n) => n.name === "adaptive_stopping")?.detail).toBe(
+      `Study adaptive (${study.study_id}): ${stoppedEarly}`,
     );
     // The report (and its HTML page, which lists the robustness notes under Verification) says it too.
     const report = await client.callTool({
@@ -115,6 +122,31 @@ describeEachEngine("adaptive stopping over MCP", (engine) => {
     expect(JSON.stringify(result.content)).toContain(
       "prisoners-dilemma: stopped early, invariance rejected after block 5",
     );
+  });
+
+  it("a rule that rejects at the design's last block stopped nothing early, and the note says so", async () => {
+    // 5 blocks planned, and the rule fires after block 5 (e = 62.0, as above): every block was played.
+    const adaptive = {
+      ...design,
+      name: "adaptive, 5 blocks",
+      trials_per_cell: 5,
+      adaptive: { rule: "invariance" },
+    };
+    const study = await call<{ study_id: string }>(client, "register_study", adaptive);
+    const { played } = await playStorySwayed(client, study.study_id);
+    expect(played).toBe(20);
+    const atLast =
+      "Adaptive stopping (rule invariance, alpha 0.05): no (player, game) stopped early; rejected at the last block, so played in full: scripted / prisoners-dilemma after block 5 of 5 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); every block played); scripted / stag-hunt after block 5 of 5 (invariance rejected after block 5 (e = 62.0 ≥ 20); R in [0.000, 1.000] (anytime-valid 95%); every block played).";
+    for (const args of [{ study_id: study.study_id }, {}]) {
+      const robustness = await call<{ notes: { name: string; detail: string }[] }>(client, "robustness", {
+        ...args,
+        bootstrap: 200,
+      });
+      const note = robustness.notes.find((n) => n.name === "adaptive_stopping")?.detail;
+      expect(note).toBe(
+        "study_id" in args ? atLast : `Study adaptive, 5 blocks (${study.study_id}): ${atLast}`,
+      );
+    }
   });
 
   it("under the within-block permutation test, stops both games after block 6 (e = 20.29) and names the test", async () => {

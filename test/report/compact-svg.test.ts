@@ -33,7 +33,31 @@ describe("compactSvg", () => {
     expect(out).not.toMatch(/role="graphics|aria-roledescription|aria-hidden|class=/);
   });
 
-  it("keeps every drawn mark, to 1/100 px, and the text exactly as printed", () => {
+  it("names the image in a <title> and describes it in a <desc> when given a description", () => {
+    expect(out).toContain(
+      'role="img" aria-label="Cooperation &quot;by&quot; framing"><title>Cooperation "by" framing</title><g',
+    );
+    const described = compactSvg(
+      '<svg><g><path d="M0,0h1v1Z"/></g></svg>',
+      "R by game",
+      "One dot <per> player.",
+    );
+    expect(described).toBe(
+      '<svg role="img" aria-label="R by game"><title>R by game</title><desc>One dot &lt;per&gt; player.</desc><path d="M0,0h1v1Z"/></svg>',
+    );
+  });
+
+  it("draws positions to 1/10 px and keeps an opacity's two decimals", () => {
+    const rounded = compactSvg(
+      '<svg><path d="M12.34,5.67h1.25v0.04Z" transform="translate(3.16,0.06)" fill-opacity="0.18"/></svg>',
+      "x",
+    );
+    expect(rounded).toContain(
+      '<path d="M12.3,5.7h1.3v0Z" transform="translate(3.2,0.1)" fill-opacity="0.18"/>',
+    );
+  });
+
+  it("keeps every drawn mark, to 1/10 px, and the text exactly as printed", () => {
     expect(out).toContain('d="M0.3,10h20v40h-20Z"');
     expect(out).toContain('d="M25,30h20v20h-20Z"');
     expect(out).toContain('d="M50,40h20v10h-20Z"');
@@ -64,7 +88,7 @@ describe("compactSvg", () => {
     );
     // From (22, 85) up 32.5, from (66, 90.5) left 5, from (1, 2) by (3, 4): the lines' own end points.
     expect(whiskers).toBe(
-      '<svg role="img" aria-label="x"><g stroke="#000"><path d="M22,85v-32.5M66,90.5h-5M1,2l3,4"/></g></svg>',
+      '<svg role="img" aria-label="x"><title>x</title><g stroke="#000"><path d="M22,85v-32.5M66,90.5h-5M1,2l3,4"/></g></svg>',
     );
     // A line with a stroke of its own, or a group mixing lines with other marks, is left as it is.
     const mixed =

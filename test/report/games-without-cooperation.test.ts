@@ -44,7 +44,7 @@ describe("a report of games without a cooperative action", () => {
     expect(data.equilibrium?.some((c) => c.game === "battle-of-the-sexes")).toBe(true);
 
     const page = await renderReportHtml(data);
-    expect(page).toContain("<dt>Players</dt><dd>p");
+    expect(page).toContain("<dt>Players</dt><dd><bdi>p</bdi>");
     expect(page).not.toContain("No one-shot decisions were recorded");
     expect(page).not.toContain("Robustness not computed");
     expect(page).toContain(

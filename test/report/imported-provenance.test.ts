@@ -44,9 +44,11 @@ describe("the report's provenance of imported data", () => {
     ]);
     const page = await renderReportHtml(reportData(deps, { bootstrap: 100 }));
     expect(page).toMatch(
-      /<strong>mine<\/strong>: 3 count rows \(counts of 2 sessions\), 9 decisions, players p\./,
+      /<strong><bdi>mine<\/bdi><\/strong>: 3 count rows \(counts of 2 sessions\), 9 decisions, players <bdi>p<\/bdi>\./,
     );
-    expect(page).toMatch(/<strong>hand<\/strong>: 2 match transcripts, \d+ decisions, players model-x\./);
+    expect(page).toMatch(
+      /<strong><bdi>hand<\/bdi><\/strong>: 2 match transcripts, \d+ decisions, players <bdi>model-x<\/bdi>\./,
+    );
     expect(page).not.toContain("No imported data");
   });
 

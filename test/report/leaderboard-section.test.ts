@@ -66,7 +66,7 @@ function importRepeated(players: readonly ("cooperator" | "defector")[]): void {
 /** The rows of the leaderboard table under the heading `title`, as [rank, player, value, CI, rank interval, tier]. */
 function measureRows(page: string, title: string): string[][] {
   const section = /<section id="leaderboard">[\s\S]*?<\/section>/.exec(page)?.[0] ?? "";
-  const after = section.split(`<h3>${title}</h3>`)[1] ?? "";
+  const after = section.split(`<h3>${title}</h3>`)[1] ?? section.split(`<h4>${title}</h4>`)[1] ?? "";
   const table = /<table class="stack leaderboard">[\s\S]*?<\/table>/.exec(after)?.[0] ?? "";
   return [...table.matchAll(/<tr><td[\s\S]*?<\/tr>/g)].map((row) =>
     [...row[0].matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((cell) =>
@@ -216,6 +216,18 @@ describe("the report's leaderboard", () => {
       ["1", "1.000", "1–2", "1"],
     ]);
     expect(page).toContain("On repeated-pd/their-prompt vs tft.");
+    // The repeated-play measures are headed one level below "Repeated play", the one-shot ones beside it.
+    const headings = [
+      ...(/<section id="leaderboard">[\s\S]*?<\/section>/.exec(page)?.[0] ?? "").matchAll(
+        /<(h[2-4])>([^<]*)</g,
+      ),
+    ].map((m) => `${m[1]} ${m[2]}`);
+    expect(headings.slice(headings.indexOf("h3 Repeated play"))).toEqual([
+      "h3 Repeated play",
+      "h4 Total points per match",
+      "h4 Cooperation rate",
+      "h4 Comprehension m (round)",
+    ]);
     // What docs/science.md measured of m's intervals: smoothed, wide (never too narrow) with few matches.
     expect(page).toContain(
       "with 3–5 matches a player they are wide (they held the true difference in 97.8–100% of simulated studies, 95.3% with 30; docs/science.md).",

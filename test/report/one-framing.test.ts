@@ -55,7 +55,7 @@ describe("a record with one framing so far", () => {
     const section = /<section id="robustness">.*?<\/section>/s.exec(page)?.[0] ?? "";
     expect(section.match(/Robustness not computed/g)?.length).toBe(1);
     expect(page).not.toContain("No game was played under two or more framings");
-    expect(page).toContain("Decisions per cell (n)");
+    expect(page).toContain("Cooperation rate, 95% interval and decisions (n) per cell");
 
     const refusal = await callError(client, "robustness", { study_id: study.study_id });
     expect(refusal).toContain(why);

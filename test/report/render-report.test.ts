@@ -78,13 +78,13 @@ describe("renderReportHtml with every section", () => {
     );
     expect(page).toContain("10,000 bootstrap replicates resampling by decision, seed 1");
     expect(page).toContain(
-      "Shift = cooperation under <strong>friend-sharing</strong> minus cooperation under <strong>business</strong>",
+      "Shift = cooperation under <strong><bdi>friend-sharing</bdi></strong> minus cooperation under <strong><bdi>business</bdi></strong>",
     );
   });
 
   it("shows the order effect: first-listed choice rate against ½", () => {
     expect(page).toContain("<h3>Order effect</h3>");
-    expect(page).toContain("<li>gpt-4o: 0.600 of 240 decisions, 95% CI [0.537, 0.660]</li>");
+    expect(page).toContain("<li><bdi>gpt-4o</bdi>: 0.600 of 240 decisions, 95% CI [0.537, 0.660]</li>");
   });
 
   it("lists failed checks first, marked FAILED, and counts them in a banner", () => {
@@ -241,16 +241,18 @@ describe("the report a reviewer asks for", () => {
 
   it("marks imported data with its source wherever the player appears, and cites it", () => {
     expect(page).toMatch(
-      /lore-heydari-2024<\/strong>: 48 count rows \(aggregate counts, no sessions\), 7,200 decisions, players gpt-4 — Lorè &amp; Heydari 2024/,
+      /lore-heydari-2024<\/bdi><\/strong>: 48 count rows \(aggregate counts, no sessions\), 7,200 decisions, players <bdi>gpt-4<\/bdi> — Lorè &amp; Heydari 2024/,
     );
-    expect(page).toMatch(/my-transcripts<\/strong>: 12 match transcripts, 40 decisions, players claude\./);
+    expect(page).toMatch(
+      /my-transcripts<\/bdi><\/strong>: 12 match transcripts, 40 decisions, players <bdi>claude<\/bdi>\./,
+    );
     expect(page).toContain(
       'gpt-4 <span class="imported" title="imported data">(imported: lore-heydari-2024)</span>',
     );
   });
 
   it("has n per cell, a λ table, and the equilibrium comparison with template persistence", () => {
-    expect(page).toContain("Decisions per cell (n)");
+    expect(page).toContain("Cooperation rate, 95% interval and decisions (n) per cell");
     expect(page).toContain("<h3>λ values</h3>");
     // The game's actions named once beside it; each cell's shares in that order (defect always: 0 / 1).
     expect(page).toContain(

@@ -341,3 +341,14 @@ function stopReason(
   }
   return null;
 }
+
+/**
+ * How a stop reads: a rule that fired before the design's last block stopped the game early; one that
+ * fired at the last block stopped nothing (every block was played) and only rejected there.
+ */
+export function stopWords(
+  block: number,
+  trialsPerCell: number,
+): "stopped early" | "rejected at the last block" {
+  return block < trialsPerCell ? "stopped early" : "rejected at the last block";
+}

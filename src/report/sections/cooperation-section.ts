@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { chartFigure } from "../chart-svg.js";
+import { formatCi, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { CooperationCell } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
@@ -43,7 +44,8 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
       width: { step: 44 },
       height: 150,
       layer: [
-        { mark: { type: "bar", opacity: 0.85 }, encoding: { x: framing, y: rate, color } },
+        // Opaque, so the bar's colour keeps its full contrast with the page (chart-palette.ts).
+        { mark: { type: "bar" }, encoding: { x: framing, y: rate, color } },
         {
           // A rate of 0 has a bar of no height: a 3 px tick the bar's width (44 px step less the band
           // padding) draws it. Only there, since every tick is bytes in a report of many cells.
@@ -64,23 +66,28 @@ export function cooperationChartSpec(cells: readonly CooperationCell[]): TopLeve
   };
 }
 
-/** n per cell: decisions behind every rate, one row per (player, game), one column per framing. */
-function cellSizeTable(cells: readonly CooperationCell[], imported: ReadonlyMap<string, string>): SafeHtml {
+/**
+ * The chart's numbers: each cell's cooperation rate, its 95% interval and the decisions behind it (n), one
+ * row per (player, game), one column per framing. A reader who cannot see the bars reads them here.
+ */
+function cellTable(cells: readonly CooperationCell[], imported: ReadonlyMap<string, string>): SafeHtml {
   const framings = [...new Set(cells.map((c) => c.framing))].sort();
   const units = [...new Map(cells.map((c) => [JSON.stringify([c.player, c.game]), c])).values()];
-  const n = new Map(cells.map((c) => [JSON.stringify([c.player, c.game, c.framing]), c.n]));
+  const byCell = new Map(cells.map((c) => [JSON.stringify([c.player, c.game, c.framing]), c]));
   const headers = groupedRowHeaders(units, [(u) => u.player], (u) => playerName(u.player, imported));
+  const value = (c: CooperationCell | undefined) =>
+    c === undefined ? "—" : `${formatNumber(c.rate)} ${formatCi(c.ci)} n=${c.n}`;
   const rows = units.map(
     (u, r) =>
-      html`<tr>${headers[r] as SafeHtml}<th>${u.game}</th>${framings.map((f) => html`<td>${n.get(JSON.stringify([u.player, u.game, f])) ?? "—"}</td>`)}</tr>`,
+      html`<tr>${headers[r] as SafeHtml}<th>${u.game}</th>${framings.map((f) => html`<td>${value(byCell.get(JSON.stringify([u.player, u.game, f])))}</td>`)}</tr>`,
   );
-  return html`<h3>Decisions per cell (n)</h3><table class="grouped">
+  return html`<h3>Cooperation rate, 95% interval and decisions (n) per cell</h3><table class="grouped">
 <thead><tr><th>Player</th><th>Game</th>${framings.map((f) => html`<th class="num">${f}</th>`)}</tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
 /**
- * The cooperation chart and cell sizes. `uncooperative` says which one-shot games have no cooperative action
+ * The cooperation chart and its numbers. `uncooperative` says which one-shot games have no cooperative action
  * (battle-of-the-sexes, matching-pennies): they are in no bar, and a record of only them has decisions but
  * no rate, which the section must not call "no decisions".
  */
@@ -101,7 +108,7 @@ export async function cooperationSection(
             "decisions (n) behind it. Bars of equal height in a " +
             "panel mean the story did not change the choice; a gap wider than the whiskers means it did.",
         );
-  const sizes = cells.length === 0 ? html`` : cellSizeTable(cells, imported);
+  const sizes = cells.length === 0 ? html`` : cellTable(cells, imported);
   const left =
     cells.length > 0 && uncooperative ? html`<p class="note">Not shown: ${uncooperative}.</p>` : html``;
   return html`<section id="cooperation"><h2>Cooperation by framing</h2>${body}${sizes}${left}</section>`;

@@ -48,7 +48,7 @@ export function equilibriumSection(
     (c, r) =>
       html`<tr>${headers[r] as SafeHtml}<th>${c.framing}</th><td>${c.n}</td><td>${shares(c.distribution, actionsOf(c))}</td><td>${shares(c.equilibrium_strategy, actionsOf(c))}</td><td>${formatNumber(c.total_variation)}</td><td>${formatNumber(c.exploitability)}</td><td>${c.template_persistence === null ? "—" : c.template_persistence ? "yes" : "no"}</td></tr>`,
   );
-  return html`<section id="equilibrium"><h2>Equilibrium comparison</h2><table class="grouped">
+  return html`<section id="equilibrium"><h2>Equilibrium comparison</h2><table class="grouped wide">
 <thead><tr><th>Player</th><th>Game (actions)</th><th>Variant</th><th>Framing</th><th class="num">n</th><th class="num">Choices π̂</th><th class="num">Nearest equilibrium</th><th class="num">Total variation</th><th class="num">Exploitability</th><th class="num">Template persistence</th></tr></thead>
 <tbody>${rows}</tbody></table>
 <p class="note">Choices π̂ and the nearest equilibrium are shares of the game's actions, in the order named beside the game. Total variation: ½ Σ |π̂ − σ*| to the nearest Nash equilibrium strategy σ* of the row player (0 = plays the equilibrium). Exploitability: what a best-responding opponent gains over its equilibrium payoff, as a share of the range of the opponent's payoffs. Template persistence (payoff and joint counterfactuals only): the choices sit nearer the base game's equilibria than the played game's — the agent answered the familiar game, not this one.</p></section>`;

@@ -1,12 +1,12 @@
-import { html, type SafeHtml } from "../html.js";
+import { html, isolated, isolatedList, type SafeHtml } from "../html.js";
 import type { ReportHeader, VerificationCheck } from "../report-data.js";
 import { failedCount } from "./checks-section.js";
 
 function metaList(header: ReportHeader): SafeHtml {
   const study = header.study
-    ? html`<dt>Study</dt><dd>${header.study.name} <span class="muted">(id ${header.study.id}, design hash <code>${header.study.design_hash}</code>)</span></dd>`
+    ? html`<dt>Study</dt><dd>${isolated(header.study.name)} <span class="muted">(id ${header.study.id}, design hash <code>${header.study.design_hash}</code>)</span></dd>`
     : html`<dt>Study</dt><dd>none: all recorded play</dd>`;
-  const players = header.players.length === 0 ? "none" : header.players.join(", ");
+  const players = header.players.length === 0 ? "none" : isolatedList(header.players);
   return html`<dl class="meta"><dt>Generated</dt><dd>${header.generated_at}</dd><dt>Database</dt><dd><code>${header.database ?? "not recorded"}</code></dd>${study}<dt>Players</dt><dd>${players}</dd></dl>`;
 }
 

@@ -3,8 +3,8 @@ import { opponentLabel } from "../../domain/opponent-label.js";
 import { shellWord } from "../../queries/shell-word.js";
 import { chartFigure } from "../chart-svg.js";
 import { formatCi, formatNumber } from "../format-numbers.js";
-import { html, type SafeHtml } from "../html.js";
-import { csvList, labelList } from "../label-list.js";
+import { html, isolated, type SafeHtml } from "../html.js";
+import { csvList, labelListHtml } from "../label-list.js";
 import type { Leaderboard, LeaderboardRow } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
 
@@ -48,12 +48,14 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
     title: "R (1 = unmoved by the story)",
     scale: { domain: [0, 1] },
   };
+  // One tied group, one colour and one shape, over one explicit domain: one legend of coloured shapes,
+  // and tiers that stay apart in a greyscale print.
   const tier = {
     field: "tier",
     type: "nominal",
     title: "Tied group",
     sort: null,
-    scale: { scheme: "tableau10" },
+    scale: { domain: [...new Set(values.map((v) => v.tier))] },
   } as const;
   const opacity = { condition: { test: "datum.faint", value: 0.3 }, value: 1 } as const;
   return {
@@ -78,6 +80,7 @@ export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardCha
           y,
           x: { ...x, field: "estimate" },
           color: tier,
+          shape: tier,
           opacity,
           tooltip: [
             { field: "group", title: board.by },
@@ -128,7 +131,7 @@ function measureTable(
   imported: ReadonlyMap<string, string>,
 ) {
   const level = `${Math.round(board.confidence * 100)}%`;
-  const name = (group: string) => (board.by === "player" ? playerName(group, imported) : html`${group}`);
+  const name = (group: string) => (board.by === "player" ? playerName(group, imported) : isolated(group));
   const digits = rows[0]?.measure === "points" ? 2 : 3;
   const body = rows.map(
     (r) =>
@@ -139,10 +142,20 @@ function measureTable(
 <tbody>${body}</tbody></table>`;
 }
 
-/** A measure's heading, what ranks first, and its table. */
-function measureBlock(measure: string, board: Leaderboard, imported: ReadonlyMap<string, string>, note = "") {
+/**
+ * A measure's heading, what ranks first, and its table. The heading is an h3 under the section's, or an h4
+ * under "Repeated play" for a repeated-play measure, so the outline nests as the page reads.
+ */
+function measureBlock(
+  measure: string,
+  board: Leaderboard,
+  imported: ReadonlyMap<string, string>,
+  note = "",
+  level: "h3" | "h4" = "h3",
+) {
   const title = MEASURE_TITLES[measure] ?? { title: measure, column: measure, first: "the highest value" };
-  return html`<h3>${title.title}</h3><p class="settings">Rank 1: ${title.first}.${note}</p>${measureTable(
+  const heading = level === "h3" ? html`<h3>${title.title}</h3>` : html`<h4>${title.title}</h4>`;
+  return html`${heading}<p class="settings">Rank 1: ${title.first}.${note}</p>${measureTable(
     board.rows.filter((r) => r.measure === measure),
     board,
     imported,
@@ -170,6 +183,7 @@ function repeatedPart(
       board,
       imported,
       ` On ${conditionsText(board, m)}.${m === "comprehension_m" ? " Its intervals are smoothed by half a pseudo-match at each end of m's range, so a few matches that all show the same m still get one; with 3–5 matches a player they are wide (they held the true difference in 97.8–100% of simulated studies, 95.3% with 30; docs/science.md)." : ""}`,
+      "h4",
     ),
   );
   return html`<h3>Repeated play</h3><p class="settings">Each player's mean per match over the (game, framing, opponent) conditions every player played, matches resampled (paired by schedule position where players played the same study positions).</p>${blocks}`;
@@ -189,12 +203,12 @@ function compareFlags(board: Leaderboard, catalog: string | null, database: stri
  * are the same: robustness leaves out a (player, game) lacking a framing, while a rank needs every ranked
  * player measured on the same framings.
  */
-function framingsWhy(board: Leaderboard, robustnessFramings: readonly string[] | undefined): string {
-  if (!robustnessFramings) return "";
+function framingsWhy(board: Leaderboard, robustnessFramings: readonly string[] | undefined): SafeHtml {
+  if (!robustnessFramings) return html``;
   const ranked = new Set(board.framings);
   const dropped = robustnessFramings.filter((f) => !ranked.has(f));
-  if (dropped.length === 0) return "";
-  return `The Robustness section compares ${labelList(robustnessFramings)} and leaves out each (${board.by}, game) lacking one of them; a rank needs every ${board.by} on the same framings, so the leaderboard uses those every ${board.by} played (not ${labelList(dropped)}).`;
+  if (dropped.length === 0) return html``;
+  return html`The Robustness section compares ${labelListHtml(robustnessFramings)} and leaves out each (${board.by}, game) lacking one of them; a rank needs every ${board.by} on the same framings, so the leaderboard uses those every ${board.by} played (not ${labelListHtml(dropped)}).`;
 }
 
 /**
@@ -226,8 +240,8 @@ export async function leaderboardSection(
   const level = `${Math.round(board.confidence * 100)}%`;
   const figure = await chartFigure(
     leaderboardChartSpec(board, { width: 360 }),
-    `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
+    `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour and shape is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelList(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelListHtml(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from "../html.js";
+import { html, isolated, isolatedList, type SafeHtml } from "../html.js";
 import type { ImportedSource, ReportHeader } from "../report-data.js";
 
 /** Which players' numbers come from published data, by player: marked wherever the player appears. */
@@ -10,7 +10,11 @@ export function importedPlayers(header: ReportHeader): Map<string, string> {
   return marks;
 }
 
-/** A player's name, with "(imported: SOURCE)" when its data was imported (counts or transcripts), not live play. */
+/**
+ * A player's name in a table cell, with "(imported: SOURCE)" on a line of its own when its data was
+ * imported (counts or transcripts), not live play. The cell takes its writing direction from the name
+ * (report-style.ts), so the name needs no isolation of its own there.
+ */
 export function playerName(player: string, imported: ReadonlyMap<string, string>): SafeHtml {
   const source = imported.get(player);
   return source === undefined
@@ -30,7 +34,7 @@ export function provenanceSection(header: ReportHeader): SafeHtml {
       ? html`<p>No imported data: every number comes from play recorded by same-game.</p>`
       : html`<p>Imported data (not played through this server: no prompts were shown by it), marked <span class="imported">(imported: source)</span> beside its players:</p><ul>${p.imported.map(
           (s) =>
-            html`<li><strong>${s.source}</strong>: ${importedWhat(s)}, ${s.decisions.toLocaleString("en-US")} decisions, players ${s.players.join(", ")}${s.citation ? html` — ${s.citation}` : html``}.</li>`,
+            html`<li><strong>${isolated(s.source)}</strong>: ${importedWhat(s)}, ${s.decisions.toLocaleString("en-US")} decisions, players ${isolatedList(s.players)}${s.citation ? html` — ${s.citation}` : html``}.</li>`,
         )}</ul>`;
   return html`<section id="provenance"><h2>Provenance and reproduction</h2><dl class="meta"><dt>same-game</dt><dd>version ${p.server_version}</dd><dt>Catalog fingerprint</dt><dd><code>${p.catalog_fingerprint}</code></dd>${design}<dt>Seed, bootstrap</dt><dd>seed ${p.seed}, B = ${p.bootstrap.toLocaleString("en-US")}</dd><dt>Command</dt><dd><code>${p.command}</code></dd></dl>${imported}</section>`;
 }

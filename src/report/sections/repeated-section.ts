@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import { opponentLabel } from "../../domain/opponent-label.js";
 import { chartFigure } from "../chart-svg.js";
-import { formatComprehensionRound, formatNumber } from "../format-numbers.js";
+import { formatCi, formatComprehensionRound, formatNumber } from "../format-numbers.js";
 import { html, type SafeHtml } from "../html.js";
 import type { RepeatedCell } from "../report-data.js";
 import { playerName } from "./provenance-section.js";
@@ -81,12 +81,34 @@ export function comprehensionChartSpec(cells: readonly RepeatedCell[]): TopLevel
   };
 }
 
+/**
+ * The curves' numbers, for a reader who cannot see them: one row per cell, one column per round, the
+ * success share with its 95% band. Folded away (a details element): they are many, and the picture and
+ * the table below say what most readers need.
+ */
+function curveTable(cells: readonly RepeatedCell[], imported: ReadonlyMap<string, string>): SafeHtml {
+  const rounds = Math.max(...cells.map((c) => c.curve.length));
+  const point = (p: RepeatedCell["curve"][number] | undefined) =>
+    p === undefined
+      ? "—"
+      : p.lo === undefined || p.hi === undefined
+        ? formatNumber(p.success_share, 2)
+        : `${formatNumber(p.success_share, 2)} ${formatCi([p.lo, p.hi], 2)}`;
+  const rows = cells.map(
+    (c) =>
+      html`<tr><th>${playerName(c.player, imported)}</th><th>${c.framing}</th><th>${c.game} (${c.variant}) vs ${c.opponent}</th>${Array.from({ length: rounds }, (_, i) => html`<td>${point(c.curve.find((p) => p.round === i + 1))}</td>`)}</tr>`,
+  );
+  return html`<details><summary>The curves' numbers: success share from each round on, with its 95% band</summary><table class="grouped">
+<thead><tr><th>Player</th><th>Framing</th><th>Game (variant) vs opponent</th>${Array.from({ length: rounds }, (_, i) => html`<th class="num">Round ${i + 1}</th>`)}</tr></thead>
+<tbody>${rows}</tbody></table></details>`;
+}
+
 function repeatedTable(cells: readonly RepeatedCell[], imported: ReadonlyMap<string, string>): SafeHtml {
   const rows = cells.map(
     (c) =>
       html`<tr><td>${playerName(c.player, imported)}</td><td>${c.game}</td><td>${c.variant}</td><td>${c.framing}</td><td>${opponentLabel(c.opponent, c.opponent_params)}</td><td class="num">${c.matches}</td><td class="num">${formatNumber(c.mean_total_points, 1)}</td><td class="num">${formatNumber(c.mean_cooperation_rate)}</td><td class="num">${formatComprehensionRound(c.mean_comprehension_round, c.curve.length)}</td></tr>`,
   );
-  return html`<table>
+  return html`<table class="wide">
 <thead><tr><th>Player</th><th>Game</th><th>Variant</th><th>Framing</th><th>Opponent</th><th class="num">Matches</th><th class="num">Mean points</th><th class="num">Mean cooperation</th><th class="num">Comprehension m (mean)</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
@@ -111,6 +133,7 @@ export async function repeatedSection(
             "errors; none with a single match). The player has understood the opponent from the first round where the line " +
             "stays above the dashed threshold (0.9); a line that rises early means quick comprehension.",
         );
-  return html`<section id="repeated"><h2>Repeated play</h2>${figure}${repeatedTable(cells, imported)}
+  const numbers = withCurves.length === 0 ? html`` : curveTable(withCurves, imported);
+  return html`<section id="repeated"><h2>Repeated play</h2>${figure}${numbers}${repeatedTable(cells, imported)}
 <p class="note">Comprehension m: the first round from which at least 90% of the remaining rounds succeed, averaged over matches; a match that never gets there counts as one round past its end, and a cell where no match got there reads “never”.</p></section>`;
 }

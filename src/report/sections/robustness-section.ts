@@ -2,8 +2,8 @@ import type { TopLevelSpec } from "vega-lite";
 import { printable } from "../../queries/format.js";
 import { chartFigure } from "../chart-svg.js";
 import { ciExcludesZero, formatCi, formatNumber } from "../format-numbers.js";
-import { html, type SafeHtml } from "../html.js";
-import { labelList } from "../label-list.js";
+import { html, isolated, type SafeHtml } from "../html.js";
+import { labelListHtml } from "../label-list.js";
 import type { EstimateWithCi, RobustnessResult, RobustnessValues } from "../report-data.js";
 import { resamplingUnits } from "../resampling-units.js";
 import { playerName } from "./provenance-section.js";
@@ -12,6 +12,13 @@ export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
   const x = { field: "game", type: "nominal", title: "Game", axis: { labelAngle: -30 } } as const;
   const xOffset = { field: "player", type: "nominal" } as const;
   const title = "Robustness R";
+  // Colour and shape over one explicit domain, so the chart has one legend of coloured shapes.
+  const player = {
+    field: "player",
+    type: "nominal",
+    title: "Player",
+    scale: { domain: [...new Set(result.games.map((g) => g.player))].sort() },
+  } as const;
   return {
     title: "Robustness R by game and player",
     // `for: "position"`: the step sizes each game slot; without it vega-lite sizes each offset (player) slot.
@@ -35,7 +42,7 @@ export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
           xOffset,
           y: { field: "lo", type: "quantitative", title },
           y2: { field: "hi" },
-          color: { field: "player" },
+          color: player,
         },
       },
       {
@@ -44,7 +51,9 @@ export function robustnessChartSpec(result: RobustnessResult): TopLevelSpec {
           x,
           xOffset,
           y: { field: "R", type: "quantitative", title, scale: { domain: [0, 1] } },
-          color: { field: "player", type: "nominal", title: "Player" },
+          color: player,
+          // A shape per player as well as a colour: a greyscale print keeps the players apart.
+          shape: player,
         },
       },
     ],
@@ -133,9 +142,9 @@ function settingsSentence(result: RobustnessResult): SafeHtml {
   // The shift is a difference of cooperation rates: said only where some game has a cooperative action.
   const shift =
     first !== undefined && second !== undefined && result.games.some((g) => g.shift !== null)
-      ? html` Shift = cooperation under <strong>${second}</strong> minus cooperation under <strong>${first}</strong>.`
+      ? html` Shift = cooperation under <strong>${isolated(second)}</strong> minus cooperation under <strong>${isolated(first)}</strong>.`
       : html``;
-  return html`<p class="settings">Framings compared: ${labelList(result.framings)}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${resamplingUnits(result)}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
+  return html`<p class="settings">Framings compared: ${labelListHtml(result.framings)}.${shift} Intervals: ${result.bootstrap.toLocaleString("en-US")} bootstrap replicates resampling by ${resamplingUnits(result)}, seed ${result.seed}; attenuation ${result.attenuation}.</p>`;
 }
 
 /** The order effect per player: how often the first-listed action was chosen, against ½. */
@@ -144,7 +153,7 @@ function orderEffectNote(result: RobustnessResult): SafeHtml {
   if (rows.length === 0) return html``;
   const items = rows.map(
     (o) =>
-      html`<li>${o.player}: ${formatNumber(o.first_listed_rate.estimate)} of ${o.decisions.toLocaleString("en-US")} decisions, 95% CI ${formatCi(o.first_listed_rate.ci)}</li>`,
+      html`<li>${isolated(o.player)}: ${formatNumber(o.first_listed_rate.estimate)} of ${o.decisions.toLocaleString("en-US")} decisions, 95% CI ${formatCi(o.first_listed_rate.ci)}</li>`,
   );
   return html`<h3>Order effect</h3><p class="note">Study trials list the actions in every order equally often within each cell, so an agent without a preference for the first-listed action chooses it in ½ of two-action decisions. An interval excluding ½ is a primacy (above) or recency (below) bias.</p><ul>${items}</ul>`;
 }
@@ -164,13 +173,15 @@ export async function robustnessSection(
     ? await chartFigure(
         shiftForestSpec(result),
         "The planned shift (the primary measure): the second framing's cooperation rate minus the first's, per " +
-          "player and game (blue) and over all of a player's games (black), with 95% bootstrap intervals. A bar " +
+          "player and game (blue) and over all of a player's games (in the colour of the text), with 95% " +
+          "bootstrap intervals. A bar " +
           "that does not cross the dashed line at 0 is a framing effect beyond sampling noise.",
       )
     : html``;
   const figure = await chartFigure(
     robustnessChartSpec(result),
-    "Each dot is one player's robustness R in one game with its 95% interval (test inversion). R = 1 means the " +
+    "Each mark is one player's robustness R in one game with its 95% interval (test inversion); each player " +
+      "has a colour and a shape. R = 1 means the " +
       "distribution of choices was identical under every framing; lower values mean the story moved the " +
       "choices (R = 0 would be completely different behaviour).",
   );

@@ -75,6 +75,13 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
     }));
   });
   const pooledOnly = { filter: "datum.kind === 'pooled'" };
+  // Colour and shape over one explicit domain, so the chart has one legend of coloured shapes.
+  const player = {
+    field: "player",
+    type: "nominal",
+    title: "Player",
+    scale: { domain: [...new Set([...result.pooled, ...result.cells].map((r) => r.player))].sort() },
+  } as const;
   return {
     title: "Payoff sensitivity λ by framing",
     // `for: "position"`: the step sizes each framing slot, not each player offset within it.
@@ -84,9 +91,16 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
     layer: [
       {
         transform: [{ filter: "datum.kind === 'cell'" }],
-        mark: { type: "point", size: 30, opacity: 0.55 },
-        // The shared legend is built from this first layer; keep its symbols at full strength.
-        encoding: { x, xOffset, y, color: { field: "player", legend: { symbolOpacity: 1 } } },
+        // Hollow and smaller than the pooled dots, but opaque: a see-through stroke loses its contrast.
+        mark: { type: "point", size: 30, opacity: 1 },
+        encoding: {
+          x,
+          xOffset,
+          y,
+          color: player,
+          // A shape per player as well as a colour: a greyscale print keeps the players apart.
+          shape: player,
+        },
       },
       {
         // Each single-game point is labelled with its game's initials (legend under the chart), stacked
@@ -99,12 +113,18 @@ export function sensitivityChartSpec(result: SensitivityResult): TopLevelSpec {
         transform: [pooledOnly],
         // A rule, not vega-lite's errorbar: the errorbar composite ignores xOffset and would not sit on its dot.
         mark: { type: "rule", strokeWidth: 2 },
-        encoding: { x, xOffset, y: { ...y, field: "lo" }, y2: { field: "hi" }, color: { field: "player" } },
+        encoding: { x, xOffset, y: { ...y, field: "lo" }, y2: { field: "hi" }, color: player },
       },
       {
         transform: [pooledOnly],
         mark: { type: "point", filled: true, size: 70, opacity: 1 },
-        encoding: { x, xOffset, y, color: { field: "player", type: "nominal", title: "Player" } },
+        encoding: {
+          x,
+          xOffset,
+          y,
+          color: player,
+          shape: player,
+        },
       },
     ],
   };
@@ -152,8 +172,8 @@ export async function sensitivitySection(
     : await chartFigure(
         sensitivityChartSpec(result),
         "How strongly the payoffs drive each player's choice under each framing (logit response, capped at 20). " +
-          "Filled dots with whiskers: λ fitted across all games with its 95% interval; hollow circles: λ̂ of " +
-          "single games, labelled with the game's initials. λ near 0 means the choice ignores the payoffs; dots at " +
+          "Each player has a colour and a shape. Filled marks with whiskers: λ fitted across all games with its 95% " +
+          "interval; hollow marks: λ̂ of single games, labelled with the game's initials. λ near 0 means the choice ignores the payoffs; dots at " +
           "the same height across framings mean the story did not change how much the payoffs matter.",
       );
   const table = empty || !result ? html`` : lambdaTable(result, imported);
