@@ -19,12 +19,13 @@ import { loadStudy } from "../play/studies.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
+import { type AskedFrom, filterNames } from "./filter-names.js";
 import { printable } from "./format.js";
 
 // The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
 // transcripts, and SPEC §6 metrics come out per match and per (player, game, variant, framing, opponent).
 
-export interface RepeatedMetricsQuery extends RecordFilter {
+export interface RepeatedMetricsQuery extends RecordFilter, AskedFrom {
   opponents?: string[];
   rule?: ComprehensionRule;
   threshold?: number;
@@ -174,5 +175,8 @@ function checkFilter(deps: PlayDeps, query: RepeatedMetricsQuery): void {
       throw new UsageError(`Unknown variant "${variant}"; valid variants: ${VARIANT_IDS.join(", ")}.`);
     }
   }
-  refuseAbsentPlayersAndGames(deps, query, { analysable: (game) => repeatedGames.includes(game) });
+  refuseAbsentPlayersAndGames(deps, query, {
+    names: filterNames(query.surface),
+    analysable: (game) => repeatedGames.includes(game),
+  });
 }
