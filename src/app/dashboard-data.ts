@@ -143,11 +143,20 @@ const EMPTY: Omit<DashboardData, "source"> = {
 /**
  * Player, game and framing names the data mentions: the choices of the filters. A comparison's groups are
  * players only when it compares players (by style, client or model they are the group filter's choices).
+ * `framings` are those with one-shot decisions, the framings robustness, report and compare compare (a
+ * framing of repeated play only would be refused there); `repeatedFramings`, those of repeated play, which
+ * repeated_metrics filters on.
  */
-export function namesIn(data: DashboardData): { players: string[]; games: string[]; framings: string[] } {
+export function namesIn(data: DashboardData): {
+  players: string[];
+  games: string[];
+  framings: string[];
+  repeatedFramings: string[];
+} {
   const players = new Set<string>();
   const games = new Set<string>();
   const framings = new Set<string>(data.robustness?.framings ?? []);
+  const repeatedFramings = new Set<string>();
   const board = data.leaderboard;
   if (data.source === "compare" && board) {
     if (board.by === "player") for (const r of board.rows) players.add(r.group);
@@ -155,14 +164,24 @@ export function namesIn(data: DashboardData): { players: string[]; games: string
     for (const f of board.framings) framings.add(f);
     for (const p of data.comparison?.pairs ?? []) for (const c of p.cells_used) games.add(c.game);
   }
-  for (const c of [...data.cooperation, ...data.repeated, ...(data.sensitivity?.cells ?? [])]) {
+  for (const c of [...data.cooperation, ...(data.sensitivity?.cells ?? [])]) {
     players.add(c.player);
     games.add(c.game);
     framings.add(c.framing);
+  }
+  for (const c of data.repeated) {
+    players.add(c.player);
+    games.add(c.game);
+    repeatedFramings.add(c.framing);
   }
   for (const g of data.robustness?.games ?? []) {
     players.add(g.player);
     games.add(g.game);
   }
-  return { players: [...players], games: [...games], framings: [...framings] };
+  return {
+    players: [...players],
+    games: [...games],
+    framings: [...framings],
+    repeatedFramings: [...repeatedFramings],
+  };
 }

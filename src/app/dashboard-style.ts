@@ -38,6 +38,7 @@ button { cursor: pointer; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; text-align: left; text-decoration: underline; }
 .status { min-height: 1.3em; font-size: .85rem; color: var(--ink-soft); }
 .status.error { color: var(--bad); }
+main[data-stale] { opacity: .55; }
 figure { margin: .4rem 0; overflow-x: auto; }
 figcaption { font-size: .82rem; color: var(--ink-soft); max-width: 44rem; }
 table { border-collapse: collapse; font-size: .82rem; margin: .4rem 0; }
@@ -47,6 +48,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.clickable { cursor: pointer; }
 tr.selected td { background: var(--bg-soft); font-weight: bold; }
 tr.clickable:hover { background: var(--bg-soft); }
+tr.clickable:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; background: var(--bg-soft); }
+details > summary { cursor: pointer; font-size: .82rem; color: var(--ink-soft); margin: .2rem 0; }
 ul.checks { list-style: none; padding: 0; margin: .3rem 0; }
 ul.checks li { padding: .15rem 0; }
 ul.checks .ok { color: var(--ok); }

@@ -37,6 +37,31 @@ export function selectOf(
   return select;
 }
 
+/**
+ * A `<select multiple>` of names: none chosen is all. `chosen` is the analyst's choice; `null` shows
+ * `asked`, the model's own list.
+ */
+export function multiSelectOf(
+  name: string,
+  options: readonly string[],
+  chosen: readonly string[] | null,
+  asked: readonly string[] = [],
+) {
+  const select = el("select", {
+    name,
+    "data-filter": name,
+    multiple: "",
+    size: String(Math.max(2, Math.min(4, options.length + asked.length))),
+  });
+  const selected = new Set(chosen ?? asked);
+  for (const option of [...options, ...asked.filter((a) => !options.includes(a))]) {
+    const item = el("option", { value: option }, option);
+    item.selected = selected.has(option);
+    select.append(item);
+  }
+  return select;
+}
+
 export function formatNumber(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
   const text = value.toFixed(digits);

@@ -13,6 +13,11 @@ export interface Filters {
   study: string | null;
   baseline: string | null;
   comparison: string | null;
+  /**
+   * repeated_metrics' framings: a plain filter list, any number of them (`[]` is all, chosen on purpose),
+   * where the other tools take a baseline and a comparison.
+   */
+  framings: readonly string[] | null;
 }
 
 export const UNTOUCHED: Filters = {
@@ -22,6 +27,7 @@ export const UNTOUCHED: Filters = {
   study: null,
   baseline: null,
   comparison: null,
+  framings: null,
 };
 
 /** What the model's own arguments chose, filter by filter: what an untouched filter shows and keeps. */
@@ -32,12 +38,19 @@ export interface Asked {
   /** The model's framings, baseline first (a tool compares the first two, the rest widen R). */
   baseline: string[];
   comparison: string[];
+  /** repeated_metrics' framings, a plain list (empty for the tools that compare framings). */
+  framings: string[];
 }
 
 /** Which filters become arguments of each tool; the others only change what the view shows. */
-function takes(tool: SourceTool): { players: boolean; games: boolean } {
+function takes(tool: SourceTool): { players: boolean; games: boolean; framingList: boolean } {
   // report takes neither; a comparison needs two groups, so its chosen group marks rows in the view instead.
-  return { players: tool === "robustness" || tool === "repeated_metrics", games: tool !== "report" };
+  return {
+    players: tool === "robustness" || tool === "repeated_metrics",
+    games: tool !== "report",
+    // repeated_metrics filters on framings; the others compare a baseline with a comparison framing.
+    framingList: tool === "repeated_metrics",
+  };
 }
 
 const names = (value: unknown): string[] =>
@@ -45,12 +58,14 @@ const names = (value: unknown): string[] =>
 
 export function askedBy(tool: SourceTool, original: Record<string, unknown>): Asked {
   const framings = names(original.framings);
+  const list = takes(tool).framingList;
   return {
     players: takes(tool).players ? names(original.players) : [],
     games: takes(tool).games ? names(original.games) : [],
     study: typeof original.study_id === "string" ? original.study_id : "",
-    baseline: framings.slice(0, 1),
-    comparison: framings.slice(1),
+    baseline: list ? [] : framings.slice(0, 1),
+    comparison: list ? [] : framings.slice(1),
+    framings: list ? framings : [],
   };
 }
 
@@ -90,7 +105,12 @@ export function toolArguments(
   const framings = framingsOf(asked, filters);
   if (framings === null) return null;
   set("study_id", filters.study, filters.study);
-  if (filters.baseline !== null || filters.comparison !== null) {
+  if (takes(tool).framingList) {
+    if (filters.framings !== null) {
+      if (filters.framings.length === 0) delete args.framings;
+      else args.framings = [...filters.framings];
+    }
+  } else if (filters.baseline !== null || filters.comparison !== null) {
     set("framings", framings ? "chosen" : "", framings);
   }
   if (takes(tool).games) set("games", filters.game, [filters.game]);

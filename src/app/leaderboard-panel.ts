@@ -78,7 +78,7 @@ export function leaderboardSection(ctx: SectionContext): HTMLElement | null {
             ctx,
             "leaderboard",
             leaderboardChartSpec(board, { width, selected }),
-            `R with its ${level} interval, best first; one colour per tied group. Click a ${board.by} to show only it in the other views; click again for all.`,
+            `R with its ${level} interval, best first; one colour per tied group. Click a ${board.by} (or press Enter on its name in the table) to show only it in the other views; again for all.`,
             (d) => {
               const group = d.group ?? d.player;
               if (group) ctx.selectGroup(group === selected ? "" : group);

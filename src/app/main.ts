@@ -7,7 +7,7 @@ import {
 import { type ClickedDatum, drawChart, type Theme } from "./chart-view.js";
 import { type DashboardData, dashboardData, namesIn } from "./dashboard-data.js";
 import { DASHBOARD_CSS } from "./dashboard-style.js";
-import { ASKED, el, selectOf } from "./dom.js";
+import { ASKED, el, multiSelectOf, selectOf } from "./dom.js";
 import { askedBy, type Filters, toolArguments, UNTOUCHED } from "./filters.js";
 import { leaderboardSection } from "./leaderboard-panel.js";
 import { matchesPanel } from "./matches-panel.js";
@@ -31,11 +31,24 @@ interface State {
   /** The arguments of the result on screen. */
   shownArgs: Record<string, unknown>;
   filters: Filters;
-  names: { players: Set<string>; games: Set<string>; framings: Set<string> };
+  names: {
+    players: Set<string>;
+    games: Set<string>;
+    /** Framings with one-shot decisions, and those of repeated play (repeated_metrics' filter). */
+    framings: Set<string>;
+    repeatedFramings: Set<string>;
+  };
   theme: Theme;
   width: number;
   /** Bumped on every render so a slow chart of an older render never lands in a newer page. */
   generation: number;
+  /**
+   * Bumped on every filter change: only the answer to the latest re-run is drawn, so a slow answer to an
+   * older choice never lands over a newer one (hosts may answer calls in any order).
+   */
+  request: number;
+  /** Cancels the re-run in flight, which a newer filter change makes useless. */
+  running: AbortController | null;
 }
 
 const state: State = {
@@ -43,10 +56,12 @@ const state: State = {
   args: {},
   shownArgs: {},
   filters: { ...UNTOUCHED },
-  names: { players: new Set(), games: new Set(), framings: new Set() },
+  names: { players: new Set(), games: new Set(), framings: new Set(), repeatedFramings: new Set() },
   theme: "light",
   width: window.innerWidth,
   generation: 0,
+  request: 0,
+  running: null,
 };
 
 const app = new App({ name: "same-game dashboard", version: "1.0.0" }, {}, { autoResize: true });
@@ -74,6 +89,7 @@ function remember(data: DashboardData): void {
   for (const p of names.players) state.names.players.add(p);
   for (const g of names.games) state.names.games.add(g);
   for (const f of names.framings) state.names.framings.add(f);
+  for (const f of names.repeatedFramings) state.names.repeatedFramings.add(f);
 }
 
 function renderFilters(): void {
@@ -102,14 +118,25 @@ function renderFilters(): void {
         ),
     field("Game", selectOf("game", "all games", sorted(names.games), filters.game, asked.games)),
     field("Study", study),
-    field(
-      "Baseline framing",
-      selectOf("baseline", "default", [...names.framings], filters.baseline, asked.baseline),
-    ),
-    field(
-      "Comparison framing",
-      selectOf("comparison", "default", [...names.framings], filters.comparison, asked.comparison),
-    ),
+    // repeated_metrics takes any framings to keep; the others a pair, offered from the framings with
+    // one-shot decisions (a framing of repeated play only has nothing to compare and is refused).
+    ...(state.data.source === "repeated_metrics"
+      ? [
+          field(
+            "Framings (none chosen: all)",
+            multiSelectOf("framings", sorted(names.repeatedFramings), filters.framings, asked.framings),
+          ),
+        ]
+      : [
+          field(
+            "Baseline framing",
+            selectOf("baseline", "default", [...names.framings], filters.baseline, asked.baseline),
+          ),
+          field(
+            "Comparison framing",
+            selectOf("comparison", "default", [...names.framings], filters.comparison, asked.comparison),
+          ),
+        ]),
   );
 }
 
@@ -126,6 +153,11 @@ form.addEventListener("change", (event) => {
   const target = event.target as HTMLInputElement | HTMLSelectElement;
   const name = target.name as keyof Filters;
   if (!(name in state.filters)) return;
+  if (target instanceof HTMLSelectElement && target.multiple) {
+    state.filters = { ...state.filters, [name]: [...target.selectedOptions].map((o) => o.value) };
+    void rerun();
+    return;
+  }
   // The model's own choice of several names, chosen again, is the untouched filter.
   const value = target.value === ASKED ? null : target.value.trim();
   state.filters = { ...state.filters, [name]: value };
@@ -133,10 +165,18 @@ form.addEventListener("change", (event) => {
 });
 form.addEventListener("submit", (event) => event.preventDefault());
 
-/** Calls the tool that produced the view again, with the filters as arguments, and shows its result. */
+/**
+ * Calls the tool that produced the view again, with the filters as arguments, and shows its result. Each
+ * call supersedes the one before: that one is cancelled through the host, and its answer, should it come
+ * anyway, is dropped.
+ */
 async function rerun(): Promise<void> {
   const data = state.data;
   if (!data) return;
+  const request = ++state.request;
+  state.running?.abort();
+  state.running = null;
+  setStale(false);
   const args = toolArguments(data.source, state.args, state.filters);
   if (!args) {
     setStatus("Choose both framings of the pair (or neither for the default pair).");
@@ -147,9 +187,22 @@ async function rerun(): Promise<void> {
     setStatus("");
     return render();
   }
-  setStatus(`Running ${data.source}…`);
+  const running = new AbortController();
+  state.running = running;
+  // Until the answer comes, the charts are the previous result's: the status line says which filters they show.
+  setStale(true);
+  setStatus(
+    `Running ${data.source} for ${filtersText(args)}… The result shown is for ${filtersText(state.shownArgs)}.`,
+  );
+  const latest = () => request === state.request;
   try {
-    const result = await app.callServerTool({ name: data.source, arguments: args });
+    const result = await app.callServerTool(
+      { name: data.source, arguments: args },
+      { signal: running.signal },
+    );
+    if (!latest()) return;
+    state.running = null;
+    setStale(false);
     if (result.isError) return setStatus(textOf(result) || `${data.source} failed.`, true);
     const next = result.structuredContent
       ? dashboardData(result.structuredContent as Record<string, unknown>)
@@ -161,8 +214,35 @@ async function rerun(): Promise<void> {
     setStatus("");
     await render();
   } catch (error) {
+    // A superseded call was cancelled on purpose: the newer one speaks for the view.
+    if (!latest()) return;
+    state.running = null;
+    setStale(false);
     setStatus(error instanceof Error ? error.message : String(error), true);
   }
+}
+
+/** Marks the charts as an older choice's result while a newer one runs. */
+function setStale(stale: boolean): void {
+  if (stale) main.dataset.stale = "";
+  else delete main.dataset.stale;
+  main.setAttribute("aria-busy", String(stale));
+}
+
+/** The filters of a call as read: "games snowdrift, framings business → team", or "no filter". */
+function filtersText(args: Record<string, unknown>): string {
+  const list = (key: string) =>
+    Array.isArray(args[key]) ? (args[key] as unknown[]).map(String) : ([] as string[]);
+  const parts = [
+    list("players").length > 0 ? `players ${list("players").join(", ")}` : "",
+    list("games").length > 0 ? `games ${list("games").join(", ")}` : "",
+    // repeated_metrics' framings are a plain list; the others' a baseline and what it is compared with.
+    list("framings").length > 0
+      ? `framings ${list("framings").join(state.data?.source === "repeated_metrics" ? ", " : " → ")}`
+      : "",
+    typeof args.study_id === "string" ? `study ${args.study_id}` : "",
+  ].filter((p) => p !== "");
+  return parts.length > 0 ? parts.join("; ") : "no filter";
 }
 
 /** The text a tool result carries (the sentence of a failed call). */
@@ -291,6 +371,18 @@ app.ontoolresult = (result) => {
   state.data = data;
   remember(data);
   void render();
+};
+// The host sends this instead of a result when the user (or the host) stops the call: the view says so,
+// rather than waiting for a result that will not come.
+app.ontoolcancelled = ({ reason }) => {
+  const tool = app.getHostContext()?.toolInfo?.tool.name ?? "The analysis";
+  const why = reason?.trim() ? `: ${reason.trim()}` : "";
+  // A result already on screen stays; the line under the filters says the call was stopped.
+  if (!state.data) {
+    (header.querySelector("[data-source]") as HTMLElement).textContent = `${tool} cancelled`;
+    document.body.dataset.ready = "cancelled";
+  }
+  setStatus(`The analysis was cancelled${why}.`, true);
 };
 app.onhostcontextchanged = (ctx) => applyContext(ctx);
 window.addEventListener("resize", () => {

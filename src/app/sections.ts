@@ -47,6 +47,43 @@ export function figure(
   return el("figure", {}, container, el("figcaption", {}, caption));
 }
 
+/**
+ * A table row that opens something: a mouse click, or Enter or Space once it has the keyboard's focus (a
+ * row is in the tab order and announced as a button), so every drill-down works without a mouse.
+ */
+export function drillRow(attributes: Record<string, string>, cells: HTMLElement[], open: () => void) {
+  const row = el("tr", { ...attributes, class: "clickable", tabindex: "0", role: "button" }, ...cells);
+  row.addEventListener("click", open);
+  row.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    // Space would scroll the page, Enter submit nothing: the row's action alone.
+    event.preventDefault();
+    open();
+  });
+  return row;
+}
+
+/**
+ * A chart's marks as a table under it, folded: each row does what a click on its mark does, so the chart's
+ * drill-downs are there for the keyboard (and a screen reader) too.
+ */
+export function chartTable(name: string, headers: string[], rows: HTMLElement[]) {
+  const head = el("tr", {}, ...headers.map((h) => el("th", {}, h)));
+  return el(
+    "details",
+    { "data-chart-table": name },
+    el("summary", {}, "The chart as a table: click or press Enter on a row to list its matches"),
+    el(
+      "div",
+      { class: "table-scroll" },
+      el("table", { "data-table": name }, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ),
+  );
+}
+
+const interval = (ci: readonly [number, number], digits: number) =>
+  `[${formatNumber(ci[0], digits)}, ${formatNumber(ci[1], digits)}]`;
+
 export function section(name: string, title: string, ...children: (Node | null)[]) {
   return el("section", { "data-section": name }, el("h2", {}, title), ...children);
 }
@@ -67,7 +104,25 @@ export function cooperationSection(ctx: SectionContext): HTMLElement | null {
       ctx,
       "cooperation",
       cooperationChartSpec(cells),
-      "Share of decisions that chose the cooperative action under each framing, with 95% bootstrap intervals; one panel per player and game. Click a bar to list its matches.",
+      "Share of decisions that chose the cooperative action under each framing, with 95% bootstrap intervals; one panel per player and game. Click a bar (or press Enter on its row in the table below) to list its matches.",
+    ),
+    chartTable(
+      "cooperation",
+      ["Player", "Game", "Framing", "Cooperation", "95% CI", "Decisions"],
+      cells.map((c) =>
+        drillRow(
+          { "data-cell": `${c.player}|${c.game}|${c.framing}` },
+          [
+            el("td", {}, c.player),
+            el("td", {}, c.game),
+            el("td", {}, c.framing),
+            el("td", { class: "num" }, formatNumber(c.rate, 3)),
+            el("td", { class: "num" }, interval(c.ci, 3)),
+            el("td", { class: "num" }, String(c.n)),
+          ],
+          () => ctx.openCell({ player: c.player, game: c.game, framing: c.framing }),
+        ),
+      ),
     ),
   );
 }
@@ -116,7 +171,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
         reference: 1,
         width,
       }),
-      "Each row: R with its 95% interval; 1 (dashed) means identical choices under every framing. Click a row to list its matches.",
+      "Each row: R with its 95% interval; 1 (dashed) means identical choices under every framing. Click a row (or press Enter on it in the table below) to list its matches.",
     ),
     shiftRows.length === 0
       ? el("p", { class: "no-data" }, "No game has a cooperative action, so there is no shift.")
@@ -130,8 +185,31 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
             reference: 0,
             width,
           }),
-          "An interval that misses 0 (dashed) is a framing effect beyond sampling noise.",
+          "An interval that misses 0 (dashed) is a framing effect beyond sampling noise. Click a row to list its matches.",
         ),
+    chartTable(
+      "robustness",
+      ["Player", "Game", "R", "95% CI", "Shift", "95% CI"],
+      // The pooled row belongs to no player: it opens nothing in the charts either.
+      rRows
+        .filter((r) => r.player !== null)
+        .map((r) => {
+          const shift = shiftRows.find((s) => s.label === r.label);
+          const player = r.player as string;
+          return drillRow(
+            { "data-cell": `${player}|${r.game ?? ""}` },
+            [
+              el("td", {}, player),
+              el("td", {}, r.game ?? "all games"),
+              el("td", { class: "num" }, formatNumber(r.estimate, 3)),
+              el("td", { class: "num" }, interval([r.lo, r.hi], 3)),
+              el("td", { class: "num" }, formatNumber(shift?.estimate, 3)),
+              el("td", { class: "num" }, shift ? interval([shift.lo, shift.hi], 3) : "—"),
+            ],
+            () => ctx.openCell({ player, game: r.game }),
+          );
+        }),
+    ),
   );
 }
 
@@ -172,24 +250,22 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
   const withCurves = cells.filter((c) => c.curve.length > 0);
   const columns = Math.max(1, Math.floor((ctx.width - 24) / 290));
   const spec = { ...comprehensionChartSpec(withCurves), columns } as TopLevelSpec;
-  const rows = cells.map((c) => {
-    const row = el(
-      "tr",
-      { class: "clickable", "data-cell": `${c.player}|${c.game}|${c.framing}` },
-      el("td", {}, c.player),
-      el("td", {}, `${c.game} (${c.variant})`),
-      el("td", {}, c.framing),
-      el("td", {}, opponentLabel(c.opponent, c.opponent_params)),
-      el("td", { class: "num" }, String(c.matches)),
-      el("td", { class: "num" }, formatNumber(c.mean_total_points, 1)),
-      el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),
-      el("td", { class: "num" }, formatComprehensionRound(c.mean_comprehension_round, c.curve.length)),
-    );
-    row.addEventListener("click", () =>
-      ctx.openCell({ player: c.player, game: c.game, framing: c.framing, variant: c.variant }),
-    );
-    return row;
-  });
+  const rows = cells.map((c) =>
+    drillRow(
+      { "data-cell": `${c.player}|${c.game}|${c.framing}` },
+      [
+        el("td", {}, c.player),
+        el("td", {}, `${c.game} (${c.variant})`),
+        el("td", {}, c.framing),
+        el("td", {}, opponentLabel(c.opponent, c.opponent_params)),
+        el("td", { class: "num" }, String(c.matches)),
+        el("td", { class: "num" }, formatNumber(c.mean_total_points, 1)),
+        el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),
+        el("td", { class: "num" }, formatComprehensionRound(c.mean_comprehension_round, c.curve.length)),
+      ],
+      () => ctx.openCell({ player: c.player, game: c.game, framing: c.framing, variant: c.variant }),
+    ),
+  );
   const head = el(
     "tr",
     {},
@@ -214,7 +290,7 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
       { class: "table-scroll" },
       el("table", { "data-table": "repeated" }, el("thead", {}, head), el("tbody", {}, ...rows)),
     ),
-    el("p", { class: "muted" }, "Click a row to list its matches."),
+    el("p", { class: "muted" }, "Click or press Enter on a row to list its matches."),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { PlayDeps } from "../play/play-deps.js";
 import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
+import { type FilterNames, filterNames } from "./filter-names.js";
 
 // A filter list selects by exact name and drops what matches nothing: a mistyped model or game would
 // silently leave the analysis (a ranking of the others, a leaderboard one player short) or surface later as
@@ -10,13 +11,18 @@ import { UsageError } from "../usage-error.js";
 /**
  * Refuses framings the caller named under which no decision of the analysis's scope was made: a typo there
  * would otherwise surface later as "nothing to compare", or as a whole report whose sections say only that
- * they could not run. `present` is every framing with decisions in that scope.
+ * they could not run. `present` is every framing with decisions in that scope; `framingsName`, what the
+ * caller's surface calls the framings (the CLI's `--framings`, a tool's `framings`).
  */
-export function refuseAbsentFramings(asked: readonly string[], present: ReadonlySet<string>): void {
+export function refuseAbsentFramings(
+  asked: readonly string[],
+  present: ReadonlySet<string>,
+  framingsName: string = filterNames("cli").framings,
+): void {
   const absent = asked.filter((f) => !present.has(f));
   if (absent.length === 0) return;
   throw new UsageError(
-    `--framings names ${labelList(absent)}, under which nothing matching was played; framings with decisions: ${labelList([...present].sort())}.`,
+    `${framingsName} names ${labelList(absent)}, under which nothing matching was played; framings with decisions: ${labelList([...present].sort())}.`,
   );
 }
 
@@ -31,17 +37,18 @@ export interface PlayerGameFilter {
 /**
  * Refuses a player the record (or the study) holds nothing of, then a game the selected players did not play
  * (under the variants analysed), naming the valid ones. A record with nothing in scope at all is left to the
- * analysis, whose own sentence says to play or import first. `playersFlag` is the argument the caller
- * reads the players from (`player` for a tool that takes one); `analysable`, the games the analysis reads
- * at all (repeated play's metrics: the repeated games), the others are never offered as valid.
+ * analysis, whose own sentence says to play or import first. `names` are what the caller's surface calls
+ * the filters (the CLI's flags, a tool's arguments; `player` for a tool that takes one); `analysable`, the
+ * games the analysis reads at all (repeated play's metrics: the repeated games), the others are never
+ * offered as valid.
  */
 export function refuseAbsentPlayersAndGames(
   deps: PlayDeps,
   filter: PlayerGameFilter,
   {
-    playersFlag = "--players",
+    names = filterNames("cli"),
     analysable,
-  }: { playersFlag?: string; analysable?: (game: string) => boolean } = {},
+  }: { names?: Pick<FilterNames, "players" | "games">; analysable?: (game: string) => boolean } = {},
 ): void {
   if (!filter.players?.length && !filter.games?.length) return;
   const recorded = deps.store.recordedPlayerGames(filter.study_id);
@@ -50,7 +57,7 @@ export function refuseAbsentPlayersAndGames(
   const unknownPlayers = filter.players?.filter((p) => !players.has(p)) ?? [];
   if (unknownPlayers.length > 0 && players.size > 0) {
     throw new UsageError(
-      `${playersFlag} names ${labelList(unknownPlayers)}, who played nothing in ${where}; players of ${where}: ${labelList([...players].sort())}.`,
+      `${names.players} names ${labelList(unknownPlayers)}, who played nothing in ${where}; players of ${where}: ${labelList([...players].sort())}.`,
     );
   }
   if (!filter.games?.length) return;
@@ -81,6 +88,6 @@ export function refuseAbsentPlayersAndGames(
     .filter((part) => part !== "")
     .join(" ");
   throw new UsageError(
-    `--games names ${named.join(", ")}, not played ${scope}; games played: ${labelList([...played].sort())}.`,
+    `${names.games} names ${named.join(", ")}, not played ${scope}; games played: ${labelList([...played].sort())}.`,
   );
 }

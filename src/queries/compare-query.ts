@@ -27,10 +27,11 @@ import { UsageError } from "../usage-error.js";
 import { refuseAbsentFramings, refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { repeatedComparisonRows } from "./compare-repeated-rows.js";
 import { playerComparisonTallies } from "./comparison-tallies.js";
+import { type AskedFrom, filterNames } from "./filter-names.js";
 import { playersWithoutValidDecisions } from "./players-without-valid-decisions.js";
 import { framingsNotShared } from "./unshared-framings.js";
 
-export interface CompareQuery {
+export interface CompareQuery extends AskedFrom {
   /** What a group is (default: the player). */
   by?: ComparisonFactor;
   players?: string[];
@@ -120,7 +121,7 @@ function comparedReport(deps: PlayDeps, query: CompareQuery): CompareReport {
     variants: [variant],
     study_id: query.study_id,
   };
-  refuseAbsentPlayersAndGames(deps, filter);
+  refuseAbsentPlayersAndGames(deps, filter, { names: filterNames(query.surface) });
   const rows: ComparisonInput = query.one_shot === false ? [] : oneShotInput(deps, filter, by);
   const repeatedRows =
     query.repeated_play === false
@@ -187,6 +188,7 @@ function compareOneShot(
   variant: VariantId,
   study: ReturnType<typeof loadStudy> | null,
 ): Compared {
+  const names = filterNames(query.surface);
   const known = new Set([...groupCells(rows)].map((r) => r.framing));
   // A contrast registered for some games only is no default where other games are compared.
   const planned =
@@ -199,7 +201,7 @@ function compareOneShot(
       : query.shared_framings_only
         ? [...known].sort()
         : shared);
-  refuseAbsentFramings(asked, known);
+  refuseAbsentFramings(asked, known, names.framings);
   const groups = [...new Set([...groupCells(rows)].map((r) => r.group))];
   if (groups.length === 1 && isNarrowed(query))
     throw new UsageError(oneGroupText(deps, query, groups[0] as string));
@@ -214,6 +216,7 @@ function compareOneShot(
             target,
             [...known].sort(),
             (query.by ?? "player") === "player",
+            query.surface,
           )
         : null;
     if (gap) throw gap;
@@ -221,7 +224,7 @@ function compareOneShot(
       framings.length < asked.length
         ? `of ${labelList(asked)} every group played only ${labelList(framings) || "none"}`
         : query.framings
-          ? `--framings gave ${labelList(framings) || "none"}`
+          ? `${names.framings} gave ${labelList(framings) || "none"}`
           : `the groups share ${labelList(framings) || "none"}`;
     throw new UsageError(
       `compare needs at least two distinct framings every group played; ${given} (framings with decisions: ${labelList([...known].sort())}).`,

@@ -64,7 +64,7 @@ export function equilibriumDeviationByCell(
     refuseAbsentPlayersAndGames(
       deps,
       { players: [query.player], study_id: query.study_id },
-      { playersFlag: "player" },
+      { names: { players: "player", games: "game" } },
     );
   const cells = new Map<string, { key: CellKey; counts: ActionCounts }>();
   for (const row of rows ??

@@ -20,6 +20,7 @@ import { loadStudy } from "../play/studies.js";
 import type { MatchRecord, RecordFilter } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
+import { type AskedFrom, filterNames } from "./filter-names.js";
 import { printable } from "./format.js";
 
 // The store → analysis bridge for repeated play: finished repeated matches (live and imported) become
@@ -27,7 +28,7 @@ import { printable } from "./format.js";
 // with its params): one opponent id with other params is another opponent (pattern of rock alone and of
 // scissors alone), as a study's design counts it.
 
-export interface RepeatedMetricsQuery extends RecordFilter {
+export interface RepeatedMetricsQuery extends RecordFilter, AskedFrom {
   opponents?: string[];
   rule?: ComprehensionRule;
   threshold?: number;
@@ -192,5 +193,8 @@ function checkFilter(deps: PlayDeps, query: RepeatedMetricsQuery): void {
       throw new UsageError(`Unknown variant "${variant}"; valid variants: ${VARIANT_IDS.join(", ")}.`);
     }
   }
-  refuseAbsentPlayersAndGames(deps, query, { analysable: (game) => repeatedGames.includes(game) });
+  refuseAbsentPlayersAndGames(deps, query, {
+    names: filterNames(query.surface),
+    analysable: (game) => repeatedGames.includes(game),
+  });
 }

@@ -33,6 +33,7 @@ import { FULL_INTEGRITY_CHECK_MAX_BYTES } from "../store/record-file.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentFramings } from "./absent-filter-values.js";
 import { equilibriumDeviationByCell } from "./equilibrium-deviation-query.js";
+import { type AskedFrom, filterNames } from "./filter-names.js";
 import { leaderboardOrReason } from "./leaderboard-query.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 import { repeatedMetrics } from "./repeated-metrics-query.js";
@@ -42,7 +43,7 @@ import { shellWord } from "./shell-word.js";
 import { spendSummary } from "./spend-query.js";
 import { FramingsNotShared } from "./unshared-framings.js";
 
-export interface ReportQuery {
+export interface ReportQuery extends AskedFrom {
   /** Only this study's live play; imported counts belong to no study and are then left out. */
   study_id?: string;
   /** Framings of the robustness analysis, baseline first; default the study's planned contrast. */
@@ -90,7 +91,11 @@ export function reportSections(
   const read = readOneShot(deps.store, { variants: ["base"], study_id: query.study_id });
   const all = read.cells;
   if (query.framings !== undefined && all.length > 0) {
-    refuseAbsentFramings(query.framings, new Set(all.map((c) => c.framing)));
+    refuseAbsentFramings(
+      query.framings,
+      new Set(all.map((c) => c.framing)),
+      filterNames(query.surface).framings,
+    );
   }
   // Cooperation rates, the shift and λ need a cooperative action; robustness (R) and the equilibrium
   // comparison do not, so a record of battle-of-the-sexes or matching-pennies alone still has them.
@@ -185,7 +190,7 @@ function rankedPlayers(
   seed: number,
   hasRepeated: boolean,
 ): ReportLeaderboard {
-  const common = { study_id: query.study_id, bootstrap, seed };
+  const common = { study_id: query.study_id, bootstrap, seed, surface: query.surface };
   const oneShot = leaderboardOrReason(deps, {
     ...common,
     framings: query.framings,
@@ -424,7 +429,7 @@ function robustnessSection(
   try {
     const report = robustnessReport(
       deps,
-      { study_id: query.study_id, framings: query.framings, bootstrap, seed },
+      { study_id: query.study_id, framings: query.framings, bootstrap, seed, surface: query.surface },
       read,
     );
     const result: RobustnessResult = {

@@ -15,10 +15,11 @@ import {
   studyStops,
   trialsPerCellOf,
 } from "./adaptive-stops-query.js";
+import { type AskedFrom, filterNames } from "./filter-names.js";
 import { type OneShotRead, readOneShot } from "./one-shot-cells.js";
 import { playersWithoutValidDecisions } from "./players-without-valid-decisions.js";
 
-export interface RobustnessQuery {
+export interface RobustnessQuery extends AskedFrom {
   players?: string[];
   games?: string[];
   /** Order matters: [0] is the baseline, [1] the comparison of the shift. Default: the study's first
@@ -56,7 +57,8 @@ export function robustnessReport(
 ): RobustnessReport {
   const variant = query.variant ?? "base";
   const study = query.study_id ? loadStudy(deps, query.study_id) : null;
-  refuseAbsentPlayersAndGames(deps, { ...query, variants: [variant] });
+  const names = filterNames(query.surface);
+  refuseAbsentPlayersAndGames(deps, { ...query, variants: [variant] }, { names });
   const read =
     given ??
     readOneShot(deps.store, {
@@ -90,14 +92,14 @@ export function robustnessReport(
   const present = [...new Set(all.map((c) => c.framing))].sort();
   if (framings.length < 2 || new Set(framings).size !== framings.length) {
     throw new UsageError(
-      `Robustness compares at least two distinct framings; ${query.framings ? `--framings gave ${labelList(framings) || "none"}` : `the record has decisions under ${labelList(present)} only`} (framings with decisions: ${labelList(present)}).`,
+      `Robustness compares at least two distinct framings; ${query.framings ? `${names.framings} gave ${labelList(framings) || "none"}` : `the record has decisions under ${labelList(present)} only`} (framings with decisions: ${labelList(present)}).`,
     );
   }
-  if (query.framings) refuseAbsentFramings(query.framings, new Set(present));
+  if (query.framings) refuseAbsentFramings(query.framings, new Set(present), names.framings);
   const { complete, skipped } = completeUnits(all, framings);
   if (complete.length === 0) {
     throw new UsageError(
-      `No (player, game) has decisions in every framing of ${labelList(framings)}${query.framings || planned ? "" : " (by default every framing of the record)"}; framings by game: ${framingsByGame(all)}. Name the framings to compare (--framings, or the tool's framings).`,
+      `No (player, game) has decisions in every framing of ${labelList(framings)}${query.framings || planned ? "" : " (by default every framing of the record)"}; framings by game: ${framingsByGame(all)}. Name the framings to compare (${names.framings}).`,
     );
   }
   const games = [...new Set(complete.map((c) => c.game))];

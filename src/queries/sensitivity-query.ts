@@ -9,11 +9,12 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
+import { type AskedFrom, filterNames } from "./filter-names.js";
 import { fixed, interval, printable, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
 import { verificationText } from "./verification-text.js";
 
-export interface SensitivityQuery {
+export interface SensitivityQuery extends AskedFrom {
   players?: string[];
   games?: string[];
   framings?: string[];
@@ -38,7 +39,11 @@ export function sensitivityReport(
   // (The report passes cells it read for a study it loaded already.)
   if (given === undefined) {
     if (query.study_id !== undefined) loadStudy(deps, query.study_id);
-    refuseAbsentPlayersAndGames(deps, { ...query, variants: [variant] });
+    refuseAbsentPlayersAndGames(
+      deps,
+      { ...query, variants: [variant] },
+      { names: filterNames(query.surface) },
+    );
     for (const game of query.games ?? []) deps.catalog.game(game);
   }
   const cells =

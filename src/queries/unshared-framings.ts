@@ -1,5 +1,6 @@
 import { csvList, labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
+import type { FilterSurface } from "./filter-names.js";
 import { shellWord } from "./shell-word.js";
 
 // A rank needs every group measured on the same two framings or more. When a few groups lack one, "every
@@ -23,13 +24,15 @@ export class FramingsNotShared extends UsageError {
 
 /**
  * The refusal when some of `groupFramings` (each group's framings played) lack one of `framings`, or null
- * when none does. `byPlayer`: the groups are players, so `--players` can leave the others out.
+ * when none does. `byPlayer`: the groups are players, so the players filter can leave the others out,
+ * written as `surface` takes it (the CLI's `--players a,b`, the tool's `players ["a","b"]`).
  */
 export function framingsNotShared(
   groupFramings: ReadonlyMap<string, ReadonlySet<string>>,
   framings: readonly string[],
   known: readonly string[],
   byPlayer: boolean,
+  surface?: FilterSurface,
 ): FramingsNotShared | null {
   const complete: string[] = [];
   const lackingBySet = new Map<string, string[]>();
@@ -47,7 +50,7 @@ export function framingsNotShared(
     .join("; ");
   const others =
     byPlayer && complete.length >= 2
-      ? `; --players ${shellWord(csvList(complete))} compares the others, who played them all`
+      ? `; ${surface === "mcp" ? `players ${JSON.stringify(complete)}` : `--players ${shellWord(csvList(complete))}`} compares the others, who played them all`
       : "";
   return new FramingsNotShared(
     `compare needs at least two distinct framings every group played; of ${labelList(framings)}, ${lacking} (framings with decisions: ${labelList(known)})${others}.`,

@@ -1,5 +1,10 @@
 import type { ModelCall } from "../domain/model-call.js";
-import { type Budget, type CallEstimate, CHARS_PER_TOKEN_ESTIMATE } from "./budget/budget.js";
+import {
+  type Budget,
+  type CallEstimate,
+  TEMPLATE_TOKENS_PER_CALL,
+  TOOL_USE_TOKENS_PER_CALL,
+} from "./budget/budget.js";
 import { callCost, type ModelPrice } from "./budget/prices.js";
 import { forMatch, replyKey, type TrialRef, withoutMatchId } from "./cache/reply-key.js";
 import type { ResponseCache } from "./cache/response-cache.js";
@@ -190,13 +195,19 @@ export function answeredCall(
   return { reply, record: describeCall(settings, reply, raw, { ...how, cachedFrom: null, cost }) };
 }
 
-/** A call's tokens and cost as the budget counts them: as reported, else at the estimate it was made on. */
+/**
+ * A call's tokens and cost as the budget counts them: as reported, else at the bound it was reserved at (its
+ * prompt's bytes and the stated per-call allowance, a full reply).
+ */
 function chargedUsage(
   answered: ModelReply,
   estimate: CallEstimate | undefined,
 ): { prompt: number; completion: number; cost: number } {
   const prompt =
-    answered.promptTokens ?? (estimate ? Math.ceil(estimate.promptChars / CHARS_PER_TOKEN_ESTIMATE) : 0);
+    answered.promptTokens ??
+    (estimate
+      ? estimate.promptBytes + TEMPLATE_TOKENS_PER_CALL + (estimate.toolsOffered ? TOOL_USE_TOKENS_PER_CALL : 0)
+      : 0);
   const completion = answered.completionTokens ?? estimate?.maxCompletionTokens ?? 0;
   const cost = estimate?.price ? callCost(estimate.price, prompt, completion, estimate.batch === true) : 0;
   return { prompt, completion, cost };

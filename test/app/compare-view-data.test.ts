@@ -45,6 +45,7 @@ describe("the dashboard's compare view data", () => {
         players: ["dominant", "twin", "twin-too"],
         games: ["prisoners-dilemma"],
         framings: ["business", "friend-sharing"],
+        repeatedFramings: [],
       });
     } finally {
       await client.close();

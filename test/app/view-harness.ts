@@ -49,11 +49,15 @@ export interface OpenOptions {
   answer?: (call: ToolCall) => Promise<Record<string, unknown> | undefined>;
   /** Whether the view must draw the result (false for a result the view can only report as a failure). */
   drawn?: boolean;
+  /** The host stops the model's call: it sends tool-cancelled (with this reason) instead of a result. */
+  cancelled?: { reason?: string };
 }
 
 /** Chromium, the built view and the scripted host page, and every tool call the view made. */
 export interface ViewHarness {
   readonly calls: ToolCall[];
+  /** The calls the view cancelled through the host, as the host saw them. */
+  readonly cancelled: ToolCall[];
   /** Opens the view in a fresh page as a host would after the model called `toolName`. */
   open(
     toolName: string,
@@ -72,6 +76,7 @@ export async function startViewHarness(host: Client): Promise<ViewHarness> {
   const viewHtml = content && "text" in content ? content.text : "";
   const hostHtml = await hostPageHtml();
   const calls: ToolCall[] = [];
+  const cancelled: ToolCall[] = [];
 
   async function open(toolName: string, toolArguments: Record<string, unknown>, options: OpenOptions) {
     const server = options.host ?? host;
@@ -86,14 +91,27 @@ export async function startViewHarness(host: Client): Promise<ViewHarness> {
     await page.exposeFunction("hostReadResource", async (params: { uri: string }) =>
       server.readResource(params),
     );
+    await page.exposeFunction("hostCallCancelled", async (params: ToolCall) => {
+      cancelled.push(params);
+    });
     await page.setContent(hostHtml);
-    const toolResult = await server.callTool({ name: toolName, arguments: toolArguments });
+    const toolResult = options.cancelled
+      ? undefined
+      : await server.callTool({ name: toolName, arguments: toolArguments });
     await page.evaluate(
       (opts) => (globalThis as unknown as { startHost(o: unknown): Promise<void> }).startHost(opts),
-      { html: viewHtml, theme: options.theme, width: options.width, toolName, toolArguments, toolResult },
+      {
+        html: viewHtml,
+        theme: options.theme,
+        width: options.width,
+        toolName,
+        toolArguments,
+        toolResult,
+        cancelled: options.cancelled,
+      },
     );
     const view = await waitForView(page);
-    if (options.drawn === false) {
+    if (options.drawn === false || options.cancelled) {
       await view.waitForFunction('document.querySelector("[role=status]")?.textContent !== ""', {
         timeout: 30_000,
       });
@@ -118,7 +136,7 @@ export async function startViewHarness(host: Client): Promise<ViewHarness> {
     throw new Error(`the view never called ${name}; calls: ${JSON.stringify(calls.slice(from))}`);
   }
 
-  return { calls, open, waitForCall, close: () => chromium.close() };
+  return { calls, cancelled, open, waitForCall, close: () => chromium.close() };
 }
 
 async function waitForView(page: Page): Promise<Frame> {

@@ -75,6 +75,18 @@ describe("player and game filters name something of the record", () => {
     );
   });
 
+  it("refuses a framing no decision was made under by its flag, --framings, in each analysis that takes it", () => {
+    // Over MCP the same refusal names the tool's argument, framings (test/mcp/unknown-filter-ids.test.ts).
+    const line =
+      "--framings names nosuch, under which nothing matching was played; framings with decisions: business, friend-sharing.";
+    refused(["analyze", "robustness", ...quick, "--db", db, "--framings", "business,nosuch"], line);
+    refused(["analyze", "compare", ...quick, "--db", db, "--framings", "business,nosuch"], line);
+    refused(
+      ["report", ...quick, "--db", db, "--framings", "business,nosuch", "--out", join(dir, "x.html")],
+      line,
+    );
+  });
+
   it("says that the selection, not the record, holds one player, and names the record's others", () => {
     refused(
       ["analyze", "compare", ...quick, "--db", db, "--players", "alpha"],

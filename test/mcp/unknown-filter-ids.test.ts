@@ -61,7 +61,7 @@ describe("unknown ids in analysis filters", () => {
     // One refusal for every analysis that takes framings.
     for (const tool of ["report", "robustness", "compare"]) {
       expect(await callError(held.client, tool, { framings: ["a", "business"], bootstrap: 20 }), tool).toBe(
-        "--framings names a, under which nothing matching was played; framings with decisions: business, friend-sharing.",
+        "framings names a, under which nothing matching was played; framings with decisions: business, friend-sharing.",
       );
     }
     const named = await held.client.callTool({

@@ -50,8 +50,10 @@ export function runJob<J extends AnalysisJob>(
 ): JobResult<J> {
   const scoped: PlayDeps = { ...deps, store: deps.store.scopedTo(principal) };
   const run = ANALYSIS_JOBS[job] as (deps: PlayDeps, args: JobArgs<J>) => JobResult<J>;
+  // Asked over MCP: a refusal names the tool's arguments (`framings`), not the CLI's flags (`--framings`).
+  const asked = { ...args, surface: "mcp" } as JobArgs<J>;
   try {
-    return run(scoped, args);
+    return run(scoped, asked);
   } catch (error) {
     // A game or framing the record holds but this server's catalog lacks (`serve` started without the
     // `--catalog` the record was played with) is named as such, not as an id the caller mistyped. Here,

@@ -10,12 +10,16 @@ interface StartOptions {
   width: number;
   toolName: string;
   toolArguments: Record<string, unknown>;
-  toolResult: Record<string, unknown>;
+  /** The model's call's result; absent when the host tells the view the call was cancelled instead. */
+  toolResult?: Record<string, unknown>;
+  cancelled?: { reason?: string };
 }
 
 interface HostWindow {
   hostCallTool(params: unknown): Promise<Record<string, unknown>>;
   hostReadResource(params: unknown): Promise<Record<string, unknown>>;
+  /** Told when the view cancels one of its calls (the bridge aborts the request's signal). */
+  hostCallCancelled(params: unknown): Promise<void>;
   startHost(options: StartOptions): Promise<void>;
   setTheme(theme: "light" | "dark"): void;
 }
@@ -51,14 +55,18 @@ host.startHost = async (options) => {
     { serverTools: {}, serverResources: {} },
     { hostContext: context as never },
   );
-  bridge.oncalltool = async (params) => (await host.hostCallTool(params)) as never;
+  bridge.oncalltool = async (params, extra) => {
+    extra.mcpReq.signal.addEventListener("abort", () => void host.hostCallCancelled(params));
+    return (await host.hostCallTool(params)) as never;
+  };
   bridge.onreadresource = async (params) => (await host.hostReadResource(params)) as never;
   bridge.onsizechange = ({ height }) => {
     if (height) frame.style.height = `${Math.ceil(height)}px`;
   };
   bridge.oninitialized = () => {
     void bridge?.sendToolInput({ arguments: options.toolArguments });
-    void bridge?.sendToolResult(options.toolResult as never);
+    if (options.cancelled) void bridge?.sendToolCancelled(options.cancelled);
+    else void bridge?.sendToolResult(options.toolResult as never);
   };
   await bridge.connect(new PostMessageTransport(view, view));
   const csp = `<meta http-equiv="Content-Security-Policy" content="${CSP}">`;
