@@ -206,7 +206,9 @@ function chargedUsage(
   const prompt =
     answered.promptTokens ??
     (estimate
-      ? estimate.promptBytes + TEMPLATE_TOKENS_PER_CALL + (estimate.toolsOffered ? TOOL_USE_TOKENS_PER_CALL : 0)
+      ? estimate.promptBytes +
+        TEMPLATE_TOKENS_PER_CALL +
+        (estimate.toolsOffered ? TOOL_USE_TOKENS_PER_CALL : 0)
       : 0);
   const completion = answered.completionTokens ?? estimate?.maxCompletionTokens ?? 0;
   const cost = estimate?.price ? callCost(estimate.price, prompt, completion, estimate.batch === true) : 0;

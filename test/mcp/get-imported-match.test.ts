@@ -13,7 +13,12 @@ const held = useConnectedClient();
 interface Transcript {
   status: string;
   labels: string[];
-  rounds: { round: number; your_choice: string | null; opponent_choice: string | null; your_points: number }[];
+  rounds: {
+    round: number;
+    your_choice: string | null;
+    opponent_choice: string | null;
+    your_points: number;
+  }[];
   total_points: number;
 }
 

@@ -23,7 +23,9 @@ describe("same-game run, trials given up on", () => {
     const args = scriptedRunArgs(box, study, ["--concurrency", "1", "--retries", "0"]);
     const first = await runCliAsync(args);
     expect(first.status, first.stderr).toBe(1);
-    expect(first.stdout).toContain("Failed trials: 2 (2 left open: run the same command again to resume them).");
+    expect(first.stdout).toContain(
+      "Failed trials: 2 (2 left open: run the same command again to resume them).",
+    );
     expect(first.stderr).toContain(
       "same-game run: 2 trial(s) failed and are left open: run the same command again to resume them.",
     );

@@ -57,7 +57,9 @@ describe("same-game study", () => {
   it("prints a name's line break escaped, one study per line, with times in UTC said as such", () => {
     const path = file("design.json", JSON.stringify({ ...design, name: "zwei\nZeilen" }));
     const registered = runCli(["study", "register", path, "--db", db]);
-    expect(registered.stdout.split("\n")[1]).toBe("registered: zwei\\x0aZeilen (4 cells, 12 trials per player)");
+    expect(registered.stdout.split("\n")[1]).toBe(
+      "registered: zwei\\x0aZeilen (4 cells, 12 trials per player)",
+    );
     const id = (registered.stdout.split(" ")[0] as string).trim();
     const list = runCli(["study", "list", "--db", db]).stdout.trimEnd().split("\n");
     expect(list).toHaveLength(1);
