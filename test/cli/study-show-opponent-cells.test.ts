@@ -69,6 +69,6 @@ describe("study show: cells that differ only in their opponent's params", () => 
       ["friend-sharing", {}, { alice: 1 }],
       ["friend-sharing", NINE_IN_TEN, { alice: 1 }],
     ]);
-    expect(json.players).toEqual([{ player: "alice", finished: 4, open: 0 }]);
+    expect(json.players).toEqual([{ player: "alice", finished: 4, open: 0, void: 0, forfeit: 0 }]);
   });
 });
