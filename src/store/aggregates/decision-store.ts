@@ -5,15 +5,21 @@ import type { AttemptRecord, DecisionRecord, MatchRecord } from "../records.js";
 import { requireWellFormedText } from "../well-formed-text.js";
 import { StudyMatchStore } from "./study-match-store.js";
 
+/** A decision row as DecisionRecord has it: every column but the store's own mark `tallied`. */
+const DECISION_COLUMNS = `match_id, round, session_id, raw_text, action, rationale, tokens, opponent_action,
+  payoff, opponent_payoff, invalid_attempts, status, decided_at, prompt_hash, server_version,
+  catalog_fingerprint`;
+
 /**
  * Decisions, the attempts and model calls behind them, and the prompts they answered. Every decision
  * write keeps decision_tallies equal to the decided rounds, in the same transaction.
  */
 export class DecisionStore extends StudyMatchStore {
   getDecision(matchId: string, round: number): DecisionRecord | undefined {
-    return this.stmt("SELECT * FROM decisions WHERE match_id = ? AND round = ?").get(matchId, round) as
-      | DecisionRecord
-      | undefined;
+    return this.stmt(`SELECT ${DECISION_COLUMNS} FROM decisions WHERE match_id = ? AND round = ?`).get(
+      matchId,
+      round,
+    ) as DecisionRecord | undefined;
   }
 
   /**
@@ -53,7 +59,7 @@ export class DecisionStore extends StudyMatchStore {
   }
 
   listDecisions(matchId: string): DecisionRecord[] {
-    return this.stmt("SELECT * FROM decisions WHERE match_id = ? ORDER BY round").all(
+    return this.stmt(`SELECT ${DECISION_COLUMNS} FROM decisions WHERE match_id = ? ORDER BY round`).all(
       matchId,
     ) as DecisionRecord[];
   }
@@ -65,6 +71,8 @@ export class DecisionStore extends StudyMatchStore {
    * it), so only the replaced row is read here. The caller runs it inside its transaction, so both change
    * together or not at all. `fresh`: the caller has read, in this transaction, that the round has no row
    * yet (submit_move's first decision of a round), so there is nothing to take out and no need to look.
+   * The row is marked `tallied`: a row without the mark was written by an older same-game, which the
+   * record's triggers tally instead (db/021_older_writers.sql).
    */
   saveDecision(decision: DecisionRecord, match: MatchRecord, fresh = false): void {
     if (match.id !== decision.match_id) {
@@ -88,16 +96,17 @@ export class DecisionStore extends StudyMatchStore {
     this.write(
       `INSERT INTO decisions (match_id, round, session_id, raw_text, action, rationale, tokens,
          opponent_action, payoff, opponent_payoff, invalid_attempts, status, decided_at,
-         prompt_hash, server_version, catalog_fingerprint)
+         prompt_hash, server_version, catalog_fingerprint, tallied)
        VALUES (@match_id, @round, @session_id, @raw_text, @action, @rationale, @tokens,
          @opponent_action, @payoff, @opponent_payoff, @invalid_attempts, @status, @decided_at,
-         @prompt_hash, @server_version, @catalog_fingerprint)
+         @prompt_hash, @server_version, @catalog_fingerprint, 1)
        ON CONFLICT (match_id, round) DO UPDATE SET session_id = excluded.session_id,
          raw_text = excluded.raw_text, action = excluded.action, rationale = excluded.rationale,
          tokens = excluded.tokens, opponent_action = excluded.opponent_action, payoff = excluded.payoff,
          opponent_payoff = excluded.opponent_payoff, invalid_attempts = excluded.invalid_attempts,
          status = excluded.status, decided_at = excluded.decided_at, prompt_hash = excluded.prompt_hash,
-         server_version = excluded.server_version, catalog_fingerprint = excluded.catalog_fingerprint`,
+         server_version = excluded.server_version, catalog_fingerprint = excluded.catalog_fingerprint,
+         tallied = 1`,
       {
         ...decision,
         prompt_hash: decision.prompt_hash ?? null,
