@@ -10,6 +10,21 @@
 -- record's version. The older writer issues no UPDATE or DELETE of decisions, so INSERT is all they watch.
 ALTER TABLE decisions ADD COLUMN tallied INTEGER;
 
+-- The tally key of every decided round, as saveDecision computes it (the match's session label for an
+-- imported match; the position of the action when the match listed exactly two; action ids are catalog
+-- ids, without quotes or commas, so the JSON array can be read with string functions).
+CREATE VIEW decided_round_tally_keys AS
+SELECT d.match_id, d.round, m.player, coalesce(d.session_id, m.import_session, '') AS session_id, m.game,
+  m.variant, m.framing, d.action, coalesce(m.study_id, '') AS study_id, m.principal,
+  coalesce(m.source, '') AS source, CASE WHEN m.rounds = 1 THEN 1 ELSE 0 END AS one_shot,
+  CASE
+    WHEN length(m.action_order) - length(replace(m.action_order, ',', '')) <> 1 THEN -1
+    WHEN substr(m.action_order, 1, length(d.action) + 3) = '["' || d.action || '"' THEN 0
+    ELSE 1
+  END AS order_position
+FROM decisions d JOIN matches m ON m.id = d.match_id
+WHERE d.status = 'decided' AND d.action IS NOT NULL;
+
 -- BEFORE: the row an INSERT OR REPLACE is about to remove is still there to be read (REPLACE removes it
 -- without firing delete triggers).
 CREATE TRIGGER decisions_by_older_writer_replace BEFORE INSERT ON decisions WHEN NEW.tallied IS NULL
@@ -17,52 +32,32 @@ BEGIN
   UPDATE decision_tallies SET count = count - 1
   WHERE (player, session_id, game, variant, framing, action, study_id, principal, source, one_shot,
     order_position) IN (
-    SELECT m.player, coalesce(d.session_id, m.import_session, ''), m.game, m.variant, m.framing, d.action,
-      coalesce(m.study_id, ''), m.principal, coalesce(m.source, ''), CASE WHEN m.rounds = 1 THEN 1 ELSE 0 END,
-      CASE
-        WHEN length(m.action_order) - length(replace(m.action_order, ',', '')) <> 1 THEN -1
-        WHEN substr(m.action_order, 1, length(d.action) + 3) = '["' || d.action || '"' THEN 0
-        ELSE 1
-      END
-    FROM decisions d JOIN matches m ON m.id = d.match_id
-    WHERE d.match_id = NEW.match_id AND d.round = NEW.round AND d.status = 'decided'
-      AND d.action IS NOT NULL);
+    SELECT player, session_id, game, variant, framing, action, study_id, principal, source, one_shot,
+      order_position
+    FROM decided_round_tally_keys WHERE match_id = NEW.match_id AND round = NEW.round);
 END;
 
 CREATE TRIGGER decisions_by_older_writer_count AFTER INSERT ON decisions WHEN NEW.tallied IS NULL
 BEGIN
-  INSERT INTO decision_tallies (player, session_id, game, variant, framing, study_id, principal, source,
-    one_shot, order_position, action, count)
-  SELECT m.player, coalesce(NEW.session_id, m.import_session, ''), m.game, m.variant, m.framing,
-    coalesce(m.study_id, ''), m.principal, coalesce(m.source, ''), CASE WHEN m.rounds = 1 THEN 1 ELSE 0 END,
-    CASE
-      WHEN length(m.action_order) - length(replace(m.action_order, ',', '')) <> 1 THEN -1
-      WHEN substr(m.action_order, 1, length(NEW.action) + 3) = '["' || NEW.action || '"' THEN 0
-      ELSE 1
-    END,
-    NEW.action, 1
-  FROM matches m
-  WHERE m.id = NEW.match_id AND NEW.status = 'decided' AND NEW.action IS NOT NULL
+  INSERT INTO decision_tallies (player, session_id, game, variant, framing, action, study_id, principal,
+    source, one_shot, order_position, count)
+  SELECT player, session_id, game, variant, framing, action, study_id, principal, source, one_shot,
+    order_position, 1
+  FROM decided_round_tally_keys WHERE match_id = NEW.match_id AND round = NEW.round
   ON CONFLICT (player, session_id, game, variant, framing, action, study_id, principal, source, one_shot,
     order_position) DO UPDATE SET count = count + 1;
   UPDATE record_version SET changes = changes + 1 WHERE shard = 0;
 END;
 
 -- Decisions an older writer recorded before this migration are in no tally: the tallies are counted again
--- from the decisions, as 007 first counted them (a record this same-game alone wrote gets the same rows,
--- less those a replaced decision had left at 0, which the readers skip).
+-- from the decisions (a record this same-game alone wrote gets the same rows, less those a replaced
+-- decision had left at 0, which the readers skip).
 DELETE FROM decision_tallies;
 INSERT INTO decision_tallies (player, session_id, game, variant, framing, action, study_id, principal,
   source, one_shot, order_position, count)
-SELECT m.player, coalesce(d.session_id, m.import_session, ''), m.game, m.variant, m.framing, d.action,
-  coalesce(m.study_id, ''), m.principal, coalesce(m.source, ''), CASE WHEN m.rounds = 1 THEN 1 ELSE 0 END,
-  CASE
-    WHEN length(m.action_order) - length(replace(m.action_order, ',', '')) <> 1 THEN -1
-    WHEN substr(m.action_order, 1, length(d.action) + 3) = '["' || d.action || '"' THEN 0
-    ELSE 1
-  END,
-  count(*)
-FROM decisions d JOIN matches m ON m.id = d.match_id
-WHERE d.status = 'decided' AND d.action IS NOT NULL
-GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11;
+SELECT player, session_id, game, variant, framing, action, study_id, principal, source, one_shot,
+  order_position, count(*)
+FROM decided_round_tally_keys
+GROUP BY player, session_id, game, variant, framing, action, study_id, principal, source, one_shot,
+  order_position;
 UPDATE record_version SET changes = changes + 1 WHERE shard = 0;

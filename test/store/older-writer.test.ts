@@ -57,6 +57,7 @@ function asBeforeOlderWriterGuard(path: string): void {
   const db = new Database(path);
   db.exec(`DROP TRIGGER decisions_by_older_writer_replace;
     DROP TRIGGER decisions_by_older_writer_count;
+    DROP VIEW decided_round_tally_keys;
     ALTER TABLE decisions DROP COLUMN tallied;
     DELETE FROM schema_migrations WHERE version = 21;`);
   db.close();
