@@ -26,7 +26,7 @@ export async function analyzeRepeated(args: ParsedArgs): Promise<void> {
     opponents: listFlag(args, "opponents"),
     study_id: stringFlag(args, "study"),
     rule,
-    threshold: numberFlag(args, "threshold", { min: 0, max: 1 }),
+    threshold: numberFlag(args, "threshold", { min: 0, max: 1, aboveMin: true }),
     invalid_rounds: invalidRounds,
   });
   if (!parsed.success) {

@@ -15,7 +15,7 @@ export async function analyzeRobustness(args: ParsedArgs): Promise<void> {
       framings: listFlag(args, "framings"),
       variant: variantFlag(args),
       study_id: stringFlag(args, "study"),
-      attenuation: numberFlag(args, "attenuation", { min: Number.MIN_VALUE, max: 1 }),
+      attenuation: numberFlag(args, "attenuation", { min: 0, max: 1, aboveMin: true }),
       bootstrap: numberFlag(args, "bootstrap", { min: 1, max: 1_000_000, integer: true }),
       seed: numberFlag(args, "seed", { min: 0, max: 2 ** 31 - 1, integer: true }),
       confidence: numberFlag(args, "confidence", { min: 0.5, max: 0.999 }),

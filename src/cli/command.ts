@@ -108,7 +108,8 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function numberFlag(
   args: ParsedArgs,
   name: string,
-  range: { min: number; max: number; integer?: boolean },
+  /** `aboveMin`: the lower end itself is refused (a range (min, max], e.g. a threshold or an attenuation). */
+  range: { min: number; max: number; integer?: boolean; aboveMin?: boolean },
 ): number | undefined {
   const raw = stringFlag(args, name);
   if (raw === undefined) return undefined;
@@ -116,13 +117,16 @@ export function numberFlag(
   const value = decimal ? Number(raw) : Number.NaN;
   const ok =
     Number.isFinite(value) &&
-    value >= range.min &&
+    (range.aboveMin ? value > range.min : value >= range.min) &&
     value <= range.max &&
     (!range.integer || Number.isInteger(value));
   if (!ok) {
     const kind = range.integer ? "a whole number" : "a number";
     const form = decimal ? "" : raw.trim() === "" ? " (it is empty)" : ", written in decimal digits";
-    throw new UsageError(`--${name} must be ${kind} from ${range.min} to ${range.max}, got "${raw}"${form}.`);
+    const bounds = range.aboveMin
+      ? `above ${range.min} and at most ${range.max}`
+      : `from ${range.min} to ${range.max}`;
+    throw new UsageError(`--${name} must be ${kind} ${bounds}, got "${raw}"${form}.`);
   }
   return value;
 }

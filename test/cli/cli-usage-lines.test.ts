@@ -82,6 +82,21 @@ describe("the CLI's usage lines", () => {
     expect(power.stderr).not.toContain("ambiguous");
   });
 
+  it("states a range that excludes its lower end as such, never as a bound it refuses or as 5e-324", () => {
+    register("bounds");
+    // --threshold 0 was answered by the analysis's own schema ("Too small: expected number to be >0")
+    // after the flag's check had said "from 0 to 1"; --attenuation printed its bound as Number.MIN_VALUE.
+    expect(usageLine(["analyze", "repeated", "--threshold", "0", "--db", db])).toBe(
+      'same-game: --threshold must be a number above 0 and at most 1, got "0".',
+    );
+    expect(usageLine(["analyze", "robustness", "--attenuation", "0", "--db", db])).toBe(
+      'same-game: --attenuation must be a number above 0 and at most 1, got "0".',
+    );
+    expect(usageLine(["analyze", "robustness", "--attenuation", "1.5", "--db", db])).toBe(
+      'same-game: --attenuation must be a number above 0 and at most 1, got "1.5".',
+    );
+  });
+
   it("names an unknown option under one prefix", () => {
     const line = usageLine(["run", "--frobnicate"]);
     expect(line).toMatch(/^same-game: run: Unknown option '--frobnicate' \(its flags: --study, --model, /);

@@ -47,6 +47,37 @@ describe("HTTP sessions", () => {
     }
   });
 
+  it("ends a session on DELETE even when the session has spent its --rate-limit", async () => {
+    // A client refused for its rate (429) that gives up and ends its session must free the slot at once,
+    // not hold it until the idle timeout: DELETE carries no JSON-RPC message, so the bucket is not asked.
+    const server = await startInProcess({ rateLimitPerSecond: 2 });
+    try {
+      const opened = await initialize(server.url);
+      const id = opened.headers.get("mcp-session-id") as string;
+      await opened.text();
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const answer = await ping(server.url, id, 10 + i);
+        statuses.push(answer.status);
+        await answer.text();
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      const ended = await fetch(server.url, {
+        method: "DELETE",
+        headers: { ...PROTOCOL, "mcp-session-id": id },
+      });
+      expect(ended.status).toBe(200);
+      expect((await health(server.origin)).sessions).toBe(0);
+      const again = await fetch(server.url, {
+        method: "DELETE",
+        headers: { ...PROTOCOL, "mcp-session-id": id },
+      });
+      expect(again.status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("frees a session's one SSE stream when its client leaves, so the client can open it again", async () => {
     const server = await startInProcess();
     try {

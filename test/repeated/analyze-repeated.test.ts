@@ -74,7 +74,9 @@ describe("analyze repeated", () => {
       '--rule must be match or beat, got "win".',
     );
     await expect(analyze(["--db", deps.dbPath, "--threshold", "1.5"])).rejects.toThrow(/--threshold must be/);
-    await expect(analyze(["--db", deps.dbPath, "--threshold", "0"])).rejects.toThrow(/--threshold: /);
+    await expect(analyze(["--db", deps.dbPath, "--threshold", "0"])).rejects.toThrow(
+      /--threshold must be a number above 0 and at most 1/,
+    );
     await expect(analyze(["--db", deps.dbPath, "--games", "snowdrift"])).rejects.toThrow(
       /"snowdrift" is not a repeated game; repeated games: .*repeated-pd/,
     );

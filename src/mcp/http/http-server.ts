@@ -443,8 +443,23 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       if (req.method === "DELETE") {
-        if (!(await touch(sessionId, principal, res, 1, false))) return;
-        store.closeHttpSession(sessionId, principal, Date.now());
+        // Ending a session carries no JSON-RPC message and frees a slot, so it never waits on the session's
+        // --rate-limit: a client refused for its rate that gives up can still end its session at once.
+        const now = Date.now();
+        if (!store.liveHttpSession(sessionId, principal, now - options.idleTimeoutMs)) {
+          await sessions.drop(sessionId);
+          sendJsonError(
+            res,
+            404,
+            "Session not found: it ended or expired; start a new one with initialize.",
+            {
+              code: SESSION_NOT_FOUND,
+            },
+          );
+          return;
+        }
+        store.closeHttpSession(sessionId, principal, now);
+        bookkeeping.forget(sessionId);
         const held = sessions.find(sessionId, principal);
         if (held) await exchange(held, req, res, {});
         else res.writeHead(200).end();
