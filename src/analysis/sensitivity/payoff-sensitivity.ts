@@ -251,8 +251,8 @@ export function payoffSensitivityAnalysis(
     games,
     pooled,
     players,
-    checks: sensitivityChecks(analysed, pooled),
-    notes: sensitivityNotes(pooled),
+    checks: sensitivityChecks(analysed, pooled, bootstrap),
+    notes: sensitivityNotes(pooled, bootstrap),
   };
 }
 
@@ -262,11 +262,23 @@ const pooledIntervals = (pooled: PayoffSensitivityResult["pooled"]): PooledLambd
   pooled.flatMap((p) => (p.lambda === null ? [] : [{ label: `${p.player}/${p.framing}`, ...p.lambda }]));
 
 const onBound = (x: number): boolean => x === 0 || x === LAMBDA_MAX;
+
+/**
+ * Below this many replicates a percentile interval is about the range of the draws, and an estimate at the
+ * median of the bootstrap distribution falls outside the range of B draws with probability 2·2^−B (6% at
+ * B = 5) on healthy data: sampling alone, not a fault. From 20 on that chance is under 2 in a million.
+ */
+const FEWEST_REPLICATES_TO_CHECK = 20;
+
+/** Intervals that leave their estimate out where that says nothing: on a bound, or with too few replicates. */
+const excludedAsExpected = (i: PooledLambda, bootstrap: number): boolean =>
+  excludes(i) && (onBound(i.estimate) || bootstrap < FEWEST_REPLICATES_TO_CHECK);
 const excludes = (i: PooledLambda): boolean => !(i.ci[0] <= i.estimate && i.estimate <= i.ci[1]);
 
 function sensitivityChecks(
   cells: readonly SensitivityCell[],
   pooled: PayoffSensitivityResult["pooled"],
+  bootstrap: number,
 ): Check[] {
   const intervals = pooledIntervals(pooled);
   const values = [
@@ -278,8 +290,9 @@ function sensitivityChecks(
   const outside = values.filter(({ v }) => !(v >= 0 && v <= LAMBDA_MAX));
   const reversed = intervals.filter((i) => !(i.ci[0] <= i.ci[1]));
   // An estimate on the bound 0 or the cap can legitimately sit outside a percentile interval (resampling
-  // can only move it inward): that is a note. Inside the bounds, excluding the estimate is a failure.
-  const excluded = intervals.filter((i) => excludes(i) && !onBound(i.estimate));
+  // can only move it inward), and so can any estimate when the replicates are too few: that is a note.
+  // Otherwise excluding the estimate is a failure.
+  const excluded = intervals.filter((i) => excludes(i) && !excludedAsExpected(i, bootstrap));
   return [
     {
       name: "lambda_in_range",
@@ -310,14 +323,24 @@ function sensitivityChecks(
   ];
 }
 
-/** Pooled λ estimates on the bound 0 or the cap that their percentile interval leaves out. */
-function sensitivityNotes(pooled: PayoffSensitivityResult["pooled"]): Note[] {
-  const outside = pooledIntervals(pooled).filter((i) => excludes(i) && onBound(i.estimate));
-  if (outside.length === 0) return [];
-  return [
-    {
+/**
+ * Pooled λ estimates that their percentile interval leaves out where that is no fault: on the bound 0 or
+ * the cap, or with fewer replicates than the check needs.
+ */
+function sensitivityNotes(pooled: PayoffSensitivityResult["pooled"], bootstrap: number): Note[] {
+  const outside = pooledIntervals(pooled).filter((i) => excludedAsExpected(i, bootstrap));
+  const onTheBound = outside.filter((i) => onBound(i.estimate));
+  const tooFew = outside.filter((i) => !onBound(i.estimate));
+  const notes: Note[] = [];
+  if (onTheBound.length > 0)
+    notes.push({
       name: "lambda_on_bound",
-      detail: `${outside.map((i) => `pooled λ of ${i.label} = ${i.estimate} sits on the bound, outside its percentile interval [${i.ci.join(", ")}]`).join("; ")}: resampling can only move an estimate on the bound inward; the interval is reported as computed.`,
-    },
-  ];
+      detail: `${onTheBound.map((i) => `pooled λ of ${i.label} = ${i.estimate} sits on the bound, outside its percentile interval [${i.ci.join(", ")}]`).join("; ")}: resampling can only move an estimate on the bound inward; the interval is reported as computed.`,
+    });
+  if (tooFew.length > 0)
+    notes.push({
+      name: "too_few_replicates",
+      detail: `${tooFew.map((i) => `pooled λ of ${i.label} = ${i.estimate} lies outside its percentile interval [${i.ci.join(", ")}]`).join("; ")}: with ${bootstrap} bootstrap replicate${bootstrap === 1 ? "" : "s"} the interval is about the range of the draws, which leaves out even a typical estimate by chance (probability 2·2^−B), so it is not checked; ask for ${FEWEST_REPLICATES_TO_CHECK} or more (bootstrap, 10000 by default).`,
+    });
+  return notes;
 }
