@@ -2,7 +2,7 @@ import { UsageError } from "../usage-error.js";
 import type { Framing } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { actionLabelled, findLabelMentions, type LabelMap, labelMapProblem, tokenize } from "./labels.js";
-import { numberIn } from "./number-words.js";
+import { numberIn, scaleWordsIn } from "./number-words.js";
 import { readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
 import { storyLabelMentions } from "./story-label-mentions.js";
@@ -172,6 +172,12 @@ function wordingProblem(framing: Framing): string | null {
     if (mention !== undefined) {
       return `its ${where} names the label "${framing.labels[mention.action]}": the story must read the same under every label set`;
     }
+  }
+  const oneScale = scaleWordsIn(withoutPlaceholders(framing.units.one));
+  const otherScale = scaleWordsIn(withoutPlaceholders(framing.units.other));
+  if (oneScale.join(" ") !== otherScale.join(" ")) {
+    const stated = (words: string[]) => (words.length === 0 ? "no scale" : `"${words.join(" ")}"`);
+    return `its units state ${stated(oneScale)} for an amount of 1 and ${stated(otherScale)} for every other amount: both forms must state the same scale, or the amounts they write are not the game's`;
   }
   const partyWords = [...framing.parties.self, ...framing.parties.other].map((phrase) => ({
     phrase,

@@ -78,4 +78,28 @@ describe("certification of a framing's fixed wording", () => {
       "gives the agent -5 but the game pays the agent 5",
     );
   });
+
+  it("refuses units whose form for 1 states another scale than the form for other amounts", () => {
+    // Repeated PD pays 1 on (C,D): "1 thousand points" beside "6 points" makes the sucker's payoff the best.
+    const scaled: Framing = { ...repeatedPlain, units: { one: "{n} thousand points", other: "{n} points" } };
+    expect(() => certifyFraming(repeatedPd, repeatedBase, scaled)).toThrow(
+      'its units state "thousand" for an amount of 1 and no scale for every other amount',
+    );
+    const mixed: Framing = {
+      ...relabeled,
+      units: { one: "{n} thousand points", other: "{n} million points" },
+    };
+    expect(() => certifyFraming(pd, pdBase, mixed)).toThrow(
+      'its units state "thousand" for an amount of 1 and "million" for every other amount',
+    );
+  });
+
+  it("accepts one scale written in two inflections, as French writes 1 million and 5 millions", () => {
+    const french: Framing = {
+      ...relabeled,
+      units: { one: "{n} million d'euros", other: "{n} millions d'euros" },
+    };
+    expect(certifyFraming(pd, pdBase, french)).toBeGreaterThan(0);
+    expect(certifyFraming(pd, pdBase, catalog.framing("role", pd.id))).toBeGreaterThan(0);
+  });
 });
