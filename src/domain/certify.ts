@@ -2,7 +2,7 @@ import { UsageError } from "../usage-error.js";
 import type { Framing } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { actionLabelled, findLabelMentions, type LabelMap, labelMapProblem, tokenize } from "./labels.js";
-import { numberIn, scaleWordsIn } from "./number-words.js";
+import { numberIn, scaleWordsIn, signWordIn } from "./number-words.js";
 import { readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
 import { storyLabelMentions } from "./story-label-mentions.js";
@@ -171,6 +171,12 @@ function wordingProblem(framing: Framing): string | null {
     const mention = storyLabelMentions(text, framing.labels)[0];
     if (mention !== undefined) {
       return `its ${where} names the label "${framing.labels[mention.action]}": the story must read the same under every label set`;
+    }
+  }
+  for (const [form, unit] of Object.entries(framing.units)) {
+    const sign = signWordIn(withoutPlaceholders(unit));
+    if (sign !== null) {
+      return `its units (${form}) say "${sign}": an amount's sign is the game's, written by {n}, so a unit may not add one`;
     }
   }
   const oneScale = scaleWordsIn(withoutPlaceholders(framing.units.one));

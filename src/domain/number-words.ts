@@ -110,3 +110,30 @@ export function scaleWordsIn(text: string): string[] {
   }
   return found.sort((a, b) => a.at - b.at).map(({ word }) => word);
 }
+
+/**
+ * Words that put a sign on the amount beside them, in the languages above. An amount's sign comes from the
+ * game through `{n}`; a unit "minus {n} points" would show a payoff of 5 as a loss of 5.
+ */
+const SIGN_WORDS = new Set([
+  "minus",
+  "negative",
+  "negativ",
+  "négatif",
+  "négative",
+  "negativo",
+  "negativa",
+  "negatief",
+  "moins",
+  "menos",
+  "meno",
+  "минус",
+  "מינוס",
+  "ناقص",
+  "سالب",
+]);
+
+/** The first sign word of a text ("minus"), or null. */
+export function signWordIn(text: string): string | null {
+  return tokenize(text).find((token) => SIGN_WORDS.has(token.word))?.word ?? null;
+}

@@ -102,4 +102,13 @@ describe("certification of a framing's fixed wording", () => {
     expect(certifyFraming(pd, pdBase, french)).toBeGreaterThan(0);
     expect(certifyFraming(pd, pdBase, catalog.framing("role", pd.id))).toBeGreaterThan(0);
   });
+
+  it("refuses units that put a sign word before the amount: minus {n} points shows a payoff of 5 as a loss", () => {
+    const minus: Framing = { ...relabeled, units: { one: "minus {n} point", other: "minus {n} points" } };
+    expect(() => certifyFraming(pd, pdBase, minus)).toThrow(
+      "its units (one) say \"minus\": an amount's sign is the game's, written by {n}, so a unit may not add one",
+    );
+    const moins: Framing = { ...relabeled, units: { one: "{n} point", other: "moins {n} points" } };
+    expect(() => certifyFraming(pd, pdBase, moins)).toThrow('its units (other) say "moins"');
+  });
 });
