@@ -2,12 +2,12 @@ import { UsageError } from "../usage-error.js";
 import type { Framing } from "./framing.js";
 import { type Game, type GameVariant, otherPayoffOf } from "./game.js";
 import { actionLabelled, findLabelMentions, type LabelMap, labelMapProblem, tokenize } from "./labels.js";
-import { numberIn } from "./number-words.js";
+import { numberIn, scaleWordsIn, signWordIn } from "./number-words.js";
 import { readPayoffsByMeaning } from "./payoff-meaning.js";
 import { type PromptRequest, type RepeatedContext, renderPrompt } from "./render.js";
 import { storyLabelMentions } from "./story-label-mentions.js";
 import { type ActionId, PROMPT_STYLES } from "./types.js";
-import { AMOUNT } from "./writing-systems.js";
+import { AMOUNT, amountValue } from "./writing-systems.js";
 
 // Certification (SPEC §3): a framing may be used for a game only if the payoff matrix of BOTH
 // players can be read back from the rendered prompt alone, by meaning, and equals the game's: the reader in
@@ -30,7 +30,7 @@ export interface PayoffStatement {
 const TABLE_SEPARATOR = /^\|[\s:|-]*$/;
 
 function numbersIn(text: string): number[] {
-  return Array.from(text.matchAll(AMOUNT), (match) => Number(match[0]));
+  return Array.from(text.matchAll(AMOUNT), (match) => amountValue(match[0]));
 }
 
 /** Every payoff statement in the text, or the first line that looks like one but cannot be read. */
@@ -120,13 +120,45 @@ export function payoffMismatch(
   return null;
 }
 
-/** The framing's own texts that must state no amount, number word or label: story, payoff intro, question. */
+/**
+ * The framing's own texts that must state no amount, number word or label: story, payoff intro, question,
+ * the table's headings and the wording of repeated play. Amounts and labels reach the agent only through
+ * placeholders, so a template is checked with its placeholders left out: a heading "profit x 10" would
+ * misstate every amount under it, and "This is round {round} of 16." would tell the agent the horizon a
+ * study hides.
+ */
 function plainTexts(framing: Framing): { where: string; text: string }[] {
-  return [
+  const table = framing.payoffs.table;
+  const repeated = framing.repeated;
+  const texts = [
     ...framing.story.map((text, i) => ({ where: `story paragraph ${i + 1}`, text })),
     { where: "payoff intro", text: framing.payoffs.intro },
     { where: "question", text: framing.question },
+    ...(table === null
+      ? []
+      : [
+          { where: "table heading own_action", text: table.ownAction },
+          { where: "table heading other_action", text: table.otherAction },
+          { where: "table heading own_payoff", text: table.ownPayoff },
+          { where: "table heading other_payoff", text: table.otherPayoff },
+        ]),
+    ...(repeated === null
+      ? []
+      : [
+          { where: "repeated horizon_revealed", text: repeated.horizonRevealed },
+          { where: "repeated horizon_hidden", text: repeated.horizonHidden },
+          { where: "repeated round_heading", text: repeated.roundHeading },
+          { where: "repeated history_full_intro", text: repeated.historyFullIntro },
+          { where: "repeated history_last_intro", text: repeated.historyLastIntro },
+          { where: "repeated outcome", text: repeated.outcome },
+        ]),
   ];
+  return texts.map(({ where, text }) => ({ where, text: withoutPlaceholders(text) }));
+}
+
+/** A template's fixed words: each `{name}` becomes a space, so what it is filled with is not read here. */
+function withoutPlaceholders(template: string): string {
+  return template.replace(/\{\w+\}/g, " ");
 }
 
 /** Why the framing's plain texts or labels could mislead, or null. */
@@ -134,12 +166,24 @@ function wordingProblem(framing: Framing): string | null {
   for (const { where, text } of plainTexts(framing)) {
     const number = numberIn(text);
     if (number !== null) {
-      return `its ${where} states "${number}": story, intro and question may contain no amounts or number words`;
+      return `its ${where} states "${number}": story, intro, question, table headings and the wording of repeated play may contain no amounts or number words`;
     }
     const mention = storyLabelMentions(text, framing.labels)[0];
     if (mention !== undefined) {
       return `its ${where} names the label "${framing.labels[mention.action]}": the story must read the same under every label set`;
     }
+  }
+  for (const [form, unit] of Object.entries(framing.units)) {
+    const sign = signWordIn(withoutPlaceholders(unit));
+    if (sign !== null) {
+      return `its units (${form}) say "${sign}": an amount's sign is the game's, written by {n}, so a unit may not add one`;
+    }
+  }
+  const oneScale = scaleWordsIn(withoutPlaceholders(framing.units.one));
+  const otherScale = scaleWordsIn(withoutPlaceholders(framing.units.other));
+  if (oneScale.join(" ") !== otherScale.join(" ")) {
+    const stated = (words: string[]) => (words.length === 0 ? "no scale" : `"${words.join(" ")}"`);
+    return `its units state ${stated(oneScale)} for an amount of 1 and ${stated(otherScale)} for every other amount: both forms must state the same scale, or the amounts they write are not the game's`;
   }
   const partyWords = [...framing.parties.self, ...framing.parties.other].map((phrase) => ({
     phrase,

@@ -70,3 +70,70 @@ export function numberIn(text: string): string | null {
   if (cjk) return cjk[0];
   return tokenize(text).find((token) => NUMBER_WORDS.has(token.word))?.word ?? null;
 }
+
+/**
+ * Inflections of one scale word, read as that word: a unit may write "1 million" and "5 millions", "1 mille"
+ * and "5 mila", "1 тысяча" and "5 тысячи", and still state one scale for every amount.
+ */
+const SAME_SCALE: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    ["hundred", "hundreds"],
+    ["cien", "ciento"],
+    ["cem", "cento"],
+    ["thousand", "thousands"],
+    ["mille", "mila"],
+    ["тысяча", "тысячи"],
+    ["אלף", "אלפים"],
+    ["million", "millions", "millionen", "millón", "millones", "milhão", "milhões", "milione", "milioni"],
+    ["milliard", "milliards", "milliarde", "milliarden"],
+    ["dozen", "dozens"],
+    ["half", "halves"],
+  ].flatMap((forms) => forms.map((form) => [form, forms[0] as string])),
+);
+
+/**
+ * Every amount and number word of a text, in order, each inflected scale word as its first form: what a
+ * unit states besides its `{n}`. The two unit forms (|n| = 1 and the others) must state the same, or one
+ * form would scale the amounts it is used for ("1 thousand points" beside "5 points").
+ */
+export function scaleWordsIn(text: string): string[] {
+  const found: { at: number; word: string }[] = [];
+  for (const match of text.matchAll(new RegExp(DIGITS.source, "gu"))) {
+    found.push({ at: match.index, word: match[0] });
+  }
+  for (const match of text.matchAll(new RegExp(CJK_NUMBER.source, "gu"))) {
+    found.push({ at: match.index, word: match[0] });
+  }
+  for (const token of tokenize(text)) {
+    if (NUMBER_WORDS.has(token.word))
+      found.push({ at: token.start, word: SAME_SCALE[token.word] ?? token.word });
+  }
+  return found.sort((a, b) => a.at - b.at).map(({ word }) => word);
+}
+
+/**
+ * Words that put a sign on the amount beside them, in the languages above. An amount's sign comes from the
+ * game through `{n}`; a unit "minus {n} points" would show a payoff of 5 as a loss of 5.
+ */
+const SIGN_WORDS = new Set([
+  "minus",
+  "negative",
+  "negativ",
+  "négatif",
+  "négative",
+  "negativo",
+  "negativa",
+  "negatief",
+  "moins",
+  "menos",
+  "meno",
+  "минус",
+  "מינוס",
+  "ناقص",
+  "سالب",
+]);
+
+/** The first sign word of a text ("minus"), or null. */
+export function signWordIn(text: string): string | null {
+  return tokenize(text).find((token) => SIGN_WORDS.has(token.word))?.word ?? null;
+}

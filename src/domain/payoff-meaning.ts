@@ -1,6 +1,6 @@
 import { actionLabelled, type LabelMap, type Token, tokenize, wordsOf } from "./labels.js";
 import type { ActionId } from "./types.js";
-import { AMOUNT } from "./writing-systems.js";
+import { AMOUNT, amountValue } from "./writing-systems.js";
 
 // The certification reader (SPEC §3): it attributes every amount in a rendered prompt to a party
 // and an action profile by what the text says, not by where a template put it. It knows only the labels
@@ -64,7 +64,7 @@ function eventsOf(text: string, phrases: readonly Phrase[]): Event[] {
   const numbers = Array.from(text.matchAll(AMOUNT));
   const numberStarts = new Set<number>();
   for (const match of numbers) {
-    events.push({ at: match.index, kind: "amount", amount: Number(match[0]) });
+    events.push({ at: match.index, kind: "amount", amount: amountValue(match[0]) });
     for (let i = match.index; i < match.index + match[0].length; i++) numberStarts.add(i);
   }
   const tokens: Token[] = tokenize(text).filter((token) => !numberStarts.has(token.start));
@@ -185,8 +185,8 @@ function readTable(
       source: "table",
       own: actionLabelled(own, labels) as ActionId,
       other: actionLabelled(other, labels) as ActionId,
-      ownPayoff: Number(Array.from(ownAmount.matchAll(AMOUNT))[0]?.[0]),
-      otherPayoff: Number(Array.from(otherAmount.matchAll(AMOUNT))[0]?.[0]),
+      ownPayoff: amountValue(Array.from(ownAmount.matchAll(AMOUNT))[0]?.[0] ?? "NaN"),
+      otherPayoff: amountValue(Array.from(otherAmount.matchAll(AMOUNT))[0]?.[0] ?? "NaN"),
     });
   }
   return statements;

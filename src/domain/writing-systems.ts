@@ -36,11 +36,26 @@ export function wordsIn(text: string): { word: string; start: number }[] {
 }
 
 /**
+ * The characters a reader takes for a minus sign glued to an amount: the hyphen-minus the renderer writes,
+ * and the typographic minus (U+2212), small and full-width hyphen-minus, figure dash and en dash a framing's
+ * units could put before `{n}` ("−{n} points" shows a payoff of 5 as −5, a loss).
+ */
+const MINUS_SIGNS = "\\-\u2212\uFE63\uFF0D\u2012\u2013";
+
+/**
  * An amount as the payoff readers take it: ASCII digits, not glued to a digit, a decimal point or a letter
  * of a spaced script ("X5", "A1" are names), but read after a letter of a script without spaces, where
- * nothing else can separate it ("あなたは60ポイント"). Global: use it with matchAll, which copies it.
+ * nothing else can separate it ("あなたは60ポイント"). Global: use it with matchAll, which copies it, and
+ * take the value of a match with amountValue.
  */
 export const AMOUNT = new RegExp(
-  `(?<![\\p{N}.]|(?![${NO_SPACE_SCRIPTS}])[\\p{L}\\p{M}])[-+]?\\d+(?:\\.\\d+)?`,
+  `(?<![\\p{N}.]|(?![${NO_SPACE_SCRIPTS}])[\\p{L}\\p{M}])[+${MINUS_SIGNS}]?\\d+(?:\\.\\d+)?`,
   "gu",
 );
+
+const ANY_MINUS_SIGN = new RegExp(`^[${MINUS_SIGNS}]`, "u");
+
+/** The number an AMOUNT match states, whichever minus sign it is written with. */
+export function amountValue(match: string): number {
+  return Number(match.replace(ANY_MINUS_SIGN, "-"));
+}

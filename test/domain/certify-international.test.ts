@@ -126,7 +126,7 @@ describe("certifying framings in other languages and scripts", () => {
       story: [base.story[0], sentence],
     });
     const refusal = (id: string, number: string) =>
-      `framing "${id}" for game "prisoners-dilemma" (variant base): its story paragraph 2 states "${number}": story, intro and question may contain no amounts or number words.`;
+      `framing "${id}" for game "prisoners-dilemma" (variant base): its story paragraph 2 states "${number}": story, intro, question, table headings and the wording of repeated play may contain no amounts or number words.`;
     expect(() => load(withStory(JAPANESE, "それぞれがお小遣い１０万円を持っています。"))).toThrow(
       refusal("tomodachi-ja", "１０"),
     );

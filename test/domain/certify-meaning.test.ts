@@ -95,7 +95,7 @@ describe("certification by meaning", () => {
       story: [...business.story, "Whatever happens, your firm is sure to make $4 million."],
     };
     expect(() => certify(claim)).toThrow(
-      'framing "business" for game "prisoners-dilemma" (variant base): its story paragraph 3 states "4": story, intro and question may contain no amounts or number words.',
+      'framing "business" for game "prisoners-dilemma" (variant base): its story paragraph 3 states "4": story, intro, question, table headings and the wording of repeated play may contain no amounts or number words.',
     );
     const words = { ...business, question: "Which of the two decisions do you set?" };
     expect(() => certify(words)).toThrow('its question states "two"');

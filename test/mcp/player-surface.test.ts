@@ -178,6 +178,15 @@ describe("the player's surface (toolset play, the default) names nothing of the 
     expect(view.prompt).toContain("you are not told how many");
   });
 
+  it("refuses an unknown study id without advising register_study, a tool the player is not offered", async () => {
+    const text = await callError(player, "next_trial", { study_id: "study-000000000000" });
+    expect(text).toBe('No study with id "study-000000000000"; check the study id you were given.');
+    // The operator, who has register_study, is still told to register one.
+    expect(await callError(operator, "next_trial", { study_id: "study-000000000000" })).toBe(
+      'No study with id "study-000000000000"; register one with register_study.',
+    );
+  });
+
   it("says which game handles exist when a careless agent names an unknown one", async () => {
     const text = await callError(player, "start_match", { game: "prisoners-dilemma-2" });
     expect(text).toMatch(/^Unknown game "prisoners-dilemma-2"; games: game-[0-9a-f]{8}, /);

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { playerLabel } from "../../../play/caller.js";
 import { type HeldTrial, nextTrial, type StoppedEarly } from "../../../play/studies.js";
 import { heldTrials, openTrialSession } from "../../../play/trial-sessions.js";
+import { UnknownStudyError } from "../../../play/unknown-study-error.js";
+import { printable } from "../../../queries/format.js";
+import { UsageError } from "../../../usage-error.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
@@ -87,7 +90,9 @@ export function registerNextTrial(server: McpServer, { deps, caller, toolsets }:
     },
     async ({ study_id, player, concurrent }) =>
       answering("next_trial", () => {
-        const next = nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []);
+        const next = withoutRegisterAdvice(toolsets.studies, () =>
+          nextTrial(deps, caller, study_id, player, concurrent ? heldTrials(caller) : []),
+        );
         // Why games stopped early: the operator's to read, never the player's (see outputSchema).
         const whyStopped = (stopped: StoppedEarly[]) => (toolsets.blind ? {} : { stopped_early: stopped });
         // Where the player stands in the study: part of every answer.
@@ -169,4 +174,20 @@ function heldOpenText(studyId: string, held: readonly HeldTrial[]): string {
   const trials = held.map((t) => `trial ${t.trial_index + 1} (match ${t.match_id})`);
   const them = held.length === 1 ? "it" : "them";
   return `Study ${studyId} is not complete for this player: no trial is left to deal, but this connection holds ${held.length} of its trials unfinished: ${trials.join(", ")}. Finish ${them} with submit_move first; next_trial then says the study is complete.`;
+}
+
+/**
+ * An unknown study id, as the caller can act on it: the usual refusal advises register_study, which a
+ * server without the studies toolset does not offer (the player's surface above all, where the agent was
+ * given its study id and can only check it).
+ */
+function withoutRegisterAdvice<T>(canRegister: boolean, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (canRegister || !(error instanceof UnknownStudyError)) throw error;
+    throw new UsageError(
+      `No study with id "${printable(error.studyId)}"; check the study id you were given.`,
+    );
+  }
 }

@@ -4,10 +4,13 @@ import { PLAYER_LABEL_MAX } from "../../../play/client-identity.js";
 /** The longest reply or rationale an agent may submit; longer text is refused, naming this limit. */
 export const MAX_REPLY_CHARS = 20_000;
 
+// The match id is described by where the agent reads it, not by the tools that return it: the runner
+// offers a model submit_move and get_match alone, and naming start_match, next_trial or join_match there
+// would tell it of tools it does not have, and that it plays trials.
 export const matchIdSchema = z
   .string()
   .max(100, "match_id is at most 100 characters")
-  .describe("The match id returned by start_match, next_trial or join_match");
+  .describe('The match id, as given with the round\'s prompt ("Match …, round …")');
 
 export const playerSchema = z
   .string()
