@@ -107,6 +107,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         request,
         body.parsed === undefined ? undefined : { parsedBody: body.parsed },
       );
+      endCancelledStreams(session, body.parsed);
       await writeWebResponse(res, response, clientGone.signal);
       return response.status;
     } catch (error) {
@@ -117,6 +118,24 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       for (const call of calls) owed.delete(call);
       session.lastActiveAt = Date.now();
       if (counted) session.inFlight -= 1;
+    }
+  }
+
+  /**
+   * A cancelled request is never answered (the protocol drops its result), so its response stream would
+   * stay open with keep-alives until the client hung up — and count against the in-flight bounds all that
+   * time: a client (the dashboard among them) that cancelled as many calls as its share allows was refused
+   * every further request with 429. The stream of each request this body cancels is ended here, once the
+   * cancellation has reached the protocol; a stream that carries other requests of a batch stays open for
+   * their answers.
+   */
+  function endCancelledStreams(session: HttpSession, parsed: unknown): void {
+    for (const requestId of cancelledRequestIds(parsed)) {
+      for (const call of owed) {
+        if (call.session === session && call.id === requestId && call.alone) {
+          session.transport.closeSSEStream(requestId);
+        }
+      }
     }
   }
 
@@ -549,6 +568,8 @@ interface OwedCall {
   readonly method: string;
   /** The tool's name, for tools/call. */
   readonly tool: string | undefined;
+  /** Whether it is the only request of its POST, so its response stream carries nothing else. */
+  readonly alone: boolean;
 }
 
 /** The requests (messages with a method and an id) of a POST body, one or a batch. */
@@ -560,9 +581,23 @@ function owedCalls(session: HttpSession, parsed: unknown): OwedCall[] {
     const { id, method, params } = message as { id?: unknown; method?: unknown; params?: { name?: unknown } };
     if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) continue;
     const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
-    calls.push({ session, id, method, tool });
+    calls.push({ session, id, method, tool, alone: false });
   }
-  return calls;
+  return calls.length === 1 ? [{ ...(calls[0] as OwedCall), alone: true }] : calls;
+}
+
+/** The request ids a POST body cancels (`notifications/cancelled`), one message or a batch. */
+function cancelledRequestIds(parsed: unknown): Array<string | number> {
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const ids: Array<string | number> = [];
+  for (const message of messages) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+    const requestId = params?.requestId;
+    if (method !== "notifications/cancelled") continue;
+    if (typeof requestId === "string" || typeof requestId === "number") ids.push(requestId);
+  }
+  return ids;
 }
 
 /** A client's name for something, as a log line may hold it: quoted when it is not a plain name. */
