@@ -10,6 +10,7 @@ import { inlineAnalysis } from "./analysis-runner.js";
 import { listPortableInputSchemas } from "./portable-tool-list.js";
 import { guardPromptGets } from "./prompt-get-guard.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
+import { guardRequestParams } from "./request-params-guard.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
@@ -88,5 +89,6 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   guardPromptGets(server);
   explainToolInputErrors(server);
   listPortableInputSchemas(server);
+  guardRequestParams(server);
   return server;
 }

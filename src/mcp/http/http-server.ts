@@ -17,6 +17,7 @@ import {
   isDatabaseUnavailable,
 } from "../../store/engines/database-unavailable.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
+import { invalidParamsOf } from "../request-params-guard.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import {
   defaultInFlightPerPrincipal,
@@ -503,6 +504,14 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     } catch {
       return sendJsonError(res, 400, "Parse error: the body is not JSON.", { code: -32700 });
     }
+    const malformedInitialize = initializeParamsRefusal(parsed);
+    if (malformedInitialize !== null) {
+      // An initialize whose params are wrong is answered as such, not as a request without a session.
+      return sendJsonError(res, 400, malformedInitialize.message, {
+        code: -32602,
+        id: malformedInitialize.id,
+      });
+    }
     if (!isInitializeRequest(parsed)) {
       return sendJsonError(
         res,
@@ -570,6 +579,19 @@ interface OwedCall {
   readonly tool: string | undefined;
   /** Whether it is the only request of its POST, so its response stream carries nothing else. */
   readonly alone: boolean;
+}
+
+/**
+ * Why an `initialize` request (method "initialize", an id) cannot open a session — its params are not what
+ * initialize takes (`clientInfo` or `capabilities` missing, a `protocolVersion` that is not a string) —
+ * with its id; null for any other body.
+ */
+function initializeParamsRefusal(parsed: unknown): { message: string; id: string | number | null } | null {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  const { method, id } = parsed as { method?: unknown; id?: unknown };
+  if (method !== "initialize" || (typeof id !== "string" && typeof id !== "number")) return null;
+  const message = invalidParamsOf("initialize", parsed);
+  return message === null ? null : { message, id };
 }
 
 /** The requests (messages with a method and an id) of a POST body, one or a batch. */
