@@ -65,6 +65,10 @@ export async function writeWebResponse(
     res.end();
     return;
   }
+  // Node holds the status and headers back until the first byte of the body; an SSE stream's first byte
+  // may be a minute away (a GET stream's first keep-alive comes after 15 s, a long call's answer later
+  // still), and a client waits on the headers to know it was accepted. They go out now.
+  res.flushHeaders();
   const gone = new Promise<void>((resolve) => {
     if (clientGone.aborted) resolve();
     clientGone.addEventListener("abort", () => resolve(), { once: true });
