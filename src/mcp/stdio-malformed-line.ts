@@ -40,22 +40,30 @@ export function malformedLine(raw: string): MalformedLine | undefined {
         : "Invalid request: batches are not accepted; send each JSON-RPC message on its own line.",
     );
   }
-  if (typeof value !== "object" || value === null) {
-    return refusal(
-      INVALID_REQUEST,
-      null,
-      `Invalid request: ${shown(value)} is not a JSON-RPC message object.`,
-    );
-  }
-  const message = value as Record<string, unknown>;
-  const id = exactId(message.id);
+  const invalid = invalidMessage(value);
+  if (invalid === undefined) return undefined;
   // A client's malformed answer to one of the server's requests: a reply to it would be a response to a
   // response, which JSON-RPC forbids; it is only reported on stderr.
-  const isResponse = !("method" in message) && ("result" in message || "error" in message);
+  if (invalid.isResponse) return { reason: `a response from the client was dropped: ${invalid.problem}` };
+  return refusal(INVALID_REQUEST, invalid.id, `Invalid request: ${invalid.problem}.`);
+}
+
+/**
+ * Why a parsed JSON value (not an array) is no JSON-RPC message — an Invalid Request (-32600), as JSON-RPC
+ * 2.0 §5.1 names valid JSON that is not a request object — with the id to echo and whether it is a
+ * response; undefined when it is a message. Shared by the stdio line check and the HTTP front.
+ */
+export function invalidMessage(
+  value: unknown,
+): { problem: string; id: string | number | null; isResponse: boolean } | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { problem: `${shown(value)} is not a JSON-RPC message object`, id: null, isResponse: false };
+  }
+  const message = value as Record<string, unknown>;
   const problem = structuralProblem(message) ?? schemaProblem(message);
   if (problem === undefined) return undefined;
-  if (isResponse) return { reason: `a response from the client was dropped: ${problem}` };
-  return refusal(INVALID_REQUEST, id, `Invalid request: ${problem}.`);
+  const isResponse = !("method" in message) && ("result" in message || "error" in message);
+  return { problem, id: exactId(message.id), isResponse };
 }
 
 function refusal(code: number, id: string | number | null, message: string): MalformedLine {

@@ -18,6 +18,7 @@ import {
 } from "../../store/engines/database-unavailable.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { invalidParamsOf } from "../request-params-guard.js";
+import { invalidMessage } from "../stdio-malformed-line.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import {
   defaultInFlightPerPrincipal,
@@ -109,6 +110,14 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         body.parsed === undefined ? undefined : { parsedBody: body.parsed },
       );
       endCancelledStreams(session, body.parsed);
+      const invalid = response.status === 400 ? invalidRequestOf(body.parsed) : undefined;
+      if (invalid !== undefined) {
+        // The SDK calls valid JSON that is no JSON-RPC message a parse error (-32700); JSON-RPC 2.0 §5.1
+        // makes it an Invalid Request (-32600), as the stdio server answers it, naming what is wrong.
+        void response.body?.cancel();
+        sendJsonError(res, 400, `Invalid request: ${invalid.problem}.`, { code: -32600, id: invalid.id });
+        return 400;
+      }
       await writeWebResponse(res, response, clientGone.signal);
       return response.status;
     } catch (error) {
@@ -606,6 +615,22 @@ function owedCalls(session: HttpSession, parsed: unknown): OwedCall[] {
     calls.push({ session, id, method, tool, alone: false });
   }
   return calls.length === 1 ? [{ ...(calls[0] as OwedCall), alone: true }] : calls;
+}
+
+/**
+ * Why a POST body that is JSON holds no valid JSON-RPC message (the first such message of a batch, whose
+ * answer then carries no id); undefined for a body that is not JSON or holds only valid messages.
+ */
+function invalidRequestOf(parsed: unknown): { problem: string; id: string | number | null } | undefined {
+  if (parsed === undefined) return undefined;
+  if (!Array.isArray(parsed)) return invalidMessage(parsed);
+  if (parsed.length === 0) return { problem: "an empty batch holds no message", id: null };
+  for (const [index, message] of parsed.entries()) {
+    const invalid = invalidMessage(message);
+    if (invalid !== undefined)
+      return { problem: `message ${index + 1} of the batch: ${invalid.problem}`, id: null };
+  }
+  return undefined;
 }
 
 /** The request ids a POST body cancels (`notifications/cancelled`), one message or a batch. */
