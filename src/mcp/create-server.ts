@@ -7,6 +7,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/result-cache.js";
 import type { AnalysisRunner } from "./analysis-runner.js";
 import { inlineAnalysis } from "./analysis-runner.js";
+import { guardListCursors } from "./list-cursor-guard.js";
 import { listPortableInputSchemas } from "./portable-tool-list.js";
 import { guardPromptGets } from "./prompt-get-guard.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
@@ -87,6 +88,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   }
   guardToolCalls(server);
   guardPromptGets(server);
+  guardListCursors(server);
   explainToolInputErrors(server);
   listPortableInputSchemas(server);
   guardRequestParams(server);

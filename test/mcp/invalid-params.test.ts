@@ -76,6 +76,20 @@ describe("a request whose params its method does not take", () => {
     });
     expect((await request("ping")).result).toEqual({});
   });
+
+  it("refuses a list cursor it never issued (every list is one page) as invalid params, not the first page again", async () => {
+    expect((await request("tools/list", { cursor: "page-2" })).error).toEqual({
+      code: -32602,
+      message:
+        'Invalid cursor "page-2": tools/list answers in one page and gives no nextCursor, so no cursor is valid; list without one.',
+    });
+    for (const method of ["prompts/list", "resources/list", "resources/templates/list"]) {
+      expect((await request(method, { cursor: "x" })).error?.code, method).toBe(-32602);
+    }
+    const listed = (await request("tools/list", {})).result as { tools: unknown[]; nextCursor?: string };
+    expect(listed.tools.length).toBeGreaterThan(0);
+    expect(listed.nextCursor).toBeUndefined();
+  });
 });
 
 describe("an initialize over HTTP whose params are wrong", () => {
