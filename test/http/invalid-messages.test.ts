@@ -5,6 +5,24 @@ import { INITIALIZE, MCP_HEADERS, startInProcess } from "./support/in-process-se
 // object is -32600 Invalid Request. The SDK's HTTP transport answered both -32700; the stdio server
 // already answered the second -32600, naming what is wrong.
 
+describe("an Accept header in capitals", () => {
+  it("is read case-insensitively, as media types are (RFC 9110 §8.3.1), not refused 406", async () => {
+    const server = await startInProcess();
+    try {
+      const opened = await fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "Application/JSON, Text/Event-Stream" },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get("content-type")).toBe("text/event-stream");
+      await opened.text();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("a POST body that is JSON but no JSON-RPC message", () => {
   it("is an Invalid Request (-32600) naming what is wrong, with the id when it reads; bad JSON stays -32700", async () => {
     const server = await startInProcess();
@@ -54,6 +72,15 @@ describe("a POST body that is JSON but no JSON-RPC message", () => {
         },
       });
       expect(await post('{"jsonrpc":')).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+      // JSON-RPC 2.0 §6: an empty batch is an Invalid Request (the SDK answered it 202, as notifications).
+      expect(await post("[]")).toEqual({
+        status: 400,
+        body: {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "Invalid request: an empty batch holds no message." },
+        },
+      });
     } finally {
       await server.stop();
     }

@@ -492,6 +492,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       // The limit counts JSON-RPC messages: a batch of 100 in one POST takes 100 (unparsable = 1; the
       // transport answers the parse error from the text). A parsed body goes to the transport as it is.
       const messages = parseMessages(body.text);
+      if (Array.isArray(messages.parsed) && messages.parsed.length === 0) {
+        // JSON-RPC 2.0 §6: an empty array is an Invalid Request; the SDK took it as notifications (202).
+        return sendJsonError(res, 400, "Invalid request: an empty batch holds no message.", { code: -32600 });
+      }
       const row = await touch(sessionId, principal, res, messages.count, true);
       if (!row) return;
       await exchange(
