@@ -15,11 +15,20 @@ export interface MalformedLine {
   readonly reason: string;
 }
 
+/**
+ * A batch line (a JSON array of messages): each message as a line of its own, for the transport — which
+ * reads one message per line — to serve one by one, each answered on its own line. MCP 2025-03-26 has
+ * servers "MUST support receiving JSON-RPC batches"; a message of the batch that is none is refused alone.
+ */
+export interface BatchLine {
+  readonly batch: readonly string[];
+}
+
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
 /** A line that is one JSON-RPC message (or blank) gives undefined: it goes on to the transport. */
-export function malformedLine(raw: string): MalformedLine | undefined {
+export function malformedLine(raw: string): MalformedLine | BatchLine | undefined {
   const line = raw.replace(/\r?\n$/, "").replace(/\r$/, "");
   if (line.trim() === "") return undefined;
   let value: unknown;
@@ -32,13 +41,14 @@ export function malformedLine(raw: string): MalformedLine | undefined {
     return refusal(PARSE_ERROR, null, `Parse error: ${why}; send one JSON-RPC message per line.`);
   }
   if (Array.isArray(value)) {
-    return refusal(
-      INVALID_REQUEST,
-      null,
-      value.length === 0
-        ? "Invalid request: an empty array is not a message; send one JSON-RPC message object per line."
-        : "Invalid request: batches are not accepted; send each JSON-RPC message on its own line.",
-    );
+    if (value.length === 0) {
+      return refusal(
+        INVALID_REQUEST,
+        null,
+        "Invalid request: an empty array is not a message; send one JSON-RPC message object per line.",
+      );
+    }
+    return { batch: value.map((message) => JSON.stringify(message)) };
   }
   const invalid = invalidMessage(value);
   if (invalid === undefined) return undefined;
@@ -64,6 +74,14 @@ export function invalidMessage(
   if (problem === undefined) return undefined;
   const isResponse = !("method" in message) && ("result" in message || "error" in message);
   return { problem, id: exactId(message.id), isResponse };
+}
+
+/** A message of a batch, as malformedLine reads a line, except that a batch inside a batch is refused. */
+export function malformedBatchMessage(message: string): MalformedLine | undefined {
+  if (message.startsWith("[")) {
+    return refusal(INVALID_REQUEST, null, "Invalid request: a batch holds messages, not another batch.");
+  }
+  return malformedLine(message) as MalformedLine | undefined;
 }
 
 function refusal(code: number, id: string | number | null, message: string): MalformedLine {
