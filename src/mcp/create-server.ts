@@ -7,9 +7,11 @@ import { SERVER_VERSION } from "../server-version.js";
 import { analysisCacheOf, cacheDisabledByEnvironment } from "./analysis-call/result-cache.js";
 import type { AnalysisRunner } from "./analysis-runner.js";
 import { inlineAnalysis } from "./analysis-runner.js";
+import { guardListCursors } from "./list-cursor-guard.js";
 import { listPortableInputSchemas } from "./portable-tool-list.js";
 import { guardPromptGets } from "./prompt-get-guard.js";
 import { registerPlayPrompt } from "./prompts/play-prompt.js";
+import { guardRequestParams } from "./request-params-guard.js";
 import { registerCatalogResources } from "./resources/catalog-resources.js";
 import { registerMatchResource } from "./resources/match-resource.js";
 import { registerStudyReport } from "./resources/study-report.js";
@@ -86,7 +88,9 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   }
   guardToolCalls(server);
   guardPromptGets(server);
+  guardListCursors(server);
   explainToolInputErrors(server);
   listPortableInputSchemas(server);
+  guardRequestParams(server);
   return server;
 }

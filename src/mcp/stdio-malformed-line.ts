@@ -15,11 +15,20 @@ export interface MalformedLine {
   readonly reason: string;
 }
 
+/**
+ * A batch line (a JSON array of messages): each message as a line of its own, for the transport — which
+ * reads one message per line — to serve one by one, each answered on its own line. MCP 2025-03-26 has
+ * servers "MUST support receiving JSON-RPC batches"; a message of the batch that is none is refused alone.
+ */
+export interface BatchLine {
+  readonly batch: readonly string[];
+}
+
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
 /** A line that is one JSON-RPC message (or blank) gives undefined: it goes on to the transport. */
-export function malformedLine(raw: string): MalformedLine | undefined {
+export function malformedLine(raw: string): MalformedLine | BatchLine | undefined {
   const line = raw.replace(/\r?\n$/, "").replace(/\r$/, "");
   if (line.trim() === "") return undefined;
   let value: unknown;
@@ -32,30 +41,47 @@ export function malformedLine(raw: string): MalformedLine | undefined {
     return refusal(PARSE_ERROR, null, `Parse error: ${why}; send one JSON-RPC message per line.`);
   }
   if (Array.isArray(value)) {
-    return refusal(
-      INVALID_REQUEST,
-      null,
-      value.length === 0
-        ? "Invalid request: an empty array is not a message; send one JSON-RPC message object per line."
-        : "Invalid request: batches are not accepted; send each JSON-RPC message on its own line.",
-    );
+    if (value.length === 0) {
+      return refusal(
+        INVALID_REQUEST,
+        null,
+        "Invalid request: an empty array is not a message; send one JSON-RPC message object per line.",
+      );
+    }
+    return { batch: value.map((message) => JSON.stringify(message)) };
   }
-  if (typeof value !== "object" || value === null) {
-    return refusal(
-      INVALID_REQUEST,
-      null,
-      `Invalid request: ${shown(value)} is not a JSON-RPC message object.`,
-    );
-  }
-  const message = value as Record<string, unknown>;
-  const id = exactId(message.id);
+  const invalid = invalidMessage(value);
+  if (invalid === undefined) return undefined;
   // A client's malformed answer to one of the server's requests: a reply to it would be a response to a
   // response, which JSON-RPC forbids; it is only reported on stderr.
-  const isResponse = !("method" in message) && ("result" in message || "error" in message);
+  if (invalid.isResponse) return { reason: `a response from the client was dropped: ${invalid.problem}` };
+  return refusal(INVALID_REQUEST, invalid.id, `Invalid request: ${invalid.problem}.`);
+}
+
+/**
+ * Why a parsed JSON value (not an array) is no JSON-RPC message — an Invalid Request (-32600), as JSON-RPC
+ * 2.0 §5.1 names valid JSON that is not a request object — with the id to echo and whether it is a
+ * response; undefined when it is a message. Shared by the stdio line check and the HTTP front.
+ */
+export function invalidMessage(
+  value: unknown,
+): { problem: string; id: string | number | null; isResponse: boolean } | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { problem: `${shown(value)} is not a JSON-RPC message object`, id: null, isResponse: false };
+  }
+  const message = value as Record<string, unknown>;
   const problem = structuralProblem(message) ?? schemaProblem(message);
   if (problem === undefined) return undefined;
-  if (isResponse) return { reason: `a response from the client was dropped: ${problem}` };
-  return refusal(INVALID_REQUEST, id, `Invalid request: ${problem}.`);
+  const isResponse = !("method" in message) && ("result" in message || "error" in message);
+  return { problem, id: exactId(message.id), isResponse };
+}
+
+/** A message of a batch, as malformedLine reads a line, except that a batch inside a batch is refused. */
+export function malformedBatchMessage(message: string): MalformedLine | undefined {
+  if (message.startsWith("[")) {
+    return refusal(INVALID_REQUEST, null, "Invalid request: a batch holds messages, not another batch.");
+  }
+  return malformedLine(message) as MalformedLine | undefined;
 }
 
 function refusal(code: number, id: string | number | null, message: string): MalformedLine {

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from "node:stream";
-import { malformedLine } from "./stdio-malformed-line.js";
+import { malformedBatchMessage, malformedLine } from "./stdio-malformed-line.js";
 
 /**
  * The largest JSON-RPC message `serve` reads on stdin. The SDK's stdio transport closes the connection —
@@ -16,7 +16,8 @@ const END_BYTES = 256;
 
 /**
  * A stream between stdin and the transport that passes complete lines of at most `maxBytes` that hold one
- * JSON-RPC message each. A longer line, or one that is not a JSON-RPC message, is answered instead: the
+ * JSON-RPC message each; a batch line is passed as one line per message of it. A longer line, or one that
+ * is not a JSON-RPC message (nor a batch of them), is answered instead: the
  * error reply line (with the request's id when it can be read exactly) and a sentence for stderr go to
  * `refuse`; a malformed response from the client gets no reply line, only the sentence.
  */
@@ -62,7 +63,13 @@ export function stdioSizeGuard(
             pendingBytes = 0;
             const malformed = malformedLine(line.toString("utf8"));
             if (malformed === undefined) this.push(line);
-            else refuse(malformed.reply, malformed.reason);
+            else if ("batch" in malformed) {
+              for (const message of malformed.batch) {
+                const refused = malformedBatchMessage(message);
+                if (refused === undefined) this.push(Buffer.from(`${message}\n`));
+                else refuse(refused.reply, refused.reason);
+              }
+            } else refuse(malformed.reply, malformed.reason);
           }
         }
         start = end;

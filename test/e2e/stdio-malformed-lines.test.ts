@@ -68,6 +68,57 @@ function rawServe() {
   };
 }
 
+describe("serve over stdio takes a JSON-RPC batch", () => {
+  it("serves each message of a batch line, answers each on its own line, and refuses a bad message of it alone", async () => {
+    const serve = rawServe();
+    serve.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-03-26",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "0" },
+        },
+      }),
+    );
+    await serve.until((r) => r.some((m) => m.id === "init"));
+    serve.write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    serve.write(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
+        { jsonrpc: "1.0", id: 2, method: "ping" },
+        [{ jsonrpc: "2.0", id: 3, method: "ping" }],
+        {
+          jsonrpc: "2.0",
+          id: 4,
+          method: "tools/call",
+          params: { name: "list_games", arguments: {} },
+        },
+      ]),
+    );
+    await serve.until((r) => r.some((m) => m.id === 4));
+    serve.child.kill("SIGTERM");
+    const answers = serve.replies().filter((m) => m.id !== "init");
+    expect(answers.find((m) => m.id === 1)).toMatchObject({ result: {} });
+    expect(answers.find((m) => m.id === 2)?.error).toEqual({
+      code: -32600,
+      message: 'Invalid request: "jsonrpc" is "1.0"; it must be "2.0".',
+    });
+    expect(answers.find((m) => m.id === null)?.error).toEqual({
+      code: -32600,
+      message: "Invalid request: a batch holds messages, not another batch.",
+    });
+    expect(answers.find((m) => m.id === 4)).toMatchObject({
+      result: { structuredContent: { games: expect.any(Array) } },
+    });
+    // Nothing else: no answer to the notification, none to the nested batch's ping.
+    expect(answers).toHaveLength(4);
+  }, 30_000);
+});
+
 describe("serve over stdio answers a line it cannot read instead of dropping it", () => {
   it("answers -32700 or -32600 with the id read exactly, logs one line each, and keeps serving", async () => {
     const serve = rawServe();
@@ -110,7 +161,6 @@ describe("serve over stdio answers a line it cannot read instead of dropping it"
       [null, -32700],
       [8, -32600],
       [9, -32600],
-      [null, -32600],
       [null, -32700],
       [null, -32600],
       [12, -32600],
@@ -128,13 +178,17 @@ describe("serve over stdio answers a line it cannot read instead of dropping it"
     expect(errors[2]?.error?.message).toBe(
       'Invalid request: "params._meta.progressToken" is {"x":1}; it must be a string or an integer.',
     );
-    expect(errors[6]?.error?.message).toBe('Invalid request: "jsonrpc" is "1.0"; it must be "2.0".');
-    expect(errors[11]?.error?.message).toMatch(/byte order mark/);
+    expect(errors[5]?.error?.message).toBe('Invalid request: "jsonrpc" is "1.0"; it must be "2.0".');
+    expect(errors[10]?.error?.message).toMatch(/byte order mark/);
     expect(serve.replies().find((m) => m.id === "after")).toMatchObject({ result: {} });
+    // The batch (MCP 2025-03-26: servers "MUST support receiving JSON-RPC batches") is served message by
+    // message, each answered on its own line.
+    expect(serve.replies().find((m) => m.id === 10)).toMatchObject({ result: {} });
+    expect(serve.replies().find((m) => m.id === 11)).toMatchObject({ result: {} });
     const logged = serve
       .stderr()
       .split("\n")
       .filter((l) => l.includes("answered a stdio line with error"));
-    expect(logged).toHaveLength(lines.length);
+    expect(logged).toHaveLength(lines.length - 1);
   }, 30_000);
 });

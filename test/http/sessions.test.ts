@@ -91,8 +91,8 @@ describe("HTTP sessions", () => {
           headers: { accept: "text/event-stream", ...PROTOCOL, "mcp-session-id": id },
           signal,
         });
-      // The SDK allows one GET stream per session and refuses another at once (409). An accepted stream's
-      // headers come with its first event, so "no answer within a second" means accepted.
+      // The SDK allows one GET stream per session and refuses another at once (409). An accepted stream
+      // answers 200 and then stays open, so "no end within a second" means accepted.
       const tryAnother = async (): Promise<number | "accepted"> => {
         const probe = new AbortController();
         const answer = await Promise.race([
@@ -118,6 +118,33 @@ describe("HTTP sessions", () => {
       }
       expect(answer).toBe("accepted");
     } finally {
+      await server.stop();
+    }
+  });
+
+  it("sends a GET stream's status and headers at once, not with its first event 15 s later", async () => {
+    const server = await startInProcess();
+    const stream = new AbortController();
+    try {
+      const opened = await initialize(server.url);
+      const id = opened.headers.get("mcp-session-id") as string;
+      await opened.text();
+      const t0 = performance.now();
+      const answer = await Promise.race([
+        fetch(server.url, {
+          method: "GET",
+          headers: { accept: "text/event-stream", ...PROTOCOL, "mcp-session-id": id },
+          signal: stream.signal,
+        }),
+        new Promise<"no headers">((resolve) => setTimeout(() => resolve("no headers"), 3000)),
+      ]);
+      expect(answer).not.toBe("no headers");
+      const response = answer as Response;
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      expect(performance.now() - t0).toBeLessThan(3000);
+    } finally {
+      stream.abort();
       await server.stop();
     }
   });

@@ -17,6 +17,8 @@ import {
   isDatabaseUnavailable,
 } from "../../store/engines/database-unavailable.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
+import { invalidParamsOf } from "../request-params-guard.js";
+import { invalidMessage } from "../stdio-malformed-line.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import {
   defaultInFlightPerPrincipal,
@@ -107,6 +109,15 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         request,
         body.parsed === undefined ? undefined : { parsedBody: body.parsed },
       );
+      endCancelledStreams(session, body.parsed);
+      const invalid = response.status === 400 ? invalidRequestOf(body.parsed) : undefined;
+      if (invalid !== undefined) {
+        // The SDK calls valid JSON that is no JSON-RPC message a parse error (-32700); JSON-RPC 2.0 §5.1
+        // makes it an Invalid Request (-32600), as the stdio server answers it, naming what is wrong.
+        void response.body?.cancel();
+        sendJsonError(res, 400, `Invalid request: ${invalid.problem}.`, { code: -32600, id: invalid.id });
+        return 400;
+      }
       await writeWebResponse(res, response, clientGone.signal);
       return response.status;
     } catch (error) {
@@ -117,6 +128,24 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       for (const call of calls) owed.delete(call);
       session.lastActiveAt = Date.now();
       if (counted) session.inFlight -= 1;
+    }
+  }
+
+  /**
+   * A cancelled request is never answered (the protocol drops its result), so its response stream would
+   * stay open with keep-alives until the client hung up — and count against the in-flight bounds all that
+   * time: a client (the dashboard among them) that cancelled as many calls as its share allows was refused
+   * every further request with 429. The stream of each request this body cancels is ended here, once the
+   * cancellation has reached the protocol; a stream that carries other requests of a batch stays open for
+   * their answers.
+   */
+  function endCancelledStreams(session: HttpSession, parsed: unknown): void {
+    for (const requestId of cancelledRequestIds(parsed)) {
+      for (const call of owed) {
+        if (call.session === session && call.id === requestId && call.alone) {
+          session.transport.closeSSEStream(requestId);
+        }
+      }
     }
   }
 
@@ -478,6 +507,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       // The limit counts JSON-RPC messages: a batch of 100 in one POST takes 100 (unparsable = 1; the
       // transport answers the parse error from the text). A parsed body goes to the transport as it is.
       const messages = parseMessages(body.text);
+      if (Array.isArray(messages.parsed) && messages.parsed.length === 0) {
+        // JSON-RPC 2.0 §6: an empty array is an Invalid Request; the SDK took it as notifications (202).
+        return sendJsonError(res, 400, "Invalid request: an empty batch holds no message.", { code: -32600 });
+      }
       const row = await touch(sessionId, principal, res, messages.count, true);
       if (!row) return;
       await exchange(
@@ -498,6 +531,14 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       parsed = JSON.parse(body.text);
     } catch {
       return sendJsonError(res, 400, "Parse error: the body is not JSON.", { code: -32700 });
+    }
+    const malformedInitialize = initializeParamsRefusal(parsed);
+    if (malformedInitialize !== null) {
+      // An initialize whose params are wrong is answered as such, not as a request without a session.
+      return sendJsonError(res, 400, malformedInitialize.message, {
+        code: -32602,
+        id: malformedInitialize.id,
+      });
     }
     if (!isInitializeRequest(parsed)) {
       return sendJsonError(
@@ -564,6 +605,21 @@ interface OwedCall {
   readonly method: string;
   /** The tool's name, for tools/call. */
   readonly tool: string | undefined;
+  /** Whether it is the only request of its POST, so its response stream carries nothing else. */
+  readonly alone: boolean;
+}
+
+/**
+ * Why an `initialize` request (method "initialize", an id) cannot open a session — its params are not what
+ * initialize takes (`clientInfo` or `capabilities` missing, a `protocolVersion` that is not a string) —
+ * with its id; null for any other body.
+ */
+function initializeParamsRefusal(parsed: unknown): { message: string; id: string | number | null } | null {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  const { method, id } = parsed as { method?: unknown; id?: unknown };
+  if (method !== "initialize" || (typeof id !== "string" && typeof id !== "number")) return null;
+  const message = invalidParamsOf("initialize", parsed);
+  return message === null ? null : { message, id };
 }
 
 /** The requests (messages with a method and an id) of a POST body, one or a batch. */
@@ -575,9 +631,39 @@ function owedCalls(session: HttpSession, parsed: unknown): OwedCall[] {
     const { id, method, params } = message as { id?: unknown; method?: unknown; params?: { name?: unknown } };
     if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) continue;
     const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
-    calls.push({ session, id, method, tool });
+    calls.push({ session, id, method, tool, alone: false });
   }
-  return calls;
+  return calls.length === 1 ? [{ ...(calls[0] as OwedCall), alone: true }] : calls;
+}
+
+/**
+ * Why a POST body that is JSON holds no valid JSON-RPC message (the first such message of a batch, whose
+ * answer then carries no id); undefined for a body that is not JSON or holds only valid messages.
+ */
+function invalidRequestOf(parsed: unknown): { problem: string; id: string | number | null } | undefined {
+  if (parsed === undefined) return undefined;
+  if (!Array.isArray(parsed)) return invalidMessage(parsed);
+  if (parsed.length === 0) return { problem: "an empty batch holds no message", id: null };
+  for (const [index, message] of parsed.entries()) {
+    const invalid = invalidMessage(message);
+    if (invalid !== undefined)
+      return { problem: `message ${index + 1} of the batch: ${invalid.problem}`, id: null };
+  }
+  return undefined;
+}
+
+/** The request ids a POST body cancels (`notifications/cancelled`), one message or a batch. */
+function cancelledRequestIds(parsed: unknown): Array<string | number> {
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const ids: Array<string | number> = [];
+  for (const message of messages) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+    const requestId = params?.requestId;
+    if (method !== "notifications/cancelled") continue;
+    if (typeof requestId === "string" || typeof requestId === "number") ids.push(requestId);
+  }
+  return ids;
 }
 
 /** A client's name for something, as a log line may hold it: quoted when it is not a plain name. */

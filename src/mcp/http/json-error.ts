@@ -12,7 +12,13 @@ export function sendJsonError(
   res: ServerResponse,
   status: number,
   message: string,
-  options: { code?: number; headers?: Record<string, string>; closeConnection?: boolean } = {},
+  options: {
+    code?: number;
+    headers?: Record<string, string>;
+    closeConnection?: boolean;
+    /** The id of the request refused, when it could be read; null otherwise. */
+    id?: string | number | null;
+  } = {},
 ): void {
   if (res.headersSent) {
     res.end();
@@ -21,7 +27,7 @@ export function sendJsonError(
   const body = JSON.stringify({
     jsonrpc: "2.0",
     error: { code: options.code ?? SERVER_REFUSED, message },
-    id: null,
+    id: options.id ?? null,
   });
   res.writeHead(status, {
     "content-type": "application/json",

@@ -37,7 +37,10 @@ export function toWebRequest(req: IncomingMessage, body: string | undefined): Re
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    // Media types are case-insensitive (RFC 9110 §8.3.1), but the SDK transport matches Accept by exact
+    // case: "Application/JSON, Text/Event-Stream" was refused 406. Lower-cased, it is read as it means.
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) headers.append(name, name === "accept" ? item.toLowerCase() : item);
   }
   const host = req.headers.host ?? "localhost";
   return new Request(`http://${host}${req.url ?? "/"}`, {
@@ -65,6 +68,10 @@ export async function writeWebResponse(
     res.end();
     return;
   }
+  // Node holds the status and headers back until the first byte of the body; an SSE stream's first byte
+  // may be a minute away (a GET stream's first keep-alive comes after 15 s, a long call's answer later
+  // still), and a client waits on the headers to know it was accepted. They go out now.
+  res.flushHeaders();
   const gone = new Promise<void>((resolve) => {
     if (clientGone.aborted) resolve();
     clientGone.addEventListener("abort", () => resolve(), { once: true });
