@@ -1,9 +1,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { logError } from "../log.js";
+import { logError, logInfo } from "../log.js";
 import {
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
 } from "../store/engines/database-unavailable.js";
+import { RecordFileGoneError } from "../store/engines/record-file-guard.js";
 import { UsageError } from "../usage-error.js";
 
 /** A tool's answer: the machine-readable object plus its readable text twin. */
@@ -28,6 +29,11 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
       // `serve` of a record it cannot write (read-only media or folder): a clear refusal, not a failure.
       const text = `${tool} needs to write the record, and this server can only read it (its file or folder is read-only here); the analysis tools work.`;
       return { content: [{ type: "text" as const, text }], isError: true };
+    }
+    if (error instanceof RecordFileGoneError) {
+      // The operator must hear of it: every write from now on is refused until the server is restarted.
+      logInfo(`${tool}: ${error.message}`);
+      return { content: [{ type: "text" as const, text: error.message }], isError: true };
     }
     const message = error instanceof Error ? error.message : String(error);
     if (isProgrammingError(error)) logError(`tool ${tool} failed`, error);

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Engine, Statement } from "./engine.js";
+import type { RecordFileGuard } from "./record-file-guard.js";
 
 /**
  * SQLite through better-sqlite3, as the Store always used it: a statement is better-sqlite3's own prepared
@@ -12,8 +13,15 @@ export class SqliteEngine implements Engine {
   /** One transaction function for every call: better-sqlite3 builds a new wrapper per db.transaction(). */
   private readonly run: Database.Transaction<(work: () => unknown) => unknown>;
 
+  /** Set on a record opened for writing, once migrated: every write transaction checks the files first and after. */
+  private guard: RecordFileGuard | null = null;
+
   constructor(readonly db: Database.Database) {
     this.run = db.transaction((work: () => unknown) => work());
+  }
+
+  guardFiles(guard: RecordFileGuard): void {
+    this.guard = guard;
   }
 
   prepare(sql: string): Statement {
@@ -25,7 +33,11 @@ export class SqliteEngine implements Engine {
   }
 
   transaction<T>(work: () => T): T {
-    return this.run.immediate(work) as T;
+    if (this.guard === null || this.db.inTransaction) return this.run.immediate(work) as T;
+    this.guard.check();
+    const result = this.run.immediate(work) as T;
+    this.guard.check();
+    return result;
   }
 
   close(): void {

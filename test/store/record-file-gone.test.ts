@@ -1,0 +1,62 @@
+// A server's record deleted, moved or replaced under it, or its -wal removed: SQLite goes on committing
+// into files nobody will open again, so every move answered from then on would be lost. Each write must be
+// refused instead, with a sentence naming the file.
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { call, callError, connectClient, tempDeps } from "../support/harness.js";
+
+let deps: ReturnType<typeof tempDeps>;
+let client: Client;
+beforeEach(async () => {
+  deps = tempDeps();
+  client = await connectClient(deps, { player: "chaos" });
+});
+afterEach(async () => {
+  await client.close();
+  deps.dispose();
+});
+
+type Started = { match_id: string; labels: string[] };
+const start = () =>
+  call<Started>(client, "start_match", { game: "prisoners-dilemma", opponent: "random", seed: 1 });
+
+it("refuses a move once the record's -wal was removed, instead of answering it as recorded", async () => {
+  const first = await start();
+  await call(client, "submit_move", { match_id: first.match_id, round: 1, choice: first.labels[0] });
+  const second = await start();
+  rmSync(`${deps.dbPath}-wal`);
+  const refusal = await callError(client, "submit_move", {
+    match_id: second.match_id,
+    round: 1,
+    choice: second.labels[0],
+  });
+  expect(refusal).toBe(
+    `The record's write-ahead log ${deps.dbPath}-wal was deleted or replaced while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+  );
+  // Reads still work.
+  expect((await client.callTool({ name: "list_games", arguments: {} })).isError).toBeFalsy();
+});
+
+it("refuses a new match once the record file was moved away", async () => {
+  await start();
+  renameSync(deps.dbPath, join(deps.dir, "moved.db"));
+  const refusal = await callError(client, "start_match", { game: "prisoners-dilemma", opponent: "random" });
+  expect(refusal).toBe(
+    `The record file ${deps.dbPath} was deleted or moved away while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+  );
+});
+
+it("refuses a move once another file was put at the record's path", async () => {
+  const match = await start();
+  const other = join(deps.dir, "other.db");
+  writeFileSync(other, "");
+  renameSync(other, deps.dbPath);
+  const refusal = await callError(client, "submit_move", {
+    match_id: match.match_id,
+    round: 1,
+    choice: match.labels[0],
+  });
+  expect(refusal).toContain(`The record file ${deps.dbPath} was replaced by another file`);
+});
