@@ -32,7 +32,7 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
     }
     if (error instanceof RecordFileGoneError) {
       // The operator must hear of it: every write from now on is refused until the server is restarted.
-      logInfo(`${tool}: ${error.message}`);
+      logInfo(`${tool}: ${error.message} (${error.file})`);
       return { content: [{ type: "text" as const, text: error.message }], isError: true };
     }
     const message = error instanceof Error ? error.message : String(error);

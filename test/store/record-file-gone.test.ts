@@ -5,6 +5,7 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { INITIALIZE, MCP_HEADERS, startInProcess } from "../http/support/in-process-server.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 
 let deps: ReturnType<typeof tempDeps>;
@@ -33,7 +34,7 @@ it("refuses a move once the record's -wal was removed, instead of answering it a
     choice: second.labels[0],
   });
   expect(refusal).toBe(
-    `The record's write-ahead log ${deps.dbPath}-wal was deleted or replaced while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+    `The record's write-ahead log (its -wal file) was deleted or replaced while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
   );
   // Reads still work.
   expect((await client.callTool({ name: "list_games", arguments: {} })).isError).toBeFalsy();
@@ -44,7 +45,7 @@ it("refuses a new match once the record file was moved away", async () => {
   renameSync(deps.dbPath, join(deps.dir, "moved.db"));
   const refusal = await callError(client, "start_match", { game: "prisoners-dilemma", opponent: "random" });
   expect(refusal).toBe(
-    `The record file ${deps.dbPath} was deleted or moved away while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+    `The record file was deleted or moved away while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
   );
 });
 
@@ -58,5 +59,24 @@ it("refuses a move once another file was put at the record's path", async () => 
     round: 1,
     choice: match.labels[0],
   });
-  expect(refusal).toContain(`The record file ${deps.dbPath} was replaced by another file`);
+  expect(refusal).toContain("The record file was replaced by another file");
+});
+
+it("over HTTP, answers a new session with the same sentence once the -wal was removed", async () => {
+  const server = await startInProcess();
+  try {
+    rmSync(`${server.deps.dbPath}-wal`);
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: MCP_HEADERS,
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toBe(
+      "The record's write-ahead log (its -wal file) was deleted or replaced while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.",
+    );
+  } finally {
+    await server.stop();
+  }
 });

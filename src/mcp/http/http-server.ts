@@ -16,6 +16,7 @@ import {
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
 } from "../../store/engines/database-unavailable.js";
+import { RecordFileGoneError } from "../../store/engines/record-file-guard.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import {
@@ -496,7 +497,9 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
 
   const httpServer = createNodeServer((req, res) => {
     route(req, res).catch((error: unknown) => {
-      if (!isDatabaseUnavailable(error)) logError("HTTP request failed", error);
+      if (error instanceof RecordFileGoneError)
+        logInfo(`HTTP request refused: ${error.message} (${error.file})`);
+      else if (!isDatabaseUnavailable(error)) logError("HTTP request failed", error);
       failed(res, error);
     });
   });
@@ -613,6 +616,11 @@ function failed(res: ServerResponse, error: unknown): number {
   if (isDatabaseUnavailable(error)) {
     sendJsonError(res, 503, DATABASE_UNAVAILABLE_MESSAGE, { code: -32603, headers: { "retry-after": "2" } });
     return 503;
+  }
+  // Said as it is: no retry on this replica helps, and the operator must restart it on the record.
+  if (error instanceof RecordFileGoneError) {
+    sendJsonError(res, 500, error.message, { code: -32603 });
+    return 500;
   }
   sendJsonError(res, 500, "Internal server error.", { code: -32603 });
   return 500;

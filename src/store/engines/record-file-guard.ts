@@ -9,9 +9,18 @@ import { resolve } from "node:path";
 // write transaction (nothing is written into a log that now belongs to another file) and after its commit
 // (a call is never answered as recorded when its commit went elsewhere).
 
-/** A write refused because the record's path no longer names the files this connection writes. */
+/**
+ * A write refused because the record's path no longer names the files this connection writes. The message
+ * is for clients (remote ones too) and names no path; `file` is the one for the operator's log.
+ */
 export class RecordFileGoneError extends Error {
   override readonly name = "RecordFileGoneError";
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
+    super(message);
+  }
 }
 
 function fileId(path: string): string | null {
@@ -42,7 +51,8 @@ export class RecordFileGuard {
     if (record === null || record !== this.recordId) {
       const what = record === null ? "deleted or moved away" : "replaced by another file";
       throw new RecordFileGoneError(
-        `The record file ${this.path} was ${what} while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+        `The record file was ${what} while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+        this.path,
       );
     }
     const wal = fileId(`${this.path}-wal`);
@@ -52,7 +62,8 @@ export class RecordFileGuard {
     }
     if (wal !== this.walId) {
       throw new RecordFileGoneError(
-        `The record's write-ahead log ${this.path}-wal was deleted or replaced while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+        "The record's write-ahead log (its -wal file) was deleted or replaced while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.",
+        `${this.path}-wal`,
       );
     }
   }
