@@ -5,6 +5,7 @@ import {
   isDatabaseUnavailable,
 } from "../store/engines/database-unavailable.js";
 import { RecordFileGoneError } from "../store/engines/record-file-guard.js";
+import { recordWriteRefusal } from "../store/engines/record-write-refusal.js";
 import { UsageError } from "../usage-error.js";
 
 /** A tool's answer: the machine-readable object plus its readable text twin. */
@@ -34,6 +35,11 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
       // The operator must hear of it: every write from now on is refused until the server is restarted.
       logInfo(`${tool}: ${error.message} (${error.file})`);
       return { content: [{ type: "text" as const, text: error.message }], isError: true };
+    }
+    const refusal = recordWriteRefusal(error);
+    if (refusal !== null) {
+      logInfo(`${tool} not recorded: ${refusal}`);
+      return { content: [{ type: "text" as const, text: refusal }], isError: true };
     }
     const message = error instanceof Error ? error.message : String(error);
     if (isProgrammingError(error)) logError(`tool ${tool} failed`, error);
