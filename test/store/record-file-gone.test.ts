@@ -1,9 +1,10 @@
 // A server's record deleted, moved or replaced under it, or its -wal removed: SQLite goes on committing
 // into files nobody will open again, so every move answered from then on would be lost. Each write must be
 // refused instead, with a sentence naming the file.
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { INITIALIZE, MCP_HEADERS, startInProcess } from "../http/support/in-process-server.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
@@ -40,19 +41,27 @@ it("refuses a move once the record's -wal was removed, instead of answering it a
   expect((await client.callTool({ name: "list_games", arguments: {} })).isError).toBeFalsy();
 });
 
-it("refuses a new match once the record file was moved away", async () => {
-  await start();
-  renameSync(deps.dbPath, join(deps.dir, "moved.db"));
+it("refuses a new match once the record file was moved away, and the moved file keeps every move answered before", async () => {
+  const match = await start();
+  await call(client, "submit_move", { match_id: match.match_id, round: 1, choice: match.labels[0] });
+  const moved = join(deps.dir, "moved.db");
+  renameSync(deps.dbPath, moved);
   const refusal = await callError(client, "start_match", { game: "prisoners-dilemma", opponent: "random" });
   expect(refusal).toBe(
-    `The record file was deleted or moved away while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.`,
+    "The record file was deleted or moved away while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.",
   );
+  const reader = new Database(moved);
+  const decisions = reader.prepare("SELECT match_id FROM decisions").all();
+  reader.close();
+  expect(decisions).toEqual([{ match_id: match.match_id }]);
 });
 
-it("refuses a move once another file was put at the record's path", async () => {
+it("refuses a move once another record was put at the record's path, and leaves that record as it was", async () => {
   const match = await start();
   const other = join(deps.dir, "other.db");
-  writeFileSync(other, "");
+  const replacement = new Database(other);
+  replacement.exec("CREATE TABLE marker (x); INSERT INTO marker VALUES (42)");
+  replacement.close();
   renameSync(other, deps.dbPath);
   const refusal = await callError(client, "submit_move", {
     match_id: match.match_id,
@@ -60,6 +69,13 @@ it("refuses a move once another file was put at the record's path", async () => 
     choice: match.labels[0],
   });
   expect(refusal).toContain("The record file was replaced by another file");
+  // The server's -wal, still named after the record, must not be replayed over the file now there.
+  const reader = new Database(deps.dbPath);
+  const tables = reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+  const marker = reader.prepare("SELECT x FROM marker").all();
+  reader.close();
+  expect(tables).toEqual([{ name: "marker" }]);
+  expect(marker).toEqual([{ x: 42 }]);
 });
 
 it("over HTTP, answers a new session with the same sentence once the -wal was removed", async () => {

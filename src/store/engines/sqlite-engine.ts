@@ -34,10 +34,29 @@ export class SqliteEngine implements Engine {
 
   transaction<T>(work: () => T): T {
     if (this.guard === null || this.db.inTransaction) return this.run.immediate(work) as T;
-    this.guard.check();
+    this.checkFiles();
     const result = this.run.immediate(work) as T;
-    this.guard.check();
+    this.checkFiles();
     return result;
+  }
+
+  /**
+   * The guard's check, and when it fails, what this connection committed is merged into the file it has
+   * open and its -wal emptied: a moved record then holds every commit where it went, and a -wal left at the
+   * old name is not replayed later over whatever file has the name now (SQLite does neither for a file
+   * that moved: it leaves its -wal behind on close).
+   */
+  private checkFiles(): void {
+    try {
+      this.guard?.check();
+    } catch (error) {
+      try {
+        this.db.pragma("wal_checkpoint(TRUNCATE)");
+      } catch {
+        // Another connection reading: the refusal stands, and SQLite keeps the -wal as it is.
+      }
+      throw error;
+    }
   }
 
   close(): void {
