@@ -96,3 +96,16 @@ it("over HTTP, answers a new session with the same sentence once the -wal was re
     await server.stop();
   }
 });
+
+it("a server closed after its record was moved, with no write since, leaves every answered move in the moved file", async () => {
+  const match = await start();
+  await call(client, "submit_move", { match_id: match.match_id, round: 1, choice: match.labels[0] });
+  const moved = join(deps.dir, "moved.db");
+  renameSync(deps.dbPath, moved);
+  await client.close();
+  deps.store.close();
+  const reader = new Database(moved);
+  const decisions = reader.prepare("SELECT match_id FROM decisions").all();
+  reader.close();
+  expect(decisions).toEqual([{ match_id: match.match_id }]);
+});

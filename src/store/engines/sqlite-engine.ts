@@ -60,6 +60,13 @@ export class SqliteEngine implements Engine {
   }
 
   close(): void {
+    // A record moved or replaced since the last write: merged into the file held here before SQLite, which
+    // would not for a file that moved, closes and leaves its -wal behind under the record's name.
+    try {
+      if (this.db.open) this.checkFiles();
+    } catch {
+      // Said to every call that tried to write; closing goes on.
+    }
     this.db.close();
   }
 }
