@@ -109,3 +109,21 @@ it("a server closed after its record was moved, with no write since, leaves ever
   reader.close();
   expect(decisions).toEqual([{ match_id: match.match_id }]);
 });
+
+it("over HTTP, readiness turns 503 once the record file was moved away", async () => {
+  const server = await startInProcess();
+  try {
+    expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
+    renameSync(server.deps.dbPath, join(server.deps.dir, "moved.db"));
+    const response = await fetch(`${server.origin}/readyz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      ready: false,
+      database: "ok",
+      reason:
+        "The record file was deleted or moved away while this server was running: this call was not recorded, and nothing more can be until the server is started again on the record.",
+    });
+  } finally {
+    await server.stop();
+  }
+});

@@ -17,6 +17,7 @@ import {
   isDatabaseUnavailable,
 } from "../../store/engines/database-unavailable.js";
 import { RecordFileGoneError } from "../../store/engines/record-file-guard.js";
+import { SqliteEngine } from "../../store/engines/sqlite-engine.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import {
@@ -299,8 +300,13 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       const tooNew = schema.tooNew(now);
       if (tooNew !== null) return { status: 503, body: { ready: false, database: "ok", reason: tooNew } };
       const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
+      // A replica whose record file is gone from its path can only refuse writes: not ready.
+      if (store.engine instanceof SqliteEngine) store.engine.checkFiles();
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
+      if (error instanceof RecordFileGoneError) {
+        return { status: 503, body: { ready: false, database: "ok", reason: error.message } };
+      }
       if (!isDatabaseUnavailable(error)) logError("readiness: the record did not answer", error);
       return { status: 503, body: { ready: false, database: (error as Error).message } };
     }

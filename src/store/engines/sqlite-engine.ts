@@ -46,7 +46,7 @@ export class SqliteEngine implements Engine {
    * old name is not replayed later over whatever file has the name now (SQLite does neither for a file
    * that moved: it leaves its -wal behind on close).
    */
-  private checkFiles(): void {
+  checkFiles(): void {
     try {
       this.guard?.check();
     } catch (error) {
