@@ -1,9 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { logError } from "../log.js";
+import { logError, logInfo } from "../log.js";
 import {
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
 } from "../store/engines/database-unavailable.js";
+import { RecordFileGoneError } from "../store/engines/record-file-guard.js";
+import { recordWriteRefusal } from "../store/engines/record-write-refusal.js";
 import { UsageError } from "../usage-error.js";
 
 /** A tool's answer: the machine-readable object plus its readable text twin. */
@@ -28,6 +30,16 @@ export async function answering<T extends CallToolResult>(tool: string, body: ()
       // `serve` of a record it cannot write (read-only media or folder): a clear refusal, not a failure.
       const text = `${tool} needs to write the record, and this server can only read it (its file or folder is read-only here); the analysis tools work.`;
       return { content: [{ type: "text" as const, text }], isError: true };
+    }
+    if (error instanceof RecordFileGoneError) {
+      // The operator must hear of it: every write from now on is refused until the server is restarted.
+      logInfo(`${tool}: ${error.message} (${error.file})`);
+      return { content: [{ type: "text" as const, text: error.message }], isError: true };
+    }
+    const refusal = recordWriteRefusal(error);
+    if (refusal !== null) {
+      logInfo(`${tool} not recorded: ${refusal}`);
+      return { content: [{ type: "text" as const, text: refusal }], isError: true };
     }
     const message = error instanceof Error ? error.message : String(error);
     if (isProgrammingError(error)) logError(`tool ${tool} failed`, error);

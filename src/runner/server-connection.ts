@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { MODEL_CALLS_META_KEY, type ModelCall } from "../domain/model-call.js";
 import { packageRoot } from "../package-root.js";
 import { isPostgresUrl } from "../store/engines/database-location.js";
+import { isPassingRecordRefusal } from "../store/engines/passing-record-refusal.js";
 import { UsageError } from "../usage-error.js";
 import type { ToolSpec } from "./endpoint.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
@@ -47,18 +49,26 @@ export interface ToolAnswer {
   readonly structured: Structured | null;
 }
 
+/** How the runner waits out the server's busy answers and passing refusals of the record. */
+interface BusyWaits {
+  retry: RetryPolicy;
+  onWait: ServerWaitListener;
+  signal?: AbortSignal;
+}
+
 /** One MCP connection of the runner: one seat (player label), one server session. */
 export class ServerConnection {
   private constructor(
     private readonly client: Client,
     readonly player: string,
+    private readonly busy: BusyWaits,
   ) {}
 
   static async open(
     target: ServerTarget,
     player: string,
     /** Over HTTP: how long and how often to wait when the server says it is busy (429/503 + Retry-After). */
-    busy: { retry: RetryPolicy; onWait: ServerWaitListener; signal?: AbortSignal } = {
+    busy: BusyWaits = {
       retry: DEFAULT_RETRY,
       onWait: () => {},
     },
@@ -97,7 +107,7 @@ export class ServerConnection {
         throw new UsageError(`cannot open an MCP session at --server ${target.url}: ${reason}`);
       }
     }
-    return new ServerConnection(client, player);
+    return new ServerConnection(client, player, busy);
   }
 
   /** The whitelisted play tools as the server lists them; the run cannot go on without submit_move. */
@@ -114,8 +124,29 @@ export class ServerConnection {
     }));
   }
 
-  /** Calls a tool; `modelCalls` travel in the request `_meta` for the server to record beside the reply. */
+  /**
+   * Calls a tool; `modelCalls` travel in the request `_meta` for the server to record beside the reply. A
+   * call the record refused for a passing reason (a full disk, another process's lock, a database
+   * restarting: nothing of it was recorded) is made again after a wait, as a busy server's is, so a
+   * passing fault neither ends the run nor loses the model calls the call carries.
+   */
   async call(name: string, args: Structured, modelCalls: readonly ModelCall[] = []): Promise<ToolAnswer> {
+    for (let retry = 0; ; retry++) {
+      const answer = await this.callOnce(name, args, modelCalls);
+      if (!answer.isError || !isPassingRecordRefusal(answer.text) || retry >= this.busy.retry.retries) {
+        return answer;
+      }
+      const delay = Math.min(this.busy.retry.baseDelayMs * 2 ** retry, this.busy.retry.maxDelayMs);
+      this.busy.onWait(503, delay);
+      await sleep(delay, undefined, this.busy.signal ? { signal: this.busy.signal } : undefined);
+    }
+  }
+
+  private async callOnce(
+    name: string,
+    args: Structured,
+    modelCalls: readonly ModelCall[],
+  ): Promise<ToolAnswer> {
     const result = await this.client.callTool({
       name,
       arguments: args,

@@ -6,6 +6,7 @@ import { packageRoot } from "../package-root.js";
 import { UsageError } from "../usage-error.js";
 import { redactUrl } from "./engines/database-location.js";
 import { PostgresEngine } from "./engines/postgres-engine.js";
+import { RecordFileGuard } from "./engines/record-file-guard.js";
 import { SqliteEngine } from "./engines/sqlite-engine.js";
 import { applyMigrations } from "./migrations.js";
 import {
@@ -88,6 +89,7 @@ export function openSqlite(path: string, readonly: boolean): SqliteEngine {
     // power loss can lose the last commits, which is the trade SQLite recommends for WAL.
     db.pragma("synchronous = NORMAL");
     applyMigrations(engine, migrations);
+    if (!db.memory) engine.guardFiles(new RecordFileGuard(db.name));
     return engine;
   } catch (error) {
     db.close();

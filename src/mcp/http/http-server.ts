@@ -16,6 +16,8 @@ import {
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
 } from "../../store/engines/database-unavailable.js";
+import { RecordFileGoneError } from "../../store/engines/record-file-guard.js";
+import { SqliteEngine } from "../../store/engines/sqlite-engine.js";
 import { createServer, SERVER_VERSION } from "../create-server.js";
 import { invalidParamsOf } from "../request-params-guard.js";
 import { invalidMessage } from "../stdio-malformed-line.js";
@@ -327,8 +329,13 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       const tooNew = schema.tooNew(now);
       if (tooNew !== null) return { status: 503, body: { ready: false, database: "ok", reason: tooNew } };
       const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
+      // A replica whose record file is gone from its path can only refuse writes: not ready.
+      if (store.engine instanceof SqliteEngine) store.engine.checkFiles();
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
+      if (error instanceof RecordFileGoneError) {
+        return { status: 503, body: { ready: false, database: "ok", reason: error.message } };
+      }
       if (!isDatabaseUnavailable(error)) logError("readiness: the record did not answer", error);
       return { status: 503, body: { ready: false, database: (error as Error).message } };
     }
@@ -552,7 +559,9 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
 
   const httpServer = createNodeServer((req, res) => {
     route(req, res).catch((error: unknown) => {
-      if (!isDatabaseUnavailable(error)) logError("HTTP request failed", error);
+      if (error instanceof RecordFileGoneError)
+        logInfo(`HTTP request refused: ${error.message} (${error.file})`);
+      else if (!isDatabaseUnavailable(error)) logError("HTTP request failed", error);
       failed(res, error);
     });
   });
@@ -714,6 +723,11 @@ function failed(res: ServerResponse, error: unknown): number {
   if (isDatabaseUnavailable(error)) {
     sendJsonError(res, 503, DATABASE_UNAVAILABLE_MESSAGE, { code: -32603, headers: { "retry-after": "2" } });
     return 503;
+  }
+  // Said as it is: no retry on this replica helps, and the operator must restart it on the record.
+  if (error instanceof RecordFileGoneError) {
+    sendJsonError(res, 500, error.message, { code: -32603 });
+    return 500;
   }
   sendJsonError(res, 500, "Internal server error.", { code: -32603 });
   return 500;
