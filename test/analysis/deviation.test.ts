@@ -334,3 +334,53 @@ describe("nearestInHull", () => {
     expect(nearestInHull([0.2, 0.3, 0.5], simplex.slice(0, 2)).totalVariation).toBeCloseTo(0.5, 12);
   });
 });
+
+describe("a game whose row player is indifferent (dozens of extreme row strategies in equilibrium)", () => {
+  // u1 is all 0, so every row strategy is a best reply to anything, and every row strategy x is an
+  // equilibrium strategy (paired with a column best reply to x): any play is at distance 0 from the set,
+  // and an opponent best-responding to it earns exactly its equilibrium payoff there, so exploitability 0.
+  // The column payoffs give 27 distinct extreme row strategies in equilibrium, past the 16 the subset
+  // search over row strategies could take.
+  const actions = ["a", "b", "c", "d", "e"];
+  const indifferentRow = {
+    actions,
+    u1: actions.map(() => actions.map(() => 0)),
+    u2: [
+      [0, 3, 2, 3, 5],
+      [6, 1, 0, 0, 8],
+      [1, 5, 4, 1, 1],
+      [5, 0, 0, 1, 2],
+      [2, 0, 7, 7, 5],
+    ],
+  };
+
+  it("puts uniform and skewed play at distance 0 with exploitability 0, quickly", () => {
+    const started = Date.now();
+    for (const play of [
+      { a: 0.2, b: 0.2, c: 0.2, d: 0.2, e: 0.2 },
+      { a: 0.1, b: 0, c: 0.6, d: 0.3, e: 0 },
+    ]) {
+      const deviation = equilibriumDeviation(indifferentRow, play);
+      expect(deviation.degenerate).toBe(true);
+      expect(deviation.total_variation).toBeCloseTo(0, 9);
+      expect(deviation.exploitability.raw).toBeCloseTo(0, 9);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("nearestInHull with many points (solved as a linear programme)", () => {
+  it("is 0 inside the hull and the mass off a face outside it", () => {
+    // Twelve points of the 4-action simplex's edge between actions 1 and 2, and its other vertices: the
+    // hull is the whole simplex, so p itself is in it.
+    const edge = Array.from({ length: 12 }, (_, i) => [i / 11, 1 - i / 11, 0, 0]);
+    const all = [...edge, [0, 0, 1, 0], [0, 0, 0, 1]];
+    expect(nearestInHull([0.1, 0.2, 0.3, 0.4], all).totalVariation).toBeCloseTo(0, 12);
+    // The edge alone: p must move the 0.7 it puts on actions 3 and 4 (TV 0.7), and the nearest point keeps
+    // a·(0.1, 0.2) within the edge, e.g. (0.1 + 0.7 t, 0.2 + 0.7 (1 − t), 0, 0).
+    const nearest = nearestInHull([0.1, 0.2, 0.3, 0.4], edge);
+    expect(nearest.totalVariation).toBeCloseTo(0.7, 12);
+    expect(nearest.point[0]).toBeGreaterThanOrEqual(0.1 - 1e-12);
+    expect(nearest.point[1]).toBeGreaterThanOrEqual(0.2 - 1e-12);
+  });
+});

@@ -155,8 +155,13 @@ function scoredSet(
     const rows = component.rows;
     if (rows.length > 2) {
       approximate = true;
-      candidates.push(anchored(nearestInHull(p, rows).point));
+      const hullPoint = anchored(nearestInHull(p, rows).point);
+      candidates.push(hullPoint);
+      jsdNearest.push({ point: hullPoint.point, jsd: hullPoint.jsd });
     }
+    // The segments between extreme row strategies only refine an upper bound of the JSD, at a cost
+    // quadratic in their number: a game whose row player is indifferent has components of thirty.
+    if (rows.length > MAX_SEGMENT_SEARCH_ROWS) continue;
     for (let i = 0; i < rows.length; i++) {
       for (let j = i + 1; j < rows.length; j++) {
         const a = rows[i] as readonly number[];
@@ -174,6 +179,9 @@ function scoredSet(
   return { candidates, jsdNearest, approximate };
 }
 
+/** Components with more extreme row strategies than this are not searched along their edges. */
+const MAX_SEGMENT_SEARCH_ROWS = 8;
+
 const solved = new WeakMap<StageGame, ReturnType<typeof nashEquilibria>>();
 
 /**
@@ -190,7 +198,7 @@ function equilibriaOf(game: StageGame): ReturnType<typeof nashEquilibria> {
 }
 
 const APPROXIMATE_NOTE =
-  "An equilibrium component here holds three or more extreme row strategies: its nearest point in total variation is exact, but the JSD is the smallest found at that point and along the segments between its extreme row strategies, an upper bound of the divergence to the set.";
+  "An equilibrium component here holds three or more extreme row strategies: its nearest point in total variation is exact, but the JSD is the smallest found at that point, at its extreme row strategies and (for at most 8 of them) along the segments between them, an upper bound of the divergence to the set.";
 
 /**
  * Distance from π̂ to the row player's equilibrium set and the exploitability of π̂ relative to the
