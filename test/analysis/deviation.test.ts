@@ -384,3 +384,32 @@ describe("nearestInHull with many points (solved as a linear programme)", () => 
     expect(nearest.point[1]).toBeGreaterThanOrEqual(0.2 - 1e-12);
   });
 });
+
+describe("exploitability at an equilibrium point is exactly 0, not rounding noise", () => {
+  // Six actions, the row player indifferent (u1 all 0), so every row strategy is an equilibrium strategy
+  // and no play can be exploited. Play (1, 1, 1, 1, 1, 7)/12 lies in a component of many extreme row
+  // strategies whose nearest point comes from a linear programme: its gain came out 1.8e-15, and compare
+  // ranked two groups of exploitability 0.000 apart with p 0.007.
+  const actions = ["a", "b", "c", "d", "e", "f"];
+  const game = {
+    actions,
+    u1: actions.map(() => actions.map(() => 0)),
+    u2: [
+      [7, 0, 5, 7, 1, 1],
+      [9, 5, 8, 6, 2, 4],
+      [5, 8, 9, 2, 8, 3],
+      [4, 7, 0, 2, 9, 3],
+      [2, 9, 6, 3, 1, 6],
+      [2, 1, 2, 0, 6, 1],
+    ],
+  };
+
+  it("gives raw and normalised exploitability 0 for (1, 1, 1, 1, 1, 7)/12", () => {
+    const counts = [1, 1, 1, 1, 1, 7];
+    const play = Object.fromEntries(actions.map((a, i) => [a, (counts[i] as number) / 12]));
+    const deviation = equilibriumDeviation(game, play);
+    expect(deviation.exploitability.raw).toBe(0);
+    expect(deviation.exploitability.normalized).toBe(0);
+    expect(exploitabilityOf(game)(counts.map((c) => c / 12))).toBe(0);
+  });
+});

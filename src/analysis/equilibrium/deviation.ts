@@ -30,7 +30,8 @@ export interface Exploitability {
   /**
    * max(0, best_response_gain): what an opponent who knows π̂ gains over its equilibrium value, in payoff
    * units. Never negative: play that leaves every reply worse than equilibrium (Harmony, all-defect:
-   * 3 − 10 = −7) cannot be exploited, it is exploitability 0.
+   * 3 − 10 = −7) cannot be exploited, it is exploitability 0. A gain within rounding of 0 (at most 1e-9 of
+   * the opponent's payoff range) is 0 too.
    */
   readonly raw: number;
   /**
@@ -232,7 +233,7 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
   const nearest = chosen.candidate;
   const range = opponentPayoffRange(game);
   const gain = chosen.gain;
-  const raw = Math.max(0, gain);
+  const raw = exploitableGain(gain, range);
   const jsdNearest = smallestJsd(scored.jsdNearest, nearest);
   return {
     distribution,
@@ -247,7 +248,7 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
       best_response_gain: gain,
       raw,
       normalized: range > 0 ? raw / range : null,
-      tied_values: distinctValues(distinct.map((m) => Math.max(0, m.gain))),
+      tied_values: distinctValues(distinct.map((m) => exploitableGain(m.gain, range))),
     },
     tied_points: distinct.length,
     tie_rule: distinct.length > 1 ? TIE_RULE : null,
@@ -342,7 +343,7 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
       const gain = bestResponsePayoff - opponentPayoff;
       const near = (x: number) => Math.abs(x - x) <= EQUILIBRIUM_TOLERANCE;
       if (near(candidate.jsd) && near(gain) && candidate.point.every(near)) {
-        const raw = Math.max(0, gain);
+        const raw = exploitableGain(gain, range);
         return range > 0 ? raw / range : null;
       }
     }
@@ -357,9 +358,19 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
         ? m
         : best,
     );
-    const raw = Math.max(0, chosen.gain);
+    const raw = exploitableGain(chosen.gain, range);
     return range > 0 ? raw / range : null;
   };
+}
+
+/**
+ * max(0, gain), with a gain within rounding of 0 (at most EQUILIBRIUM_TOLERANCE of the opponent's payoff
+ * range) taken as 0: play at an equilibrium point computed through a linear programme or a segment can
+ * leave 1e-15 there, and compare then ranked two groups of exploitability 0.000 apart with p 0.007.
+ */
+function exploitableGain(gain: number, range: number): number {
+  // A NaN stays NaN: it is a defect upstream, not a zero.
+  return gain > EQUILIBRIUM_TOLERANCE * range || Number.isNaN(gain) ? gain : 0;
 }
 
 /** Every candidate as near π̂ as the nearest one: total variation first, then JSD, both within tolerance. */
