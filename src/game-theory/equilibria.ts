@@ -44,8 +44,12 @@ export function nashEquilibria(game: StageGame): EquilibriaResult {
   const n = game.actions.length;
   // rowPayoff[i][j]: row player's payoff for own action i against column action j; columnPayoff[j][i]:
   // the column player's payoff for own action j against row action i. Both read "[own][other]".
-  const rowPayoff = game.u1.map((row) => [...row]);
-  const columnPayoff = transpose(game.u2, n);
+  // Each is rescaled to [0, 1] first: an affine change of one player's payoffs keeps every equilibrium,
+  // and it puts the payoffs on the scale of the probabilities, so the tolerance and the singular-pivot
+  // test mean the same for payoffs in millions as in units (unscaled, a prisoner's dilemma paying
+  // 1,000,000 to 5,000,000 lost even its pure equilibrium to the pivot test).
+  const rowPayoff = unitScaled(game.u1);
+  const columnPayoff = unitScaled(transpose(game.u2, n));
 
   const rowCandidates = vertexStrategies(columnPayoff, n);
   const columnCandidates = vertexStrategies(rowPayoff, n);
@@ -198,6 +202,14 @@ function nonEmptySubsets(n: number): number[][] {
     subsets.push([...Array(n).keys()].filter((i) => mask & (1 << i)));
   }
   return subsets;
+}
+
+/** The matrix mapped affinely onto [0, 1] (all zeros when every entry is the same). */
+function unitScaled(matrix: readonly (readonly number[])[]): number[][] {
+  const entries = matrix.flat();
+  const least = Math.min(...entries);
+  const range = Math.max(...entries) - least;
+  return matrix.map((row) => row.map((u) => (range > 0 ? (u - least) / range : 0)));
 }
 
 function transpose(matrix: readonly (readonly number[])[], n: number): number[][] {

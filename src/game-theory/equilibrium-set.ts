@@ -4,11 +4,20 @@
 // (Winkels 1979; the "cliques" of Avis, Rosenberg, Savani & von Stengel 2010). A strategy inside such a
 // hull is an equilibrium strategy, so its distance to the set is 0 even when no extreme equilibrium is it.
 import type { Equilibrium } from "./equilibria.js";
+import { hullWeightsByLinearProgramme } from "./hull-distance-lp.js";
 import { solveLinearSystem } from "./linear-solve.js";
 
-/** Exhaustive subset search over distinct row strategies; beyond this many it is the wrong tool. */
-const MAX_ROW_STRATEGIES = 16;
 const TOLERANCE = 1e-9;
+
+/** Beyond this many candidate vertices the hull distance is solved as a linear programme instead. */
+const MAX_VERTICES_TRIED = 200;
+
+/** C(n, r), stopping early once it passes the limit (only the comparison with it is needed). */
+function vertexCount(n: number, r: number): number {
+  let count = 1;
+  for (let i = 1; i <= r && count <= MAX_VERTICES_TRIED; i++) count = (count * (n - r + i)) / i;
+  return count;
+}
 
 export interface EquilibriumComponent {
   /** The extreme row strategies X whose convex hull is the component's row projection. */
@@ -40,20 +49,28 @@ export function equilibriumComponents(
     byColumn.set(ck, i);
     edges.set(rk, byColumn);
   });
+  // A maximal Nash subset is a closed pair (R, C): R every row strategy paired with all of C, C every
+  // column strategy paired with all of R. Each closed R is an intersection of neighbourhoods N(c) (the
+  // row strategies paired with column c), so they are found by intersecting until nothing new appears:
+  // work in the number of components, not 2^(row strategies) — a game whose row player is indifferent
+  // has dozens of extreme row strategies.
   const rowKeys = [...rows.keys()];
-  if (rowKeys.length > MAX_ROW_STRATEGIES) {
-    throw new Error(
-      `The game has ${rowKeys.length} extreme row strategies in equilibrium; components are computed for at most ${MAX_ROW_STRATEGIES}.`,
-    );
+  const neighbourhood = (c: string): string[] => rowKeys.filter((r) => edges.get(r)?.has(c));
+  const setKey = (set: readonly string[]): string => set.join("\u0000");
+  const closedRows = new Map<string, string[]>();
+  const pending = [...columns.keys()].map(neighbourhood);
+  while (pending.length > 0) {
+    const set = pending.pop() as string[];
+    if (set.length === 0 || closedRows.has(setKey(set))) continue;
+    closedRows.set(setKey(set), set);
+    for (const c of columns.keys()) {
+      const next = set.filter((r) => edges.get(r)?.has(c));
+      if (!closedRows.has(setKey(next))) pending.push(next);
+    }
   }
   const components: EquilibriumComponent[] = [];
-  for (let mask = 1; mask < 1 << rowKeys.length; mask++) {
-    const chosen = rowKeys.filter((_, i) => mask & (1 << i));
+  for (const chosen of closedRows.values()) {
     const common = [...columns.keys()].filter((c) => chosen.every((r) => edges.get(r)?.has(c)));
-    if (common.length === 0) continue;
-    // Maximal: no other row strategy is paired with every column of `common`.
-    const closed = rowKeys.every((r) => chosen.includes(r) || !common.every((c) => edges.get(r)?.has(c)));
-    if (!closed) continue;
     components.push({
       rows: chosen.map((r) => rows.get(r) as number[]),
       equilibria: chosen.flatMap((r) => common.map((c) => edges.get(r)?.get(c) as number)),
@@ -65,7 +82,8 @@ export function equilibriumComponents(
 /**
  * The point of conv(points) nearest p in total variation ½‖p − q‖₁, and that distance. The objective is
  * convex and piecewise linear in the weights λ (on the simplex), so its minimum is attained where m − 1 of
- * the breakpoint planes "λ_i = 0" and "q_a = p_a" meet (with Σλ = 1); every such vertex is tried.
+ * the breakpoint planes "λ_i = 0" and "q_a = p_a" meet (with Σλ = 1); every such vertex is tried, or,
+ * when there are more than MAX_VERTICES_TRIED of them, the same minimum is found by the simplex method.
  */
 export function nearestInHull(
   p: readonly number[],
@@ -82,6 +100,10 @@ export function nearestInHull(
     ...points.map((_, i) => ({ row: points.map((__, j) => (j === i ? 1 : 0)), rhs: 0 })),
     ...Array.from({ length: k }, (_, a) => ({ row: points.map((x) => x[a] as number), rhs: p[a] as number })),
   ];
+  if (vertexCount(m + k, m - 1) > MAX_VERTICES_TRIED) {
+    const q = mix(hullWeightsByLinearProgramme(p, points));
+    return { point: q, totalVariation: tv(q) };
+  }
   let best = { point: [...(points[0] as number[])], totalVariation: tv(points[0] as number[]) };
   const consider = (chosen: number[]): void => {
     const a = [points.map(() => 1), ...chosen.map((c) => (planes[c] as { row: number[] }).row)];

@@ -334,3 +334,82 @@ describe("nearestInHull", () => {
     expect(nearestInHull([0.2, 0.3, 0.5], simplex.slice(0, 2)).totalVariation).toBeCloseTo(0.5, 12);
   });
 });
+
+describe("a game whose row player is indifferent (dozens of extreme row strategies in equilibrium)", () => {
+  // u1 is all 0, so every row strategy is a best reply to anything, and every row strategy x is an
+  // equilibrium strategy (paired with a column best reply to x): any play is at distance 0 from the set,
+  // and an opponent best-responding to it earns exactly its equilibrium payoff there, so exploitability 0.
+  // The column payoffs give 27 distinct extreme row strategies in equilibrium, past the 16 the subset
+  // search over row strategies could take.
+  const actions = ["a", "b", "c", "d", "e"];
+  const indifferentRow = {
+    actions,
+    u1: actions.map(() => actions.map(() => 0)),
+    u2: [
+      [0, 3, 2, 3, 5],
+      [6, 1, 0, 0, 8],
+      [1, 5, 4, 1, 1],
+      [5, 0, 0, 1, 2],
+      [2, 0, 7, 7, 5],
+    ],
+  };
+
+  it("puts uniform and skewed play at distance 0 with exploitability 0, quickly", () => {
+    const started = Date.now();
+    for (const play of [
+      { a: 0.2, b: 0.2, c: 0.2, d: 0.2, e: 0.2 },
+      { a: 0.1, b: 0, c: 0.6, d: 0.3, e: 0 },
+    ]) {
+      const deviation = equilibriumDeviation(indifferentRow, play);
+      expect(deviation.degenerate).toBe(true);
+      expect(deviation.total_variation).toBeCloseTo(0, 9);
+      expect(deviation.exploitability.raw).toBeCloseTo(0, 9);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("nearestInHull with many points (solved as a linear programme)", () => {
+  it("is 0 inside the hull and the mass off a face outside it", () => {
+    // Twelve points of the 4-action simplex's edge between actions 1 and 2, and its other vertices: the
+    // hull is the whole simplex, so p itself is in it.
+    const edge = Array.from({ length: 12 }, (_, i) => [i / 11, 1 - i / 11, 0, 0]);
+    const all = [...edge, [0, 0, 1, 0], [0, 0, 0, 1]];
+    expect(nearestInHull([0.1, 0.2, 0.3, 0.4], all).totalVariation).toBeCloseTo(0, 12);
+    // The edge alone: p must move the 0.7 it puts on actions 3 and 4 (TV 0.7), and the nearest point keeps
+    // a·(0.1, 0.2) within the edge, e.g. (0.1 + 0.7 t, 0.2 + 0.7 (1 − t), 0, 0).
+    const nearest = nearestInHull([0.1, 0.2, 0.3, 0.4], edge);
+    expect(nearest.totalVariation).toBeCloseTo(0.7, 12);
+    expect(nearest.point[0]).toBeGreaterThanOrEqual(0.1 - 1e-12);
+    expect(nearest.point[1]).toBeGreaterThanOrEqual(0.2 - 1e-12);
+  });
+});
+
+describe("exploitability at an equilibrium point is exactly 0, not rounding noise", () => {
+  // Six actions, the row player indifferent (u1 all 0), so every row strategy is an equilibrium strategy
+  // and no play can be exploited. Play (1, 1, 1, 1, 1, 7)/12 lies in a component of many extreme row
+  // strategies whose nearest point comes from a linear programme: its gain came out 1.8e-15, and compare
+  // ranked two groups of exploitability 0.000 apart with p 0.007.
+  const actions = ["a", "b", "c", "d", "e", "f"];
+  const game = {
+    actions,
+    u1: actions.map(() => actions.map(() => 0)),
+    u2: [
+      [7, 0, 5, 7, 1, 1],
+      [9, 5, 8, 6, 2, 4],
+      [5, 8, 9, 2, 8, 3],
+      [4, 7, 0, 2, 9, 3],
+      [2, 9, 6, 3, 1, 6],
+      [2, 1, 2, 0, 6, 1],
+    ],
+  };
+
+  it("gives raw and normalised exploitability 0 for (1, 1, 1, 1, 1, 7)/12", () => {
+    const counts = [1, 1, 1, 1, 1, 7];
+    const play = Object.fromEntries(actions.map((a, i) => [a, (counts[i] as number) / 12]));
+    const deviation = equilibriumDeviation(game, play);
+    expect(deviation.exploitability.raw).toBe(0);
+    expect(deviation.exploitability.normalized).toBe(0);
+    expect(exploitabilityOf(game)(counts.map((c) => c / 12))).toBe(0);
+  });
+});

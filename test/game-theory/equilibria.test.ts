@@ -220,6 +220,89 @@ describe("nashEquilibria: every reported profile is an equilibrium", () => {
   }
 });
 
+describe("nashEquilibria does not depend on the payoffs' scale", () => {
+  const scaled = (factor: number, u1: number[][], u2: number[][]): StageGame => ({
+    actions: ["cooperate", "defect"],
+    u1: u1.map((row) => row.map((u) => u * factor)),
+    u2: u2.map((row) => row.map((u) => u * factor)),
+  });
+
+  it("a prisoner's dilemma in millions (3, 0, 5, 1 × 1,000,000) keeps mutual defection, worth 1,000,000 each", () => {
+    const pd = scaled(
+      1_000_000,
+      [
+        [3, 0],
+        [5, 1],
+      ],
+      [
+        [3, 5],
+        [0, 1],
+      ],
+    );
+    expectEquilibria(pd, [
+      [
+        [0, 1],
+        [0, 1],
+        [1_000_000, 1_000_000],
+      ],
+    ]);
+  });
+
+  it("battle of the sexes in units of 1e8 keeps both coordinations and the mix (3/5, 2/5)", () => {
+    const bos = scaled(
+      1e8,
+      [
+        [3, 0],
+        [0, 2],
+      ],
+      [
+        [2, 0],
+        [0, 3],
+      ],
+    );
+    // Column indifference: 2·x = 3·(1 − x), so x = 3/5; row indifference: 3·y = 2·(1 − y), so y = 2/5.
+    expectEquilibria(bos, [
+      [
+        [1, 0],
+        [1, 0],
+        [3e8, 2e8],
+      ],
+      [
+        [0, 1],
+        [0, 1],
+        [2e8, 3e8],
+      ],
+      [
+        [0.6, 0.4],
+        [0.4, 0.6],
+        [1.2e8, 1.2e8],
+      ],
+    ]);
+  });
+
+  it("a prisoner's dilemma in units of 1e-10 has only mutual defection, not every profile", () => {
+    const pd = scaled(
+      1e-10,
+      [
+        [3, 0],
+        [5, 1],
+      ],
+      [
+        [3, 5],
+        [0, 1],
+      ],
+    );
+    const result = expectEquilibria(pd, [
+      [
+        [0, 1],
+        [0, 1],
+        [1e-10, 1e-10],
+      ],
+    ]);
+    expect(result.degenerate).toBe(false);
+  });
+});
+
 describe("nashEquilibria input checks", () => {
   it("refuses a game with more than 6 actions, naming the size", () => {
     const actions = ["a", "b", "c", "d", "e", "f", "g"];

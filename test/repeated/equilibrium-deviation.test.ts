@@ -70,6 +70,13 @@ describe("equilibrium_deviation", () => {
     // The base game's equilibrium is uniform: TV 0 < 4/15 — template persistence.
     expect(cell?.base_game?.base.total_variation).toBeCloseTo(0, 9);
     expect(cell?.base_game?.template_persistence).toBe(true);
+    // The text names the exploitability the report and compare give (the share of the range), and its points.
+    const answer = await client.callTool({
+      name: "equilibrium_deviation",
+      arguments: { game: "rock-paper-scissors" },
+    });
+    const text = (answer.content as { type: string; text: string }[])[0]?.text;
+    expect(text).toContain("exploitability 0.111 of the opponent's payoff range (0.667 points)");
   });
 
   it("counts one-shot decisions too, leaves base_game out for the base variant, and names bad ids", async () => {

@@ -30,7 +30,8 @@ export interface Exploitability {
   /**
    * max(0, best_response_gain): what an opponent who knows π̂ gains over its equilibrium value, in payoff
    * units. Never negative: play that leaves every reply worse than equilibrium (Harmony, all-defect:
-   * 3 − 10 = −7) cannot be exploited, it is exploitability 0.
+   * 3 − 10 = −7) cannot be exploited, it is exploitability 0. A gain within rounding of 0 (at most 1e-9 of
+   * the opponent's payoff range) is 0 too.
    */
   readonly raw: number;
   /**
@@ -155,8 +156,13 @@ function scoredSet(
     const rows = component.rows;
     if (rows.length > 2) {
       approximate = true;
-      candidates.push(anchored(nearestInHull(p, rows).point));
+      const hullPoint = anchored(nearestInHull(p, rows).point);
+      candidates.push(hullPoint);
+      jsdNearest.push({ point: hullPoint.point, jsd: hullPoint.jsd });
     }
+    // The segments between extreme row strategies only refine an upper bound of the JSD, at a cost
+    // quadratic in their number: a game whose row player is indifferent has components of thirty.
+    if (rows.length > MAX_SEGMENT_SEARCH_ROWS) continue;
     for (let i = 0; i < rows.length; i++) {
       for (let j = i + 1; j < rows.length; j++) {
         const a = rows[i] as readonly number[];
@@ -174,6 +180,9 @@ function scoredSet(
   return { candidates, jsdNearest, approximate };
 }
 
+/** Components with more extreme row strategies than this are not searched along their edges. */
+const MAX_SEGMENT_SEARCH_ROWS = 8;
+
 const solved = new WeakMap<StageGame, ReturnType<typeof nashEquilibria>>();
 
 /**
@@ -190,7 +199,7 @@ function equilibriaOf(game: StageGame): ReturnType<typeof nashEquilibria> {
 }
 
 const APPROXIMATE_NOTE =
-  "An equilibrium component here holds three or more extreme row strategies: its nearest point in total variation is exact, but the JSD is the smallest found at that point and along the segments between its extreme row strategies, an upper bound of the divergence to the set.";
+  "An equilibrium component here holds three or more extreme row strategies: its nearest point in total variation is exact, but the JSD is the smallest found at that point, at its extreme row strategies and (for at most 8 of them) along the segments between them, an upper bound of the divergence to the set.";
 
 /**
  * Distance from π̂ to the row player's equilibrium set and the exploitability of π̂ relative to the
@@ -224,7 +233,7 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
   const nearest = chosen.candidate;
   const range = opponentPayoffRange(game);
   const gain = chosen.gain;
-  const raw = Math.max(0, gain);
+  const raw = exploitableGain(gain, range);
   const jsdNearest = smallestJsd(scored.jsdNearest, nearest);
   return {
     distribution,
@@ -239,7 +248,7 @@ export function equilibriumDeviation(game: StageGame, distribution: Distribution
       best_response_gain: gain,
       raw,
       normalized: range > 0 ? raw / range : null,
-      tied_values: distinctValues(distinct.map((m) => Math.max(0, m.gain))),
+      tied_values: distinctValues(distinct.map((m) => exploitableGain(m.gain, range))),
     },
     tied_points: distinct.length,
     tie_rule: distinct.length > 1 ? TIE_RULE : null,
@@ -334,7 +343,7 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
       const gain = bestResponsePayoff - opponentPayoff;
       const near = (x: number) => Math.abs(x - x) <= EQUILIBRIUM_TOLERANCE;
       if (near(candidate.jsd) && near(gain) && candidate.point.every(near)) {
-        const raw = Math.max(0, gain);
+        const raw = exploitableGain(gain, range);
         return range > 0 ? raw / range : null;
       }
     }
@@ -349,9 +358,19 @@ function exploitabilityEvaluator(game: StageGame): (p: readonly number[]) => num
         ? m
         : best,
     );
-    const raw = Math.max(0, chosen.gain);
+    const raw = exploitableGain(chosen.gain, range);
     return range > 0 ? raw / range : null;
   };
+}
+
+/**
+ * max(0, gain), with a gain within rounding of 0 (at most EQUILIBRIUM_TOLERANCE of the opponent's payoff
+ * range) taken as 0: play at an equilibrium point computed through a linear programme or a segment can
+ * leave 1e-15 there, and compare then ranked two groups of exploitability 0.000 apart with p 0.007.
+ */
+function exploitableGain(gain: number, range: number): number {
+  // A NaN stays NaN: it is a defect upstream, not a zero.
+  return gain > EQUILIBRIUM_TOLERANCE * range || Number.isNaN(gain) ? gain : 0;
 }
 
 /** Every candidate as near π̂ as the nearest one: total variation first, then JSD, both within tolerance. */

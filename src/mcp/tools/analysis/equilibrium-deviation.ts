@@ -68,7 +68,19 @@ const outputSchema = z.object({
 function tieText(cell: CellDeviation): string {
   const { tied_points, exploitability } = cell.deviation;
   if (tied_points <= 1) return "";
-  return `; ${tied_points} equilibrium points tied nearest, exploitability ${exploitability.tied_values.map((v) => v.toFixed(3)).join(" / ")}, the smallest reported`;
+  return `; ${tied_points} equilibrium points tied nearest, exploitability ${exploitability.tied_values.map((v) => v.toFixed(3)).join(" / ")} points, the smallest reported`;
+}
+
+/**
+ * Exploitability as the report and compare give it (a share of the opponent's payoff range), with the
+ * payoff points beside it: a bare "exploitability" number here was the points, the report's the share.
+ */
+function exploitabilityText(cell: CellDeviation): string {
+  const { raw, normalized } = cell.deviation.exploitability;
+  const points = `${raw.toFixed(3)} points`;
+  return normalized === null
+    ? `exploitability ${points} (the opponent's payoffs are all equal, so no share of their range)`
+    : `exploitability ${normalized.toFixed(3)} of the opponent's payoff range (${points})`;
 }
 
 function cellText(cell: CellDeviation): string {
@@ -80,7 +92,7 @@ function cellText(cell: CellDeviation): string {
     cell.base_game === null
       ? ""
       : `; base game: TV ${cell.base_game.base.total_variation.toFixed(3)} to ${share(cell.base_game.base.equilibrium_strategy)}${cell.base_game.template_persistence ? " — template persistence" : ""}`;
-  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, exploitability ${cell.deviation.exploitability.raw.toFixed(3)}${tieText(cell)})${base}`;
+  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, ${exploitabilityText(cell)}${tieText(cell)})${base}`;
 }
 
 export function registerEquilibriumDeviation(server: McpServer, context: ToolContext): void {
