@@ -68,10 +68,13 @@ export async function writeWebResponse(
     res.end();
     return;
   }
-  // Node holds the status and headers back until the first byte of the body; an SSE stream's first byte
-  // may be a minute away (a GET stream's first keep-alive comes after 15 s, a long call's answer later
-  // still), and a client waits on the headers to know it was accepted. They go out now.
-  res.flushHeaders();
+  // Node holds the status and headers back until the first byte of the body. A GET stream's first byte is
+  // its first keep-alive, 15 s away, and a client waits on the headers to know it was accepted: they go out
+  // now. A POST's stream keeps them until its first event (a progress notification or the answer): a
+  // client that has the headers of a call's stream takes a broken connection for a stream to resume, and
+  // a call in flight when a server is killed then waits out its whole request timeout instead of failing
+  // at once, to be retried elsewhere.
+  if (res.req?.method === "GET") res.flushHeaders();
   const gone = new Promise<void>((resolve) => {
     if (clientGone.aborted) resolve();
     clientGone.addEventListener("abort", () => resolve(), { once: true });
