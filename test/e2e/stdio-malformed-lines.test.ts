@@ -59,32 +59,33 @@ function rawServe() {
         }
       }, 20);
     });
+  const write = (line: string) => child.stdin.write(`${line}\n`);
   return {
     child,
     replies,
     until,
     stderr: () => stderr,
-    write: (line: string) => child.stdin.write(`${line}\n`),
+    write,
+    /** The handshake, answered (id "init"), then the initialized notification. */
+    async initialize(protocolVersion: string) {
+      write(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: "init",
+          method: "initialize",
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+        }),
+      );
+      await until((r) => r.some((m) => m.id === "init"));
+      write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    },
   };
 }
 
 describe("serve over stdio takes a JSON-RPC batch", () => {
   it("serves each message of a batch line, answers each on its own line, and refuses a bad message of it alone", async () => {
     const serve = rawServe();
-    serve.write(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: "init",
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-03-26",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "0" },
-        },
-      }),
-    );
-    await serve.until((r) => r.some((m) => m.id === "init"));
-    serve.write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    await serve.initialize("2025-03-26");
     serve.write(
       JSON.stringify([
         { jsonrpc: "2.0", id: 1, method: "ping" },
@@ -122,20 +123,7 @@ describe("serve over stdio takes a JSON-RPC batch", () => {
 describe("serve over stdio answers a line it cannot read instead of dropping it", () => {
   it("answers -32700 or -32600 with the id read exactly, logs one line each, and keeps serving", async () => {
     const serve = rawServe();
-    serve.write(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: "init",
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "0" },
-        },
-      }),
-    );
-    await serve.until((r) => r.some((m) => m.id === "init"));
-    serve.write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    await serve.initialize("2025-06-18");
     const lines = [
       '{"jsonrpc":"2.0","id":5,"method":"ping"', // cut short
       '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":["list_games"]}',
