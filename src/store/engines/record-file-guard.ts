@@ -23,12 +23,14 @@ export class RecordFileGoneError extends Error {
   }
 }
 
+/** The file at `path` as (device, inode), or null when nothing is there. Checked around every write
+ * transaction, so a missing file is read as an answer (no exception: about twice as dear). */
 function fileId(path: string): string | null {
   try {
-    const stat = statSync(path);
-    return `${stat.dev}:${stat.ino}`;
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat === undefined ? null : `${stat.dev}:${stat.ino}`;
   } catch {
-    return null;
+    return null; // a folder on the path gone or unreadable: the file is not there for this server either
   }
 }
 
