@@ -1,11 +1,13 @@
-// submit_move through the SDK client in process, beside a no-op tool on the same server and the floor under
-// any durable recording (one INSERT in its own write transaction), interleaved in blocks so the shared
-// machine's load falls on all three alike. Goal: submit_move ≤ 2× the no-op tool.
+// submit_move through the SDK client in process, beside a no-op tool on the same server and the floors under
+// its recording (its statements through the Store, the same statements on a bare connection, one INSERT in
+// its own write transaction), interleaved in blocks so the shared machine's load falls on all alike. Goal:
+// submit_move ≤ 2× the no-op tool.
 // Run: npm run bench:submit-move [-- BLOCKS CALLS_PER_BLOCK]   (uses the built code in dist/; WARM_UP=calls).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import Database from "better-sqlite3";
 import { loadCatalog } from "../../dist/domain/catalog.js";
 import { createServer } from "../../dist/mcp/create-server.js";
 import { buildMatch } from "../../dist/play/start-match.js";
@@ -65,7 +67,7 @@ store.saveSession({
 });
 const matchIds = [];
 store.transaction(() => {
-  for (let i = 0; i < 3 * (blocks * perBlock + warmUp) + 10; i++) {
+  for (let i = 0; i < 4 * (blocks * perBlock + warmUp) + 10; i++) {
     const match = buildMatch(deps, caller, "bench", {
       game: "prisoners-dilemma",
       variant: "base",
@@ -87,6 +89,40 @@ const first = submitMove(deps, caller, { match_id: matchIds[next++], round: 1, c
 if (first.kind !== "recorded") throw new Error(first.message);
 const template = store.getDecision(first.result.match_id, 1);
 const promptText = store.getPrompt(template.prompt_hash);
+
+// The statements one submitMove runs, as better-sqlite3 executes them (SQL text, method, parameters), caught
+// on the statement prototype while one real call runs: the bare floor below replays exactly those on a
+// connection of its own, without the Store (no record-file guard, no wrappers), each match id swapped for a
+// fresh one. What is left there is SQLite's own cost of writing one decision.
+const statementPrototype = Object.getPrototypeOf(store.db.prepare("SELECT 1"));
+const caught = [];
+const originals = {};
+for (const method of ["run", "get", "all"]) {
+  originals[method] = statementPrototype[method];
+  statementPrototype[method] = function (...args) {
+    caught.push({ sql: this.source, method, args });
+    return originals[method].apply(this, args);
+  };
+}
+const caughtMatch = matchIds[next++];
+const caughtOutcome = submitMove(deps, caller, { match_id: caughtMatch, round: 1, choice: defect });
+for (const method of Object.keys(originals)) statementPrototype[method] = originals[method];
+if (caughtOutcome.kind !== "recorded") throw new Error(caughtOutcome.message);
+const bare = new Database(join(dir, "bench.db"));
+bare.pragma("synchronous = NORMAL");
+const replayed = caught
+  .filter(({ sql }) => !/^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/i.test(sql))
+  .map(({ sql, method, args }) => ({ statement: bare.prepare(sql), method, args }));
+const withMatch = (value, id) => {
+  if (value === caughtMatch) return id;
+  if (Array.isArray(value)) return value.map((v) => withMatch(v, id));
+  if (value !== null && typeof value === "object" && !Buffer.isBuffer(value))
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, withMatch(v, id)]));
+  return value;
+};
+const replayDecision = bare.transaction((id) => {
+  for (const { statement, method, args } of replayed) statement[method](...withMatch(args, id));
+});
 
 canned = await client.callTool({
   name: "submit_move",
@@ -131,6 +167,9 @@ const subjects = {
       store.saveDecision({ ...template, match_id: id }, match, true);
       store.advanceMatch(id, 2, true, template.decided_at);
     });
+  },
+  "floor: those statements, bare SQLite": async () => {
+    replayDecision.immediate(matchIds[next++]);
   },
   "floor: one-row write transaction": async () => {
     store.transaction(() =>
@@ -177,6 +216,7 @@ for (let b = 0; b < blocks; b++) {
   }
 }
 await client.close();
+bare.close();
 store.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -195,5 +235,13 @@ if (statements) {
   const floor = statements.map((s, i) => (medians.noop[i] + s) / medians.noop[i]);
   console.log(
     `floor, (noop + submit_move's statements) / noop: ${floor.map((r) => r.toFixed(2)).join(" ")}   median ${median(floor).toFixed(2)}`,
+  );
+}
+// The same with the statements on a bare connection: what durable recording costs whatever the Store does.
+const bareStatements = medians["floor: those statements, bare SQLite"];
+if (bareStatements) {
+  const floor = bareStatements.map((s, i) => (medians.noop[i] + s) / medians.noop[i]);
+  console.log(
+    `floor, (noop + those statements on bare SQLite) / noop: ${floor.map((r) => r.toFixed(2)).join(" ")}   median ${median(floor).toFixed(2)}`,
   );
 }
