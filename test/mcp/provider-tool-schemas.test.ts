@@ -199,6 +199,26 @@ describe("every listed tool is one a model provider's function calling takes as 
     expect(problems).toEqual([]);
   });
 
+  it("stays within OpenAI's strict-mode size limits: properties, nesting, enum values", () => {
+    // OpenAI's structured outputs limit a strict schema's size; these are the limits it launched with
+    // (100 object properties in all, 5 levels of nesting, 500 enum values), tighter than today's.
+    for (const { name, tools } of surfaces) {
+      for (const tool of tools) {
+        const found = nodes(tool.inputSchema as Schema);
+        const properties = found.filter(([path]) => path !== "" && !path.endsWith("[]")).length;
+        const depth = Math.max(...found.map(([path]) => (path === "" ? 0 : path.split(".").length)));
+        const enums = found.reduce((sum, [, node]) => sum + ((node.enum ?? []) as unknown[]).length, 0);
+        expect({
+          tool: `${name}: ${tool.name}`,
+          within: properties <= 100 && depth <= 5 && enums <= 500,
+        }).toEqual({
+          tool: `${name}: ${tool.name}`,
+          within: true,
+        });
+      }
+    }
+  });
+
   it("lists only what Gemini's function declarations take, but the open bounds docs/tools.md names", () => {
     const problems: string[] = [];
     const openBounds: string[] = [];
