@@ -90,7 +90,7 @@ export function createServer(deps: PlayDeps, connection: ConnectionOptions): Mcp
   guardPromptGets(server);
   guardListCursors(server);
   explainToolInputErrors(server);
-  listPortableInputSchemas(server);
+  listPortableInputSchemas(server, deps.catalog);
   guardRequestParams(server);
   return server;
 }

@@ -71,6 +71,7 @@ export function portable(node: unknown): unknown {
     if (key === "$schema") continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "prefixItems") continue;
+    if (isStringKeysOnly(key, value)) continue;
     out[key] = portable(value);
   }
   const prefix = (node as Json).prefixItems;
@@ -82,6 +83,19 @@ export function portable(node: unknown): unknown {
     out.maxItems ??= members.length;
   }
   return out;
+}
+
+/**
+ * `propertyNames: {type: "string"}`, which zod writes for every `z.record(z.string(), …)`, says what every
+ * JSON object's keys already are, so dropping it changes nothing a validator accepts. Model providers'
+ * tool schemas do not take the keyword: Gemini's function declarations refuse the request ("Unknown name
+ * propertyNames"; its Schema has no such field) and OpenAI's strict mode lists it as unsupported, so an
+ * adapter that hands the schema on (LangChain's Gemini chat model) failed every call of every tool.
+ */
+export function isStringKeysOnly(key: string, value: unknown): boolean {
+  if (key !== "propertyNames" || value === null || typeof value !== "object") return false;
+  const entries = Object.entries(value as Json);
+  return entries.length === 1 && entries[0]?.[0] === "type" && entries[0]?.[1] === "string";
 }
 
 /** A confidence interval `[lo, hi]`: advertised as a plain 2-item number array, never a tuple. */
