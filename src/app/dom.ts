@@ -1,3 +1,4 @@
+import { unsignedZero } from "../queries/format.js";
 /** A DOM element with attributes and children; text goes in as text nodes, never as markup. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -64,7 +65,6 @@ export function multiSelectOf(
 
 export function formatNumber(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  const text = value.toFixed(digits);
-  // A tiny negative rounds to "-0.000"; zero has no sign.
-  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+  // A tiny negative rounds to "-0.000"; zero has no sign (the rule of the CLI's tables and the report).
+  return unsignedZero(value.toFixed(digits));
 }
