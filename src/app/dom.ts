@@ -1,4 +1,3 @@
-import { unsignedZero } from "../queries/format.js";
 /** A DOM element with attributes and children; text goes in as text nodes, never as markup. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -63,8 +62,6 @@ export function multiSelectOf(
   return select;
 }
 
-export function formatNumber(value: number | null | undefined, digits = 3): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  // A tiny negative rounds to "-0.000"; zero has no sign (the rule of the CLI's tables and the report).
-  return unsignedZero(value.toFixed(digits));
-}
+// How the view's tables write a number; its own file, free of the DOM, so a test can hold it beside the
+// CLI's and the report's.
+export { formatNumber } from "./format-number.js";

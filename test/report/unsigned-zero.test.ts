@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatNumber as dashboardNumber } from "../../src/app/dom.js";
+import { formatNumber as dashboardNumber } from "../../src/app/format-number.js";
 import { parseCountsCsv } from "../../src/imports/counts-csv.js";
 import { reportData } from "../../src/queries/report-data-query.js";
 import { robustnessReport } from "../../src/queries/robustness-query.js";
@@ -48,7 +48,9 @@ describe("a shift that rounds to zero", () => {
     const page = await renderReportHtml(reportData(deps, { bootstrap: 100 }));
     const section = /<section id="robustness">[\s\S]*?<\/section>/.exec(page)?.[0] ?? "";
     // zed's "all games" row: R, its interval, then the shift.
-    expect(section).toMatch(/all games<\/em><\/td>(<td[^>]*>[^<]*<\/td>){2}<td[^>]*data-label="Shift">0\.000<\/td>/);
+    expect(section).toMatch(
+      /all games<\/em><\/td>(<td[^>]*>[^<]*<\/td>){2}<td[^>]*data-label="Shift">0\.000<\/td>/,
+    );
     expect(page).not.toContain("-0.000");
   });
 });
