@@ -90,4 +90,25 @@ describe("why the report does not rank repeated play", () => {
     expect(section).toContain(`Repeated play is not ranked: ${why.join(" ")}`);
     expect(section).not.toContain("no finished repeated matches");
   });
+  it("names other variants by model only where a model is recorded for them", () => {
+    // Imported transcripts record no model: base (model-x) and label, joint (the thesis traces) alike. So
+    // `compare --by model` finds nothing in any variant and must not point to --variant label or joint.
+    importTranscripts("data", "llm-gm-thesis", "traces.jsonl");
+    importMatches(
+      deps,
+      parseMatchesJsonl(
+        readFileSync(join(packageRoot(), "test", "fixtures", "imported-matches.jsonl"), "utf8"),
+        "base.jsonl",
+        deps.catalog,
+      ),
+      "base",
+    );
+    expect(() => compareReport(deps, { by: "model", bootstrap: 100 })).toThrow(
+      "No one-shot decisions or finished repeated matches match variant base with a recorded model; play some trials or import counts (same-game import counts), or play repeated matches of variant base or import transcripts (same-game import matches).",
+    );
+    // By player the other variants are there to rank, and the refusal says so.
+    expect(() => compareReport(deps, { players: ["claude-sonnet-4"], bootstrap: 100 })).toThrow(
+      /the record's finished repeated matches are of variants label, joint/,
+    );
+  });
 });
