@@ -62,9 +62,6 @@ export function multiSelectOf(
   return select;
 }
 
-export function formatNumber(value: number | null | undefined, digits = 3): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return "—";
-  const text = value.toFixed(digits);
-  // A tiny negative rounds to "-0.000"; zero has no sign.
-  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
-}
+// How the view's tables write a number; its own file, free of the DOM, so a test can hold it beside the
+// CLI's and the report's.
+export { formatNumber } from "./format-number.js";

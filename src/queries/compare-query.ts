@@ -359,13 +359,16 @@ function nothingToCompare(
   const oneShot = query.one_shot !== false;
   const repeated = query.repeated_play !== false;
   const what = [oneShot && "one-shot decisions", repeated && "finished repeated matches"].filter(Boolean);
-  const others = repeated
-    ? VARIANT_IDS.filter(
-        (v) =>
-          v !== variant &&
-          deps.store.hasRepeatedRounds({ ...filter, framings: query.framings, variants: [v] }),
-      )
-    : [];
+  // The variants whose finished repeated matches this comparison could group (by style, client or model
+  // only the live matches with that factor recorded): another variant's matches without it would send the
+  // reader to a --variant that finds nothing either.
+  const groupable = (v: VariantId) => {
+    const scope = { ...filter, framings: query.framings, variants: [v] };
+    return by === "player"
+      ? deps.store.hasRepeatedRounds(scope)
+      : deps.store.repeatedMatchGroups(scope, by).length > 0;
+  };
+  const others = repeated ? VARIANT_IDS.filter((v) => v !== variant && groupable(v)) : [];
   const elsewhere =
     others.length > 0
       ? ` (the record's finished repeated matches are of variant${others.length > 1 ? "s" : ""} ${others.join(", ")}; repeated play is ranked within one variant, ${variant} here${query.variant ? "" : ", and same-game analyze compare --variant ranks another"})`

@@ -1,7 +1,18 @@
 // Small formatting helpers for the readable text twins and CLI tables.
 
 export function fixed(value: number | null | undefined, digits = 3): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(digits);
+  return value === null || value === undefined || !Number.isFinite(value)
+    ? "—"
+    : unsignedZero(value.toFixed(digits));
+}
+
+/**
+ * A value that rounds to zero reads "0.000", never "-0.000": a mean of 1/3 and −1/3 is −2.8e−17 in floating
+ * point, and the sign of that rounding noise is no direction. The dashboard and the HTML report read the
+ * same way, so one number has one text on every surface.
+ */
+export function unsignedZero(text: string): string {
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { PlayDeps } from "../play/play-deps.js";
 import { leaderboardOf } from "../report/leaderboard-of.js";
 import type { Leaderboard } from "../report/report-data.js";
 import { UsageError } from "../usage-error.js";
-import { type CompareQuery, compareReport } from "./compare-query.js";
+import { type CompareQuery, type CompareReport, compareReport } from "./compare-query.js";
 
 export { leaderboardOf };
 
@@ -12,17 +12,24 @@ export function leaderboard(deps: PlayDeps, query: CompareQuery): Leaderboard {
 }
 
 /**
- * The leaderboard with the comparison's notes (what was left out of the ranks, and why), or why the record
+ * The leaderboard with the comparison's notes (what was left out of the ranks, and why) and why a measure it
+ * could not compare at all was skipped, or why the record
  * has none (fewer than two groups, none sharing a game …), with the refusal itself for a caller that words
  * it for its own readers.
  */
 export function leaderboardOrReason(
   deps: PlayDeps,
   query: CompareQuery,
-): { leaderboard: Leaderboard; notes: string[] } | { reason: string; refusal: UsageError } {
+):
+  | { leaderboard: Leaderboard; notes: string[]; skipped: CompareReport["skipped"] }
+  | { reason: string; refusal: UsageError } {
   try {
     const report = compareReport(deps, query);
-    return { leaderboard: leaderboardOf(report), notes: report.notes };
+    return {
+      leaderboard: leaderboardOf(report),
+      notes: report.notes,
+      skipped: report.skipped,
+    };
   } catch (error) {
     if (error instanceof UsageError) return { reason: error.message, refusal: error };
     throw error;

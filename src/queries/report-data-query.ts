@@ -1,3 +1,4 @@
+import { REPEATED_MEASURES } from "../analysis/comparison/repeated-replicates.js";
 import { type CountCell, hasSharedSessions } from "../analysis/count-cells.js";
 import type { Estimate } from "../analysis/robustness/robustness-checks.js";
 import { MIN_RESAMPLED_SESSIONS } from "../analysis/robustness/robustness-plan.js";
@@ -199,9 +200,14 @@ function rankedPlayers(
   });
   const repeated = hasRepeated ? leaderboardOrReason(deps, { ...common, one_shot: false }) : null;
   const reason = "reason" in oneShot ? oneShotReason(deps, query, oneShot.refusal, bootstrap, seed) : null;
-  const repeatedReason = repeated && "reason" in repeated ? repeated.reason : null;
   const first = "leaderboard" in oneShot ? oneShot.leaderboard : null;
   const second = repeated && "leaderboard" in repeated ? repeated.leaderboard : null;
+  const repeatedReason =
+    repeated && "reason" in repeated
+      ? repeated.reason
+      : repeated && second && second.rows.length === 0
+        ? unrankedReason(repeated.skipped, repeated.notes)
+        : null;
   // What repeated play's ranks leave out (a condition played once, groups sharing none) stays beside them.
   const repeatedNotes = repeated && "leaderboard" in repeated ? repeated.notes : [];
   if (!first || !second) return { leaderboard: first ?? second, reason, repeatedReason, repeatedNotes };
@@ -217,6 +223,23 @@ function rankedPlayers(
     repeatedReason,
     repeatedNotes,
   };
+}
+
+/**
+ * Why repeated play has no rank although the record has finished repeated matches: the comparison ran, but
+ * no condition was played by every player (or no two players share one). Its own sentences say so, measure
+ * by measure; without them the report would fall back on "the record has no finished repeated matches".
+ */
+function unrankedReason(
+  skipped: readonly { measure: string; reason: string }[],
+  notes: readonly string[],
+): string {
+  const repeatedMeasures: readonly string[] = REPEATED_MEASURES;
+  const why = [
+    ...skipped.filter((s) => repeatedMeasures.includes(s.measure)).map((s) => s.reason),
+    ...notes.filter((n) => n.endsWith("so no ranks are given.")),
+  ];
+  return why.length > 0 ? why.join(" ") : "no repeated condition was played by every player.";
 }
 
 /** The players left out of either part's ranks (no valid decision there), each once. */

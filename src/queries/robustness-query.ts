@@ -115,7 +115,19 @@ export function robustnessReport(
     cooperativeAction,
     actions,
     expected: study
-      ? designSize(study, variant, complete, framings, trialsPerCellOf(stops, study.design.trials_per_cell))
+      ? designSize(
+          study,
+          variant,
+          complete,
+          framings,
+          trialsPerCellOf(stops, study.design.trials_per_cell),
+          deps.store.oneShotTrialsWithoutDecision({
+            players: query.players,
+            games: query.games,
+            variants: [variant],
+            study_id: study.study.id,
+          }),
+        )
       : undefined,
   });
   // Without a study the decisions may still include those of an adaptive study that stopped early.
@@ -183,7 +195,9 @@ function completeUnits(cells: CountCell[], framings: readonly string[]) {
 
 /**
  * What the registered design plans for the analysed players, games and framings, fully played (a game
- * stopped early: its blocks played), and the cells of the record holding more decisions than planned.
+ * stopped early: its blocks played), the cells of the record holding more decisions than planned, and the
+ * trials of those cells played without a valid decision (`withoutDecision`: the study's one-shot trials
+ * whose round was void or forfeit).
  */
 function designSize(
   study: ReturnType<typeof loadStudy>,
@@ -191,6 +205,7 @@ function designSize(
   cells: readonly CountCell[],
   framings: readonly string[],
   trialsPerCell: (player: string, game: string) => number,
+  withoutDecision: readonly { player: string; game: string; framing: string; trials: number }[],
 ): PlannedSize {
   const players = [...new Set(cells.map((c) => c.player))];
   const games = [...new Set(cells.map((c) => c.game))];
@@ -215,7 +230,13 @@ function designSize(
       }
     }
   }
-  return { cells: players.length * games.length * framings.length, decisions, over };
+  const analysed = new Set(
+    players.flatMap((p) => games.flatMap((g) => framings.map((f) => JSON.stringify([p, g, f])))),
+  );
+  const without_decision = withoutDecision
+    .filter((row) => analysed.has(JSON.stringify([row.player, row.game, row.framing])))
+    .reduce((sum, row) => sum + row.trials, 0);
+  return { cells: players.length * games.length * framings.length, decisions, over, without_decision };
 }
 
 function noDecisionsMessage(query: RobustnessQuery, variant: string, without: readonly string[]): string {

@@ -4,7 +4,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
-import { printable, pValue } from "./format.js";
+import { printable, pValue, unsignedZero } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
 // `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
@@ -75,7 +75,11 @@ const pEquals = (p: number) => {
   const text = pValue(p, 4);
   return text.startsWith("<") ? text : `= ${text}`;
 };
-const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)} pp`;
+/** Percentage points with their sign; one that rounds to zero is "+0.0 pp" (its float sign is noise). */
+const pct = (x: number) => {
+  const text = unsignedZero((100 * x).toFixed(1));
+  return `${text.startsWith("-") ? "" : "+"}${text} pp`;
+};
 const ci = (e: { ci: [number, number] }) => `[${pct(e.ci[0])}, ${pct(e.ci[1])}]`;
 
 /** A table per (player, game): the cells, then the main effect of each factor and the verdict. */

@@ -1,7 +1,10 @@
 // How numbers read in the report's tables: fixed decimals, a dash for values that do not exist.
 
+import { unsignedZero } from "../queries/format.js";
+
 export function formatNumber(value: number | null, digits = 3): string {
-  return value === null || !Number.isFinite(value) ? "—" : value.toFixed(digits);
+  // A tiny negative rounds to "-0.000"; zero has no sign (as in the CLI's tables and the dashboard).
+  return value === null || !Number.isFinite(value) ? "—" : unsignedZero(value.toFixed(digits));
 }
 
 export function formatCi(ci: readonly [number, number], digits = 3): string {

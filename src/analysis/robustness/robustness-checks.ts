@@ -53,6 +53,9 @@ export interface PlannedSize extends DesignSize {
   /** The analysed cells holding more decisions than the design plans for them, as "player/game/framing:
    * 4 of 3"; a cell the design lacks has 0 planned. */
   readonly over: readonly string[];
+  /** The planned trials of the analysed cells that were played but ended without a valid decision (void
+   * after five invalid replies, or forfeit): played, so not "in progress", yet no decision to analyse. */
+  readonly without_decision?: number;
 }
 
 interface Labelled {
@@ -232,9 +235,22 @@ function designCheck(name: "design_cells" | "design_decisions", observed: number
   };
 }
 
-/** A record that is a prefix of the design: fewer decisions than it plans, and none beyond a cell's plan. */
+/** A record that is a prefix of the design: fewer trials played than it plans, and no cell beyond its plan.
+ * A trial that ended without a valid decision (void, forfeit) is played: it counts beside the decisions. */
 function inProgress(observed: DesignSize, expected: PlannedSize): boolean {
-  return expected.over.length === 0 && observed.decisions < expected.decisions;
+  return expected.over.length === 0 && played(observed, expected) < expected.decisions;
+}
+
+function played(observed: DesignSize, expected: PlannedSize): number {
+  return observed.decisions + (expected.without_decision ?? 0);
+}
+
+/** " and 2 trials played without a valid decision (void or forfeit)", or nothing when there are none. */
+function withoutDecisionText(expected: PlannedSize): string {
+  const n = expected.without_decision ?? 0;
+  return n === 0
+    ? ""
+    : ` and ${n} trial${n === 1 ? "" : "s"} played without a valid decision (void or forfeit)`;
 }
 
 /**
@@ -243,11 +259,19 @@ function inProgress(observed: DesignSize, expected: PlannedSize): boolean {
  * more than planned anywhere, or in a cell the design lacks, is.
  */
 function decisionsCheck(observed: DesignSize, expected: PlannedSize): Check {
+  const without = withoutDecisionText(expected);
   if (inProgress(observed, expected)) {
     return {
       name: "design_decisions",
       ok: true,
-      detail: `${observed.decisions} decisions analysed of the ${expected.decisions} the design plans, none beyond a cell's plan: the study is in progress.`,
+      detail: `${observed.decisions} decisions analysed${without} of the ${expected.decisions} the design plans, none beyond a cell's plan: the study is in progress.`,
+    };
+  }
+  if (without !== "" && expected.over.length === 0 && played(observed, expected) === expected.decisions) {
+    return {
+      name: "design_decisions",
+      ok: true,
+      detail: `${observed.decisions} decisions analysed${without}: the ${expected.decisions} trials the design plans, all played.`,
     };
   }
   const check = designCheck("design_decisions", observed.decisions, expected.decisions);
@@ -262,7 +286,7 @@ function decisionsCheck(observed: DesignSize, expected: PlannedSize): Check {
 /** The study is still being played: how many of its planned trials are not, so the result is an interim one. */
 function inProgressNote(observed: DesignSize, expected: PlannedSize | undefined): Note | null {
   if (!expected || !inProgress(observed, expected)) return null;
-  const unplayed = expected.decisions - observed.decisions;
+  const unplayed = expected.decisions - played(observed, expected);
   return {
     name: "study_in_progress",
     detail: `The study is in progress: ${unplayed} of the ${expected.decisions} trials the design plans for the analysed players, games and framings ${unplayed === 1 ? "is" : "are"} not played yet; this is an interim look.`,

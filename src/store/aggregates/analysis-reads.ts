@@ -157,6 +157,29 @@ export class AnalysisReads extends ImportStore {
     }));
   }
 
+  /**
+   * Per (player, game, framing) of the one-shot matches that pass the filter: how many finished without a
+   * valid decision (their round void after five invalid replies, or forfeit). Such a trial is played, as
+   * `study show` counts it, yet adds no decision to any analysis; a design's check counts it apart.
+   */
+  oneShotTrialsWithoutDecision(
+    filter: RecordFilter,
+  ): { player: string; game: string; framing: string; trials: number }[] {
+    const rows = this.stmt(
+      `SELECT m.player, m.game, m.framing, count(*) AS trials
+       FROM matches m JOIN decisions d ON d.match_id = m.id
+       WHERE m.rounds = 1 AND d.status IN ('void', 'forfeit') AND ${this.filter}
+       GROUP BY m.player, m.game, m.framing
+       ORDER BY m.player, m.game, m.framing`,
+    ).all(this.filterParams(filter)) as Record<string, string | number>[];
+    return rows.map((r) => ({
+      player: String(r.player),
+      game: String(r.game),
+      framing: String(r.framing),
+      trials: Number(r.trials),
+    }));
+  }
+
   // --- export -----------------------------------------------------------------------------
 
   /**

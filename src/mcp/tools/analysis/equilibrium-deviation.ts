@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { VARIANT_IDS } from "../../../domain/types.js";
 import type { CellDeviation } from "../../../queries/equilibrium-deviation-query.js";
+import { fixed } from "../../../queries/format.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
 import { preparedAnswer } from "../../prepared-answer/prepared-answer.js";
 import type { ToolContext } from "../../tool-context.js";
@@ -68,7 +69,7 @@ const outputSchema = z.object({
 function tieText(cell: CellDeviation): string {
   const { tied_points, exploitability } = cell.deviation;
   if (tied_points <= 1) return "";
-  return `; ${tied_points} equilibrium points tied nearest, exploitability ${exploitability.tied_values.map((v) => v.toFixed(3)).join(" / ")} points, the smallest reported`;
+  return `; ${tied_points} equilibrium points tied nearest, exploitability ${exploitability.tied_values.map((v) => fixed(v)).join(" / ")} points, the smallest reported`;
 }
 
 /**
@@ -77,10 +78,10 @@ function tieText(cell: CellDeviation): string {
  */
 function exploitabilityText(cell: CellDeviation): string {
   const { raw, normalized } = cell.deviation.exploitability;
-  const points = `${raw.toFixed(3)} points`;
+  const points = `${fixed(raw)} points`;
   return normalized === null
     ? `exploitability ${points} (the opponent's payoffs are all equal, so no share of their range)`
-    : `exploitability ${normalized.toFixed(3)} of the opponent's payoff range (${points})`;
+    : `exploitability ${fixed(normalized)} of the opponent's payoff range (${points})`;
 }
 
 function cellText(cell: CellDeviation): string {
@@ -91,8 +92,8 @@ function cellText(cell: CellDeviation): string {
   const base =
     cell.base_game === null
       ? ""
-      : `; base game: TV ${cell.base_game.base.total_variation.toFixed(3)} to ${share(cell.base_game.base.equilibrium_strategy)}${cell.base_game.template_persistence ? " — template persistence" : ""}`;
-  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${cell.deviation.total_variation.toFixed(3)}, ${exploitabilityText(cell)}${tieText(cell)})${base}`;
+      : `; base game: TV ${fixed(cell.base_game.base.total_variation)} to ${share(cell.base_game.base.equilibrium_strategy)}${cell.base_game.template_persistence ? " — template persistence" : ""}`;
+  return `${cell.player} | ${cell.game}/${cell.variant} | ${cell.framing} | n=${cell.decisions}: play ${share(cell.distribution)}; nearest equilibrium ${share(cell.deviation.equilibrium_strategy)} (TV ${fixed(cell.deviation.total_variation)}, ${exploitabilityText(cell)}${tieText(cell)})${base}`;
 }
 
 export function registerEquilibriumDeviation(server: McpServer, context: ToolContext): void {

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { INVALID_ROUND_SCORINGS } from "../../../analysis/repeated/invalid-round-scoring.js";
 import { opponentLabel } from "../../../domain/opponent-label.js";
-import { printable } from "../../../queries/format.js";
+import { fixed, printable } from "../../../queries/format.js";
 import { repeatedMetricsInputSchema } from "../../../queries/repeated-metrics-input.js";
 import type { RepeatedMetricsReport } from "../../../queries/repeated-metrics-query.js";
 import { callAnalysis } from "../../analysis-call/call-analysis.js";
@@ -80,7 +80,7 @@ const outputSchema = z.object({
 export function repeatedMetricsText(report: RepeatedMetricsReport): string {
   if (report.cells.length === 0) return "No finished repeated matches match these filters.";
   const fmt = (s: { mean: number; sd: number | null } | null, digits = 2) =>
-    s === null ? "—" : `${s.mean.toFixed(digits)}${s.sd === null ? "" : ` ± ${s.sd.toFixed(digits)}`}`;
+    s === null ? "—" : `${fixed(s.mean, digits)}${s.sd === null ? "" : ` ± ${fixed(s.sd, digits)}`}`;
   const scoring =
     report.invalid_rounds === "loss" ? "" : `, invalid rounds scored as ${report.invalid_rounds}`;
   const head = `Repeated-play metrics (comprehension rule ${report.comprehension_rule}, t = ${report.comprehension_threshold}${scoring}); ${report.matches.length} match(es):`;
