@@ -32,6 +32,7 @@ import {
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
+import { ReadinessFailures } from "./readiness-failures.js";
 import { RecordSchemaWatch } from "./record-schema-watch.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { SessionBookkeeping } from "./session-bookkeeping.js";
@@ -73,6 +74,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const bookkeeping = new SessionBookkeeping(deps.store, options);
   const store = deps.store;
   const schema = new RecordSchemaWatch(store);
+  const readiness = new ReadinessFailures();
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
@@ -336,12 +338,13 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
       // A replica whose record file is gone from its path can only refuse writes: not ready.
       if (store.engine instanceof SqliteEngine) store.engine.checkFiles();
+      readiness.answered(now);
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
       if (error instanceof RecordFileGoneError) {
         return { status: 503, body: { ready: false, database: "ok", reason: error.message } };
       }
-      if (!isDatabaseUnavailable(error)) logError("readiness: the record did not answer", error);
+      if (!isDatabaseUnavailable(error)) readiness.failed(error);
       return { status: 503, body: { ready: false, database: (error as Error).message } };
     }
   }
