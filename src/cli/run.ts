@@ -1,5 +1,7 @@
 import { loadCatalog, userCatalogDir } from "../domain/catalog.js";
 import { catalogArgument } from "../domain/shipped-catalogs.js";
+import { logLine } from "../log.js";
+import { printableLines } from "../queries/format.js";
 import { catalogGapNamed } from "../queries/outside-catalog.js";
 import { shellWord } from "../queries/shell-word.js";
 import { csvList } from "../report/label-list.js";
@@ -211,8 +213,9 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
     );
   }
   if (budget && target.kind === "http") {
-    process.stderr.write(
-      "same-game run: the spend of earlier runs is in the server's record, which --server does not read: the budget counts this run's calls only.\n",
+    logLine(
+      "same-game run",
+      "the spend of earlier runs is in the server's record, which --server does not read: the budget counts this run's calls only.",
     );
   }
   const batchSettings = batch ? batchOf(args, mode, opponent !== undefined, target) : undefined;
@@ -233,8 +236,9 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   let leaseLost = false;
   lease?.keepAlive(() => {
     leaseLost = true;
-    process.stderr.write(
-      `same-game run: another run took over study ${studyId} for player "${main.player}" while this one did not renew its lease; stopping.\n`,
+    logLine(
+      "same-game run",
+      `another run took over study ${studyId} for player "${main.player}" while this one did not renew its lease; stopping.`,
     );
     interrupt.abort();
   });
@@ -259,11 +263,13 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
       ...(maxWait === undefined ? {} : { maxDelayMs: maxWait * 1000 }),
     },
     onProgress: progress,
-    // On a terminal the progress line is redrawn in place: the failure starts a line of its own.
-    onTrialError: (matchId, message) =>
-      process.stderr.write(
-        `${process.stderr.isTTY ? "\n" : ""}same-game run: trial ${matchId} failed: ${message}\n`,
-      ),
+    // On a terminal the progress line is redrawn in place: the failure starts a line of its own. The
+    // message may quote the endpoint (or the --server) word for word: logLine keeps it one bounded,
+    // printable line.
+    onTrialError: (matchId, message) => {
+      if (process.stderr.isTTY) process.stderr.write("\n");
+      logLine("same-game run", `trial ${matchId} failed: ${message}`);
+    },
   });
   signals.release();
   // The server the runner plays on is the player's, which never says why games stopped early; the
@@ -278,8 +284,10 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   batchSettings?.ledger.close();
   if (process.stderr.isTTY) process.stderr.write("\n");
   const fromEnvironment = args.values.db === undefined;
+  // The summary may quote the endpoint (why the run stopped): its lines as they are, every other control
+  // character escaped.
   process.stdout.write(
-    `${summaryText(summary, analyseCommand(studyId, main.player, target, fromEnvironment))}\n`,
+    `${printableLines(summaryText(summary, analyseCommand(studyId, main.player, target, fromEnvironment)))}\n`,
   );
   if (leaseLost) {
     process.exitCode = 1;
@@ -288,7 +296,7 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   } else if (summary.stats.budgetStop !== null) {
     // A budget reached is the stop the user asked for: the summary says what was spent and how to go on.
   } else if (summary.stats.stopReason !== null) {
-    process.stderr.write(`same-game run: stopped: ${sentence(summary.stats.stopReason)}.\n`);
+    logLine("same-game run", `stopped: ${sentence(summary.stats.stopReason)}.`);
     process.exitCode = 1;
   } else if (summary.leftOpen > 0) {
     // The schedule has holes: `run && report` in a script must not go on as if the study were whole.
@@ -340,7 +348,7 @@ function cacheOf(args: ParsedArgs): ResponseCache | null {
   const dir = stringFlag(args, "cache");
   if (dir === undefined) return null;
   const cache = new ResponseCache(dir === "" ? defaultCacheDir() : dir, (message) =>
-    process.stderr.write(`same-game run: ${message}\n`),
+    logLine("same-game run", message),
   );
   const problem = cache.unwritableReason();
   if (problem !== null) {
@@ -369,7 +377,7 @@ function batchOf(args: ParsedArgs, mode: string, withOpponent: boolean, target: 
   return {
     size,
     ledger: new Store(target.dbPath),
-    onWarning: (message) => process.stderr.write(`same-game run: ${message}\n`),
+    onWarning: (message) => logLine("same-game run", message),
   };
 }
 

@@ -1,3 +1,4 @@
+import { printable } from "../queries/format.js";
 import type { BatchApi } from "./batch/batch-api.js";
 
 // What the runner needs of a model endpoint, independent of the provider's wire format: one conversation
@@ -124,7 +125,7 @@ export function providerError(
       .filter((part) => part !== "")
       .map(sentence)
       .join(": ");
-    return new EndpointError("server", redact(`cannot reach ${url}: ${reason}`, key), null, null);
+    return new EndpointError("server", `cannot reach ${url}: ${endpointWords(reason, key)}`, null, null);
   }
   if (error instanceof sdk.APIError) {
     const {
@@ -139,7 +140,7 @@ export function providerError(
     // Anthropic's 529 "overloaded" is a server condition like 503 (classifyStatus: ≥ 500).
     return new EndpointError(
       classifyStatus(status ?? null, body),
-      redact(`HTTP ${status ?? null}: ${error.message}`, key),
+      `HTTP ${status ?? null}: ${endpointWords(error.message, key)}`,
       status ?? null,
       retryAfterMs(headers),
     );
@@ -151,13 +152,34 @@ export function providerError(
       .join(": ");
     return new EndpointError(
       "server",
-      redact(`the connection to ${url} broke before the reply was complete (${reason})`, key),
+      `the connection to ${url} broke before the reply was complete (${endpointWords(reason, key)})`,
       null,
       null,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new EndpointError("request", redact(message, key), null, null);
+  return new EndpointError("request", endpointWords(message, key), null, null);
+}
+
+/**
+ * The most of an endpoint's own words a failure quotes. An error body is the endpoint's to choose (a
+ * proxy's HTML page, a megabyte of JSON): its start says what went wrong, and the failure line that
+ * quotes it stays readable.
+ */
+export const ENDPOINT_WORDS_MAX = 500;
+
+/**
+ * What an endpoint said, as a failure may quote it: the key replaced, every control character (a newline,
+ * an escape sequence that would clear the operator's terminal) shown escaped, at most ENDPOINT_WORDS_MAX
+ * characters. The key is replaced first, while the text is still the one the endpoint sent.
+ */
+export function endpointWords(text: string, key: string | undefined): string {
+  const redacted = redact(text, key);
+  const head = redacted.length > ENDPOINT_WORDS_MAX ? redacted.slice(0, ENDPOINT_WORDS_MAX) : redacted;
+  const shown = printable(head);
+  return shown.length > ENDPOINT_WORDS_MAX || head !== redacted
+    ? `${shown.slice(0, ENDPOINT_WORDS_MAX)}… (${redacted.length} characters, cut)`
+    : shown;
 }
 
 /**

@@ -8,7 +8,7 @@ import { packageRoot } from "../package-root.js";
 import { isPostgresUrl } from "../store/engines/database-location.js";
 import { isPassingRecordRefusal } from "../store/engines/passing-record-refusal.js";
 import { UsageError } from "../usage-error.js";
-import type { ToolSpec } from "./endpoint.js";
+import { endpointWords, type ToolSpec } from "./endpoint.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { fetchWaitingOnBusyServer, type ServerWaitListener } from "./server-busy-retry.js";
 
@@ -103,7 +103,10 @@ export class ServerConnection {
           }),
         );
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        // The SDK's message quotes the server's answer, which is the server's to write: one that echoes
+        // the Authorization header it was sent would put the token on the operator's terminal (and a CI
+        // log), as an endpoint that echoes an API key would.
+        const reason = endpointWords(error instanceof Error ? error.message : String(error), target.token);
         throw new UsageError(`cannot open an MCP session at --server ${target.url}: ${reason}`);
       }
     }

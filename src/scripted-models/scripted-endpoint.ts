@@ -17,6 +17,11 @@ export interface ScriptedFaults {
   readonly retryAfterSeconds?: number;
   /** Every n-th request is answered 500. */
   readonly serverErrorEvery?: number;
+  /**
+   * The message of those 500 answers ("The server had an error." unless set): an endpoint's own words,
+   * which may hold anything — a line break, an escape sequence, a megabyte, the key it was sent.
+   */
+  readonly serverErrorMessage?: string;
   /** Every n-th request is answered only after slowMs (longer than a client's timeout, say). */
   readonly slowEvery?: number;
   readonly slowMs?: number;
@@ -163,7 +168,8 @@ export async function startScriptedEndpoint(
     }
     if (every(faults.serverErrorEvery, k)) {
       log(500);
-      return send(res, 500, { error: { type: "server_error", message: "The server had an error." } });
+      const message = faults.serverErrorMessage ?? "The server had an error.";
+      return send(res, 500, { error: { type: "server_error", message } });
     }
     if (every(faults.slowEvery, k)) await sleep(faults.slowMs ?? 5000);
     if (options.delayMs) await sleep(options.delayMs);

@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { buildId } from "../../build-id.js";
 import { logError, logInfo } from "../../log.js";
+import { cleanClientInfo } from "../../play/client-identity.js";
 import type { PlayDeps } from "../../play/play-deps.js";
 import {
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -31,6 +32,7 @@ import {
 import { type HttpSession, HttpSessions } from "./http-sessions.js";
 import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
+import { ReadinessFailures } from "./readiness-failures.js";
 import { RecordSchemaWatch } from "./record-schema-watch.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { SessionBookkeeping } from "./session-bookkeeping.js";
@@ -72,6 +74,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const bookkeeping = new SessionBookkeeping(deps.store, options);
   const store = deps.store;
   const schema = new RecordSchemaWatch(store);
+  const readiness = new ReadinessFailures();
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
@@ -277,6 +280,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       clientInfo?: { name?: unknown; version?: unknown };
     };
     const now = Date.now();
+    const client = clientOf(params.clientInfo);
     // The row comes first, so concurrent initializations on every replica count against the caps at once.
     const opened = store.openHttpSession(
       {
@@ -284,8 +288,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         principal,
         protocol_version: String(params.protocolVersion ?? ""),
         initialize_params: JSON.stringify(params),
-        client_name: typeof params.clientInfo?.name === "string" ? params.clientInfo.name : null,
-        client_version: typeof params.clientInfo?.version === "string" ? params.clientInfo.version : null,
+        client_name: client.name,
+        client_version: client.version,
         created_at: now,
       },
       {
@@ -314,8 +318,11 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     const { server, transport } = await instantiate(id, principal);
     const session = sessions.add({ id, principal, server, transport }, now);
     const status = await exchange(session, req, res, { parsed });
-    if (status === 200) logInfo(`session ${id} opened (${sessions.size} held here)`);
-    else {
+    if (status === 200) {
+      logInfo(
+        `session ${id} opened (principal ${shownPrincipal(principal)}, client ${shownClient(client)}; ${sessions.size} held here)`,
+      );
+    } else {
       store.closeHttpSession(id, principal, Date.now());
       await transport.close();
     }
@@ -331,12 +338,13 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
       // A replica whose record file is gone from its path can only refuse writes: not ready.
       if (store.engine instanceof SqliteEngine) store.engine.checkFiles();
+      readiness.answered(now);
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
       if (error instanceof RecordFileGoneError) {
         return { status: 503, body: { ready: false, database: "ok", reason: error.message } };
       }
-      if (!isDatabaseUnavailable(error)) logError("readiness: the record did not answer", error);
+      if (!isDatabaseUnavailable(error)) readiness.failed(error);
       return { status: 503, body: { ready: false, database: (error as Error).message } };
     }
   }
@@ -719,6 +727,34 @@ export function notificationsOnly(text: string): boolean {
  * The answer to a request that failed inside the server: 503 with Retry-After while the record's database
  * is unavailable (a restart: load balancers and clients retry 503, not 500), else 500. Returns the status.
  */
+/**
+ * The client's name and version as the record keeps them: the stdio server's cleaning (a control character
+ * written as `\x00`, a lone surrogate as U+FFFD, each cut to its length), so a NUL the record cannot store
+ * opens a session as it does on stdio instead of failing the initialize.
+ */
+function clientOf(info: { name?: unknown; version?: unknown } | undefined): {
+  name: string | null;
+  version: string | null;
+} {
+  const name = typeof info?.name === "string" ? info.name : null;
+  const version = typeof info?.version === "string" ? info.version : null;
+  const cleaned = cleanClientInfo({ name: name ?? "", version: version ?? "" });
+  return { name: name === null ? null : cleaned.name, version: version === null ? null : cleaned.version };
+}
+
+/**
+ * The principal in a log line: the first 12 hex digits of its token's SHA-256 (the record's principal
+ * column holds all 64, so the line finds its sessions and matches), never the token; `local` without
+ * tokens.
+ */
+function shownPrincipal(principal: string): string {
+  return /^[0-9a-f]{64}$/.test(principal) ? `${principal.slice(0, 12)}…` : principal;
+}
+
+function shownClient(client: { name: string | null; version: string | null }): string {
+  return client.name === null ? "unnamed" : `"${client.name}" ${client.version ?? ""}`.trimEnd();
+}
+
 function failed(res: ServerResponse, error: unknown): number {
   if (isDatabaseUnavailable(error)) {
     sendJsonError(res, 503, DATABASE_UNAVAILABLE_MESSAGE, { code: -32603, headers: { "retry-after": "2" } });
