@@ -8,6 +8,9 @@ import { UsageError } from "../usage-error.js";
 // handed the other's open trials by next_trial (a trial is held per connection), pay for replies only one
 // of them can record, and count a budget against a record the other is spending from. The run holds a lease
 // row in the record instead: taken before the first trial, renewed by a heartbeat, deleted at the end.
+// Every time of a lease is on the record's clock (`Store.now`: PostgreSQL's for a PostgreSQL record), never
+// the run's own: a runner whose host is minutes ahead would otherwise take a live run's lease for expired
+// (and both would play and pay), and one behind would write leases that look expired to every other host.
 
 /** How long a lease outlives its last heartbeat: the longest a run that died elsewhere blocks the next. */
 export const LEASE_SECONDS = 60;
@@ -35,7 +38,7 @@ export class RunLease {
     const holder = randomUUID();
     // Two runs taking over the same stale lease at once: one wins, the other then sees the winner's row.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const now = Date.now();
+      const now = store.now();
       const lease = leaseRow(studyId, player, holder, now);
       if (store.insertRunLease(lease)) return new RunLease(store, lease);
       const held = store.runLease(studyId, player);
@@ -54,9 +57,9 @@ export class RunLease {
   /** Renews the lease every RENEW_EVERY_MS; `onLost` once another run has taken it over (this one stalled). */
   keepAlive(onLost: () => void): void {
     this.heartbeat = setInterval(() => {
-      const now = Date.now();
       let renewed: boolean;
       try {
+        const now = this.store.now();
         renewed = this.store.renewRunLease(
           this.row.study_id,
           this.row.player,
