@@ -102,7 +102,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       if (!res.writableFinished) clientGone.abort();
     });
     if (counted) session.inFlight += 1;
-    session.lastActiveAt = Date.now();
+    session.lastActiveAt = performance.now();
     const calls = counted ? owedCalls(session, body.parsed) : [];
     for (const call of calls) owed.add(call);
     try {
@@ -128,7 +128,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       return failed(res, error);
     } finally {
       for (const call of calls) owed.delete(call);
-      session.lastActiveAt = Date.now();
+      session.lastActiveAt = performance.now();
       if (counted) session.inFlight -= 1;
     }
   }
@@ -199,7 +199,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     count: number,
     post: boolean,
   ): Promise<{ initialize_params: string } | null> {
-    const row = bookkeeping.touch(id, principal, Date.now(), count);
+    const row = bookkeeping.touch(id, principal, store.now(), count);
     if (!row) {
       // Ended by DELETE on another replica, or expired: this replica's instance goes too.
       await sessions.drop(id);
@@ -263,7 +263,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         const { server, transport } = await instantiate(id, principal);
         await rebuildSession(transport, id, JSON.parse(initializeParams) as Record<string, unknown>);
         logInfo(`session ${id} rebuilt from the record on this replica`);
-        return sessions.add({ id, principal, server, transport }, Date.now());
+        return sessions.add({ id, principal, server, transport }, performance.now());
       })().finally(() => rebuilding.delete(id));
       rebuilding.set(id, pending);
     }
@@ -276,7 +276,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       protocolVersion?: unknown;
       clientInfo?: { name?: unknown; version?: unknown };
     };
-    const now = Date.now();
+    const now = store.now();
     // The row comes first, so concurrent initializations on every replica count against the caps at once.
     const opened = store.openHttpSession(
       {
@@ -312,11 +312,11 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       );
     }
     const { server, transport } = await instantiate(id, principal);
-    const session = sessions.add({ id, principal, server, transport }, now);
+    const session = sessions.add({ id, principal, server, transport }, performance.now());
     const status = await exchange(session, req, res, { parsed });
     if (status === 200) logInfo(`session ${id} opened (${sessions.size} held here)`);
     else {
-      store.closeHttpSession(id, principal, Date.now());
+      store.closeHttpSession(id, principal, store.now());
       await transport.close();
     }
   }
@@ -325,10 +325,9 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   function ready(): { status: number; body: Record<string, unknown> } {
     if (closing) return { status: 503, body: { ready: false, reason: "draining" } };
     try {
-      const now = Date.now();
-      const tooNew = schema.tooNew(now);
+      const tooNew = schema.tooNew(performance.now());
       if (tooNew !== null) return { status: 503, body: { ready: false, database: "ok", reason: tooNew } };
-      const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
+      const live = store.countLiveHttpSessions(store.now() - options.idleTimeoutMs);
       // A replica whose record file is gone from its path can only refuse writes: not ready.
       if (store.engine instanceof SqliteEngine) store.engine.checkFiles();
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
@@ -481,7 +480,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       if (req.method === "DELETE") {
         // Ending a session carries no JSON-RPC message and frees a slot, so it never waits on the session's
         // --rate-limit: a client refused for its rate that gives up can still end its session at once.
-        const now = Date.now();
+        const now = store.now();
         if (!store.liveHttpSession(sessionId, principal, now - options.idleTimeoutMs)) {
           await sessions.drop(sessionId);
           sendJsonError(
