@@ -13,6 +13,12 @@ export const RECORD_CLOCK_RESYNC_MS = 30_000;
  */
 export const WALL_CLOCK_STEP_MS = 1_000;
 
+/**
+ * After a reading that failed (the database not answering), how long the record clock goes on with the
+ * monotonic clock alone before it asks again: a request during an outage is not slowed by a clock read.
+ */
+export const FAILED_READ_RETRY_MS = 5_000;
+
 /** A reading of the source clock: its time (ms since the epoch) and this host's monotonic time around it. */
 export interface ClockReading {
   readonly at: number;
@@ -34,6 +40,8 @@ export interface ClockReading {
  */
 export class RecordClock {
   private anchor: { at: number; mono: number; wall: number } | null = null;
+  /** Monotonic time before which a failed reading is not tried again. */
+  private retryAt = Number.NEGATIVE_INFINITY;
 
   /** `read` asks the source; null: the source is this host's wall clock, read every time. */
   constructor(
@@ -50,9 +58,23 @@ export class RecordClock {
     if (anchor !== null) {
       const elapsed = mono - anchor.mono;
       const stepped = Math.abs(wall - anchor.wall - elapsed) > WALL_CLOCK_STEP_MS;
-      if (elapsed < this.resyncMs && !stepped) return Math.round(anchor.at + elapsed);
+      if ((elapsed < this.resyncMs && !stepped) || mono < this.retryAt)
+        return Math.round(anchor.at + elapsed);
+      try {
+        return this.sync(this.read);
+      } catch {
+        // The source does not answer: the monotonic clock carries the last reading on meanwhile (the
+        // statements that need the record fail on their own).
+        this.retryAt = mono + FAILED_READ_RETRY_MS;
+        return Math.round(anchor.at + elapsed);
+      }
     }
-    const reading = this.read();
+    return this.sync(this.read);
+  }
+
+  /** Reads the source and anchors the monotonic clock to it. */
+  private sync(read: () => ClockReading): number {
+    const reading = read();
     // The source's time was read somewhere between `before` and `after`: the midpoint is the best guess.
     const at = reading.at + (reading.after - reading.before) / 2;
     this.anchor = { at, mono: reading.after, wall: Date.now() };

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type ClockReading, RECORD_CLOCK_RESYNC_MS, RecordClock } from "../../src/store/record-clock.js";
+import {
+  type ClockReading,
+  FAILED_READ_RETRY_MS,
+  RECORD_CLOCK_RESYNC_MS,
+  RecordClock,
+} from "../../src/store/record-clock.js";
 import { Store } from "../../src/store/store.js";
 import { tempDeps } from "../support/harness.js";
 import { describeOnPostgres } from "../support/postgres.js";
@@ -63,6 +68,32 @@ describe("the record clock", () => {
     clock.now();
     expect(source.reads()).toBe(2);
     expect(RECORD_CLOCK_RESYNC_MS).toBe(30_000);
+  });
+
+  it("goes on by the monotonic clock when its source stops answering, and asks again only after a pause", () => {
+    let reads = 0;
+    let answering = true;
+    const origin = performance.now();
+    const clock = new RecordClock(() => {
+      reads += 1;
+      if (!answering) throw new Error("The record's database is unavailable for a moment.");
+      const at = performance.now();
+      return { at: 5_000_000 + (at - origin), before: at, after: at };
+    }, 20);
+    clock.now();
+    answering = false;
+    const until = performance.now() + 30;
+    while (performance.now() < until) {
+      // past the 20 ms resync: the next reading is due
+    }
+    const during = clock.now();
+    expect(reads).toBe(2);
+    // The last reading carried on by the 30-odd ms that passed, not an error.
+    expect(during - 5_000_000).toBeGreaterThanOrEqual(29);
+    expect(during - 5_000_000).toBeLessThan(1_000);
+    for (let i = 0; i < 50; i++) clock.now();
+    expect(reads).toBe(2);
+    expect(FAILED_READ_RETRY_MS).toBe(5_000);
   });
 
   it("is this machine's wall clock on an SQLite record, which lives on one machine", () => {
