@@ -78,6 +78,56 @@ describeOnPostgres("run leases on the record's clock", () => {
     expect(box.endpoint.requests).toHaveLength(10);
   }, 120_000);
 
+  it("a runner whose machine slept past its lease stops within seconds of waking when another run took over", async () => {
+    // 40 trials one at a time, half a second each: the run is still playing long after the wake below.
+    box.endpoint = await startScriptedEndpoint({ delayMs: 500 });
+    const study = registerStudy(record.location, pdDesign("lease sleep", 20, 43));
+    const args = scriptedRunArgs(box, study, ["--concurrency", "1"], record.location);
+    // The clock under test jumps two hours ahead on SIGUSR2, with no time passing for the process's
+    // monotonic clock and timers: what a laptop waking from a two-hour sleep sees.
+    const sleeper = startCli(args, {
+      NODE_OPTIONS: `--import ${SKEWED_CLOCK}`,
+      SAME_GAME_CLOCK_JUMP_MS: String(2 * 60 * 60_000),
+    });
+    const deadline = Date.now() + 60_000;
+    let held: RunLeaseRow | null = null;
+    while (Date.now() < deadline && held === null) {
+      await sleep(50);
+      held = leaseOf(study, "scripted/payoff-reader");
+    }
+    if (held === null) throw new Error("the run took no lease");
+    await sleep(1_500);
+    // Meanwhile, as the lease expired during the sleep, a run on another machine took it over.
+    const store = new Store(record.location);
+    try {
+      const now = new Date(store.now());
+      const takeover = {
+        ...held,
+        holder: "a-run-on-another-machine",
+        pid: 4242,
+        host: "ci-runner-7",
+        pid_scope: "ci-runner-7",
+        since: now.toISOString(),
+        renewed_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + 60_000).toISOString(),
+      };
+      expect(store.takeOverRunLease(held, takeover)).toBe(true);
+    } finally {
+      store.close();
+    }
+    const callsAtWake = box.endpoint.requests.length;
+    sleeper.child.kill("SIGUSR2");
+    const done = await sleeper.done;
+    const callsAfterWake = box.endpoint.requests.length - callsAtWake;
+    expect(done.stderr).toContain(
+      `another run took over study ${study} for player "scripted/payoff-reader" while this one did not renew its lease; stopping.`,
+    );
+    expect(done.status).toBe(1);
+    // Within a second or so of waking: the trial in play and perhaps one more, not the 15 s until the
+    // next heartbeat (some 25 trials of this study) that the run used to play on.
+    expect(callsAfterWake).toBeLessThanOrEqual(4);
+  }, 120_000);
+
   it("a runner whose clock is 5 minutes behind writes a lease that others see live for its 60 s", async () => {
     box.endpoint = await startScriptedEndpoint({ delayMs: 500 });
     const study = registerStudy(record.location, pdDesign("lease clock behind", 5, 42));
