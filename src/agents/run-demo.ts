@@ -88,7 +88,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     [repeatedDemoDesign(options.repeatedTrialsPerCell ?? 3, seed), REPEATED_SESSIONS],
   ];
 
-  const started = Date.now();
+  const started = performance.now();
   const studies = await registerStudies(
     launch,
     designs.map(([design]) => design),
@@ -112,7 +112,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       }
     }),
   );
-  const played = Date.now();
+  const played = performance.now();
 
   const store = new Store(dbPath);
   try {
@@ -136,7 +136,10 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       studies,
       published,
       report,
-      timings: { play_seconds: (played - started) / 1000, analysis_seconds: (Date.now() - played) / 1000 },
+      timings: {
+        play_seconds: (played - started) / 1000,
+        analysis_seconds: (performance.now() - played) / 1000,
+      },
     };
   } finally {
     store.close();
@@ -185,6 +188,6 @@ function importPublished(
   if (path === null) return { path: "", imported: false, reason: "skipped by request" };
   if (!existsSync(path)) return { path, imported: false, reason: "file not found" };
   const rows = parseCountsCsv(readFileSync(path, "utf8"), path, catalog);
-  store.importCounts(PUBLISHED_REFERENCE, rows, new Date().toISOString());
+  store.importCounts(PUBLISHED_REFERENCE, rows, store.nowIso());
   return { path, imported: true };
 }

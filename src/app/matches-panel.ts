@@ -115,7 +115,8 @@ function matchItem(
     "li",
     {},
     open,
-    ` ${m.framing} vs ${m.opponent} · ${m.status}, ${m.rounds_played} round(s) · ${m.started_at.slice(0, 16).replace("T", " ")}`,
+    // The record's times are UTC: said so, or a reader in New York or Kolkata takes them for local time.
+    ` ${m.framing} vs ${m.opponent} · ${m.status}, ${m.rounds_played} round(s) · ${m.started_at.slice(0, 16).replace("T", " ")} UTC`,
   );
 }
 

@@ -39,7 +39,7 @@ export async function importCounts(args: ParsedArgs, file: string | undefined): 
         const held = store.importedCountsOf(source);
         if (held.length > 0 && args.values.replace !== true) throw differentCountsError(path, source, held);
         refuseCellsWithLivePlay(store, rows, path, "edit the player column of the CSV");
-        store.importCounts(source, rows, new Date().toISOString());
+        store.importCounts(source, rows, store.nowIso());
       });
       const decisions = rows.reduce((sum, r) => sum + r.count, 0);
       // A session is a label of one player (the same label under two players is two sessions).

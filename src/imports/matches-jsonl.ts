@@ -161,7 +161,7 @@ export function checkNewSource(deps: PlayDeps, source: string): void {
  */
 export function importMatches(deps: PlayDeps, matches: readonly ImportedMatch[], source: string): number {
   const batch = randomBytes(6).toString("hex");
-  const now = new Date().toISOString();
+  const now = deps.store.nowIso();
   return deps.store.transaction(() => {
     checkNewSource(deps, source);
     for (const imported of matches) {

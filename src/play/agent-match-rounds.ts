@@ -43,10 +43,14 @@ export function recordAgentMove(deps: PlayDeps, match: MatchRecord, pending: Dec
 /**
  * The lazy forfeit check: when exactly one seat's move for the open round is waiting, and it has waited
  * longer than the match's limit (counted from the later of the move and the second seat's arrival), the
- * silent seat forfeits: the round scores 0 for both. Returns the match as it now stands.
+ * silent seat forfeits: the round scores 0 for both. Returns the match as it now stands. `now` defaults to
+ * the record's clock, the one the waiting move's time was written by: the two seats may be served by
+ * replicas whose own clocks disagree by more than the limit, and a replica minutes ahead forfeited the
+ * silent seat the moment it looked.
  */
-export function settleAgentForfeit(deps: PlayDeps, match: MatchRecord, now: Date = new Date()): MatchRecord {
+export function settleAgentForfeit(deps: PlayDeps, match: MatchRecord, at?: Date): MatchRecord {
   if (match.opponent !== "agent" || match.status !== "open" || match.partner_match_id === null) return match;
+  const now = at ?? new Date(deps.store.now());
   const partner = deps.store.getMatch(match.partner_match_id);
   if (partner === undefined) return match;
   return deps.store.transaction(() => {

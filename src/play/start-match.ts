@@ -64,7 +64,7 @@ export function ensureCallerSession(deps: PlayDeps, caller: Caller, player: stri
     client_version: client?.version ?? null,
     transport: caller.transport,
     principal: caller.principal,
-    started_at: new Date().toISOString(),
+    started_at: deps.store.nowIso(),
   });
   savedSessions.add(caller);
 }
@@ -114,7 +114,8 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
       `forfeit_after_seconds applies only to opponent "agent", not to "${spec.opponent.id}".`,
     );
   }
-  const now = new Date().toISOString();
+  // The record's clock, as every replica's: matches are listed and exported in created_at order.
+  const now = deps.store.nowIso();
   return {
     id: newMatchId(),
     study_id: spec.study_id ?? null,

@@ -98,7 +98,7 @@ export function registerStudy(deps: PlayDeps, input: unknown, principal = "local
       design_json: JSON.stringify(design),
       design_hash: hash,
       seed: String(design.seed),
-      created_at: new Date().toISOString(),
+      created_at: deps.store.nowIso(),
       principal,
     };
     if (!existing) deps.store.insertStudy(study);

@@ -80,7 +80,8 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
       settled || state === undefined ? deps.store.attemptTotals(match.id, args.round) : state.attempts;
     const framing = deps.catalog.framing(match.framing, match.game);
     const parsed = parseReply(args.choice, framing.labels, framing.negations);
-    const now = new Date().toISOString();
+    // The record's clock, as every replica's: an agent seat's forfeit counts from this time on any replica.
+    const now = deps.store.nowIso();
     const attempt = {
       match_id: match.id,
       round: args.round,

@@ -8,6 +8,9 @@ import { UsageError } from "../usage-error.js";
 // handed the other's open trials by next_trial (a trial is held per connection), pay for replies only one
 // of them can record, and count a budget against a record the other is spending from. The run holds a lease
 // row in the record instead: taken before the first trial, renewed by a heartbeat, deleted at the end.
+// Every time of a lease is on the record's clock (`Store.now`: PostgreSQL's for a PostgreSQL record), never
+// the run's own: a runner whose host is minutes ahead would otherwise take a live run's lease for expired
+// (and both would play and pay), and one behind would write leases that look expired to every other host.
 
 /** How long a lease outlives its last heartbeat: the longest a run that died elsewhere blocks the next. */
 export const LEASE_SECONDS = 60;
@@ -15,8 +18,13 @@ export const LEASE_SECONDS = 60;
 /** The heartbeat: often enough that a run stalled for a beat or two (a busy record) keeps its lease. */
 const RENEW_EVERY_MS = 15_000;
 
+/** How often the run looks for a sleep of its machine, and how far the clocks must part to be one. */
+const WAKE_WATCH_MS = 1_000;
+const WAKE_STEP_MS = 5_000;
+
 export class RunLease {
   private heartbeat: NodeJS.Timeout | undefined;
+  private wakeWatch: NodeJS.Timeout | undefined;
   private lost = false;
   private released = false;
 
@@ -35,7 +43,7 @@ export class RunLease {
     const holder = randomUUID();
     // Two runs taking over the same stale lease at once: one wins, the other then sees the winner's row.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const now = Date.now();
+      const now = store.now();
       const lease = leaseRow(studyId, player, holder, now);
       if (store.insertRunLease(lease)) return new RunLease(store, lease);
       const held = store.runLease(studyId, player);
@@ -51,12 +59,15 @@ export class RunLease {
     );
   }
 
-  /** Renews the lease every RENEW_EVERY_MS; `onLost` once another run has taken it over (this one stalled). */
+  /**
+   * Renews the lease every RENEW_EVERY_MS, and at once after the machine slept; `onLost` once another run
+   * has taken it over (this one stalled or slept past the lease).
+   */
   keepAlive(onLost: () => void): void {
-    this.heartbeat = setInterval(() => {
-      const now = Date.now();
+    const beat = () => {
       let renewed: boolean;
       try {
+        const now = this.store.now();
         renewed = this.store.renewRunLease(
           this.row.study_id,
           this.row.player,
@@ -73,8 +84,22 @@ export class RunLease {
         this.lost = true;
         onLost();
       }
-    }, RENEW_EVERY_MS);
+    };
+    this.heartbeat = setInterval(beat, RENEW_EVERY_MS);
     this.heartbeat.unref();
+    // Timers run on the monotonic clock, which stops while the machine sleeps: after a laptop's sleep the
+    // next beat would come up to RENEW_EVERY_MS later, while the run went on dealing and paying for trials
+    // another run may have taken over meanwhile. A sleep (or a step of the wall clock) shows as the wall
+    // clock moving apart from the monotonic one: the lease is renewed, or found lost, within a second of it.
+    let wall = Date.now();
+    let mono = performance.now();
+    this.wakeWatch = setInterval(() => {
+      const [wallNow, monoNow] = [Date.now(), performance.now()];
+      const jumped = Math.abs(wallNow - wall - (monoNow - mono)) > WAKE_STEP_MS;
+      [wall, mono] = [wallNow, monoNow];
+      if (jumped) beat();
+    }, WAKE_WATCH_MS);
+    this.wakeWatch.unref();
   }
 
   /**
@@ -95,7 +120,9 @@ export class RunLease {
 
   private stop(): void {
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    if (this.wakeWatch !== undefined) clearInterval(this.wakeWatch);
     this.heartbeat = undefined;
+    this.wakeWatch = undefined;
   }
 }
 

@@ -56,12 +56,30 @@ interface BusyWaits {
   signal?: AbortSignal;
 }
 
-/** One MCP connection of the runner: one seat (player label), one server session. */
+/**
+ * Whether a request failed because the HTTP server no longer knows the session: 404 with the protocol's
+ * "session not found" (-32001). The server expired it (no request for its --idle-timeout: the runner's
+ * machine slept, or a model took longer than that to answer) or it was ended; nothing of the request was
+ * processed, so the request may be sent again in a new session.
+ */
+export function isSessionGone(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  const message = error instanceof Error ? error.message : "";
+  return status === 404 && /-32001|Session not found/.test(message);
+}
+
+/**
+ * One MCP connection of the runner: one seat (player label), one server session. Over HTTP a session the
+ * server expired is replaced by a new one, once per request, and the request is sent again in it: the
+ * runner passes what it holds (`held`, the match ids) with every call, so nothing of a trial lived in the
+ * old session.
+ */
 export class ServerConnection {
   private constructor(
-    private readonly client: Client,
+    private client: Client,
     readonly player: string,
     private readonly busy: BusyWaits,
+    private readonly reopen: (() => Promise<Client>) | null,
   ) {}
 
   static async open(
@@ -73,49 +91,75 @@ export class ServerConnection {
       onWait: () => {},
     },
   ): Promise<ServerConnection> {
+    if (target.kind === "http") {
+      const connect = () => ServerConnection.connectHttp(target, busy);
+      return new ServerConnection(await connect(), player, busy, connect);
+    }
     const client = new Client({ name: "same-game-runner", version: RUNNER_VERSION });
-    if (target.kind === "stdio") {
-      const cliPath = target.cliPath ?? join(packageRoot(), "dist", "cli", "main.js");
-      // The spawned server gets the SDK's reduced environment: no API key reaches it. What shapes the
-      // record it writes is passed on by name: the run's catalog (a study of the user's games is unknown
-      // to a server without it) and where certified catalogs are remembered (or that they are not).
-      const catalog = target.catalog === undefined ? [] : ["--catalog", target.catalog];
-      // A process's arguments are readable by every local user (ps, /proc/PID/cmdline), its environment
-      // only by its owner: a PostgreSQL URL, which may hold a password, goes to the server as SAME_GAME_DB.
-      const record: { args: string[]; env: Record<string, string> } = isPostgresUrl(target.dbPath)
-        ? { args: [], env: { SAME_GAME_DB: target.dbPath } }
-        : { args: ["--db", target.dbPath], env: {} };
+    const cliPath = target.cliPath ?? join(packageRoot(), "dist", "cli", "main.js");
+    // The spawned server gets the SDK's reduced environment: no API key reaches it. What shapes the
+    // record it writes is passed on by name: the run's catalog (a study of the user's games is unknown
+    // to a server without it) and where certified catalogs are remembered (or that they are not).
+    const catalog = target.catalog === undefined ? [] : ["--catalog", target.catalog];
+    // A process's arguments are readable by every local user (ps, /proc/PID/cmdline), its environment
+    // only by its owner: a PostgreSQL URL, which may hold a password, goes to the server as SAME_GAME_DB.
+    const record: { args: string[]; env: Record<string, string> } = isPostgresUrl(target.dbPath)
+      ? { args: [], env: { SAME_GAME_DB: target.dbPath } }
+      : { args: ["--db", target.dbPath], env: {} };
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, "serve", ...record.args, "--player", player, ...catalog],
+        env: { ...getDefaultEnvironment(), ...passedOn(process.env, PASSED_ON_ENVIRONMENT), ...record.env },
+        stderr: "ignore",
+      }),
+    );
+    return new ServerConnection(client, player, busy, null);
+  }
+
+  /** A client with a new session at the HTTP server, or a UsageError saying why there is none. */
+  private static async connectHttp(
+    target: Extract<ServerTarget, { kind: "http" }>,
+    busy: BusyWaits,
+  ): Promise<Client> {
+    const client = new Client({ name: "same-game-runner", version: RUNNER_VERSION });
+    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+    try {
       await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [cliPath, "serve", ...record.args, "--player", player, ...catalog],
-          env: { ...getDefaultEnvironment(), ...passedOn(process.env, PASSED_ON_ENVIRONMENT), ...record.env },
-          stderr: "ignore",
+        new StreamableHTTPClientTransport(new URL(target.url), {
+          requestInit: { headers },
+          fetch: fetchWaitingOnBusyServer(busy.retry, busy.onWait, busy.signal),
         }),
       );
-    } else {
-      const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
-      try {
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL(target.url), {
-            requestInit: { headers },
-            fetch: fetchWaitingOnBusyServer(busy.retry, busy.onWait, busy.signal),
-          }),
-        );
-      } catch (error) {
-        // The SDK's message quotes the server's answer, which is the server's to write: one that echoes
-        // the Authorization header it was sent would put the token on the operator's terminal (and a CI
-        // log), as an endpoint that echoes an API key would.
-        const reason = endpointWords(error instanceof Error ? error.message : String(error), target.token);
-        throw new UsageError(`cannot open an MCP session at --server ${target.url}: ${reason}`);
-      }
+    } catch (error) {
+      // The SDK's message quotes the server's answer, which is the server's to write: one that echoes
+      // the Authorization header it was sent would put the token on the operator's terminal (and a CI
+      // log), as an endpoint that echoes an API key would.
+      const reason = endpointWords(error instanceof Error ? error.message : String(error), target.token);
+      throw new UsageError(`cannot open an MCP session at --server ${target.url}: ${reason}`);
     }
-    return new ServerConnection(client, player, busy);
+    return client;
+  }
+
+  /**
+   * Runs `request` with this connection's client; when the server says the session is gone, once more in
+   * a new session (the old client is let go without a DELETE: there is nothing left to end).
+   */
+  private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await request(this.client);
+    } catch (error) {
+      if (this.reopen === null || !isSessionGone(error)) throw error;
+      const gone = this.client;
+      this.client = await this.reopen();
+      void gone.close().catch(() => {});
+      return request(this.client);
+    }
   }
 
   /** The whitelisted play tools as the server lists them; the run cannot go on without submit_move. */
   async modelTools(): Promise<ToolSpec[]> {
-    const { tools } = await this.client.listTools();
+    const { tools } = await this.inSession((client) => client.listTools());
     const offered = tools.filter((t) => (MODEL_TOOLS as readonly string[]).includes(t.name));
     if (!offered.some((t) => t.name === "submit_move")) {
       throw new Error("The server lists no submit_move tool; is this a same-game server?");
@@ -150,11 +194,13 @@ export class ServerConnection {
     args: Structured,
     modelCalls: readonly ModelCall[],
   ): Promise<ToolAnswer> {
-    const result = await this.client.callTool({
-      name,
-      arguments: args,
-      ...(modelCalls.length > 0 ? { _meta: { [MODEL_CALLS_META_KEY]: modelCalls } } : {}),
-    });
+    const result = await this.inSession((client) =>
+      client.callTool({
+        name,
+        arguments: args,
+        ...(modelCalls.length > 0 ? { _meta: { [MODEL_CALLS_META_KEY]: modelCalls } } : {}),
+      }),
+    );
     const text = ((result.content ?? []) as { type: string; text?: string }[])
       .map((c) => c.text ?? "")
       .join("\n");

@@ -5,6 +5,7 @@ import type { Engine, Statement } from "./engines/engine.js";
 import { SqliteEngine } from "./engines/sqlite-engine.js";
 import { filterParams } from "./filter-params.js";
 import { openPostgres, openSqlite } from "./open-record.js";
+import { RecordClock } from "./record-clock.js";
 import { integrityCheck, type RecordCheck } from "./record-file.js";
 import type { RecordFilter } from "./records.js";
 
@@ -55,6 +56,12 @@ export class StoreCore {
   /** Opened with `readonly`: analysis verbs never write, so a read-only file can still be analysed. */
   readonly readonly: boolean;
 
+  /**
+   * The record's clock (record-clock.ts): PostgreSQL's on a PostgreSQL record, shared by every replica and
+   * runner whatever their own clocks say; this machine's on an SQLite file. Shared by `scopedTo` views.
+   */
+  readonly clock: RecordClock;
+
   constructor(
     readonly path: string,
     options: StoreOptions = {},
@@ -64,6 +71,26 @@ export class StoreCore {
     this.dialect = dialectOf(this.engine.kind);
     this.filter = filterSql(this.dialect);
     this.tallyFilter = tallyFilterSql(this.dialect);
+    this.clock = new RecordClock(this.engine.kind === "postgres" ? () => this.readDatabaseClock() : null);
+  }
+
+  /** Now on the record's clock, in ms since the epoch: for every time compared across processes. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Now on the record's clock as stored: ISO 8601 UTC with milliseconds and `Z`. */
+  nowIso(): string {
+    return this.clock.nowIso();
+  }
+
+  /** The PostgreSQL server's clock, and this host's monotonic time around the round trip. */
+  private readDatabaseClock(): { at: number; before: number; after: number } {
+    const before = performance.now();
+    const row = this.stmt("SELECT extract(epoch FROM clock_timestamp()) * 1000 AS ms").get() as {
+      ms: number | string;
+    };
+    return { at: Number(row.ms), before, after: performance.now() };
   }
 
   /** The better-sqlite3 handle of an SQLite record (tests and tools that inspect the file). */

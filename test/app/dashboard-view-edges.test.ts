@@ -220,6 +220,11 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     expect(first).toHaveLength(50);
     expect(new Set(first).size).toBe(50);
     expect(first.every((id) => /^imp-[0-9a-f]{12}-\d{7}$/.test(id))).toBe(true);
+    // When each started, in UTC and saying so (the record's times are UTC, the reader's zone is not).
+    const lines = await view.$$eval("[data-list=matches] li", (items) =>
+      items.map((li) => li.textContent ?? ""),
+    );
+    expect(lines.every((line) => / · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/.test(line))).toBe(true);
     expect(await count()).toBe(`50 of ${IMPORTED} matches, newest first.`);
     expect(
       await view.$eval("[data-more]", (b) => [b.textContent, (b as unknown as { hidden: boolean }).hidden]),

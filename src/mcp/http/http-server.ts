@@ -105,7 +105,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       if (!res.writableFinished) clientGone.abort();
     });
     if (counted) session.inFlight += 1;
-    session.lastActiveAt = Date.now();
+    session.lastActiveAt = performance.now();
     const calls = counted ? owedCalls(session, body.parsed) : [];
     for (const call of calls) owed.add(call);
     try {
@@ -131,7 +131,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       return failed(res, error);
     } finally {
       for (const call of calls) owed.delete(call);
-      session.lastActiveAt = Date.now();
+      session.lastActiveAt = performance.now();
       if (counted) session.inFlight -= 1;
     }
   }
@@ -202,7 +202,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     count: number,
     post: boolean,
   ): Promise<{ initialize_params: string } | null> {
-    const row = bookkeeping.touch(id, principal, Date.now(), count);
+    const row = bookkeeping.touch(id, principal, store.now(), count);
     if (!row) {
       // Ended by DELETE on another replica, or expired: this replica's instance goes too.
       await sessions.drop(id);
@@ -266,7 +266,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         const { server, transport } = await instantiate(id, principal);
         await rebuildSession(transport, id, JSON.parse(initializeParams) as Record<string, unknown>);
         logInfo(`session ${id} rebuilt from the record on this replica`);
-        return sessions.add({ id, principal, server, transport }, Date.now());
+        return sessions.add({ id, principal, server, transport }, performance.now());
       })().finally(() => rebuilding.delete(id));
       rebuilding.set(id, pending);
     }
@@ -279,7 +279,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       protocolVersion?: unknown;
       clientInfo?: { name?: unknown; version?: unknown };
     };
-    const now = Date.now();
+    const now = store.now();
     const client = clientOf(params.clientInfo);
     // The row comes first, so concurrent initializations on every replica count against the caps at once.
     const opened = store.openHttpSession(
@@ -316,14 +316,14 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       );
     }
     const { server, transport } = await instantiate(id, principal);
-    const session = sessions.add({ id, principal, server, transport }, now);
+    const session = sessions.add({ id, principal, server, transport }, performance.now());
     const status = await exchange(session, req, res, { parsed });
     if (status === 200) {
       logInfo(
         `session ${id} opened (principal ${shownPrincipal(principal)}, client ${shownClient(client)}; ${sessions.size} held here)`,
       );
     } else {
-      store.closeHttpSession(id, principal, Date.now());
+      store.closeHttpSession(id, principal, store.now());
       await transport.close();
     }
   }
@@ -332,13 +332,12 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   function ready(): { status: number; body: Record<string, unknown> } {
     if (closing) return { status: 503, body: { ready: false, reason: "draining" } };
     try {
-      const now = Date.now();
-      const tooNew = schema.tooNew(now);
+      const tooNew = schema.tooNew(performance.now());
       if (tooNew !== null) return { status: 503, body: { ready: false, database: "ok", reason: tooNew } };
-      const live = store.countLiveHttpSessions(now - options.idleTimeoutMs);
+      const live = store.countLiveHttpSessions(store.now() - options.idleTimeoutMs);
       // A replica whose record file is gone from its path can only refuse writes: not ready.
       if (store.engine instanceof SqliteEngine) store.engine.checkFiles();
-      readiness.answered(now);
+      readiness.answered();
       return { status: 200, body: { ready: true, database: "ok", live_sessions: live } };
     } catch (error) {
       if (error instanceof RecordFileGoneError) {
@@ -489,7 +488,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
       if (req.method === "DELETE") {
         // Ending a session carries no JSON-RPC message and frees a slot, so it never waits on the session's
         // --rate-limit: a client refused for its rate that gives up can still end its session at once.
-        const now = Date.now();
+        const now = store.now();
         if (!store.liveHttpSession(sessionId, principal, now - options.idleTimeoutMs)) {
           await sessions.drop(sessionId);
           sendJsonError(

@@ -12,6 +12,7 @@ export interface HttpSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   /** Calls whose response is still being produced; an instance is never dropped under one. */
   inFlight: number;
+  /** This process's monotonic clock (performance.now()): no step of the wall clock expires an instance. */
   lastActiveAt: number;
 }
 
@@ -27,7 +28,7 @@ export class HttpSessions {
   constructor(private readonly limits: { idleTimeoutMs: number }) {
     // Sweeping at a quarter of the timeout drops an idle instance at most 25% late.
     const every = Math.min(30_000, Math.max(100, limits.idleTimeoutMs / 4));
-    this.sweeper = setInterval(() => this.expireIdle(Date.now()), every);
+    this.sweeper = setInterval(() => this.expireIdle(performance.now()), every);
     this.sweeper.unref();
   }
 

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { logError, logInfo } from "../../log.js";
 
 /**
@@ -5,7 +6,8 @@ import { logError, logInfo } from "../../log.js";
  * starts failing with it, and one line when the record answers again — however many probes failed in
  * between. /readyz answers without a token, so a stack per probe would let anyone who can reach the port
  * (and every load balancer's probe, every few seconds) write the log as fast as it can send requests.
- * An outage of the database is not this: the record's engine logs it (DatabaseOutage).
+ * An outage of the database is not this: the record's engine logs it (DatabaseOutage). Its duration is on
+ * the monotonic clock, which no step of the wall clock moves.
  */
 export class ReadinessFailures {
   private failing: string | null = null;
@@ -13,7 +15,7 @@ export class ReadinessFailures {
   private probes = 0;
 
   /** A probe failed with this error; logged when it is the first, or a failure other than the last. */
-  failed(error: unknown, now = Date.now()): void {
+  failed(error: unknown, now = performance.now()): void {
     const message = error instanceof Error ? error.message : String(error);
     this.probes += 1;
     if (message === this.failing) return;
@@ -23,7 +25,7 @@ export class ReadinessFailures {
   }
 
   /** A probe succeeded: a failure, if one was going on, is over. */
-  answered(now = Date.now()): void {
+  answered(now = performance.now()): void {
     if (this.failing === null) return;
     const seconds = ((now - this.since) / 1000).toFixed(1);
     logInfo(

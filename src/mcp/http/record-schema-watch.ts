@@ -23,7 +23,7 @@ export class RecordSchemaWatch {
     private readonly everyMs = SCHEMA_CHECK_MS,
   ) {
     this.record = store.recordSchemaVersion();
-    this.readAt = Date.now();
+    this.readAt = performance.now();
   }
 
   /** The record's schema version as last read (liveness shows it without asking the record). */
@@ -34,7 +34,8 @@ export class RecordSchemaWatch {
   /**
    * Why this replica must not take requests any more — the record's schema is newer than this build reads
    * — or null. Reads the version again when the last read is older than the interval; a failed read
-   * throws (the record does not answer: readiness fails for that).
+   * throws (the record does not answer: readiness fails for that). `now` is this process's monotonic clock
+   * (performance.now()), so a wall clock stepped back does not hold the last read for the length of the step.
    */
   tooNew(now: number): string | null {
     if (now - this.readAt >= this.everyMs) {

@@ -65,7 +65,10 @@ export class SessionBookkeeping {
     this.leaseTokens = Math.max(1, Math.floor(options.rateLimitPerSecond * LEASE_SECONDS));
   }
 
-  /** One request of `count` JSON-RPC messages on session `id` at `now` (ms). */
+  /**
+   * One request of `count` JSON-RPC messages on session `id` at `now`: ms on the record's clock
+   * (`Store.now`), the one every replica writes the session's row by, whatever its own wall clock says.
+   */
   touch(id: string, principal: string, now: number, count: number): SessionTouch {
     const liveSince = now - this.options.idleTimeoutMs;
     const lease = this.leases.get(id);

@@ -262,7 +262,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
           ...ledgerKey,
           batch_id: batchId,
           requests: requests.length,
-          submitted_at: new Date().toISOString(),
+          submitted_at: ledger.nowIso(),
         },
         requests.map((r) => ({
           batch_id: batchId,
@@ -342,7 +342,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
     };
     await Promise.all(Array.from({ length: options.concurrency }, worker));
     stats.checkStopped();
-    ledger.endRunnerBatch(batchId, new Date().toISOString());
+    ledger.endRunnerBatch(batchId, ledger.nowIso());
   }
 
   /** One trial's results: its replies (a request the batch did not answer is made again directly), submitted once. */
@@ -353,8 +353,7 @@ export async function runBatchStudy(options: RunOptions, batch: BatchSettings): 
   ): Promise<void> {
     const first = rows[0] as (typeof rows)[number];
     const view = JSON.parse(first.view_json) as TrialView;
-    const submitted = () =>
-      ledger.markBatchRequestsRecorded(batchId, view.match_id, new Date().toISOString());
+    const submitted = () => ledger.markBatchRequestsRecorded(batchId, view.match_id, ledger.nowIso());
     const endReservations = () => {
       for (const row of rows) endReservation(row.custom_id);
     };

@@ -30,7 +30,7 @@ export class AnalysisCacheStore extends AnalysisReads {
       `INSERT INTO analysis_cache (cache_key, record_version, result, stored_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (cache_key) DO UPDATE SET record_version = excluded.record_version,
          result = excluded.result, stored_at = excluded.stored_at`,
-    ).run(key, version, result, Date.now());
+    ).run(key, version, result, this.now());
     this.stmt("DELETE FROM analysis_cache WHERE record_version < ?").run(version);
     this.stmt(
       `DELETE FROM analysis_cache WHERE cache_key NOT IN (

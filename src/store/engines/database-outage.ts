@@ -7,11 +7,12 @@ import { logInfo } from "../../log.js";
  * and a stack per failure would bury the log under identical traces.
  */
 export class DatabaseOutage {
+  /** When it began on this process's monotonic clock: a step of the wall clock meanwhile is no duration. */
   private since: number | null = null;
   private refused = 0;
 
   /** A statement failed because the database was unreachable. */
-  failed(driverMessage: string, now = Date.now()): void {
+  failed(driverMessage: string, now = performance.now()): void {
     this.refused += 1;
     if (this.since !== null) return;
     this.since = now;
@@ -21,7 +22,7 @@ export class DatabaseOutage {
   }
 
   /** A statement was answered: an outage, if one was going on, is over. */
-  answered(now = Date.now()): void {
+  answered(now = performance.now()): void {
     if (this.since === null) return;
     const seconds = ((now - this.since) / 1000).toFixed(1);
     logInfo(

@@ -100,7 +100,7 @@ export class PostgresEngine implements Engine {
       this.port.postMessage({ op: "batch", requests, id });
       this.pending = [];
     } else this.port.postMessage({ ...this.withText(request), id });
-    const deadline = Date.now() + REPLY_TIMEOUT_MS;
+    const deadline = performance.now() + REPLY_TIMEOUT_MS;
     if (Atomics.wait(this.flag, 0, 0, REPLY_TIMEOUT_MS) === "timed-out") {
       throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
     }
@@ -146,7 +146,7 @@ export class PostgresEngine implements Engine {
       const reply = receiveMessageOnPort(this.port)?.message as WorkerReply | undefined;
       if (reply !== undefined && reply.id === id) return reply;
       if (reply !== undefined) continue;
-      if (Date.now() > deadline) {
+      if (performance.now() > deadline) {
         throw new PostgresError(`PostgreSQL did not answer within ${REPLY_TIMEOUT_MS / 1000} s.`, "57014");
       }
       Atomics.wait(nap, 0, 0, 1);

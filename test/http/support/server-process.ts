@@ -22,9 +22,13 @@ export interface ServerProcess {
 
 /**
  * Spawns the built CLI, `node dist/cli/main.js serve --http --port 0 …`, and resolves once it announces
- * its endpoint on stderr. Needs `npm run build` first (npm test does it).
+ * its endpoint on stderr. Needs `npm run build` first (npm test does it). `env` is added to this process's.
  */
-export async function startServerProcess(dbPath: string, extraArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  dbPath: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build before the HTTP tests.`);
   const child = spawn(
     process.execPath,
@@ -42,6 +46,7 @@ export async function startServerProcess(dbPath: string, extraArgs: string[] = [
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
     },
   );
   let err = "";
