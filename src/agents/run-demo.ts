@@ -88,6 +88,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     [repeatedDemoDesign(options.repeatedTrialsPerCell ?? 3, seed), REPEATED_SESSIONS],
   ];
 
+  // The record is created here before any server is spawned: what keeps it from opening (a folder not
+  // writable, an SQLite driver built for another Node.js) is then one line, not a spawned server's silent
+  // exit that the MCP client reports only as "Connection closed".
+  new Store(dbPath).close();
+
   const started = performance.now();
   const studies = await registerStudies(
     launch,

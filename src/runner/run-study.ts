@@ -318,7 +318,8 @@ async function playTrial(
     player: opponent.connection.player,
   });
   if (joined.isError || joined.structured === null) {
-    if (/played against/.test(joined.text)) {
+    // join_match's refusal of a match whose opponent is not "agent" (src/play/agent-match-join.ts).
+    if (/was not started for another player to join/.test(joined.text)) {
       throw new UsageError(`--opponent-model needs a study whose opponent is "agent": ${joined.text}`);
     }
     throw new Error(`join_match: ${joined.text}`);

@@ -16,6 +16,7 @@ import {
   rememberConnected,
 } from "./record-file.js";
 import { checkPostgresRecord } from "./record-schema.js";
+import { sqliteDriverProblem } from "./sqlite-driver-problem.js";
 
 /** How long a writer waits for another process's transaction before SQLite reports busy. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -67,7 +68,10 @@ export function openSqlite(path: string, readonly: boolean): SqliteEngine {
       ? new Database(name, { readonly: true, fileMustExist: true })
       : new Database(path.startsWith("file:") ? `./${path}` : path);
   } catch (error) {
-    throw new UsageError(`Cannot open the record ${path} (${(error as Error).message}).`);
+    // The driver loads its compiled module here, at the first record opened: a failure is the install's.
+    throw new UsageError(
+      sqliteDriverProblem(error) ?? `Cannot open the record ${path} (${(error as Error).message}).`,
+    );
   }
   // From here the file may be locked by this connection: it must not be opened outside SQLite again.
   rememberConnected(path);

@@ -15,6 +15,38 @@ afterEach(async () => {
 });
 
 describe("same-game run with two models and over HTTP", () => {
+  it("refuses --opponent-model on a study whose opponent is not agent: one line, exit 2, nothing recorded", async () => {
+    const db = box.db;
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(db, {
+      name: "against a random opponent",
+      games: ["prisoners-dilemma"],
+      framings: ["business", "friend-sharing"],
+      trials_per_cell: 2,
+      seed: 4,
+    });
+    const run = await runCliAsync([
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/payoff-reader",
+      "--opponent-model",
+      "scripted/story-swayed",
+      "--base-url",
+      box.endpoint.openAiBaseUrl,
+      "--db",
+      db,
+    ]);
+    expect(run.stderr).toMatch(
+      /same-game: --opponent-model needs a study whose opponent is "agent": Match "[0-9a-f]+" was not started for another player to join; only a match started with opponent "agent" can be joined\.\n/,
+    );
+    expect(run.stderr).not.toContain("run the same command again");
+    expect(run.status).toBe(2);
+    expect(query<{ n: number }>(db, "SELECT COUNT(*) AS n FROM decisions")).toEqual([{ n: 0 }]);
+    expect(box.endpoint.requests).toHaveLength(0);
+  });
+
   it("seats --opponent-model in the agent seat; each seat sees only its own match", async () => {
     const db = box.db;
     box.endpoint = await startScriptedEndpoint();
