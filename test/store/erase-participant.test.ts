@@ -118,6 +118,25 @@ describeEachEngine("erase a participant", (engine: EngineKind) => {
     expect(counts).toEqual([1, 1]);
   });
 
+  it("erases the HTTP row of a session that only connected (its client name and initialize params)", async () => {
+    const now = Date.now();
+    deps.store.openHttpSession(
+      {
+        id: "http-only-session",
+        principal: "local",
+        protocol_version: "2025-06-18",
+        initialize_params: JSON.stringify({ clientInfo: { name: `${MARK}-browser`, version: "1" } }),
+        client_name: `${MARK}-browser`,
+        client_version: "1",
+        created_at: now,
+      },
+      { maxSessions: 10, maxSessionsPerPrincipal: 10, liveSince: now - 60_000, ratePerSecond: 5 },
+    );
+    expect(everyRow().filter((r) => r.includes(MARK)).length).toBe(1);
+    await eraseCli(["--session", "http-only-session", "--db", deps.dbPath]);
+    expect(everyRow().filter((r) => r.includes(MARK))).toEqual([]);
+  });
+
   it("refuses a player the record does not hold, naming it, and erases nothing", async () => {
     await (await play("bob", "bob-host", 1)).close();
     await expect(eraseCli(["--player", "alicia", "--db", deps.dbPath])).rejects.toThrow(

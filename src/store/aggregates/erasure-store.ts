@@ -60,12 +60,16 @@ export class ErasureStore extends SpendReads {
     return Number(row.n);
   }
 
-  /** How many rows belong to the session (its row, the matches and replies recorded in it): 0 = nothing to erase. */
+  /**
+   * How many rows belong to the session (its row, the matches and replies recorded in it, its HTTP row, which
+   * a session that only connected has alone): 0 = nothing to erase.
+   */
   erasableSessionRows(session: string): number {
     const row = this.stmt(
       `SELECT (SELECT count(*) FROM sessions WHERE id = ?) + (SELECT count(*) FROM matches WHERE session_id = ?)
-         + (SELECT count(*) FROM decisions WHERE session_id = ?) AS n`,
-    ).get(session, session, session) as { n: number | string };
+         + (SELECT count(*) FROM decisions WHERE session_id = ?) + (SELECT count(*) FROM http_sessions WHERE id = ?)
+         AS n`,
+    ).get(session, session, session, session) as { n: number | string };
     return Number(row.n);
   }
 
