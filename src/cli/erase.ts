@@ -25,15 +25,16 @@ function removedSentence(counts: ErasureCounts): string {
 }
 
 /**
- * `erase --player LABEL [--study ID] | --session ID`: a participant's withdrawal. Deletes every row of the
+ * `erase --player LABEL | --principal SHA256 [--study ID] | --session ID`: a participant's withdrawal. Deletes every row of the
  * record that holds their play or their words (see ErasureStore), then, on SQLite, rebuilds the file and
  * empties its -wal so the erased text is not left in free pages.
  */
 export const eraseCommand: Command = {
   name: "erase",
   usage: [
-    "same-game erase --player LABEL [--study ID] | --session ID [--db PATH] [--json]",
-    "  Deletes one player's data (all of it, or one study's trials with --study), or one MCP session's matches:",
+    "same-game erase --player LABEL | --principal SHA256 [--study ID] | --session ID [--db PATH] [--json]",
+    "  Deletes one player's or one bearer token's (principal: the token's SHA-256) data (all of it, or one",
+    "  study's trials with --study), or one MCP session's matches:",
     "  matches, decisions, attempts, replies and rationales, model calls, runner batch requests, sessions and",
     "  their client names, prompts nothing else answered, tallies, imported counts of the player, and every",
     "  cached analysis result. On SQLite the file is then rebuilt (VACUUM) and its -wal emptied.",
@@ -42,6 +43,7 @@ export const eraseCommand: Command = {
     db: { type: "string" },
     player: { type: "string" },
     session: { type: "string" },
+    principal: { type: "string" },
     study: { type: "string" },
     json: { type: "boolean" },
   },
@@ -52,18 +54,33 @@ export const eraseCommand: Command = {
       );
     const player = stringFlag(args, "player");
     const session = stringFlag(args, "session");
+    const principal = stringFlag(args, "principal");
     const study = stringFlag(args, "study");
-    if ((player === undefined) === (session === undefined))
+    const given = (["player", "principal", "session"] as const).filter((f) => args.values[f] !== undefined);
+    if (given.length !== 1)
       throw new UsageError(
-        "erase needs exactly one of --player LABEL or --session ID, whose data to delete.",
+        `erase needs exactly one of --player LABEL, --principal SHA256 or --session ID, whose data to delete${given.length > 1 ? ` (got ${given.map((f) => `--${f}`).join(" and ")})` : ""}.`,
       );
     if (player === "" || session === "")
       throw new UsageError(`erase: --${player === "" ? "player" : "session"} needs a non-empty value.`);
+    if (principal !== undefined && !/^[0-9a-f]{64}$/.test(principal))
+      throw new UsageError(
+        `--principal is the SHA-256 of the participant's bearer token, 64 lowercase hex digits (printf %s TOKEN | sha256sum), got "${printable(principal)}".`,
+      );
     if (session !== undefined && study !== undefined)
       throw new UsageError(
-        "--study goes with --player (one study's trials of a player), not with --session.",
+        "--study goes with --player or --principal (one study's trials of them), not with --session.",
       );
-    const target: ErasureTarget = player !== undefined ? { player, study } : { session: session as string };
+    const target: ErasureTarget =
+      player !== undefined
+        ? { player, study }
+        : principal !== undefined
+          ? { principal, study }
+          : { session: session as string };
+    const who =
+      "session" in target
+        ? `session "${printable(target.session)}"`
+        : `${"player" in target ? `player "${printable(target.player)}"` : `principal ${target.principal}`}${target.study === undefined ? "" : ` in study ${printable(target.study)}`}`;
     await withDeps(
       args,
       ({ store }, dbPath) => {
@@ -77,22 +94,16 @@ export const eraseCommand: Command = {
         const known =
           "player" in target
             ? store.erasablePlayerRows(target.player, target.study)
-            : store.erasableSessionRows(target.session);
+            : "principal" in target
+              ? store.erasablePrincipalRows(target.principal, target.study)
+              : store.erasableSessionRows(target.session);
         if (known === 0) {
-          const what =
-            "player" in target
-              ? `player "${printable(target.player)}"${target.study === undefined ? "" : ` in study ${printable(target.study)}`}`
-              : `session "${printable(target.session)}"`;
           throw new UsageError(
-            `The record ${dbPath} holds nothing of ${what}: nothing erased (check the spelling; export matches lists players and sessions).`,
+            `The record ${dbPath} holds nothing of ${who}: nothing erased (check the spelling; export matches lists players and sessions).`,
           );
         }
         const counts = store.eraseFromRecord(target);
         const scrub = store.scrubFile();
-        const who =
-          "player" in target
-            ? `player "${printable(target.player)}"${target.study === undefined ? "" : ` (study ${printable(target.study)})`}`
-            : `session "${printable(target.session)}"`;
         if (args.values.json) {
           process.stdout.write(
             `${JSON.stringify({ erased: target, removed: counts, file: scrub }, null, 2)}\n`,

@@ -15,7 +15,7 @@ export const VERB_SUMMARIES = {
   run: "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
   cache: "list, prune or clear the response cache of run --cache",
   erase:
-    "delete one player's (or one study's trials of a player, or one MCP session's) data from the record, for a withdrawal of consent",
+    "delete one player's, bearer token's or MCP session's data (or one study's trials of a player or token) from the record, for a withdrawal of consent",
   "migrate-record":
     "copy an SQLite record into PostgreSQL, verified by row counts and identical analysis output",
 } as const;

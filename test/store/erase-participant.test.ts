@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { eraseCommand } from "../../src/cli/erase.js";
+import { principalOfToken } from "../../src/mcp/http/bearer-tokens.js";
 import { oneShotCells } from "../../src/queries/one-shot-cells.js";
 import type { EngineKind } from "../../src/store/engines/engine.js";
 import { connectClient, tempDeps } from "../support/harness.js";
@@ -137,13 +138,54 @@ describeEachEngine("erase a participant", (engine: EngineKind) => {
     expect(everyRow().filter((r) => r.includes(MARK))).toEqual([]);
   });
 
+  it("erases one bearer token's play where participants share a player label (the host's client name and version)", async () => {
+    const withdrawn = principalOfToken("token-of-the-withdrawn-participant");
+    const staying = principalOfToken("token-of-another-participant");
+    const play = async (principal: string, times: number, rationale: string) => {
+      const client = await connectClient(deps, { clientName: "claude-ai", principal });
+      for (let t = 0; t < times; t++) {
+        const view = (
+          await client.callTool({
+            name: "start_match",
+            arguments: { game: "prisoners-dilemma", framing: "business" },
+          })
+        ).structuredContent as View;
+
+        await client.callTool({
+          name: "submit_move",
+          arguments: { match_id: view.match_id, round: 1, choice: view.labels[0], rationale },
+        });
+      }
+      await client.close();
+    };
+    await play(withdrawn, 3, MARK);
+    await play(staying, 2, "other reasons");
+    expect(
+      everyRow().filter((r) => r.startsWith("matches:") && r.includes('"player":"claude-ai@1.0.0"')).length,
+    ).toBe(5);
+
+    await eraseCli(["--principal", withdrawn, "--db", deps.dbPath]);
+
+    const after = everyRow();
+    expect(after.filter((r) => r.includes(withdrawn) || r.includes(MARK))).toEqual([]);
+    // The other participant's 2 matches under the same label stay, tallied.
+    expect(after.filter((r) => r.startsWith("matches:") && r.includes(staying)).length).toBe(2);
+    const decided = oneShotCells(deps.store, { players: ["claude-ai@1.0.0"], variants: ["base"] }).map((c) =>
+      Object.values(c.counts).reduce((a, b) => a + b, 0),
+    );
+    expect(decided).toEqual([2]);
+    await expect(eraseCli(["--principal", "not-a-digest", "--db", deps.dbPath])).rejects.toThrow(
+      /--principal is the SHA-256 of the participant's bearer token, 64 lowercase hex digits .*got "not-a-digest"/,
+    );
+  });
+
   it("refuses a player the record does not hold, naming it, and erases nothing", async () => {
     await (await play("bob", "bob-host", 1)).close();
     await expect(eraseCli(["--player", "alicia", "--db", deps.dbPath])).rejects.toThrow(
       /holds nothing of player "alicia": nothing erased/,
     );
     await expect(eraseCli(["--db", deps.dbPath])).rejects.toThrow(
-      /exactly one of --player LABEL or --session ID/,
+      /exactly one of --player LABEL, --principal SHA256 or --session ID/,
     );
     expect(everyRow().filter((r) => r.startsWith("matches:")).length).toBe(2);
   });

@@ -1,9 +1,13 @@
 import { existsSync, statSync } from "node:fs";
 import { SpendReads } from "./spend-reads.js";
 
-/** Whose data `eraseFromRecord` takes out: one player label (optionally one study's trials of it), or one MCP session. */
+/**
+ * Whose data `eraseFromRecord` takes out: one player label or one principal (a bearer token's SHA-256),
+ * each optionally in one study only, or one MCP session.
+ */
 export type ErasureTarget =
   | { readonly player: string; readonly study?: string | undefined }
+  | { readonly principal: string; readonly study?: string | undefined }
   | { readonly session: string };
 
 /** What one erasure deleted, table by table. */
@@ -73,13 +77,33 @@ export class ErasureStore extends SpendReads {
     return Number(row.n);
   }
 
+  /**
+   * How many rows the principal holds (matches, and without a study its session and HTTP session rows): 0 =
+   * nothing to erase.
+   */
+  erasablePrincipalRows(principal: string, study?: string): number {
+    const row = this.stmt(
+      `SELECT (SELECT count(*) FROM matches WHERE principal = ? AND (CAST(? AS TEXT) IS NULL OR study_id = ?))
+         + (CASE WHEN CAST(? AS TEXT) IS NULL THEN (SELECT count(*) FROM sessions WHERE principal = ?)
+              + (SELECT count(*) FROM http_sessions WHERE principal = ?) ELSE 0 END) AS n`,
+    ).get(principal, study ?? null, study ?? null, study ?? null, principal, principal) as {
+      n: number | string;
+    };
+    return Number(row.n);
+  }
+
   /** The ids of the matches the target played, in id order. */
   private erasedMatchIds(target: ErasureTarget): string[] {
     const rows =
-      "player" in target
+      "player" in target || "principal" in target
         ? (this.stmt(
-            "SELECT id FROM matches WHERE player = ? AND (CAST(? AS TEXT) IS NULL OR study_id = ?) ORDER BY id",
-          ).all(target.player, target.study ?? null, target.study ?? null) as { id: string }[])
+            `SELECT id FROM matches WHERE ${"player" in target ? "player" : "principal"} = ?
+               AND (CAST(? AS TEXT) IS NULL OR study_id = ?) ORDER BY id`,
+          ).all(
+            "player" in target ? target.player : target.principal,
+            target.study ?? null,
+            target.study ?? null,
+          ) as { id: string }[])
         : // A match is the session's when it was started there or any of its rounds was answered there (a
           // match resumed in another session holds both sessions' replies: it goes whole).
           (this.stmt(
@@ -91,7 +115,7 @@ export class ErasureStore extends SpendReads {
     return rows.map((r) => r.id);
   }
 
-  /** The sessions that may go with the erased rows: those named by them, and the player's own session rows. */
+  /** The sessions that may go with the erased rows: those named by them, and the player's or principal's own. */
   private candidateSessions(target: ErasureTarget, matches: string): string[] {
     const named = this.stmt(
       `SELECT session_id AS id FROM matches WHERE ${this.dialect.inJsonList("id", "m")} AND session_id IS NOT NULL
@@ -100,13 +124,15 @@ export class ErasureStore extends SpendReads {
     ).all({ m: matches }) as { id: string }[];
     const own =
       "session" in target
-        ? [target.session]
-        : target.study === undefined
-          ? (
-              this.stmt("SELECT id FROM sessions WHERE player = ?").all(target.player) as { id: string }[]
-            ).map((r) => r.id)
-          : [];
-    return [...new Set([...named.map((r) => r.id), ...own])].sort();
+        ? [{ id: target.session }]
+        : target.study !== undefined
+          ? []
+          : "player" in target
+            ? (this.stmt("SELECT id FROM sessions WHERE player = ?").all(target.player) as { id: string }[])
+            : (this.stmt(
+                "SELECT id FROM sessions WHERE principal = ? UNION SELECT id FROM http_sessions WHERE principal = ?",
+              ).all(target.principal, target.principal) as { id: string }[]);
+    return [...new Set([...named, ...own].map((r) => r.id))].sort();
   }
 
   /**
