@@ -103,7 +103,17 @@ export const eraseCommand: Command = {
           );
         }
         const counts = store.eraseFromRecord(target);
-        const scrub = store.scrubFile();
+        // The rows are gone (committed) whatever happens next; a rebuild that fails (a full disk: VACUUM
+        // writes a copy of the file) is said as such, with what finishes it.
+        let scrub: ReturnType<typeof store.scrubFile> | "failed";
+        try {
+          scrub = store.scrubFile();
+        } catch (error) {
+          scrub = "failed";
+          logInfo(
+            `the rows are erased, but rebuilding the file failed (${error instanceof Error ? error.message : String(error)}): deleted pages were zeroed (secure_delete), and \`sqlite3 FILE 'VACUUM; PRAGMA wal_checkpoint(TRUNCATE)'\` finishes it once there is room (about the file's size free on its disk).`,
+          );
+        }
         if (args.values.json) {
           process.stdout.write(
             `${JSON.stringify({ erased: target, removed: counts, file: scrub }, null, 2)}\n`,
@@ -114,7 +124,9 @@ export const eraseCommand: Command = {
           logInfo(
             `kept ${counts.sessions_kept} session row(s) that other players' matches were also played in (their session id and client name stay with that play).`,
           );
-        if (scrub === null) {
+        if (scrub === "failed") {
+          process.exitCode = 1;
+        } else if (scrub === null) {
           logInfo(
             "PostgreSQL keeps the deleted rows on disk until VACUUM: run VACUUM FULL on the record's tables, and mind its backups, WAL archive and replicas (docs/import-export.md#erase-a-participant).",
           );
