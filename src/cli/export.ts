@@ -7,6 +7,7 @@ import {
   exportTable,
 } from "../exports/export-tables.js";
 import { formulaCells, formulaCellsNote } from "../exports/formula-cells.js";
+import { withoutFreeText } from "../exports/free-text-columns.js";
 import { toParquet } from "../exports/parquet-writer.js";
 import { logInfo } from "../log.js";
 import { UsageError } from "../usage-error.js";
@@ -25,13 +26,14 @@ const LEADERBOARD_FLAGS = ["by", "variant", "bootstrap", "seed", "confidence"];
 export const exportCommand: Command = {
   name: "export",
   usage:
-    "same-game export decisions|matches|attempts|model-calls|studies|counts [--format csv|jsonl|parquet] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID]\n" +
+    "same-game export decisions|matches|attempts|model-calls|studies|counts [--format csv|jsonl|parquet] [--out FILE] [--db PATH] [--players a,b] [--games g,h] [--variants v] [--framings f,g] [--study ID] [--no-free-text]\n" +
     "       same-game export leaderboard [--format csv|jsonl|parquet] [--out FILE] [--db PATH] [--by player|style|client|model] [--players a,b] [--games g,h] [--framings b,s] [--variant base] [--study ID] [--bootstrap N] [--seed N] [--confidence 0.95]",
   options: {
     db: { type: "string" },
     format: { type: "string" },
     out: { type: "string" },
     variants: { type: "string" },
+    "no-free-text": { type: "boolean" },
     ...COMPARE_FLAGS,
   },
   async run(args) {
@@ -54,7 +56,8 @@ export const exportCommand: Command = {
     if (format === "parquet" && out === undefined) {
       throw new UsageError("--format parquet writes a binary file: give its path with --out FILE.parquet.");
     }
-    const table = kind === "leaderboard" ? await leaderboardExport(args) : await recordExport(args, kind);
+    const exported = kind === "leaderboard" ? await leaderboardExport(args) : await recordExport(args, kind);
+    const table = args.values["no-free-text"] === true ? withoutFreeText(exported) : exported;
     const text =
       format === "parquet"
         ? toParquet(table.schema, table.rows)

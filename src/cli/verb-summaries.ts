@@ -14,6 +14,8 @@ export const VERB_SUMMARIES = {
   study: "register a study design from a file, list the studies, show one's design and progress",
   run: "play a registered study with a model endpoint (OpenAI-compatible or Anthropic), one fresh context per trial",
   cache: "list, prune or clear the response cache of run --cache",
+  erase:
+    "delete one player's, bearer token's or MCP session's data (or one study's trials of a player or token) from the record, for a withdrawal of consent",
   "migrate-record":
     "copy an SQLite record into PostgreSQL, verified by row counts and identical analysis output",
 } as const;

@@ -20,6 +20,7 @@ const LOADERS: Record<VerbName, () => Promise<Command>> = {
   study: async () => (await import("./study.js")).studyCommand,
   run: async () => (await import("./run.js")).runCommand,
   cache: async () => (await import("./cache.js")).cacheCommand,
+  erase: async () => (await import("./erase.js")).eraseCommand,
   "migrate-record": async () => (await import("./migrate-record.js")).migrateRecordCommand,
 };
 

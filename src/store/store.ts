@@ -1,4 +1,4 @@
-import { SpendReads } from "./aggregates/spend-reads.js";
+import { ErasureStore } from "./aggregates/erasure-store.js";
 
 export type {
   CellActionCountRow,
@@ -11,6 +11,7 @@ export {
   type ComparisonFactor,
 } from "./aggregates/comparison-reads.js";
 export { promptHash } from "./aggregates/decision-store.js";
+export type { ErasureCounts, ErasureTarget, LiveLease } from "./aggregates/erasure-store.js";
 export type { RunLeaseRow } from "./aggregates/run-lease-store.js";
 export type { RunnerBatchRequestRow, RunnerBatchRow } from "./aggregates/runner-batch-store.js";
 export type { PlayerSpendRow, SpendCellRow } from "./aggregates/spend-reads.js";
@@ -22,10 +23,10 @@ export type { StoreOptions } from "./store-core.js";
  * operation of the play loop runs inside `transaction()` so one tool call is one transaction. The record is
  * an SQLite file (a path) or a PostgreSQL database (a postgres:// URL); see engines/ and dialect.ts. Its
  * statements live by aggregate in aggregates/ (sessions, HTTP sessions, studies and matches, decisions and
- * attempts, imports, analysis reads, the analysis result cache, the comparison's reads, the runner's batches and leases), each class
+ * attempts, imports, analysis reads, the analysis result cache, the comparison's reads, the runner's batches and leases, erasure), each class
  * extending the one before.
  */
-export class Store extends SpendReads {
+export class Store extends ErasureStore {
   /**
    * The same record seen by one principal (a bearer token): its analysis queries leave out every other
    * principal's matches, so to token B the play of token A does not exist. The view shares this store's

@@ -32,8 +32,8 @@ export class ImportStore extends DecisionStore {
 
   /**
    * Deletes everything imported under `source` — its published counts and its transcripts (matches,
-   * decisions and their tallies) — in one transaction; live play is never touched (a live match has no
-   * source). Returns what was removed.
+   * decisions and their tallies), and the cached analysis results — in one transaction; live play is never
+   * touched (a live match has no source). Returns what was removed.
    */
   removeImportedSource(source: string): { count_rows: number; matches: number; decisions: number } {
     return this.transaction(() => {
@@ -54,6 +54,9 @@ export class ImportStore extends DecisionStore {
       this.write("DELETE FROM attempts WHERE match_id IN (SELECT id FROM matches WHERE source = ?)", source);
       this.write("DELETE FROM decisions WHERE match_id IN (SELECT id FROM matches WHERE source = ?)", source);
       const matches = this.stmt("DELETE FROM matches WHERE source = ?").run(source).changes;
+      // A cached result of the record before (never served again: the version moves) still holds the
+      // removed import's numbers and labels until a new one is stored; it goes now.
+      this.write("DELETE FROM analysis_cache");
       return { count_rows: countRows, matches, decisions };
     });
   }
