@@ -6,6 +6,7 @@ import { catalogGapNamed } from "../queries/outside-catalog.js";
 import { shellWord } from "../queries/shell-word.js";
 import { csvList } from "../report/label-list.js";
 import { anthropicEndpoint } from "../runner/anthropic-endpoint.js";
+import { unsendableKeyCharacter } from "../runner/api-key-header.js";
 import type { BatchSettings } from "../runner/batch/run-batch.js";
 import { Budget, type BudgetLimits, type Spend } from "../runner/budget/budget.js";
 import { type RecordStanding, recordStanding } from "../runner/budget/earlier-spend.js";
@@ -476,6 +477,13 @@ function endpointFor(args: ParsedArgs, prefix: string, model: string, decoding: 
   if ((key === undefined || key === "") && baseURL === undefined) {
     throw new UsageError(
       `run needs an API key for ${provider} in the environment variable ${variable} (or --${prefix}api-key-env VAR), or --${prefix}base-url of a local server.`,
+    );
+  }
+  const unsendable = key ? unsendableKeyCharacter(key) : null;
+  if (unsendable !== null) {
+    // Named by position and code, never shown: the rest of the value is a secret.
+    throw new UsageError(
+      `the API key in ${variable} holds character ${unsendable.position} (U+${unsendable.code.toString(16).toUpperCase().padStart(4, "0")}), which no HTTP header can carry: set the variable to the key alone.`,
     );
   }
   // Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the client libraries want one.

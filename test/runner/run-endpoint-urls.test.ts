@@ -83,6 +83,25 @@ describe("run refuses an endpoint URL that carries a secret", () => {
     expect(withoutUserinfo("http://127.0.0.1:11434/v1")).toBe("http://127.0.0.1:11434/v1");
   });
 
+  it("a key no HTTP header can carry is refused in one line naming its variable, never the key", () => {
+    // A control character pasted into the key: the client library would refuse every request as a
+    // connection error, which the runner retries as an unreachable endpoint.
+    const refused = runCli(
+      ["run", "--study", "study-0", "--model", "m", "--mode", "text", "--db", "/nonexistent/r.db"],
+      { OPENAI_API_KEY: `sk-${SECRET}\u0001x` },
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      "same-game: the API key in OPENAI_API_KEY holds character 18 (U+0001), which no HTTP header can carry: set the variable to the key alone.\n",
+    );
+    // Whitespace around a key (a line break pasted with it) is dropped by HTTP, as before: the run goes on.
+    const padded = runCli(
+      ["run", "--study", "study-0", "--model", "m", "--mode", "text", "--db", "/nonexistent/r.db"],
+      { OPENAI_API_KEY: ` sk-${SECRET}\r\n` },
+    );
+    expect(padded.stderr).toMatch(/^same-game: No record at \/nonexistent\/r\.db/);
+  });
+
   it("a plain base URL is taken as before (the run goes on to the record)", () => {
     const taken = run("--base-url", "http://localhost:11434/v1");
     expect(taken.status).toBe(2);
