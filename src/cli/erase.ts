@@ -84,7 +84,9 @@ export const eraseCommand: Command = {
     await withDeps(
       args,
       ({ store }, dbPath) => {
-        const held = store.liveLeasesOf(target, new Date().toISOString());
+        // Leases are written and judged on the record's clock (PostgreSQL's for a shared record), not this
+        // machine's: a host whose clock is behind would take a live run's lease for expired.
+        const held = store.liveLeasesOf(target, store.nowIso());
         if (held.length > 0) {
           const lease = held[0] as (typeof held)[number];
           throw new UsageError(

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { parseCommandArgs } from "../../src/cli/command.js";
 import { eraseCommand } from "../../src/cli/erase.js";
 import { principalOfToken } from "../../src/mcp/http/bearer-tokens.js";
@@ -189,4 +189,35 @@ describeEachEngine("erase a participant", (engine: EngineKind) => {
     );
     expect(everyRow().filter((r) => r.startsWith("matches:")).length).toBe(2);
   });
+
+  // On PostgreSQL the record's clock is the database's: a run's lease is live by it, whatever the clock of
+  // the machine erasing says (an SQLite record's clock is its machine's own, so there is nothing to skew).
+  it.skipIf(engine === "sqlite")(
+    "refuses a player whose run holds a live lease on the record's clock, with this machine's clock 10 minutes ahead",
+    async () => {
+      await (await play("alice", "alice-host", 1)).close();
+      const now = deps.store.now();
+      const at = new Date(now).toISOString();
+      deps.store.insertRunLease({
+        study_id: "study-elsewhere",
+        player: "alice",
+        holder: "another run",
+        pid: 1,
+        host: "another-host",
+        pid_scope: "another-host",
+        since: at,
+        renewed_at: at,
+        expires_at: new Date(now + 60_000).toISOString(),
+      });
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10 * 60_000 });
+      try {
+        await expect(eraseCli(["--player", "alice", "--db", deps.dbPath])).rejects.toThrow(
+          /A same-game run is playing study study-elsewhere as "alice" \(pid 1 on another-host\)/,
+        );
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(everyRow().filter((r) => r.startsWith("matches:")).length).toBe(2);
+    },
+  );
 });
