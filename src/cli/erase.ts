@@ -32,12 +32,13 @@ function removedSentence(counts: ErasureCounts): string {
 export const eraseCommand: Command = {
   name: "erase",
   usage: [
-    "same-game erase --player LABEL | --principal SHA256 [--study ID] | --session ID [--db PATH] [--json]",
+    "same-game erase --player LABEL | --principal SHA256 [--study ID] | --session ID [--db PATH] [--dry-run] [--json]",
     "  Deletes one player's or one bearer token's (principal: the token's SHA-256) data (all of it, or one",
     "  study's trials with --study), or one MCP session's matches:",
     "  matches, decisions, attempts, replies and rationales, model calls, runner batch requests, sessions and",
     "  their client names, prompts nothing else answered, tallies, imported counts of the player, and every",
     "  cached analysis result. On SQLite the file is then rebuilt (VACUUM) and its -wal emptied.",
+    "  --dry-run: says what would be erased, and changes nothing.",
   ].join("\n"),
   options: {
     db: { type: "string" },
@@ -46,6 +47,7 @@ export const eraseCommand: Command = {
     principal: { type: "string" },
     study: { type: "string" },
     json: { type: "boolean" },
+    "dry-run": { type: "boolean" },
   },
   async run(args) {
     if (args.positionals.length > 0)
@@ -103,6 +105,19 @@ export const eraseCommand: Command = {
           throw new UsageError(
             `The record ${dbPath} holds nothing of ${who}: nothing erased (check the spelling; export matches lists players and sessions).`,
           );
+        }
+        if (args.values["dry-run"]) {
+          // Erasure cannot be undone: the same statements, rolled back, show what it would take first.
+          const counts = store.previewErasure(target);
+          if (args.values.json) {
+            process.stdout.write(
+              `${JSON.stringify({ would_erase: target, would_remove: counts, dry_run: true }, null, 2)}\n`,
+            );
+          }
+          logInfo(
+            `would erase ${who} from ${dbPath}: ${removedSentence(counts)}. Nothing was changed (--dry-run); run the same command without it to erase.`,
+          );
+          return;
         }
         const counts = store.eraseFromRecord(target);
         // The rows are gone (committed) whatever happens next; a rebuild that fails (a full disk: VACUUM

@@ -190,6 +190,21 @@ describeEachEngine("erase a participant", (engine: EngineKind) => {
     expect(everyRow().filter((r) => r.startsWith("matches:")).length).toBe(2);
   });
 
+  it("--dry-run changes no row and not the record version, and counts what the erasure then removes", async () => {
+    await (await play("bob", "bob-host", 1)).close();
+    await (await play("alice", `${MARK}-laptop`, 2, `${MARK} my reasons`)).close();
+    const before = everyRow();
+    const version = deps.store.recordVersion();
+    await eraseCli(["--player", "alice", "--dry-run", "--db", deps.dbPath]);
+    expect(everyRow()).toEqual(before);
+    expect(deps.store.recordVersion()).toBe(version);
+    const preview = deps.store.previewErasure({ player: "alice" });
+    expect(everyRow()).toEqual(before);
+    // Alice played 2 trials under each of two framings: 4 matches, each one decision and one attempt.
+    expect([preview.matches, preview.decisions, preview.attempts]).toEqual([4, 4, 4]);
+    expect(deps.store.eraseFromRecord({ player: "alice" })).toEqual(preview);
+  });
+
   // On PostgreSQL the record's clock is the database's: a run's lease is live by it, whatever the clock of
   // the machine erasing says (an SQLite record's clock is its machine's own, so there is nothing to skew).
   it.skipIf(engine === "sqlite")(

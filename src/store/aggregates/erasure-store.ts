@@ -42,6 +42,9 @@ export interface LiveLease {
  * with them, and the whole analysis result cache is emptied: a cached result of an older version still
  * holds the erased numbers and labels, though it could never be served again.
  */
+/** Thrown inside a preview's transaction to roll it back (never leaves `previewErasure`). */
+const PREVIEW_ROLLBACK = new Error("erasure preview: rolled back");
+
 export class ErasureStore extends SpendReads {
   /** The leases of runs still playing (expires_at after `now`) for the target's player, if any. */
   liveLeasesOf(target: ErasureTarget, now: string): LiveLease[] {
@@ -275,6 +278,24 @@ export class ErasureStore extends SpendReads {
       counts.cached_analyses = this.stmt("DELETE FROM analysis_cache").run().changes;
       return counts;
     });
+  }
+
+  /**
+   * What `eraseFromRecord` would remove, counted by running it and rolling it back: the same statements, so
+   * a preview can never say other numbers than the erasure. Nothing of the record changes (its version
+   * neither, so no cached analysis is lost).
+   */
+  previewErasure(target: ErasureTarget): ErasureCounts {
+    let counts: ErasureCounts | undefined;
+    try {
+      this.transaction(() => {
+        counts = this.eraseFromRecord(target);
+        throw PREVIEW_ROLLBACK;
+      });
+    } catch (error) {
+      if (error !== PREVIEW_ROLLBACK) throw error;
+    }
+    return counts as ErasureCounts;
   }
 
   /**
