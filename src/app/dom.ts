@@ -62,6 +62,5 @@ export function multiSelectOf(
   return select;
 }
 
-// How the view's tables write a number; its own file, free of the DOM, so a test can hold it beside the
-// CLI's and the report's.
-export { formatNumber } from "./format-number.js";
+// The view's tables write a number as the CLI's tables and the report do: one rule, one function.
+export { fixed as formatNumber } from "../queries/format.js";

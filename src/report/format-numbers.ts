@@ -1,11 +1,9 @@
 // How numbers read in the report's tables: fixed decimals, a dash for values that do not exist.
 
-import { unsignedZero } from "../queries/format.js";
+import { fixed as formatNumber } from "../queries/format.js";
 
-export function formatNumber(value: number | null, digits = 3): string {
-  // A tiny negative rounds to "-0.000"; zero has no sign (as in the CLI's tables and the dashboard).
-  return value === null || !Number.isFinite(value) ? "—" : unsignedZero(value.toFixed(digits));
-}
+// The same rule as the CLI's tables and the dashboard (a dash for no value, zero without a sign).
+export { formatNumber };
 
 export function formatCi(ci: readonly [number, number], digits = 3): string {
   return `[${formatNumber(ci[0], digits)}, ${formatNumber(ci[1], digits)}]`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatNumber as dashboardNumber } from "../../src/app/format-number.js";
 import { parseCountsCsv } from "../../src/imports/counts-csv.js";
+import { fixed } from "../../src/queries/format.js";
 import { reportData } from "../../src/queries/report-data-query.js";
 import { robustnessReport } from "../../src/queries/robustness-query.js";
 import { robustnessText } from "../../src/queries/robustness-text.js";
@@ -31,13 +31,14 @@ beforeAll(() => {
 afterAll(() => deps.dispose());
 
 describe("a shift that rounds to zero", () => {
-  it("is 0.000 in the CLI's table and the tools' text, as in the dashboard", () => {
+  it("is 0.000 in the CLI's table and the tools' text, and in the one formatter every surface uses", () => {
     const report = robustnessReport(deps, { bootstrap: 100, framings: ["business", "friend-sharing"] });
     const shift = report.players[0]?.shift?.estimate as number;
     // The JSON keeps the value computed (the checks compare it with the unrounded mean of its games).
     expect(shift).toBeLessThan(0);
     expect(shift).toBeGreaterThan(-1e-12);
-    expect(dashboardNumber(shift)).toBe("0.000");
+    // The CLI's tables, the report and the dashboard write numbers with this one function.
+    expect(fixed(shift)).toBe("0.000");
     const text = robustnessText(report);
     const row = text.split("\n").find((l) => l.startsWith("zed") && l.includes("(all games)")) ?? "";
     expect(row.split(/\s{2,}/)[6]).toBe("0.000");
