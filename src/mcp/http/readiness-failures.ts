@@ -15,19 +15,19 @@ export class ReadinessFailures {
   private probes = 0;
 
   /** A probe failed with this error; logged when it is the first, or a failure other than the last. */
-  failed(error: unknown, now = performance.now()): void {
+  failed(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.probes += 1;
     if (message === this.failing) return;
-    if (this.failing === null) this.since = now;
+    if (this.failing === null) this.since = performance.now();
     this.failing = message;
     logError("readiness: the record did not answer; /readyz answers 503 until it does (logged once)", error);
   }
 
   /** A probe succeeded: a failure, if one was going on, is over. */
-  answered(now = performance.now()): void {
+  answered(): void {
     if (this.failing === null) return;
-    const seconds = ((now - this.since) / 1000).toFixed(1);
+    const seconds = ((performance.now() - this.since) / 1000).toFixed(1);
     logInfo(
       `readiness: the record answers again after ${seconds} s (${this.probes} probe(s) failed meanwhile)`,
     );
