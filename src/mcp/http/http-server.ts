@@ -34,6 +34,7 @@ import { SESSION_NOT_FOUND, sendJsonError } from "./json-error.js";
 import { type BodyRead, readBody, toWebRequest, writeWebResponse } from "./node-web-bridge.js";
 import { ReadinessFailures } from "./readiness-failures.js";
 import { RecordSchemaWatch } from "./record-schema-watch.js";
+import { RefusedTokens } from "./refused-tokens.js";
 import { retryAfterSeconds } from "./request-rate.js";
 import { SessionBookkeeping } from "./session-bookkeeping.js";
 import { rebuildSession } from "./session-rebuild.js";
@@ -75,6 +76,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
   const store = deps.store;
   const schema = new RecordSchemaWatch(store);
   const readiness = new ReadinessFailures();
+  const refusedTokens = new RefusedTokens();
   const perPrincipal = options.maxSessionsPerPrincipal ?? options.maxSessions;
   const maxInFlight = options.maxInFlight ?? HTTP_DEFAULTS.maxInFlight;
   /** Instances being rebuilt from their rows: concurrent first requests on this replica share one. */
@@ -410,6 +412,10 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     }
     const principal = bearer ? bearer.principalOf(req.headers.authorization) : "local";
     if (principal === null) {
+      refusedTokens.refused(
+        req.socket.remoteAddress ?? "an unknown address",
+        req.headers.authorization !== undefined,
+      );
       return sendJsonError(
         res,
         401,
@@ -593,6 +599,7 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     port,
     async shutdown() {
       closing = true;
+      refusedTokens.close();
       httpServer.close();
       httpServer.closeIdleConnections();
       if (inFlight > 0) {
