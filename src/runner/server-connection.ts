@@ -8,7 +8,7 @@ import { packageRoot } from "../package-root.js";
 import { isPostgresUrl } from "../store/engines/database-location.js";
 import { isPassingRecordRefusal } from "../store/engines/passing-record-refusal.js";
 import { UsageError } from "../usage-error.js";
-import { endpointWords, type ToolSpec } from "./endpoint.js";
+import { endpointWords, redact, type ToolSpec } from "./endpoint.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { fetchWaitingOnBusyServer, type ServerWaitListener } from "./server-busy-retry.js";
 
@@ -80,6 +80,12 @@ export class ServerConnection {
     readonly player: string,
     private readonly busy: BusyWaits,
     private readonly reopen: (() => Promise<Client>) | null,
+    /**
+     * The bearer token sent with every request (HTTP): whatever the server answers passes through here
+     * with it replaced, since a server (or a proxy before it) may quote the Authorization header it was
+     * sent, and the runner prints the answers of failed calls to a terminal and a CI log.
+     */
+    private readonly token?: string,
   ) {}
 
   static async open(
@@ -93,7 +99,7 @@ export class ServerConnection {
   ): Promise<ServerConnection> {
     if (target.kind === "http") {
       const connect = () => ServerConnection.connectHttp(target, busy);
-      return new ServerConnection(await connect(), player, busy, connect);
+      return new ServerConnection(await connect(), player, busy, connect, target.token);
     }
     const client = new Client({ name: "same-game-runner", version: RUNNER_VERSION });
     const cliPath = target.cliPath ?? join(packageRoot(), "dist", "cli", "main.js");
@@ -149,12 +155,23 @@ export class ServerConnection {
     try {
       return await request(this.client);
     } catch (error) {
-      if (this.reopen === null || !isSessionGone(error)) throw error;
+      if (this.reopen === null || !isSessionGone(error)) throw this.withoutToken(error);
       const gone = this.client;
       this.client = await this.reopen();
       void gone.close().catch(() => {});
-      return request(this.client);
+      return request(this.client).catch((again: unknown) => {
+        throw this.withoutToken(again);
+      });
     }
+  }
+
+  /** The error with the token replaced in its message (the same error when the message has none). */
+  private withoutToken(error: unknown): unknown {
+    if (!this.token || !(error instanceof Error) || !error.message.includes(this.token)) return error;
+    const cleaned = new Error(redact(error.message, this.token));
+    cleaned.name = error.name;
+    const { status, code } = error as { status?: unknown; code?: unknown };
+    return Object.assign(cleaned, { status, code });
   }
 
   /** The whitelisted play tools as the server lists them; the run cannot go on without submit_move. */
@@ -201,9 +218,10 @@ export class ServerConnection {
         ...(modelCalls.length > 0 ? { _meta: { [MODEL_CALLS_META_KEY]: modelCalls } } : {}),
       }),
     );
-    const text = ((result.content ?? []) as { type: string; text?: string }[])
-      .map((c) => c.text ?? "")
-      .join("\n");
+    const text = redact(
+      ((result.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n"),
+      this.token,
+    );
     return {
       isError: result.isError === true,
       text,
