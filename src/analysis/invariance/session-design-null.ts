@@ -328,39 +328,60 @@ function drawTwoActionSessions(
   const tableFor = sessionTables(p, concentration);
   // Every session draws one uniform per replicate, so a framing's uniforms are read a block of replicates
   // at a time (the stream's next ones, in the same order as one `next()` per session).
-  const widest = Math.max(1, ...designs.map((d) => d.lengths.length));
+  let widest = 1;
+  for (const design of designs) widest = Math.max(widest, design.lengths.length);
   const perBlock = Math.max(1, Math.floor(UNIFORM_BLOCK / widest));
   const uniforms = new Float64Array(perBlock * widest);
-  designs.forEach((design, f) => {
-    const target = out[f] as Int32Array;
-    const square = squares[f] as Float64Array;
-    const { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms } = flatSessionTables(
-      design.lengths,
-      tableFor,
+  for (let f = 0; f < designs.length; f++) {
+    const { lengths } = designs[f] as FramingSessions;
+    drawFramingSessions(
+      flatSessionTables(lengths, tableFor),
+      out[f] as Int32Array,
+      squares[f] as Float64Array,
+      replicates,
+      rng,
+      uniforms,
+      perBlock,
     );
-    const n = design.lengths.reduce((sum, m) => sum + m, 0);
-    const S = design.lengths.length;
-    for (let first = 0; first < replicates; first += perBlock) {
-      const count = Math.min(perBlock, replicates - first);
-      if (S > 0) rng.fill(uniforms, count * S);
-      for (let b = 0; b < count; b++) {
-        const r = first + b;
-        let x = 0;
-        let q = 0;
-        for (let s = 0, at = b * S; s < S; s++, at++) {
-          const u = uniforms[at] as number;
-          const c = cdfAt[s] as number;
-          let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
-          while ((cdfs[c + i] as number) <= u) i++;
-          x += i;
-          q += terms[(termAt[s] as number) + i] as number;
-        }
-        target[2 * r] = x;
-        target[2 * r + 1] = n - x;
-        square[r] = q;
+  }
+}
+
+/**
+ * One framing of `drawTwoActionSessions`: its sessions' first-action counts summed per replicate into
+ * target[2r] (the rest into target[2r + 1]) and their ANOVA terms into square[r]. A top-level function
+ * over typed arrays, so that V8 keeps one optimised copy across framings, units and analyses.
+ */
+function drawFramingSessions(
+  tables: FlatSessionTables,
+  target: Int32Array,
+  square: Float64Array,
+  replicates: number,
+  rng: UniformSource,
+  uniforms: Float64Array,
+  perBlock: number,
+): void {
+  const { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms, decisions: n } = tables;
+  const S = cdfAt.length;
+  for (let first = 0; first < replicates; first += perBlock) {
+    const count = Math.min(perBlock, replicates - first);
+    if (S > 0) rng.fill(uniforms, count * S);
+    for (let b = 0; b < count; b++) {
+      const r = first + b;
+      let x = 0;
+      let q = 0;
+      for (let s = 0, at = b * S; s < S; s++, at++) {
+        const u = uniforms[at] as number;
+        const c = cdfAt[s] as number;
+        let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
+        while ((cdfs[c + i] as number) <= u) i++;
+        x += i;
+        q += terms[(termAt[s] as number) + i] as number;
       }
+      target[2 * r] = x;
+      target[2 * r + 1] = n - x;
+      square[r] = q;
     }
-  });
+  }
 }
 
 /** Uniforms read per block in `drawTwoActionSessions`. */
@@ -371,7 +392,22 @@ const UNIFORM_BLOCK = 1 << 14;
  * at cdfs[cdfAt[s] ..] and its guide at guides[guideAt[s] .. guideAt[s] + guideSize[s]) (one flat read per
  * draw instead of an object per session, and a design's few lengths copied once, not once per session).
  */
-function flatSessionTables(lengths: readonly number[], tableFor: (m: number) => GuideTable) {
+interface FlatSessionTables {
+  readonly cdfs: Float64Array;
+  readonly guides: Int32Array;
+  readonly cdfAt: Int32Array;
+  readonly guideAt: Int32Array;
+  readonly guideSize: Int32Array;
+  readonly termAt: Int32Array;
+  readonly terms: Float64Array;
+  /** The framing's decisions: Σ of its sessions' lengths. */
+  readonly decisions: number;
+}
+
+function flatSessionTables(
+  lengths: readonly number[],
+  tableFor: (m: number) => GuideTable,
+): FlatSessionTables {
   type Placed = { table: GuideTable; cdfAt: number; guideAt: number; termAt: number };
   const distinct = new Map<number, Placed>();
   let cdfSize = 0;
@@ -395,16 +431,22 @@ function flatSessionTables(lengths: readonly number[], tableFor: (m: number) => 
     guides.set(table.guide, guideAt);
     for (let i = 0; i <= m; i++) terms[termAt + i] = (i * i + (m - i) * (m - i)) / m;
   }
-  const placed = lengths.map((m) => distinct.get(m) as Placed);
-  return {
-    cdfs,
-    guides,
-    cdfAt: Int32Array.from(placed, (d) => d.cdfAt),
-    guideAt: Int32Array.from(placed, (d) => d.guideAt),
-    guideSize: Int32Array.from(placed, (d) => d.table.guide.length),
-    termAt: Int32Array.from(placed, (d) => d.termAt),
-    terms,
-  };
+  const S = lengths.length;
+  const cdfAt = new Int32Array(S);
+  const guideAt = new Int32Array(S);
+  const guideSize = new Int32Array(S);
+  const termAt = new Int32Array(S);
+  let decisions = 0;
+  for (let s = 0; s < S; s++) {
+    const m = lengths[s] as number;
+    const placed = distinct.get(m) as Placed;
+    cdfAt[s] = placed.cdfAt;
+    guideAt[s] = placed.guideAt;
+    guideSize[s] = placed.table.guide.length;
+    termAt[s] = placed.termAt;
+    decisions += m;
+  }
+  return { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms, decisions };
 }
 
 /**
