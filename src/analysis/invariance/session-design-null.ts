@@ -234,7 +234,9 @@ export function drawSessionDesignNull(
 /**
  * Each null replicate's contrast scale relative to the observed one (`drawSessionDesignNull`'s `scale`).
  * A function of its own, loop and all: as the tail of the draw V8 compiled the loop before the return
- * after it had run, and threw that code away at the return, unit after unit.
+ * after it had run, and threw that code away at the return, unit after unit. The loop over replicates
+ * runs in `replicateScales` over typed arrays only (no closure or array made per replicate), the same
+ * sums in the same order as `anovaSums`, `anovaCorrelation` and `contrastScale`, so the same numbers.
  */
 function nullScales(
   cells: readonly PlannedCell[],
@@ -245,22 +247,77 @@ function nullScales(
   squares: readonly Float64Array[],
 ): Float64Array {
   const design = anovaDesign(cells);
-  const observed = contrastScale(design, rho);
   const scale = new Float64Array(replicates);
-  // Once per replicate, so in loops over typed arrays.
-  const totals = new Float64Array(k);
-  for (let r = 0; r < replicates; r++) {
-    totals.fill(0);
-    let q = 0;
-    for (let f = 0; f < out.length; f++) {
-      const counts = out[f] as Int32Array;
-      for (let a = 0; a < k; a++) totals[a] = (totals[a] as number) + (counts[r * k + a] as number);
-      q += (squares[f] as Float64Array)[r] as number;
-    }
-    const [between, within] = anovaSums(design.decisions, totals, q);
-    scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
-  }
+  replicateScales(
+    contrastScale(design, rho),
+    Float64Array.from(design.lengths),
+    Float64Array.from(design.sizes),
+    design.sessions,
+    design.decisions,
+    design.squaredSizes,
+    k,
+    out,
+    squares,
+    scale,
+  );
   return scale;
+}
+
+/** `nullScales`' loop: scale[r] = observed / v(ρ̂*) of replicate r, ρ̂* from its counts and sums of squares. */
+function replicateScales(
+  observed: number,
+  lengths: Float64Array,
+  sizes: Float64Array,
+  sessions: number,
+  decisions: number,
+  squaredSizes: number,
+  k: number,
+  out: readonly Int32Array[],
+  squares: readonly Float64Array[],
+  scale: Float64Array,
+): void {
+  const replicates = scale.length;
+  // Per replicate, the game's counts of each action and Σ of the framings' sums of squares, added framing
+  // by framing (framing 0 first, as a loop over framings per replicate adds them: the same sums), each
+  // framing's array read through in order.
+  const totals = new Float64Array(replicates * k);
+  const q = new Float64Array(replicates);
+  for (let f = 0; f < out.length; f++) {
+    const counts = out[f] as Int32Array;
+    const square = squares[f] as Float64Array;
+    for (let i = 0; i < replicates * k; i++) totals[i] = (totals[i] as number) + (counts[i] as number);
+    for (let r = 0; r < replicates; r++) q[r] = (q[r] as number) + (square[r] as number);
+  }
+  // What `anovaCorrelation` works out of the design alone.
+  const estimable = sessions > 1 && decisions > sessions;
+  const m0 = (decisions - squaredSizes) / (sessions - 1);
+  // v(0), which the clipped estimate often is: the same terms, each 1/n_f, so the same sum.
+  const atZero = contrastScaleOf(lengths, sizes, 0);
+  for (let r = 0; r < replicates; r++) {
+    // anovaSums
+    let pooledSquares = 0;
+    for (let a = 0; a < k; a++) pooledSquares += (totals[r * k + a] as number) ** 2;
+    const squaresOf = q[r] as number;
+    const between = squaresOf - pooledSquares / decisions;
+    const within = decisions - squaresOf;
+    // anovaCorrelation
+    let correlation = 0;
+    if (estimable) {
+      const msb = between / (sessions - 1);
+      const msw = within / (decisions - sessions);
+      const denominator = msb + (m0 - 1) * msw;
+      if (denominator > 0) correlation = Math.min(0.999, Math.max(0, (msb - msw) / denominator));
+    }
+    scale[r] = observed / (correlation === 0 ? atZero : contrastScaleOf(lengths, sizes, correlation));
+  }
+}
+
+/** `contrastScale` over typed arrays: Σ_f (1 + (m̃_f − 1)ρ)/n_f, framing 0 first. */
+function contrastScaleOf(lengths: Float64Array, sizes: Float64Array, rho: number): number {
+  let v = 0;
+  for (let f = 0; f < lengths.length; f++)
+    v += (1 + ((lengths[f] as number) - 1) * rho) / (sizes[f] as number);
+  return v;
 }
 
 /** k actions: every session's propensities Dirichlet about the pooled rates, then its m decisions. */
