@@ -40,6 +40,42 @@ function byJoinedText(values: ArrayLike<number>, i: number, j: number, length: n
   return 0;
 }
 
+// The two orders below are top-level functions, bound to a unit's arrays for its sort: a comparator
+// written inline is a new closure per unit, which V8 compiled again for every unit of every analysis.
+
+/**
+ * The order of spanning sessions s and t: the text order of `${weight}:${table}` (':' sorts above every
+ * digit, so unequal weights compare as their texts followed by it).
+ */
+function bySessionKey(
+  weights: readonly number[],
+  tables: readonly number[],
+  size: number,
+  s: number,
+  t: number,
+): number {
+  const ws = weights[s] as number;
+  const wt = weights[t] as number;
+  if (ws !== wt) return byText(`${ws}:`, `${wt}:`);
+  return byJoinedText(tables, s * size, t * size, size);
+}
+
+/** The order of one-framing records r and q: by length, then framing, then the text of their counts. */
+function byRecordKey(
+  lengths: readonly number[],
+  framings: readonly number[],
+  vectors: readonly number[],
+  k: number,
+  r: number,
+  q: number,
+): number {
+  return (
+    (lengths[r] as number) - (lengths[q] as number) ||
+    (framings[r] as number) - (framings[q] as number) ||
+    byJoinedText(vectors, r * k, q * k, k)
+  );
+}
+
 /** Whether a listed cluster has decisions among the game's actions. */
 export function decided(cluster: Readonly<Record<string, number>>, actions: readonly string[]): boolean {
   for (const a of actions) if ((cluster[a] ?? 0) > 0) return true;
@@ -95,15 +131,9 @@ function spanningSessions(cells: readonly PlannedCell[], framingOf: Map<string, 
       weights[s] = listed?.[i] ?? 1;
     }
   });
-  // ':' sorts above every digit, so unequal weights compare as their texts followed by it.
-  const order = weights
-    .map((_, s) => s)
-    .sort((s, t) => {
-      const ws = weights[s] as number;
-      const wt = weights[t] as number;
-      if (ws !== wt) return byText(`${ws}:`, `${wt}:`);
-      return byJoinedText(tables, s * size, t * size, size);
-    });
+  const order = Array.from({ length: weights.length }, (_, s) => s).sort(
+    bySessionKey.bind(null, weights, tables, size),
+  );
   const sorted = new Int32Array(order.length * size);
   order.forEach((s, at) => {
     for (let j = 0; j < size; j++) sorted[at * size + j] = tables[s * size + j] as number;
@@ -154,14 +184,9 @@ function lengthStrata(
       weights.push(count);
     });
   });
-  const order = lengths
-    .map((_, r) => r)
-    .sort(
-      (r, q) =>
-        (lengths[r] as number) - (lengths[q] as number) ||
-        (framings[r] as number) - (framings[q] as number) ||
-        byJoinedText(vectors, r * k, q * k, k),
-    );
+  const order = Array.from({ length: lengths.length }, (_, r) => r).sort(
+    byRecordKey.bind(null, lengths, framings, vectors, k),
+  );
   const strata: LengthStratum[] = [];
   let from = 0;
   while (from < order.length) {
