@@ -29,27 +29,47 @@ interface FramingSessions {
   readonly lengths: readonly number[];
 }
 
+// The design's functions below loop without closures: a callback written inline is a new closure per
+// unit, which V8 compiled again for every unit of every analysis.
+
+/** A listed session's decisions among the game's actions. */
+function sessionLength(cluster: Readonly<Record<string, number>>, actions: readonly string[]): number {
+  let m = 0;
+  for (let a = 0; a < actions.length; a++) m += cluster[actions[a] as string] ?? 0;
+  return m;
+}
+
 /** Per framing, the lengths of its sessions (a cell without sessions: its decisions, one each). */
 export function sessionLengths(cells: readonly PlannedCell[]): FramingSessions[] {
-  return cells.map((pc) => {
-    if (pc.unit !== "session" || pc.cell.clusters === undefined) {
-      return { lengths: Array.from({ length: pc.n }, () => 1) };
-    }
+  const designs: FramingSessions[] = [];
+  for (const pc of cells) {
     const lengths: number[] = [];
-    pc.cell.clusters.forEach((cluster, i) => {
-      const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-      if (m === 0) return;
-      const weight = pc.cell.cluster_weights?.[i] ?? 1;
-      for (let w = 0; w < weight; w++) lengths.push(m);
-    });
-    return { lengths };
-  });
+    const { clusters, cluster_weights: weights } = pc.cell;
+    if (pc.unit !== "session" || clusters === undefined) {
+      for (let d = 0; d < pc.n; d++) lengths.push(1);
+    } else {
+      for (let i = 0; i < clusters.length; i++) {
+        const m = sessionLength(clusters[i] as Readonly<Record<string, number>>, pc.actions);
+        if (m === 0) continue;
+        const weight = weights?.[i] ?? 1;
+        for (let w = 0; w < weight; w++) lengths.push(m);
+      }
+    }
+    designs.push({ lengths });
+  }
+  return designs;
 }
 
 /** Whether every session of the (player, game) makes the same number of decisions (then permutation is exact). */
 export function sessionsExchangeable(cells: readonly PlannedCell[]): boolean {
-  const lengths = new Set(sessionLengths(cells).flatMap((f) => f.lengths));
-  return lengths.size <= 1;
+  let seen = 0;
+  for (const { lengths } of sessionLengths(cells)) {
+    for (const m of lengths) {
+      if (seen === 0) seen = m;
+      else if (m !== seen) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -73,12 +93,13 @@ export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
   const k = (cells[0] as PlannedCell).actions.length;
   const totals = new Float64Array(k);
   let squares = 0;
-  cells.forEach((pc, f) => {
-    pc.actions.forEach((a, j) => {
-      totals[j] = (totals[j] as number) + (pc.cell.counts[a] ?? 0);
-    });
+  for (let f = 0; f < cells.length; f++) {
+    const pc = cells[f] as PlannedCell;
+    for (let j = 0; j < pc.actions.length; j++) {
+      totals[j] = (totals[j] as number) + (pc.cell.counts[pc.actions[j] as string] ?? 0);
+    }
     squares += framingSquares(pc, design.sessioned[f] as boolean);
-  });
+  }
   return anovaCorrelation(design, ...anovaSums(design.decisions, totals, squares));
 }
 
@@ -86,12 +107,14 @@ export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
 function framingSquares(pc: PlannedCell, sessioned: boolean): number {
   if (!sessioned) return pc.n;
   let q = 0;
-  (pc.cell.clusters ?? []).forEach((cluster, i) => {
-    const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-    if (m === 0) return;
-    const weight = pc.cell.cluster_weights?.[i] ?? 1;
+  const { clusters = [], cluster_weights: weights } = pc.cell;
+  for (let i = 0; i < clusters.length; i++) {
+    const cluster = clusters[i] as Readonly<Record<string, number>>;
+    const m = sessionLength(cluster, pc.actions);
+    if (m === 0) continue;
+    const weight = weights?.[i] ?? 1;
     for (const a of pc.actions) q += (weight * (cluster[a] ?? 0) ** 2) / m;
-  });
+  }
   return q;
 }
 
@@ -127,14 +150,15 @@ function anovaDesign(cells: readonly PlannedCell[]): AnovaDesign {
   for (const pc of cells) {
     let count = 0;
     let squares = 0;
-    if (pc.unit === "session" && pc.cell.clusters !== undefined) {
-      pc.cell.clusters.forEach((cluster, i) => {
-        const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-        if (m === 0) return;
-        const weight = pc.cell.cluster_weights?.[i] ?? 1;
+    const { clusters, cluster_weights: weights } = pc.cell;
+    if (pc.unit === "session" && clusters !== undefined) {
+      for (let i = 0; i < clusters.length; i++) {
+        const m = sessionLength(clusters[i] as Readonly<Record<string, number>>, pc.actions);
+        if (m === 0) continue;
+        const weight = weights?.[i] ?? 1;
         count += weight;
         squares += weight * m * m;
-      });
+      }
     }
     sessioned.push(count > 0);
     lengths.push(count > 0 ? squares / pc.n : 1);
