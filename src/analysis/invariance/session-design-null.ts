@@ -29,27 +29,47 @@ interface FramingSessions {
   readonly lengths: readonly number[];
 }
 
+// The design's functions below loop without closures: a callback written inline is a new closure per
+// unit, which V8 compiled again for every unit of every analysis.
+
+/** A listed session's decisions among the game's actions. */
+function sessionLength(cluster: Readonly<Record<string, number>>, actions: readonly string[]): number {
+  let m = 0;
+  for (let a = 0; a < actions.length; a++) m += cluster[actions[a] as string] ?? 0;
+  return m;
+}
+
 /** Per framing, the lengths of its sessions (a cell without sessions: its decisions, one each). */
 export function sessionLengths(cells: readonly PlannedCell[]): FramingSessions[] {
-  return cells.map((pc) => {
-    if (pc.unit !== "session" || pc.cell.clusters === undefined) {
-      return { lengths: Array.from({ length: pc.n }, () => 1) };
-    }
+  const designs: FramingSessions[] = [];
+  for (const pc of cells) {
     const lengths: number[] = [];
-    pc.cell.clusters.forEach((cluster, i) => {
-      const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-      if (m === 0) return;
-      const weight = pc.cell.cluster_weights?.[i] ?? 1;
-      for (let w = 0; w < weight; w++) lengths.push(m);
-    });
-    return { lengths };
-  });
+    const { clusters, cluster_weights: weights } = pc.cell;
+    if (pc.unit !== "session" || clusters === undefined) {
+      for (let d = 0; d < pc.n; d++) lengths.push(1);
+    } else {
+      for (let i = 0; i < clusters.length; i++) {
+        const m = sessionLength(clusters[i] as Readonly<Record<string, number>>, pc.actions);
+        if (m === 0) continue;
+        const weight = weights?.[i] ?? 1;
+        for (let w = 0; w < weight; w++) lengths.push(m);
+      }
+    }
+    designs.push({ lengths });
+  }
+  return designs;
 }
 
 /** Whether every session of the (player, game) makes the same number of decisions (then permutation is exact). */
 export function sessionsExchangeable(cells: readonly PlannedCell[]): boolean {
-  const lengths = new Set(sessionLengths(cells).flatMap((f) => f.lengths));
-  return lengths.size <= 1;
+  let seen = 0;
+  for (const { lengths } of sessionLengths(cells)) {
+    for (const m of lengths) {
+      if (seen === 0) seen = m;
+      else if (m !== seen) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -73,12 +93,13 @@ export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
   const k = (cells[0] as PlannedCell).actions.length;
   const totals = new Float64Array(k);
   let squares = 0;
-  cells.forEach((pc, f) => {
-    pc.actions.forEach((a, j) => {
-      totals[j] = (totals[j] as number) + (pc.cell.counts[a] ?? 0);
-    });
+  for (let f = 0; f < cells.length; f++) {
+    const pc = cells[f] as PlannedCell;
+    for (let j = 0; j < pc.actions.length; j++) {
+      totals[j] = (totals[j] as number) + (pc.cell.counts[pc.actions[j] as string] ?? 0);
+    }
     squares += framingSquares(pc, design.sessioned[f] as boolean);
-  });
+  }
   return anovaCorrelation(design, ...anovaSums(design.decisions, totals, squares));
 }
 
@@ -86,12 +107,14 @@ export function intraSessionCorrelation(cells: readonly PlannedCell[]): number {
 function framingSquares(pc: PlannedCell, sessioned: boolean): number {
   if (!sessioned) return pc.n;
   let q = 0;
-  (pc.cell.clusters ?? []).forEach((cluster, i) => {
-    const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-    if (m === 0) return;
-    const weight = pc.cell.cluster_weights?.[i] ?? 1;
+  const { clusters = [], cluster_weights: weights } = pc.cell;
+  for (let i = 0; i < clusters.length; i++) {
+    const cluster = clusters[i] as Readonly<Record<string, number>>;
+    const m = sessionLength(cluster, pc.actions);
+    if (m === 0) continue;
+    const weight = weights?.[i] ?? 1;
     for (const a of pc.actions) q += (weight * (cluster[a] ?? 0) ** 2) / m;
-  });
+  }
   return q;
 }
 
@@ -127,14 +150,15 @@ function anovaDesign(cells: readonly PlannedCell[]): AnovaDesign {
   for (const pc of cells) {
     let count = 0;
     let squares = 0;
-    if (pc.unit === "session" && pc.cell.clusters !== undefined) {
-      pc.cell.clusters.forEach((cluster, i) => {
-        const m = pc.actions.reduce((s, a) => s + (cluster[a] ?? 0), 0);
-        if (m === 0) return;
-        const weight = pc.cell.cluster_weights?.[i] ?? 1;
+    const { clusters, cluster_weights: weights } = pc.cell;
+    if (pc.unit === "session" && clusters !== undefined) {
+      for (let i = 0; i < clusters.length; i++) {
+        const m = sessionLength(clusters[i] as Readonly<Record<string, number>>, pc.actions);
+        if (m === 0) continue;
+        const weight = weights?.[i] ?? 1;
         count += weight;
         squares += weight * m * m;
-      });
+      }
     }
     sessioned.push(count > 0);
     lengths.push(count > 0 ? squares / pc.n : 1);
@@ -234,7 +258,9 @@ export function drawSessionDesignNull(
 /**
  * Each null replicate's contrast scale relative to the observed one (`drawSessionDesignNull`'s `scale`).
  * A function of its own, loop and all: as the tail of the draw V8 compiled the loop before the return
- * after it had run, and threw that code away at the return, unit after unit.
+ * after it had run, and threw that code away at the return, unit after unit. The loop over replicates
+ * runs in `replicateScales` over typed arrays only (no closure or array made per replicate), the same
+ * sums in the same order as `anovaSums`, `anovaCorrelation` and `contrastScale`, so the same numbers.
  */
 function nullScales(
   cells: readonly PlannedCell[],
@@ -245,22 +271,77 @@ function nullScales(
   squares: readonly Float64Array[],
 ): Float64Array {
   const design = anovaDesign(cells);
-  const observed = contrastScale(design, rho);
   const scale = new Float64Array(replicates);
-  // Once per replicate, so in loops over typed arrays.
-  const totals = new Float64Array(k);
-  for (let r = 0; r < replicates; r++) {
-    totals.fill(0);
-    let q = 0;
-    for (let f = 0; f < out.length; f++) {
-      const counts = out[f] as Int32Array;
-      for (let a = 0; a < k; a++) totals[a] = (totals[a] as number) + (counts[r * k + a] as number);
-      q += (squares[f] as Float64Array)[r] as number;
-    }
-    const [between, within] = anovaSums(design.decisions, totals, q);
-    scale[r] = observed / contrastScale(design, anovaCorrelation(design, between, within));
-  }
+  replicateScales(
+    contrastScale(design, rho),
+    Float64Array.from(design.lengths),
+    Float64Array.from(design.sizes),
+    design.sessions,
+    design.decisions,
+    design.squaredSizes,
+    k,
+    out,
+    squares,
+    scale,
+  );
   return scale;
+}
+
+/** `nullScales`' loop: scale[r] = observed / v(ρ̂*) of replicate r, ρ̂* from its counts and sums of squares. */
+function replicateScales(
+  observed: number,
+  lengths: Float64Array,
+  sizes: Float64Array,
+  sessions: number,
+  decisions: number,
+  squaredSizes: number,
+  k: number,
+  out: readonly Int32Array[],
+  squares: readonly Float64Array[],
+  scale: Float64Array,
+): void {
+  const replicates = scale.length;
+  // Per replicate, the game's counts of each action and Σ of the framings' sums of squares, added framing
+  // by framing (framing 0 first, as a loop over framings per replicate adds them: the same sums), each
+  // framing's array read through in order.
+  const totals = new Float64Array(replicates * k);
+  const q = new Float64Array(replicates);
+  for (let f = 0; f < out.length; f++) {
+    const counts = out[f] as Int32Array;
+    const square = squares[f] as Float64Array;
+    for (let i = 0; i < replicates * k; i++) totals[i] = (totals[i] as number) + (counts[i] as number);
+    for (let r = 0; r < replicates; r++) q[r] = (q[r] as number) + (square[r] as number);
+  }
+  // What `anovaCorrelation` works out of the design alone.
+  const estimable = sessions > 1 && decisions > sessions;
+  const m0 = (decisions - squaredSizes) / (sessions - 1);
+  // v(0), which the clipped estimate often is: the same terms, each 1/n_f, so the same sum.
+  const atZero = contrastScaleOf(lengths, sizes, 0);
+  for (let r = 0; r < replicates; r++) {
+    // anovaSums
+    let pooledSquares = 0;
+    for (let a = 0; a < k; a++) pooledSquares += (totals[r * k + a] as number) ** 2;
+    const squaresOf = q[r] as number;
+    const between = squaresOf - pooledSquares / decisions;
+    const within = decisions - squaresOf;
+    // anovaCorrelation
+    let correlation = 0;
+    if (estimable) {
+      const msb = between / (sessions - 1);
+      const msw = within / (decisions - sessions);
+      const denominator = msb + (m0 - 1) * msw;
+      if (denominator > 0) correlation = Math.min(0.999, Math.max(0, (msb - msw) / denominator));
+    }
+    scale[r] = observed / (correlation === 0 ? atZero : contrastScaleOf(lengths, sizes, correlation));
+  }
+}
+
+/** `contrastScale` over typed arrays: Σ_f (1 + (m̃_f − 1)ρ)/n_f, framing 0 first. */
+function contrastScaleOf(lengths: Float64Array, sizes: Float64Array, rho: number): number {
+  let v = 0;
+  for (let f = 0; f < lengths.length; f++)
+    v += (1 + ((lengths[f] as number) - 1) * rho) / (sizes[f] as number);
+  return v;
 }
 
 /** k actions: every session's propensities Dirichlet about the pooled rates, then its m decisions. */
@@ -328,39 +409,60 @@ function drawTwoActionSessions(
   const tableFor = sessionTables(p, concentration);
   // Every session draws one uniform per replicate, so a framing's uniforms are read a block of replicates
   // at a time (the stream's next ones, in the same order as one `next()` per session).
-  const widest = Math.max(1, ...designs.map((d) => d.lengths.length));
+  let widest = 1;
+  for (const design of designs) widest = Math.max(widest, design.lengths.length);
   const perBlock = Math.max(1, Math.floor(UNIFORM_BLOCK / widest));
   const uniforms = new Float64Array(perBlock * widest);
-  designs.forEach((design, f) => {
-    const target = out[f] as Int32Array;
-    const square = squares[f] as Float64Array;
-    const { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms } = flatSessionTables(
-      design.lengths,
-      tableFor,
+  for (let f = 0; f < designs.length; f++) {
+    const { lengths } = designs[f] as FramingSessions;
+    drawFramingSessions(
+      flatSessionTables(lengths, tableFor),
+      out[f] as Int32Array,
+      squares[f] as Float64Array,
+      replicates,
+      rng,
+      uniforms,
+      perBlock,
     );
-    const n = design.lengths.reduce((sum, m) => sum + m, 0);
-    const S = design.lengths.length;
-    for (let first = 0; first < replicates; first += perBlock) {
-      const count = Math.min(perBlock, replicates - first);
-      if (S > 0) rng.fill(uniforms, count * S);
-      for (let b = 0; b < count; b++) {
-        const r = first + b;
-        let x = 0;
-        let q = 0;
-        for (let s = 0, at = b * S; s < S; s++, at++) {
-          const u = uniforms[at] as number;
-          const c = cdfAt[s] as number;
-          let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
-          while ((cdfs[c + i] as number) <= u) i++;
-          x += i;
-          q += terms[(termAt[s] as number) + i] as number;
-        }
-        target[2 * r] = x;
-        target[2 * r + 1] = n - x;
-        square[r] = q;
+  }
+}
+
+/**
+ * One framing of `drawTwoActionSessions`: its sessions' first-action counts summed per replicate into
+ * target[2r] (the rest into target[2r + 1]) and their ANOVA terms into square[r]. A top-level function
+ * over typed arrays, so that V8 keeps one optimised copy across framings, units and analyses.
+ */
+function drawFramingSessions(
+  tables: FlatSessionTables,
+  target: Int32Array,
+  square: Float64Array,
+  replicates: number,
+  rng: UniformSource,
+  uniforms: Float64Array,
+  perBlock: number,
+): void {
+  const { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms, decisions: n } = tables;
+  const S = cdfAt.length;
+  for (let first = 0; first < replicates; first += perBlock) {
+    const count = Math.min(perBlock, replicates - first);
+    if (S > 0) rng.fill(uniforms, count * S);
+    for (let b = 0; b < count; b++) {
+      const r = first + b;
+      let x = 0;
+      let q = 0;
+      for (let s = 0, at = b * S; s < S; s++, at++) {
+        const u = uniforms[at] as number;
+        const c = cdfAt[s] as number;
+        let i = guides[(guideAt[s] as number) + ((u * (guideSize[s] as number)) | 0)] as number;
+        while ((cdfs[c + i] as number) <= u) i++;
+        x += i;
+        q += terms[(termAt[s] as number) + i] as number;
       }
+      target[2 * r] = x;
+      target[2 * r + 1] = n - x;
+      square[r] = q;
     }
-  });
+  }
 }
 
 /** Uniforms read per block in `drawTwoActionSessions`. */
@@ -371,7 +473,22 @@ const UNIFORM_BLOCK = 1 << 14;
  * at cdfs[cdfAt[s] ..] and its guide at guides[guideAt[s] .. guideAt[s] + guideSize[s]) (one flat read per
  * draw instead of an object per session, and a design's few lengths copied once, not once per session).
  */
-function flatSessionTables(lengths: readonly number[], tableFor: (m: number) => GuideTable) {
+interface FlatSessionTables {
+  readonly cdfs: Float64Array;
+  readonly guides: Int32Array;
+  readonly cdfAt: Int32Array;
+  readonly guideAt: Int32Array;
+  readonly guideSize: Int32Array;
+  readonly termAt: Int32Array;
+  readonly terms: Float64Array;
+  /** The framing's decisions: Σ of its sessions' lengths. */
+  readonly decisions: number;
+}
+
+function flatSessionTables(
+  lengths: readonly number[],
+  tableFor: (m: number) => GuideTable,
+): FlatSessionTables {
   type Placed = { table: GuideTable; cdfAt: number; guideAt: number; termAt: number };
   const distinct = new Map<number, Placed>();
   let cdfSize = 0;
@@ -395,16 +512,22 @@ function flatSessionTables(lengths: readonly number[], tableFor: (m: number) => 
     guides.set(table.guide, guideAt);
     for (let i = 0; i <= m; i++) terms[termAt + i] = (i * i + (m - i) * (m - i)) / m;
   }
-  const placed = lengths.map((m) => distinct.get(m) as Placed);
-  return {
-    cdfs,
-    guides,
-    cdfAt: Int32Array.from(placed, (d) => d.cdfAt),
-    guideAt: Int32Array.from(placed, (d) => d.guideAt),
-    guideSize: Int32Array.from(placed, (d) => d.table.guide.length),
-    termAt: Int32Array.from(placed, (d) => d.termAt),
-    terms,
-  };
+  const S = lengths.length;
+  const cdfAt = new Int32Array(S);
+  const guideAt = new Int32Array(S);
+  const guideSize = new Int32Array(S);
+  const termAt = new Int32Array(S);
+  let decisions = 0;
+  for (let s = 0; s < S; s++) {
+    const m = lengths[s] as number;
+    const placed = distinct.get(m) as Placed;
+    cdfAt[s] = placed.cdfAt;
+    guideAt[s] = placed.guideAt;
+    guideSize[s] = placed.table.guide.length;
+    termAt[s] = placed.termAt;
+    decisions += m;
+  }
+  return { cdfs, guides, cdfAt, guideAt, guideSize, termAt, terms, decisions };
 }
 
 /**

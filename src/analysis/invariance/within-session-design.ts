@@ -40,6 +40,50 @@ function byJoinedText(values: ArrayLike<number>, i: number, j: number, length: n
   return 0;
 }
 
+// The functions of this file loop without closures, and the two orders below are top-level functions
+// bound to a unit's arrays for its sort: a callback written inline is a new closure per unit, which V8
+// compiled again for every unit of every analysis.
+
+/**
+ * The order of spanning sessions s and t: the text order of `${weight}:${table}` (':' sorts above every
+ * digit, so unequal weights compare as their texts followed by it).
+ */
+function bySessionKey(
+  weights: readonly number[],
+  tables: readonly number[],
+  size: number,
+  s: number,
+  t: number,
+): number {
+  const ws = weights[s] as number;
+  const wt = weights[t] as number;
+  if (ws !== wt) return byText(`${ws}:`, `${wt}:`);
+  return byJoinedText(tables, s * size, t * size, size);
+}
+
+/** The order of one-framing records r and q: by length, then framing, then the text of their counts. */
+function byRecordKey(
+  lengths: readonly number[],
+  framings: readonly number[],
+  vectors: readonly number[],
+  k: number,
+  r: number,
+  q: number,
+): number {
+  return (
+    (lengths[r] as number) - (lengths[q] as number) ||
+    (framings[r] as number) - (framings[q] as number) ||
+    byJoinedText(vectors, r * k, q * k, k)
+  );
+}
+
+/** 0, 1, …, n − 1. */
+function indices(n: number): number[] {
+  const all: number[] = [];
+  for (let i = 0; i < n; i++) all.push(i);
+  return all;
+}
+
 /** Whether a listed cluster has decisions among the game's actions. */
 export function decided(cluster: Readonly<Record<string, number>>, actions: readonly string[]): boolean {
   for (const a of actions) if ((cluster[a] ?? 0) > 0) return true;
@@ -52,15 +96,16 @@ export function decided(cluster: Readonly<Record<string, number>>, actions: read
  */
 function framingsById(cells: readonly PlannedCell[]): Map<string, number> {
   const framingOf = new Map<string, number>();
-  cells.forEach((pc, f) => {
+  for (let f = 0; f < cells.length; f++) {
+    const pc = cells[f] as PlannedCell;
     const { clusters, cluster_ids: ids } = pc.cell;
-    if (pc.unit !== "session" || clusters === undefined || ids === undefined) return;
+    if (pc.unit !== "session" || clusters === undefined || ids === undefined) continue;
     for (let i = 0; i < clusters.length; i++) {
       if (!decided(clusters[i] as Readonly<Record<string, number>>, pc.actions)) continue;
       const id = ids[i] as string;
       framingOf.set(id, framingOf.has(id) ? -1 : f);
     }
-  });
+  }
   return framingOf;
 }
 
@@ -76,9 +121,10 @@ function spanningSessions(cells: readonly PlannedCell[], framingOf: Map<string, 
   const sessionOf = new Map<string, number>();
   const tables: number[] = [];
   const weights: number[] = [];
-  cells.forEach((pc, f) => {
+  for (let f = 0; f < cells.length; f++) {
+    const pc = cells[f] as PlannedCell;
     const { clusters, cluster_ids: ids, cluster_weights: listed } = pc.cell;
-    if (pc.unit !== "session" || clusters === undefined || ids === undefined) return;
+    if (pc.unit !== "session" || clusters === undefined || ids === undefined) continue;
     for (let i = 0; i < clusters.length; i++) {
       const id = ids[i] as string;
       const cluster = clusters[i] as Readonly<Record<string, number>>;
@@ -94,21 +140,16 @@ function spanningSessions(cells: readonly PlannedCell[], framingOf: Map<string, 
       for (let a = 0; a < k; a++) tables[s * size + f * k + a] = (cluster[pc.actions[a] as string] ?? 0) | 0;
       weights[s] = listed?.[i] ?? 1;
     }
-  });
-  // ':' sorts above every digit, so unequal weights compare as their texts followed by it.
-  const order = weights
-    .map((_, s) => s)
-    .sort((s, t) => {
-      const ws = weights[s] as number;
-      const wt = weights[t] as number;
-      if (ws !== wt) return byText(`${ws}:`, `${wt}:`);
-      return byJoinedText(tables, s * size, t * size, size);
-    });
+  }
+  const order = indices(weights.length).sort(bySessionKey.bind(null, weights, tables, size));
   const sorted = new Int32Array(order.length * size);
-  order.forEach((s, at) => {
+  const sortedWeights = new Float64Array(order.length);
+  for (let at = 0; at < order.length; at++) {
+    const s = order[at] as number;
     for (let j = 0; j < size; j++) sorted[at * size + j] = tables[s * size + j] as number;
-  });
-  return { tables: sorted, weights: Float64Array.from(order, (s) => weights[s] as number) };
+    sortedWeights[at] = weights[s] as number;
+  }
+  return { tables: sorted, weights: sortedWeights };
 }
 
 /**
@@ -128,7 +169,8 @@ function lengthStrata(
   const lengths: number[] = [];
   const framings: number[] = [];
   const weights: number[] = [];
-  cells.forEach((pc, f) => {
+  for (let f = 0; f < cells.length; f++) {
+    const pc = cells[f] as PlannedCell;
     const { clusters, cluster_ids: ids, cluster_weights: listed } = pc.cell;
     if (pc.unit === "session" && clusters !== undefined) {
       for (let i = 0; i < clusters.length; i++) {
@@ -143,25 +185,18 @@ function lengthStrata(
         framings.push(f);
         weights.push(listed?.[i] ?? 1);
       }
-      return;
+      continue;
     }
-    pc.actions.forEach((action, j) => {
-      const count = pc.cell.counts[action] ?? 0;
-      if (!(count > 0)) return;
+    for (let j = 0; j < pc.actions.length; j++) {
+      const count = pc.cell.counts[pc.actions[j] as string] ?? 0;
+      if (!(count > 0)) continue;
       for (let a = 0; a < k; a++) vectors.push(a === j ? 1 : 0);
       lengths.push(1);
       framings.push(f);
       weights.push(count);
-    });
-  });
-  const order = lengths
-    .map((_, r) => r)
-    .sort(
-      (r, q) =>
-        (lengths[r] as number) - (lengths[q] as number) ||
-        (framings[r] as number) - (framings[q] as number) ||
-        byJoinedText(vectors, r * k, q * k, k),
-    );
+    }
+  }
+  const order = indices(lengths.length).sort(byRecordKey.bind(null, lengths, framings, vectors, k));
   const strata: LengthStratum[] = [];
   let from = 0;
   while (from < order.length) {
