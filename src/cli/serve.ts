@@ -1,5 +1,6 @@
 import { loadCatalog } from "../domain/catalog.js";
 import { logInfo } from "../log.js";
+import { cacheDisabledByEnvironment } from "../mcp/analysis-call/result-cache.js";
 import { AnalysisPool } from "../mcp/analysis-pool/worker-pool.js";
 import { createServer } from "../mcp/create-server.js";
 import { PreparedStdioTransport } from "../mcp/prepared-answer/stdio-transport.js";
@@ -25,6 +26,8 @@ export const serveCommand: Command = {
     ...HTTP_SERVE_FLAGS,
   },
   async run(args) {
+    // A mistyped SAME_GAME_CACHE is refused before anything is served (exit 2, one line).
+    cacheDisabledByEnvironment();
     if (args.values.http === true) return serveHttp(args);
     refuseHttpFlagsWithoutHttp(args);
     const toolsetsFlag = stringFlag(args, "toolsets");

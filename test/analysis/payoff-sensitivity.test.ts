@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { type ProgressStep, withProgress } from "../../src/analysis/progress/analysis-progress.js";
 import { fitPooledLambda } from "../../src/analysis/sensitivity/logit-response-mle.js";
 import {
   cellLambda,
@@ -128,6 +129,27 @@ describe("payoffSensitivityAnalysis", () => {
     expect(result.checks.find((c) => c.name === "lambda_in_range")?.ok).toBe(true);
     expect(result.checks.find((c) => c.name === "ci_ordered")?.ok).toBe(true);
     expect(payoffSensitivityAnalysis(cells, { games: GAMES, bootstrap: 500 })).toEqual(result);
+  });
+
+  it("reports each (player, framing) whose pooled λ it bootstraps, as steps a host's progress shows", () => {
+    // One player, framings a and b: two pooled fits of B = 200. It used to report nothing, so a host showed
+    // "reading the record" through the whole bootstrap.
+    const cells = [
+      cell("prisoners-dilemma", "a", 30, 70),
+      cell("prisoners-dilemma", "b", 50, 50),
+      cell("stag-hunt", "a", 70, 30),
+      cell("stag-hunt", "b", 50, 50),
+    ];
+    const steps: ProgressStep[] = [];
+    withProgress(
+      (step) => steps.push(step),
+      () => payoffSensitivityAnalysis(cells, { games: GAMES, bootstrap: 200 }),
+    );
+    expect(steps.map((s) => `${s.stage}: ${s.unit} ${s.done} of ${s.total}`)).toEqual([
+      "bootstrap of the pooled λ (200 replicates): player and framing 0 of 2",
+      "bootstrap of the pooled λ (200 replicates): player and framing 1 of 2",
+      "bootstrap of the pooled λ (200 replicates): player and framing 2 of 2",
+    ]);
   });
 
   it("does not fail ci_contains_estimate on a handful of replicates, which leave out a typical estimate by chance", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CountCell } from "../../src/analysis/count-cells.js";
+import { type ProgressStep, withProgress } from "../../src/analysis/progress/analysis-progress.js";
 import { storyLabelEffects } from "../../src/analysis/story-labels/story-label-effects.js";
 import { splitPresentationId } from "../../src/domain/label-sets.js";
 
@@ -46,6 +47,30 @@ describe("story × labels effects", () => {
     // JSD of (0.2, 0.8) and (0.6, 0.4), in nats: H(0.4, 0.6) − (H(0.2, 0.8) + H(0.6, 0.4)) / 2.
     const h = (p: number) => -(p * Math.log(p) + (1 - p) * Math.log(1 - p));
     expect(unit?.label_effects[0]?.simple[0]?.jsd).toBeCloseTo(h(0.4) - (h(0.2) + h(0.6)) / 2, 12);
+  });
+
+  it("reports each (player, game) it bootstraps, so the CLI's progress line moves", () => {
+    // Two players of one game: two units of B = 500 redraws. It used to report nothing: \`analyze
+    // story-labels\` drew no line on a terminal through 12 s of bootstrap at 10,000 decisions.
+    const steps: ProgressStep[] = [];
+    withProgress(
+      (step) => steps.push(step),
+      () =>
+        storyLabelEffects(
+          ["a", "b"].flatMap((player) => [
+            cell("business", 20, 100, player),
+            cell("business+familiar", 60, 100, player),
+            cell("friend", 40, 100, player),
+            cell("friend+familiar", 80, 100, player),
+          ]),
+          { presentationOf, focalAction: { pd: "cooperate" }, bootstrap: 500, seed: 1 },
+        ),
+    );
+    expect(steps.map((s) => `${s.stage}: ${s.unit} ${s.done} of ${s.total}`)).toEqual([
+      "bootstrap (500 replicates): player and game 0 of 2",
+      "bootstrap (500 replicates): player and game 1 of 2",
+      "bootstrap (500 replicates): player and game 2 of 2",
+    ]);
   });
 
   it("finds the words alone when only the label set changes P(C)", () => {

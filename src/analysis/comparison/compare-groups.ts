@@ -1,5 +1,6 @@
 import type { ActionId } from "../../domain/types.js";
 import { holm } from "../multiple-testing/holm.js";
+import { reportProgress } from "../progress/analysis-progress.js";
 import { correlationFactor, type MeanDistances, meanDistances } from "../robustness/mean-interval.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import {
@@ -154,8 +155,12 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
   const rankedGames = [...(complete[0] as Set<string>)].filter((g) => complete.every((c) => c.has(g))).sort();
   const pooledModel = options.pooled;
   const clusterSums = options.clusterSums ?? clusterSumMethodFromEnv();
-  const drawn = samples.map((s) =>
-    groupReplicates(
+  // Progress (and where a cancelled comparison stops): each group's replicates, each pair of each measure,
+  // each measure's ranks — the steps that take the time, seconds each at 100,000 decisions.
+  const bootstrapStage = `bootstrap (${bootstrap.toLocaleString("en-US")} replicates)`;
+  reportProgress(bootstrapStage, 0, groups.length, "group");
+  const drawn = samples.map((s, g) => {
+    const made = groupReplicates(
       s,
       framings,
       options.cooperativeAction,
@@ -164,8 +169,11 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
       seed,
       pooledModel && rankedGames.length > 0 ? { games: rankedGames, model: pooledModel } : undefined,
       clusterSums,
-    ),
-  );
+    );
+    reportProgress(bootstrapStage, g + 1, groups.length, "group");
+    return made;
+  });
+  const pairCount = (groups.length * (groups.length - 1)) / 2;
   const replicates = drawn.map((d) => d.games);
   const approximated = groups.filter((_, g) => (drawn[g]?.normalBlocks ?? 0) > 0);
 
@@ -310,8 +318,11 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
   };
   for (const measure of ["R", "shift"] as const) {
     const family: ComparedPair[] = [];
+    const stage = `differences of ${measure}`;
+    let done = 0;
     for (let i = 0; i < groups.length; i++) {
       for (let j = i + 1; j < groups.length; j++) {
+        reportProgress(stage, done++, pairCount, "pair");
         const shared = [...(complete[i] as Set<string>)]
           .filter((g) => (complete[j] as Set<string>).has(g))
           .sort();
@@ -321,6 +332,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         family.push(pair(measure, i, j, mean(i, games, measure), mean(j, games, measure), used, games));
       }
     }
+    reportProgress(stage, pairCount, pairCount, "pair");
     pairs.push(...holmAdjusted(family));
   }
 
@@ -338,6 +350,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
       "No game was played under every framing by every group, so no ranks are given; each pair is still compared on the cells it shares.",
     );
   } else {
+    reportProgress("ranks of R", 0, 1, "step");
     ranks.push(
       ...rankMeasure(
         "R",
@@ -373,6 +386,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         return { ...rank, ci };
       }),
     );
+    reportProgress("ranks of R", 1, 1, "step");
   }
   for (const measure of ["lambda", "exploitability"] as const) {
     const reason = pooledReason(
@@ -388,8 +402,11 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
     const values = drawn.map((d) => d.pooled.find((p) => p.measure === measure) as PooledReplicates);
     const used = rankedGames.flatMap((game) => framings.map((framing) => ({ game, framing })));
     const family: ComparedPair[] = [];
+    const stage = `differences and ranks of ${measure === "lambda" ? "λ" : measure}`;
+    let done = 0;
     for (let i = 0; i < groups.length; i++) {
       for (let j = i + 1; j < groups.length; j++) {
+        reportProgress(stage, done++, pairCount + 1, "pair");
         const [a, b] = [values[i], values[j]] as [PooledReplicates, PooledReplicates];
         const compared = pair(measure, i, j, a, b, used, rankedGames);
         family.push(
@@ -397,6 +414,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         );
       }
     }
+    reportProgress(stage, pairCount, pairCount + 1, "pair");
     pairs.push(...holmAdjusted(family));
     // λ: groups that do not reject λ = 0 at (1 − confidence)/groups (Bonferroni, so that every group
     // truly at 0 passes at once with probability ≥ confidence) may all sit at the bound: none of them is
@@ -415,6 +433,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
       confidence,
     );
     ranks.push(...rankMeasure(measure, groups, values, confidence, VALUE_RANGE[measure], atBound, further));
+    reportProgress(stage, pairCount + 1, pairCount + 1, "pair");
   }
   return {
     confidence,

@@ -1,6 +1,7 @@
 import { byText } from "../../domain/text-order.js";
 import type { ActionId, StageGame } from "../../domain/types.js";
 import { type CountCell, cellLabel, validateCell } from "../count-cells.js";
+import { reportProgress } from "../progress/analysis-progress.js";
 import type { Check, Estimate, Note } from "../robustness/robustness-checks.js";
 import { createBinomialSampler, drawBinomial } from "../sampling/binomial-sampler.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
@@ -196,7 +197,12 @@ export function payoffSensitivityAnalysis(
   });
 
   const rng = createBootstrapRng(seed);
-  const pooled = [...groupBy((c) => `${c.player}\u0000${c.framing}`).values()].map((group) => {
+  // Each (player, framing) is B fits of its pooled λ: seconds in all at 100,000 decisions, so each is a
+  // step of the progress a host shows (and where a cancelled analysis stops).
+  const byFraming = [...groupBy((c) => `${c.player}\u0000${c.framing}`).values()];
+  const stage = `bootstrap of the pooled λ (${bootstrap.toLocaleString("en-US")} replicates)`;
+  const pooled = byFraming.map((group, done) => {
+    reportProgress(stage, done, byFraming.length, "player and framing");
     const first = group[0] as SensitivityCell;
     const informative = group.filter((c) => c.delta_u !== null && c.delta_u !== 0);
     const observations: LogitObservation[] = informative.map((c) => ({
@@ -233,6 +239,7 @@ export function payoffSensitivityAnalysis(
     }
     return { ...head, lambda: { estimate, ci: percentileInterval(replicates, confidence) } };
   });
+  reportProgress(stage, byFraming.length, byFraming.length, "player and framing");
 
   const players = [...new Set(analysed.map((c) => c.player))].map((player) => ({
     player,

@@ -3,6 +3,7 @@ import { byText } from "../../domain/text-order.js";
 import type { ActionCounts, ActionId } from "../../domain/types.js";
 import { type CountCell, validateCell } from "../count-cells.js";
 import { holm } from "../multiple-testing/holm.js";
+import { reportProgress } from "../progress/analysis-progress.js";
 import { type BootstrapOptions, bootstrapSettings } from "../sampling/bootstrap-options.js";
 import { bootstrapRate } from "../sampling/boundary-smoothing.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
@@ -137,7 +138,11 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
   const keys = [...pairs.entries()]
     .sort(([, a], [, b]) => byText(a.player, b.player) || byText(a.game, b.game))
     .map(([key]) => key);
-  for (const key of keys) {
+  // Each (player, game) is B redraws of every cell of its grid: seconds in all at 10,000 decisions, so the
+  // CLI's progress line counts them (and a cancelled analysis stops between them).
+  const stage = `bootstrap (${bootstrap.toLocaleString("en-US")} replicates)`;
+  for (const [done, key] of keys.entries()) {
+    reportProgress(stage, done, keys.length, "player and game");
     const [player, game] = JSON.parse(key) as [string, string];
     const rng = createBootstrapRng(`story-labels:${seed}:${key}`);
     const mine = placed.filter((p) => p.cell.player === player && p.cell.game === game);
@@ -163,6 +168,7 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
     };
     units.push(analyseUnit(player, game, grid, stories, labels, { bootstrap, confidence, rng }));
   }
+  reportProgress(stage, keys.length, keys.length, "player and game");
   if (units.length === 0) {
     throw new Error(
       `No (player, game) has decisions in every combination of stories ${stories.join(", ")} and label sets ${labels.join(", ")}.`,

@@ -39,22 +39,29 @@ export async function callAnalysis<J extends AnalysisJob>(
   }
   const notifier = progressNotifier(ctx, job);
   try {
-    const call = { signal: ctx.mcpReq.signal, onProgress: notifier?.onProgress };
+    const signal = ctx.mcpReq.signal;
     const result =
       job === "report"
         ? ((await reportOnTwoWorkers(
             analysis,
             args as JobArgs<"report">,
             caller.principal,
-            call,
+            // Each of the report's jobs reports its own stages (progress-notifier.ts).
+            (part) => ({ signal, onProgress: notifier?.lane(part, REPORT_PART_LABELS[part]) }),
           )) as JobResult<J>)
-        : await analysis.run(job, args, caller.principal, call);
+        : await analysis.run(job, args, caller.principal, { signal, onProgress: notifier?.onProgress });
     if (cache && key !== undefined && version !== undefined) cache.save(key, version, result);
     return { result, meta: meta(cache ? "computed" : "off") };
   } finally {
     notifier?.stop();
   }
 }
+
+/** How the report's progress messages name its jobs besides the sections (which are the report itself). */
+const REPORT_PART_LABELS: Partial<Record<AnalysisJob, string>> = {
+  report_leaderboard: "leaderboard",
+  report_integrity: "integrity check",
+};
 
 /**
  * The report as three jobs: its leaderboard (which reads and resamples the record by itself) on one worker,
@@ -66,12 +73,12 @@ async function reportOnTwoWorkers(
   analysis: AnalysisRunner,
   args: JobArgs<"report">,
   principal: string,
-  call: AnalysisCall,
+  callOf: (part: AnalysisJob) => AnalysisCall,
 ): Promise<JobResult<"report">> {
   const [sections, ranked, integrity] = await Promise.all([
-    analysis.run("report_sections", args, principal, call),
-    analysis.run("report_leaderboard", args, principal, call),
-    analysis.run("report_integrity", args, principal, call),
+    analysis.run("report_sections", args, principal, callOf("report_sections")),
+    analysis.run("report_leaderboard", args, principal, callOf("report_leaderboard")),
+    analysis.run("report_integrity", args, principal, callOf("report_integrity")),
   ]);
   return withLeaderboard(withIntegrityCheck(sections, integrity), ranked);
 }

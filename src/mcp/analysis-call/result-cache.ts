@@ -4,6 +4,7 @@ import { logError } from "../../log.js";
 import { SERVER_VERSION } from "../../server-version.js";
 import { isDatabaseUnavailable } from "../../store/engines/database-unavailable.js";
 import type { Store } from "../../store/store.js";
+import { UsageError } from "../../usage-error.js";
 
 /** Where an answer came from: this process's memory, the record's cache table (any replica), or computed. */
 export type CacheOutcome = "memory" | "record" | "computed" | "off";
@@ -14,9 +15,21 @@ export const CACHE_ENTRIES = { memory: 32, record: 64 } as const;
 /** A result larger than this (its JSON) is answered but not stored: the cache stays small. */
 const MAX_STORED_CHARS = 32 * 1024 * 1024;
 
-/** `SAME_GAME_CACHE=off` (or 0, false, no) turns the cache off, as `serve --no-cache` does. */
+const CACHE_OFF = ["off", "0", "false", "no"];
+const CACHE_ON = ["on", "1", "true", "yes"];
+
+/**
+ * `SAME_GAME_CACHE=off` (or 0, false, no) turns the cache off, as `serve --no-cache` does; on, 1, true, yes,
+ * empty or unset leave it on. Any other value is refused (`serve` checks it before serving): read as "on",
+ * `SAME_GAME_CACHE=disabled` kept the cache an operator meant to turn off, without a word.
+ */
 export function cacheDisabledByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
-  return ["off", "0", "false", "no"].includes((env.SAME_GAME_CACHE ?? "").trim().toLowerCase());
+  const value = (env.SAME_GAME_CACHE ?? "").trim().toLowerCase();
+  if (CACHE_OFF.includes(value)) return true;
+  if (value === "" || CACHE_ON.includes(value)) return false;
+  throw new UsageError(
+    `SAME_GAME_CACHE is ${JSON.stringify(env.SAME_GAME_CACHE)}; valid values: ${CACHE_OFF.join(", ")} (the result cache off) or ${CACHE_ON.join(", ")} (on, as when it is not set).`,
+  );
 }
 
 /** The arguments as one canonical text: keys sorted at every depth, absent values left out. */

@@ -23,6 +23,7 @@ import { createServer, SERVER_VERSION } from "../create-server.js";
 import { invalidParamsOf } from "../request-params-guard.js";
 import { invalidMessage } from "../stdio-malformed-line.js";
 import { BearerTokens } from "./bearer-tokens.js";
+import { cancelCallsOfGoneClient } from "./gone-client-calls.js";
 import {
   defaultInFlightPerPrincipal,
   HTTP_DEFAULTS,
@@ -103,12 +104,22 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
     // Only a client that left before the response was complete is gone: aborting after every finished
     // response (as a plain abort() on "close" did) built an AbortError with its stack each time, some 5%
     // of the server's CPU under load, for a signal nobody was listening to any more.
+    const calls = counted ? owedCalls(session, body.parsed) : [];
+    // A client gone before its answers stops the calls still owed to it (the protocol has them only once
+    // the transport has dispatched the POST's messages).
+    let dispatched = false;
+    const cancelOwedCalls = () =>
+      cancelCallsOfGoneClient(
+        session.transport,
+        calls.filter((call) => owed.has(call)).map((call) => call.id),
+      );
     res.on("close", () => {
-      if (!res.writableFinished) clientGone.abort();
+      if (res.writableFinished) return;
+      clientGone.abort();
+      if (dispatched) cancelOwedCalls();
     });
     if (counted) session.inFlight += 1;
     session.lastActiveAt = performance.now();
-    const calls = counted ? owedCalls(session, body.parsed) : [];
     for (const call of calls) owed.add(call);
     try {
       const request = toWebRequest(req, body.text);
@@ -116,6 +127,8 @@ export async function startHttpServer(deps: PlayDeps, options: HttpServeOptions)
         request,
         body.parsed === undefined ? undefined : { parsedBody: body.parsed },
       );
+      dispatched = true;
+      if (clientGone.signal.aborted) cancelOwedCalls();
       endCancelledStreams(session, body.parsed);
       const invalid = response.status === 400 ? invalidRequestOf(body.parsed) : undefined;
       if (invalid !== undefined) {
