@@ -235,6 +235,25 @@ function argmax(f: (a: number) => number, lo: number, hi: number): number {
  * a lower end of 0 was found that way).
  */
 function highestLowerRate(c: number): number {
+  // A function of c alone, asked by every `stretchedRates` call, most levels more than once (the two sets
+  // of rates of one level, the levels an inversion revisits): remembered as `partnerAbove` is.
+  const slot = doubleHash(0, c) >>> (32 - LOWER_RATE_MEMO_BITS);
+  if (lowerRateKnown[slot] === 1 && sameNumber(lowerRateLevels[slot] as number, c)) {
+    return lowerRateAnswers[slot] as number;
+  }
+  const a = searchHighestLowerRate(c);
+  lowerRateLevels[slot] = c;
+  lowerRateAnswers[slot] = a;
+  lowerRateKnown[slot] = 1;
+  return a;
+}
+
+const LOWER_RATE_MEMO_BITS = 10;
+const lowerRateLevels = new Float64Array(1 << LOWER_RATE_MEMO_BITS);
+const lowerRateAnswers = new Float64Array(1 << LOWER_RATE_MEMO_BITS);
+const lowerRateKnown = new Uint8Array(1 << LOWER_RATE_MEMO_BITS);
+
+function searchHighestLowerRate(c: number): number {
   const hCap = bernoulliEntropy(PARTNER_CAP);
   const gap = (a: number): number => bernoulliJsdWith(a, PARTNER_CAP, bernoulliEntropy(a), hCap) - c;
   if (gap(1e-9) < 0) return 1e-9;
