@@ -299,6 +299,8 @@ function textRanks(pc: PlannedCell): Int32Array {
 
 /** Uniforms drawn per block in direct mode (a block of replicates at a time). */
 const BLOCK = 1 << 16;
+/** Replicates summed together in direct mode. */
+const LANES = 4;
 
 /**
  * Every cell of one joint player over `replicates` replicates: replicate r's counts of cell c at
@@ -408,24 +410,44 @@ export function drawJointReplicates(
         rowStride[cellFirst + a] = k;
       }
     }
-    const drawn = new Int32Array(T);
+    // Four replicates at a time: each position's entries are read once for the four sums (the draws
+    // of replicate j of the four counted at drawn[t·LANES + j]), a quarter of the loop and index work.
+    // The uniforms are read replicate after replicate as before, and each sum is the same integer.
+    const drawn = new Int32Array(T * LANES);
     for (let first = 0; first < replicates; first += perBlock) {
       const count = Math.min(perBlock, replicates - first);
       rng.fill(uniforms, count * S);
-      for (let i = 0; i < count; i++) {
-        const from = i * S;
-        for (let s = 0; s < S; s++) {
-          const t = typeOf[((uniforms[from + s] as number) * S) | 0] as number;
-          drawn[t] = (drawn[t] as number) + 1;
+      for (let i = 0; i < count; i += LANES) {
+        const lanes = Math.min(LANES, count - i);
+        for (let j = 0; j < lanes; j++) {
+          const from = (i + j) * S;
+          for (let s = 0; s < S; s++) {
+            const at = (typeOf[((uniforms[from + s] as number) * S) | 0] as number) * LANES + j;
+            drawn[at] = (drawn[at] as number) + 1;
+          }
         }
         const r = first + i;
         for (let p = 0; p < width; p++) {
-          let sum = 0;
+          let sum0 = 0;
+          let sum1 = 0;
+          let sum2 = 0;
+          let sum3 = 0;
           const end = positionStart[p + 1] as number;
           for (let e = positionStart[p] as number; e < end; e++) {
-            sum += (drawn[positionType[e] as number] as number) * (positionValue[e] as number);
+            const at = (positionType[e] as number) * LANES;
+            const v = positionValue[e] as number;
+            sum0 += (drawn[at] as number) * v;
+            sum1 += (drawn[at + 1] as number) * v;
+            sum2 += (drawn[at + 2] as number) * v;
+            sum3 += (drawn[at + 3] as number) * v;
           }
-          (rowOf[p] as Int32Array)[r * (rowStride[p] as number) + (rowAt[p] as number)] = sum;
+          const row = rowOf[p] as Int32Array;
+          const stride = rowStride[p] as number;
+          const to = r * stride + (rowAt[p] as number);
+          row[to] = sum0;
+          if (lanes > 1) row[to + stride] = sum1;
+          if (lanes > 2) row[to + 2 * stride] = sum2;
+          if (lanes > 3) row[to + 3 * stride] = sum3;
         }
         drawn.fill(0);
       }
