@@ -263,6 +263,59 @@ function plannedMixtureEntropy(x0: number, n0: number, x1: number, n1: number): 
   return pm;
 }
 
+/** `extremeKeys`' output, replicate r's at r (grown on demand, kept per thread). */
+let lowestKeys = new Int32Array(0);
+let highestKeys = new Int32Array(0);
+
+/**
+ * For each of B replicates of F ≤ 64 two-action framings, keys that name the framings with the lowest and
+ * the highest share of action 0 into `lowestKeys` and `highestKeys`; false, and the keys unusable, when
+ * some replicate's size is 0 or at least MEMO_SIDE (then the shares are compared by cross-multiplication).
+ *
+ * Each framing's share as its rank among the fractions (`fractionRanks`, over every size below MEMO_SIDE),
+ * the framing index in the low bits: the smallest key rank·64 + f is the lowest share, the first framing
+ * of equal shares; the largest key of rank·64 + (63 − f) the highest share, again its first framing.
+ * Minimum and maximum by the sign of a difference, without a branch per framing (the shares' order is
+ * random from one replicate to the next, and mispredicted branches were half this loop's time). Framing
+ * by framing over all replicates, each a short loop over one array: a loop over the framings inside the
+ * loop over replicates spent most of its time finding each framing's array. A size out of range is only
+ * noted on the way (its index masked into the table): its keys are then discarded.
+ */
+function extremeKeys(counts: readonly Int32Array[], B: number): boolean {
+  const ranks = fractionRanks(MEMO_SIDE - 1);
+  if (lowestKeys.length < B) {
+    lowestKeys = new Int32Array(B);
+    highestKeys = new Int32Array(B);
+  }
+  const lowKeys = lowestKeys;
+  const highKeys = highestKeys;
+  // Negative once some size n is outside 1 … MEMO_SIDE − 1: the sign of (n − 1) | (MEMO_SIDE − 1 − n).
+  let outside = 0;
+  const c0 = counts[0] as Int32Array;
+  for (let r = 0; r < B; r++) {
+    const x = c0[2 * r] as number;
+    const n = x + (c0[2 * r + 1] as number);
+    outside |= (n - 1) | (MEMO_SIDE - 1 - n);
+    const key = (ranks[((n & 255) << 8) | (x & 255)] as number) << 6;
+    lowKeys[r] = key;
+    highKeys[r] = key | 63;
+  }
+  for (let f = 1; f < counts.length; f++) {
+    const cf = counts[f] as Int32Array;
+    for (let r = 0; r < B; r++) {
+      const x = cf[2 * r] as number;
+      const n = x + (cf[2 * r + 1] as number);
+      outside |= (n - 1) | (MEMO_SIDE - 1 - n);
+      const key = (ranks[((n & 255) << 8) | (x & 255)] as number) << 6;
+      const below = (key | f) - (lowKeys[r] as number);
+      lowKeys[r] = (lowKeys[r] as number) + (below & (below >> 31));
+      const above = (highKeys[r] as number) - (key | (63 - f));
+      highKeys[r] = (highKeys[r] as number) - (above & (above >> 31));
+    }
+  }
+  return outside >= 0;
+}
+
 /**
  * Two actions, F ≥ 2 framings of one (player, game), in one pass over the replicates: the largest JSD over
  * every pair of framings into `maxJsd` (the pair with the lowest and highest share of action 0, as
@@ -287,19 +340,23 @@ export function binaryUnitJsd(
   sizes1: Int32Array,
 ): void {
   const F = counts.length;
-  let largest = 0;
-  let smallest = Number.POSITIVE_INFINITY;
-  for (let f = 0; f < F; f++) {
-    const c = counts[f] as Int32Array;
-    for (let r = 0; r < B; r++) {
-      const n = (c[2 * r] as number) + (c[2 * r + 1] as number);
-      if (n > largest) largest = n;
-      if (n < smallest) smallest = n;
+  // Shares compared by rank where every size is a small positive count (else by cross-multiplication):
+  // the extremes' keys of every replicate first, framing by framing, checking the sizes on the way.
+  const ranked = F <= 64 && extremeKeys(counts, B);
+  if (ranked) countLogs(MEMO_SIDE - 1);
+  else {
+    let largest = 0;
+    for (let f = 0; f < F; f++) {
+      const c = counts[f] as Int32Array;
+      for (let r = 0; r < B; r++) {
+        const n = (c[2 * r] as number) + (c[2 * r + 1] as number);
+        if (n > largest) largest = n;
+      }
     }
+    countLogs(largest);
   }
-  countLogs(largest);
-  // Shares compared by rank where every size is a small positive count (else by cross-multiplication).
-  const ranks = largest < MEMO_SIDE && smallest > 0 && F <= 64 ? fractionRanks(largest) : null;
+  const lowKeys = lowestKeys;
+  const highKeys = highestKeys;
   const half = mixture === null ? -1 : mixture.m / 2;
   const plannedHalf = plannedMixture === null ? -1 : plannedMixture.m / 2;
   const c0 = counts[0] as Int32Array;
@@ -313,25 +370,9 @@ export function binaryUnitJsd(
     let nLo = n0;
     let xHi = x0;
     let nHi = n0;
-    if (ranks !== null) {
-      // Each framing's share as its rank among the fractions, the framing index in the low bits: the
-      // smallest key is the lowest share, the first framing of equal shares; the largest key of
-      // rank·64 + (63 − f) the highest share, again its first framing. Minimum and maximum by the sign
-      // of a difference, without a branch per framing (the shares' order is random from one replicate
-      // to the next, and mispredicted branches were half this loop's time).
-      let keyLo = (ranks[(n0 << 8) | x0] as number) << 6;
-      let keyHi = keyLo | 63;
-      for (let f = 1; f < F; f++) {
-        const cf = counts[f] as Int32Array;
-        const x = cf[2 * r] as number;
-        const key = (ranks[((x + (cf[2 * r + 1] as number)) << 8) | x] as number) << 6;
-        const below = (key | f) - keyLo;
-        keyLo += below & (below >> 31);
-        const above = keyHi - (key | (63 - f));
-        keyHi -= above & (above >> 31);
-      }
-      lo = keyLo & 63;
-      hi = 63 - (keyHi & 63);
+    if (ranked) {
+      lo = (lowKeys[r] as number) & 63;
+      hi = 63 - ((highKeys[r] as number) & 63);
       const cLo = counts[lo] as Int32Array;
       const cHi = counts[hi] as Int32Array;
       xLo = cLo[2 * r] as number;

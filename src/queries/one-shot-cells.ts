@@ -183,18 +183,20 @@ export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
     const cells = tallies.cells.map((cell, i) => ({ cell, i }));
     cells.sort((a, b) => byText(a.cell.game, b.cell.game) || byText(a.cell.framing, b.cell.framing));
     for (const { cell, i } of cells) {
-      const base = {
+      const typed = types?.[i];
+      // One literal with every field, absent ones undefined: every cell has the same hidden class, held by
+      // this literal's site, so the analysis' optimized code over cells keeps its maps from call to call
+      // (cells of two shapes made by a spread got maps that died with each call's cells, and code
+      // compiled against them was thrown away: "wrong map" deopts, then a recompile, every other call).
+      live.push({
         player: tallies.player,
         game: cell.game,
         framing: cell.framing,
         counts: tallies.countsOf(cell),
-      };
-      const typed = types?.[i];
-      live.push(
-        typed === undefined
-          ? base
-          : { ...base, clusters: typed.clusters, cluster_ids: typed.ids, cluster_weights: typed.weights },
-      );
+        clusters: typed?.clusters,
+        cluster_ids: typed?.ids,
+        cluster_weights: typed?.weights,
+      });
       if (cell.listed > 0) order.push({ player: tallies.player, ...cell });
     }
   };

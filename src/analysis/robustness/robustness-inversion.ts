@@ -81,10 +81,57 @@ const logLikelihood = (x: number, n: number, q: number, prior = 0.5): number =>
 const PARTNER_CAP = 1 - 1e-12;
 
 /**
+ * `searchPartnerAbove`'s answers, remembered by their arguments: the searches for a lower end ask the same
+ * (a, c, guess) again and again (every `stretchedRates` call the floor's partner, every pair's search its
+ * best point once more, the same level for two sets of rates …), three calls in five at 10,000 decisions.
+ * Direct-mapped on a hash of the arguments' bits, kept per thread. The search is a function of its
+ * arguments alone, so a hit returns the very number it would compute.
+ */
+const PARTNER_MEMO_BITS = 12;
+const partnerArguments = new Float64Array(3 << PARTNER_MEMO_BITS);
+const partnerAnswers = new Float64Array(1 << PARTNER_MEMO_BITS);
+const partnerKnown = new Uint8Array(1 << PARTNER_MEMO_BITS);
+/** One double seen as its two 32-bit words, for hashing. */
+const hashedDouble = new Float64Array(1);
+const hashedWords = new Int32Array(hashedDouble.buffer);
+const PARTNER_HASH = 0x9e3779b1 | 0;
+
+function doubleHash(h: number, v: number): number {
+  hashedDouble[0] = v;
+  return Math.imul(h ^ (hashedWords[0] as number) ^ Math.imul(hashedWords[1] as number, 31), PARTNER_HASH);
+}
+
+/** `Object.is` without the call: NaN (the default guess) is itself, and −0 is not 0. */
+function sameNumber(x: number, y: number): boolean {
+  return x === y ? x !== 0 || 1 / x === 1 / y : Number.isNaN(x) && Number.isNaN(y);
+}
+
+/** `searchPartnerAbove(a, c, guess)`, from the memo when it was asked before. */
+function partnerAbove(a: number, c: number, guess = Number.NaN): number {
+  const slot = doubleHash(doubleHash(doubleHash(0, a), c), guess) >>> (32 - PARTNER_MEMO_BITS);
+  const at = 3 * slot;
+  if (
+    partnerKnown[slot] === 1 &&
+    sameNumber(partnerArguments[at] as number, a) &&
+    sameNumber(partnerArguments[at + 1] as number, c) &&
+    sameNumber(partnerArguments[at + 2] as number, guess)
+  ) {
+    return partnerAnswers[slot] as number;
+  }
+  const b = searchPartnerAbove(a, c, guess);
+  partnerArguments[at] = a;
+  partnerArguments[at + 1] = c;
+  partnerArguments[at + 2] = guess;
+  partnerAnswers[slot] = b;
+  partnerKnown[slot] = 1;
+  return b;
+}
+
+/**
  * The rate b > a with JSD(a, b) = c nats (the largest rate below 1 when even that is closer): Newton's
  * method on b, ∂JSD/∂b = ½[logit b − logit((a + b)/2)] > 0, kept inside a shrinking bracket.
  */
-function partnerAbove(a: number, c: number, guess = Number.NaN): number {
+function searchPartnerAbove(a: number, c: number, guess: number): number {
   let lo = a;
   let hi = PARTNER_CAP;
   const ha = bernoulliEntropy(a); // a is fixed: its entropy once, not in every JSD
@@ -188,6 +235,25 @@ function argmax(f: (a: number) => number, lo: number, hi: number): number {
  * a lower end of 0 was found that way).
  */
 function highestLowerRate(c: number): number {
+  // A function of c alone, asked by every `stretchedRates` call, most levels more than once (the two sets
+  // of rates of one level, the levels an inversion revisits): remembered as `partnerAbove` is.
+  const slot = doubleHash(0, c) >>> (32 - LOWER_RATE_MEMO_BITS);
+  if (lowerRateKnown[slot] === 1 && sameNumber(lowerRateLevels[slot] as number, c)) {
+    return lowerRateAnswers[slot] as number;
+  }
+  const a = searchHighestLowerRate(c);
+  lowerRateLevels[slot] = c;
+  lowerRateAnswers[slot] = a;
+  lowerRateKnown[slot] = 1;
+  return a;
+}
+
+const LOWER_RATE_MEMO_BITS = 10;
+const lowerRateLevels = new Float64Array(1 << LOWER_RATE_MEMO_BITS);
+const lowerRateAnswers = new Float64Array(1 << LOWER_RATE_MEMO_BITS);
+const lowerRateKnown = new Uint8Array(1 << LOWER_RATE_MEMO_BITS);
+
+function searchHighestLowerRate(c: number): number {
   const hCap = bernoulliEntropy(PARTNER_CAP);
   const gap = (a: number): number => bernoulliJsdWith(a, PARTNER_CAP, bernoulliEntropy(a), hCap) - c;
   if (gap(1e-9) < 0) return 1e-9;

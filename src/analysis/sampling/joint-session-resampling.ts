@@ -7,7 +7,12 @@
 // drawn by its multiplicity (cluster-multiplicities); each cell keeps only the types that have
 // decisions in it, so a replicate costs the types' non-zero entries, not sessions × cells.
 
-import type { PlannedCell, RobustnessPlan } from "../robustness/robustness-plan.js";
+import type {
+  PlannedCell,
+  PlannedPlayer,
+  PlannedUnit,
+  RobustnessPlan,
+} from "../robustness/robustness-plan.js";
 import {
   createMultiplicitySampler,
   drawMultiplicities,
@@ -42,133 +47,201 @@ export interface JointSessions {
 
 /** The players of the plan whose session ids appear in more than one of their analysed cells. */
 export function jointSessionPlayers(plan: RobustnessPlan): JointSessions[] {
+  // One small function per step, over typed arrays and plan objects of fixed shapes: this runs once a
+  // call, and one large function over arrays of varying kinds was deoptimized ("wrong map") and
+  // recompiled, hundreds of milliseconds of compiler time, every other call.
   const joint: JointSessions[] = [];
   for (const player of plan.players) {
-    // Only the cells redrawn by session: a cell one session made alone is drawn by decision
-    // (MIN_RESAMPLED_SESSIONS), and its session's other cells are drawn jointly without it.
-    const cellIndices = player.units
-      .flatMap((u) => [...(plan.units[u]?.cells ?? [])])
-      .filter((c) => plan.cells[c]?.resampled === "session");
-    // Each session's listings in the player's cells, in cell order (ids are distinct within a cell):
-    // listing e is cell `entryCell[e]` (position in cellIndices), cluster `entryAt[e]` there.
-    let total = 0;
-    for (const c of cellIndices) total += plan.cells[c]?.cell.cluster_ids?.length ?? 0;
-    const sessionOf = new Map<string, number>();
-    const weightOf: number[] = [];
-    const listed = new Int32Array(total);
-    const entrySession = new Int32Array(total);
-    const entryCell = new Int32Array(total);
-    const entryAt = new Int32Array(total);
-    // Each listing's counts by their rank in the cell: the order of the counts' JSON texts there.
-    const entryRank = new Int32Array(total);
-    let entries = 0;
-    let spans = false;
-    for (let position = 0; position < cellIndices.length; position++) {
-      const cell = plan.cells[cellIndices[position] as number]?.cell;
-      const ids = cell?.cluster_ids;
-      if (ids === undefined) continue;
-      const weights = cell?.cluster_weights;
-      const ranks = textRanks(plan.cells[cellIndices[position] as number] as PlannedCell);
-      for (let at = 0; at < ids.length; at++) {
-        const id = ids[at] as string;
-        const weight = weights?.[at] ?? 1;
-        let session = sessionOf.get(id);
-        if (session === undefined) {
-          session = weightOf.length;
-          sessionOf.set(id, session);
-          weightOf.push(weight);
-        } else if (weightOf[session] !== weight) {
-          throw new Error(
-            `Session '${id}' of player '${player.player}' stands for ${weightOf[session]} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
-          );
-        } else spans = true;
-        listed[session] = (listed[session] as number) + 1;
-        entrySession[entries] = session;
-        entryCell[entries] = position;
-        entryAt[entries] = at;
-        entryRank[entries] = ranks[at] as number;
-        entries++;
-      }
-    }
-    if (!spans) continue;
-    // Listings grouped by session, each session's in cell order (a stable counting sort).
-    const S = weightOf.length;
-    const first = new Int32Array(S + 1);
-    for (let s = 0; s < S; s++) first[s + 1] = (first[s] as number) + (listed[s] as number);
-    const fill = first.slice(0, S);
-    const byCell = new Int32Array(entries);
-    const byRank = new Int32Array(entries);
-    for (let e = 0; e < entries; e++) {
-      const session = entrySession[e] as number;
-      const to = fill[session] as number;
-      byCell[to] = entryCell[e] as number;
-      byRank[to] = entryRank[e] as number;
-      fill[session] = to + 1;
-    }
-    // Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
-    // sessions with the same content are then adjacent, and become one type. The order is that of each
-    // session's counts per cell written out as JSON (null where it has no listing), compared as text:
-    // compared listing by listing without writing them out.
-    const order = Array.from({ length: S }, (_, s) => s).sort((x, y) =>
-      compareSessions(first, byCell, byRank, x, y),
-    );
-    const typeOfSession = new Int32Array(S);
-    const weights: number[] = [];
-    order.forEach((session, i) => {
-      const sameAsBefore =
-        i > 0 && compareSessions(first, byCell, byRank, order[i - 1] as number, session) === 0;
-      if (!sameAsBefore) weights.push(0);
-      const t = weights.length - 1;
-      typeOfSession[session] = t;
-      weights[t] = (weights[t] as number) + (weightOf[session] as number);
-    });
+    const cellIndices = sessionResampledCells(plan, player);
+    const listings = sessionListings(plan, player.player, cellIndices);
+    if (!listings.spans) continue;
+    const { typeOfSession, weights } = sessionTypes(listings);
     const cells = new Map<number, JointCell>();
-    // The listings in the order they were numbered above: cell by cell, cluster by cluster.
+    // The listings in the order they were numbered: cell by cell, cluster by cluster.
     let listing0 = 0;
-    for (const c of cellIndices) {
-      const pc = plan.cells[c];
-      if (pc === undefined) continue;
-      const k = pc.actions.length;
-      const ids = pc.cell.cluster_ids ?? [];
-      const clusters = pc.cell.clusters ?? [];
-      // The types with decisions here, each with one of its listings (sessions of one type have the same
-      // counts in every cell; the last listing, as a map by type would keep), in type order: listing at of
-      // type t as the number t·L + (L − 1 − at), sorted.
-      const L = ids.length;
-      const keys: number[] = [];
-      for (let at = 0; at < L; at++) {
-        const cluster = clusters[at];
-        let decided = false;
-        for (const a of pc.actions) if ((cluster?.[a] ?? 0) > 0) decided = true;
-        if (!decided) continue;
-        const t = typeOfSession[entrySession[listing0 + at] as number] as number;
-        keys.push(t * L + (L - 1 - at));
-      }
-      listing0 += L;
-      const sorted = Float64Array.from(keys).sort();
-      const types: number[] = [];
-      const listing: number[] = [];
-      for (const key of sorted) {
-        const t = Math.floor(key / L);
-        if (types[types.length - 1] === t) continue;
-        types.push(t);
-        listing.push(L - 1 - (key - t * L));
-      }
-      const counts = new Int32Array(types.length * k);
-      listing.forEach((at, i) => {
-        for (let a = 0; a < k; a++) counts[i * k + a] = clusters[at]?.[pc.actions[a] as string] ?? 0;
-      });
-      cells.set(c, { k, types: Int32Array.from(types), counts });
+    for (let position = 0; position < cellIndices.length; position++) {
+      const c = cellIndices[position] as number;
+      const pc = plan.cells[c] as PlannedCell;
+      cells.set(c, jointCell(pc, typeOfSession, listings.entrySession, listing0));
+      listing0 += pc.cell.cluster_ids?.length ?? 0;
     }
+    let sessions = 0;
+    for (const w of weights) sessions += w;
     joint.push({
       player: player.player,
-      sessions: weights.reduce((s, w) => s + w, 0),
+      sessions,
       weights,
       multiplicities: createMultiplicitySampler(weights),
       cells,
     });
   }
   return joint;
+}
+
+/**
+ * The player's cells redrawn by session, in unit and framing order. Only those: a cell one session made
+ * alone is drawn by decision (MIN_RESAMPLED_SESSIONS), and its session's other cells are drawn jointly
+ * without it.
+ */
+function sessionResampledCells(plan: RobustnessPlan, player: PlannedPlayer): Int32Array {
+  let count = 0;
+  for (const u of player.units) {
+    for (const c of (plan.units[u] as PlannedUnit).cells) {
+      if ((plan.cells[c] as PlannedCell).resampled === "session") count++;
+    }
+  }
+  const cells = new Int32Array(count);
+  let at = 0;
+  for (const u of player.units) {
+    for (const c of (plan.units[u] as PlannedUnit).cells) {
+      if ((plan.cells[c] as PlannedCell).resampled === "session") cells[at++] = c;
+    }
+  }
+  return cells;
+}
+
+/** Every listing of a session in the player's cells, and the same listings grouped by session. */
+interface SessionListings {
+  /** Whether some session is listed in more than one cell. */
+  readonly spans: boolean;
+  /** How many sessions each distinct session id stands for, sessions numbered as first listed. */
+  readonly weightOf: readonly number[];
+  /** The session of each listing, listings numbered cell by cell (cells in `cellIndices` order), cluster by cluster. */
+  readonly entrySession: Int32Array;
+  /** Session s's listings at first[s] .. first[s + 1], in cell order: their cell positions and ranks. */
+  readonly first: Int32Array;
+  readonly byCell: Int32Array;
+  readonly byRank: Int32Array;
+}
+
+/**
+ * Each session's listings in the player's cells, in cell order (ids are distinct within a cell): listing
+ * e is cell `entryCell[e]` (position in cellIndices), with its counts' rank `entryRank[e]` there.
+ */
+function sessionListings(plan: RobustnessPlan, player: string, cellIndices: Int32Array): SessionListings {
+  let total = 0;
+  for (let position = 0; position < cellIndices.length; position++) {
+    total += (plan.cells[cellIndices[position] as number] as PlannedCell).cell.cluster_ids?.length ?? 0;
+  }
+  const sessionOf = new Map<string, number>();
+  const weightOf: number[] = [];
+  const listed = new Int32Array(total);
+  const entrySession = new Int32Array(total);
+  const entryCell = new Int32Array(total);
+  // Each listing's counts by their rank in the cell: the order of the counts' JSON texts there.
+  const entryRank = new Int32Array(total);
+  let entries = 0;
+  let spans = false;
+  for (let position = 0; position < cellIndices.length; position++) {
+    const pc = plan.cells[cellIndices[position] as number] as PlannedCell;
+    const ids = pc.cell.cluster_ids;
+    if (ids === undefined) continue;
+    const weights = pc.cell.cluster_weights;
+    const ranks = textRanks(pc);
+    for (let at = 0; at < ids.length; at++) {
+      const id = ids[at] as string;
+      const weight = weights?.[at] ?? 1;
+      let session = sessionOf.get(id);
+      if (session === undefined) {
+        session = weightOf.length;
+        sessionOf.set(id, session);
+        weightOf.push(weight);
+      } else if (weightOf[session] !== weight) {
+        throw new Error(
+          `Session '${id}' of player '${player}' stands for ${weightOf[session]} sessions in one cell and ${weight} in another; a cluster id has one weight.`,
+        );
+      } else spans = true;
+      listed[session] = (listed[session] as number) + 1;
+      entrySession[entries] = session;
+      entryCell[entries] = position;
+      entryRank[entries] = ranks[at] as number;
+      entries++;
+    }
+  }
+  // Listings grouped by session, each session's in cell order (a stable counting sort).
+  const S = weightOf.length;
+  const first = new Int32Array(S + 1);
+  for (let s = 0; s < S; s++) first[s + 1] = (first[s] as number) + (listed[s] as number);
+  const fill = first.slice(0, S);
+  const byCell = new Int32Array(entries);
+  const byRank = new Int32Array(entries);
+  for (let e = 0; e < entries; e++) {
+    const session = entrySession[e] as number;
+    const to = fill[session] as number;
+    byCell[to] = entryCell[e] as number;
+    byRank[to] = entryRank[e] as number;
+    fill[session] = to + 1;
+  }
+  return { spans, weightOf, entrySession, first, byCell, byRank };
+}
+
+/**
+ * Sessions in an order fixed by their content (ids are random), so a seed gives the same intervals;
+ * sessions with the same content are then adjacent, and become one type. The order is that of each
+ * session's counts per cell written out as JSON (null where it has no listing), compared as text:
+ * compared listing by listing without writing them out. Returns each session's type and each type's
+ * weight (the sessions it stands for).
+ */
+function sessionTypes(listings: SessionListings): { typeOfSession: Int32Array; weights: number[] } {
+  const { first, byCell, byRank, weightOf } = listings;
+  const S = weightOf.length;
+  const order = Array.from({ length: S }, (_, s) => s).sort((x, y) =>
+    compareSessions(first, byCell, byRank, x, y),
+  );
+  const typeOfSession = new Int32Array(S);
+  const weights: number[] = [];
+  for (let i = 0; i < S; i++) {
+    const session = order[i] as number;
+    const sameAsBefore =
+      i > 0 && compareSessions(first, byCell, byRank, order[i - 1] as number, session) === 0;
+    if (!sameAsBefore) weights.push(0);
+    const t = weights.length - 1;
+    typeOfSession[session] = t;
+    weights[t] = (weights[t] as number) + (weightOf[session] as number);
+  }
+  return { typeOfSession, weights };
+}
+
+/**
+ * The types with decisions in one cell, each with one of its listings' counts (sessions of one type have
+ * the same counts in every cell; the last listing, as a map by type would keep), in type order. The
+ * cell's listings are numbered from `listing0` in `entrySession`.
+ */
+function jointCell(
+  pc: PlannedCell,
+  typeOfSession: Int32Array,
+  entrySession: Int32Array,
+  listing0: number,
+): JointCell {
+  const k = pc.actions.length;
+  const ids = pc.cell.cluster_ids ?? [];
+  const clusters = pc.cell.clusters ?? [];
+  // Listing at of type t as the number t·L + (L − 1 − at), sorted: type order, the last listing first.
+  const L = ids.length;
+  const keys: number[] = [];
+  for (let at = 0; at < L; at++) {
+    const cluster = clusters[at];
+    let decided = false;
+    for (const a of pc.actions) if ((cluster?.[a] ?? 0) > 0) decided = true;
+    if (!decided) continue;
+    const t = typeOfSession[entrySession[listing0 + at] as number] as number;
+    keys.push(t * L + (L - 1 - at));
+  }
+  const sorted = Float64Array.from(keys).sort();
+  const types: number[] = [];
+  const listing: number[] = [];
+  for (const key of sorted) {
+    const t = Math.floor(key / L);
+    if (types[types.length - 1] === t) continue;
+    types.push(t);
+    listing.push(L - 1 - (key - t * L));
+  }
+  const counts = new Int32Array(types.length * k);
+  for (let i = 0; i < listing.length; i++) {
+    const cluster = clusters[listing[i] as number];
+    for (let a = 0; a < k; a++) counts[i * k + a] = cluster?.[pc.actions[a] as string] ?? 0;
+  }
+  return { k, types: Int32Array.from(types), counts };
 }
 
 /**
@@ -226,6 +299,8 @@ function textRanks(pc: PlannedCell): Int32Array {
 
 /** Uniforms drawn per block in direct mode (a block of replicates at a time). */
 const BLOCK = 1 << 16;
+/** Replicates summed together in direct mode. */
+const LANES = 4;
 
 /**
  * Every cell of one joint player over `replicates` replicates: replicate r's counts of cell c at
@@ -335,24 +410,44 @@ export function drawJointReplicates(
         rowStride[cellFirst + a] = k;
       }
     }
-    const drawn = new Int32Array(T);
+    // Four replicates at a time: each position's entries are read once for the four sums (the draws
+    // of replicate j of the four counted at drawn[t·LANES + j]), a quarter of the loop and index work.
+    // The uniforms are read replicate after replicate as before, and each sum is the same integer.
+    const drawn = new Int32Array(T * LANES);
     for (let first = 0; first < replicates; first += perBlock) {
       const count = Math.min(perBlock, replicates - first);
       rng.fill(uniforms, count * S);
-      for (let i = 0; i < count; i++) {
-        const from = i * S;
-        for (let s = 0; s < S; s++) {
-          const t = typeOf[((uniforms[from + s] as number) * S) | 0] as number;
-          drawn[t] = (drawn[t] as number) + 1;
+      for (let i = 0; i < count; i += LANES) {
+        const lanes = Math.min(LANES, count - i);
+        for (let j = 0; j < lanes; j++) {
+          const from = (i + j) * S;
+          for (let s = 0; s < S; s++) {
+            const at = (typeOf[((uniforms[from + s] as number) * S) | 0] as number) * LANES + j;
+            drawn[at] = (drawn[at] as number) + 1;
+          }
         }
         const r = first + i;
         for (let p = 0; p < width; p++) {
-          let sum = 0;
+          let sum0 = 0;
+          let sum1 = 0;
+          let sum2 = 0;
+          let sum3 = 0;
           const end = positionStart[p + 1] as number;
           for (let e = positionStart[p] as number; e < end; e++) {
-            sum += (drawn[positionType[e] as number] as number) * (positionValue[e] as number);
+            const at = (positionType[e] as number) * LANES;
+            const v = positionValue[e] as number;
+            sum0 += (drawn[at] as number) * v;
+            sum1 += (drawn[at + 1] as number) * v;
+            sum2 += (drawn[at + 2] as number) * v;
+            sum3 += (drawn[at + 3] as number) * v;
           }
-          (rowOf[p] as Int32Array)[r * (rowStride[p] as number) + (rowAt[p] as number)] = sum;
+          const row = rowOf[p] as Int32Array;
+          const stride = rowStride[p] as number;
+          const to = r * stride + (rowAt[p] as number);
+          row[to] = sum0;
+          if (lanes > 1) row[to + stride] = sum1;
+          if (lanes > 2) row[to + 2 * stride] = sum2;
+          if (lanes > 3) row[to + 3 * stride] = sum3;
         }
         drawn.fill(0);
       }
