@@ -24,11 +24,16 @@ export function playersWithoutValidDecisions(
   analysed: ReadonlySet<string>,
   games: "one-shot" | "repeated" | "all" = "all",
 ): PlayerWithoutValidDecisions[] {
+  // Only a player not analysed can be one without a valid decision; when the filter's players (or, without
+  // one, the record's) were all analysed — the usual case — their matches need not be read. That read
+  // groups every match in scope with its rounds: seconds at a million decisions, for an answer known.
+  const candidates = (filter.players ?? deps.store.matchPlayers()).filter((p) => !analysed.has(p));
+  if (candidates.length === 0) return [];
   const byPlayer = new Map<
     string,
     { games: string[]; matches: number; decided: number; void: number; forfeit: number; pending: number }
   >();
-  for (const row of deps.store.roundStatusByPlayer(filter, games)) {
+  for (const row of deps.store.roundStatusByPlayer({ ...filter, players: candidates }, games)) {
     const seen = byPlayer.get(row.player) ?? {
       games: [],
       matches: 0,
