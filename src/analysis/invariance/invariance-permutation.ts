@@ -9,7 +9,6 @@ import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
 import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
-import { FlatGuideTables } from "./flat-guide-tables.js";
 import { type JointShuffle, jointShuffleCounts, jointShuffleOf } from "./joint-session-shuffle.js";
 import { drawSessionDesignNull, sessionDesignUniforms, sessionsExchangeable } from "./session-design-null.js";
 import { sharedDesignSessions } from "./shared-design-sessions.js";
@@ -383,78 +382,46 @@ function drawTwoActionHypergeometric(
   shared: Map<number, GuideTable> | null,
 ): Int32Array[] {
   const F = perFraming.length;
-  let total = 0;
-  for (let f = 0; f < F; f++) total += perFraming[f] as number;
-  // Framing f's table for `left` decisions of action 0 still to place is slot f·(chosen0 + 1) + left.
-  const tables = new FlatGuideTables(F * (chosen0 + 1));
-  const out: Int32Array[] = [];
-  for (let f = 0; f < F; f++) out.push(new Int32Array(replicates * 2));
-  const places = Int32Array.from(perFraming);
+  const total = perFraming.reduce((s, m) => s + m, 0);
+  const side = SHARED_TABLES_UP_TO + 1;
+  // Filled up front, so that V8 keeps them flat arrays (one set far past the end makes a dictionary).
+  const tables = perFraming.map(() => new Array<GuideTable | undefined>(chosen0 + 1).fill(undefined));
+  const out = perFraming.map(() => new Int32Array(replicates * 2));
+  const last = out[F - 1] as Int32Array;
   for (let r = 0; r < replicates; r++) {
-    drawTwoActionReplicate(places, chosen0, total, r, rng, tables, shared, out);
+    let left = chosen0;
+    let pooled = total;
+    for (let f = 0; f < F - 1; f++) {
+      const place = perFraming[f] as number;
+      let x = 0;
+      if (place > 0 && left > 0) {
+        if (left === pooled) x = place;
+        else {
+          const byLeft = tables[f] as (GuideTable | undefined)[];
+          let table = byLeft[left];
+          if (table === undefined) {
+            const key = (pooled * side + left) * side + place;
+            table = shared?.get(key) ?? windowedHypergeometric(pooled, left, place);
+            shared?.set(key, table);
+            byLeft[left] = table;
+          }
+          const u = rng.next();
+          const { cdf, guide } = table;
+          let i = guide[(u * guide.length) | 0] as number;
+          while ((cdf[i] as number) <= u) i++;
+          x = table.lo + i;
+        }
+      }
+      const target = out[f] as Int32Array;
+      target[2 * r] = x;
+      target[2 * r + 1] = place - x;
+      left -= x;
+      pooled -= place;
+    }
+    last[2 * r] = left;
+    last[2 * r + 1] = pooled - left;
   }
   return out;
-}
-
-/** Replicate r of `drawTwoActionHypergeometric`: one draw per framing but the last, which takes what is left. */
-function drawTwoActionReplicate(
-  places: Int32Array,
-  chosen0: number,
-  total: number,
-  r: number,
-  rng: UniformSource,
-  tables: FlatGuideTables,
-  shared: Map<number, GuideTable> | null,
-  out: readonly Int32Array[],
-): void {
-  const F = places.length;
-  let left = chosen0;
-  let pooled = total;
-  for (let f = 0; f < F - 1; f++) {
-    const place = places[f] as number;
-    let x = 0;
-    if (place > 0 && left > 0) {
-      if (left === pooled) x = place;
-      else {
-        const slot = f * (chosen0 + 1) + left;
-        let t = tables.table[slot] as number;
-        if (t < 0) t = tables.place(slot, hypergeometricTable(pooled, left, place, shared));
-        const u = rng.next();
-        const { cdfs, guides, info } = tables;
-        const at = t * 4;
-        const c = info[at] as number;
-        let i = guides[(info[at + 1] as number) + ((u * (info[at + 2] as number)) | 0)] as number;
-        while ((cdfs[c + i] as number) <= u) i++;
-        x = (info[at + 3] as number) + i;
-      }
-    }
-    const target = out[f] as Int32Array;
-    target[2 * r] = x;
-    target[2 * r + 1] = place - x;
-    left -= x;
-    pooled -= place;
-  }
-  const last = out[F - 1] as Int32Array;
-  last[2 * r] = left;
-  last[2 * r + 1] = pooled - left;
-}
-
-/** The windowed table of Hypergeometric(N, K, m), from `shared` when another unit built it (and kept there). */
-function hypergeometricTable(
-  N: number,
-  K: number,
-  m: number,
-  shared: Map<number, GuideTable> | null,
-): GuideTable {
-  if (shared === null) return windowedHypergeometric(N, K, m);
-  const side = SHARED_TABLES_UP_TO + 1;
-  const key = (N * side + K) * side + m;
-  let table = shared.get(key);
-  if (table === undefined) {
-    table = windowedHypergeometric(N, K, m);
-    shared.set(key, table);
-  }
-  return table;
 }
 
 function windowedHypergeometric(N: number, K: number, m: number): GuideTable {
