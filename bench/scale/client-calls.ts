@@ -186,11 +186,10 @@ async function oneMoreDecision(path: string): Promise<void> {
     }),
   );
   await player.listTools();
-  const start = await player.callTool({
-    name: "start_match",
-    arguments: { game: "prisoners-dilemma", framing: "business" },
-  });
-  // The framing names the actions in its own words: answer with the first label the round lists.
+  // The server draws the framing, which names the actions in its own words: answer with the first label
+  // the round lists.
+  const start = await player.callTool({ name: "start_match", arguments: { game: "prisoners-dilemma" } });
+  if (start.isError) throw new Error(`start_match failed: ${JSON.stringify(start.content)}`);
   const round = start.structuredContent as { match_id: string; labels: string[] };
   const move = await player.callTool({
     name: "submit_move",
