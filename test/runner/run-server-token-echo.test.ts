@@ -12,6 +12,23 @@ useRunSandbox("same-game-server-token-echo-");
 const TOKEN = "server-token-echo-0123456789abcdef";
 
 let server: Server | undefined;
+
+/** `run` of a study against the server at `url`, with the token in RUN_TOKEN. */
+const runAgainst = (url: string) =>
+  runCliAsync(
+    [
+      "run",
+      "--study",
+      "study-0123456789ab",
+      "--model",
+      "m",
+      "--server",
+      url,
+      "--server-token-env",
+      "RUN_TOKEN",
+    ],
+    { RUN_TOKEN: TOKEN, OPENAI_API_KEY: "sk-unused-0123456789" },
+  );
 afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
@@ -35,20 +52,7 @@ it("replaces the --server token a refusing server echoes, and keeps the rest of 
   await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`;
 
-  const run = await runCliAsync(
-    [
-      "run",
-      "--study",
-      "study-0123456789ab",
-      "--model",
-      "m",
-      "--server",
-      url,
-      "--server-token-env",
-      "RUN_TOKEN",
-    ],
-    { RUN_TOKEN: TOKEN, OPENAI_API_KEY: "sk-unused-0123456789" },
-  );
+  const run = await runAgainst(url);
   expect(run.status).toBe(2);
   expect(run.stderr).not.toContain(TOKEN);
   expect(run.stderr).toBe(
@@ -96,20 +100,7 @@ it("replaces the token a server echoes after the session opened, in the error of
   await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`;
 
-  const run = await runCliAsync(
-    [
-      "run",
-      "--study",
-      "study-0123456789ab",
-      "--model",
-      "m",
-      "--server",
-      url,
-      "--server-token-env",
-      "RUN_TOKEN",
-    ],
-    { RUN_TOKEN: TOKEN, OPENAI_API_KEY: "sk-unused-0123456789" },
-  );
+  const run = await runAgainst(url);
   expect(run.stderr).toContain("upstream failed for request with header Bearer [redacted]");
   expect(run.stderr).not.toContain(TOKEN);
   expect(run.status).toBe(1);

@@ -125,6 +125,13 @@ export function drawTwoActionSessionTables(
   }
 }
 
+/** A session's decisions over all its framings. */
+function sessionDecisions(session: TwoActionSession): number {
+  let decisions = 0;
+  for (let v = 0; v < session.sizes.length; v++) decisions += session.sizes[v] as number;
+  return decisions;
+}
+
 /** The steps of every session resolved for each K (`ResolvedSteps`); adds the sessions' decisions to `sizes`. */
 function resolveSteps(
   F: number,
@@ -136,8 +143,7 @@ function resolveSteps(
   let entryCount = 0;
   for (let p = 0; p < sessions.length; p++) {
     const session = sessions[p] as TwoActionSession;
-    let pooled = 0;
-    for (let v = 0; v < session.sizes.length; v++) pooled += session.sizes[v] as number;
+    const pooled = sessionDecisions(session);
     stepCount += session.framings.length;
     entryCount += session.framings.length * (Math.min(session.first, pooled) + 1);
   }
@@ -154,8 +160,7 @@ function resolveSteps(
   let e = 0;
   for (let p = 0; p < sessions.length; p++) {
     const session = sessions[p] as TwoActionSession;
-    let pooled = 0;
-    for (let v = 0; v < session.sizes.length; v++) pooled += session.sizes[v] as number;
+    let pooled = sessionDecisions(session);
     const highest = Math.min(session.first, pooled);
     for (let v = 0; v < session.framings.length; v++, s++) {
       const f = session.framings[v] as number;
