@@ -1,10 +1,7 @@
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateRecord } from "../../bench/scale/generate-record.js";
-import { CLI, requireBuiltCli } from "../support/built-cli.js";
-import { tempDeps } from "../support/harness.js";
+import { type ServedScaleRecord, serveScaleRecord } from "../support/served-scale-record.js";
 
 // A long analysis as a host sees it, over stdio against the built server: a client that sends a
 // progressToken hears from the server at least every 2 s (and, resetting its timeout on progress, never
@@ -29,31 +26,18 @@ const DECISIONS = 14 * 500;
 const CLIENT_TIMEOUT_MS = 2_500;
 
 describe.runIf(process.platform === "linux")("a long analysis over stdio: progress and cancellation", () => {
-  let deps: ReturnType<typeof tempDeps>;
+  let served: ServedScaleRecord;
   let client: Client;
   let pid: number;
 
   beforeAll(async () => {
-    requireBuiltCli();
-    deps = tempDeps();
-    generateRecord(deps.store, 10_000);
-    deps.store.close();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "serve", "--db", deps.dbPath, "--toolsets", "all", "--no-cache"],
-      stderr: "ignore",
-    });
-    client = new Client({ name: "progress-test", version: "1.0.0" });
-    await client.connect(transport);
-    pid = transport.pid as number;
+    served = await serveScaleRecord("progress-test");
+    ({ client, pid } = served);
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain("robustness");
   }, 60_000);
 
-  afterAll(async () => {
-    await client?.close();
-    deps.dispose();
-  });
+  afterAll(() => served?.close());
 
   it("sends progress at least every 2 s, and a client resetting its 2.5 s timeout on progress gets the answer", async () => {
     const heard: { at: number; progress: number; total?: number; message?: string }[] = [];

@@ -1,9 +1,6 @@
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateRecord } from "../../bench/scale/generate-record.js";
-import { CLI, requireBuiltCli } from "../support/built-cli.js";
-import { tempDeps } from "../support/harness.js";
+import { type ServedScaleRecord, serveScaleRecord } from "../support/served-scale-record.js";
 
 // What a host shows during `compare` and `report` over stdio against the built server (its analyses on
 // the worker pool). `compare` reported no step of its own: at 100,000 decisions its bar sat at "reading the
@@ -45,28 +42,16 @@ function stepsOfStages(heard: readonly Heard[]): number {
 }
 
 describe.runIf(process.platform === "linux")("compare and report progress over stdio", () => {
-  let deps: ReturnType<typeof tempDeps>;
+  let served: ServedScaleRecord;
   let client: Client;
 
   beforeAll(async () => {
-    requireBuiltCli();
-    deps = tempDeps();
     // 20 players (groups), 4 games, 11 framings: 190 pairs to compare.
-    generateRecord(deps.store, 10_000);
-    deps.store.close();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "serve", "--db", deps.dbPath, "--toolsets", "all", "--no-cache"],
-      stderr: "ignore",
-    });
-    client = new Client({ name: "compare-progress-test", version: "1.0.0" });
-    await client.connect(transport);
+    served = await serveScaleRecord("compare-progress-test");
+    client = served.client;
   }, 60_000);
 
-  afterAll(async () => {
-    await client?.close();
-    deps.dispose();
-  });
+  afterAll(() => served?.close());
 
   it("compare says which group, pair and measure it is at", async () => {
     const heard = await heardDuring(client, "compare", { bootstrap: 2_000 });
