@@ -99,6 +99,17 @@ describeEachEngine("the analysis result cache", (engine: EngineKind) => {
     const otherAfterWrite = await robustness(b);
     expect(otherAfterWrite.outcome).toBe("record");
     expect(otherAfterWrite.structured.decisions).toBe(8);
+
+    // The players and games filters are sets: the same members in another order are the same entry (the
+    // same result, its rows in the record's order); the framings' order is not (the planned pair).
+    const both = await robustness(a, { players: ["analyst", "analyst-b"], games: ["prisoners-dilemma"] });
+    expect(both.outcome).toBe("computed");
+    const reversed = await robustness(a, { games: ["prisoners-dilemma"], players: ["analyst-b", "analyst"] });
+    expect(reversed.outcome).toBe("memory");
+    expect(reversed.structured).toEqual(both.structured);
+    const framings = ["business+familiar", "team+familiar"];
+    expect((await robustness(a, { framings })).outcome).toBe("computed");
+    expect((await robustness(a, { framings: [...framings].reverse() })).outcome).toBe("computed");
   });
 
   it("is off with --no-cache and with SAME_GAME_CACHE=off: every call computes", async () => {

@@ -32,7 +32,17 @@ export function cacheDisabledByEnvironment(env: NodeJS.ProcessEnv = process.env)
   );
 }
 
-/** The arguments as one canonical text: keys sorted at every depth, absent values left out. */
+/**
+ * Arguments that are sets: the analyses read `players` and `games` as filters (`players: [a, b]` and
+ * `[b, a]` give the same result, rows in the record's order), so their order is not part of the key. The
+ * order of `framings` is (the first two are the planned pair).
+ */
+const SET_ARGUMENTS = ["players", "games"];
+
+/**
+ * The arguments as one canonical text: keys sorted at every depth, absent values left out, the members of
+ * set arguments in code-point order.
+ */
 export function normalizedArgs(value: unknown): string {
   const canonical = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canonical);
@@ -44,7 +54,19 @@ export function normalizedArgs(value: unknown): string {
     }
     return v;
   };
-  return JSON.stringify(canonical(value) ?? null);
+  return JSON.stringify(canonical(withSetsSorted(value)) ?? null);
+}
+
+function withSetsSorted(args: unknown): unknown {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+  const sorted: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const name of SET_ARGUMENTS) {
+    const members = sorted[name];
+    if (Array.isArray(members) && members.every((m) => typeof m === "string")) {
+      sorted[name] = [...members].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+  }
+  return sorted;
 }
 
 /**
