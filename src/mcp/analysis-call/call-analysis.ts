@@ -1,9 +1,8 @@
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { withIntegrityCheck, withLeaderboard } from "../../report/join-leaderboard.js";
 import type { AnalysisJob, JobArgs, JobResult } from "../analysis-pool/analysis-jobs.js";
-import type { AnalysisCall, AnalysisRunner } from "../analysis-runner.js";
 import type { ToolContext } from "../tool-context.js";
 import { progressNotifier } from "./progress-notifier.js";
+import { reportOnTwoWorkers } from "./report-on-two-workers.js";
 import type { CacheOutcome } from "./result-cache.js";
 
 /** The result `_meta` key that says where an analysis answer came from and for which record version. */
@@ -46,8 +45,9 @@ export async function callAnalysis<J extends AnalysisJob>(
             analysis,
             args as JobArgs<"report">,
             caller.principal,
+            signal,
             // Each of the report's jobs reports its own stages (progress-notifier.ts).
-            (part) => ({ signal, onProgress: notifier?.lane(part, REPORT_PART_LABELS[part]) }),
+            (part) => notifier?.lane(part, REPORT_PART_LABELS[part]),
           )) as JobResult<J>)
         : await analysis.run(job, args, caller.principal, { signal, onProgress: notifier?.onProgress });
     if (cache && key !== undefined && version !== undefined) cache.save(key, version, result);
@@ -62,23 +62,3 @@ const REPORT_PART_LABELS: Partial<Record<AnalysisJob, string>> = {
   report_leaderboard: "leaderboard",
   report_integrity: "integrity check",
 };
-
-/**
- * The report as three jobs: its leaderboard (which reads and resamples the record by itself) on one worker,
- * every other section but the record's integrity check on another, and the integrity check (SQLite's own
- * scan of the file) on whichever of them is free first; joined as `reportData` joins them: the same
- * report, on both cores. A runner without a second worker runs them one after the other.
- */
-async function reportOnTwoWorkers(
-  analysis: AnalysisRunner,
-  args: JobArgs<"report">,
-  principal: string,
-  callOf: (part: AnalysisJob) => AnalysisCall,
-): Promise<JobResult<"report">> {
-  const [sections, ranked, integrity] = await Promise.all([
-    analysis.run("report_sections", args, principal, callOf("report_sections")),
-    analysis.run("report_leaderboard", args, principal, callOf("report_leaderboard")),
-    analysis.run("report_integrity", args, principal, callOf("report_integrity")),
-  ]);
-  return withLeaderboard(withIntegrityCheck(sections, integrity), ranked);
-}
