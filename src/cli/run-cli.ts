@@ -1,5 +1,6 @@
 import { resolveCatalogDir } from "../domain/shipped-catalogs.js";
 import { keepStderrFailuresHarmless, logError } from "../log.js";
+import { OutsideFailure } from "../outside-failure.js";
 import { printable } from "../queries/format.js";
 import { SERVER_VERSION } from "../server-version.js";
 import { recordWriteFailureLine } from "../store/engines/record-write-refusal.js";
@@ -78,6 +79,9 @@ export function runCli(verbs: readonly Verb[]): void {
         // One line, always: a newline or escape sequence inside a value is shown escaped.
         process.stderr.write(`same-game: ${printable(error.message)}\n`);
         process.exitCode = 2;
+      } else if (error instanceof OutsideFailure) {
+        process.stderr.write(`same-game: ${printable(error.message)}\n`);
+        process.exitCode = 1;
       } else if (recordWriteFailureLine(error) !== null) {
         // Not a bug of same-game: the disk or another process; one line, as for bad input.
         process.stderr.write(`same-game: ${recordWriteFailureLine(error)}\n`);

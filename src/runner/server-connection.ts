@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { MODEL_CALLS_META_KEY, type ModelCall } from "../domain/model-call.js";
+import { OutsideFailure } from "../outside-failure.js";
 import { packageRoot } from "../package-root.js";
 import { isPostgresUrl } from "../store/engines/database-location.js";
 import { isPassingRecordRefusal } from "../store/engines/passing-record-refusal.js";
@@ -86,6 +87,8 @@ export class ServerConnection {
      * sent, and the runner prints the answers of failed calls to a terminal and a CI log.
      */
     private readonly token?: string,
+    /** How errors name the server: "the MCP server at --server URL", or the server the run started. */
+    private readonly where = "the same-game server this run started",
   ) {}
 
   static async open(
@@ -99,7 +102,14 @@ export class ServerConnection {
   ): Promise<ServerConnection> {
     if (target.kind === "http") {
       const connect = () => ServerConnection.connectHttp(target, busy);
-      return new ServerConnection(await connect(), player, busy, connect, target.token);
+      return new ServerConnection(
+        await connect(),
+        player,
+        busy,
+        connect,
+        target.token,
+        `the MCP server at --server ${target.url}`,
+      );
     }
     const client = new Client({ name: "same-game-runner", version: RUNNER_VERSION });
     const cliPath = target.cliPath ?? join(packageRoot(), "dist", "cli", "main.js");
@@ -148,21 +158,42 @@ export class ServerConnection {
   }
 
   /**
-   * Runs `request` with this connection's client; when the server says the session is gone, once more in
-   * a new session (the old client is let go without a DELETE: there is nothing left to end).
+   * Runs `request` (`what` it asks, for errors) with this connection's client; when the server says the
+   * session is gone, once more in a new session (the old client is let go without a DELETE: there is
+   * nothing left to end). A request the server fails is an `OutsideFailure` naming the server, the request
+   * and the server's answer, without the token.
    */
-  private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+  private async inSession<T>(what: string, request: (client: Client) => Promise<T>): Promise<T> {
     try {
       return await request(this.client);
     } catch (error) {
-      if (this.reopen === null || !isSessionGone(error)) throw this.withoutToken(error);
+      if (this.reopen === null || !isSessionGone(error)) throw this.failure(what, error);
       const gone = this.client;
       this.client = await this.reopen();
       void gone.close().catch(() => {});
       return request(this.client).catch((again: unknown) => {
-        throw this.withoutToken(again);
+        throw this.failure(what, again);
       });
     }
+  }
+
+  /**
+   * What the runner's user is told when the server fails a request (an HTTP error status, a connection
+   * that closed, a JSON-RPC error): one line naming the server, the request and its answer. The record
+   * keeps what the server recorded, so the same command goes on from there. A run being stopped (its
+   * waits aborted) keeps its own error.
+   */
+  private failure(what: string, error: unknown): unknown {
+    if (!(error instanceof Error) || error.name === "AbortError" || this.busy.signal?.aborted) {
+      return this.withoutToken(error);
+    }
+    const status = (error as { status?: unknown }).status;
+    const answer = typeof status === "number" ? `HTTP ${status}: ${error.message}` : error.message;
+    const cause = (error as { cause?: unknown }).cause;
+    const why = cause instanceof Error && cause.message !== error.message ? ` (${cause.message})` : "";
+    return new OutsideFailure(
+      `${this.where} failed ${what}: ${endpointWords(answer + why, this.token)}; the record keeps what it recorded, and the same command goes on from there.`,
+    );
   }
 
   /** The error with the token replaced in its message (the same error when the message has none). */
@@ -176,7 +207,7 @@ export class ServerConnection {
 
   /** The whitelisted play tools as the server lists them; the run cannot go on without submit_move. */
   async modelTools(): Promise<ToolSpec[]> {
-    const { tools } = await this.inSession((client) => client.listTools());
+    const { tools } = await this.inSession("tools/list", (client) => client.listTools());
     const offered = tools.filter((t) => (MODEL_TOOLS as readonly string[]).includes(t.name));
     if (!offered.some((t) => t.name === "submit_move")) {
       throw new Error("The server lists no submit_move tool; is this a same-game server?");
@@ -211,7 +242,7 @@ export class ServerConnection {
     args: Structured,
     modelCalls: readonly ModelCall[],
   ): Promise<ToolAnswer> {
-    const result = await this.inSession((client) =>
+    const result = await this.inSession(`tools/call ${name}`, (client) =>
       client.callTool({
         name,
         arguments: args,
