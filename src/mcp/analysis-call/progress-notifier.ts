@@ -29,7 +29,7 @@ interface Lane {
 /**
  * `notifications/progress` for one tool call that carries a progressToken. The analysis' stages each count
  * from 0, so they are laid end to end: `progress` only grows, as the specification requires, and `total` is
- * the steps of the stages seen so far. A stage without steps for a while (the permutation test waiting on
+ * the steps of the stages seen so far and one more (the answer). A stage without steps for a while (the permutation test waiting on
  * the other core) is covered by a heartbeat each second that repeats the last message with the time spent,
  * its progress a thousandth of a step further, so a client resetting its timeout on progress never times
  * out on a live analysis. Jobs that run at once (lanes) each lay their own stages end to end and are
@@ -52,7 +52,10 @@ export function progressNotifier(ctx: ServerContext, tool: string): ProgressNoti
     ctx.mcpReq
       .notify({
         method: "notifications/progress",
-        params: { progressToken: token, progress, total: Math.max(total, progress), message },
+        // One step more than the stages seen so far: the answer itself is the last step. A stage that
+        // ends is not the analysis' end (another may follow, which `total` cannot know yet), so a host's
+        // bar never reads 100% while the analysis goes on.
+        params: { progressToken: token, progress, total: Math.max(total, progress) + 1, message },
       })
       .catch(() => {
         // The client has gone: its cancellation stops the analysis; nothing to tell.
