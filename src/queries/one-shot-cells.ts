@@ -1,4 +1,5 @@
 import type { CountCell } from "../analysis/count-cells.js";
+import { throwIfCancelled } from "../analysis/progress/analysis-cancellation.js";
 import { byText } from "../domain/text-order.js";
 import type { ActionCounts } from "../domain/types.js";
 import type { CellCountRow, RecordFilter } from "../store/records.js";
@@ -202,6 +203,9 @@ export function readOneShot(store: Store, filter: RecordFilter): OneShotRead {
   };
   let tallies: PlayerTallies | null = null;
   for (const [player, session] of store.oneShotSessions(filter)) {
+    // A cancelled analysis stops here too: at a million decisions this read takes 2–3 s, longer than the
+    // second a cancellation may take before the pool has to terminate (and later restart) the worker.
+    throwIfCancelled();
     if (tallies === null || tallies.player !== player) {
       if (tallies !== null) endPlayer(tallies);
       tallies = new PlayerTallies(player);

@@ -1,4 +1,10 @@
 import { expect, it } from "vitest";
+import {
+  AnalysisStopped,
+  newCancellationFlag,
+  raiseCancellation,
+  withCancellation,
+} from "../../src/analysis/progress/analysis-cancellation.js";
 import { readOneShot } from "../../src/queries/one-shot-cells.js";
 import { sessionTallies } from "../../src/queries/session-tallies.js";
 import { describeEachEngine } from "../support/postgres.js";
@@ -81,5 +87,18 @@ describeEachEngine("the one-shot read", (engine) => {
       { player: "q", decisions: 1, first_listed: 1 },
     ]);
     expect(read.firstListed(["stag-hunt"], ["business"])).toEqual([]);
+  });
+
+  it("stops at its next session row once its analysis is cancelled, and reads normally after", () => {
+    // The read is the first long step of an analysis at a million decisions (2–3 s): a cancellation raised
+    // while it runs must stop it there, not after it. Raised before the read starts, it stops at row one.
+    const flag = newCancellationFlag();
+    expect(() =>
+      withCancellation(flag, () => {
+        raiseCancellation(flag);
+        return readOneShot(store(), {});
+      }),
+    ).toThrow(AnalysisStopped);
+    expect(withCancellation(newCancellationFlag(), () => readOneShot(store(), {}).cells)).toHaveLength(3);
   });
 });
