@@ -10,6 +10,7 @@ import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
 import { analysisFilterShape, bootstrapShape } from "./analysis-schemas.js";
+import { withLongCallNote } from "./long-call-note.js";
 
 const inputSchema = z.object({
   by: z
@@ -138,8 +139,9 @@ export function registerCompare(server: McpServer, context: ToolContext): void {
     "compare",
     {
       title: "Compare groups",
-      description:
+      description: withLongCallNote(
         "Which player (or prompting style, MCP client, model) is more robust: pairwise differences of R, the planned shift, λ and exploitability on the cells both played, and of repeated play's total points, cooperation rate and comprehension m on the (game, framing, opponent) conditions both played, with bootstrap intervals (paired where both played the same schedule), p-values and Holm-adjusted p-values, and simultaneous rank intervals with statistically tied tiers.",
+      ),
       inputSchema,
       outputSchema: advertisedOutputSchema(compareOutputSchema),
       annotations: READ_ONLY,

@@ -8,6 +8,7 @@ import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema, interval } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
 import { analysisFilterShape, bootstrapShape, checkSchema, noteSchema } from "./analysis-schemas.js";
+import { withLongCallNote } from "./long-call-note.js";
 
 const estimate = z.looseObject({ estimate: z.number(), ci: interval });
 
@@ -33,8 +34,9 @@ export function registerPayoffSensitivity(server: McpServer, context: ToolContex
     "payoff_sensitivity",
     {
       title: "Payoff sensitivity λ",
-      description:
+      description: withLongCallNote(
         "How strongly cooperation follows the payoffs (logit response against a neutral belief): λ̂ per (player, game, framing), V_λ across framings, and the pooled maximum-likelihood λ per (player, framing) across games with a bootstrap CI. λ ≈ 0 means the payoffs are ignored.",
+      ),
       inputSchema: z.object({
         ...analysisFilterShape,
         framings: z

@@ -10,6 +10,7 @@ import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
 import { bootstrapShape } from "./analysis-schemas.js";
+import { withLongCallNote } from "./long-call-note.js";
 
 const rate = z.number().min(0).max(1);
 
@@ -83,8 +84,9 @@ export function registerPower(server: McpServer, context: ToolContext): void {
     "power",
     {
       title: "Power and precision",
-      description:
+      description: withLongCallNote(
         "Planning numbers: trials per framing needed to detect a cooperation shift (two-proportion z test) and the expected 95% CI half-width of R2 at that many trials, by simulation with the same bootstrap.",
+      ),
       inputSchema: z.object(powerInputShape),
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,

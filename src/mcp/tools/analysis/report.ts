@@ -11,6 +11,7 @@ import { advertisedOutputSchema } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
 import { bootstrapShape, checkSchema, noteSchema } from "./analysis-schemas.js";
 import { rankSchema } from "./compare.js";
+import { withLongCallNote } from "./long-call-note.js";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -36,8 +37,9 @@ export function registerReport(server: McpServer, context: ToolContext): void {
     "report",
     {
       title: "Report",
-      description:
+      description: withLongCallNote(
         "Everything the record says about a study (or the whole record): cooperation by framing with CIs, robustness and shifts, the leaderboard of players by R, λ, exploitability and repeated play's points, cooperation and comprehension m (the ranks of compare), payoff sensitivity, repeated-play metrics, and a verification section listing every check. The same data the HTML report (resource same-game://studies/{id}/report) draws.",
+      ),
       inputSchema: z.object({
         study_id: id.optional().describe("Only this study (the whole record when absent)"),
         framings: z.array(id).min(2).max(50).optional().describe("Framings to compare, baseline first"),

@@ -9,6 +9,7 @@ import { analysisAnswer, answering } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
 import { READ_ONLY } from "../annotations.js";
 import { analysisFilterShape, bootstrapShape, robustnessOutputSchema } from "./analysis-schemas.js";
+import { withLongCallNote } from "./long-call-note.js";
 
 const inputSchema = z.object({
   ...analysisFilterShape,
@@ -27,8 +28,9 @@ export function registerRobustness(server: McpServer, context: ToolContext): voi
     "robustness",
     {
       title: "Strategic robustness",
-      description:
+      description: withLongCallNote(
         "Strategic robustness of one-shot play across framings: R = 1 − max JSD / ln 2 per (player, game), per player and pooled, the cooperation shift between the first two framings, percentile-bootstrap CIs (by session when decisions share MCP sessions), and verification checks.",
+      ),
       inputSchema,
       outputSchema: advertisedOutputSchema(robustnessOutputSchema),
       annotations: READ_ONLY,
