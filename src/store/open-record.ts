@@ -56,8 +56,11 @@ function readOnlyName(path: string): string {
   }
   return `${pathToFileURL(resolve(path)).href}?immutable=1`;
 }
-/** Opens (creating when writable) the SQLite file at `path`, checked and migrated. */
-export function openSqlite(path: string, readonly: boolean): SqliteEngine {
+/**
+ * Opens (creating when writable) the SQLite file at `path`, checked and migrated; `checkPages` false when
+ * this process checked the file's pages already (StoreOptions.pagesChecked).
+ */
+export function openSqlite(path: string, readonly: boolean, checkPages = true): SqliteEngine {
   checkSqliteHeader(path);
   const migrations = join(packageRoot(), "db");
   const known = knownSchemaVersion(migrations);
@@ -76,7 +79,7 @@ export function openSqlite(path: string, readonly: boolean): SqliteEngine {
   // From here the file may be locked by this connection: it must not be opened outside SQLite again.
   rememberConnected(path);
   try {
-    const version = checkRecordSchema(db, path, known);
+    const version = checkRecordSchema(db, path, known, checkPages);
     db.pragma("foreign_keys = ON");
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const engine = new SqliteEngine(db);

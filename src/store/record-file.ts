@@ -80,14 +80,22 @@ export function knownSchemaVersion(migrationsDir: string): number {
 }
 
 /**
- * Checks an open database before migrations touch it: structurally sound (quick_check), and either empty
- * (a fresh record) or a same-game record whose schema version this installation knows.
- * Returns the database's schema version (0 for an empty file).
+ * Checks an open database before migrations touch it: structurally sound (quick_check, unless `checkPages`
+ * is false because this process has just checked it), and either empty (a fresh record) or a same-game
+ * record whose schema version this installation knows. Returns the database's schema version (0 for an
+ * empty file).
  */
-export function checkRecordSchema(db: Database.Database, path: string, known: number): number {
+export function checkRecordSchema(
+  db: Database.Database,
+  path: string,
+  known: number,
+  checkPages = true,
+): number {
   let tables: string[];
   try {
-    const problems = db.pragma("quick_check", { simple: false }) as { quick_check: string }[];
+    const problems = checkPages
+      ? (db.pragma("quick_check", { simple: false }) as { quick_check: string }[])
+      : [];
     const first = problems[0]?.quick_check ?? "ok";
     if (first !== "ok") throw new UsageError(`${path} is a damaged SQLite file (quick_check: ${first}).`);
     tables = (

@@ -19,6 +19,12 @@ interface GroupJob {
 export interface StoreOptions {
   /** Open without writing anything (analysis, report, export); the file must exist and be current. */
   readonly?: boolean;
+  /**
+   * The SQLite file was opened and its pages checked (quick_check) by this process moments before: a
+   * worker thread of the server opening it again skips the page scan (2–3 s at a million decisions, paid
+   * by the first analysis and by every worker started after one was stopped) and keeps the schema check.
+   */
+  pagesChecked?: boolean;
 }
 
 /**
@@ -67,7 +73,9 @@ export class StoreCore {
     options: StoreOptions = {},
   ) {
     this.readonly = options.readonly === true;
-    this.engine = isPostgresUrl(path) ? openPostgres(path, this.readonly) : openSqlite(path, this.readonly);
+    this.engine = isPostgresUrl(path)
+      ? openPostgres(path, this.readonly)
+      : openSqlite(path, this.readonly, options.pagesChecked !== true);
     this.dialect = dialectOf(this.engine.kind);
     this.filter = filterSql(this.dialect);
     this.tallyFilter = tallyFilterSql(this.dialect);

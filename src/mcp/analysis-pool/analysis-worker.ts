@@ -27,7 +27,11 @@ if (process.platform === "linux") {
 
 const { dbPath } = workerData as { dbPath: string };
 // The server's own record, read-only when the server could not write it either (read-only media or folder).
-const store = new Store(dbPath, { readonly: !isPostgresUrl(dbPath) && !canWriteRecord(dbPath) });
+// The server checked the file's pages when it opened it: this thread does not scan them again.
+const store = new Store(dbPath, {
+  readonly: !isPostgresUrl(dbPath) && !canWriteRecord(dbPath),
+  pagesChecked: true,
+});
 const deps = { store, catalog: loadCatalog() };
 // Ready for jobs: the pool sends none before this, so a job cancelled meanwhile never needs this worker stopped.
 parentPort?.postMessage({ ready: true } satisfies WorkerReady);
