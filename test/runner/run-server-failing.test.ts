@@ -1,6 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterEach, expect, it } from "vitest";
+import { type Failing, failingAfterInitialize } from "../support/failing-mcp-server.js";
 import { runCliAsync, useRunSandbox } from "./runner-harness.js";
 
 // `run --server URL` against a server that opens the session and then fails: an HTTP error status, a
@@ -15,42 +15,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-type Failing = (res: import("node:http").ServerResponse, id: number, listening: Server) => void;
-
-/** A server that answers initialize (and notifications) and then fails every request as `fail` says. */
-async function failingAfterInitialize(fail: Failing): Promise<string> {
-  const listening = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      const message = body ? (JSON.parse(body) as { id?: number; method?: string }) : {};
-      if (req.method !== "POST") {
-        res.writeHead(405);
-        res.end();
-      } else if (message.method === "initialize") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: message.id,
-            result: {
-              protocolVersion: "2025-06-18",
-              capabilities: { tools: {} },
-              serverInfo: { name: "failing", version: "1.0.0" },
-            },
-          }),
-        );
-      } else if (message.id === undefined) {
-        res.writeHead(202);
-        res.end();
-      } else fail(res, message.id, listening);
-    });
-  });
-  server = listening;
-  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`;
+/** The failing server's URL; it is closed after the test. */
+async function failingServer(fail: Failing): Promise<string> {
+  const started = await failingAfterInitialize(fail);
+  server = started.server;
+  return started.url;
 }
 
 const runAgainst = (url: string) =>
@@ -61,7 +30,7 @@ const runAgainst = (url: string) =>
 const KEPT = "the record keeps what it recorded, and the same command goes on from there.";
 
 it("says in one line that the server answered HTTP 500, and exits 1", async () => {
-  const url = await failingAfterInitialize((res) => {
+  const url = await failingServer((_req, res) => {
     res.writeHead(500, { "content-type": "text/plain" });
     res.end("upstream failed");
   });
@@ -73,7 +42,7 @@ it("says in one line that the server answered HTTP 500, and exits 1", async () =
 }, 60_000);
 
 it("says in one line that the server answered with a JSON-RPC error", async () => {
-  const url = await failingAfterInitialize((res, id) => {
+  const url = await failingServer((_req, res, id) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "the record is locked" } }));
   });
@@ -86,7 +55,7 @@ it("says in one line that the server answered with a JSON-RPC error", async () =
 }, 60_000);
 
 it("says in one line that the server went away after the session opened, with the connection's error", async () => {
-  const url = await failingAfterInitialize((res, _id, listening) => {
+  const url = await failingServer((_req, res, _id, listening) => {
     // The server stops: this request's connection is dropped and the port closed behind it.
     listening.close();
     listening.closeAllConnections();

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
+import { failingAfterInitialize } from "../support/failing-mcp-server.js";
 import { runCliAsync, useRunSandbox } from "./runner-harness.js";
 
 // `run --server URL --server-token-env VAR` sends the token as `Authorization: Bearer …`. A server that
@@ -63,42 +64,12 @@ it("replaces the --server token a refusing server echoes, and keeps the rest of 
 it("replaces the token a server echoes after the session opened, in the error of a later request", async () => {
   // A server (or a proxy before it) that lets the session open, then fails the next request quoting the
   // Authorization header it was sent: the runner's error line quotes that answer too.
-  const listening = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      const message = body ? (JSON.parse(body) as { id?: number; method?: string }) : {};
-      if (req.method !== "POST") {
-        // No stream of server messages: the SDK then sends everything by POST.
-        res.writeHead(405);
-        res.end();
-      } else if (message.method === "initialize") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: message.id,
-            result: {
-              protocolVersion: "2025-06-18",
-              capabilities: { tools: {} },
-              serverInfo: { name: "echoing-proxy", version: "1.0.0" },
-            },
-          }),
-        );
-      } else if (message.id === undefined) {
-        res.writeHead(202);
-        res.end();
-      } else {
-        res.writeHead(500, { "content-type": "text/plain" });
-        res.end(`upstream failed for request with header ${req.headers.authorization}`);
-      }
-    });
+  const started = await failingAfterInitialize((req, res) => {
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.end(`upstream failed for request with header ${req.headers.authorization}`);
   });
-  server = listening;
-  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`;
+  server = started.server;
+  const url = started.url;
 
   const run = await runAgainst(url);
   expect(run.stderr).toContain("upstream failed for request with header Bearer [redacted]");
