@@ -29,10 +29,10 @@ interface Lane {
 /**
  * `notifications/progress` for one tool call that carries a progressToken. The analysis' stages each count
  * from 0, so they are laid end to end: `progress` only grows, as the specification requires, and `total` is
- * the steps of the stages seen so far and one more (the answer). A stage without steps for a while (the permutation test waiting on
- * the other core) is covered by a heartbeat each second that repeats the last message with the time spent,
- * its progress a thousandth of a step further, so a client resetting its timeout on progress never times
- * out on a live analysis. Jobs that run at once (lanes) each lay their own stages end to end and are
+ * the steps of the stages seen so far and one more (the answer). A stage without steps for a while (the
+ * permutation test waiting on the other core) is covered by a heartbeat each second that repeats the last
+ * message with the time spent, its progress a thousandth of a step further, so a client resetting its
+ * timeout on progress never times out on a live analysis. Jobs that run at once (lanes) each lay their own stages end to end and are
  * summed, so one job's stage change never moves the other's steps: interleaved in one sequence, every
  * switch between the report's two workers added the other's steps done again, and progress / total swung
  * between 75% and 99% as they took turns. Null when the request asked for no progress.
