@@ -8,7 +8,7 @@ import { type ClickedDatum, drawChart, type Theme } from "./chart-view.js";
 import { type DashboardData, dashboardData, namesIn } from "./dashboard-data.js";
 import { DASHBOARD_CSS } from "./dashboard-style.js";
 import { ASKED, el, multiSelectOf, selectOf } from "./dom.js";
-import { askedBy, type Filters, toolArguments, UNTOUCHED } from "./filters.js";
+import { askedBy, type Filters, framingTwice, toolArguments, UNTOUCHED } from "./filters.js";
 import { leaderboardSection } from "./leaderboard-panel.js";
 import { matchesPanel } from "./matches-panel.js";
 import { pairsSection } from "./pairs-panel.js";
@@ -180,6 +180,14 @@ async function rerun(): Promise<void> {
   const args = toolArguments(data.source, state.args, state.filters);
   if (!args) {
     setStatus("Choose both framings of the pair (or neither for the default pair).");
+    return;
+  }
+  // The tool would refuse a pair of one framing: said at once, with no call.
+  const twice = framingTwice(data.source, args);
+  if (twice !== null) {
+    setStatus(
+      `Choose two different framings: ${twice} is both the baseline and the comparison. The result shown is for ${filtersText(state.shownArgs)}.`,
+    );
     return;
   }
   // A filter the tool does not take (player or game for report) only changes what the view shows.
