@@ -286,7 +286,7 @@ async function render(): Promise<void> {
     filters: state.filters,
     width: state.width,
     charts,
-    openCell: (cell: ClickedDatum & { variant?: string }) => void openCell(cell),
+    openCell: (cell: ClickedDatum & { variant?: string; opponent?: string }) => void openCell(cell),
     selectedGroup: selectedGroup(data, state.filters),
     selectGroup: (group: string) => {
       const field = data.source === "compare" && data.leaderboard?.by !== "player" ? "group" : "player";
@@ -325,13 +325,14 @@ async function render(): Promise<void> {
 }
 
 /** A click on a cell: its matches, each opening its transcript. */
-async function openCell(cell: ClickedDatum & { variant?: string }): Promise<void> {
+async function openCell(cell: ClickedDatum & { variant?: string; opponent?: string }): Promise<void> {
   // One-shot analyses read the base variant unless the model asked for another (the tools' default).
   const variant = cell.variant ?? (typeof state.args.variant === "string" ? state.args.variant : "base");
   const args: Record<string, unknown> = { player: cell.player };
   if (cell.game) args.game = cell.game;
   if (cell.framing) args.framing = cell.framing;
   args.variant = variant;
+  if (cell.opponent) args.opponent = cell.opponent;
   // The study of the result on screen, whether the model or the analyst chose it.
   if (typeof state.shownArgs.study_id === "string") args.study_id = state.shownArgs.study_id;
   await matchesPanel(app, matches, args, setStatus);

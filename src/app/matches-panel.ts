@@ -66,7 +66,8 @@ export async function matchesPanel(
   args: Record<string, unknown>,
   setStatus: (text: string, error?: boolean) => void,
 ): Promise<void> {
-  const title = [args.player, args.game, args.framing].filter(Boolean).join(" · ");
+  const opponent = typeof args.opponent === "string" ? ` vs ${args.opponent}` : "";
+  const title = `${[args.player, args.game, args.framing].filter(Boolean).join(" · ")}${opponent}`;
   const request = ++listing;
   const latest = () => request === listing;
   panel.replaceChildren(el("h2", {}, `Matches: ${title}`), el("p", { class: "muted" }, "Loading…"));

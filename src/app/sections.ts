@@ -26,7 +26,8 @@ export interface SectionContext {
   /** Usable width in CSS pixels (the host's container, else the window). */
   width: number;
   charts: PendingChart[];
-  openCell(cell: ClickedDatum & { variant?: string }): void;
+  /** `opponent` tells apart the repeated-play cells of one player, game and framing. */
+  openCell(cell: ClickedDatum & { variant?: string; opponent?: string }): void;
   /** The group chosen in the leaderboard ("" for all): the player filter when groups are players. */
   selectedGroup: string;
   /** Filters every view to one group (the leaderboard's click), or back to all with "". */
@@ -254,7 +255,7 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
   const spec = { ...comprehensionChartSpec(withCurves), columns } as TopLevelSpec;
   const rows = cells.map((c) =>
     drillRow(
-      { "data-cell": `${c.player}|${c.game}|${c.framing}` },
+      { "data-cell": `${c.player}|${c.game}|${c.framing}`, "data-opponent": c.opponent },
       [
         el("td", {}, c.player),
         el("td", {}, `${c.game} (${c.variant})`),
@@ -265,7 +266,15 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
         el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),
         el("td", { class: "num" }, formatComprehensionRound(c.mean_comprehension_round, c.curve.length)),
       ],
-      () => ctx.openCell({ player: c.player, game: c.game, framing: c.framing, variant: c.variant }),
+      // Its own opponent's matches: the row counts those, not the other opponents' of the same framing.
+      () =>
+        ctx.openCell({
+          player: c.player,
+          game: c.game,
+          framing: c.framing,
+          variant: c.variant,
+          opponent: c.opponent,
+        }),
     ),
   );
   const head = el(

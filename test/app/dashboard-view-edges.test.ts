@@ -209,6 +209,7 @@ describeWithChromium("the dashboard view at the record's edges", () => {
       game: "repeated-pd",
       framing: "their-prompt",
       variant: "base",
+      opponent: "tft-elsewhere",
       limit: 50,
       offset: 0,
     });
@@ -357,6 +358,62 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     expect(await view.$eval("[data-section=matches] h2", (h) => h.textContent)).toBe(
       "Matches: half-agent · prisoners-dilemma · business",
     );
+    expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("2 match(es), newest first.");
+    await page.close();
+  });
+
+  it("a repeated-play row lists its own opponent's matches: as many as its Matches column says", async () => {
+    // duo plays repeated-pd under repeated-plain twice against tit-for-tat and once against always-defect:
+    // two cells of one player, game and framing.
+    const player = await connectHost(deps, "duo-player");
+    for (const [opponent, seed] of [
+      ["tit-for-tat", 1],
+      ["tit-for-tat", 2],
+      ["always-defect", 3],
+    ] as const) {
+      const match = await call<{ match_id: string; labels: string[] }>(player, "start_match", {
+        game: "repeated-pd",
+        framing: "repeated-plain",
+        opponent,
+        player: "duo",
+        seed,
+      });
+      for (let round = 1; round <= 16; round++) {
+        await call(player, "submit_move", { match_id: match.match_id, round, choice: match.labels[0] });
+      }
+    }
+    await player.close();
+    const { page, view } = await harness.open(
+      "repeated_metrics",
+      { players: ["duo"] },
+      { theme: "light", width: 760 },
+    );
+    const row = (opponent: string) =>
+      `[data-table=repeated] tr[data-cell="duo|repeated-pd|repeated-plain"][data-opponent="${opponent}"]`;
+    expect(await view.$eval(`${row("always-defect")} td:nth-child(5)`, (td) => td.textContent)).toBe("1");
+    const from = harness.calls.length;
+    await view.click(row("always-defect"));
+    expect((await harness.waitForCall("list_matches", from)).arguments).toMatchObject({
+      player: "duo",
+      framing: "repeated-plain",
+      opponent: "always-defect",
+    });
+    await view.waitForSelector("[data-list=matches] li");
+    expect(await view.$eval("[data-section=matches] h2", (h) => h.textContent)).toBe(
+      "Matches: duo · repeated-pd · repeated-plain vs always-defect",
+    );
+    expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("1 match(es), newest first.");
+    expect(
+      await view.$$eval("[data-list=matches] li", (items) =>
+        items.map((li) => li.textContent?.includes(" vs always-defect · ")),
+      ),
+    ).toEqual([true]);
+    // The other row, likewise: its two matches.
+    await view.click(row("tit-for-tat"));
+    await view.waitForFunction(
+      'document.querySelector("[data-section=matches] h2").textContent.endsWith("vs tit-for-tat")',
+    );
+    await view.waitForSelector("[data-count]");
     expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("2 match(es), newest first.");
     await page.close();
   });

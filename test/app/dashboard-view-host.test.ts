@@ -117,6 +117,7 @@ describeWithChromium("the dashboard view and its host", () => {
       game: "repeated-pd",
       framing: "repeated-plain",
       variant: "base",
+      opponent: "tit-for-tat",
       limit: 50,
       offset: 0,
     });
