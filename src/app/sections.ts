@@ -45,7 +45,9 @@ export function figure(
   const container = el("div", { class: "chart", "data-chart": name });
   const onClick =
     typeof click === "function" ? click : click ? (d: ClickedDatum) => ctx.openCell(d) : undefined;
-  ctx.charts.push({ container, spec, onClick });
+  // The chart's accessible name (vega puts a spec's description on its container): its caption, not
+  // vega-lite's "Vega visualization", which a screen reader would read for every chart alike.
+  ctx.charts.push({ container, spec: { ...spec, description: caption }, onClick });
   return el("figure", {}, container, el("figcaption", {}, caption));
 }
 

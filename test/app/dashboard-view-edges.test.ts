@@ -417,6 +417,25 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("2 match(es), newest first.");
     await page.close();
   });
+
+  it("each chart is named for a screen reader by its caption, not as one more 'Vega visualization'", async () => {
+    const { page, view } = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const named = await view.$$eval("figure", (figures) =>
+      figures.map((f) => [
+        f.querySelector("[data-chart]")?.getAttribute("data-chart"),
+        f.querySelector("[role=graphics-document]")?.getAttribute("aria-label") ===
+          f.querySelector("figcaption")?.textContent,
+      ]),
+    );
+    expect(named).toEqual([
+      ["cooperation", true],
+      ["robustness-forest", true],
+      ["shift-forest", true],
+      ["sensitivity", true],
+      ["comprehension", true],
+    ]);
+    await page.close();
+  });
 });
 
 const IMPORTED_CELL = "imported-agent|repeated-pd|their-prompt";
