@@ -118,6 +118,17 @@ export function toolArguments(
   return args;
 }
 
+/**
+ * A framing the filters name twice in the pair (the same baseline and comparison, or a comparison that is
+ * one of the model's other framings), which robustness, report and compare refuse: the view says so
+ * instead of asking. `null` when every framing is distinct (or the tool takes a plain list).
+ */
+export function framingTwice(tool: SourceTool, args: Record<string, unknown>): string | null {
+  if (takes(tool).framingList) return null;
+  const framings = names(args.framings);
+  return framings.find((f, i) => framings.indexOf(f) !== i) ?? null;
+}
+
 /** Whether a row survives the player and game filters (for the tools that take neither). */
 export function passes(filters: Filters, row: { player: string | null; game: string | null }): boolean {
   return (

@@ -8,6 +8,7 @@ import {
   rRows,
 } from "../report/sections/leaderboard-section.js";
 import { el, formatNumber } from "./dom.js";
+import { intervalLevel } from "./interval-level.js";
 import { figure, type SectionContext, section } from "./sections.js";
 
 /** The ranked measures after R, in the leaderboard's order: one-shot λ and exploitability, then repeated play. */
@@ -30,7 +31,7 @@ export function leaderboardSection(ctx: SectionContext): HTMLElement | null {
     return section("leaderboard", "Leaderboard", el("p", { class: "no-data" }, `No leaderboard: ${why}`));
   }
   const selected = ctx.selectedGroup || undefined;
-  const level = `${Math.round(board.confidence * 100)}%`;
+  const level = intervalLevel(board.confidence);
   const table = (name: string, rows: readonly LeaderboardRow[]) =>
     el(
       "div",

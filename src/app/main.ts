@@ -8,7 +8,7 @@ import { type ClickedDatum, drawChart, type Theme } from "./chart-view.js";
 import { type DashboardData, dashboardData, namesIn } from "./dashboard-data.js";
 import { DASHBOARD_CSS } from "./dashboard-style.js";
 import { ASKED, el, multiSelectOf, selectOf } from "./dom.js";
-import { askedBy, type Filters, toolArguments, UNTOUCHED } from "./filters.js";
+import { askedBy, type Filters, framingTwice, toolArguments, UNTOUCHED } from "./filters.js";
 import { leaderboardSection } from "./leaderboard-panel.js";
 import { matchesPanel } from "./matches-panel.js";
 import { pairsSection } from "./pairs-panel.js";
@@ -182,6 +182,14 @@ async function rerun(): Promise<void> {
     setStatus("Choose both framings of the pair (or neither for the default pair).");
     return;
   }
+  // The tool would refuse a pair of one framing: said at once, with no call.
+  const twice = framingTwice(data.source, args);
+  if (twice !== null) {
+    setStatus(
+      `Choose two different framings: ${twice} is both the baseline and the comparison. The result shown is for ${filtersText(state.shownArgs)}.`,
+    );
+    return;
+  }
   // A filter the tool does not take (player or game for report) only changes what the view shows.
   if (JSON.stringify(args) === JSON.stringify(state.shownArgs)) {
     setStatus("");
@@ -278,7 +286,7 @@ async function render(): Promise<void> {
     filters: state.filters,
     width: state.width,
     charts,
-    openCell: (cell: ClickedDatum & { variant?: string }) => void openCell(cell),
+    openCell: (cell: ClickedDatum & { variant?: string; opponent?: string }) => void openCell(cell),
     selectedGroup: selectedGroup(data, state.filters),
     selectGroup: (group: string) => {
       const field = data.source === "compare" && data.leaderboard?.by !== "player" ? "group" : "player";
@@ -317,13 +325,14 @@ async function render(): Promise<void> {
 }
 
 /** A click on a cell: its matches, each opening its transcript. */
-async function openCell(cell: ClickedDatum & { variant?: string }): Promise<void> {
+async function openCell(cell: ClickedDatum & { variant?: string; opponent?: string }): Promise<void> {
   // One-shot analyses read the base variant unless the model asked for another (the tools' default).
   const variant = cell.variant ?? (typeof state.args.variant === "string" ? state.args.variant : "base");
   const args: Record<string, unknown> = { player: cell.player };
   if (cell.game) args.game = cell.game;
   if (cell.framing) args.framing = cell.framing;
   args.variant = variant;
+  if (cell.opponent) args.opponent = cell.opponent;
   // The study of the result on screen, whether the model or the analyst chose it.
   if (typeof state.shownArgs.study_id === "string") args.study_id = state.shownArgs.study_id;
   await matchesPanel(app, matches, args, setStatus);

@@ -31,6 +31,13 @@ const PAGE = 50;
 
 type Page = { matches: MatchLine[]; total: number } | { failure: string };
 
+/**
+ * Bumped on every cell click and every transcript opened: hosts may answer calls in any order, so only the
+ * answer to the latest click is drawn, never a slower answer to an earlier one over it.
+ */
+let listing = 0;
+let opening = 0;
+
 /** One page of the cell's matches, newest first, or why there is none. */
 async function listPage(app: App, args: Record<string, unknown>, offset: number): Promise<Page> {
   let result: Awaited<ReturnType<App["callServerTool"]>>;
@@ -59,9 +66,13 @@ export async function matchesPanel(
   args: Record<string, unknown>,
   setStatus: (text: string, error?: boolean) => void,
 ): Promise<void> {
-  const title = [args.player, args.game, args.framing].filter(Boolean).join(" · ");
+  const opponent = typeof args.opponent === "string" ? ` vs ${args.opponent}` : "";
+  const title = `${[args.player, args.game, args.framing].filter(Boolean).join(" · ")}${opponent}`;
+  const request = ++listing;
+  const latest = () => request === listing;
   panel.replaceChildren(el("h2", {}, `Matches: ${title}`), el("p", { class: "muted" }, "Loading…"));
   const first = await listPage(app, args, 0);
+  if (!latest()) return;
   if ("failure" in first) return failed(panel, title, first.failure, setStatus);
   if (first.total === 0) {
     panel.replaceChildren(
@@ -94,6 +105,8 @@ export async function matchesPanel(
     more.disabled = true;
     const next = await listPage(app, args, shown);
     more.disabled = false;
+    // Another cell was opened meanwhile: this list is no longer on screen.
+    if (!latest()) return;
     if ("failure" in next) return setStatus(next.failure, true);
     add(next);
   });
@@ -144,14 +157,18 @@ async function showTranscript(
   setStatus: (text: string, error?: boolean) => void,
 ): Promise<void> {
   let rounds: TranscriptRound[] | null = null;
+  const request = ++opening;
+  const latest = () => request === opening;
   const result = await app
     .callServerTool({ name: "get_match", arguments: { match_id: match.match_id } })
     .catch(() => null);
+  if (!latest()) return;
   if (result && !result.isError) {
     rounds = (result.structuredContent as { rounds: TranscriptRound[] }).rounds;
   } else {
     try {
       const read = await app.readServerResource({ uri: `same-game://matches/${match.match_id}` });
+      if (!latest()) return;
       const first = read.contents[0];
       const record = JSON.parse(first && "text" in first ? first.text : "{}") as {
         rounds?: {
@@ -172,6 +189,7 @@ async function showTranscript(
         opponent_points: r.opponent_payoff,
       }));
     } catch (error) {
+      if (!latest()) return;
       return setStatus(`Cannot open match ${match.match_id}: ${String(error)}`, true);
     }
   }

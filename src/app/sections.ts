@@ -11,6 +11,7 @@ import type { ClickedDatum } from "./chart-view.js";
 import type { DashboardData } from "./dashboard-data.js";
 import { el, formatNumber } from "./dom.js";
 import { type Filters, passes } from "./filters.js";
+import { intervalLevel } from "./interval-level.js";
 
 /** A chart to draw into a figure once the section is in the page; `onClick` gets the clicked cell. */
 export interface PendingChart {
@@ -25,7 +26,8 @@ export interface SectionContext {
   /** Usable width in CSS pixels (the host's container, else the window). */
   width: number;
   charts: PendingChart[];
-  openCell(cell: ClickedDatum & { variant?: string }): void;
+  /** `opponent` tells apart the repeated-play cells of one player, game and framing. */
+  openCell(cell: ClickedDatum & { variant?: string; opponent?: string }): void;
   /** The group chosen in the leaderboard ("" for all): the player filter when groups are players. */
   selectedGroup: string;
   /** Filters every view to one group (the leaderboard's click), or back to all with "". */
@@ -43,7 +45,9 @@ export function figure(
   const container = el("div", { class: "chart", "data-chart": name });
   const onClick =
     typeof click === "function" ? click : click ? (d: ClickedDatum) => ctx.openCell(d) : undefined;
-  ctx.charts.push({ container, spec, onClick });
+  // The chart's accessible name (vega puts a spec's description on its container): its caption, not
+  // vega-lite's "Vega visualization", which a screen reader would read for every chart alike.
+  ctx.charts.push({ container, spec: { ...spec, description: caption }, onClick });
   return el("figure", {}, container, el("figcaption", {}, caption));
 }
 
@@ -151,6 +155,8 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
   const rRows = forestRows(result, "R").filter(keep);
   const shiftRows = forestRows(result, "shift").filter(keep);
   const [first, second] = result.framings;
+  // The level the tool computed its intervals at (robustness takes a confidence; a report's are 95%).
+  const level = intervalLevel(result.confidence ?? 0.95);
   const settings = el(
     "p",
     { class: "muted", "data-settings": "" },
@@ -171,7 +177,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
         reference: 1,
         width,
       }),
-      "Each row: R with its 95% interval; 1 (dashed) means identical choices under every framing. Click a row (or press Enter on it in the table below) to list its matches.",
+      `Each row: R with its ${level} interval; 1 (dashed) means identical choices under every framing. Click a row (or press Enter on it in the table below) to list its matches.`,
     ),
     shiftRows.length === 0
       ? el("p", { class: "no-data" }, "No game has a cooperative action, so there is no shift.")
@@ -189,26 +195,25 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
         ),
     chartTable(
       "robustness",
-      ["Player", "Game", "R", "95% CI", "Shift", "95% CI"],
-      // The pooled row belongs to no player: it opens nothing in the charts either.
-      rRows
-        .filter((r) => r.player !== null)
-        .map((r) => {
-          const shift = shiftRows.find((s) => s.label === r.label);
-          const player = r.player as string;
-          return drillRow(
-            { "data-cell": `${player}|${r.game ?? ""}` },
-            [
-              el("td", {}, player),
-              el("td", {}, r.game ?? "all games"),
-              el("td", { class: "num" }, formatNumber(r.estimate, 3)),
-              el("td", { class: "num" }, interval([r.lo, r.hi], 3)),
-              el("td", { class: "num" }, formatNumber(shift?.estimate, 3)),
-              el("td", { class: "num" }, shift ? interval([shift.lo, shift.hi], 3) : "—"),
-            ],
-            () => ctx.openCell({ player, game: r.game }),
-          );
-        }),
+      ["Player", "Game", "R", `${level} CI`, "Shift", `${level} CI`],
+      rRows.map((r) => {
+        const shift = shiftRows.find((s) => s.label === r.label);
+        const cells = [
+          el("td", {}, r.player ?? "all players (pooled)"),
+          el("td", {}, r.game ?? "all games"),
+          el("td", { class: "num" }, formatNumber(r.estimate, 3)),
+          el("td", { class: "num" }, interval([r.lo, r.hi], 3)),
+          el("td", { class: "num" }, formatNumber(shift?.estimate, 3)),
+          el("td", { class: "num" }, shift ? interval([shift.lo, shift.hi], 3) : "—"),
+        ];
+        // The pooled row belongs to no player: it opens nothing, in the charts either, but the table is the
+        // chart's text and carries its numbers too.
+        if (r.player === null) return el("tr", { "data-cell": "pooled" }, ...cells);
+        const player = r.player;
+        return drillRow({ "data-cell": `${player}|${r.game ?? ""}` }, cells, () =>
+          ctx.openCell({ player, game: r.game }),
+        );
+      }),
     ),
   );
 }
@@ -252,7 +257,7 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
   const spec = { ...comprehensionChartSpec(withCurves), columns } as TopLevelSpec;
   const rows = cells.map((c) =>
     drillRow(
-      { "data-cell": `${c.player}|${c.game}|${c.framing}` },
+      { "data-cell": `${c.player}|${c.game}|${c.framing}`, "data-opponent": c.opponent },
       [
         el("td", {}, c.player),
         el("td", {}, `${c.game} (${c.variant})`),
@@ -263,7 +268,15 @@ export function repeatedSection(ctx: SectionContext): HTMLElement | null {
         el("td", { class: "num" }, formatNumber(c.mean_cooperation_rate, 2)),
         el("td", { class: "num" }, formatComprehensionRound(c.mean_comprehension_round, c.curve.length)),
       ],
-      () => ctx.openCell({ player: c.player, game: c.game, framing: c.framing, variant: c.variant }),
+      // Its own opponent's matches: the row counts those, not the other opponents' of the same framing.
+      () =>
+        ctx.openCell({
+          player: c.player,
+          game: c.game,
+          framing: c.framing,
+          variant: c.variant,
+          opponent: c.opponent,
+        }),
     ),
   );
   const head = el(

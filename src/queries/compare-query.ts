@@ -397,12 +397,19 @@ function oneGroupText(deps: PlayDeps, query: CompareQuery, group: string): strin
   const head = `A comparison needs at least two groups; the selection (${describeFilter(query, variant)}) holds only '${group}'`;
   if ((query.by ?? "player") !== "player") return `${head}.`;
   const where = query.study_id ? `study ${query.study_id}` : "the record";
+  // A player the filter already names is no other player to add: it has nothing here (this is the
+  // one-shot comparison's refusal, so it made no one-shot decision under the other filters).
+  const named = (query.players ?? []).filter((p) => p !== group);
+  const empty =
+    named.length === 0
+      ? ""
+      : `, and ${labelList(named)} ${named.length === 1 ? "has" : "have"} no one-shot decisions in it`;
   const others = [...new Set(deps.store.recordedPlayerGames(query.study_id).map((r) => r.player))]
-    .filter((p) => p !== group)
+    .filter((p) => p !== group && !named.includes(p))
     .sort();
   return others.length === 0
-    ? `${head}, and ${where} holds no other player.`
-    : `${head}; the other players of ${where}: ${labelList(others)}.`;
+    ? `${head}${empty}, and ${where} holds no other player.`
+    : `${head}${empty}; the other players of ${where}: ${labelList(others)}.`;
 }
 
 function describeFilter(query: CompareQuery, variant: string): string {

@@ -97,6 +97,8 @@ export interface RobustnessResult {
   attenuation: number;
   bootstrap: number;
   seed: number;
+  /** The intervals' level: robustness takes it as an argument; absent (0.95) in a report's robustness. */
+  confidence?: number;
   framings: string[];
   games: (RobustnessValues & { player: string; game: string })[];
   /** Each player's resampling unit: "session" where its sessions made several decisions. */

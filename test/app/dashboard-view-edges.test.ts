@@ -209,6 +209,7 @@ describeWithChromium("the dashboard view at the record's edges", () => {
       game: "repeated-pd",
       framing: "their-prompt",
       variant: "base",
+      opponent: "tft-elsewhere",
       limit: 50,
       offset: 0,
     });
@@ -266,6 +267,174 @@ describeWithChromium("the dashboard view at the record's edges", () => {
     } finally {
       await tokenHost.close();
     }
+  });
+
+  it("robustness at another confidence says that level, and its table carries the pooled row the chart draws", async () => {
+    const args = { bootstrap: 200, confidence: 0.9 };
+    const json = (await client.callTool({ name: "robustness", arguments: args })).structuredContent as {
+      pooled: {
+        R: { estimate: number; ci: [number, number] };
+        shift: { estimate: number; ci: [number, number] };
+      };
+    };
+    const { page, view } = await harness.open("robustness", args, { theme: "light", width: 760 });
+    const captions = await view.$$eval("[data-section=robustness] figcaption", (fs) =>
+      fs.map((f) => f.textContent ?? ""),
+    );
+    expect(captions[0]).toMatch(/^Each row: R with its 90% interval; /);
+    expect(
+      await view.$$eval("[data-table=robustness] thead th", (ths) => ths.map((th) => th.textContent)),
+    ).toEqual(["Player", "Game", "R", "90% CI", "Shift", "90% CI"]);
+    // study-agent's one decision per framing leaves it alone in robustness: its two rows, then the pool.
+    const fixed = (x: number) => x.toFixed(3);
+    const { R, shift } = json.pooled;
+    expect(
+      await view.$$eval("[data-table=robustness] tbody tr", (trs) =>
+        trs.map((tr) => [tr.getAttribute("data-cell"), ...[...tr.children].map((td) => td.textContent)]),
+      ),
+    ).toContainEqual([
+      "pooled",
+      "all players (pooled)",
+      "all games",
+      fixed(R.estimate),
+      `[${fixed(R.ci[0])}, ${fixed(R.ci[1])}]`,
+      fixed(shift.estimate),
+      `[${fixed(shift.ci[0])}, ${fixed(shift.ci[1])}]`,
+    ]);
+    // The pooled row belongs to no player: it opens nothing, and is not announced as a button.
+    expect(
+      await view.$eval('[data-table=robustness] tr[data-cell="pooled"]', (tr) => tr.getAttribute("role")),
+    ).toBe(null);
+    await page.close();
+  });
+
+  it("a pair of one framing chosen twice is refused in the view at once, without a call", async () => {
+    const { view } = await harness.open("robustness", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const from = harness.calls.length;
+    await view.select('select[name="baseline"]', "team");
+    expect(await statusLine(view)).toBe(
+      "Choose both framings of the pair (or neither for the default pair).",
+    );
+    await view.select('select[name="comparison"]', "team");
+    expect(await statusLine(view)).toBe(
+      "Choose two different framings: team is both the baseline and the comparison. The result shown is for no filter.",
+    );
+    await view.select('select[name="comparison"]', "business");
+    expect((await harness.waitForCall("robustness", from)).arguments).toEqual({
+      bootstrap: 200,
+      framings: ["team", "business"],
+    });
+    expect(harness.calls.slice(from).filter((c) => c.name === "robustness")).toHaveLength(1);
+    await view.page().close();
+  });
+
+  it("two cells clicked in turn list the second's matches, even when the first's answer comes last", async () => {
+    let slowFirst = true;
+    const { page, view } = await harness.open(
+      "report",
+      { bootstrap: 200 },
+      {
+        theme: "light",
+        width: 760,
+        // The host answers the first list_matches after the second (hosts may answer in any order).
+        answer: async (call) => {
+          if (call.name !== "list_matches" || !slowFirst) return undefined;
+          slowFirst = false;
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          return undefined;
+        },
+      },
+    );
+    await view.$eval("[data-chart-table=cooperation]", (d) => {
+      (d as unknown as { open: boolean }).open = true;
+    });
+    const from = harness.calls.length;
+    await view.click('[data-table=cooperation] tr[data-cell="study-agent|prisoners-dilemma|business"]');
+    await view.click('[data-table=cooperation] tr[data-cell="half-agent|prisoners-dilemma|business"]');
+    await view.waitForSelector("[data-list=matches] li");
+    // Past the slow answer: the panel must still be the second cell's.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(harness.calls.slice(from).filter((c) => c.name === "list_matches")).toHaveLength(2);
+    expect(await view.$eval("[data-section=matches] h2", (h) => h.textContent)).toBe(
+      "Matches: half-agent · prisoners-dilemma · business",
+    );
+    expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("2 match(es), newest first.");
+    await page.close();
+  });
+
+  it("a repeated-play row lists its own opponent's matches: as many as its Matches column says", async () => {
+    // duo plays repeated-pd under repeated-plain twice against tit-for-tat and once against always-defect:
+    // two cells of one player, game and framing.
+    const player = await connectHost(deps, "duo-player");
+    for (const [opponent, seed] of [
+      ["tit-for-tat", 1],
+      ["tit-for-tat", 2],
+      ["always-defect", 3],
+    ] as const) {
+      const match = await call<{ match_id: string; labels: string[] }>(player, "start_match", {
+        game: "repeated-pd",
+        framing: "repeated-plain",
+        opponent,
+        player: "duo",
+        seed,
+      });
+      for (let round = 1; round <= 16; round++) {
+        await call(player, "submit_move", { match_id: match.match_id, round, choice: match.labels[0] });
+      }
+    }
+    await player.close();
+    const { page, view } = await harness.open(
+      "repeated_metrics",
+      { players: ["duo"] },
+      { theme: "light", width: 760 },
+    );
+    const row = (opponent: string) =>
+      `[data-table=repeated] tr[data-cell="duo|repeated-pd|repeated-plain"][data-opponent="${opponent}"]`;
+    expect(await view.$eval(`${row("always-defect")} td:nth-child(5)`, (td) => td.textContent)).toBe("1");
+    const from = harness.calls.length;
+    await view.click(row("always-defect"));
+    expect((await harness.waitForCall("list_matches", from)).arguments).toMatchObject({
+      player: "duo",
+      framing: "repeated-plain",
+      opponent: "always-defect",
+    });
+    await view.waitForSelector("[data-list=matches] li");
+    expect(await view.$eval("[data-section=matches] h2", (h) => h.textContent)).toBe(
+      "Matches: duo · repeated-pd · repeated-plain vs always-defect",
+    );
+    expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("1 match(es), newest first.");
+    expect(
+      await view.$$eval("[data-list=matches] li", (items) =>
+        items.map((li) => li.textContent?.includes(" vs always-defect · ")),
+      ),
+    ).toEqual([true]);
+    // The other row, likewise: its two matches.
+    await view.click(row("tit-for-tat"));
+    await view.waitForFunction(
+      'document.querySelector("[data-section=matches] h2").textContent.endsWith("vs tit-for-tat")',
+    );
+    await view.waitForSelector("[data-count]");
+    expect(await view.$eval("[data-count]", (p) => p.textContent)).toBe("2 match(es), newest first.");
+    await page.close();
+  });
+
+  it("each chart is named for a screen reader by its caption, not as one more 'Vega visualization'", async () => {
+    const { page, view } = await harness.open("report", { bootstrap: 200 }, { theme: "light", width: 760 });
+    const named = await view.$$eval("figure", (figures) =>
+      figures.map((f) => [
+        f.querySelector("[data-chart]")?.getAttribute("data-chart"),
+        f.querySelector("[role=graphics-document]")?.getAttribute("aria-label") ===
+          f.querySelector("figcaption")?.textContent,
+      ]),
+    );
+    expect(named).toEqual([
+      ["cooperation", true],
+      ["robustness-forest", true],
+      ["shift-forest", true],
+      ["sensitivity", true],
+      ["comprehension", true],
+    ]);
+    await page.close();
   });
 });
 

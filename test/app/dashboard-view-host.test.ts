@@ -117,6 +117,7 @@ describeWithChromium("the dashboard view and its host", () => {
       game: "repeated-pd",
       framing: "repeated-plain",
       variant: "base",
+      opponent: "tit-for-tat",
       limit: 50,
       offset: 0,
     });
@@ -146,7 +147,13 @@ describeWithChromium("the dashboard view and its host", () => {
     await page.keyboard.press("Enter");
     const forestRow = '[data-table=robustness] tr[data-cell="mixed-agent|"]';
     await view.waitForSelector(forestRow, { visible: true });
-    expect(await view.$$eval("[data-table=robustness] tbody tr", (trs) => trs.length)).toBe(6);
+    // Six rows open a cell's matches; the pooled row, the chart's last, opens nothing.
+    expect(await view.$$eval("[data-table=robustness] tbody tr.clickable", (trs) => trs.length)).toBe(6);
+    expect(
+      await view
+        .$$eval("[data-table=robustness] tbody tr", (trs) => trs.map((tr) => tr.dataset.cell))
+        .then((cells) => cells.at(-1)),
+    ).toBe("pooled");
     await view.focus(forestRow);
     await page.keyboard.press("Enter");
     expect((await harness.waitForCall("list_matches", from)).arguments).toEqual({

@@ -93,6 +93,14 @@ describe("player and game filters name something of the record", () => {
       "A comparison needs at least two groups; the selection (players alpha, variant base) holds only 'alpha'; the other players of the record: beta, gamma.",
     );
   });
+
+  it("does not offer as another player one the filter already names, and says that one has nothing in the selection", () => {
+    // gamma played the dilemma only: of alpha and gamma, the stag hunt holds alpha alone.
+    refused(
+      ["analyze", "compare", ...quick, "--db", db, "--players", "alpha,gamma", "--games", "stag-hunt"],
+      "A comparison needs at least two groups; the selection (players alpha, gamma, games stag-hunt, variant base) holds only 'alpha', and gamma has no one-shot decisions in it; the other players of the record: beta.",
+    );
+  });
 });
 
 describe("a player lacking a framing the others played", () => {

@@ -229,28 +229,37 @@ export class StudyMatchStore extends HttpSessionStore {
    * One page of one principal's matches that pass the filter, newest first, with the number of settled
    * rounds: what a match listing shows without reading every decision into JS.
    */
-  listMatchSummaries(
-    filter: RecordFilter & { principal: string; limit: number; offset: number },
-  ): MatchSummaryRow[] {
+  listMatchSummaries(filter: MatchListFilter & { limit: number; offset: number }): MatchSummaryRow[] {
     return this.stmt(
       `SELECT m.id AS match_id, m.player, m.game, m.variant, m.framing, m.opponent, m.status,
          (SELECT COUNT(*) FROM decisions d WHERE d.match_id = m.id AND d.status <> 'pending') AS rounds_played,
          m.created_at AS started_at
-       FROM matches m WHERE m.principal = @principal AND ${this.filter}
+       FROM matches m WHERE m.principal = @principal AND ${this.filter} ${OPPONENT_FILTER}
        ORDER BY m.created_at DESC, m.id LIMIT @limit OFFSET @offset`,
     ).all({
-      ...filterParams(filter),
-      principal: filter.principal,
+      ...matchListParams(filter),
       limit: filter.limit,
       offset: filter.offset,
     }) as MatchSummaryRow[];
   }
 
   /** How many matches listMatchSummaries pages through, so a listing can say how much of it it shows. */
-  countMatchSummaries(filter: RecordFilter & { principal: string }): number {
+  countMatchSummaries(filter: MatchListFilter): number {
     const row = this.stmt(
-      `SELECT COUNT(*) AS n FROM matches m WHERE m.principal = @principal AND ${this.filter}`,
-    ).get({ ...filterParams(filter), principal: filter.principal }) as { n: number };
+      `SELECT COUNT(*) AS n FROM matches m WHERE m.principal = @principal AND ${this.filter} ${OPPONENT_FILTER}`,
+    ).get(matchListParams(filter)) as { n: number };
     return Number(row.n);
   }
+}
+
+/**
+ * What a match listing filters on: the record's filters, the principal whose matches these are, and the
+ * opponent (by id), which tells apart the repeated-play cells of one player, game and framing.
+ */
+export type MatchListFilter = RecordFilter & { principal: string; opponent?: string };
+
+const OPPONENT_FILTER = "AND (CAST(@opponent AS TEXT) IS NULL OR m.opponent = @opponent)";
+
+function matchListParams(filter: MatchListFilter): Record<string, string | null> {
+  return { ...filterParams(filter), principal: filter.principal, opponent: filter.opponent ?? null };
 }

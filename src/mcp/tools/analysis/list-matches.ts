@@ -18,6 +18,11 @@ const inputSchema = z.object({
   variant: z.enum(VARIANT_IDS).optional().describe("Only this variant"),
   framing: id.optional().describe("Only matches played under this framing (or import label)"),
   study_id: id.optional().describe("Only the matches of this study"),
+  opponent: id
+    .optional()
+    .describe(
+      "Only matches against this opponent, by its id (e.g. tit-for-tat): one repeated-play cell of repeated_metrics",
+    ),
   limit: z.number().int().min(1).max(500).default(50).describe("At most this many matches, newest first"),
   offset: z
     .number()
@@ -73,7 +78,7 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
     {
       title: "List matches",
       description:
-        "The recorded matches this connection may open that pass the filters (player, game, variant, framing, study), newest first: id, condition, opponent, status, rounds played and start time, and how many pass in all (total; page with offset and limit). Without tokens (stdio, or HTTP on loopback) that is every match started without a token, by any client, and every imported transcript; over HTTP with a bearer token, only the matches started with that token. Open one with get_match or the resource same-game://matches/{id}.",
+        "The recorded matches this connection may open that pass the filters (player, game, variant, framing, study, opponent), newest first: id, condition, opponent, status, rounds played and start time, and how many pass in all (total; page with offset and limit). Without tokens (stdio, or HTTP on loopback) that is every match started without a token, by any client, and every imported transcript; over HTTP with a bearer token, only the matches started with that token. Open one with get_match or the resource same-game://matches/{id}.",
       inputSchema,
       outputSchema: advertisedOutputSchema(outputSchema),
       annotations: READ_ONLY,
@@ -89,6 +94,7 @@ export function registerListMatches(server: McpServer, { deps, caller }: ToolCon
           variants: args.variant ? [args.variant] : undefined,
           framings: args.framing ? [args.framing] : undefined,
           study_id: args.study_id,
+          opponent: args.opponent,
         };
         const matches = deps.store.listMatchSummaries({ ...filter, limit: args.limit, offset: args.offset });
         const total = deps.store.countMatchSummaries(filter);
