@@ -1,3 +1,4 @@
+import { confidenceLevel } from "../queries/format.js";
 import type { LeaderboardRow } from "../report/report-data.js";
 import {
   conditionsText,
@@ -30,7 +31,7 @@ export function leaderboardSection(ctx: SectionContext): HTMLElement | null {
     return section("leaderboard", "Leaderboard", el("p", { class: "no-data" }, `No leaderboard: ${why}`));
   }
   const selected = ctx.selectedGroup || undefined;
-  const level = `${Math.round(board.confidence * 100)}%`;
+  const level = confidenceLevel(board.confidence);
   const table = (name: string, rows: readonly LeaderboardRow[]) =>
     el(
       "div",

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { opponentLabel } from "../domain/opponent-label.js";
+import { confidenceLevel } from "../queries/format.js";
 import { formatComprehensionRound } from "../report/format-numbers.js";
 import { resamplingUnits } from "../report/resampling-units.js";
 import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
@@ -151,6 +152,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
   const rRows = forestRows(result, "R").filter(keep);
   const shiftRows = forestRows(result, "shift").filter(keep);
   const [first, second] = result.framings;
+  const level = confidenceLevel(result.confidence ?? 0.95);
   const settings = el(
     "p",
     { class: "muted", "data-settings": "" },
@@ -171,7 +173,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
         reference: 1,
         width,
       }),
-      "Each row: R with its 95% interval; 1 (dashed) means identical choices under every framing. Click a row (or press Enter on it in the table below) to list its matches.",
+      `Each row: R with its ${level} interval; 1 (dashed) means identical choices under every framing. Click a row (or press Enter on it in the table below) to list its matches.`,
     ),
     shiftRows.length === 0
       ? el("p", { class: "no-data" }, "No game has a cooperative action, so there is no shift.")
@@ -189,7 +191,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
         ),
     chartTable(
       "robustness",
-      ["Player", "Game", "R", "95% CI", "Shift", "95% CI"],
+      ["Player", "Game", "R", `${level} CI`, "Shift", `${level} CI`],
       // The pooled row belongs to no player: it opens nothing in the charts either.
       rRows
         .filter((r) => r.player !== null)

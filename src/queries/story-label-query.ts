@@ -4,7 +4,7 @@ import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
-import { printable, pValue, unsignedZero } from "./format.js";
+import { confidenceLevel, printable, pValue, unsignedZero } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
 // `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
@@ -85,7 +85,7 @@ const ci = (e: { ci: [number, number] }) => `[${pct(e.ci[0])}, ${pct(e.ci[1])}]`
 /** A table per (player, game): the cells, then the main effect of each factor and the verdict. */
 export function storyLabelText(report: StoryLabelReport): string {
   const lines = [
-    `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${Math.round(report.confidence * 100)}% intervals.`,
+    `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${confidenceLevel(report.confidence)} intervals.`,
   ];
   for (const unit of report.units) {
     lines.push("", `${printable(unit.player)} / ${unit.game}: P(${unit.focal_action})`);

@@ -96,6 +96,8 @@ export interface RobustnessResult {
   unit: "decision" | "session";
   attenuation: number;
   bootstrap: number;
+  /** The intervals' level; absent in data written before it was carried here, when it was always 0.95. */
+  confidence?: number;
   seed: number;
   framings: string[];
   games: (RobustnessValues & { player: string; game: string })[];
