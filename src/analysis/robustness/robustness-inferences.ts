@@ -45,6 +45,11 @@ export class RobustnessInferences {
     private readonly bootstrap: number,
     private readonly confidence: number,
     private readonly attenuation: number,
+    /**
+     * The statistics unattenuated, which the permutation rows (computed unattenuated) are compared with:
+     * `point` itself when the attenuation is 1.
+     */
+    private readonly observed: Float64Array = point,
   ) {
     plan.units.forEach((u, i) => {
       if ((plan.cells[u.cells[0] as number] as PlannedCell).actions.length <= 2) return;
@@ -134,7 +139,10 @@ export class RobustnessInferences {
     this.inverted.set(stat, { lower, upperIfRejected });
   }
 
-  /** The permutation replicates (the invariance test's null distribution), needed by every R from here on. */
+  /**
+   * The permutation replicates (the invariance test's null distribution), needed by every R from here on:
+   * unattenuated, as `observed` is.
+   */
   withPermutations(permuted: Float64Array): void {
     this.permuted = permuted;
   }
@@ -177,6 +185,7 @@ export class RobustnessInferences {
         this.rows(this.permuted, stat),
         this.confidence,
         this.cap,
+        this.observed[stat] as number,
       );
       const mean = this.means.get(stat);
       const ci = mean === undefined ? this.inversionInterval(stat, resampled) : this.meanCi(mean, resampled);
