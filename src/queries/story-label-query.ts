@@ -119,6 +119,7 @@ export function storyLabelText(report: StoryLabelReport): string {
     }
   }
   lines.push("", `Verdict rule: ${report.verdict_rule}`);
+  for (const note of report.notes) lines.push(printable(`Note (${note.name}): ${note.detail}`));
   for (const s of report.skipped)
     lines.push(`skipped ${printable(s.player)} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
   return lines.join("\n");
