@@ -2,6 +2,7 @@ import { type StoryLabelResult, storyLabelEffects } from "../analysis/story-labe
 import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { confidenceLevel, printable, pValue, unsignedZero } from "./format.js";
@@ -46,6 +47,10 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
     const split = splitPresentationId(framing);
     return { story: split.framing, labels: split.labels ?? "story-true" };
   };
+  refuseAbsentPresentations(
+    cellsFromRows(rows).map((cell) => presentationOf(cell.framing)),
+    query,
+  );
   const cells = cellsFromRows(rows).filter((cell) => {
     const at = presentationOf(cell.framing);
     return (
@@ -67,6 +72,30 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
     return { ...result, variant, study_id: query.study_id ?? null };
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * Refuses a `--stories` or `--labels` value no decision in scope was made under, naming the ones there are:
+ * a mistyped story otherwise came back as "No (player, game) has decisions in every combination of stories
+ * business, bussiness …", and a label set alone as "found stories (none)", neither saying what was valid.
+ */
+function refuseAbsentPresentations(
+  present: readonly { story: string; labels: string }[],
+  query: Pick<StoryLabelQuery, "stories" | "labels">,
+): void {
+  for (const [flag, asked, values] of [
+    ["--stories", query.stories, present.map((p) => p.story)],
+    ["--labels", query.labels, present.map((p) => p.labels)],
+  ] as const) {
+    const known = new Set(values);
+    const absent = (asked ?? []).filter((v) => !known.has(v));
+    if (absent.length > 0)
+      throw new UsageError(
+        printable(
+          `${flag} names ${labelList(absent)}, under which nothing matching was played; ${flag === "--stories" ? "stories" : "label sets"} with decisions: ${labelList([...known].sort())}.`,
+        ),
+      );
   }
 }
 
