@@ -1,3 +1,4 @@
+import { confidenceLevel } from "../queries/format.js";
 import type { LeaderboardRow } from "../report/report-data.js";
 import {
   conditionsText,
@@ -8,7 +9,6 @@ import {
   rRows,
 } from "../report/sections/leaderboard-section.js";
 import { el, formatNumber } from "./dom.js";
-import { intervalLevel } from "./interval-level.js";
 import { figure, type SectionContext, section } from "./sections.js";
 
 /** The ranked measures after R, in the leaderboard's order: one-shot λ and exploitability, then repeated play. */
@@ -31,7 +31,7 @@ export function leaderboardSection(ctx: SectionContext): HTMLElement | null {
     return section("leaderboard", "Leaderboard", el("p", { class: "no-data" }, `No leaderboard: ${why}`));
   }
   const selected = ctx.selectedGroup || undefined;
-  const level = intervalLevel(board.confidence);
+  const level = confidenceLevel(board.confidence);
   const table = (name: string, rows: readonly LeaderboardRow[]) =>
     el(
       "div",

@@ -1,9 +1,8 @@
 import { opponentLabel } from "../domain/opponent-label.js";
-import { pValue } from "../queries/format.js";
+import { confidenceLevel, pValue } from "../queries/format.js";
 import { MEASURE_TITLES } from "../report/sections/leaderboard-section.js";
 import type { ComparedPair } from "./dashboard-data.js";
 import { el, formatNumber } from "./dom.js";
-import { intervalLevel } from "./interval-level.js";
 import { type SectionContext, section } from "./sections.js";
 
 /** Which cells a pair was compared on, as read: "prisoners-dilemma × business, team". */
@@ -26,7 +25,7 @@ export function pairsSection(ctx: SectionContext): HTMLElement | null {
   if (ctx.data.source !== "compare" || !details || !board) return null;
   const chosen = ctx.selectedGroup;
   const pairs = details.pairs.filter((p) => !chosen || p.a === chosen || p.b === chosen);
-  const level = intervalLevel(board.confidence);
+  const level = confidenceLevel(board.confidence);
   const digits = (p: ComparedPair) => (p.measure === "points" ? 2 : 3);
   const rows = pairs.map((p) =>
     el(

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { opponentLabel } from "../domain/opponent-label.js";
+import { confidenceLevel } from "../queries/format.js";
 import { formatComprehensionRound } from "../report/format-numbers.js";
 import { resamplingUnits } from "../report/resampling-units.js";
 import { ROBUSTNESS_COVERAGE } from "../report/robustness-coverage.js";
@@ -11,7 +12,6 @@ import type { ClickedDatum } from "./chart-view.js";
 import type { DashboardData } from "./dashboard-data.js";
 import { el, formatNumber } from "./dom.js";
 import { type Filters, passes } from "./filters.js";
-import { intervalLevel } from "./interval-level.js";
 
 /** A chart to draw into a figure once the section is in the page; `onClick` gets the clicked cell. */
 export interface PendingChart {
@@ -155,8 +155,7 @@ export function robustnessSection(ctx: SectionContext): HTMLElement | null {
   const rRows = forestRows(result, "R").filter(keep);
   const shiftRows = forestRows(result, "shift").filter(keep);
   const [first, second] = result.framings;
-  // The level the tool computed its intervals at (robustness takes a confidence; a report's are 95%).
-  const level = intervalLevel(result.confidence ?? 0.95);
+  const level = confidenceLevel(result.confidence ?? 0.95);
   const settings = el(
     "p",
     { class: "muted", "data-settings": "" },

@@ -1,11 +1,11 @@
 import { opponentLabel } from "../domain/opponent-label.js";
 import { labelList } from "../report/label-list.js";
 import type { CompareReport } from "./compare-query.js";
-import { fixed, interval, printable, pValue, table } from "./format.js";
+import { confidenceLevel, fixed, interval, printable, pValue, table } from "./format.js";
 
 /** The readable twin of a comparison: the ranks (a leaderboard), then every pair, then what was left out. */
 export function compareText(report: CompareReport): string {
-  const level = `${Math.round(report.confidence * 100)}%`;
+  const level = confidenceLevel(report.confidence);
   const lines = [
     printable(
       `Comparison by ${report.by} of ${report.groups.length} groups over framings ${labelList(report.framings)} (variant ${report.variant})${report.group_details.length > 0 ? `; shift = ${labelList(report.framings.slice(1, 2))} minus ${labelList(report.framings.slice(0, 1))}` : ""}.`,

@@ -30,6 +30,14 @@ export function utcSeconds(iso: string): string {
   return `${iso.slice(0, 19)}Z`;
 }
 
+/**
+ * A confidence level as a percentage, to the digits it was given in: 0.95 → "95%", 0.999 → "99.9%",
+ * 0.975 → "97.5%". Rounded to a whole percent, 0.999 read "100%" and 0.975 "98%".
+ */
+export function confidenceLevel(confidence: number): string {
+  return `${Number((confidence * 100).toPrecision(12))}%`;
+}
+
 export function interval(ci: readonly [number, number] | null | undefined, digits = 3): string {
   return ci ? `[${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : "—";
 }

@@ -1,12 +1,13 @@
 import { labelList } from "../report/label-list.js";
 import { resamplingUnits } from "../report/resampling-units.js";
-import { fixed, interval, printable, pValue, table } from "./format.js";
+import { confidenceLevel, fixed, interval, printable, pValue, table } from "./format.js";
 import type { RobustnessReport } from "./robustness-query.js";
 import { verificationText } from "./verification-text.js";
 
 /** The readable twin of a robustness report: one table of games, players and the pool, then the checks and notes. */
 export function robustnessText(report: RobustnessReport): string {
   const [b, s] = report.framings;
+  const level = confidenceLevel(report.confidence);
   const rows = [
     ...report.games.map((g) => [
       g.player,
@@ -45,14 +46,17 @@ export function robustnessText(report: RobustnessReport): string {
     ),
     `Bootstrap B = ${report.bootstrap}, seed ${report.seed}, unit ${printable(resamplingUnits(report))}, attenuation ${report.attenuation}${report.contrast ? `, ${report.contrast} contrast` : ""}.`,
     "",
-    table(["player", "game", "R", "R bias-corr.", "R 95% CI", "invariance p", "shift", "shift 95% CI"], rows),
+    table(
+      ["player", "game", "R", "R bias-corr.", `R ${level} CI`, "invariance p", "shift", `shift ${level} CI`],
+      rows,
+    ),
     "invariance p: permutation test that every framing shares one distribution; the R interval reaches 1 whenever p > 1 − confidence.",
     "",
     verificationText(report.checks, report.notes),
   ];
   for (const o of report.order_effect) {
     lines.push(
-      `Order effect of ${printable(o.player)}: first-listed action chosen in ${fixed(o.first_listed_rate.estimate)} of ${o.decisions} two-action decisions, 95% CI ${interval(o.first_listed_rate.ci)} (½ without an order effect).`,
+      `Order effect of ${printable(o.player)}: first-listed action chosen in ${fixed(o.first_listed_rate.estimate)} of ${o.decisions} two-action decisions, ${level} CI ${interval(o.first_listed_rate.ci)} (½ without an order effect).`,
     );
   }
   if (report.skipped.length > 0) {

@@ -10,7 +10,7 @@ import { loadStudy } from "../play/studies.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
 import { type AskedFrom, filterNames } from "./filter-names.js";
-import { fixed, interval, printable, table } from "./format.js";
+import { confidenceLevel, fixed, interval, printable, table } from "./format.js";
 import { oneShotCells } from "./one-shot-cells.js";
 import { verificationText } from "./verification-text.js";
 
@@ -91,7 +91,7 @@ export function sensitivityReport(
 
 export function sensitivityText(report: SensitivityReport): string {
   const pooled = table(
-    ["player", "framing", "games", "pooled λ", "95% CI"],
+    ["player", "framing", "games", "pooled λ", `${confidenceLevel(report.confidence)} CI`],
     report.pooled.map((p) => [
       p.player,
       p.framing,

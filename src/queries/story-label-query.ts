@@ -2,9 +2,10 @@ import { type StoryLabelResult, storyLabelEffects } from "../analysis/story-labe
 import { splitPresentationId } from "../domain/label-sets.js";
 import type { VariantId } from "../domain/types.js";
 import type { PlayDeps } from "../play/play-deps.js";
+import { labelList } from "../report/label-list.js";
 import { UsageError } from "../usage-error.js";
 import { refuseAbsentPlayersAndGames } from "./absent-filter-values.js";
-import { printable, pValue, unsignedZero } from "./format.js";
+import { confidenceLevel, printable, pValue, unsignedZero } from "./format.js";
 import { cellsFromRows } from "./one-shot-cells.js";
 
 // `analyze story-labels`: one-shot counts grouped by SQLite, each framing presentation split into its story
@@ -46,6 +47,10 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
     const split = splitPresentationId(framing);
     return { story: split.framing, labels: split.labels ?? "story-true" };
   };
+  refuseAbsentPresentations(
+    cellsFromRows(rows).map((cell) => presentationOf(cell.framing)),
+    query,
+  );
   const cells = cellsFromRows(rows).filter((cell) => {
     const at = presentationOf(cell.framing);
     return (
@@ -70,6 +75,30 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
   }
 }
 
+/**
+ * Refuses a `--stories` or `--labels` value no decision in scope was made under, naming the ones there are:
+ * a mistyped story otherwise came back as "No (player, game) has decisions in every combination of stories
+ * business, bussiness …", and a label set alone as "found stories (none)", neither saying what was valid.
+ */
+function refuseAbsentPresentations(
+  present: readonly { story: string; labels: string }[],
+  query: Pick<StoryLabelQuery, "stories" | "labels">,
+): void {
+  for (const [flag, asked, values] of [
+    ["--stories", query.stories, present.map((p) => p.story)],
+    ["--labels", query.labels, present.map((p) => p.labels)],
+  ] as const) {
+    const known = new Set(values);
+    const absent = (asked ?? []).filter((v) => !known.has(v));
+    if (absent.length > 0)
+      throw new UsageError(
+        printable(
+          `${flag} names ${labelList(absent)}, under which nothing matching was played; ${flag === "--stories" ? "stories" : "label sets"} with decisions: ${labelList([...known].sort())}.`,
+        ),
+      );
+  }
+}
+
 /** "= 0.0123", or "< 0.0001" below four decimals (a p-value is never 0). */
 const pEquals = (p: number) => {
   const text = pValue(p, 4);
@@ -85,7 +114,7 @@ const ci = (e: { ci: [number, number] }) => `[${pct(e.ci[0])}, ${pct(e.ci[1])}]`
 /** A table per (player, game): the cells, then the main effect of each factor and the verdict. */
 export function storyLabelText(report: StoryLabelReport): string {
   const lines = [
-    `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${Math.round(report.confidence * 100)}% intervals.`,
+    `Story × labels (variant ${report.variant}${report.study_id ? `, study ${report.study_id}` : ""}): stories ${report.stories.join(", ")}; label sets ${report.labels.join(", ")}; ${report.bootstrap} bootstrap replicates, seed ${report.seed}, ${confidenceLevel(report.confidence)} intervals.`,
   ];
   for (const unit of report.units) {
     lines.push("", `${printable(unit.player)} / ${unit.game}: P(${unit.focal_action})`);
@@ -119,6 +148,7 @@ export function storyLabelText(report: StoryLabelReport): string {
     }
   }
   lines.push("", `Verdict rule: ${report.verdict_rule}`);
+  for (const note of report.notes) lines.push(printable(`Note (${note.name}): ${note.detail}`));
   for (const s of report.skipped)
     lines.push(`skipped ${printable(s.player)} / ${s.game}: no decisions in ${s.missing.join(", ")}`);
   return lines.join("\n");

@@ -96,9 +96,9 @@ export interface RobustnessResult {
   unit: "decision" | "session";
   attenuation: number;
   bootstrap: number;
-  seed: number;
-  /** The intervals' level: robustness takes it as an argument; absent (0.95) in a report's robustness. */
+  /** The intervals' level; absent in data written before it was carried here, when it was always 0.95. */
   confidence?: number;
+  seed: number;
   framings: string[];
   games: (RobustnessValues & { player: string; game: string })[];
   /** Each player's resampling unit: "session" where its sessions made several decisions. */

@@ -120,6 +120,86 @@ describe("a deterministic agent played live", () => {
   });
 });
 
+describe("an attenuation near 0", () => {
+  // One agent cooperated in all 200 decisions under framing a and defected in its one decision under b:
+  // JSD = ln 2, so R = 0 and R_cons = 1 − a. Attenuation maps every replicate by R ↦ 1 − a(1 − R), so the
+  // interval at a is the image of the interval at a = 1; the bound "just below 1" that an upper end takes
+  // when the invariance test rejects (it does here: p = 2/1001) is mapped with it. Taken as a fixed
+  // 1 − 10⁻⁶ in the attenuated scale, it cut the interval at a = 10⁻⁶ and 10⁻⁷ to the point 0.999999,
+  // below the estimate, and the check ci_contains_estimate failed on this healthy record.
+  const cells: CountCell[] = [
+    { player: "det", game: "g0", framing: "a", counts: { cooperate: 200 } },
+    { player: "det", game: "g0", framing: "b", counts: { defect: 1 } },
+  ];
+  const options = { cooperativeAction: COOPERATE, actions: ACTIONS_OF, bootstrap: 1000 };
+  const plain = robustnessAnalysis(cells, options);
+
+  it("has R = 0 and a rejecting invariance test at a = 1", () => {
+    expect(plain.games[0]?.R.estimate).toBe(0);
+    expect(plain.games[0]?.invariance.p_value).toBeCloseTo(2 / 1001, 12);
+    expect(plain.games[0]?.R.ci[1]).toBeLessThan(1);
+  });
+
+  for (const a of [1e-3, 1e-6, 1e-7]) {
+    it(`maps the interval at a = 1 to R_cons = 1 − a(1 − R) at a = ${a}, containing its estimate`, () => {
+      const result = robustnessAnalysis(cells, { ...options, attenuation: a });
+      const attenuate = (r: number) => 1 - a * (1 - r);
+      for (const [row, base] of [
+        [result.games[0], plain.games[0]],
+        [result.players[0], plain.players[0]],
+        [result.pooled, plain.pooled],
+      ] as const) {
+        if (row === undefined || base === undefined) throw new Error("a row is missing");
+        const [lo, hi] = row.R.ci;
+        expect(row.R.estimate).toBeCloseTo(1 - a, 15);
+        expect(lo).toBeLessThanOrEqual(row.R.estimate);
+        expect(hi).toBeGreaterThanOrEqual(row.R.estimate);
+        expect(hi).toBeLessThan(1);
+        expect(lo).toBeCloseTo(attenuate(base.R.ci[0]), 12);
+        expect(hi).toBeCloseTo(attenuate(base.R.ci[1]), 12);
+      }
+      expect(result.checks.filter((c) => !c.ok)).toEqual([]);
+    });
+  }
+});
+
+describe("the invariance test under attenuation", () => {
+  // Attenuation is a positive affine map of R: it moves no permuted statistic past the observed one, so the
+  // test's p is the same at every a. Computed in the attenuated scale it was not: at a = 1e-12 the
+  // statistics' differences rounded away, every permutation tied the observed R, and p = 0.537 read 1
+  // (the interval then reached 1 as if invariance held).
+  const cells: CountCell[] = [
+    { player: "m", game: "g0", framing: "a", counts: { cooperate: 3, defect: 2 } },
+    { player: "m", game: "g0", framing: "b", counts: { cooperate: 1, defect: 4 } },
+    { player: "m", game: "g1", framing: "a", counts: { cooperate: 20, defect: 10 } },
+    { player: "m", game: "g1", framing: "b", counts: { cooperate: 28, defect: 2 } },
+  ];
+  const options = { cooperativeAction: COOPERATE, actions: ACTIONS_OF, bootstrap: 1000 };
+  const pValues = (result: RobustnessResult) => [
+    ...result.games.map((g) => g.invariance.p_value),
+    result.players[0]?.invariance.p_value,
+    result.pooled.invariance.p_value,
+  ];
+  const plain = robustnessAnalysis(cells, options);
+
+  it("rejects for g1 (20 of 30 against 28 of 30) and not for g0 (3 of 5 against 1 of 5) at a = 1", () => {
+    const [g0, g1] = pValues(plain) as number[];
+    expect(g0).toBeGreaterThan(0.3);
+    expect(g1).toBeLessThan(0.05);
+  });
+
+  for (const a of [0.7, 1e-6, 1e-12, 1e-15]) {
+    it(`gives the same p-values at a = ${a}`, () => {
+      const result = robustnessAnalysis(cells, { ...options, attenuation: a });
+      expect(pValues(result)).toEqual(pValues(plain));
+      // g1's test rejects, so its upper end stays below 1 (and at or above its estimate).
+      const g1 = result.games[1]?.R;
+      expect(g1?.ci[1]).toBeLessThan(1);
+      expect(g1?.ci[1]).toBeGreaterThanOrEqual(g1?.estimate as number);
+    });
+  }
+});
+
 describe("shift intervals of a story-driven agent", () => {
   it("contain their estimate when every game's shift is ±1 (player and pooled too)", () => {
     // 12 games: framing b always cooperates and framing a never in g0–g10, the reverse in g11; shifts +1

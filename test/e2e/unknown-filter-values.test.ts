@@ -132,3 +132,32 @@ describe("a player lacking a framing the others played", () => {
     expect(JSON.parse(ranked.stdout).groups).toEqual(["alpha", "beta"]);
   });
 });
+
+describe("story-labels' --stories and --labels name something of the record", () => {
+  it("refuses a story or a label set no decision was made under, naming the ones there are", () => {
+    // Before, a mistyped story read "No (player, game) has decisions in every combination of stories
+    // business, bussiness and label sets story-true." and a label set alone "found stories (none)".
+    refused(
+      ["analyze", "story-labels", ...quick, "--db", db, "--stories", "business,bussiness"],
+      "--stories names bussiness, under which nothing matching was played; stories with decisions: business, friend-sharing.",
+    );
+    refused(
+      ["analyze", "story-labels", ...quick, "--db", db, "--labels", "familiar"],
+      "--labels names familiar, under which nothing matching was played; label sets with decisions: story-true.",
+    );
+    const run = runCli([
+      "analyze",
+      "story-labels",
+      ...quick,
+      "--db",
+      db,
+      "--stories",
+      "business,friend-sharing",
+      "--labels",
+      "story-true",
+      "--json",
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).stories).toEqual(["business", "friend-sharing"]);
+  });
+});

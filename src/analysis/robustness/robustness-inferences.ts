@@ -9,6 +9,7 @@ import type { Estimate } from "./robustness-checks.js";
 import {
   type BootstrapInference,
   belowOne,
+  belowOneAttenuated,
   bootstrapInference,
   type RobustnessInference,
   withInvariance,
@@ -44,6 +45,11 @@ export class RobustnessInferences {
     private readonly bootstrap: number,
     private readonly confidence: number,
     private readonly attenuation: number,
+    /**
+     * The statistics unattenuated, which the permutation rows (computed unattenuated) are compared with:
+     * `point` itself when the attenuation is 1.
+     */
+    private readonly observed: Float64Array = point,
   ) {
     plan.units.forEach((u, i) => {
       if ((plan.cells[u.cells[0] as number] as PlannedCell).actions.length <= 2) return;
@@ -74,6 +80,11 @@ export class RobustnessInferences {
 
   private unattenuate(r: number): number {
     return 1 - (1 - r) / this.attenuation;
+  }
+
+  /** The largest upper end below 1 when the invariance test rejects, in the attenuated scale of the estimates. */
+  private get cap(): number {
+    return belowOneAttenuated(this.attenuation);
   }
 
   /** The bootstrap half of an R's inference, once per statistic (it reorders the statistic's row). */
@@ -120,12 +131,18 @@ export class RobustnessInferences {
     const half = this.bootstrapHalf(stat);
     const lower = inversion.lowerEnd(this.unattenuate(half.lower));
     // Searched from where `inversionInterval` would start it once the test rejects: that inference's
-    // upper end, belowOne(half.upper, estimate) (withInvariance).
-    const upperIfRejected = inversion.upperEnd(true, this.unattenuate(belowOne(half.upper, half.estimate)));
+    // upper end, belowOne(half.upper, estimate, cap) (withInvariance).
+    const upperIfRejected = inversion.upperEnd(
+      true,
+      this.unattenuate(belowOne(half.upper, half.estimate, this.cap)),
+    );
     this.inverted.set(stat, { lower, upperIfRejected });
   }
 
-  /** The permutation replicates (the invariance test's null distribution), needed by every R from here on. */
+  /**
+   * The permutation replicates (the invariance test's null distribution), needed by every R from here on:
+   * unattenuated, as `observed` is.
+   */
   withPermutations(permuted: Float64Array): void {
     this.permuted = permuted;
   }
@@ -134,7 +151,7 @@ export class RobustnessInferences {
     const target = this.inverted.get(stat);
     if (target === undefined) return inference.ci;
     const rejects = inference.pValue <= 1 - this.confidence;
-    const hi = rejects ? belowOne(this.attenuate(target.upperIfRejected), inference.estimate) : 1;
+    const hi = rejects ? belowOne(this.attenuate(target.upperIfRejected), inference.estimate, this.cap) : 1;
     // The inversion caps its lower end at its own R̂, which is the reported estimate summed another way
     // (binary entropies there, the statistics' JSD here) and, with attenuation, mapped another way
     // (1 − a(1 − R) there, 1 − (a / ln 2)·JSD here): at R̂ = 0 with a = 0.7 the two gave 0.30000000000000004
@@ -154,7 +171,7 @@ export class RobustnessInferences {
       mean.factor,
     );
     const rejects = inference.pValue <= 1 - this.confidence;
-    const hi = rejects ? belowOne(upper, inference.estimate) : 1;
+    const hi = rejects ? belowOne(upper, inference.estimate, this.cap) : 1;
     return [Math.min(lower, inference.estimate, hi), hi];
   }
 
@@ -167,6 +184,8 @@ export class RobustnessInferences {
         this.bootstrapHalf(stat),
         this.rows(this.permuted, stat),
         this.confidence,
+        this.cap,
+        this.observed[stat] as number,
       );
       const mean = this.means.get(stat);
       const ci = mean === undefined ? this.inversionInterval(stat, resampled) : this.meanCi(mean, resampled);

@@ -38,13 +38,29 @@ const clip = (x: number): number => Math.min(1, Math.max(0, x));
 /**
  * The largest upper end reported when the invariance test rejects R = 1: the test excludes 1 itself but no
  * value below it, so an end that would otherwise be 1 is reported just below it, and "the upper end is 1"
- * stays the same statement as "the test does not reject".
+ * stays the same statement as "the test does not reject". This is the bound on R itself; an attenuated R
+ * (1 − a(1 − R)) takes its image, `belowOneAttenuated(a)`.
  */
 export const BELOW_ONE = 1 - 1e-6;
 
-/** An upper end when the test rejects R = 1: below 1, and never below the estimate. */
-export function belowOne(upper: number, estimate: number): number {
-  return Math.max(Math.min(estimate, BELOW_ONE), Math.min(upper, BELOW_ONE));
+/**
+ * BELOW_ONE mapped by the attenuation R ↦ 1 − a(1 − R). A fixed bound in the attenuated scale would cut
+ * below the estimate itself once a(1 − R) < 1e-6: at a = 1e-6 an agent with R = 0 has R_cons = 0.999999,
+ * and its interval was the point 0.999999, excluding the estimate it was computed for.
+ */
+export function belowOneAttenuated(attenuation: number): number {
+  // Below a ≈ 1e-10 the image rounds to 1 itself: then the largest number below 1.
+  return Math.min(1 - attenuation * (1 - BELOW_ONE), 1 - Number.EPSILON / 2);
+}
+
+/**
+ * An upper end when the test rejects R = 1: at most `cap` (just below 1), and never below the estimate.
+ * The estimate rises above the cap only when the statistic's rounding does (R within 1e-6 of 1 while the
+ * test rejects, or an attenuation so small that 1 − a(1 − R) rounds to 1); the interval then still
+ * contains its estimate.
+ */
+export function belowOne(upper: number, estimate: number, cap = BELOW_ONE): number {
+  return Math.max(estimate, Math.min(upper, cap));
 }
 
 /** Relative slack for "T* ≥ T": the permuted and observed statistics are the same sums in another order. */
@@ -106,12 +122,20 @@ export function withInvariance(
   half: BootstrapInference,
   permutation: Float64Array,
   confidence: number,
+  /** The largest upper end below 1 (BELOW_ONE, attenuated as the statistic is). */
+  cap = BELOW_ONE,
+  /**
+   * The observed statistic in the permutation rows' scale. R* ≤ R̂ is the same event as max JSD* ≥ max JSD
+   * whatever the attenuation (a positive affine map), but only on paper: in the attenuated scale
+   * 1 − a·JSD/ln 2 the statistics' differences round away as a nears 0 (p = 0.537 read 1 at a = 1e-12),
+   * so the rows and this statistic are unattenuated.
+   */
+  observed = half.estimate,
 ): RobustnessInference {
-  // R* ≤ R̂ is the same event as max JSD* ≥ max JSD (attenuation is a positive affine map).
-  const extreme = countAtMost(permutation, half.estimate + TIE);
+  const extreme = countAtMost(permutation, observed + TIE);
   const pValue = (1 + extreme) / (1 + permutation.length);
   const rejects = pValue <= 1 - confidence;
-  const upper = rejects ? belowOne(half.upper, half.estimate) : 1;
+  const upper = rejects ? belowOne(half.upper, half.estimate, cap) : 1;
   return {
     estimate: half.estimate,
     ci: [Math.min(half.lower, upper), upper],

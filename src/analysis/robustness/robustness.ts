@@ -140,6 +140,10 @@ export function robustnessAnalysis(
   const plan = planRobustness(cells, options.framings, options.cooperativeAction, options.actions);
   const evaluator = new StatisticsEvaluator(plan, attenuation);
   const point = pointEstimates(plan, evaluator);
+  // The invariance test is computed unattenuated (withInvariance says why): its permutation rows, and the
+  // observed statistics they are compared with.
+  const unattenuated = attenuation === 1 ? evaluator : new StatisticsEvaluator(plan, 1);
+  const observed = attenuation === 1 ? point : pointEstimates(plan, unattenuated);
   const clusterSums = options.clusterSums ?? clusterSumMethodFromEnv();
 
   // The null distribution: the same statistics on framing-permuted data, from a stream of its own,
@@ -150,17 +154,17 @@ export function robustnessAnalysis(
       framings: options.framings,
       cooperativeAction: options.cooperativeAction,
       actions: options.actions,
-      attenuation,
+      attenuation: 1,
       seed,
       bootstrap,
       clusterSums,
     },
     evaluator.layout.count,
     plan.units.length,
-    (out) => fillPermutationRows(plan, evaluator, seed, bootstrap, out, clusterSums),
+    (out) => fillPermutationRows(plan, unattenuated, seed, bootstrap, out, clusterSums),
     // Units of the null that can be drawn out of turn are shared with this thread once its bootstrap is
     // done, so that the two threads finish together.
-    deferredUnits(plan, evaluator, bootstrap, clusterSums),
+    deferredUnits(plan, unattenuated, bootstrap, clusterSums),
   );
   const { rows, jointPlayers } = bootstrapReplicates(plan, evaluator, seed, bootstrap, clusterSums);
   // A cancelled analysis stops between its long stages as well as inside them (a stage of one large cell
@@ -174,6 +178,7 @@ export function robustnessAnalysis(
     bootstrap,
     confidence,
     attenuation,
+    observed,
   );
   throwIfCancelled();
   inferences.placeLowerEnds();

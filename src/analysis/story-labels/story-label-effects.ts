@@ -9,6 +9,7 @@ import { bootstrapRate } from "../sampling/boundary-smoothing.js";
 import { createBootstrapRng, type UniformSource } from "../sampling/fast-rng.js";
 import { percentileInterval } from "../sampling/percentile.js";
 import { normalUpperTail } from "./normal-tail.js";
+import { type NamedInterval, type StoryLabelNote, storyLabelNotes } from "./story-label-notes.js";
 
 // Did the story or the words move the agent? A study crosses stories (business,
 // friend-sharing) with label sets (story-true, familiar); each (player, game) then has one cell per
@@ -105,6 +106,8 @@ export interface StoryLabelResult {
   readonly units: StoryLabelUnit[];
   /** (player, game) pairs left out because a (story, labels) combination has no decisions. */
   readonly skipped: { player: string; game: string; missing: string[] }[];
+  /** Why an effect's interval leaves its estimate out, where one does (story-label-notes.ts). */
+  readonly notes: StoryLabelNote[];
 }
 
 interface Grid {
@@ -183,7 +186,24 @@ export function storyLabelEffects(cells: readonly CountCell[], options: StoryLab
     verdict_rule: VERDICT_RULE,
     units,
     skipped,
+    notes: storyLabelNotes(units.flatMap(unitIntervals), bootstrap),
   };
+}
+
+/** Every interval of a unit, named as the text names it. */
+function unitIntervals(unit: StoryLabelUnit): NamedInterval[] {
+  const at = `${unit.player}/${unit.game}`;
+  return [
+    ...[...unit.story_effects, ...unit.label_effects].flatMap((e) => [
+      { label: `${at} ${e.factor} ${e.baseline} → ${e.comparison}`, ...e.main },
+      // With one level of the other factor the simple effect is the main effect: listed once.
+      ...(e.simple.length < 2 ? [] : e.simple).map((s) => ({
+        label: `${at} ${e.factor} ${e.baseline} → ${e.comparison} at ${s.at}`,
+        ...s.delta,
+      })),
+    ]),
+    ...(unit.interaction ? [{ label: `${at} interaction`, ...unit.interaction }] : []),
+  ];
 }
 
 /** p[s][l] of the focal action, from counts[s][l]. */

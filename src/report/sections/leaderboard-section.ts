@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { opponentLabel } from "../../domain/opponent-label.js";
+import { confidenceLevel } from "../../queries/format.js";
 import { shellWord } from "../../queries/shell-word.js";
 import { chartFigure } from "../chart-svg.js";
 import { formatCi, formatNumber } from "../format-numbers.js";
@@ -31,7 +32,7 @@ export interface LeaderboardChartOptions {
  * `player` when groups are players, so the dashboard can filter by a clicked row.
  */
 export function leaderboardChartSpec(board: Leaderboard, options: LeaderboardChartOptions): TopLevelSpec {
-  const level = `${Math.round(board.confidence * 100)}%`;
+  const level = confidenceLevel(board.confidence);
   const values = rRows(board).map((r) => ({
     group: r.group,
     ...(board.by === "player" ? { player: r.group } : {}),
@@ -130,7 +131,7 @@ function measureTable(
   board: Leaderboard,
   imported: ReadonlyMap<string, string>,
 ) {
-  const level = `${Math.round(board.confidence * 100)}%`;
+  const level = confidenceLevel(board.confidence);
   const name = (group: string) => (board.by === "player" ? playerName(group, imported) : isolated(group));
   const digits = rows[0]?.measure === "points" ? 2 : 3;
   const body = rows.map(
@@ -237,7 +238,7 @@ export async function leaderboardSection(
       ? html`<section id="leaderboard"><h2>Leaderboard</h2><p class="no-data">No one-shot ranks: ${why}</p>${repeated}</section>`
       : html`<section id="leaderboard"><h2>Leaderboard</h2><p class="no-data">No leaderboard: ${why}</p>${missingRepeated ? repeated : html``}</section>`;
   }
-  const level = `${Math.round(board.confidence * 100)}%`;
+  const level = confidenceLevel(board.confidence);
   const figure = await chartFigure(
     leaderboardChartSpec(board, { width: 360 }),
     `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour and shape is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
