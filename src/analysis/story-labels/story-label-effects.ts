@@ -94,7 +94,7 @@ export interface EffectTest {
 
 /** How the verdict is reached: stated in every result. */
 export const VERDICT_RULE =
-  "Each main-effect contrast and the interaction is tested by a two-sided z test, its variance at the unit's pooled focal rate (by session when sessions made several decisions), Holm-adjusted over the unit's tests; a test counts when its adjusted p ≤ 1 − confidence, so a false verdict under no effect has probability at most 1 − confidence. A significant interaction is the verdict (read the simple effects); otherwise the factors with a significant main effect.";
+  "Each main-effect contrast and the interaction is tested by a two-sided z test, its variance at the unit's pooled focal rate (by session when sessions made several decisions), Holm-adjusted over the unit's tests; a test counts when its adjusted p ≤ 1 − confidence, so a false verdict under no effect has probability at most about 1 − confidence where every cell holds 5 or more decisions (a cell of 1–3 decisions beside a large one can double it). A significant interaction is the verdict (read the simple effects); otherwise the factors with a significant main effect.";
 
 export interface StoryLabelResult {
   readonly stories: string[];
