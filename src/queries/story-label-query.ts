@@ -47,11 +47,12 @@ export function storyLabelReport(deps: PlayDeps, query: StoryLabelQuery): StoryL
     const split = splitPresentationId(framing);
     return { story: split.framing, labels: split.labels ?? "story-true" };
   };
+  const inScope = cellsFromRows(rows);
   refuseAbsentPresentations(
-    cellsFromRows(rows).map((cell) => presentationOf(cell.framing)),
+    inScope.map((cell) => presentationOf(cell.framing)),
     query,
   );
-  const cells = cellsFromRows(rows).filter((cell) => {
+  const cells = inScope.filter((cell) => {
     const at = presentationOf(cell.framing);
     return (
       (!query.stories || query.stories.includes(at.story)) &&
