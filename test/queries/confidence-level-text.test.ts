@@ -38,6 +38,7 @@ async function answer(name: string, confidence: number): Promise<{ text: string;
 describe("the confidence level in text", () => {
   it("is written to the digits it was given in", () => {
     expect(confidenceLevel(0.95)).toBe("95%");
+    expect(confidenceLevel(0.8)).toBe("80%");
     expect(confidenceLevel(0.999)).toBe("99.9%");
     expect(confidenceLevel(0.975)).toBe("97.5%");
     expect(confidenceLevel(0.5)).toBe("50%");
