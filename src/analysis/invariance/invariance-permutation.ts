@@ -6,7 +6,7 @@
 import type { PlannedCell, PlannedUnit, RobustnessPlan } from "../robustness/robustness-plan.js";
 import type { FillCell } from "../robustness/robustness-statistics.js";
 import { BufferedUniforms, type UniformSource } from "../sampling/fast-rng.js";
-import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
+import { type GuideTable, guideIndex, guideTable, WINDOW_EXTRA, WINDOW_SD } from "../sampling/guide-table.js";
 import { hypergeometricFromMode } from "../sampling/hypergeometric-from-mode.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { type JointShuffle, jointShuffleCounts, jointShuffleOf } from "./joint-session-shuffle.js";
@@ -345,11 +345,7 @@ function drawMultivariateHypergeometric(
               table = windowedHypergeometric(rest, K, place);
               cache.set(key, table);
             }
-            const u = rng.next();
-            const { cdf, guide } = table;
-            let i = guide[(u * guide.length) | 0] as number;
-            while ((cdf[i] as number) <= u) i++;
-            x = table.lo + i;
+            x = table.lo + guideIndex(table, rng.next());
           }
         }
         target[r * k + a] = x;
@@ -405,11 +401,7 @@ function drawTwoActionHypergeometric(
             shared?.set(key, table);
             byLeft[left] = table;
           }
-          const u = rng.next();
-          const { cdf, guide } = table;
-          let i = guide[(u * guide.length) | 0] as number;
-          while ((cdf[i] as number) <= u) i++;
-          x = table.lo + i;
+          x = table.lo + guideIndex(table, rng.next());
         }
       }
       const target = out[f] as Int32Array;

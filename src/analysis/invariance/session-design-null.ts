@@ -19,7 +19,7 @@
 import type { PlannedCell } from "../robustness/robustness-plan.js";
 import type { UniformSource } from "../sampling/fast-rng.js";
 import { gamma } from "../sampling/gamma-sampler.js";
-import { type GuideTable, guideTable } from "../sampling/guide-table.js";
+import { type GuideTable, guideIndex, guideTable } from "../sampling/guide-table.js";
 import type { ClusterSumMethod } from "../sampling/normal-cluster-sums.js";
 import { drawNormalSessionDesign, drawsNormalDesign } from "./session-design-normal-null.js";
 import { betaQuantiles, QUANTILES, type SharedPropensities } from "./shared-session-propensities.js";
@@ -577,10 +577,7 @@ function drawSharedTwoActionSessions(
           const propensity = quantiles[Math.min(QUANTILES - 1, Math.floor(u * QUANTILES))] as number;
           for (let d = 0; d < m; d++) if (rng.next() < propensity) i++;
         } else {
-          const u = rng.next();
-          const { cdf, guide } = table;
-          i = guide[(u * guide.length) | 0] as number;
-          while ((cdf[i] as number) <= u) i++;
+          i = guideIndex(table, rng.next());
         }
         x += i;
         n += m;

@@ -12,7 +12,7 @@
 //   2⁻³² resolution of the uniforms. Cost T per replicate instead of S. (Tables for every type and
 //   remaining size held 1 GB at 1M decisions, sessions of many types in every cell: hence the walk.)
 import type { UniformSource } from "./fast-rng.js";
-import { type GuideTable, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
+import { type GuideTable, guideIndex, guideTable, WINDOW_EXTRA, WINDOW_SD } from "./guide-table.js";
 
 /** Multinomial mode once it needs this many times fewer draws than drawing every cluster. */
 const COLLAPSE_GAIN = 4;
@@ -96,11 +96,7 @@ export function drawMultiplicities(sampler: MultiplicitySampler, rng: UniformSou
         table = windowedBinomial(remaining, p);
         cache.set(remaining, table);
       }
-      const u = rng.next();
-      const { cdf, guide } = table;
-      let i = guide[(u * guide.length) | 0] as number;
-      while ((cdf[i] as number) <= u) i++;
-      x = table.lo + i;
+      x = table.lo + guideIndex(table, rng.next());
     }
     out[t] = x;
     remaining -= x;

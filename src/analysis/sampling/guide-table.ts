@@ -36,3 +36,14 @@ export function guideTable(lo: number, mass: Float64Array): GuideTable {
   }
   return { lo, cdf, guide };
 }
+
+/**
+ * The index into `cdf` that the uniform u in [0, 1) draws: the guide points near it, then a short scan to
+ * the first cumulative mass above u. The value drawn is `lo` plus it.
+ */
+export function guideIndex(table: GuideTable, u: number): number {
+  const { cdf, guide } = table;
+  let i = guide[(u * guide.length) | 0] as number;
+  while ((cdf[i] as number) <= u) i++;
+  return i;
+}
