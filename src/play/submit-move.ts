@@ -8,6 +8,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
+import { refuseOtherSeat } from "./agent-seat-owner.js";
 import { type Caller, sessionLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
 import { currentRoundView, playableMatch, playerRound, type RoundView } from "./match-view.js";
@@ -61,6 +62,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     // One read of the match's state (the match, whether the round is decided, its attempts so far).
     const state = deps.store.moveState(args.match_id, args.round);
     const read = playableMatch(state?.match, args.match_id, caller.principal);
+    refuseOtherSeat(deps, caller, read);
     const match = settleAgentForfeit(deps, read);
     // A forfeit just recorded changed the round: what was read before it is stale.
     const settled = match !== read;
