@@ -8,6 +8,7 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
+import { refuseLostPartnerMove } from "./agent-seat-lost.js";
 import { refuseOtherSeat } from "./agent-seat-owner.js";
 import { type Caller, sessionLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
@@ -63,6 +64,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     const state = deps.store.moveState(args.match_id, args.round);
     const read = playableMatch(state?.match, args.match_id, caller.principal);
     refuseOtherSeat(deps, caller, read);
+    refuseLostPartnerMove(read);
     const match = settleAgentForfeit(deps, read);
     // A forfeit just recorded changed the round: what was read before it is stale.
     const settled = match !== read;
