@@ -97,4 +97,23 @@ describe("a seat of an agent-vs-agent match", () => {
     // (Defect, Defect) = 2 each.
     expect(decided).toMatchObject({ status: "decided", your_points: 2, opponent_points: 2 });
   });
+  it("lets one player take both seats over two connections (a host that reconnected between them)", async () => {
+    const first = await call<View>(alice, "start_match", {
+      game: "repeated-pd",
+      framing: "repeated-plain+familiar",
+      opponent: "agent",
+      player: "same-model",
+      seed: 10,
+    });
+    const second = await call<View>(bob, "join_match", { match_id: first.match_id, player: "same-model" });
+    // The second connection holds seat B and answers seat A too: one player, self-play.
+    await call(bob, "submit_move", { match_id: first.match_id, round: 1, choice: "Cooperate" });
+    const decided = await call<Moved>(bob, "submit_move", {
+      match_id: second.match_id,
+      round: 1,
+      choice: "Cooperate",
+    });
+    // (Cooperate, Cooperate) = 4 each.
+    expect(decided).toMatchObject({ status: "decided", your_points: 4, opponent_points: 4 });
+  });
 });
