@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
+import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 import { hasSubfolder, readJsonFiles } from "./catalog-files.js";
 import {
@@ -353,7 +354,12 @@ function variantsOf(game: Game): GameVariant[] {
 
 function unknown(kind: string, id: string, valid: readonly string[]): never {
   const entry = kind === "game" ? "game" : kind.startsWith("framing") ? "framing" : null;
-  throw new UnknownCatalogIdError(entry, id, `Unknown ${kind} "${id}"; valid: ${valid.join(", ")}.`);
+  // The id is the caller's text: echoed with its control characters escaped, as every refusal does.
+  throw new UnknownCatalogIdError(
+    entry,
+    id,
+    `Unknown ${kind} "${printable(id)}"; valid: ${valid.join(", ")}.`,
+  );
 }
 
 /**

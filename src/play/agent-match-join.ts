@@ -3,6 +3,7 @@ import type { PromptStyle, VariantId } from "../domain/types.js";
 import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 import { forfeitAfterSeconds } from "./agent-match-rounds.js";
+import { refuseJoinMidMatch } from "./agent-seat-lost.js";
 import { type Caller, playerLabel } from "./caller.js";
 import { currentRoundView, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
@@ -39,6 +40,7 @@ export function joinMatch(deps: PlayDeps, caller: Caller, args: JoinMatchArgs): 
         `Match "${first.id}" was not started for another player to join; only a match started with opponent "agent" can be joined.`,
       );
     }
+    refuseJoinMidMatch(first);
     if (first.partner_match_id !== null || first.status === "finished") {
       throw new UsageError(
         `Match "${first.id}" already has both players; start a new match with opponent "agent".`,

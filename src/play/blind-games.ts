@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Catalog } from "../domain/catalog.js";
+import { printable } from "../queries/format.js";
 import { UsageError } from "../usage-error.js";
 
 /**
@@ -15,7 +16,7 @@ export function resolveBlindGame(catalog: Catalog, handle: string): string {
   const game = catalog.games.find((g) => g.id === handle || blindGameId(g.id) === handle);
   if (!game) {
     throw new UsageError(
-      `Unknown game "${handle}"; games: ${catalog.games.map((g) => blindGameId(g.id)).join(", ")} (from list_games).`,
+      `Unknown game "${printable(handle)}"; games: ${catalog.games.map((g) => blindGameId(g.id)).join(", ")} (from list_games).`,
     );
   }
   return game.id;

@@ -1,4 +1,5 @@
 import type { Catalog } from "../domain/catalog.js";
+import type { LabelMap } from "../domain/labels.js";
 import { renderPrompt } from "../domain/render.js";
 import type { HistoryMode } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
@@ -56,6 +57,16 @@ export function visibleMatch(
     );
   }
   return match;
+}
+
+/**
+ * The framing's labels keyed by action, in the match's own (counterbalanced) order: a reply is read
+ * through them, and a refusal lists the valid labels in the order the prompt showed them, never the
+ * catalog's, which would show every agent one fixed order on its second try.
+ */
+export function matchLabelMap(deps: PlayDeps, match: MatchRecord): LabelMap {
+  const framing = deps.catalog.framing(match.framing, match.game);
+  return Object.fromEntries(match.action_order.map((action) => [action, framing.labels[action] as string]));
 }
 
 export function surfaceLabels(deps: PlayDeps, match: MatchRecord): string[] {

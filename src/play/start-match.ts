@@ -7,6 +7,7 @@ import {
 import { createRng, randomIndex, shuffled } from "../domain/rng.js";
 import type { HistoryMode, OpponentChoice } from "../domain/study-design.js";
 import type { PromptStyle, VariantId } from "../domain/types.js";
+import { printable } from "../queries/format.js";
 import type { MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_FORFEIT_SECONDS } from "./agent-match-rounds.js";
@@ -85,7 +86,7 @@ export function buildMatch(deps: PlayDeps, caller: Caller, player: string, spec:
   const framing = spec.framing ?? drawn;
   if (framing === undefined || !framings.includes(framing)) {
     throw new UsageError(
-      `Framing "${spec.framing}" does not present ${game.id} (${variant.id}); valid framings: ${framings.join(", ")}.`,
+      `Framing "${printable(`${spec.framing}`)}" does not present ${game.id} (${variant.id}); valid framings: ${framings.join(", ")}.`,
     );
   }
   const stage = deps.catalog.stageGame(game.id, variant.id);

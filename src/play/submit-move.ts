@@ -8,9 +8,11 @@ import { SERVER_VERSION } from "../server-version.js";
 import type { DecisionRecord, MatchRecord } from "../store/records.js";
 import { UsageError } from "../usage-error.js";
 import { recordAgentMove, settleAgentForfeit } from "./agent-match-rounds.js";
+import { refuseLostPartnerMove } from "./agent-seat-lost.js";
+import { refuseOtherSeat } from "./agent-seat-owner.js";
 import { type Caller, sessionLabel } from "./caller.js";
 import { fromOpponentSeat, opponentHistory, roundPayoffs } from "./match-engine.js";
-import { currentRoundView, playableMatch, playerRound, type RoundView } from "./match-view.js";
+import { currentRoundView, matchLabelMap, playableMatch, playerRound, type RoundView } from "./match-view.js";
 import type { PlayDeps } from "./play-deps.js";
 import { ensureCallerSession } from "./start-match.js";
 
@@ -61,6 +63,8 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     // One read of the match's state (the match, whether the round is decided, its attempts so far).
     const state = deps.store.moveState(args.match_id, args.round);
     const read = playableMatch(state?.match, args.match_id, caller.principal);
+    refuseOtherSeat(deps, caller, read);
+    refuseLostPartnerMove(read);
     const match = settleAgentForfeit(deps, read);
     // A forfeit just recorded changed the round: what was read before it is stale.
     const settled = match !== read;
@@ -79,7 +83,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     const before =
       settled || state === undefined ? deps.store.attemptTotals(match.id, args.round) : state.attempts;
     const framing = deps.catalog.framing(match.framing, match.game);
-    const parsed = parseReply(args.choice, framing.labels, framing.negations);
+    const parsed = parseReply(args.choice, matchLabelMap(deps, match), framing.negations);
     // The record's clock, as every replica's: an agent seat's forfeit counts from this time on any replica.
     const now = deps.store.nowIso();
     const attempt = {
@@ -214,7 +218,7 @@ function decideRound(
  */
 function replay(deps: PlayDeps, match: MatchRecord, recorded: DecisionRecord, choice: string): SubmitOutcome {
   const framing = deps.catalog.framing(match.framing, match.game);
-  const parsed = parseReply(choice, framing.labels, framing.negations);
+  const parsed = parseReply(choice, matchLabelMap(deps, match), framing.negations);
   const same = choice === recorded.raw_text || (parsed.ok && parsed.action === recorded.action);
   if (!same && recorded.status !== "forfeit") {
     const was = recorded.action === null ? "void (no valid reply)" : `"${framing.labels[recorded.action]}"`;

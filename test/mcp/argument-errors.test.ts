@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, callError, useConnectedClient } from "../support/harness.js";
+import { call, callError, connectClient, useConnectedClient } from "../support/harness.js";
 
 // A refused argument is named once, with the value received and what is valid: one bound (the tighter),
 // never the integer type's own 2^53 − 1 beside the argument's, and a union said in words.
@@ -37,5 +37,23 @@ describe("tool argument errors", () => {
     const text = await callError(held.client, "get_match", { match_id: "ab\u0000c" });
     expect(text).toContain('No match with id "ab\\x00c"');
     expect(text).not.toContain("\u0000");
+  });
+
+  it("escapes the control characters of a game or framing start_match does not know", async () => {
+    // The operator's surface names the catalog's games; the player's its blind handles.
+    const game = await callError(held.client, "start_match", { game: "pd\u0000\u001b[2J" });
+    expect(game).toMatch(/^Unknown game "pd\\x00\\x1b\[2J"; valid: battle-of-the-sexes, /);
+    const player = await connectClient(held.deps, { toolsets: ["play"] });
+    const blind = await callError(player, "start_match", { game: "pd\u0000\u001b[2J" });
+    await player.close();
+    expect(blind).toMatch(/^Unknown game "pd\\x00\\x1b\[2J"; games: game-[0-9a-f]{8}, /);
+    const framing = await callError(held.client, "start_match", {
+      game: "prisoners-dilemma",
+      framing: "business\u202e\u0007",
+    });
+    expect(framing).toMatch(/^Framing "business\\u202e\\x07" does not present prisoners-dilemma \(base\); /);
+    for (const text of [game, blind, framing]) {
+      for (const raw of ["\u0000", "\u0007", "\u001b", "\u202e"]) expect(text).not.toContain(raw);
+    }
   });
 });

@@ -219,6 +219,21 @@ describe("resources, the play prompt and completions", () => {
     });
   });
 
+  it("escapes the control characters of a game, variant or framing the prompt does not know", async () => {
+    for (const [args, start] of [
+      [{ game: "chess\u001b[2J" }, 'Unknown game "chess\\x1b[2J"; games: '],
+      [{ game: "harmony", variant: "base\u0000" }, 'Unknown variant "base\\x00"; variants: '],
+      [{ game: "harmony", framing: "team\u202e" }, 'Framing "team\\u202e" does not present harmony (base); '],
+    ] as const) {
+      const refusal = await client.getPrompt({ name: "play", arguments: args }).then(
+        () => undefined,
+        (error: { code: number; message: string }) => error,
+      );
+      expect(refusal?.code).toBe(-32602);
+      expect(refusal?.message.startsWith(start), refusal?.message).toBe(true);
+    }
+  });
+
   it("answers a prompt argument that is not a string with -32602 naming it, not an internal error", async () => {
     await expect(
       client.getPrompt({ name: "play", arguments: { game: 5 } as unknown as Record<string, string> }),

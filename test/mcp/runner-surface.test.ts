@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MODEL_CALLS_META_KEY } from "../../src/domain/model-call.js";
 import { registerStudy } from "../../src/play/studies.js";
 import { call, connectClient, tempDeps } from "../support/harness.js";
+import { TEST_PG } from "../support/postgres.js";
 
 // What the runner needs of the server, seen through a real SDK client: concurrent trials from next_trial
 // (in_progress), and the model calls of a reply carried in the request _meta of submit_move.
@@ -180,3 +181,41 @@ describe("the runner's use of the player surface", () => {
     expect(deps.store.getDecision(trial.match_id, 1)).toBeUndefined();
   });
 });
+
+// A model call's text was written as received: a NUL in a raw reply was stored by SQLite (a record that
+// could then not be moved to PostgreSQL) and failed PostgreSQL's insert with its own words ("invalid byte
+// sequence for encoding \"UTF8\": 0x00"), naming no field.
+describe.each(["sqlite" as const, ...(TEST_PG ? ["postgres" as const] : [])])(
+  "a model call whose text the record cannot hold (%s)",
+  (engine) => {
+    it("is refused naming the call's field, on both engines alike, recording nothing", async () => {
+      const own = tempDeps(engine);
+      const runner = await connectClient(own, { player: "runner" });
+      try {
+        const match = await call<{ match_id: string; labels: string[] }>(runner, "start_match", {
+          game: "prisoners-dilemma",
+          seed: 3,
+        });
+        for (const [field, value, problem] of [
+          ["raw_reply", "ab\u0000c", "contains a NUL character (U+0000 at position 2)"],
+          ["requested_model", "m\ud800", "contains a lone surrogate (U+D800 at position 1)"],
+        ] as const) {
+          const result = await runner.callTool({
+            name: "submit_move",
+            arguments: { match_id: match.match_id, round: 1, choice: match.labels[0] },
+            _meta: { [MODEL_CALLS_META_KEY]: [{ ...modelCall, [field]: value }] },
+          });
+          expect(result.isError).toBe(true);
+          expect((result.content as { text: string }[])[0]?.text).toMatch(
+            new RegExp(`^The model call's ${field} ${problem.replace(/[()+]/g, "\\$&")}`),
+          );
+        }
+        expect(own.store.listAttempts(match.match_id, 1)).toEqual([]);
+        expect(own.store.getDecision(match.match_id, 1)).toBeUndefined();
+      } finally {
+        await runner.close();
+        own.dispose();
+      }
+    });
+  },
+);

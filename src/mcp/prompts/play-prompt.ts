@@ -127,10 +127,11 @@ function registerOperatorPrompt(server: McpServer, context: ToolContext): void {
         }
         return userMessage(PICK_A_GAME);
       }
-      if (!gameIds.includes(game)) invalid(`Unknown game "${game}"; games: ${gameIds.join(", ")}.`);
+      if (!gameIds.includes(game))
+        invalid(`Unknown game "${printable(game)}"; games: ${gameIds.join(", ")}.`);
       const chosenVariant = variant || "base";
       if (!(VARIANT_IDS as readonly string[]).includes(chosenVariant)) {
-        invalid(`Unknown variant "${chosenVariant}"; variants: ${VARIANT_IDS.join(", ")}.`);
+        invalid(`Unknown variant "${printable(chosenVariant)}"; variants: ${VARIANT_IDS.join(", ")}.`);
       }
       const entry = catalog.game(game);
       if (entry.variants[chosenVariant as keyof typeof entry.variants] === undefined) {
@@ -141,7 +142,7 @@ function registerOperatorPrompt(server: McpServer, context: ToolContext): void {
       const valid = catalog.framingsFor(game, chosenVariant).map((f) => f.id);
       if (framing && !valid.includes(framing)) {
         invalid(
-          `Framing "${framing}" does not present ${game} (${chosenVariant}); framings: ${valid.join(", ")}.`,
+          `Framing "${printable(framing)}" does not present ${game} (${chosenVariant}); framings: ${valid.join(", ")}.`,
         );
       }
       const args = [

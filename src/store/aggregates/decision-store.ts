@@ -5,6 +5,19 @@ import type { AttemptRecord, DecisionRecord, MatchRecord } from "../records.js";
 import { requireWellFormedText } from "../well-formed-text.js";
 import { StudyMatchStore } from "./study-match-store.js";
 
+/** The text fields of a model call (its `decoding` is stored as JSON, which escapes what it must). */
+const MODEL_CALL_TEXT = {
+  requested_model: "model call's requested_model",
+  reported_model: "model call's reported_model",
+  style: "model call's style",
+  finish_reason: "model call's finish_reason",
+  raw_reply: "model call's raw_reply",
+  called_at: "model call's called_at",
+  cache_key: "model call's cache_key",
+  cached_from: "model call's cached_from",
+  batch_id: "model call's batch_id",
+} as const;
+
 /** A decision row as DecisionRecord has it: every column but the store's own mark `tallied`. */
 const DECISION_COLUMNS = `match_id, round, session_id, raw_text, action, rationale, tokens, opponent_action,
   payoff, opponent_payoff, invalid_attempts, status, decided_at, prompt_hash, server_version,
@@ -191,6 +204,8 @@ export class DecisionStore extends StudyMatchStore {
          @retries, @finish_reason, @raw_reply, @called_at, @cache_key, @cached_from, @cost_usd, @batch_id)`,
     );
     for (const [seq, { decoding, ...call }] of calls.entries()) {
+      // A runner's report is client text like a reply: refused where it enters, on both engines alike.
+      requireWellFormedText(call, MODEL_CALL_TEXT);
       insert.run({
         ...call,
         cache_key: call.cache_key ?? null,

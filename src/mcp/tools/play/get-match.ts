@@ -47,10 +47,15 @@ export function registerGetMatch(server: McpServer, { deps, caller }: ToolContex
         const transcript = matchTranscript(deps, caller, match_id);
         const lines = transcript.rounds.map(
           (r) =>
-            `round ${r.round}: you ${r.your_choice ?? "(void)"}, other ${r.opponent_choice ?? "(none)"} → ${r.your_points}`,
+            `round ${r.round}: you ${r.your_choice ?? ownMissing(r.status)}, other ${r.opponent_choice ?? "(none)"} → ${r.your_points}`,
         );
         const head = `Match ${transcript.match_id}: ${transcript.status}${transcript.next_round ? `, waiting for round ${transcript.next_round}` : ""}; total ${transcript.total_points}.`;
         return toolAnswer({ ...transcript }, [head, ...lines].join("\n"));
       }),
   );
+}
+
+/** Why a round has no choice of the player's own: no valid reply in five tries, or no reply in time. */
+function ownMissing(status: string): string {
+  return status === "forfeit" ? "(forfeit: no answer in time)" : "(void)";
 }

@@ -8,7 +8,7 @@ import { callerForMatch } from "../../../play/trial-sessions.js";
 import type { ToolContext } from "../../tool-context.js";
 import { answering, toolAnswer } from "../../tool-result.js";
 import { advertisedOutputSchema } from "../advertised-schema.js";
-import { IDEMPOTENT_RECORDING } from "../annotations.js";
+import { RECORDING } from "../annotations.js";
 import { MAX_REPLY_CHARS, matchIdSchema, roundViewSchema, roundViewText } from "./play-schemas.js";
 
 const inputSchema = z.object({
@@ -50,7 +50,9 @@ export function registerSubmitMove(server: McpServer, { deps, caller }: ToolCont
         "Answers one round of a match. The reply is read through the labels the prompt lists; an unclear reply is refused with the valid labels and may be answered again. Returns the round's outcome and the next round's prompt. Sending the same choice for a decided round returns the recorded outcome.",
       inputSchema,
       outputSchema: advertisedOutputSchema(outputSchema),
-      annotations: IDEMPOTENT_RECORDING,
+      // Not idempotent as MCP means it: the same unreadable reply sent again is another invalid reply
+      // (recorded, and the fifth voids the round). A decided round's resend is answered from the record.
+      annotations: RECORDING,
     },
     async (args, ctx) =>
       answering("submit_move", async () => {
