@@ -118,6 +118,31 @@ describe("compare groups", () => {
     }
   });
 
+  it("ranks two groups apart only where their pair's own interval of R leaves 0 out", () => {
+    // In two games, "steady" defects 30 of 30 under both framings (R = 1); "sparse" defected 2 of 2
+    // under business and cooperated 2 of 2 among friends (R = 0). So few decisions leave their difference undecided: the
+    // pair's interval (bias-corrected ∪ plain percentile ∪ MOVER) holds 0 and p is far above 0.05. The
+    // bias-corrected interval alone leaves 0 out (the replicates of R = 0 lie far above it), and the ranks
+    // read only that one and MOVER: they put "sparse" surely below "steady" at the simultaneous level, a
+    // verdict the pair's own 95% interval does not support.
+    const games = ["prisoners-dilemma", "stag-hunt"];
+    const rows = [
+      ...counts("steady", { business: 0, "friend-sharing": 0 }, 30, games),
+      ...counts("sparse", { business: 0, "friend-sharing": 2 }, 2, games),
+    ];
+    const result = compareGroups(rows, options);
+    // Pairs are named in the groups' order: a = "sparse", b = "steady", a − b = 0 − 1.
+    const pair = result.pairs.find((p) => p.measure === "R");
+    expect(pair?.difference.estimate).toBe(-1);
+    expect(pair?.difference.ci[1]).toBeGreaterThan(0);
+    expect(pair?.p_value).toBeGreaterThan(0.05);
+    const ranks = result.ranks.filter((r) => r.measure === "R");
+    expect(ranks.map((r) => [r.group, r.rank.estimate, r.rank.ci, r.tied_group])).toEqual([
+      ["steady", 1, [1, 2], 1],
+      ["sparse", 2, [1, 2], 1],
+    ]);
+  });
+
   it("pairs two groups that played the same schedule positions, and not groups that did not", () => {
     const a = {
       business: ["defect", "defect", "cooperate", "defect"],
