@@ -9,7 +9,7 @@ import {
   welchWidened,
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
-import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
+import { rankIntervals, ranksFromOrder } from "../../src/analysis/comparison/rank-intervals.js";
 import { exploitabilityBound } from "../../src/analysis/equilibrium/deviation.js";
 import { holm } from "../../src/analysis/multiple-testing/holm.js";
 import { meanDistances } from "../../src/analysis/robustness/mean-interval.js";
@@ -499,6 +499,39 @@ describe("rank intervals with a further interval of each difference", () => {
       [1, 1],
       [2, 2],
     ]);
+  });
+});
+
+describe("tiers", () => {
+  it("put in tier 1 every group not surely below the best, even one ranked below a group of tier 2", () => {
+    // "top" is surely above "mid" and nothing else: "wide" (a group of few decisions) is told apart from
+    // no one. Tier 1 holds the groups not surely below the best, "top": "top" and "wide". "wide" was put in
+    // tier 2 beside "mid", because tiers were cut in order of estimate and "mid" came first: the table then
+    // said "top" was surely more robust than "wide", which nothing in the record shows.
+    const better = [
+      [false, true, false],
+      [false, false, false],
+      [false, false, false],
+    ];
+    const ranked = ranksFromOrder(["top", "mid", "wide"], [1, 0.93, 0.92], better);
+    expect(ranked.map((r) => [r.group, r.rank.ci, r.tied_group])).toEqual([
+      ["top", [1, 2], 1],
+      ["mid", [2, 3], 2],
+      ["wide", [1, 3], 1],
+    ]);
+  });
+
+  it("cut the groups below tier 1 the same way: tier 2 is those not surely below the best of the rest", () => {
+    // a > b, a > c, a > d, b > d: tier 1 {a}; of b, c, d, the best is b, not surely above c: tier 2 {b, c};
+    // then tier 3 {d}.
+    const better = [
+      [false, true, true, true],
+      [false, false, false, true],
+      [false, false, false, false],
+      [false, false, false, false],
+    ];
+    const ranked = ranksFromOrder(["a", "b", "c", "d"], [0.9, 0.8, 0.7, 0.6], better);
+    expect(ranked.map((r) => r.tied_group)).toEqual([1, 2, 2, 3]);
   });
 });
 
