@@ -186,6 +186,34 @@ describe("compare groups", () => {
     ]);
   });
 
+  it("names the games left out of the ranks and the group that did not play them under every framing", () => {
+    // "full" and "other" played both games under both framings; 'short "v2", beta' played stag-hunt under
+    // business only. Ranks need every group on the same games: prisoners-dilemma alone. A name holding a
+    // comma or a quote is written as the list flags read it.
+    const games = ["prisoners-dilemma", "stag-hunt"];
+    const rows = [
+      ...counts("full", { business: 20, "friend-sharing": 10 }, 30, games),
+      ...counts("other", { business: 20, "friend-sharing": 12 }, 30, games),
+      ...counts('short "v2", beta', { business: 20, "friend-sharing": 10 }),
+      ...counts('short "v2", beta', { business: 20 }, 30, ["stag-hunt"]),
+    ];
+    const result = compareGroups(rows, options);
+    expect(result.ranked_games).toEqual(["prisoners-dilemma"]);
+    expect(result.notes).toContain(
+      "Ranked on prisoners-dilemma only, the games every group played under every framing (R, λ and exploitability alike); " +
+        'left out of the ranks: stag-hunt (not played under every framing by "short ""v2"", beta"). ' +
+        "Each pair is still compared on the games both played (games used). " +
+        "To rank on more games, compare without the groups that lack them, or play the missing cells.",
+    );
+    // Without it, both games are ranked and nothing is said.
+    const two = compareGroups(
+      rows.filter((r) => r.group !== 'short "v2", beta'),
+      options,
+    );
+    expect(two.ranked_games).toEqual(games);
+    expect(two.notes.filter((n) => n.startsWith("Ranked on"))).toEqual([]);
+  });
+
   it("adjusts by Holm's step-down rule", () => {
     expect(holm([0.01, 0.04, 0.03])).toEqual([0.03, 0.06, 0.06]);
     expect(holm([0.5, 0.9])).toEqual([1, 1]);

@@ -36,6 +36,7 @@ import { pooledFurther } from "./pooled-rank-widenings.js";
 import { type FurtherInterval, type RankedGroup, rankIntervals } from "./rank-intervals.js";
 import { sessionCellsByDecisionNote } from "./session-cells-by-decision-note.js";
 import { type ShiftCells, sessionShiftWidened } from "./shift-cluster-widening.js";
+import { unrankedGamesNote } from "./unranked-games-note.js";
 
 export { COMPARISON_MEASURES, type ComparisonMeasure };
 
@@ -343,6 +344,8 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
   }
   const byDecision = sessionCellsByDecisionNote(samples);
   if (byDecision !== null) notes.push(byDecision);
+  const unranked = unrankedGamesNote(groups, complete, rankedGames);
+  if (unranked !== null) notes.push(unranked);
   const ranks: GroupRank[] = [];
   const skipped: { measure: PooledMeasure; reason: string }[] = [];
   if (rankedGames.length === 0) {
