@@ -93,4 +93,14 @@ describe("compare's framings on a record of one-shot and repeated play", () => {
       "--framings names nope, under which nothing matching was played; framings with decisions: business, friend-sharing, their-prompt.",
     );
   });
+
+  it("refuses a one-shot framing where only repeated play is in scope, naming repeated play's framing", () => {
+    // Narrowed to the repeated game, nothing was played under business: the refusal said only that nothing
+    // matched the games and variant, as if the record were empty, without naming the framing at fault.
+    expect(() =>
+      compareReport(deps, { games: ["repeated-pd"], framings: ["business"], bootstrap: 200 }),
+    ).toThrow(
+      "--framings names business, under which nothing matching was played; framings with decisions: their-prompt.",
+    );
+  });
 });
