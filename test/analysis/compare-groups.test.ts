@@ -214,6 +214,26 @@ describe("compare groups", () => {
     expect(two.notes.filter((n) => n.startsWith("Ranked on"))).toEqual([]);
   });
 
+  it("names two groups whose names print alike, spelling each with its code points", () => {
+    // "Müller" with ü as one character (U+00FC) and as u plus a combining diaeresis (U+0308): two labels.
+    const rows = [
+      ...counts("M\u00fcller", { business: 20, "friend-sharing": 10 }),
+      ...counts("Mu\u0308ller", { business: 20, "friend-sharing": 12 }),
+      ...counts("other", { business: 20, "friend-sharing": 12 }),
+    ];
+    const result = compareGroups(rows, options);
+    expect(result.groups).toHaveLength(3);
+    expect(result.notes).toContain(
+      "Groups whose names print alike but are different labels (Unicode forms differ): Mu\\u{308}ller and M\\u{fc}ller. " +
+        "They are compared and ranked as different groups.",
+    );
+    const plain = compareGroups(
+      rows.filter((r) => r.group !== "Mu\u0308ller"),
+      options,
+    );
+    expect(plain.notes.filter((n) => n.startsWith("Groups whose names"))).toEqual([]);
+  });
+
   it("adjusts by Holm's step-down rule", () => {
     expect(holm([0.01, 0.04, 0.03])).toEqual([0.03, 0.06, 0.06]);
     expect(holm([0.5, 0.9])).toEqual([1, 1]);

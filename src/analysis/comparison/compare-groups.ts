@@ -17,6 +17,7 @@ import { type CellRef, type ComparisonInput, type ComparisonRow, cellKey } from 
 import { gameInterval } from "./group-game-intervals.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallies } from "./group-samples.js";
+import { lookAlikeGroupsNote } from "./look-alike-groups-note.js";
 import {
   agreeingWithP,
   bootstrapDifference,
@@ -346,6 +347,8 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
   if (byDecision !== null) notes.push(byDecision);
   const unranked = unrankedGamesNote(groups, complete, rankedGames);
   if (unranked !== null) notes.push(unranked);
+  const lookAlike = lookAlikeGroupsNote(groups);
+  if (lookAlike !== null) notes.push(lookAlike);
   const ranks: GroupRank[] = [];
   const skipped: { measure: PooledMeasure; reason: string }[] = [];
   if (rankedGames.length === 0) {
