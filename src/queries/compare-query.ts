@@ -127,10 +127,29 @@ function comparedReport(deps: PlayDeps, query: CompareQuery): CompareReport {
     query.repeated_play === false
       ? []
       : repeatedComparisonRows(deps, { ...filter, framings: query.framings }, by);
+  // The framings narrow both parts (repeated play's rows are already read under them): a framing is refused
+  // only when neither part played under it, and the one-shot part gets the named framings it played. When
+  // it played none of them (the framings named are repeated play's), only repeated play is compared; its
+  // framings were refused as "nothing matching was played" before, naming the one-shot ones alone.
+  let oneShotQuery = query;
+  if (query.framings) {
+    const oneShotFramings = new Set(inputSize(rows) > 0 ? [...groupCells(rows)].map((r) => r.framing) : []);
+    const played = new Set([...oneShotFramings, ...repeatedRows.map((r) => r.framing)]);
+    if (query.framings.some((f) => !played.has(f)) && query.repeated_play !== false) {
+      // The refusal names every framing with decisions or matches, repeated play's beyond those named too.
+      for (const r of repeatedComparisonRows(deps, filter, by)) played.add(r.framing);
+    }
+    // A record with nothing in scope at all gets the sentence below, which says to play or import first.
+    if (played.size > 0) refuseAbsentFramings(query.framings, played, filterNames(query.surface).framings);
+    oneShotQuery = { ...query, framings: query.framings.filter((f) => oneShotFramings.has(f)) };
+  }
   if (inputSize(rows) === 0 && repeatedRows.length === 0) {
     throw new UsageError(nothingToCompare(deps, query, filter, by, variant));
   }
-  const oneShot = inputSize(rows) > 0 ? compareOneShot(deps, query, rows, variant, study) : null;
+  const oneShot =
+    inputSize(rows) > 0 && (oneShotQuery.framings?.length !== 0 || repeatedRows.length === 0)
+      ? compareOneShot(deps, oneShotQuery, rows, variant, study)
+      : null;
   if (repeatedRows.length === 0) {
     const compared = oneShot as Compared;
     const reason =

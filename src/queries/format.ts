@@ -1,5 +1,7 @@
 // Small formatting helpers for the readable text twins and CLI tables.
 
+import { displayWidth, padToWidth } from "./display-width.js";
+
 export function fixed(value: number | null | undefined, digits = 3): string {
   return value === null || value === undefined || !Number.isFinite(value)
     ? "—"
@@ -75,10 +77,13 @@ export function printableLines(text: string): string {
 export function table(rawHeader: readonly string[], rawRows: readonly (readonly string[])[]): string {
   const header = rawHeader.map(printable);
   const rows = rawRows.map((r) => r.map(printable));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  // Padded by the columns a cell takes on a terminal, not its UTF-16 length (display-width.ts).
+  const widths = header.map((h, i) =>
+    Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ""))),
+  );
   const line = (cells: readonly string[]) =>
     cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .map((c, i) => padToWidth(c, widths[i] ?? 0))
       .join("  ")
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");

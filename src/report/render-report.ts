@@ -53,6 +53,7 @@ export async function renderReportHtml(data: ReportData): Promise<string> {
       data.robustness?.framings,
       data.header.provenance?.catalog ?? null,
       data.header.database ?? null,
+      data.robustness?.games,
     ),
     sensitivitySection(data.sensitivity, imported),
     repeatedSection(data.repeated ?? [], imported),

@@ -9,7 +9,7 @@ import {
   welchWidened,
 } from "../../src/analysis/comparison/pair-differences.js";
 import type { PooledModel } from "../../src/analysis/comparison/pooled-measures.js";
-import { rankIntervals } from "../../src/analysis/comparison/rank-intervals.js";
+import { rankIntervals, ranksFromOrder } from "../../src/analysis/comparison/rank-intervals.js";
 import { exploitabilityBound } from "../../src/analysis/equilibrium/deviation.js";
 import { holm } from "../../src/analysis/multiple-testing/holm.js";
 import { meanDistances } from "../../src/analysis/robustness/mean-interval.js";
@@ -118,6 +118,31 @@ describe("compare groups", () => {
     }
   });
 
+  it("ranks two groups apart only where their pair's own interval of R leaves 0 out", () => {
+    // In two games, "steady" defects 30 of 30 under both framings (R = 1); "sparse" defected 2 of 2
+    // under business and cooperated 2 of 2 among friends (R = 0). So few decisions leave their difference undecided: the
+    // pair's interval (bias-corrected ∪ plain percentile ∪ MOVER) holds 0 and p is far above 0.05. The
+    // bias-corrected interval alone leaves 0 out (the replicates of R = 0 lie far above it), and the ranks
+    // read only that one and MOVER: they put "sparse" surely below "steady" at the simultaneous level, a
+    // verdict the pair's own 95% interval does not support.
+    const games = ["prisoners-dilemma", "stag-hunt"];
+    const rows = [
+      ...counts("steady", { business: 0, "friend-sharing": 0 }, 30, games),
+      ...counts("sparse", { business: 0, "friend-sharing": 2 }, 2, games),
+    ];
+    const result = compareGroups(rows, options);
+    // Pairs are named in the groups' order: a = "sparse", b = "steady", a − b = 0 − 1.
+    const pair = result.pairs.find((p) => p.measure === "R");
+    expect(pair?.difference.estimate).toBe(-1);
+    expect(pair?.difference.ci[1]).toBeGreaterThan(0);
+    expect(pair?.p_value).toBeGreaterThan(0.05);
+    const ranks = result.ranks.filter((r) => r.measure === "R");
+    expect(ranks.map((r) => [r.group, r.rank.estimate, r.rank.ci, r.tied_group])).toEqual([
+      ["steady", 1, [1, 2], 1],
+      ["sparse", 2, [1, 2], 1],
+    ]);
+  });
+
   it("pairs two groups that played the same schedule positions, and not groups that did not", () => {
     const a = {
       business: ["defect", "defect", "cooperate", "defect"],
@@ -159,6 +184,54 @@ describe("compare groups", () => {
       { game: "stag-hunt", framing: "business" },
       { game: "stag-hunt", framing: "friend-sharing" },
     ]);
+  });
+
+  it("names the games left out of the ranks and the group that did not play them under every framing", () => {
+    // "full" and "other" played both games under both framings; 'short "v2", beta' played stag-hunt under
+    // business only. Ranks need every group on the same games: prisoners-dilemma alone. A name holding a
+    // comma or a quote is written as the list flags read it.
+    const games = ["prisoners-dilemma", "stag-hunt"];
+    const rows = [
+      ...counts("full", { business: 20, "friend-sharing": 10 }, 30, games),
+      ...counts("other", { business: 20, "friend-sharing": 12 }, 30, games),
+      ...counts('short "v2", beta', { business: 20, "friend-sharing": 10 }),
+      ...counts('short "v2", beta', { business: 20 }, 30, ["stag-hunt"]),
+    ];
+    const result = compareGroups(rows, options);
+    expect(result.ranked_games).toEqual(["prisoners-dilemma"]);
+    expect(result.notes).toContain(
+      "Ranked on prisoners-dilemma only, the games every group played under every framing (R, λ and exploitability alike); " +
+        'left out of the ranks: stag-hunt (not played under every framing by "short ""v2"", beta"). ' +
+        "Each pair is still compared on the games both played (games used). " +
+        "To rank on more games, compare without the groups that lack them, or play the missing cells.",
+    );
+    // Without it, both games are ranked and nothing is said.
+    const two = compareGroups(
+      rows.filter((r) => r.group !== 'short "v2", beta'),
+      options,
+    );
+    expect(two.ranked_games).toEqual(games);
+    expect(two.notes.filter((n) => n.startsWith("Ranked on"))).toEqual([]);
+  });
+
+  it("names two groups whose names print alike, spelling each with its code points", () => {
+    // "Müller" with ü as one character (U+00FC) and as u plus a combining diaeresis (U+0308): two labels.
+    const rows = [
+      ...counts("M\u00fcller", { business: 20, "friend-sharing": 10 }),
+      ...counts("Mu\u0308ller", { business: 20, "friend-sharing": 12 }),
+      ...counts("other", { business: 20, "friend-sharing": 12 }),
+    ];
+    const result = compareGroups(rows, options);
+    expect(result.groups).toHaveLength(3);
+    expect(result.notes).toContain(
+      "Groups whose names print alike but are different labels (Unicode forms differ): Mu\\u{308}ller and M\\u{fc}ller. " +
+        "They are compared and ranked as different groups.",
+    );
+    const plain = compareGroups(
+      rows.filter((r) => r.group !== "Mu\u0308ller"),
+      options,
+    );
+    expect(plain.notes.filter((n) => n.startsWith("Groups whose names"))).toEqual([]);
   });
 
   it("adjusts by Holm's step-down rule", () => {
@@ -474,6 +547,39 @@ describe("rank intervals with a further interval of each difference", () => {
       [1, 1],
       [2, 2],
     ]);
+  });
+});
+
+describe("tiers", () => {
+  it("put in tier 1 every group not surely below the best, even one ranked below a group of tier 2", () => {
+    // "top" is surely above "mid" and nothing else: "wide" (a group of few decisions) is told apart from
+    // no one. Tier 1 holds the groups not surely below the best, "top": "top" and "wide". "wide" was put in
+    // tier 2 beside "mid", because tiers were cut in order of estimate and "mid" came first: the table then
+    // said "top" was surely more robust than "wide", which nothing in the record shows.
+    const better = [
+      [false, true, false],
+      [false, false, false],
+      [false, false, false],
+    ];
+    const ranked = ranksFromOrder(["top", "mid", "wide"], [1, 0.93, 0.92], better);
+    expect(ranked.map((r) => [r.group, r.rank.ci, r.tied_group])).toEqual([
+      ["top", [1, 2], 1],
+      ["mid", [2, 3], 2],
+      ["wide", [1, 3], 1],
+    ]);
+  });
+
+  it("cut the groups below tier 1 the same way: tier 2 is those not surely below the best of the rest", () => {
+    // a > b, a > c, a > d, b > d: tier 1 {a}; of b, c, d, the best is b, not surely above c: tier 2 {b, c};
+    // then tier 3 {d}.
+    const better = [
+      [false, true, true, true],
+      [false, false, false, true],
+      [false, false, false, false],
+      [false, false, false, false],
+    ];
+    const ranked = ranksFromOrder(["a", "b", "c", "d"], [0.9, 0.8, 0.7, 0.6], better);
+    expect(ranked.map((r) => r.tied_group)).toEqual([1, 2, 2, 3]);
   });
 });
 

@@ -162,6 +162,38 @@ describe("the report's leaderboard", () => {
     );
   });
 
+  it("says which games it leaves out and the player that did not play them under every framing", async () => {
+    // "full" and "other, inc." played prisoners-dilemma and stag-hunt under both framings; "short" played
+    // stag-hunt under business only. The Robustness section shows stag-hunt for the two; a rank needs
+    // every player on the same games, so the leaderboard ranks on prisoners-dilemma alone, and says why.
+    const lines = ["player,game,framing,action,count"];
+    const cell = (player: string, game: string, framing: string, c: number) =>
+      lines.push(
+        `${player},${game},${framing},cooperate,${c}`,
+        `${player},${game},${framing},defect,${20 - c}`,
+      );
+    for (const player of ["full", '"other, inc."']) {
+      for (const game of ["prisoners-dilemma", "stag-hunt"]) {
+        cell(player, game, "business", 10);
+        cell(player, game, "friend-sharing", 12);
+      }
+    }
+    cell("short", "prisoners-dilemma", "business", 10);
+    cell("short", "prisoners-dilemma", "friend-sharing", 12);
+    cell("short", "stag-hunt", "business", 10);
+    const file = join(deps.dir, "short.csv");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    await importCommand.run(parseCommandArgs(importCommand, ["counts", file, "--db", deps.dbPath]));
+    const data = reportData(deps, { bootstrap: 200, seed: 1 });
+    expect(data.leaderboard?.games).toEqual(["prisoners-dilemma"]);
+    const section =
+      /<section id="leaderboard">[\s\S]*?<\/section>/.exec(await renderReportHtml(data))?.[0] ?? "";
+    const text = section.replace(/<[^>]+>/g, "");
+    expect(text).toContain(
+      "The Robustness section also shows stag-hunt, which short did not play under every framing; a rank needs every player on the same games, so the leaderboard ranks on prisoners-dilemma only (analyze compare names who lacks which game).",
+    );
+  });
+
   it("comes with the report tool's result, validated against its advertised schema (draft-07 and 2020-12)", async () => {
     await importCounts(deps, { swayed: { business: 3, friend: 27 }, dominant: { business: 0, friend: 0 } });
     const client = await connectClient(deps, { clientName: "dashboard-host" });

@@ -17,6 +17,7 @@ import { type CellRef, type ComparisonInput, type ComparisonRow, cellKey } from 
 import { gameInterval } from "./group-game-intervals.js";
 import { completeGames, type GameReplicates, groupReplicates } from "./group-replicates.js";
 import { type ComparisonUnit, type GroupSample, groupSample, groupSampleOfTallies } from "./group-samples.js";
+import { lookAlikeGroupsNote } from "./look-alike-groups-note.js";
 import {
   agreeingWithP,
   bootstrapDifference,
@@ -36,6 +37,7 @@ import { pooledFurther } from "./pooled-rank-widenings.js";
 import { type FurtherInterval, type RankedGroup, rankIntervals } from "./rank-intervals.js";
 import { sessionCellsByDecisionNote } from "./session-cells-by-decision-note.js";
 import { type ShiftCells, sessionShiftWidened } from "./shift-cluster-widening.js";
+import { unrankedGamesNote } from "./unranked-games-note.js";
 
 export { COMPARISON_MEASURES, type ComparisonMeasure };
 
@@ -108,7 +110,7 @@ export interface ComparisonResult {
 }
 
 export const COMPARISON_METHOD =
-  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for the shift, λ and exploitability p at least the normal tail and the interval at least the normal interval d̂ ± z·sd(d*), for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for the shift, where either group is resampled by session, widened to at least Welch's t interval over the units resampled (each side's ν by Satterthwaite over its blocks of sessions or decisions, the pair's ν a quarter of the way from the fewer side's to Satterthwaite's), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level, and to the plain percentile interval (p at least its tail) when either group's share of replicates at the cap λ = 20 exceeds half the level; last, an interval that leaves 0 out beside p above 1 − confidence is extended to 0, so that it leaves 0 out only where p ≤ 1 − confidence; Holm within each measure. A cell fewer than two sessions decided in is drawn by decision, as if its decisions were independent, and a note names it. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the opponent's payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another; a pair of exploitability is ranked apart only where Welch's t interval at the simultaneous level leaves 0 out too, of λ only where the normal interval does, and the plain percentile interval too where a group's share at the cap exceeds (1 − confidence)/groups).";
+  "Bootstrap over each group's own resampling unit (MCP sessions that made several decisions; otherwise single decisions, or schedule positions of a study), drawn jointly for groups that played the same positions of a cell (paired) and independently otherwise; a cell where every decision made one action is drawn from its add-½ smoothed distribution. Differences a − b: bias-corrected percentile bootstrap interval (the percentile interval moved by mean(d*) − d̂) and the matching two-sided bootstrap p-value — for R the union with the plain percentile interval and with the MOVER combination of the two groups' test-inversion intervals of R (each game's interval as the robustness analysis places it, combined over games in quadrature with κ for sessions shared between games, the groups combined in quadrature with the correlation of their replicates where paired; its p the normal tail of d̂ over the distance on the side of 0 read as z standard errors), the largest p, for the shift, λ and exploitability p at least the normal tail and the interval at least the normal interval d̂ ± z·sd(d*), for exploitability widened to at least Welch's t interval over the units resampled (ν halfway between Satterthwaite's and n_min − 1), for the shift, where either group is resampled by session, widened to at least Welch's t interval over the units resampled (each side's ν by Satterthwaite over its blocks of sessions or decisions, the pair's ν a quarter of the way from the fewer side's to Satterthwaite's), for λ widened to hold 0 (p at least 2·min of the two groups' shares of replicates at λ = 0) when neither group rejects λ = 0 at half the level, and to the plain percentile interval (p at least its tail) when either group's share of replicates at the cap λ = 20 exceeds half the level; last, an interval that leaves 0 out beside p above 1 − confidence is extended to 0, so that it leaves 0 out only where p ≤ 1 − confidence; Holm within each measure. A cell fewer than two sessions decided in is drawn by decision, as if its decisions were independent, and a note names it. Ranks: simultaneous intervals for all pairwise differences of R on the games every group played — each pair's bias-corrected percentile interval at a level widened by the max-type bootstrap (the most extreme pair per replicate) so that all hold at once, for R united with the plain percentile interval and the MOVER interval of the two groups' test-inversion intervals at that level — and the rank sets they imply (Mogstad, Romano, Shaikh & Wilhelm 2024); a tier holds the groups not surely below its best. λ (the logit response fitted by maximum likelihood over every cell, each replicate's fit warm-started at the estimate) and exploitability (the mean over cells of what a best-responding opponent gains over the nearest equilibrium, in units of the opponent's payoff range) are compared on the games every group played under every framing, from the same replicates, with ranks the same way (rank 1 = the highest λ, the lowest exploitability; groups that do not reject λ = 0 at (1 − confidence)/groups are not ranked apart from one another; a pair of exploitability is ranked apart only where Welch's t interval at the simultaneous level leaves 0 out too, of λ only where the normal interval does, and the plain percentile interval too where a group's share at the cap exceeds (1 − confidence)/groups).";
 
 /** Thrown when two groups played no (game, framing) cell in common: there is nothing to compare. */
 export class NoSharedCells extends Error {}
@@ -343,6 +345,10 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
   }
   const byDecision = sessionCellsByDecisionNote(samples);
   if (byDecision !== null) notes.push(byDecision);
+  const unranked = unrankedGamesNote(groups, complete, rankedGames);
+  if (unranked !== null) notes.push(unranked);
+  const lookAlike = lookAlikeGroupsNote(groups);
+  if (lookAlike !== null) notes.push(lookAlike);
   const ranks: GroupRank[] = [];
   const skipped: { measure: PooledMeasure; reason: string }[] = [];
   if (rankedGames.length === 0) {
@@ -359,19 +365,27 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         confidence,
         VALUE_RANGE.R,
         undefined,
-        // Two groups are ranked apart only where the MOVER interval of their test-inversion intervals,
-        // at the simultaneous level, leaves 0 out too (the bias of crowded framings, as for the pairs).
+        // Two groups are ranked apart only where the pair's own widenings of R, at the simultaneous level,
+        // leave 0 out too, as they must for the pair's interval: the MOVER interval of their
+        // test-inversion intervals (the bias of crowded framings) and the plain percentile interval of
+        // the difference. Without the latter, a group of a few decisions at R = 0, whose replicates lie
+        // far above it, was ranked surely below one at R = 1 by the bias-corrected interval alone, while
+        // the pair's own 95% interval held 0 (p = 0.21).
         (j, k, level) => {
           const [a, b] = [mean(j, rankedGames, "R"), mean(k, rankedGames, "R")];
           const used = rankedGames.flatMap((game) => framings.map((framing) => ({ game, framing })));
           const [x, y] = [samples[j], samples[k]] as [GroupSample, GroupSample];
           const paired = used.every((c) => pairedCell(x, y, c));
-          return moverInterval(
+          const [moverLo, moverHi] = moverInterval(
             a.point - b.point,
             distancesOf(j, rankedGames, level),
             distancesOf(k, rankedGames, level),
             paired ? correlation(a.star, b.star) : 0,
           );
+          const star = new Float64Array(bootstrap);
+          for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
+          const [plainLo, plainHi] = percentileInterval(star, level);
+          return [Math.min(moverLo, plainLo), Math.max(moverHi, plainHi)];
         },
       ).map((rank) => {
         // A group's own interval of R also holds its test-inversion interval over the ranked games (MOVER

@@ -124,16 +124,19 @@ export function ranksFromOrder(
       tied_group: 0,
     };
   });
-  // Tiers: in order of estimate, a group joins the current tier unless the tier's best is surely above it.
+  // Tiers: the best group not yet in a tier opens the next one, and every group not yet in a tier that it
+  // is not surely above joins it. So tier 1 is every group not surely below the best, wherever its
+  // estimate falls: cut in order of estimate instead, a group of few decisions (told apart from no one)
+  // just below one that the best is surely above was put in tier 2, as if surely below the best.
   const order = groups.map((_, j) => j).sort((x, y) => (estimates[y] as number) - (estimates[x] as number));
   let tier = 0;
-  let leader = -1;
-  for (const j of order) {
-    if (leader < 0 || (better[leader] as boolean[])[j]) {
-      tier++;
-      leader = j;
+  for (const leader of order) {
+    if ((ranked[leader] as { tied_group: number }).tied_group !== 0) continue;
+    tier++;
+    for (const j of order) {
+      const group = ranked[j] as { tied_group: number };
+      if (group.tied_group === 0 && !(better[leader] as boolean[])[j]) group.tied_group = tier;
     }
-    (ranked[j] as { tied_group: number }).tied_group = tier;
   }
   return ranked;
 }

@@ -213,6 +213,29 @@ function framingsWhy(board: Leaderboard, robustnessFramings: readonly string[] |
 }
 
 /**
+ * Why the leaderboard ranks on fewer games than the Robustness section shows, naming the players that did
+ * not play the others under every framing, or nothing when the games are the same: a rank needs every
+ * player on the same games, and one player short of a framing in one game takes that game out of every
+ * player's rank. Only for players on the Robustness section's own framings, whose rows say who played what.
+ */
+function gamesWhy(
+  board: Leaderboard,
+  robustnessFramings: readonly string[] | undefined,
+  robustnessGames: readonly { player: string; game: string }[] | undefined,
+): SafeHtml {
+  if (!robustnessGames || !robustnessFramings || board.by !== "player") return html``;
+  if (robustnessFramings.length !== board.framings.length) return html``;
+  const ranked = new Set(board.games);
+  const players = [...new Set(rRows(board).map((r) => r.group))];
+  const dropped = [...new Set(robustnessGames.map((g) => g.game))].filter((g) => !ranked.has(g)).sort();
+  if (dropped.length === 0 || board.games.length === 0) return html``;
+  const played = new Set(robustnessGames.map((g) => JSON.stringify([g.player, g.game])));
+  const lacking = players.filter((p) => dropped.some((g) => !played.has(JSON.stringify([p, g]))));
+  if (lacking.length === 0) return html``;
+  return html`The Robustness section also shows ${dropped.join(", ")}, which ${labelListHtml(lacking)} did not play under every framing; a rank needs every player on the same games, so the leaderboard ranks on ${board.games.join(", ")} only (<code>analyze compare</code> names who lacks which game).`;
+}
+
+/**
  * Which player is more robust: the ranks of `compare` as a table and a forest plot of R, the other ranked
  * one-shot measures (λ, exploitability) as tables, then repeated play's. A part with fewer than two players
  * to rank is one sentence saying why.
@@ -228,6 +251,8 @@ export async function leaderboardSection(
   catalog: string | null = null,
   /** The `--db` the report was made with, or null for the default record. */
   database: string | null = null,
+  /** The Robustness section's (player, game) rows, when it ran: the leaderboard says why its games differ. */
+  robustnessGames?: readonly { player: string; game: string }[],
 ): Promise<SafeHtml> {
   const rows = board ? rRows(board) : [];
   const repeated = repeatedPart(board, imported, missingRepeated);
@@ -244,5 +269,5 @@ export async function leaderboardSection(
     `Each row is one ${board.by}'s R over the games every ${board.by} played under every ranked framing, with its ${level} interval, best first. One colour and shape is one tied group: the ${board.by}s of a tier are not shown to differ from its best at the ${level} level (simultaneous rank intervals).`,
   );
   const oneShotOthers = ["lambda", "exploitability"].filter((m) => board.rows.some((r) => r.measure === m));
-  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelListHtml(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
+  return html`<section id="leaderboard"><h2>Leaderboard</h2><p class="settings">R of each ${board.by} on ${board.games.join(", ")} over framings ${labelListHtml(board.framings)}; ${board.bootstrap.toLocaleString("en-US")} bootstrap replicates, seed ${board.seed}. A rank interval holds the ${board.by}'s true rank with all the others' at once (${level}); a tied group holds the ${board.by}s not surely below its best. A ${board.by}'s interval of R here is over the ranked games together: the percentile interval of its replicates joined with the MOVER combination of its games' test-inversion intervals. The Robustness section's interval of a player's R is that combination alone, from a bootstrap of its own, over all of the player's games, with its upper end at 1 wherever the player's invariance test does not reject (the leaderboard runs no such test); so neither interval need hold the other, and their ends can differ in the third decimal. Quote the Robustness section's for a player's R, this one beside its rank. ${framingsWhy(board, robustnessFramings)} ${gamesWhy(board, robustnessFramings, robustnessGames)} <code>same-game analyze compare ${compareFlags(board, catalog, database)}</code> gives every pair's difference; <code>same-game export leaderboard ${compareFlags(board, catalog, database)}</code> writes this table.</p>${figure}${measureTable(rows, board, imported)}${oneShotOthers.map((m) => measureBlock(m, board, imported))}${repeated}</section>`;
 }
