@@ -57,6 +57,8 @@ export interface ScriptedReplyShape {
   readonly cutOffEvery?: number;
   /** The replies carry no `usage`. */
   readonly noUsage?: boolean;
+  /** Every n-th reply carries no `usage` (a server that reports it for some replies only). */
+  readonly noUsageEvery?: number;
   /** OpenAI tool calls carry their arguments as an object (llama.cpp), not as a JSON string. */
   readonly toolArgumentsAsObject?: boolean;
   /**
@@ -305,7 +307,11 @@ function shapedText(
 
 /** The API's reply body reshaped as the shape asks: cut off, without usage, llama.cpp's tool calls. */
 function reshaped(api: "openai" | "anthropic", answer: Json, shape: ScriptedReplyShape, k: number): Json {
-  if (shape.noUsage) delete answer.usage;
+  if (
+    shape.noUsage ||
+    (shape.noUsageEvery !== undefined && shape.noUsageEvery > 0 && k % shape.noUsageEvery === 0)
+  )
+    delete answer.usage;
   const cut = shape.cutOffEvery !== undefined && shape.cutOffEvery > 0 && k % shape.cutOffEvery === 0;
   if (api === "anthropic") {
     if (cut) answer.stop_reason = "max_tokens";

@@ -181,6 +181,27 @@ describe("same-game run against open-model servers", () => {
     expect(shown.stdout).toContain("  total: 2 calls, tokens not reported by the endpoint for 2 calls, —");
   });
 
+  it("leaves a decision's tokens unknown when one of its calls reported no usage, never a sum that leaves it out", async () => {
+    // --samples 3: each decision is three calls (requests 1–3, 4–6); every third reply carries no usage,
+    // so each decision has two calls with usage and one without. A sum of the two would be the decision's
+    // tokens as if the third were free, and its match's efficiency overstated by half.
+    const { run } = await play({ shape: { noUsageEvery: 3 } }, ["--mode", "text", "--samples", "3"]);
+    expect(run.status, run.stderr).toBe(0);
+    const calls = query<{ match_id: string; reported: number; missing: number }>(
+      box.db,
+      `SELECT match_id, sum(CASE WHEN prompt_tokens IS NULL THEN 0 ELSE 1 END) AS reported,
+         sum(CASE WHEN prompt_tokens IS NULL THEN 1 ELSE 0 END) AS missing
+       FROM model_calls GROUP BY match_id`,
+    );
+    expect(calls.map(({ reported, missing }) => ({ reported, missing }))).toEqual([
+      { reported: 2, missing: 1 },
+      { reported: 2, missing: 1 },
+    ]);
+    expect(query(box.db, "SELECT tokens FROM decisions")).toEqual([{ tokens: null }, { tokens: null }]);
+    expect(query(box.db, "SELECT tokens FROM attempts")).toEqual([{ tokens: null }, { tokens: null }]);
+    expect(run.stdout).toContain("tokens not reported by the endpoint for 2 calls");
+  });
+
   it("stops a token budget at the first reply without usage, and refuses one over a record that has such calls", async () => {
     const { study, run } = await play({ shape: { noUsage: true } }, ["--max-tokens-total", "1000000"]);
     expect(run.status).toBe(1);
