@@ -5,9 +5,10 @@ import type { RunSummary } from "./run-study.js";
 
 /**
  * The end-of-run summary: what was played and spent, how to go on when the run stopped short, and how
- * to analyse what is recorded (nothing to analyse when no trial of the player is done).
+ * to analyse what is recorded (nothing to analyse when no trial of the player is done): one command per
+ * analysis the study's games take.
  */
-export function summaryText(summary: RunSummary, analyse: string): string {
+export function summaryText(summary: RunSummary, analyse: string | readonly string[]): string {
   const { stats, total } = summary;
   const retriesByKind = Object.entries(stats.retriesByKind)
     .map(([kind, n]) => `${kind} ${n}`)
@@ -57,7 +58,7 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   } else if (stats.stopReason !== null) {
     lines.push(`Stopped early: ${sentence(stats.stopReason)}.`);
   }
-  if (done > 0) lines.push(`Analyse: ${analyse}`);
+  if (done > 0) for (const command of [analyse].flat()) lines.push(`Analyse: ${command}`);
   return lines.join("\n");
 }
 
