@@ -145,6 +145,17 @@ export function providerError(
       retryAfterMs(headers),
     );
   }
+  // The SDKs parse a JSON reply's body themselves: one that is not JSON (cut short by a proxy, an
+  // overloaded server's partial write) comes through as the parser's bare SyntaxError. It is a failed
+  // call like a 500, retried, and said as what it is, with the URL, not as the parser's position.
+  if (error instanceof SyntaxError) {
+    return new EndpointError(
+      "server",
+      `${url} answered with a reply body that is not valid JSON (${endpointWords(sentence(error.message), key)})`,
+      null,
+      null,
+    );
+  }
   if (cutMidReply(error)) {
     const reason = [error.message, causeOf(error)]
       .filter((part) => part !== "")

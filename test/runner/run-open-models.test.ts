@@ -164,6 +164,22 @@ describe("same-game run against open-model servers", () => {
     );
   });
 
+  it("retries a 200 whose JSON body was cut short, as a server error, and names the URL when it persists", async () => {
+    // Requests 2, 4 and 6 answer 200 with the first 40 characters of their JSON body.
+    const { run } = await play({ faults: { truncatedJsonEvery: 2 } }, [], 2);
+    expect(run.status, run.stderr).toBe(0);
+    expect(decisions().map((d) => d.action)).toEqual(["defect", "defect", "defect", "defect"]);
+    expect(run.stdout).toContain("retries: 3 (server 3)");
+
+    await box.endpoint?.close();
+    const always = await play({ faults: { truncatedJsonEvery: 1 } }, ["--retries", "1", "--max-trials", "1"]);
+    expect(always.run.stderr).toMatch(
+      /trial \S+ failed: http:\/\/127\.0\.0\.1:\d+\/v1 answered with a reply body that is not valid JSON \(Unterminated string in JSON at position 40\)/,
+    );
+    // One request and its one retry: the trial failed for the endpoint, not on its first broken reply.
+    expect(always.run.stdout).toContain("retries: 1 (server 1)");
+  });
+
   it("records tokens and cost the endpoint did not report as unknown, not as 0", async () => {
     const prices = join(box.dir, "prices.json");
     writeFileSync(
