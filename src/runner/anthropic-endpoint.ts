@@ -14,6 +14,7 @@ import {
   type ModelEndpoint,
   type ModelReply,
   providerError,
+  reportedCount,
 } from "./endpoint.js";
 
 /** The Anthropic Messages API through the official `@anthropic-ai/sdk`, its own retries off (see openai). */
@@ -72,8 +73,8 @@ export function anthropicReply(response: AnthropicMessage): ModelReply {
     toolCalls,
     reportedModel: response.model ?? null,
     finishReason: response.stop_reason ?? null,
-    promptTokens: response.usage?.input_tokens ?? null,
-    completionTokens: response.usage?.output_tokens ?? null,
+    promptTokens: reportedCount(response.usage?.input_tokens),
+    completionTokens: reportedCount(response.usage?.output_tokens),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type ModelEndpoint,
   type ModelReply,
   providerError,
+  reportedCount,
 } from "./endpoint.js";
 
 /**
@@ -116,8 +117,8 @@ export function openAiReply(response: ChatCompletion, url: string): ModelReply {
     ),
     reportedModel: response.model ?? null,
     finishReason: choice?.finish_reason ?? null,
-    promptTokens: response.usage?.prompt_tokens ?? null,
-    completionTokens: response.usage?.completion_tokens ?? null,
+    promptTokens: reportedCount(response.usage?.prompt_tokens),
+    completionTokens: reportedCount(response.usage?.completion_tokens),
   };
 }
 

@@ -59,6 +59,8 @@ export interface ScriptedReplyShape {
   readonly cutOffEvery?: number;
   /** The replies carry no `usage`. */
   readonly noUsage?: boolean;
+  /** The `usage` counts are strings of digits ("812"), as a proxy that re-serialised the reply sends them. */
+  readonly usageAsStrings?: boolean;
   /** Every n-th reply carries no `usage` (a server that reports it for some replies only). */
   readonly noUsageEvery?: number;
   /** OpenAI tool calls carry their arguments as an object (llama.cpp), not as a JSON string. */
@@ -318,6 +320,11 @@ function reshaped(api: "openai" | "anthropic", answer: Json, shape: ScriptedRepl
     (shape.noUsageEvery !== undefined && shape.noUsageEvery > 0 && k % shape.noUsageEvery === 0)
   )
     delete answer.usage;
+  if (shape.usageAsStrings && answer.usage) {
+    answer.usage = Object.fromEntries(
+      Object.entries(answer.usage as Json).map(([name, count]) => [name, String(count)]),
+    );
+  }
   const cut = shape.cutOffEvery !== undefined && shape.cutOffEvery > 0 && k % shape.cutOffEvery === 0;
   if (api === "anthropic") {
     if (cut) answer.stop_reason = "max_tokens";

@@ -218,6 +218,29 @@ describe("same-game run against open-model servers", () => {
     expect(run.stdout).toContain("tokens not reported by the endpoint for 2 calls");
   });
 
+  it("reads usage counts sent as strings of digits as the numbers they are", async () => {
+    // A proxy re-serialised the usage: "prompt_tokens": "191". Added as text they made "0191…", which the
+    // record refused with the reply, and the trial failed after 8 "refused tool calls".
+    const { run } = await play({ shape: { usageAsStrings: true } });
+    expect(run.status, run.stderr).toBe(0);
+    const rounds = query<{ tokens: number; prompt_tokens: number; completion_tokens: number }>(
+      box.db,
+      `SELECT d.tokens, c.prompt_tokens, c.completion_tokens
+       FROM decisions d JOIN model_calls c ON c.match_id = d.match_id AND c.round = d.round`,
+    );
+    expect(rounds).toHaveLength(2);
+    for (const round of rounds) {
+      expect(typeof round.prompt_tokens).toBe("number");
+      expect(round.prompt_tokens).toBeGreaterThan(0);
+      expect(round.tokens).toBe(round.prompt_tokens + round.completion_tokens);
+    }
+    const prompt = rounds.reduce((sum, r) => sum + r.prompt_tokens, 0);
+    const completion = rounds.reduce((sum, r) => sum + r.completion_tokens, 0);
+    expect(run.stdout).toContain(
+      `Tokens: ${prompt + completion} (${prompt} prompt, ${completion} completion).`,
+    );
+  });
+
   it("stops a token budget at the first reply without usage, and refuses one over a record that has such calls", async () => {
     const { study, run } = await play({ shape: { noUsage: true } }, ["--max-tokens-total", "1000000"]);
     expect(run.status).toBe(1);
