@@ -39,6 +39,8 @@ export interface ScriptedFaults {
   readonly emptyChoicesEvery?: number;
   /** Every n-th reply is a 200 whose JSON body is cut short and ended cleanly (a proxy that truncated it). */
   readonly truncatedJsonEvery?: number;
+  /** Every n-th reply is a 200 HTML page (a proxy's login page) instead of the API's JSON. */
+  readonly htmlPageEvery?: number;
   /** Every n-th reply sends its headers and part of its body, then the connection is reset. */
   readonly resetMidBodyEvery?: number;
   /** Every n-th OpenAI reply is a stream of server-sent events (text/event-stream), asked for or not. */
@@ -202,6 +204,10 @@ export async function startScriptedEndpoint(
     if (api === "openai" && every(faults.emptyChoicesEvery, k)) answer.choices = [];
     if (api === "openai" && every(faults.streamEvery, k)) return stream(res, answer);
     if (every(faults.resetMidBodyEvery, k)) return resetMidBody(req, res, JSON.stringify(answer));
+    if (every(faults.htmlPageEvery, k)) {
+      res.writeHead(200, { "content-type": "text/html" });
+      return res.end("<html><head><title>Sign in</title></head><body>Sign in to continue</body></html>");
+    }
     if (every(faults.truncatedJsonEvery, k)) {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(answer).slice(0, 40));

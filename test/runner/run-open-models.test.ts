@@ -180,6 +180,30 @@ describe("same-game run against open-model servers", () => {
     expect(always.run.stdout).toContain("retries: 1 (server 1)");
   });
 
+  it("retries a Messages API 200 that is a proxy's HTML page, and names the URL and the page when it persists", async () => {
+    // The Messages API's base URL is the origin, appended after the OpenAI one scriptedRunArgs gives.
+    const anthropic = () => ["--provider", "anthropic", "--base-url", box.endpoint?.origin ?? ""];
+    // Requests 2, 4 and 6 answer 200 with a sign-in page.
+    box.endpoint = await startScriptedEndpoint({ faults: { htmlPageEvery: 2 } });
+    const study = registerStudy(box.db, pdDesign("open models", 2, 5));
+    const run = await runCliAsync([...scriptedRunArgs(box, study, ["--concurrency", "1"]), ...anthropic()]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(decisions().map((d) => d.action)).toEqual(["defect", "defect", "defect", "defect"]);
+    expect(run.stdout).toContain("retries: 3 (server 3)");
+
+    await box.endpoint.close();
+    box.endpoint = await startScriptedEndpoint({ faults: { htmlPageEvery: 1 } });
+    const again = registerStudy(box.db, pdDesign("open models again", 1, 5));
+    const always = await runCliAsync([
+      ...scriptedRunArgs(box, again, ["--retries", "1", "--max-trials", "1"]),
+      ...anthropic(),
+    ]);
+    expect(always.stderr).toContain(
+      `failed: ${box.endpoint.origin} answered 200 with no message content: <html><head><title>Sign in</title></head><body>Sign in to continue</body></html>`,
+    );
+    expect(always.stdout).toContain("retries: 1 (server 1)");
+  });
+
   it("records tokens and cost the endpoint did not report as unknown, not as 0", async () => {
     const prices = join(box.dir, "prices.json");
     writeFileSync(
