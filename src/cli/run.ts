@@ -19,7 +19,7 @@ import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
 import { RunLease } from "../runner/run-lease.js";
-import { runStudy, type SeatOptions } from "../runner/run-study.js";
+import { type RunTotal, runStudy, type SeatOptions } from "../runner/run-study.js";
 import type { ServerTarget } from "../runner/server-connection.js";
 import { styleNamed } from "../runner/styles.js";
 import { summaryText } from "../runner/summary.js";
@@ -292,7 +292,7 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
     `${printableLines(
       summaryText(
         summary,
-        studyAnalyses(target, studyId).map((analysis) =>
+        studyAnalyses(target, studyId, summary.total.dealt).map((analysis) =>
           analyseCommand(analysis, studyId, main.player, target, fromEnvironment),
         ),
       ),
@@ -356,10 +356,17 @@ type StudyAnalysis = "robustness" | "repeated";
 /**
  * The analyses the study's games take, read from its design in the --db record: `analyze robustness` has
  * nothing to say of a study of repeated games alone (it exits 2), which `analyze repeated` measures.
- * Through --server the runner cannot read the design: robustness, the one-shot lines' analysis.
+ * Through --server the runner cannot read the design: the trials this run was dealt say which games it
+ * played, and without any, robustness, the one-shot lines' analysis.
  */
-function studyAnalyses(target: ServerTarget, studyId: string): StudyAnalysis[] {
-  if (target.kind !== "stdio") return ["robustness"];
+function studyAnalyses(target: ServerTarget, studyId: string, dealt: RunTotal["dealt"]): StudyAnalysis[] {
+  if (target.kind !== "stdio") {
+    const seen: StudyAnalysis[] = [
+      ...(dealt?.oneShot ? (["robustness"] as const) : []),
+      ...(dealt?.repeated ? (["repeated"] as const) : []),
+    ];
+    return seen.length > 0 ? seen : ["robustness"];
+  }
   let store: Store | null = null;
   try {
     store = new Store(target.dbPath);

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedEndpoint } from "../../src/scripted-models/scripted-endpoint.js";
+import { type InProcessServer, startInProcess } from "../http/support/in-process-server.js";
 import { runCli } from "../support/built-cli.js";
 import { registerStudy, runCliAsync, scriptedRunArgs, useRunSandbox } from "./runner-harness.js";
 
@@ -8,6 +9,11 @@ import { registerStudy, runCliAsync, scriptedRunArgs, useRunSandbox } from "./ru
 // numbers are `analyze repeated`'s.
 
 const box = useRunSandbox("same-game-analyse-line-");
+let http: InProcessServer | undefined;
+afterEach(async () => {
+  await http?.stop();
+  http = undefined;
+});
 
 const repeatedPd = (games: string[], framings: string[]) => ({
   name: "counterfactual line",
@@ -40,6 +46,29 @@ describe("same-game run's Analyse line", () => {
     expect(cells.map((cell) => cell.total_points.mean)).toEqual([64]);
     // What the line said before: robustness has no one-shot decision to read here.
     expect(runCli(["analyze", "robustness", "--study", study, "--db", box.db]).status).toBe(2);
+  });
+
+  it("through --server, whose design it cannot read, names the analysis of the trials it was dealt", async () => {
+    http = await startInProcess();
+    box.endpoint = await startScriptedEndpoint();
+    const study = registerStudy(http.deps.dbPath, repeatedPd(["repeated-pd"], ["repeated-plain"]));
+    const run = await runCliAsync([
+      "run",
+      "--study",
+      study,
+      "--model",
+      "scripted/payoff-reader",
+      "--base-url",
+      box.endpoint.openAiBaseUrl,
+      "--mode",
+      "text",
+      "--server",
+      http.url,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(analyseLines(run.stdout)).toEqual([
+      `same-game analyze repeated --study ${study} --players scripted/payoff-reader`,
+    ]);
   });
 
   it("gives both commands for a study of one-shot and repeated games, robustness first", async () => {
