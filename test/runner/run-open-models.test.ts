@@ -180,7 +180,7 @@ describe("same-game run against open-model servers", () => {
     expect(always.run.stdout).toContain("retries: 1 (server 1)");
   });
 
-  it("retries a Messages API 200 that is a proxy's HTML page, and names the URL and the page when it persists", async () => {
+  it("retries a 200 that is a proxy's HTML page, and names the URL and quotes the page when it persists", async () => {
     // The Messages API's base URL is the origin, appended after the OpenAI one scriptedRunArgs gives.
     const anthropic = () => ["--provider", "anthropic", "--base-url", box.endpoint?.origin ?? ""];
     // Requests 2, 4 and 6 answer 200 with a sign-in page.
@@ -202,6 +202,12 @@ describe("same-game run against open-model servers", () => {
       `failed: ${box.endpoint.origin} answered 200 with no message content: <html><head><title>Sign in</title></head><body>Sign in to continue</body></html>`,
     );
     expect(always.stdout).toContain("retries: 1 (server 1)");
+
+    // The same page on the OpenAI side: the chat API's 200 without choices, quoted alike.
+    const openAi = await runCliAsync(scriptedRunArgs(box, again, ["--retries", "0", "--max-trials", "1"]));
+    expect(openAi.stderr).toContain(
+      `failed: ${box.endpoint.openAiBaseUrl} answered 200 with no choices: <html><head><title>Sign in</title></head><body>Sign in to continue</body></html>`,
+    );
   });
 
   it("records tokens and cost the endpoint did not report as unknown, not as 0", async () => {
