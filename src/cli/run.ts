@@ -1,6 +1,7 @@
 import { loadCatalog, userCatalogDir } from "../domain/catalog.js";
 import { catalogArgument } from "../domain/shipped-catalogs.js";
 import { logLine } from "../log.js";
+import { loadStudy } from "../play/studies.js";
 import { printableLines } from "../queries/format.js";
 import { catalogGapNamed } from "../queries/outside-catalog.js";
 import { shellWord } from "../queries/shell-word.js";
@@ -18,7 +19,7 @@ import { openAiEndpoint } from "../runner/openai-endpoint.js";
 import { lineProgress, terminalProgress } from "../runner/progress.js";
 import { DEFAULT_RETRY } from "../runner/retry.js";
 import { RunLease } from "../runner/run-lease.js";
-import { runStudy, type SeatOptions } from "../runner/run-study.js";
+import { type RunTotal, runStudy, type SeatOptions } from "../runner/run-study.js";
 import type { ServerTarget } from "../runner/server-connection.js";
 import { styleNamed } from "../runner/styles.js";
 import { summaryText } from "../runner/summary.js";
@@ -288,7 +289,14 @@ async function playStudy(args: ParsedArgs, plan: RunPlan): Promise<void> {
   // The summary may quote the endpoint (why the run stopped): its lines as they are, every other control
   // character escaped.
   process.stdout.write(
-    `${printableLines(summaryText(summary, analyseCommand(studyId, main.player, target, fromEnvironment)))}\n`,
+    `${printableLines(
+      summaryText(
+        summary,
+        studyAnalyses(target, studyId, summary.total.dealt).map((analysis) =>
+          analyseCommand(analysis, studyId, main.player, target, fromEnvironment),
+        ),
+      ),
+    )}\n`,
   );
   if (leaseLost) {
     process.exitCode = 1;
@@ -320,18 +328,19 @@ function takeLease(dbPath: string, studyId: string, player: string): RunLease {
 }
 
 /**
- * The command that analyses what the run recorded, ready to paste: every value a shell word, and the
+ * The command that runs `analysis` on what the run recorded, ready to paste: every value a shell word, and the
  * catalog the record's games need. A PostgreSQL URL is never printed with its password: one the run read
  * from SAME_GAME_DB is left out (the command reads the same variable), one given with --db is shown
  * with the password as ***, for the user to put back.
  */
 function analyseCommand(
+  analysis: StudyAnalysis,
   studyId: string,
   player: string,
   target: ServerTarget,
   fromEnvironment: boolean,
 ): string {
-  const words = ["same-game", "analyze", "robustness", "--study", shellWord(studyId)];
+  const words = ["same-game", "analyze", analysis, "--study", shellWord(studyId)];
   words.push("--players", shellWord(csvList([player])));
   if (target.kind === "stdio" && !(fromEnvironment && isPostgresUrl(target.dbPath))) {
     words.push("--db", shellWord(recordName(target.dbPath)));
@@ -339,6 +348,41 @@ function analyseCommand(
   const catalog = userCatalogDir();
   if (catalog !== undefined) words.push("--catalog", shellWord(catalogArgument(catalog)));
   return words.join(" ");
+}
+
+/** The analyses a run's summary points to: `robustness` reads one-shot games, `repeated` repeated ones. */
+type StudyAnalysis = "robustness" | "repeated";
+
+/**
+ * The analyses the study's games take, read from its design in the --db record: `analyze robustness` has
+ * nothing to say of a study of repeated games alone (it exits 2), which `analyze repeated` measures.
+ * Through --server the runner cannot read the design: the trials this run was dealt say which games it
+ * played, and without any, robustness, the one-shot lines' analysis.
+ */
+function studyAnalyses(target: ServerTarget, studyId: string, dealt: RunTotal["dealt"]): StudyAnalysis[] {
+  if (target.kind !== "stdio") {
+    const seen: StudyAnalysis[] = [
+      ...(dealt?.oneShot ? (["robustness"] as const) : []),
+      ...(dealt?.repeated ? (["repeated"] as const) : []),
+    ];
+    return seen.length > 0 ? seen : ["robustness"];
+  }
+  let store: Store | null = null;
+  try {
+    store = new Store(target.dbPath);
+    const catalog = loadCatalog();
+    const { design } = loadStudy({ store, catalog }, studyId);
+    const rounds = design.games.map((game) => catalog.game(game).rounds);
+    return [
+      ...(rounds.some((n) => n === 1) ? (["robustness"] as const) : []),
+      ...(rounds.some((n) => n > 1) ? (["repeated"] as const) : []),
+    ];
+  } catch {
+    // The study was read when the run started; should the record refuse now, the summary still ends.
+    return ["robustness"];
+  } finally {
+    store?.close();
+  }
 }
 
 /**

@@ -53,9 +53,17 @@ export function modelCallsFromMeta(meta: Record<string, unknown> | undefined): M
   return parsed.data;
 }
 
-/** Every token the calls report: what the efficiency metric charges for the reply. Null if none reported. */
+/**
+ * Every token the calls spent: what the efficiency metric charges for the reply. Null unless every call
+ * reported both its prompt and its completion tokens: a sum that leaves a call's tokens out is not the
+ * round's tokens, and an efficiency divided by it would be overstated rather than unknown (SPEC §6).
+ */
 export function totalTokens(calls: readonly ModelCall[]): number | null {
-  const reported = calls.filter((c) => c.prompt_tokens !== null || c.completion_tokens !== null);
-  if (reported.length === 0) return null;
-  return reported.reduce((sum, c) => sum + (c.prompt_tokens ?? 0) + (c.completion_tokens ?? 0), 0);
+  if (calls.length === 0) return null;
+  let sum = 0;
+  for (const call of calls) {
+    if (call.prompt_tokens === null || call.completion_tokens === null) return null;
+    sum += call.prompt_tokens + call.completion_tokens;
+  }
+  return sum;
 }

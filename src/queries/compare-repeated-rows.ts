@@ -5,7 +5,7 @@ import { byText } from "../domain/text-order.js";
 import type { PlayDeps } from "../play/play-deps.js";
 import type { MatchRecord, RecordFilter, StudyRecord } from "../store/records.js";
 import type { ComparisonFactor } from "../store/store.js";
-import { storedTranscripts } from "./repeated-metrics-query.js";
+import { type StoredTranscript, storedTranscripts } from "./repeated-metrics-query.js";
 
 /**
  * The store → comparison bridge for repeated play: every finished repeated match that passes the filter,
@@ -20,19 +20,20 @@ export function repeatedComparisonRows(
   const groups = new Map(deps.store.repeatedMatchGroups(filter, by).map((r) => [r.match_id, r.group]));
   const stored = storedTranscripts(deps, filter).filter(({ match }) => groups.has(match.id));
   const perUnit = new Map<string, number>();
-  for (const { match } of stored) perUnit.set(sessionOf(match), (perUnit.get(sessionOf(match)) ?? 0) + 1);
+  for (const s of stored) perUnit.set(sessionOf(s), (perUnit.get(sessionOf(s)) ?? 0) + 1);
   const positions = schedulePositions(
     stored.map((s) => s.match),
     (id) => deps.store.getStudy(id),
   );
-  return stored.map(({ match, transcript }) => {
+  return stored.map((played) => {
+    const { match, transcript } = played;
     const game = deps.catalog.game(match.game);
     const metrics = matchMetrics(
       transcript,
       deps.catalog.stageGame(match.game, match.variant),
       game.cooperativeAction,
     );
-    const session = sessionOf(match);
+    const session = sessionOf(played);
     return {
       group: groups.get(match.id) as string,
       game: match.game,
@@ -57,9 +58,15 @@ export function repeatedComparisonRows(
  */
 const opponentOf = (match: MatchRecord): string => opponentLabel(match.opponent, match.opponent_params);
 
-/** The session a match was played in: the live MCP session, an import's session label, else the match. */
-function sessionOf(match: MatchRecord): string {
-  if (match.session_id !== null) return `session:${match.session_id}`;
+/**
+ * The session a match was played in: the live MCP session its moves were decided in (as `export matches`
+ * writes it, and as the one-shot analyses resample decisions), an import's session label, else the match.
+ * Not the session that started it: `same-game run` starts every trial from its one stdio session, and a
+ * run stopped and resumed would otherwise be two "sessions" of many matches each.
+ */
+function sessionOf({ match, decidedIn }: StoredTranscript): string {
+  const live = decidedIn ?? match.session_id;
+  if (live !== null) return `session:${live}`;
   if (match.import_session)
     return `import:${JSON.stringify([match.source, match.player, match.import_session])}`;
   return `match:${match.id}`;

@@ -39,6 +39,12 @@ export interface RepeatedMetricsQuery extends RecordFilter, AskedFrom {
 export interface StoredTranscript {
   match: MatchRecord;
   transcript: MatchTranscript;
+  /**
+   * The MCP session its first decided round was decided in; null for an imported match. Not the match's
+   * own session_id, which is the session that started it: `same-game run` starts every trial from its one
+   * stdio session and plays each in a fresh one.
+   */
+  decidedIn: string | null;
 }
 
 /** Where a match came from and which cell it belongs to, beside its metrics. */
@@ -84,16 +90,22 @@ export function storedTranscripts(
   filter: RecordFilter & { opponents?: string[] },
 ): StoredTranscript[] {
   const rounds = new Map<string, TranscriptRound[]>();
+  const decidedIn = new Map<string, string>();
   for (const row of deps.store.repeatedRounds(filter)) {
-    const { match_id, round: _round, ...transcriptRound } = row;
+    const { match_id, round: _round, session_id, ...transcriptRound } = row;
     const list = rounds.get(match_id) ?? [];
     list.push(transcriptRound);
     rounds.set(match_id, list);
+    if (session_id !== null && !decidedIn.has(match_id)) decidedIn.set(match_id, session_id);
   }
   return deps.store
     .listMatches({ ...filter, repeated_only: true })
     .filter((match) => rounds.has(match.id))
-    .map((match) => ({ match, transcript: { rounds: rounds.get(match.id) as TranscriptRound[] } }));
+    .map((match) => ({
+      match,
+      transcript: { rounds: rounds.get(match.id) as TranscriptRound[] },
+      decidedIn: decidedIn.get(match.id) ?? null,
+    }));
 }
 
 /** SPEC §6 metrics of the record: every finished repeated match, and every cell's means and SDs. */

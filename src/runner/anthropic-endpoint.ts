@@ -10,10 +10,13 @@ import { anthropicBatches } from "./batch/anthropic-batches.js";
 import {
   type ChatRequest,
   type Decoding,
+  EndpointError,
+  endpointWords,
   type Message,
   type ModelEndpoint,
   type ModelReply,
   providerError,
+  reportedCount,
 } from "./endpoint.js";
 
 /** The Anthropic Messages API through the official `@anthropic-ai/sdk`, its own retries off (see openai). */
@@ -32,10 +35,25 @@ export function anthropicEndpoint(options: {
     url,
     async complete(request: ChatRequest, signal: AbortSignal): Promise<ModelReply> {
       try {
-        return anthropicReply(
-          await client.messages.create(anthropicBody(options.model, options.decoding, request), { signal }),
+        const response: unknown = await client.messages.create(
+          anthropicBody(options.model, options.decoding, request),
+          { signal },
         );
+        // The client hands on a body that is not JSON as text (a proxy's login page, say), and a JSON body
+        // need not be a message: a 200 without content is no reply, a failed call retried like a server
+        // error, said with the URL and the start of what came instead.
+        if (!Array.isArray((response as Partial<AnthropicMessage> | null)?.content)) {
+          const shown = typeof response === "string" ? response.trim() : JSON.stringify(response ?? null);
+          throw new EndpointError(
+            "server",
+            `${url} answered 200 with no message content: ${endpointWords(shown, options.apiKey)}`,
+            200,
+            null,
+          );
+        }
+        return anthropicReply(response as AnthropicMessage);
       } catch (error) {
+        if (error instanceof EndpointError) throw error;
         throw providerError(error, options.apiKey, Anthropic, url);
       }
     },
@@ -72,8 +90,8 @@ export function anthropicReply(response: AnthropicMessage): ModelReply {
     toolCalls,
     reportedModel: response.model ?? null,
     finishReason: response.stop_reason ?? null,
-    promptTokens: response.usage?.input_tokens ?? null,
-    completionTokens: response.usage?.output_tokens ?? null,
+    promptTokens: reportedCount(response.usage?.input_tokens),
+    completionTokens: reportedCount(response.usage?.output_tokens),
   };
 }
 

@@ -45,6 +45,22 @@ export interface ModelReply {
   readonly completionTokens: number | null;
 }
 
+/**
+ * A token count as an endpoint reported it, read as the whole number it must be, else unknown (null). A
+ * proxy that re-serialises the reply may send "812" for 812, read as such; anything else (a negative or
+ * fractional number, text, past what the record keeps) is no count, rather than one that would be added
+ * to the others as text ("0" + "812" is "0812") or refused by the record with the reply it came with.
+ */
+export function reportedCount(value: unknown): number | null {
+  const count = typeof value === "string" && /^\d{1,10}$/.test(value.trim()) ? Number(value) : value;
+  return typeof count === "number" && Number.isSafeInteger(count) && count >= 0 && count <= MAX_REPORTED_COUNT
+    ? count
+    : null;
+}
+
+/** The largest token count the record keeps for one call (the model-call schema's bound). */
+const MAX_REPORTED_COUNT = 1e9;
+
 /** Decoding settings sent with every call, and recorded with it. */
 export interface Decoding {
   readonly temperature?: number;
@@ -143,6 +159,17 @@ export function providerError(
       `HTTP ${status ?? null}: ${endpointWords(error.message, key)}`,
       status ?? null,
       retryAfterMs(headers),
+    );
+  }
+  // The SDKs parse a JSON reply's body themselves: one that is not JSON (cut short by a proxy, an
+  // overloaded server's partial write) comes through as the parser's bare SyntaxError. It is a failed
+  // call like a 500, retried, and said as what it is, with the URL, not as the parser's position.
+  if (error instanceof SyntaxError) {
+    return new EndpointError(
+      "server",
+      `${url} answered with a reply body that is not valid JSON (${endpointWords(sentence(error.message), key)})`,
+      null,
+      null,
     );
   }
   if (cutMidReply(error)) {

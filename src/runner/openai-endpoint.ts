@@ -10,10 +10,12 @@ import {
   type ChatRequest,
   type Decoding,
   EndpointError,
+  endpointWords,
   type Message,
   type ModelEndpoint,
   type ModelReply,
   providerError,
+  reportedCount,
 } from "./endpoint.js";
 
 /**
@@ -41,6 +43,7 @@ export function openAiEndpoint(options: {
             signal,
           }),
           url,
+          options.apiKey,
         );
       } catch (error) {
         if (error instanceof EndpointError) throw error;
@@ -90,7 +93,7 @@ export function openAiBody(
 }
 
 /** A chat completion as the runner reads it, whether it came back directly or in a batch's output file. */
-export function openAiReply(response: ChatCompletion, url: string): ModelReply {
+export function openAiReply(response: ChatCompletion, url: string, key?: string): ModelReply {
   // The client hands on a body that is not JSON as text. A stream of server-sent events nobody asked for
   // (a proxy or server that always streams) will not turn into a reply by asking again.
   if (typeof response === "string" && /^\s*(?:data|event):/.test(response)) {
@@ -103,7 +106,10 @@ export function openAiReply(response: ChatCompletion, url: string): ModelReply {
   }
   // A 200 without a choice is no reply: a failed call, retried like a server error.
   if (!Array.isArray(response.choices) || response.choices.length === 0) {
-    throw new EndpointError("server", `${url} answered 200 with no choices`, 200, null);
+    // A body that is not JSON at all (a proxy's HTML sign-in page) is quoted: its start says what it is.
+    const text = typeof response === "string" ? (response as string).trim() : "";
+    const shown = text === "" ? "" : `: ${endpointWords(text, key)}`;
+    throw new EndpointError("server", `${url} answered 200 with no choices${shown}`, 200, null);
   }
   const choice = response.choices[0];
   const message = choice?.message;
@@ -116,8 +122,8 @@ export function openAiReply(response: ChatCompletion, url: string): ModelReply {
     ),
     reportedModel: response.model ?? null,
     finishReason: choice?.finish_reason ?? null,
-    promptTokens: response.usage?.prompt_tokens ?? null,
-    completionTokens: response.usage?.completion_tokens ?? null,
+    promptTokens: reportedCount(response.usage?.prompt_tokens),
+    completionTokens: reportedCount(response.usage?.completion_tokens),
   };
 }
 

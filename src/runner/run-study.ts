@@ -70,6 +70,11 @@ export interface RunTotal {
   finishedBefore: number | null;
   /** The games the study's adaptive rule stopped early for this player, with why (once complete). */
   stoppedEarly: { game: string; reason: string }[];
+  /**
+   * Whether this run was dealt one-shot trials (a trial of one round) and repeated ones: through --server
+   * the runner cannot read the study's design, and a trial's `rounds` is all it is told of its game.
+   */
+  dealt?: { oneShot: boolean; repeated: boolean };
 }
 
 export interface RunSummary {
@@ -215,6 +220,7 @@ export function initialTotal(options: RunOptions): RunTotal {
     trialsPlanned: options.before?.trialsPlanned ?? null,
     finishedBefore: options.before?.finished ?? null,
     stoppedEarly: [...(options.before?.stoppedEarly ?? [])],
+    dealt: { oneShot: false, repeated: false },
   };
 }
 
@@ -259,6 +265,10 @@ export function trialDealer(
     // The first answer comes before any trial of this run can finish: its count is what was done before.
     if (typeof next.trials_finished === "number") total.finishedBefore ??= next.trials_finished;
     if (next.complete !== true && next.trial !== null) {
+      // A repeated game's horizon may be hidden (rounds null); a one-shot trial always says 1.
+      total.dealt ??= { oneShot: false, repeated: false };
+      if ((next.trial as TrialView | undefined)?.rounds === 1) total.dealt.oneShot = true;
+      else if (next.trial !== undefined) total.dealt.repeated = true;
       if (next.resumed === true) resumed++;
       // Open trials are resumed before any new one is assigned, so the first new index counts them;
       // positions a stop removed before it were never assigned.

@@ -5,14 +5,16 @@ import type { RunSummary } from "./run-study.js";
 
 /**
  * The end-of-run summary: what was played and spent, how to go on when the run stopped short, and how
- * to analyse what is recorded (nothing to analyse when no trial of the player is done).
+ * to analyse what is recorded (nothing to analyse when no trial of the player is done): one command per
+ * analysis the study's games take.
  */
-export function summaryText(summary: RunSummary, analyse: string): string {
+export function summaryText(summary: RunSummary, analyse: string | readonly string[]): string {
   const { stats, total } = summary;
   const retriesByKind = Object.entries(stats.retriesByKind)
     .map(([kind, n]) => `${kind} ${n}`)
     .join(", ");
   const done = (total.finishedBefore ?? 0) + stats.trials;
+  const budgetStopped = !summary.interrupted && stats.budgetStop !== null && !summary.complete;
   // Through --server the player's surface tells that adaptive stopping removed trials, not which or why.
   const stoppedUntold =
     summary.stoppedEarly.length === 0 &&
@@ -32,7 +34,7 @@ export function summaryText(summary: RunSummary, analyse: string): string {
           `Spent before this run (earlier runs of this player in the study, counted by the budget): ${summary.spentBefore}.`,
         ]
       : []),
-    `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 && !summary.interrupted ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
+    `Failed trials: ${stats.failedTrials}${summary.leftOpen > 0 && !summary.interrupted && !budgetStopped ? ` (${summary.leftOpen} left open: run the same command again to resume them)` : ""}.`,
     `Model calls: ${stats.modelCalls}${stats.cacheHits > 0 ? `; replies from the cache: ${stats.cacheHits}` : ""}; invalid replies: ${invalidText(stats)}; retries: ${stats.retries}${retriesByKind ? ` (${retriesByKind})` : ""}.`,
     ...(stats.batchesSubmitted > 0 || stats.batchReplies > 0
       ? [
@@ -50,14 +52,16 @@ export function summaryText(summary: RunSummary, analyse: string): string {
   if (summary.interrupted) {
     const open = summary.leftOpen > 0 ? `; ${summary.leftOpen} trial(s) in play were left open` : "";
     lines.push(`Interrupted${open}: run the same command to resume.`);
-  } else if (stats.budgetStop !== null && !summary.complete) {
+  } else if (budgetStopped) {
+    // The same command again would stop at the same budget: the trials it left open wait for a larger one.
+    const open = summary.leftOpen > 0 ? ` (it resumes the ${summary.leftOpen} left open)` : "";
     lines.push(
-      `Stopped at the budget, before one more trial could pass it: spent ${summary.spent ?? stats.budgetStop}. Nothing is half recorded; to go on, run the same command with a larger budget.`,
+      `Stopped at the budget, before one more trial could pass it: spent ${summary.spent ?? stats.budgetStop}. Nothing is half recorded; to go on, run the same command with a larger budget${open}.`,
     );
   } else if (stats.stopReason !== null) {
     lines.push(`Stopped early: ${sentence(stats.stopReason)}.`);
   }
-  if (done > 0) lines.push(`Analyse: ${analyse}`);
+  if (done > 0) for (const command of [analyse].flat()) lines.push(`Analyse: ${command}`);
   return lines.join("\n");
 }
 

@@ -37,6 +37,10 @@ export interface ScriptedFaults {
   readonly dripMs?: number;
   /** Every n-th OpenAI reply is a 200 with `choices: []`. */
   readonly emptyChoicesEvery?: number;
+  /** Every n-th reply is a 200 whose JSON body is cut short and ended cleanly (a proxy that truncated it). */
+  readonly truncatedJsonEvery?: number;
+  /** Every n-th reply is a 200 HTML page (a proxy's login page) instead of the API's JSON. */
+  readonly htmlPageEvery?: number;
   /** Every n-th reply sends its headers and part of its body, then the connection is reset. */
   readonly resetMidBodyEvery?: number;
   /** Every n-th OpenAI reply is a stream of server-sent events (text/event-stream), asked for or not. */
@@ -57,6 +61,10 @@ export interface ScriptedReplyShape {
   readonly cutOffEvery?: number;
   /** The replies carry no `usage`. */
   readonly noUsage?: boolean;
+  /** The `usage` counts are strings of digits ("812"), as a proxy that re-serialised the reply sends them. */
+  readonly usageAsStrings?: boolean;
+  /** Every n-th reply carries no `usage` (a server that reports it for some replies only). */
+  readonly noUsageEvery?: number;
   /** OpenAI tool calls carry their arguments as an object (llama.cpp), not as a JSON string. */
   readonly toolArgumentsAsObject?: boolean;
   /**
@@ -196,6 +204,14 @@ export async function startScriptedEndpoint(
     if (api === "openai" && every(faults.emptyChoicesEvery, k)) answer.choices = [];
     if (api === "openai" && every(faults.streamEvery, k)) return stream(res, answer);
     if (every(faults.resetMidBodyEvery, k)) return resetMidBody(req, res, JSON.stringify(answer));
+    if (every(faults.htmlPageEvery, k)) {
+      res.writeHead(200, { "content-type": "text/html" });
+      return res.end("<html><head><title>Sign in</title></head><body>Sign in to continue</body></html>");
+    }
+    if (every(faults.truncatedJsonEvery, k)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(answer).slice(0, 40));
+    }
     if (every(faults.dripEvery, k)) return drip(res, JSON.stringify(answer), faults.dripMs ?? 1000);
     send(res, 200, answer);
   };
@@ -305,7 +321,16 @@ function shapedText(
 
 /** The API's reply body reshaped as the shape asks: cut off, without usage, llama.cpp's tool calls. */
 function reshaped(api: "openai" | "anthropic", answer: Json, shape: ScriptedReplyShape, k: number): Json {
-  if (shape.noUsage) delete answer.usage;
+  if (
+    shape.noUsage ||
+    (shape.noUsageEvery !== undefined && shape.noUsageEvery > 0 && k % shape.noUsageEvery === 0)
+  )
+    delete answer.usage;
+  if (shape.usageAsStrings && answer.usage) {
+    answer.usage = Object.fromEntries(
+      Object.entries(answer.usage as Json).map(([name, count]) => [name, String(count)]),
+    );
+  }
   const cut = shape.cutOffEvery !== undefined && shape.cutOffEvery > 0 && k % shape.cutOffEvery === 0;
   if (api === "anthropic") {
     if (cut) answer.stop_reason = "max_tokens";

@@ -96,6 +96,36 @@ describe("same-game run budgets count the study's spend", () => {
     );
   }, 60_000);
 
+  it("a budget that stops inside a repeated trial says a larger budget resumes it, not the same command", async () => {
+    box.endpoint = await startScriptedEndpoint();
+    // One 16-round match, one call a round in text mode: 10 calls stop it after round 10.
+    const study = registerStudy(box.db, {
+      name: "budget inside a trial",
+      games: ["repeated-pd"],
+      framings: ["repeated-plain"],
+      opponents: [{ id: "tit-for-tat" }],
+      trials_per_cell: 1,
+      seed: 3,
+    });
+    const stopped = await run(study, "--max-calls", "10");
+    expect(stopped.status, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain("\nFailed trials: 0.\n");
+    expect(stopped.stdout).toContain(
+      "Nothing is half recorded; to go on, run the same command with a larger budget (it resumes the 1 left open).",
+    );
+    // The same command again would spend nothing more: it is not what the summary offers.
+    expect(stopped.stdout).not.toContain("run the same command again");
+    expect(query(box.db, "SELECT count(*) AS n FROM decisions")).toEqual([{ n: 10 }]);
+
+    const finished = await run(study, "--max-calls", "16");
+    expect(finished.status, finished.stderr).toBe(0);
+    expect(finished.stdout).toContain(
+      "Trials played: 1 this run; 1 of 1 done (study complete for this player).",
+    );
+    expect(query(box.db, "SELECT count(*) AS n FROM decisions")).toEqual([{ n: 16 }]);
+    expect(box.endpoint.requests).toHaveLength(16);
+  });
+
   it("--max-cost is never passed by the first call: $0 spends nothing, and a budget below one reply's price opens no trial", async () => {
     box.endpoint = await startScriptedEndpoint();
     const study = registerStudy(box.db, pdDesign("dollars", 15, 7));

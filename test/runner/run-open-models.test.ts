@@ -164,6 +164,52 @@ describe("same-game run against open-model servers", () => {
     );
   });
 
+  it("retries a 200 whose JSON body was cut short, as a server error, and names the URL when it persists", async () => {
+    // Requests 2, 4 and 6 answer 200 with the first 40 characters of their JSON body.
+    const { run } = await play({ faults: { truncatedJsonEvery: 2 } }, [], 2);
+    expect(run.status, run.stderr).toBe(0);
+    expect(decisions().map((d) => d.action)).toEqual(["defect", "defect", "defect", "defect"]);
+    expect(run.stdout).toContain("retries: 3 (server 3)");
+
+    await box.endpoint?.close();
+    const always = await play({ faults: { truncatedJsonEvery: 1 } }, ["--retries", "1", "--max-trials", "1"]);
+    expect(always.run.stderr).toMatch(
+      /trial \S+ failed: http:\/\/127\.0\.0\.1:\d+\/v1 answered with a reply body that is not valid JSON \(Unterminated string in JSON at position 40\)/,
+    );
+    // One request and its one retry: the trial failed for the endpoint, not on its first broken reply.
+    expect(always.run.stdout).toContain("retries: 1 (server 1)");
+  });
+
+  it("retries a 200 that is a proxy's HTML page, and names the URL and quotes the page when it persists", async () => {
+    // The Messages API's base URL is the origin, appended after the OpenAI one scriptedRunArgs gives.
+    const anthropic = () => ["--provider", "anthropic", "--base-url", box.endpoint?.origin ?? ""];
+    // Requests 2, 4 and 6 answer 200 with a sign-in page.
+    box.endpoint = await startScriptedEndpoint({ faults: { htmlPageEvery: 2 } });
+    const study = registerStudy(box.db, pdDesign("open models", 2, 5));
+    const run = await runCliAsync([...scriptedRunArgs(box, study, ["--concurrency", "1"]), ...anthropic()]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(decisions().map((d) => d.action)).toEqual(["defect", "defect", "defect", "defect"]);
+    expect(run.stdout).toContain("retries: 3 (server 3)");
+
+    await box.endpoint.close();
+    box.endpoint = await startScriptedEndpoint({ faults: { htmlPageEvery: 1 } });
+    const again = registerStudy(box.db, pdDesign("open models again", 1, 5));
+    const always = await runCliAsync([
+      ...scriptedRunArgs(box, again, ["--retries", "1", "--max-trials", "1"]),
+      ...anthropic(),
+    ]);
+    expect(always.stderr).toContain(
+      `failed: ${box.endpoint.origin} answered 200 with no message content: <html><head><title>Sign in</title></head><body>Sign in to continue</body></html>`,
+    );
+    expect(always.stdout).toContain("retries: 1 (server 1)");
+
+    // The same page on the OpenAI side: the chat API's 200 without choices, quoted alike.
+    const openAi = await runCliAsync(scriptedRunArgs(box, again, ["--retries", "0", "--max-trials", "1"]));
+    expect(openAi.stderr).toContain(
+      `failed: ${box.endpoint.openAiBaseUrl} answered 200 with no choices: <html><head><title>Sign in</title></head><body>Sign in to continue</body></html>`,
+    );
+  });
+
   it("records tokens and cost the endpoint did not report as unknown, not as 0", async () => {
     const prices = join(box.dir, "prices.json");
     writeFileSync(
@@ -179,6 +225,50 @@ describe("same-game run against open-model servers", () => {
     expect(run.stdout).toContain("Tokens: not reported by the endpoint for 2 calls.");
     const shown = runCli(["study", "show", study, "--db", box.db]);
     expect(shown.stdout).toContain("  total: 2 calls, tokens not reported by the endpoint for 2 calls, —");
+  });
+
+  it("leaves a decision's tokens unknown when one of its calls reported no usage, never a sum that leaves it out", async () => {
+    // --samples 3: each decision is three calls (requests 1–3, 4–6); every third reply carries no usage,
+    // so each decision has two calls with usage and one without. A sum of the two would be the decision's
+    // tokens as if the third were free, and its match's efficiency overstated by half.
+    const { run } = await play({ shape: { noUsageEvery: 3 } }, ["--mode", "text", "--samples", "3"]);
+    expect(run.status, run.stderr).toBe(0);
+    const calls = query<{ match_id: string; reported: number; missing: number }>(
+      box.db,
+      `SELECT match_id, sum(CASE WHEN prompt_tokens IS NULL THEN 0 ELSE 1 END) AS reported,
+         sum(CASE WHEN prompt_tokens IS NULL THEN 1 ELSE 0 END) AS missing
+       FROM model_calls GROUP BY match_id`,
+    );
+    expect(calls.map(({ reported, missing }) => ({ reported, missing }))).toEqual([
+      { reported: 2, missing: 1 },
+      { reported: 2, missing: 1 },
+    ]);
+    expect(query(box.db, "SELECT tokens FROM decisions")).toEqual([{ tokens: null }, { tokens: null }]);
+    expect(query(box.db, "SELECT tokens FROM attempts")).toEqual([{ tokens: null }, { tokens: null }]);
+    expect(run.stdout).toContain("tokens not reported by the endpoint for 2 calls");
+  });
+
+  it("reads usage counts sent as strings of digits as the numbers they are", async () => {
+    // A proxy re-serialised the usage: "prompt_tokens": "191". Added as text they made "0191…", which the
+    // record refused with the reply, and the trial failed after 8 "refused tool calls".
+    const { run } = await play({ shape: { usageAsStrings: true } });
+    expect(run.status, run.stderr).toBe(0);
+    const rounds = query<{ tokens: number; prompt_tokens: number; completion_tokens: number }>(
+      box.db,
+      `SELECT d.tokens, c.prompt_tokens, c.completion_tokens
+       FROM decisions d JOIN model_calls c ON c.match_id = d.match_id AND c.round = d.round`,
+    );
+    expect(rounds).toHaveLength(2);
+    for (const round of rounds) {
+      expect(typeof round.prompt_tokens).toBe("number");
+      expect(round.prompt_tokens).toBeGreaterThan(0);
+      expect(round.tokens).toBe(round.prompt_tokens + round.completion_tokens);
+    }
+    const prompt = rounds.reduce((sum, r) => sum + r.prompt_tokens, 0);
+    const completion = rounds.reduce((sum, r) => sum + r.completion_tokens, 0);
+    expect(run.stdout).toContain(
+      `Tokens: ${prompt + completion} (${prompt} prompt, ${completion} completion).`,
+    );
   });
 
   it("stops a token budget at the first reply without usage, and refuses one over a record that has such calls", async () => {

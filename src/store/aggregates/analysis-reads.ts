@@ -14,6 +14,8 @@ export interface RepeatedRoundRow {
   opponent_payoff: number;
   tokens: number | null;
   invalid_attempts: number;
+  /** The MCP session the round was decided in (null for an imported round, whose label is its match's). */
+  session_id: string | null;
 }
 
 /** How often one action was chosen (validly) in one (player, game, variant, framing) cell: the same shape
@@ -63,6 +65,7 @@ export class AnalysisReads extends ImportStore {
     return this.stmt(
       `SELECT d.match_id, d.round, d.action AS move, d.opponent_action AS opponent_move,
               coalesce(d.payoff, 0) AS payoff, coalesce(d.opponent_payoff, 0) AS opponent_payoff, d.tokens,
+              d.session_id,
               CASE WHEN m.source IS NULL
                 THEN (SELECT count(*) FROM attempts a
                       WHERE a.match_id = d.match_id AND a.round = d.round AND a.action IS NULL)
