@@ -356,20 +356,20 @@ type StudyAnalysis = "robustness" | "repeated";
 /**
  * The analyses the study's games take, read from its design in the --db record: `analyze robustness` has
  * nothing to say of a study of repeated games alone (it exits 2), which `analyze repeated` measures.
- * Through --server the runner cannot read the design: the trials this run was dealt say which games it
- * played, and without any, robustness, the one-shot lines' analysis.
+ * Through --server the runner cannot read the design, nor where the record cannot be read now: then the
+ * trials this run was dealt say which games it played, and without any, robustness, the one-shot lines'.
  */
 function studyAnalyses(target: ServerTarget, studyId: string, dealt: RunTotal["dealt"]): StudyAnalysis[] {
-  if (target.kind !== "stdio") {
-    const seen: StudyAnalysis[] = [
-      ...(dealt?.oneShot ? (["robustness"] as const) : []),
-      ...(dealt?.repeated ? (["repeated"] as const) : []),
-    ];
-    return seen.length > 0 ? seen : ["robustness"];
-  }
+  const played: StudyAnalysis[] = [
+    ...(dealt?.oneShot ? (["robustness"] as const) : []),
+    ...(dealt?.repeated ? (["repeated"] as const) : []),
+  ];
+  const fromTrials = played.length > 0 ? played : (["robustness"] as StudyAnalysis[]);
+  if (target.kind !== "stdio") return fromTrials;
   let store: Store | null = null;
   try {
-    store = new Store(target.dbPath);
+    // Read only, and without the page scan the run's start already made (seconds on a large record).
+    store = new Store(target.dbPath, { readonly: true, pagesChecked: true });
     const catalog = loadCatalog();
     const { design } = loadStudy({ store, catalog }, studyId);
     const rounds = design.games.map((game) => catalog.game(game).rounds);
@@ -379,7 +379,7 @@ function studyAnalyses(target: ServerTarget, studyId: string, dealt: RunTotal["d
     ];
   } catch {
     // The study was read when the run started; should the record refuse now, the summary still ends.
-    return ["robustness"];
+    return fromTrials;
   } finally {
     store?.close();
   }
