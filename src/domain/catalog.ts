@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { packageRoot } from "../package-root.js";
-import { printable } from "../queries/format.js";
+import { printable } from "../printable-text.js";
 import { UsageError } from "../usage-error.js";
 import { hasSubfolder, readJsonFiles } from "./catalog-files.js";
 import {
