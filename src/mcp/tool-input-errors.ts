@@ -74,13 +74,17 @@ export function describeIssues(issues: readonly ZodIssue[], args: unknown, schem
     const name = pathName(path);
     if (seen.has(name)) continue;
     seen.add(name);
-    // A schema's own message (a reply's length limit, a design key's likely spelling) already says it.
-    if (!ZOD_DEFAULT_MESSAGE.test(issue.message)) {
-      own.push(`${name}: ${issue.message}`);
-      continue;
-    }
     const value = valueAt(args, path);
     const expected = schemaAt(schema, path);
+    // A schema's own message (a reply's length limit, a design key's likely spelling) already says it; it
+    // is not prefixed with a name it starts with, and a text over its limit says how long it was.
+    if (!ZOD_DEFAULT_MESSAGE.test(issue.message)) {
+      const named = issue.message.startsWith(`${name} `) ? issue.message : `${name}: ${issue.message}`;
+      const limit = expected?.maxLength;
+      const over = typeof value === "string" && limit !== undefined && value.length > limit;
+      own.push(over ? `${named} (received ${value.length.toLocaleString("en-US")})` : named);
+      continue;
+    }
     const valid = expected === undefined ? undefined : describe(expected);
     const got = value === undefined ? "is missing" : `is ${shown(value)}`;
     sentences.push(

@@ -116,7 +116,7 @@ describe("one-shot play loop over MCP", () => {
         round: 1,
         choice: "x".repeat(2_000_000),
       }),
-    ).toMatch(/limited to 20000 characters/);
+    ).toMatch(/: choice is limited to 20000 characters \(received 2,000,000\)\.$/);
     expect(await callError(client, "start_match", { game: "chess" })).toMatch(
       /Unknown game "chess"; valid: .*snowdrift/,
     );
