@@ -371,7 +371,7 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
         // the difference. Without the latter, a group of a few decisions at R = 0, whose replicates lie
         // far above it, was ranked surely below one at R = 1 by the bias-corrected interval alone, while
         // the pair's own 95% interval held 0 (p = 0.21).
-        (j, k, level) => {
+        (j, k, level, [plainLo, plainHi]) => {
           const [a, b] = [mean(j, rankedGames, "R"), mean(k, rankedGames, "R")];
           const used = rankedGames.flatMap((game) => framings.map((framing) => ({ game, framing })));
           const [x, y] = [samples[j], samples[k]] as [GroupSample, GroupSample];
@@ -382,9 +382,6 @@ export function compareGroups(input: ComparisonInput, options: CompareOptions): 
             distancesOf(k, rankedGames, level),
             paired ? correlation(a.star, b.star) : 0,
           );
-          const star = new Float64Array(bootstrap);
-          for (let r = 0; r < bootstrap; r++) star[r] = (a.star[r] as number) - (b.star[r] as number);
-          const [plainLo, plainHi] = percentileInterval(star, level);
           return [Math.min(moverLo, plainLo), Math.max(moverHi, plainHi)];
         },
       ).map((rank) => {

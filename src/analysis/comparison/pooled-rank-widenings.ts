@@ -1,4 +1,3 @@
-import { percentileInterval } from "../sampling/percentile.js";
 import { variance } from "../sampling/replicate-variance.js";
 import { normalInterval, welchInterval } from "./pair-differences.js";
 import type { PooledMeasure, PooledReplicates } from "./pooled-measures.js";
@@ -31,7 +30,7 @@ export function pooledFurther(
 ): FurtherInterval {
   const sign = measure === "exploitability" ? -1 : 1;
   const capLevel = (1 - confidence) / values.length;
-  return (j, k, level) => {
+  return (j, k, level, [plainLo, plainHi]) => {
     const a = values[j] as PooledReplicates;
     const b = values[k] as PooledReplicates;
     const d = sign * (a.point - b.point);
@@ -51,9 +50,8 @@ export function pooledFurther(
     const sd = Math.sqrt(variance(star));
     const ci: [number, number] = sd > 0 ? normalInterval(d, sd, level) : [d, d];
     if (Math.max(a.shareAtCap ?? 0, b.shareAtCap ?? 0) > capLevel) {
-      const [lo, hi] = percentileInterval(star, level);
-      ci[0] = Math.min(ci[0], lo);
-      ci[1] = Math.max(ci[1], hi);
+      ci[0] = Math.min(ci[0], plainLo);
+      ci[1] = Math.max(ci[1], plainHi);
     }
     return ci;
   };

@@ -36,10 +36,17 @@ export interface RankedGroup {
 
 /**
  * A further interval of θ_j − θ_k at a given level that must also leave 0 out before j and k are ranked
- * apart (R: the MOVER interval of the groups' test-inversion intervals, compare-groups.ts; λ and
- * exploitability: their pairs' widenings, pooled-rank-widenings.ts); undefined where there is none.
+ * apart (R: the MOVER interval of the groups' test-inversion intervals joined with the plain percentile
+ * interval, compare-groups.ts; λ and exploitability: their pairs' widenings, pooled-rank-widenings.ts);
+ * undefined where there is none. `plain` is the pair's plain percentile interval at that level, which the
+ * ranks compute anyway (the pairs' own intervals take it into their unions).
  */
-export type FurtherInterval = (j: number, k: number, level: number) => readonly [number, number] | undefined;
+export type FurtherInterval = (
+  j: number,
+  k: number,
+  level: number,
+  plain: readonly [number, number],
+) => readonly [number, number] | undefined;
 
 export function rankIntervals(
   groups: readonly string[],
@@ -96,7 +103,7 @@ export function rankIntervals(
     // Two groups that may both sit at the bound may be equal there: neither is surely above the other.
     if (atBound?.[j] === true && atBound[k] === true) continue;
     const [lo, hi] = percentileInterval(star, level);
-    const [otherLo, otherHi] = further?.(j, k, level) ?? [lo - bias, hi - bias];
+    const [otherLo, otherHi] = further?.(j, k, level, [lo, hi]) ?? [lo - bias, hi - bias];
     if (lo - bias > 0 && otherLo > 0) (better[j] as boolean[])[k] = true;
     if (hi - bias < 0 && otherHi < 0) (better[k] as boolean[])[j] = true;
   }
