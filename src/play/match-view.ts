@@ -1,4 +1,5 @@
 import type { Catalog } from "../domain/catalog.js";
+import type { Framing } from "../domain/framing.js";
 import type { LabelMap } from "../domain/labels.js";
 import { renderPrompt } from "../domain/render.js";
 import type { HistoryMode } from "../domain/study-design.js";
@@ -59,14 +60,28 @@ export function visibleMatch(
   return match;
 }
 
+/** Each framing's label maps by action order, made once: the reply reader keeps its work per map object. */
+const labelMapsByOrder = new WeakMap<Framing, Map<string, LabelMap>>();
+
 /**
  * The framing's labels keyed by action, in the match's own (counterbalanced) order: a reply is read
  * through them, and a refusal lists the valid labels in the order the prompt showed them, never the
- * catalog's, which would show every agent one fixed order on its second try.
+ * catalog's, which would show every agent one fixed order on its second try. One object per (framing,
+ * order), so that every move of every match in that order reuses what the reader derived from it.
  */
-export function matchLabelMap(deps: PlayDeps, match: MatchRecord): LabelMap {
-  const framing = deps.catalog.framing(match.framing, match.game);
-  return Object.fromEntries(match.action_order.map((action) => [action, framing.labels[action] as string]));
+export function matchLabelMap(framing: Framing, actionOrder: readonly string[]): LabelMap {
+  let byOrder = labelMapsByOrder.get(framing);
+  if (byOrder === undefined) {
+    byOrder = new Map();
+    labelMapsByOrder.set(framing, byOrder);
+  }
+  const key = actionOrder.join(" ");
+  let labels = byOrder.get(key);
+  if (labels === undefined) {
+    labels = Object.fromEntries(actionOrder.map((action) => [action, framing.labels[action] as string]));
+    byOrder.set(key, labels);
+  }
+  return labels;
 }
 
 export function surfaceLabels(deps: PlayDeps, match: MatchRecord): string[] {

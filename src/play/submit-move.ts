@@ -83,7 +83,7 @@ export function submitMove(deps: PlayDeps, caller: Caller, args: SubmitMoveArgs)
     const before =
       settled || state === undefined ? deps.store.attemptTotals(match.id, args.round) : state.attempts;
     const framing = deps.catalog.framing(match.framing, match.game);
-    const parsed = parseReply(args.choice, matchLabelMap(deps, match), framing.negations);
+    const parsed = parseReply(args.choice, matchLabelMap(framing, match.action_order), framing.negations);
     // The record's clock, as every replica's: an agent seat's forfeit counts from this time on any replica.
     const now = deps.store.nowIso();
     const attempt = {
@@ -218,7 +218,7 @@ function decideRound(
  */
 function replay(deps: PlayDeps, match: MatchRecord, recorded: DecisionRecord, choice: string): SubmitOutcome {
   const framing = deps.catalog.framing(match.framing, match.game);
-  const parsed = parseReply(choice, matchLabelMap(deps, match), framing.negations);
+  const parsed = parseReply(choice, matchLabelMap(framing, match.action_order), framing.negations);
   const same = choice === recorded.raw_text || (parsed.ok && parsed.action === recorded.action);
   if (!same && recorded.status !== "forfeit") {
     const was = recorded.action === null ? "void (no valid reply)" : `"${framing.labels[recorded.action]}"`;
