@@ -71,7 +71,7 @@ export async function runRunnerDemo(options: {
         budget: null,
       });
       options.write(
-        `${summaryText(summary, `same-game analyze robustness --study ${studyId} --db ${dbPath}`)}\n`,
+        `${summaryText(summary, [`same-game analyze robustness --study ${studyId} --db ${dbPath}`])}\n`,
       );
     }
   } finally {

@@ -8,7 +8,7 @@ import type { RunSummary } from "./run-study.js";
  * to analyse what is recorded (nothing to analyse when no trial of the player is done): one command per
  * analysis the study's games take.
  */
-export function summaryText(summary: RunSummary, analyse: string | readonly string[]): string {
+export function summaryText(summary: RunSummary, analyses: readonly string[]): string {
   const { stats, total } = summary;
   const retriesByKind = Object.entries(stats.retriesByKind)
     .map(([kind, n]) => `${kind} ${n}`)
@@ -61,7 +61,7 @@ export function summaryText(summary: RunSummary, analyse: string | readonly stri
   } else if (stats.stopReason !== null) {
     lines.push(`Stopped early: ${sentence(stats.stopReason)}.`);
   }
-  if (done > 0) for (const command of [analyse].flat()) lines.push(`Analyse: ${command}`);
+  if (done > 0) for (const command of analyses) lines.push(`Analyse: ${command}`);
   return lines.join("\n");
 }
 

@@ -148,13 +148,13 @@ describe("the end-of-run summary under adaptive stopping", () => {
     // The record (--db): which game stopped and why.
     const read = summaryText(
       summary([{ game: "prisoners-dilemma", reason: "invariance rejected after block 5" }]),
-      "",
+      [],
     );
     expect(read).toContain(
       "Trials played: 10 this run; study complete for this player (20 of at most 80 trials): adaptive stopping ended prisoners-dilemma early, invariance rejected after block 5.",
     );
     // Through --server the player's surface says only that fewer trials were wanted (20 planned of 80).
-    const told = summaryText(summary([]), "");
+    const told = summaryText(summary([]), []);
     expect(told).toContain(
       "Trials played: 10 this run; study complete for this player (20 of at most 80 trials): adaptive stopping ended it early (`same-game study show` on the server's record says where and why).",
     );
