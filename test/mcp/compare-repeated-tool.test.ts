@@ -7,6 +7,7 @@ import type { RoundView as View } from "../../src/play/match-view.js";
 import type { EngineKind } from "../../src/store/engines/engine.js";
 import { call, callError, connectClient, tempDeps } from "../support/harness.js";
 import { describeEachEngine } from "../support/postgres.js";
+import { all, C, cooperatorAndDefector, D, tftTranscript } from "../support/tft-transcripts.js";
 
 // `compare` on repeated play as a client meets it (tools listed first, every result validated under
 // draft-07 and 2020-12), on both engines: imported transcripts of a cooperator and a defector against
@@ -20,43 +21,7 @@ import { describeEachEngine } from "../support/postgres.js";
 //   the cooperator's D-then-C match, whose round 2 (1 < u1(D, D) = 2) leaves 15/16 ≥ 0.9 from round 1.
 //   Points: a − b = 193/3 − 110/3 = 83/3; cooperation 45/48; m 0.
 
-const C = "cooperate";
-const D = "defect";
-const STAGE: Record<string, Record<string, number>> = {
-  cooperate: { cooperate: 4, defect: 1 },
-  defect: { cooperate: 6, defect: 2 },
-};
-
-/** An imported match against tit-for-tat: our moves round by round, theirs and the payoffs follow. */
-function transcript(player: string, ours: string[]): string {
-  const rounds = ours.map((move, r) => {
-    const opponent = r === 0 ? C : (ours[r - 1] as string);
-    return {
-      move,
-      opponent_move: opponent,
-      payoff: STAGE[move]?.[opponent],
-      opponent_payoff: STAGE[opponent]?.[move],
-    };
-  });
-  return JSON.stringify({
-    player,
-    game: "repeated-pd",
-    variant: "base",
-    framing: "their-prompt",
-    opponent: "tft-elsewhere",
-    rounds,
-  });
-}
-
-const all = (move: string) => Array.from({ length: 16 }, () => move);
-const IMPORTS = [
-  transcript("cooperator", all(C)),
-  transcript("cooperator", [...all(C).slice(1), D]),
-  transcript("cooperator", [D, ...all(C).slice(1)]),
-  transcript("defector", all(D)),
-  transcript("defector", all(D)),
-  transcript("defector", [C, ...all(D).slice(1)]),
-].join("\n");
+const IMPORTS = cooperatorAndDefector("tft-elsewhere").join("\n");
 
 interface Compared {
   groups: string[];
@@ -215,7 +180,10 @@ describeEachEngine("compare on repeated play", (engine: EngineKind) => {
   it("compares and ranks no group on a condition it played once, in the result, its text and the report", async () => {
     // One match each, 2 points apart (the cooperator's first two transcripts): no spread between matches
     // to estimate, so no interval — it used to be 2.000 [2.000, 2.000] with p = 0.001.
-    const once = [transcript("once-a", [...all(C).slice(1), D]), transcript("once-b", all(C))].join("\n");
+    const once = [
+      tftTranscript("once-a", [...all(C).slice(1), D], "tft-elsewhere"),
+      tftTranscript("once-b", all(C), "tft-elsewhere"),
+    ].join("\n");
     importMatches(deps, parseMatchesJsonl(once, "once.jsonl", deps.catalog), "once");
     const refusal = await callError(client, "compare", { players: ["once-a", "once-b"], bootstrap: 1000 });
     const described =
@@ -246,7 +214,7 @@ describeEachEngine("compare on repeated play", (engine: EngineKind) => {
     const own = tempDeps(engine);
     const reporter = await connectClient(own, { player: "analyst" });
     try {
-      const three = [IMPORTS, transcript("once-a", [...all(C).slice(1), D])].join("\n");
+      const three = [IMPORTS, tftTranscript("once-a", [...all(C).slice(1), D], "tft-elsewhere")].join("\n");
       importMatches(own, parseMatchesJsonl(three, "three.jsonl", own.catalog), "three");
       const report = await call<{
         leaderboard: { rows: { measure: string; group: string }[] } | null;

@@ -3,56 +3,21 @@ import { importMatches, parseMatchesJsonl } from "../../src/imports/matches-json
 import { compareReport } from "../../src/queries/compare-query.js";
 import { tempDeps } from "../support/harness.js";
 import { importCounts } from "../support/imported-counts.js";
+import { cooperatorAndDefector } from "../support/tft-transcripts.js";
 
 // `compare`'s framings narrow repeated play too (docs/cli.md). On a record of one-shot counts (business,
 // friend-sharing) and repeated transcripts (their-prompt), naming the repeated framing was refused as a
 // framing "under which nothing matching was played", listing the one-shot framings only: repeated play
 // could not be narrowed by framing at all once the record held one-shot decisions.
-//
-// Repeated PD stage payoffs (C,C) 4 (C,D) 1 (D,C) 6 (D,D) 2 against tit-for-tat (opens C, then copies):
-//   cooperator: all C → 64; C×15 then D → 66; D then C×15 → 63: mean 193/3 = 64.33.
-//   defector: all D → 36 (twice); C then D×15 → 38: mean 110/3 = 36.67.
-
-const C = "cooperate";
-const D = "defect";
-const STAGE: Record<string, Record<string, number>> = {
-  cooperate: { cooperate: 4, defect: 1 },
-  defect: { cooperate: 6, defect: 2 },
-};
-function transcript(player: string, ours: string[]): string {
-  const rounds = ours.map((move, r) => {
-    const opponent = r === 0 ? C : (ours[r - 1] as string);
-    return {
-      move,
-      opponent_move: opponent,
-      payoff: STAGE[move]?.[opponent],
-      opponent_payoff: STAGE[opponent]?.[move],
-    };
-  });
-  return JSON.stringify({
-    player,
-    game: "repeated-pd",
-    variant: "base",
-    framing: "their-prompt",
-    opponent: "tft",
-    rounds,
-  });
-}
-const all = (move: string) => Array.from({ length: 16 }, () => move);
+// The matches are tft-transcripts.ts's: points, by hand, 193/3 = 64.33 for the cooperator and 110/3 = 36.67
+// for the defector.
 
 let deps: ReturnType<typeof tempDeps>;
 beforeEach(async () => {
   deps = tempDeps();
   await importCounts(deps, { cooperator: { business: 3, friend: 27 }, defector: { business: 0, friend: 0 } });
-  const lines = [
-    transcript("cooperator", all(C)),
-    transcript("cooperator", [...all(C).slice(1), D]),
-    transcript("cooperator", [D, ...all(C).slice(1)]),
-    transcript("defector", all(D)),
-    transcript("defector", all(D)),
-    transcript("defector", [C, ...all(D).slice(1)]),
-  ];
-  importMatches(deps, parseMatchesJsonl(lines.join("\n"), "hand.jsonl", deps.catalog), "hand");
+  const lines = cooperatorAndDefector().join("\n");
+  importMatches(deps, parseMatchesJsonl(lines, "hand.jsonl", deps.catalog), "hand");
 });
 afterEach(() => deps.dispose());
 

@@ -11,6 +11,7 @@ import { reportData } from "../../src/queries/report-data-query.js";
 import { renderReportHtml } from "../../src/report/render-report.js";
 import { connectClient, tempDeps } from "../support/harness.js";
 import { importCounts } from "../support/imported-counts.js";
+import { TFT_MATCHES, tftTranscript } from "../support/tft-transcripts.js";
 
 // The report's leaderboard on hand-checkable records: the ranks of `compare` (one query for the report,
 // the dashboard and the export), as a table in rank order and a forest plot, or one sentence with fewer
@@ -22,44 +23,10 @@ beforeEach(() => {
 });
 afterEach(() => deps.dispose());
 
-// Repeated PD stage payoffs (C,C) 4 (C,D) 1 (D,C) 6 (D,D) 2 against tit-for-tat (opens C, then copies):
-//   cooperator: all C → 16·4 = 64; C×15 then D → 15·4 + 6 = 66; D then C×15 → 6 + 1 + 14·4 = 63.
-//     mean 193/3 = 64.33; cooperation (1 + 15/16 + 15/16)/3 = 46/48 = 0.958.
-//   defector: all D → 6 + 15·2 = 36 (twice); C then D×15 → 4 + 6 + 14·2 = 38. mean 110/3 = 36.67;
-//     cooperation 1/48 = 0.021. Every match comprehends from round 1 (m = 1), so m ties.
-const STAGE: Record<string, Record<string, number>> = {
-  cooperate: { cooperate: 4, defect: 1 },
-  defect: { cooperate: 6, defect: 2 },
-};
-function transcript(player: string, ours: string[]): string {
-  const rounds = ours.map((move, r) => {
-    const opponent = r === 0 ? "cooperate" : (ours[r - 1] as string);
-    return {
-      move,
-      opponent_move: opponent,
-      payoff: STAGE[move]?.[opponent],
-      opponent_payoff: STAGE[opponent]?.[move],
-    };
-  });
-  const match = {
-    player,
-    game: "repeated-pd",
-    variant: "base",
-    framing: "their-prompt",
-    opponent: "tft",
-    rounds,
-  };
-  return JSON.stringify(match);
-}
-const all = (move: string) => Array.from({ length: 16 }, () => move);
-const C = "cooperate";
-const D = "defect";
+// Repeated play: tft-transcripts.ts's matches against tit-for-tat, added up there by hand: points 64.33 and
+// 36.67, cooperation 46/48 = 0.958 and 1/48 = 0.021. Every match comprehends from round 1 (m = 1), so m ties.
 function importRepeated(players: readonly ("cooperator" | "defector")[]): void {
-  const matches = {
-    cooperator: [all(C), [...all(C).slice(1), D], [D, ...all(C).slice(1)]],
-    defector: [all(D), all(D), [C, ...all(D).slice(1)]],
-  };
-  const lines = players.flatMap((p) => matches[p].map((moves) => transcript(p, moves)));
+  const lines = players.flatMap((p) => TFT_MATCHES[p].map((moves) => tftTranscript(p, moves)));
   importMatches(deps, parseMatchesJsonl(lines.join("\n"), "hand.jsonl", deps.catalog), "hand");
 }
 
